@@ -1,0 +1,144 @@
+"""The engine's public vocabulary: requests going in, events coming out.
+
+The GUI's bridge (app/bridge.py) is the only caller. Events are delivered to one
+listener callable on the engine thread; the listener must hand them to its own
+thread (the bridge uses ``loop.call_soon_threadsafe``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Callable, Union
+
+from engine.errors import EngineError
+from engine.model_facts import ModelFacts
+from engine.recipe import Recipe
+
+_ids = itertools.count(1)
+
+
+def next_request_id() -> int:
+    return next(_ids)
+
+
+# ---- requests -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ChatMessage:
+    role: str     # "system", "user" or "assistant"
+    content: str
+
+
+@dataclass(frozen=True)
+class LoadRequest:
+    model_path: str
+    recipe: Recipe | None = None       # None: plan automatically from the hardware
+    preset: str | None = None          # planner preset name, when recipe is None
+    request_id: int = field(default_factory=next_request_id)
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    messages: tuple[ChatMessage, ...]
+    max_tokens: int = 1024
+    temperature: float = 0.7
+    top_p: float = 0.95
+    seed: int = -1
+    record_routing: bool = True
+    request_id: int = field(default_factory=next_request_id)
+
+
+# ---- events -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LoadProgress:
+    request_id: int
+    fraction: float      # 0..1
+    message: str         # plain words: "Reading the model file…"
+
+
+@dataclass(frozen=True)
+class LoadFallback:
+    """The load failed for lack of memory and the engine stepped down its ladder."""
+
+    request_id: int
+    message: str         # plain words: "Not enough graphics memory; keeping more of the model in RAM"
+    recipe: Recipe
+
+
+@dataclass(frozen=True)
+class ModelLoaded:
+    request_id: int
+    facts: ModelFacts
+    recipe: Recipe
+    message: str
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """One streamed token with the numbers the gauge shows (mlx-lm's GenerationResponse)."""
+
+    request_id: int
+    text: str                  # the new piece of text (may be "" mid-UTF-8 sequence)
+    token: int
+    generated_tokens: int
+    prompt_tokens: int
+    prompt_tps: float          # reading speed, tokens/s
+    decode_tps: float          # writing speed, tokens/s
+    ttft_s: float              # time to first token
+    context_used: int
+    context_size: int
+    expert_ids: tuple[tuple[int, ...], ...] | None = None   # [moe layer][k] for this token
+    expert_hit_rate: float | None = None                   # when a residency policy runs
+
+
+@dataclass(frozen=True)
+class ResponseStats:
+    request_id: int
+    prompt_tokens: int
+    generated_tokens: int
+    prompt_tps: float
+    decode_tps: float
+    ttft_s: float
+    total_s: float
+    context_used: int
+    context_size: int
+    stop_reason: str           # "eos", "length" or "stopped"
+
+
+@dataclass(frozen=True)
+class RequestFinished:
+    request_id: int
+    text: str
+    stats: ResponseStats
+
+
+@dataclass(frozen=True)
+class RequestFailed:
+    request_id: int
+    error: EngineError
+
+
+@dataclass(frozen=True)
+class ModelUnloaded:
+    request_id: int
+
+
+Event = Union[LoadProgress, LoadFallback, ModelLoaded, StepRecord, RequestFinished,
+              RequestFailed, ModelUnloaded]
+Listener = Callable[[Event], None]
+
+
+class EngineLike:
+    """What the bridge may call. ``engine.service.EngineService`` is the real one.
+
+    Construction: ``EngineService(listener)``; every method returns at once and the
+    work happens on the engine thread, which reports through ``listener(event)``.
+    """
+
+    def load(self, request: LoadRequest) -> int: ...        # returns request_id
+    def chat(self, request: ChatRequest) -> int: ...        # returns request_id
+    def stop(self) -> None: ...                             # stop the current answer between tokens
+    def unload(self) -> None: ...
+    def shutdown(self, timeout: float = 10.0) -> None: ...  # joins the engine thread

@@ -1,0 +1,57 @@
+"""The memory recipe: how a model is laid out across GPU memory and system RAM.
+
+Produced by ``engine.planner``; applied by ``engine.native``. Frozen so that it can be
+logged, compared and passed between threads safely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+EXPERT_TENSOR_PATTERN = r"ffn_(up|down|gate|gate_up)_exps"
+
+
+@dataclass(frozen=True)
+class MemoryEstimate:
+    """Bytes on one device (VRAM or RAM), broken down by what uses them."""
+
+    dense_bytes: int = 0
+    expert_bytes: int = 0
+    kv_bytes: int = 0
+    compute_bytes: int = 0
+    headroom_bytes: int = 0
+
+    @property
+    def total_bytes(self) -> int:
+        return (self.dense_bytes + self.expert_bytes + self.kv_bytes
+                + self.compute_bytes + self.headroom_bytes)
+
+
+@dataclass(frozen=True)
+class Recipe:
+    preset: str                          # registry name of the preset it came from
+    n_gpu_layers: int                    # llama.cpp n_gpu_layers; 0 = CPU only, -1 = all
+    cpu_expert_layers: tuple[int, ...]   # layers whose routed experts stay in system RAM
+    n_ctx: int
+    flash_attn: bool
+    kv_type: str                         # "f16", "q8_0" or "q4_0"
+    n_batch: int
+    n_ubatch: int
+    n_threads: int
+    n_threads_batch: int
+    vram: MemoryEstimate
+    ram: MemoryEstimate
+    use_mmap: bool = True
+    note: str = ""                       # plain words: why this recipe (or this fallback step)
+
+    @property
+    def gpu_expert_layers(self) -> int:
+        """Only meaningful with the model's layer count; see ``planner.describe``."""
+        return -len(self.cpu_expert_layers)
+
+    def override_patterns(self) -> tuple[str, ...]:
+        """Regexes for llama.cpp's tensor buffer-type overrides (all mapped to CPU)."""
+        if not self.cpu_expert_layers:
+            return ()
+        layers = "|".join(str(i) for i in sorted(self.cpu_expert_layers))
+        return (rf"^blk\.({layers})\.{EXPERT_TENSOR_PATTERN}",)
