@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Set up Rotary from a fresh checkout and start it, or run its tests.
+
+    python3 bootstrap.py start     # install everything, then open the app
+    python3 bootstrap.py test      # install everything the tests need, then run them
+
+Standard library only: it runs before anything is installed. Every run performs every
+install step; the only shortcut is a folder of wheels built earlier on this machine,
+so llama-cpp-python (compiled from source, ~12 minutes on 2 cores) is built once.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import venv
+
+ROOT = pathlib.Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+LLAMA_REQUIREMENT = "llama-cpp-python==0.3.36"   # keep in step with pyproject.toml
+# Portable CPU build: the cached wheel stays valid on any x86-64 of this image.
+CPU_CMAKE_ARGS = ("-DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF "
+                  "-DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF")
+CUDA_CMAKE_ARGS = CPU_CMAKE_ARGS + " -DGGML_CUDA=on"
+
+
+def wheelhouse(variant: str) -> pathlib.Path:
+    base = os.environ.get("ROTARY_WHEELHOUSE")
+    if base:
+        return pathlib.Path(base) / variant
+    if sys.platform == "win32":
+        root = pathlib.Path(os.environ.get("LOCALAPPDATA", pathlib.Path.home()))
+    else:
+        root = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"))
+    return root / "rotary" / "wheels" / variant
+
+
+def venv_python() -> pathlib.Path:
+    scripts = "Scripts" if sys.platform == "win32" else "bin"
+    return VENV / scripts / ("python.exe" if sys.platform == "win32" else "python")
+
+
+def run(*args: str, env: dict | None = None) -> None:
+    print("+", " ".join(args), flush=True)
+    subprocess.run(args, check=True, env=env)
+
+
+def has_nvidia_toolchain() -> bool:
+    """Build the CUDA variant only where a GPU and the CUDA compiler are both present."""
+    if os.environ.get("ROTARY_CPU_ONLY") == "1" or not shutil.which("nvcc"):
+        return False
+    smi = shutil.which("nvidia-smi")
+    return bool(smi) and subprocess.run([smi, "-L"], capture_output=True).returncode == 0
+
+
+def ensure_venv() -> pathlib.Path:
+    if not venv_python().exists():
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    python = str(venv_python())
+    run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip", "wheel", "setuptools")
+    return venv_python()
+
+
+def ensure_llama_wheel(python: pathlib.Path) -> pathlib.Path:
+    """Build llama-cpp-python into the wheelhouse unless a matching wheel is already there."""
+    variant = "cuda" if has_nvidia_toolchain() else "cpu"
+    house = wheelhouse(variant)
+    house.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, CMAKE_ARGS=CUDA_CMAKE_ARGS if variant == "cuda" else CPU_CMAKE_ARGS,
+               CMAKE_BUILD_PARALLEL_LEVEL=str(os.cpu_count() or 2))
+    run(str(python), "-m", "pip", "wheel", "--no-deps", "--find-links", str(house),
+        "--wheel-dir", str(house), LLAMA_REQUIREMENT, env=env)
+    return house
+
+
+def install(extras: str) -> pathlib.Path:
+    python = ensure_venv()
+    house = ensure_llama_wheel(python)
+    # --find-links makes pip take the wheel built above instead of compiling again.
+    run(str(python), "-m", "pip", "install", "--find-links", str(house),
+        "-e", f"{ROOT}[{extras}]" if extras else str(ROOT))
+    return python
+
+
+def ensure_test_system_packages() -> None:
+    """Xvfb for the screenshot test, where the system's package manager can add it."""
+    if shutil.which("Xvfb") or not shutil.which("apt-get") or os.geteuid() != 0:
+        return
+    subprocess.run(["apt-get", "update", "-qq"], check=False)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "xvfb"], check=False)
+
+
+def main(argv: list[str]) -> int:
+    command = argv[1] if len(argv) > 1 else "start"
+    if command == "start":
+        python = install("")
+        return subprocess.call([str(python), "-m", "app", *argv[2:]], cwd=ROOT)
+    if command == "test":
+        python = install("test")
+        if sys.platform.startswith("linux"):
+            ensure_test_system_packages()
+        return subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT)
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

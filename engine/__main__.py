@@ -1,0 +1,182 @@
+"""``python -m engine``: check a machine and a model from the command line.
+
+    info MODEL [--json]
+    plan MODEL [--vram GB] [--ram GB] [--preset NAME] [--json]
+    chat MODEL [--preset NAME] [--max-tokens N]
+    trace MODEL --prompt TEXT --out t.npz [--max-tokens N]
+    demo DIR                       write the built-in demo model
+
+Errors print one plain sentence and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import threading
+
+from engine.errors import EngineError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    info = sub.add_parser("info", help="what the model file contains")
+    info.add_argument("model")
+    info.add_argument("--json", action="store_true")
+    plan = sub.add_parser("plan", help="the memory recipe for this machine (or a pretend one)")
+    plan.add_argument("model")
+    plan.add_argument("--vram", type=float, help="pretend GPU memory in GB (0 = no GPU)")
+    plan.add_argument("--ram", type=float, help="pretend system memory in GB")
+    plan.add_argument("--preset")
+    plan.add_argument("--json", action="store_true")
+    for name in ("chat", "trace"):
+        command = sub.add_parser(name)
+        command.add_argument("model")
+        command.add_argument("--preset")
+        command.add_argument("--max-tokens", type=int, default=256)
+        command.add_argument("--temperature", type=float, default=0.7)
+        command.add_argument("--seed", type=int, default=-1)
+    trace = sub.choices["trace"]
+    trace.add_argument("--prompt", required=True)
+    trace.add_argument("--out", required=True)
+    trace.add_argument("--weights", action="store_true", help="also record gate weights")
+    demo = sub.add_parser("demo", help="write the built-in demo model")
+    demo.add_argument("directory")
+    return parser
+
+
+def cmd_info(args) -> int:
+    from engine.inspect_gguf import inspect_model, summarize  # noqa: PLC0415
+
+    facts = inspect_model(args.model)
+    summary = summarize(facts)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    for key, value in summary.items():
+        if not isinstance(value, (list, dict)):
+            print(f"{key:>22}: {value}")
+    print(f"{'dense bytes':>22}: {facts.dense_bytes / 2**30:.2f} GiB")
+    print(f"{'expert bytes':>22}: {facts.expert_bytes / 2**30:.2f} GiB")
+    return 0
+
+
+def _hardware(args):
+    from engine.hardware import HardwareInfo, probe  # noqa: PLC0415
+
+    if args.vram is None and args.ram is None:
+        return probe()
+    real = probe()
+    ram = args.ram if args.ram is not None else real.ram_total_bytes / 1e9
+    vram = args.vram if args.vram is not None else (real.gpus[0].total_bytes / 1e9 if real.gpus else 0)
+    return HardwareInfo.pretend(vram_gb=vram, ram_gb=ram, cores=real.cpu_physical_cores)
+
+
+def cmd_plan(args) -> int:
+    from engine.inspect_gguf import inspect_model  # noqa: PLC0415
+    from engine.planner import describe, plan, recipe_to_dict  # noqa: PLC0415
+
+    facts, hardware = inspect_model(args.model), _hardware(args)
+    recipe = plan(facts, hardware, preset=args.preset)
+    summary = describe(recipe, facts, hardware)
+    if args.json:
+        print(json.dumps({"recipe": recipe_to_dict(recipe), "fit": summary.level,
+                          "summary": summary.text}, indent=2))
+        return 0
+    print(summary.text, f"[{summary.level}]")
+    for field in dataclasses.fields(recipe):
+        if field.name not in ("vram", "ram"):
+            print(f"{field.name:>18}: {getattr(recipe, field.name)}")
+    for device in ("vram", "ram"):
+        estimate = getattr(recipe, device)
+        parts = ", ".join(f"{f.name.removesuffix('_bytes')} {getattr(estimate, f.name) / 2**30:.2f}"
+                          for f in dataclasses.fields(estimate))
+        print(f"{device.upper():>18}: {estimate.total_bytes / 2**30:.2f} GiB ({parts})")
+    return 0
+
+
+def _load(args, with_weights: bool = False):
+    from engine.api import LoadRequest  # noqa: PLC0415
+    from engine.loader import load_with_fallback  # noqa: PLC0415
+
+    request = LoadRequest(model_path=args.model, preset=args.preset)
+    return load_with_fallback(request, lambda f, m: None,
+                              lambda r: print(f"[{r.note}]", file=sys.stderr), with_weights)
+
+
+def _chat_request(args, messages):
+    from engine.api import ChatRequest  # noqa: PLC0415
+
+    return ChatRequest(messages=tuple(messages), max_tokens=args.max_tokens,
+                       temperature=args.temperature, seed=args.seed)
+
+
+def cmd_chat(args) -> int:
+    from engine.api import ChatMessage  # noqa: PLC0415
+
+    loaded, history = _load(args), []
+    print(loaded.summary, "\nType a message; an empty line quits.", file=sys.stderr)
+    try:
+        for line in sys.stdin:
+            if not line.strip():
+                break
+            history.append(ChatMessage("user", line.strip()))
+            run = loaded.start_chat(_chat_request(args, history), threading.Event())
+            for record in run.records():
+                print(record.text, end="", flush=True)
+            history.append(ChatMessage("assistant", run.text))
+            stats = run.stats
+            print(f"\n[reading {stats.prompt_tps:.1f} tok/s, writing {stats.decode_tps:.1f} tok/s]",
+                  file=sys.stderr)
+    finally:
+        loaded.close()
+    return 0
+
+
+def cmd_trace(args) -> int:
+    from engine.api import ChatMessage  # noqa: PLC0415
+    from engine.residency.trace import save_trace  # noqa: PLC0415
+
+    loaded = _load(args, with_weights=args.weights)
+    try:
+        if not loaded.facts.is_moe:
+            raise EngineError("This model has no experts, so there is no routing to record.")
+        run = loaded.start_chat(_chat_request(args, [ChatMessage("user", args.prompt)]),
+                                threading.Event())
+        for _ in run.records():
+            pass
+        ids, weights, meta = loaded.routing_trace(run.routing)
+        save_trace(args.out, ids, weights, meta)
+        print(f"{ids.shape[0]} tokens × {ids.shape[1]} layers × top-{ids.shape[2]} → {args.out}")
+    finally:
+        loaded.close()
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from engine.fixtures.tiny_moe import ensure_demo_model  # noqa: PLC0415
+
+    print(ensure_demo_model(args.directory))
+    return 0
+
+
+COMMANDS = {"info": cmd_info, "plan": cmd_plan, "chat": cmd_chat, "trace": cmd_trace,
+            "demo": cmd_demo}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except EngineError as error:
+        print(error.message, file=sys.stderr)
+        if error.details:
+            print(f"  details: {error.details.splitlines()[0]}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

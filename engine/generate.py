@@ -1,0 +1,199 @@
+"""Layered streaming generation, after mlx-lm: ``generate_step`` → ``stream_generate`` → ``generate``.
+
+``generate_step`` yields raw tokens with their routing; ``stream_generate`` adds the
+chat template, text pieces and the numbers the gauge shows; ``generate`` collects
+a whole answer. All of it runs on the engine thread that owns the NativeModel.
+"""
+
+from __future__ import annotations
+
+import codecs
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
+
+from engine.api import ChatMessage, ResponseStats, StepRecord
+from engine.errors import ContextFullError, GenerationError
+from engine.llama_model import NativeModel, Sampling
+from engine.routing import TokenRouting
+
+DEFAULT_TEMPLATE = (  # ChatML, for GGUFs that carry no template of their own
+    "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content']"
+    " + '<|im_end|>' + '\\n'}}{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}")
+
+
+@dataclass(frozen=True)
+class RawStep:
+    token: int
+    routing: TokenRouting | None   # the forward pass whose logits produced ``token``
+    prompt_tokens: int             # prompt tokens actually read (after prefix reuse)
+    prompt_s: float
+    ttft_s: float
+
+
+def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
+                  stop: threading.Event) -> Iterator[RawStep]:
+    """Read the prompt in batches, then sample one token at a time until told to stop."""
+    started = time.perf_counter()
+    to_read = list(prompt[model.reuse_prefix(list(prompt)):])
+    routing = _read_prompt(model, to_read, stop)
+    prompt_s = time.perf_counter() - started
+    for _ in range(max_tokens):
+        if stop.is_set() or len(model.tokens) >= model.n_ctx:
+            return
+        token = model.sample()
+        yield RawStep(token, routing, len(to_read), prompt_s, time.perf_counter() - started)
+        if model.is_end_of_generation(token):
+            return
+        routing = _decode(model, [token])
+
+
+def _read_prompt(model: NativeModel, tokens: list[int], stop: threading.Event):
+    routing = None
+    for start in range(0, len(tokens), model.recipe.n_batch):
+        if stop.is_set():
+            return None
+        routing = _decode(model, tokens[start:start + model.recipe.n_batch])
+    return routing
+
+
+def _decode(model: NativeModel, tokens: list[int]) -> TokenRouting | None:
+    recorder = model.recorder
+    if recorder is not None:
+        recorder.begin()
+    try:
+        model.decode(tokens)
+    except RuntimeError as error:
+        raise GenerationError("The model stopped unexpectedly while writing.", str(error)) from error
+    return recorder.take() if recorder is not None else None
+
+
+# ---- stream_generate --------------------------------------------------------------------
+
+def render_chat(model: NativeModel, messages: Sequence[ChatMessage]) -> str:
+    """Apply the GGUF's own chat template (Jinja, sandboxed by llama-cpp-python)."""
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter  # noqa: PLC0415
+
+    meta = model.metadata()
+    template = meta.get("tokenizer.chat_template") or DEFAULT_TEMPLATE
+    formatter = Jinja2ChatFormatter(template=template, eos_token=_token_text(model, "eos"),
+                                    bos_token=_token_text(model, "bos"))
+    chat = [{"role": m.role, "content": m.content} for m in messages]
+    return formatter(messages=chat).prompt
+
+
+def _token_text(model: NativeModel, which: str) -> str:
+    token = getattr(model.model, f"token_{which}")()
+    return model.model.token_get_text(token) if token >= 0 else ""
+
+
+@dataclass
+class StreamState:
+    """Counters shared between the records of one answer."""
+
+    request_id: int
+    prompt_tokens: int = 0
+    generated: int = 0
+    first_token_at: float = 0.0
+    started: float = field(default_factory=time.perf_counter)
+    stop_reason: str = "length"
+    text: list[str] = field(default_factory=list)
+
+
+class GenerationRun:
+    """One answer: iterate ``records()`` for StepRecords; ``stats`` is final afterwards."""
+
+    def __init__(self, model: NativeModel, messages: Sequence[ChatMessage], max_tokens: int,
+                 sampling: Sampling, stop: threading.Event, request_id: int,
+                 moe_layers: Sequence[int] = ()) -> None:
+        self.model, self.stop, self.max_tokens = model, stop, max_tokens
+        self.moe_layers = list(moe_layers)
+        self.prompt = model.tokenize(render_chat(model, messages))
+        if len(self.prompt) >= model.n_ctx:
+            raise ContextFullError(
+                "This conversation is too long for the model's memory. "
+                "Start a new chat or shorten the text.",
+                f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
+        model.set_sampling(sampling)
+        self.state = StreamState(request_id)
+        self.routing: list[TokenRouting] = []
+        self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def records(self) -> Iterator[StepRecord]:
+        for step in generate_step(self.model, self.prompt, self.max_tokens, self.stop):
+            if self.model.is_end_of_generation(step.token):
+                self.state.stop_reason = "eos"
+                break
+            yield self._record(step)
+        if self.stop.is_set():
+            self.state.stop_reason = "stopped"
+        tail = self._utf8.decode(b"", final=True)
+        self.state.text.append(tail)
+
+    def _record(self, step: RawStep) -> StepRecord:
+        state, now = self.state, time.perf_counter()
+        if state.generated == 0:
+            state.first_token_at, state.prompt_tokens = now, step.prompt_tokens
+            self._prompt_s, self._ttft_s = step.prompt_s, step.ttft_s
+        state.generated += 1
+        if step.routing is not None:
+            self.routing.append(step.routing)
+        piece = self._utf8.decode(self.model.token_bytes(step.token))
+        state.text.append(piece)
+        return StepRecord(
+            request_id=state.request_id, text=piece, token=step.token,
+            generated_tokens=state.generated, prompt_tokens=state.prompt_tokens,
+            prompt_tps=self.prompt_tps, decode_tps=self._decode_tps(now), ttft_s=self._ttft_s,
+            context_used=len(self.model.tokens) + 1, context_size=self.model.n_ctx,
+            expert_ids=self._expert_ids(step.routing))
+
+    @property
+    def prompt_tps(self) -> float:
+        return self.state.prompt_tokens / self._prompt_s if self._prompt_s > 0 else 0.0
+
+    def _decode_tps(self, now: float) -> float:
+        # Writing speed counts tokens after the first: the first one waits on prompt reading.
+        elapsed = now - self.state.first_token_at
+        return (self.state.generated - 1) / elapsed if elapsed > 0 else 0.0
+
+    def _expert_ids(self, routing: TokenRouting | None):
+        if routing is None or not self.moe_layers:
+            return None
+        return tuple(tuple(int(e) for e in routing.ids[layer][-1])
+                     for layer in self.moe_layers if layer in routing.ids)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.state.text)
+
+    @property
+    def stats(self) -> ResponseStats:
+        state, generated = self.state, self.state.generated
+        ended = time.perf_counter()
+        return ResponseStats(
+            request_id=state.request_id, prompt_tokens=state.prompt_tokens,
+            generated_tokens=generated, prompt_tps=self.prompt_tps if generated else 0.0,
+            decode_tps=self._decode_tps(ended) if generated > 1 else 0.0,
+            ttft_s=self._ttft_s if generated else 0.0, total_s=ended - state.started,
+            context_used=len(self.model.tokens), context_size=self.model.n_ctx,
+            stop_reason=state.stop_reason)
+
+
+def stream_generate(model: NativeModel, messages: Sequence[ChatMessage], *, max_tokens: int = 256,
+                    sampling: Sampling = Sampling(), stop: threading.Event | None = None,
+                    request_id: int = 0, moe_layers: Sequence[int] = ()) -> Iterator[StepRecord]:
+    run = GenerationRun(model, messages, max_tokens, sampling, stop or threading.Event(),
+                        request_id, moe_layers)
+    yield from run.records()
+
+
+def generate(model: NativeModel, messages: Sequence[ChatMessage], **kwargs) -> tuple[str, ResponseStats]:
+    stop = kwargs.pop("stop", None) or threading.Event()
+    run = GenerationRun(model, messages, kwargs.pop("max_tokens", 256),
+                        kwargs.pop("sampling", Sampling()), stop, kwargs.pop("request_id", 0),
+                        kwargs.pop("moe_layers", ()))
+    for _ in run.records():
+        pass
+    return run.text, run.stats

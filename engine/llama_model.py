@@ -1,0 +1,190 @@
+"""``NativeModel``: one loaded llama.cpp model and context, owned and closed deterministically.
+
+Built on llama-cpp-python's owning wrappers (``_internals``) rather than its ``Llama``
+facade, because the facade cannot pass tensor buffer-type overrides or ``cb_eval``.
+Only the engine thread may call into a NativeModel.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import Callable
+
+from engine.errors import InsufficientMemoryError, ModelLoadError
+from engine.native import (OverrideArray, PlacementReport, cpu_buffer_type, llama_cpp_module,
+                           looks_like_memory_failure, native_log)
+from engine.recipe import Recipe
+from engine.routing import RoutingRecorder
+
+KV_TYPES = {"f16": 1, "q8_0": 8, "q4_0": 2}   # ggml_type ids
+ProgressCallback = Callable[[float], bool]      # return False to abort loading
+
+
+@dataclass(frozen=True)
+class Sampling:
+    temperature: float = 0.7
+    top_p: float = 0.95
+    top_k: int = 40
+    seed: int = -1
+
+
+class NativeModel:
+    """Owns model, context, batch and sampler; ``close()`` frees them in order."""
+
+    def __init__(self, path: str, recipe: Recipe, recorder: RoutingRecorder | None = None,
+                 progress: ProgressCallback | None = None) -> None:
+        self.path, self.recipe, self.recorder = path, recipe, recorder
+        self._stack = ExitStack()
+        self._sampler = None
+        self._piece = ctypes.create_string_buffer(64)
+        self._llama = llama_cpp_module()
+        from llama_cpp import _internals  # noqa: PLC0415
+
+        self._internals = _internals
+        mark = native_log().mark()
+        try:
+            self._load(progress)
+        except Exception as error:
+            self.close()
+            raise _load_error(error, native_log().since(mark), path) from error
+        self.placement = PlacementReport.from_log(native_log().since(mark))
+        self.tokens: list[int] = []   # what the context's memory currently holds
+
+    def _load(self, progress: ProgressCallback | None) -> None:
+        self._overrides = OverrideArray(self.recipe.override_patterns(), cpu_buffer_type())
+        self._progress = _progress_callback(self._llama, progress)
+        model_params = self._model_params()
+        self.model = self._stack.enter_context(_closing(self._internals.LlamaModel(
+            path_model=self.path, params=model_params, verbose=True)))
+        self.ctx = self._stack.enter_context(_closing(self._internals.LlamaContext(
+            model=self.model, params=self._context_params(), verbose=True)))
+        self.batch = self._stack.enter_context(_closing(self._internals.LlamaBatch(
+            n_tokens=self.recipe.n_batch, embd=0, n_seq_max=1, verbose=True)))
+        self.n_ctx = self.ctx.n_ctx()
+        self.n_vocab = self.model.n_vocab()
+
+    def _model_params(self):
+        params = self._llama.llama_model_default_params()
+        params.n_gpu_layers = self.recipe.n_gpu_layers
+        if not self.recipe.use_mmap:
+            params.load_mode = self._llama.LLAMA_LOAD_MODE_NONE
+        if self.recipe.cpu_expert_layers:
+            params.tensor_buft_overrides = self._overrides.pointer
+        params.progress_callback = self._progress
+        return params
+
+    def _context_params(self):
+        recipe, params = self.recipe, self._llama.llama_context_default_params()
+        params.n_ctx, params.n_batch, params.n_ubatch = recipe.n_ctx, recipe.n_batch, recipe.n_ubatch
+        params.n_threads, params.n_threads_batch = recipe.n_threads, recipe.n_threads_batch
+        params.flash_attn_type = (self._llama.LLAMA_FLASH_ATTN_TYPE_ENABLED if recipe.flash_attn
+                                  else self._llama.LLAMA_FLASH_ATTN_TYPE_DISABLED)
+        params.type_k = params.type_v = KV_TYPES[recipe.kv_type]
+        params.no_perf = False
+        if self.recorder is not None:
+            params.cb_eval = self.recorder.callback
+        return params
+
+    # ---- tokens ------------------------------------------------------------------------
+
+    def tokenize(self, text: str, special: bool = True) -> list[int]:
+        return self.model.tokenize(text.encode("utf-8"), add_bos=False, special=special)
+
+    def token_bytes(self, token: int) -> bytes:
+        size = self._llama.llama_token_to_piece(self.model.vocab, token, self._piece, 64, 0, False)
+        if size < 0:   # the piece is longer than the buffer: grow it once and retry
+            self._piece = ctypes.create_string_buffer(-size)
+            size = self._llama.llama_token_to_piece(self.model.vocab, token, self._piece,
+                                                    -size, 0, False)
+        return self._piece.raw[:size]
+
+    def is_end_of_generation(self, token: int) -> bool:
+        return bool(self._llama.llama_vocab_is_eog(self.model.vocab, token))
+
+    def metadata(self) -> dict[str, str]:
+        return self.model.metadata()
+
+    # ---- evaluation --------------------------------------------------------------------
+
+    def reuse_prefix(self, tokens: list[int]) -> int:
+        """Keep the longest cached prefix of ``tokens``; returns how many are kept."""
+        keep = _common_prefix(self.tokens, tokens)
+        keep = min(keep, len(tokens) - 1)        # always evaluate at least one token
+        if keep < len(self.tokens) and not self._truncate(keep):
+            keep = 0                               # recurrent models can't cut: start over
+            self.ctx.kv_cache_clear()
+        self.tokens = self.tokens[:keep]
+        return keep
+
+    def _truncate(self, keep: int) -> bool:
+        return bool(self._llama.llama_memory_seq_rm(self.ctx.memory, 0, keep, -1))
+
+    def decode(self, tokens: list[int]) -> None:
+        """Evaluate ``tokens`` after what the context holds (one batch, ≤ n_batch)."""
+        self.batch.set_batch(tokens, n_past=len(self.tokens), logits_all=False)
+        status = self._llama.llama_decode(self.ctx.ctx, self.batch.batch)
+        if status != 0:
+            raise RuntimeError(f"llama_decode returned {status}")
+        self.tokens.extend(tokens)
+
+    def set_sampling(self, sampling: Sampling) -> None:
+        sampler = self._internals.LlamaSampler()
+        if sampling.temperature <= 0:
+            sampler.add_greedy()
+        else:
+            sampler.add_top_k(sampling.top_k)
+            sampler.add_top_p(sampling.top_p, 1)
+            sampler.add_temp(sampling.temperature)
+            seed = sampling.seed if sampling.seed >= 0 else int.from_bytes(os.urandom(4), "little")
+            sampler.add_dist(seed)
+        self._close_sampler()
+        self._sampler = sampler
+
+    def sample(self) -> int:
+        token = self._llama.llama_sampler_sample(self._sampler.sampler, self.ctx.ctx, -1)
+        self._llama.llama_sampler_accept(self._sampler.sampler, token)
+        return token
+
+    def _close_sampler(self) -> None:
+        if self._sampler is not None:
+            self._sampler.close()
+            self._sampler = None
+
+    def close(self) -> None:
+        self._close_sampler()
+        self._stack.close()
+
+
+def _closing(owner):
+    """ExitStack helper: llama-cpp-python's wrappers have close() but no __exit__."""
+    from contextlib import closing  # noqa: PLC0415
+
+    return closing(owner)
+
+
+def _common_prefix(a: list[int], b: list[int]) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _progress_callback(llama, progress: ProgressCallback | None):
+    if progress is None:
+        return llama.llama_progress_callback(0)
+    return llama.llama_progress_callback(lambda value, _data: bool(progress(float(value))))
+
+
+def _load_error(error: Exception, log_lines: list[str], path: str) -> Exception:
+    details = f"{type(error).__name__}: {error}\n" + "\n".join(log_lines[-30:])
+    if looks_like_memory_failure(log_lines):
+        return InsufficientMemoryError(
+            "There was not enough memory to load this model with the current settings.", details)
+    return ModelLoadError(
+        f"The model file '{os.path.basename(path)}' could not be loaded.", details)
+

@@ -1,0 +1,99 @@
+"""Loading a model: inspect → plan → load, stepping down the fallback ladder when memory is short."""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from engine.api import ChatRequest, LoadRequest
+from engine.errors import InsufficientMemoryError
+from engine.generate import GenerationRun
+from engine.llama_model import NativeModel, Sampling
+from engine.model_facts import ModelFacts
+from engine.recipe import Recipe
+from engine.routing import RoutingRecorder, stack_decode_steps, stack_decode_weights
+
+Progress = Callable[[float, str], None]
+Fallback = Callable[[Recipe], None]
+
+
+@dataclass
+class LoadedModel:
+    facts: ModelFacts
+    recipe: Recipe
+    native: NativeModel
+    recorder: RoutingRecorder | None
+    summary: str
+    last_routing: list = field(default_factory=list)
+
+    def start_chat(self, request: ChatRequest, stop: threading.Event) -> GenerationRun:
+        if self.recorder is not None:
+            self.recorder.enabled = request.record_routing
+        sampling = Sampling(temperature=request.temperature, top_p=request.top_p, seed=request.seed)
+        return GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
+                             request.request_id, self.facts.moe_layers)
+
+    def finish_chat(self, run: GenerationRun) -> None:
+        self.last_routing = run.routing
+
+    def routing_trace(self, routing: list | None = None) -> tuple[np.ndarray, np.ndarray | None, dict]:
+        """The last answer's routing in the shared trace format: ids [tokens, layers, k]."""
+        steps = self.last_routing if routing is None else routing
+        layers = list(self.facts.moe_layers)
+        meta = {"model": self.facts.name or os.path.basename(self.facts.path),
+                "architecture": self.facts.architecture, "n_expert": self.facts.n_expert,
+                "k": self.facts.n_expert_used, "layers": layers, "source": "rotary-engine"}
+        return stack_decode_steps(steps, layers), stack_decode_weights(steps, layers), meta
+
+    def close(self) -> None:
+        self.native.close()
+
+
+def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallback,
+                       with_weights: bool = False) -> LoadedModel:
+    from engine.hardware import probe  # noqa: PLC0415
+    from engine.inspect_gguf import inspect_model  # noqa: PLC0415
+    from engine.planner import describe, plan  # noqa: PLC0415
+
+    progress(0.0, "Checking the model file…")
+    facts = inspect_model(request.model_path)
+    hardware = probe()
+    recipe = request.recipe or plan(facts, hardware, preset=request.preset)
+    recorder = RoutingRecorder(with_weights=with_weights) if facts.is_moe else None
+    native, recipe = _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
+    summary = describe(recipe, facts, hardware).text
+    progress(1.0, "The model is ready.")
+    return LoadedModel(facts, recipe, native, recorder, summary)
+
+
+def _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback):
+    from engine.planner import fallback_ladder  # noqa: PLC0415
+
+    last_error = None
+    for attempt in _attempts(recipe, fallback_ladder(facts, hardware, recipe)):
+        if attempt is not recipe:
+            fallback(attempt)
+        try:
+            return _load_native(facts, attempt, recorder, progress), attempt
+        except InsufficientMemoryError as error:
+            last_error = error
+    raise InsufficientMemoryError(
+        "This computer does not have enough memory for this model, even with the most "
+        "careful settings. Try a smaller model.", last_error.details if last_error else "")
+
+
+def _attempts(first: Recipe, ladder):
+    yield first
+    yield from ladder
+
+
+def _load_native(facts, recipe, recorder, progress) -> NativeModel:
+    def on_progress(fraction: float) -> bool:
+        progress(0.05 + 0.9 * fraction, "Loading the model into memory…")
+        return True
+
+    return NativeModel(facts.path, recipe, recorder, on_progress)

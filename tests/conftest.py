@@ -1,0 +1,31 @@
+"""Fixtures shared by engine and app tests: generated models, never downloaded."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from engine.fixtures.tiny_moe import write_tiny_moe
+
+
+@pytest.fixture(scope="session")
+def tiny_moe_path(tmp_path_factory) -> pathlib.Path:
+    """A complete, loadable 4-layer qwen3moe GGUF (8 experts, top-2), ~0.6 MB."""
+    return write_tiny_moe(tmp_path_factory.mktemp("models") / "tiny-moe.gguf", "test")
+
+
+def make_cpu_recipe(**overrides):
+    """A fixed CPU recipe for loading fixture models without the planner."""
+    from engine.recipe import MemoryEstimate, Recipe
+
+    values = dict(preset="test", n_gpu_layers=0, cpu_expert_layers=(), n_ctx=512, flash_attn=True,
+                  kv_type="f16", n_batch=128, n_ubatch=128, n_threads=1, n_threads_batch=1,
+                  vram=MemoryEstimate(), ram=MemoryEstimate())
+    values.update(overrides)
+    return Recipe(**values)
+
+
+@pytest.fixture
+def cpu_recipe():
+    return make_cpu_recipe

@@ -1,0 +1,144 @@
+"""The engine thread: one owner of llama objects, one queue in, events out, typed failures."""
+
+from __future__ import annotations
+
+import queue
+from dataclasses import replace
+import threading
+
+import pytest
+
+from engine import loader
+from engine.api import (ChatMessage, ChatRequest, LoadFallback, LoadProgress, LoadRequest,
+                        ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished, StepRecord)
+from engine.errors import EngineStateError, InsufficientMemoryError, NotAGGUFError
+from engine.hardware import probe
+from engine.inspect_gguf import inspect_model
+from engine.planner import plan
+from engine.service import EngineService
+
+HELLO = (ChatMessage("user", "hello the model"),)
+
+
+class Collector:
+    """Listener that records events and the thread each arrived on."""
+
+    def __init__(self):
+        self.events: queue.Queue = queue.Queue()
+        self.threads: set[str] = set()
+
+    def __call__(self, event):
+        self.threads.add(threading.current_thread().name)
+        self.events.put(event)
+
+    def until(self, kind, timeout=60.0):
+        seen = []
+        while True:
+            event = self.events.get(timeout=timeout)
+            seen.append(event)
+            if isinstance(event, kind):
+                return seen
+
+
+@pytest.fixture
+def engine_service():
+    collector = Collector()
+    service = EngineService(collector)
+    yield service, collector
+    service.shutdown()
+
+
+def _load(service, collector, path, recipe):
+    service.load(LoadRequest(model_path=str(path), recipe=recipe))
+    return collector.until((ModelLoaded, RequestFailed))
+
+
+def test_load_then_chat_streams_tokens_then_finishes(engine_service, tiny_moe_path, cpu_recipe):
+    service, collector = engine_service
+    loading = _load(service, collector, tiny_moe_path, cpu_recipe())
+    assert isinstance(loading[0], LoadProgress) and isinstance(loading[-1], ModelLoaded)
+    assert loading[-1].facts.n_expert == 8
+    request = ChatRequest(messages=HELLO, max_tokens=8, temperature=0)
+    service.chat(request)
+    answer = collector.until(RequestFinished)
+    steps = [e for e in answer if isinstance(e, StepRecord)]
+    assert steps and all(s.request_id == request.request_id for s in steps)
+    assert answer[-1].text == "".join(s.text for s in steps)
+    assert answer[-1].stats.generated_tokens == len(steps)
+    assert collector.threads == {"rotary-engine"}   # every event came from the engine thread
+
+
+def test_stop_ends_the_answer_between_tokens(engine_service, tiny_moe_path, cpu_recipe):
+    service, collector = engine_service
+    _load(service, collector, tiny_moe_path, cpu_recipe())
+    stopped = threading.Event()
+
+    def stop_after_two(event):
+        collector(event)
+        if isinstance(event, StepRecord) and event.generated_tokens == 2 and not stopped.is_set():
+            stopped.set()
+            service.stop()
+
+    service._listener = stop_after_two
+    service.chat(ChatRequest(messages=HELLO, max_tokens=200, temperature=1.0, seed=5))
+    finished = collector.until(RequestFinished)[-1]
+    assert finished.stats.stop_reason in ("stopped", "eos")
+    assert finished.stats.generated_tokens <= 3
+
+
+def test_chat_without_a_model_fails_with_a_typed_error(engine_service):
+    service, collector = engine_service
+    request = ChatRequest(messages=HELLO)
+    service.chat(request)
+    failed = collector.until(RequestFailed)[-1]
+    assert failed.request_id == request.request_id
+    assert isinstance(failed.error, EngineStateError)
+    assert "No model" in failed.error.message
+
+
+def test_bad_model_file_fails_without_killing_the_engine(engine_service, tmp_path, tiny_moe_path,
+                                                         cpu_recipe):
+    service, collector = engine_service
+    not_a_model = tmp_path / "notes.gguf"
+    not_a_model.write_text("meeting notes, not a model")
+    failed = _load(service, collector, not_a_model, cpu_recipe())[-1]
+    assert isinstance(failed, RequestFailed) and isinstance(failed.error, NotAGGUFError)
+    assert isinstance(_load(service, collector, tiny_moe_path, cpu_recipe())[-1], ModelLoaded)
+
+
+def test_errors_never_enter_the_token_stream(engine_service, tiny_moe_path, cpu_recipe):
+    service, collector = engine_service
+    _load(service, collector, tiny_moe_path, cpu_recipe(n_ctx=256))
+    service.chat(ChatRequest(messages=(ChatMessage("user", "the answer " * 300),)))
+    events = collector.until(RequestFailed)
+    assert not any(isinstance(e, StepRecord) for e in events)
+    assert "too long" in events[-1].error.message
+
+
+def test_unload_and_shutdown_close_the_model(engine_service, tiny_moe_path, cpu_recipe):
+    service, collector = engine_service
+    _load(service, collector, tiny_moe_path, cpu_recipe())
+    native = service.worker.loaded.native
+    service.unload()
+    collector.until(ModelUnloaded)
+    assert service.worker.loaded is None and native.ctx.ctx is None
+
+
+def test_memory_failures_step_down_the_ladder_in_plain_words(engine_service, tiny_moe_path,
+                                                             cpu_recipe, monkeypatch):
+    service, collector = engine_service
+    real_load, attempts = loader._load_native, []
+
+    def fail_twice(facts, recipe, recorder, progress):
+        attempts.append(recipe)
+        if len(attempts) <= 2:
+            raise InsufficientMemoryError("not enough memory", "cudaMalloc failed: out of memory")
+        return real_load(facts, recipe, recorder, progress)
+
+    monkeypatch.setattr(loader, "_load_native", fail_twice)
+    planned = plan(inspect_model(tiny_moe_path), probe())
+    events = _load(service, collector, tiny_moe_path, replace(planned, n_threads=1))
+    fallbacks = [e for e in events if isinstance(e, LoadFallback)]
+    assert isinstance(events[-1], ModelLoaded) and len(fallbacks) == 2
+    assert all(f.message and "layer" not in f.message.lower() for f in fallbacks)
+    assert events[-1].recipe == attempts[-1] != attempts[0]
