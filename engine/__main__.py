@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import logging
 import sys
 import threading
 
@@ -71,7 +72,9 @@ def _hardware(args):
         return probe()
     real = probe()
     ram = args.ram if args.ram is not None else real.ram_total_bytes / 1e9
-    vram = args.vram if args.vram is not None else (real.gpus[0].total_bytes / 1e9 if real.gpus else 0)
+    # pretend() takes the card's nominal size (8 → 8188 MiB as NVML reports it).
+    vram = args.vram if args.vram is not None else (
+        round(real.gpus[0].total_bytes / 2**30) if real.gpus else 0)
     return HardwareInfo.pretend(vram_gb=vram, ram_gb=ram, cores=real.cpu_physical_cores)
 
 
@@ -169,6 +172,8 @@ COMMANDS = {"info": cmd_info, "plan": cmd_plan, "chat": cmd_chat, "trace": cmd_t
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    logging.getLogger("rotary.llama").setLevel(logging.ERROR)   # llama.cpp is chatty
     try:
         return COMMANDS[args.command](args)
     except EngineError as error:

@@ -17,7 +17,7 @@ from engine.errors import InsufficientMemoryError, ModelLoadError
 from engine.native import (OverrideArray, PlacementReport, cpu_buffer_type, llama_cpp_module,
                            looks_like_memory_failure, native_log)
 from engine.recipe import Recipe
-from engine.routing import RoutingRecorder
+from engine.routing import NativeRoutingRecorder, RoutingRecorder
 
 KV_TYPES = {"f16": 1, "q8_0": 8, "q4_0": 2}   # ggml_type ids
 ProgressCallback = Callable[[float], bool]      # return False to abort loading
@@ -34,7 +34,7 @@ class Sampling:
 class NativeModel:
     """Owns model, context, batch and sampler; ``close()`` frees them in order."""
 
-    def __init__(self, path: str, recipe: Recipe, recorder: RoutingRecorder | None = None,
+    def __init__(self, path: str, recipe: Recipe, recorder: RoutingRecorder | NativeRoutingRecorder | None = None,
                  progress: ProgressCallback | None = None) -> None:
         self.path, self.recipe, self.recorder = path, recipe, recorder
         self._stack = ExitStack()
@@ -73,6 +73,10 @@ class NativeModel:
             params.load_mode = self._llama.LLAMA_LOAD_MODE_NONE
         if self.recipe.cpu_expert_layers:
             params.tensor_buft_overrides = self._overrides.pointer
+        if self.recipe.n_gpu_layers == 0:
+            # An empty (NULL-only) device list: no GPU at all, not even for prompt batches.
+            self._no_devices = (ctypes.c_void_p * 1)(None)
+            params.devices = ctypes.addressof(self._no_devices)
         params.progress_callback = self._progress
         return params
 
@@ -84,8 +88,10 @@ class NativeModel:
                                   else self._llama.LLAMA_FLASH_ATTN_TYPE_DISABLED)
         params.type_k = params.type_v = KV_TYPES[recipe.kv_type]
         params.no_perf = False
+        params.op_offload = recipe.n_gpu_layers != 0
         if self.recorder is not None:
             params.cb_eval = self.recorder.callback
+            params.cb_eval_user_data = getattr(self.recorder, "user_data", None)
         return params
 
     # ---- tokens ------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from engine.generate import GenerationRun
 from engine.llama_model import NativeModel, Sampling
 from engine.model_facts import ModelFacts
 from engine.recipe import Recipe
-from engine.routing import RoutingRecorder, stack_decode_steps, stack_decode_weights
+from engine.routing import make_recorder, stack_decode_steps, stack_decode_weights
 
 Progress = Callable[[float, str], None]
 Fallback = Callable[[Recipe], None]
@@ -26,7 +26,7 @@ class LoadedModel:
     facts: ModelFacts
     recipe: Recipe
     native: NativeModel
-    recorder: RoutingRecorder | None
+    recorder: object | None          # RoutingRecorder or NativeRoutingRecorder
     summary: str
     last_routing: list = field(default_factory=list)
 
@@ -63,7 +63,7 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     facts = inspect_model(request.model_path)
     hardware = probe()
     recipe = request.recipe or plan(facts, hardware, preset=request.preset)
-    recorder = RoutingRecorder(with_weights=with_weights) if facts.is_moe else None
+    recorder = make_recorder(with_weights, max_rows=recipe.n_ubatch) if facts.is_moe else None
     native, recipe = _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
     summary = describe(recipe, facts, hardware).text
     progress(1.0, "The model is ready.")

@@ -112,3 +112,83 @@ def stack_decode_weights(steps: list[TokenRouting], layers: list[int]) -> np.nda
         return None
     rows = [np.stack([step.weights[layer][-1] for layer in layers]) for step in steps]
     return np.stack(rows).astype(np.float32)
+
+
+# ---- the same recorder with its per-node work done in C (engine/csrc/rotary_routing.c) ----
+
+class _RecorderState(ctypes.Structure):
+    _fields_ = [("tensor_get", ctypes.c_void_p), ("nbytes", ctypes.c_void_p),
+                ("name_offset", ctypes.c_int64), ("enabled", ctypes.c_int32),
+                ("with_weights", ctypes.c_int32), ("max_layers", ctypes.c_int32),
+                ("max_rows", ctypes.c_int32), ("k_max", ctypes.c_int32),
+                ("ids", ctypes.c_void_p), ("weights", ctypes.c_void_p), ("rows", ctypes.c_void_p),
+                ("k", ctypes.c_void_p), ("nodes_seen", ctypes.c_int64)]
+
+
+class NativeRoutingRecorder:
+    """Drop-in for RoutingRecorder: C answers the scheduler, numpy arrays hold the result."""
+
+    def __init__(self, library: ctypes.CDLL, with_weights: bool = False, max_layers: int = 128,
+                 max_rows: int = 512, k_max: int = 32) -> None:
+        lib = ggml()
+        self._ids = np.zeros((max_layers, max_rows, k_max), np.int32)
+        self._weights = np.zeros((max_layers, max_rows, k_max), np.float32)
+        self._rows = np.zeros(max_layers, np.int32)
+        self._k = np.zeros(max_layers, np.int32)
+        self._state = _RecorderState(
+            ctypes.cast(lib.ggml_backend_tensor_get, ctypes.c_void_p).value,
+            ctypes.cast(lib.ggml_nbytes, ctypes.c_void_p).value, TENSOR_NAME_OFFSET, 1,
+            int(with_weights), max_layers, max_rows, k_max, self._ids.ctypes.data,
+            self._weights.ctypes.data, self._rows.ctypes.data, self._k.ctypes.data, 0)
+        callback_type = llama_cpp_module().ggml_backend_sched_eval_callback
+        self._callback = ctypes.cast(library.rr_callback, callback_type)
+        self._library = library               # keeps the shared library loaded
+
+    @property
+    def callback(self):
+        return self._callback
+
+    @property
+    def user_data(self) -> int:
+        return ctypes.addressof(self._state)
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self._state.enabled)
+
+    @enabled.setter
+    def enabled(self, value: bool) -> None:
+        self._state.enabled = int(value)
+
+    @property
+    def with_weights(self) -> bool:
+        return bool(self._state.with_weights)
+
+    @property
+    def nodes_seen(self) -> int:
+        return self._state.nodes_seen
+
+    def begin(self) -> None:
+        self._rows[:] = 0
+
+    def take(self) -> TokenRouting:
+        routing = TokenRouting()
+        for layer in np.flatnonzero(self._rows):
+            rows, k = int(self._rows[layer]), int(self._k[layer])
+            routing.ids[int(layer)] = self._ids[layer, :rows, :k].copy()
+            if self.with_weights:
+                routing.weights[int(layer)] = self._weights[layer, :rows, :k].copy()
+        self._rows[:] = 0
+        return routing
+
+
+def make_recorder(with_weights: bool = False, max_rows: int = 512):
+    """The C recorder where it can be built, else the pure-Python one."""
+    from engine.native_build import build_library  # noqa: PLC0415
+
+    path = build_library("rotary_routing.c")
+    if path is None:
+        return RoutingRecorder(with_weights)
+    library = ctypes.CDLL(str(path))
+    library.rr_callback.restype = ctypes.c_bool
+    return NativeRoutingRecorder(library, with_weights, max_rows=max_rows)

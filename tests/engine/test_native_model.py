@@ -11,7 +11,9 @@ import pytest
 from engine.errors import ModelLoadError
 from engine.llama_model import NativeModel
 from engine.native import GgmlTensor, OverrideArray, cpu_buffer_type, ggml
-from engine.routing import RoutingRecorder, parse_node_name
+from engine import native_build
+from engine.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
+                            parse_node_name)
 
 
 def test_expert_tensors_of_chosen_layers_are_placed_on_cpu(tiny_moe_path, cpu_recipe):
@@ -115,8 +117,13 @@ def reference_layer0_topk(path, token: int, k: int) -> tuple[np.ndarray, float]:
     return order[:k], float(logits[order[k - 1]] - logits[order[k]])
 
 
-def test_recorded_routing_equals_reference_router(tiny_moe_path, cpu_recipe):
-    recorder = RoutingRecorder(with_weights=True)
+RECORDERS = {"python": lambda: RoutingRecorder(with_weights=True),
+             "c": lambda: make_recorder(with_weights=True)}
+
+
+@pytest.mark.parametrize("kind", sorted(RECORDERS))
+def test_recorded_routing_equals_reference_router(tiny_moe_path, cpu_recipe, kind):
+    recorder = RECORDERS[kind]()
     model = NativeModel(str(tiny_moe_path), cpu_recipe(), recorder)
     checked = 0
     try:
@@ -137,8 +144,9 @@ def test_recorded_routing_equals_reference_router(tiny_moe_path, cpu_recipe):
     assert checked >= 5
 
 
-def test_routing_covers_every_layer_with_k_distinct_experts(tiny_moe_path, cpu_recipe):
-    recorder = RoutingRecorder()
+@pytest.mark.parametrize("kind", sorted(RECORDERS))
+def test_routing_covers_every_layer_with_k_distinct_experts(tiny_moe_path, cpu_recipe, kind):
+    recorder = RECORDERS[kind]()
     model = NativeModel(str(tiny_moe_path), cpu_recipe(), recorder)
     try:
         prompt = model.tokenize("the document and the question")
@@ -154,3 +162,45 @@ def test_routing_covers_every_layer_with_k_distinct_experts(tiny_moe_path, cpu_r
         assert ids.min() >= 0 and ids.max() < 8
         assert all(len(set(row)) == 2 for row in ids)
     assert ctypes.sizeof(GgmlTensor) == 336
+
+
+def test_c_recorder_is_built_here_and_sees_every_node(tiny_moe_path, cpu_recipe):
+    recorder = make_recorder()
+    assert isinstance(recorder, NativeRoutingRecorder)    # CI has a C compiler
+    model = NativeModel(str(tiny_moe_path), cpu_recipe(), recorder)
+    try:
+        recorder.enabled = False
+        model.decode(model.tokenize("the"))
+        assert recorder.take().ids == {}                  # disabled: nothing copied
+        recorder.enabled = True
+        model.decode(model.tokenize(" model"))
+    finally:
+        model.close()
+    assert recorder.nodes_seen > 100
+
+
+def test_c_and_python_recorders_agree_on_a_whole_prompt(tiny_moe_path, cpu_recipe):
+    results = []
+    for recorder in (RoutingRecorder(with_weights=True), make_recorder(with_weights=True)):
+        model = NativeModel(str(tiny_moe_path), cpu_recipe(), recorder)
+        try:
+            recorder.begin()
+            model.decode(model.tokenize("the user asks the assistant a question"))
+            results.append(recorder.take())
+        finally:
+            model.close()
+    python, native = results
+    assert sorted(python.ids) == sorted(native.ids) == [0, 1, 2, 3]
+    for layer in python.ids:
+        np.testing.assert_array_equal(python.ids[layer], native.ids[layer])
+        np.testing.assert_allclose(python.weights[layer], native.weights[layer])
+
+
+def test_without_a_compiler_the_python_recorder_is_used(monkeypatch, tmp_path):
+    monkeypatch.setenv("ROTARY_NATIVE_CACHE", str(tmp_path))
+    monkeypatch.setattr(native_build, "find_compiler", lambda: None)
+    native_build.build_library.cache_clear()
+    try:
+        assert isinstance(make_recorder(), RoutingRecorder)
+    finally:
+        native_build.build_library.cache_clear()

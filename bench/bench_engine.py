@@ -1,0 +1,135 @@
+"""Engine benchmarks: ratios measured in one run on this machine (absolute times are noisy).
+
+1. Writing speed through the engine thread vs plain llama-cpp-python (``Llama``) on the
+   same fixture, threads and prompt. Target: ratio >= 0.97.
+2. Writing speed with the routing record on vs off. Target: ratio >= 0.90.
+
+Runs alternate A/B several times and compare the medians, so that a slow moment of the
+machine hits both sides. Usage: python bench/bench_engine.py [--rounds 5] [--tokens 96]
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import queue
+import statistics
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.api import ChatMessage, ChatRequest, LoadRequest, RequestFailed, RequestFinished  # noqa: E402
+from engine.fixtures.tiny_moe import SPECS, write_tiny_moe  # noqa: E402
+from engine.recipe import MemoryEstimate, Recipe  # noqa: E402
+from engine.service import EngineService  # noqa: E402
+
+PROMPT = (ChatMessage("user", "Summarise the document for the question and the answer, "
+                              "the model and the expert."),)
+
+
+def bench_recipe(threads: int) -> Recipe:
+    return Recipe(preset="bench", n_gpu_layers=0, cpu_expert_layers=(), n_ctx=1024,
+                  flash_attn=True, kv_type="f16", n_batch=256, n_ubatch=256, n_threads=threads,
+                  n_threads_batch=threads, vram=MemoryEstimate(), ram=MemoryEstimate())
+
+
+class EngineSide:
+    """The engine thread, driven exactly as the app drives it."""
+
+    def __init__(self, path: pathlib.Path, threads: int) -> None:
+        self.events: queue.Queue = queue.Queue()
+        self.service = EngineService(self.events.put)
+        self.service.load(LoadRequest(model_path=str(path), recipe=bench_recipe(threads)))
+        self._wait()
+
+    def decode_tps(self, tokens: int, record_routing: bool) -> float:
+        # A fresh context each round, so that both sides read the whole prompt.
+        self.service.worker.loaded.native.reuse_prefix([-1, -1])
+        self.service.chat(ChatRequest(messages=PROMPT, max_tokens=tokens, temperature=0,
+                                      record_routing=record_routing))
+        return self._wait().stats.decode_tps
+
+    def _wait(self):
+        while True:
+            event = self.events.get(timeout=600)
+            if isinstance(event, RequestFailed):
+                raise SystemExit(f"engine failed: {event.error} {event.error.details}")
+            if type(event).__name__ in ("ModelLoaded",) or isinstance(event, RequestFinished):
+                return event
+
+    def close(self) -> None:
+        self.service.shutdown()
+
+
+class PlainSide:
+    """llama-cpp-python's own facade with the same settings, streaming a completion."""
+
+    def __init__(self, path: pathlib.Path, threads: int, prompt_text: str) -> None:
+        from llama_cpp import Llama
+
+        recipe = bench_recipe(threads)
+        self.llama = Llama(model_path=str(path), n_gpu_layers=0, n_ctx=recipe.n_ctx,
+                           n_batch=recipe.n_batch, n_ubatch=recipe.n_ubatch, n_threads=threads,
+                           n_threads_batch=threads, flash_attn=True, verbose=False)
+        self.prompt_text = prompt_text
+
+    def decode_tps(self, tokens: int) -> float:
+        self.llama.reset()
+        prompt = self.llama.tokenize(self.prompt_text.encode(), add_bos=False, special=True)
+        first, count = None, 0
+        for token in self.llama.generate(prompt, temp=0, top_k=1):
+            count += 1
+            if first is None:
+                first = time.perf_counter()
+            if count >= tokens or token == self.llama.token_eos():
+                break
+        return (count - 1) / (time.perf_counter() - first) if count > 1 else 0.0
+
+    def close(self) -> None:
+        self.llama.close()
+
+
+def median_ratio(a: list[float], b: list[float]) -> float:
+    return statistics.median(a) / statistics.median(b)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tokens", type=int, default=96)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        path = write_tiny_moe(pathlib.Path(folder) / "bench-moe.gguf", "bench")
+        spec = SPECS["bench"]
+        print(f"fixture: {path.stat().st_size / 1e6:.0f} MB, {spec.n_layer} layers, "
+              f"{spec.n_expert} experts top-{spec.n_expert_used}, threads={args.threads}")
+        engine = EngineSide(path, args.threads)
+        from engine.generate import render_chat
+
+        plain = PlainSide(path, args.threads, render_chat(engine.service.worker.loaded.native, PROMPT))
+        results = {"engine": [], "plain": [], "routing_on": [], "routing_off": []}
+        for _ in range(args.rounds):
+            results["plain"].append(plain.decode_tps(args.tokens))
+            results["engine"].append(engine.decode_tps(args.tokens, record_routing=False))
+            results["routing_on"].append(engine.decode_tps(args.tokens, record_routing=True))
+            results["routing_off"].append(engine.decode_tps(args.tokens, record_routing=False))
+        plain.close()
+        engine.close()
+    for name, values in results.items():
+        print(f"{name:>12}: median {statistics.median(values):8.1f} tok/s  "
+              f"(runs: {', '.join(f'{v:.0f}' for v in values)})")
+    engine_vs_plain = median_ratio(results["engine"], results["plain"])
+    routing = median_ratio(results["routing_on"], results["routing_off"])
+    print(f"engine / plain llama-cpp-python: {engine_vs_plain:.3f}  (target >= 0.97)  "
+          f"{'OK' if engine_vs_plain >= 0.97 else 'BELOW TARGET'}")
+    print(f"routing record on / off:        {routing:.3f}  (target >= 0.90)  "
+          f"{'OK' if routing >= 0.90 else 'BELOW TARGET'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""How long plan() takes on every shape fixture (target: under 50 ms each).
+
+Run: python bench/bench_planner.py [--repeats N]. Each fixture is written and inspected
+once; only plan() (and, separately, the whole fallback ladder) is timed. A script that
+prints numbers, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.fixtures.shapes import SHAPES, write_shape_fixture  # noqa: E402
+from engine.inspect_gguf import inspect_model  # noqa: E402
+from engine.planner import fallback_ladder, plan, pretend_hardware  # noqa: E402
+
+BUDGET_MS = 50.0
+MACHINES = ("8gb-laptop", "16gb-desktop", "cpu-only")
+
+
+def time_ms(call, repeats: int) -> tuple[float, float]:
+    """(median, worst) milliseconds over repeats."""
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples), max(samples)
+
+
+def bench_one(name: str, directory: Path, repeats: int) -> bool:
+    write_shape_fixture(name, directory)
+    facts = inspect_model(str(directory / f"{name}.gguf"))
+    all_fast = True
+    for machine in MACHINES:
+        hw = pretend_hardware(machine)
+        median, worst = time_ms(lambda: plan(facts, hw, preset=machine), repeats)
+        recipe = plan(facts, hw, preset=machine)
+        ladder, _ = time_ms(lambda: list(fallback_ladder(facts, hw, recipe)), repeats)
+        fast = worst < BUDGET_MS
+        all_fast &= fast
+        print(f"{name:24} {machine:14} plan {median:6.2f} ms (worst {worst:6.2f})  "
+              f"ladder {ladder:6.2f} ms  {'< 50 ms' if fast else 'SLOW'}")
+    return all_fast
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=50)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as directory:
+        results = [bench_one(name, Path(directory), args.repeats) for name in sorted(SHAPES)]
+    print("all under 50 ms" if all(results) else "some plans took 50 ms or more")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

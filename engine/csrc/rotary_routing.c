@@ -1,0 +1,118 @@
+/*
+ * Rotary routing recorder: a ggml scheduler eval callback (llama_context_params.cb_eval).
+ *
+ * The scheduler calls the callback once per graph node and token ("do you want this
+ * node?"), thousands of times per token on a 40-layer model. Done in Python that costs
+ * about 10% of decode speed, so this small C file answers instead and copies the router's
+ * top-k ids (and optionally gate weights) into arrays that Python owns.
+ *
+ * No ggml headers: only the leading fields of struct ggml_tensor are read, and the two
+ * ggml functions needed are passed in as pointers (the engine checks the layout in tests).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(_WIN32)
+#define RR_EXPORT __declspec(dllexport)
+#else
+#define RR_EXPORT __attribute__((visibility("default")))
+#endif
+
+typedef void (*rr_tensor_get_fn)(const void *tensor, void *data, size_t offset, size_t size);
+typedef size_t (*rr_nbytes_fn)(const void *tensor);
+
+struct rr_tensor_head {         /* the first fields of struct ggml_tensor */
+    int32_t type;
+    void *buffer;
+    int64_t ne[4];
+    size_t nb[4];
+};
+
+struct rr_state {
+    rr_tensor_get_fn tensor_get;
+    rr_nbytes_fn nbytes;
+    int64_t name_offset;        /* offsetof(struct ggml_tensor, name) */
+    int32_t enabled;
+    int32_t with_weights;
+    int32_t max_layers;
+    int32_t max_rows;
+    int32_t k_max;
+    int32_t *ids;               /* [max_layers][max_rows][k_max] */
+    float *weights;             /* [max_layers][max_rows][k_max] */
+    int32_t *rows;              /* [max_layers]: rows recorded this batch, 0 = none */
+    int32_t *k;                 /* [max_layers] */
+    int64_t nodes_seen;         /* for tests: proves the callback runs */
+};
+
+enum { RR_NONE = 0, RR_TOPK = 1, RR_WEIGHTS = 2 };
+
+/* "ffn_moe_topk-12" -> RR_TOPK, layer 12; names with any suffix are not ours. */
+static int rr_parse(const char *name, int *layer) {
+    static const char topk[] = "ffn_moe_topk-";
+    static const char weights[] = "ffn_moe_weights-";
+    const char *digits;
+    int kind, value = 0;
+    if (strncmp(name, topk, sizeof topk - 1) == 0) {
+        kind = RR_TOPK;
+        digits = name + sizeof topk - 1;
+    } else if (strncmp(name, weights, sizeof weights - 1) == 0) {
+        kind = RR_WEIGHTS;
+        digits = name + sizeof weights - 1;
+    } else {
+        return RR_NONE;
+    }
+    if (*digits == '\0') return RR_NONE;
+    for (; *digits; ++digits) {
+        if (*digits < '0' || *digits > '9') return RR_NONE;
+        value = value * 10 + (*digits - '0');
+    }
+    *layer = value;
+    return kind;
+}
+
+/* Copy a [rows, k] view: topk is ne={k, rows}; weights are ne={1, k, rows}. */
+static void rr_store(struct rr_state *s, const void *tensor, int kind, int layer) {
+    const struct rr_tensor_head *t = (const struct rr_tensor_head *)tensor;
+    int weights_shape = t->ne[0] == 1;
+    int64_t k = weights_shape ? t->ne[1] : t->ne[0];
+    int64_t rows = weights_shape ? t->ne[2] * t->ne[3] : t->ne[1] * t->ne[2] * t->ne[3];
+    size_t col_stride = weights_shape ? t->nb[1] : t->nb[0];
+    size_t row_stride = weights_shape ? t->nb[2] : t->nb[1];
+    if (layer >= s->max_layers || k > s->k_max) return;
+    if (rows > s->max_rows) rows = s->max_rows;
+    size_t n = s->nbytes(tensor);
+    unsigned char *raw = (unsigned char *)malloc(n);
+    if (!raw) return;
+    s->tensor_get(tensor, raw, 0, n);
+    size_t base = (size_t)layer * s->max_rows * s->k_max;
+    for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t j = 0; j < k; ++j) {
+            const unsigned char *src = raw + r * row_stride + j * col_stride;
+            size_t dst = base + (size_t)r * s->k_max + (size_t)j;
+            if (kind == RR_TOPK) memcpy(&s->ids[dst], src, 4);
+            else memcpy(&s->weights[dst], src, 4);
+        }
+    }
+    free(raw);
+    if (kind == RR_TOPK) {
+        s->rows[layer] = (int32_t)rows;
+        s->k[layer] = (int32_t)k;
+    }
+}
+
+RR_EXPORT bool rr_callback(void *tensor, bool ask, void *user_data) {
+    struct rr_state *s = (struct rr_state *)user_data;
+    int layer = -1, kind;
+    s->nodes_seen++;
+    if (!s->enabled) return !ask;
+    kind = rr_parse((const char *)tensor + s->name_offset, &layer);
+    if (kind == RR_WEIGHTS && !s->with_weights) kind = RR_NONE;
+    if (ask) return kind != RR_NONE;
+    if (kind != RR_NONE) rr_store(s, tensor, kind, layer);
+    return true;
+}
+
+RR_EXPORT int rr_abi_version(void) { return 1; }

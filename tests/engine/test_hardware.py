@@ -1,0 +1,220 @@
+"""Hardware probe: NVML through a fake pynvml module, RAM and cores from the OS."""
+
+from __future__ import annotations
+
+import struct
+import sys
+import threading
+import types
+
+import pytest
+
+from engine import hardware
+from engine.hardware import (STATUS_FOUND, STATUS_NO_GPU, STATUS_NO_LIBRARY, HardwareInfo,
+                             VramReading, count_processor_core_records, parse_meminfo,
+                             probe, read_vram)
+
+MIB = 1024 ** 2
+
+
+class FakeNvml(types.ModuleType):
+    """Just enough of pynvml: one RTX 4060 Laptop unless told otherwise."""
+
+    def __init__(self, count: int = 1, init_error: str | None = None) -> None:
+        super().__init__("pynvml")
+        self.NVMLError = type("NVMLError", (Exception,), {})
+        for name in ("LibraryNotFound", "DriverNotLoaded", "GpuIsLost", "NotSupported", "Unknown"):
+            setattr(self, f"NVMLError_{name}", type(f"NVMLError_{name}", (self.NVMLError,), {}))
+        self.NVML_CLOCK_MEM = 2
+        self.count, self.init_calls, self.handle_calls = count, 0, 0
+        self.init_error = getattr(self, init_error) if init_error else None
+        self.used, self.failing, self.name = 900 * MIB, False, "NVIDIA GeForce RTX 4060 Laptop GPU"
+
+    def nvmlInit(self) -> None:
+        self.init_calls += 1
+        if self.init_error:
+            raise self.init_error()
+
+    def nvmlShutdown(self) -> None:
+        pass
+
+    def nvmlSystemGetDriverVersion(self) -> str:
+        return "572.16"
+
+    def nvmlDeviceGetCount(self) -> int:
+        return self.count
+
+    def nvmlDeviceGetHandleByIndex(self, index: int) -> object:
+        self.handle_calls += 1
+        if index >= self.count:
+            raise self.NVMLError_Unknown()
+        return ("handle", index)
+
+    def nvmlDeviceGetName(self, handle: object) -> str | bytes:
+        return self.name
+
+    def nvmlDeviceGetMemoryInfo(self, handle: object) -> types.SimpleNamespace:
+        if self.failing:
+            raise self.NVMLError_GpuIsLost()
+        total = 8188 * MIB
+        return types.SimpleNamespace(total=total, used=self.used, free=total - self.used)
+
+    def nvmlDeviceGetMaxPcieLinkGeneration(self, handle: object) -> int:
+        return 4
+
+    def nvmlDeviceGetMaxPcieLinkWidth(self, handle: object) -> int:
+        raise self.NVMLError_NotSupported()  # laptops often refuse this one
+
+    def nvmlDeviceGetMemoryBusWidth(self, handle: object) -> int:
+        return 128
+
+    def nvmlDeviceGetMaxClockInfo(self, handle: object, clock: int) -> int:
+        return 8001 if clock == self.NVML_CLOCK_MEM else 2370
+
+
+@pytest.fixture
+def install(monkeypatch):
+    """install(fake) puts a fake pynvml in place and starts a fresh NVML session."""
+    monkeypatch.setattr(hardware.atexit, "register", lambda *args: None)
+
+    def put(module: object) -> object:
+        monkeypatch.setitem(sys.modules, "pynvml", module)
+        hardware._forget_nvml()
+        return module
+
+    yield put
+    hardware._forget_nvml()
+
+
+def test_one_gpu(install):
+    install(FakeNvml())
+    info = probe()
+    assert info.nvml_status == STATUS_FOUND and info.has_gpu
+    (gpu,) = info.gpus
+    assert gpu.name == "NVIDIA GeForce RTX 4060 Laptop GPU" and gpu.driver_version == "572.16"
+    assert gpu.total_bytes == 8188 * MIB and gpu.free_bytes == (8188 - 900) * MIB
+    assert (gpu.pcie_gen, gpu.pcie_width) == (4, 0)          # unsupported query -> 0
+    assert gpu.memory_bandwidth_bytes_s == 16 * 8001 * 2_000_000  # 256 GB/s
+
+
+def test_name_as_bytes_from_older_pynvml(install):
+    fake = install(FakeNvml())
+    fake.name = b"NVIDIA GeForce RTX 3060"
+    assert probe().gpus[0].name == "NVIDIA GeForce RTX 3060"
+
+
+@pytest.mark.parametrize("error, status", [
+    ("NVMLError_Unknown", STATUS_NO_LIBRARY),
+    ("NVMLError_LibraryNotFound", STATUS_NO_LIBRARY),
+    ("NVMLError_DriverNotLoaded", STATUS_NO_GPU),
+])
+def test_nvml_init_errors_are_a_normal_answer(install, error, status):
+    install(FakeNvml(init_error=error))
+    info = probe()
+    assert info.gpus == () and info.nvml_status == status and info.nvml_detail
+    assert read_vram() is None
+
+
+def test_pynvml_missing(install):
+    install(None)  # a None entry in sys.modules makes "import pynvml" raise ImportError
+    info = probe()
+    assert info.gpus == () and info.nvml_status == STATUS_NO_LIBRARY
+    assert "import" in info.nvml_detail
+    assert read_vram() is None
+
+
+def test_no_nvidia_card(install):
+    install(FakeNvml(count=0))
+    info = probe()
+    assert info.gpus == () and info.nvml_status == STATUS_NO_GPU
+
+
+def test_query_failure_during_probe(install):
+    fake = install(FakeNvml())
+    fake.failing = True
+    info = probe()
+    assert info.gpus == () and info.nvml_status == STATUS_NO_LIBRARY and info.nvml_detail
+
+
+def test_read_vram_initialises_once_and_reuses_the_handle(install):
+    fake = install(FakeNvml())
+    readings = [read_vram() for _ in range(50)]
+    probe()
+    assert readings[0] == VramReading(used_bytes=900 * MIB, total_bytes=8188 * MIB)
+    assert readings[0].free_bytes == (8188 - 900) * MIB
+    assert fake.init_calls == 1 and fake.handle_calls == 1
+
+
+def test_read_vram_survives_a_mid_session_failure(install):
+    fake = install(FakeNvml())
+    assert read_vram() is not None
+    fake.failing = True
+    assert read_vram() is None
+    fake.failing, fake.used = False, 2000 * MIB
+    assert read_vram().used_bytes == 2000 * MIB  # comes back once the GPU answers again
+    assert fake.init_calls == 1
+
+
+def test_read_vram_bad_index(install):
+    install(FakeNvml())
+    assert read_vram(3) is None
+
+
+def test_read_vram_from_many_threads(install):
+    fake = install(FakeNvml())
+    results, start = [], threading.Barrier(8)
+
+    def poll() -> None:
+        start.wait()
+        results.extend(read_vram() for _ in range(20))
+
+    threads = [threading.Thread(target=poll) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 160 and all(r is not None for r in results)
+    assert fake.init_calls == 1
+
+
+def test_real_probe_never_raises():
+    hardware._forget_nvml()
+    info = probe()
+    assert info.ram_total_bytes > 0 and 0 < info.ram_available_bytes <= info.ram_total_bytes
+    assert 1 <= info.cpu_physical_cores <= info.cpu_logical_cores
+    assert info.nvml_status in (STATUS_FOUND, STATUS_NO_GPU, STATUS_NO_LIBRARY)
+    hardware._forget_nvml()
+
+
+def test_pretend_8gb_laptop():
+    info = HardwareInfo.pretend(vram_gb=8, ram_gb=32, cores=8, name="RTX 4060 Laptop")
+    assert info.gpus[0].total_bytes == 8188 * MIB == info.gpus[0].free_bytes
+    assert info.gpus[0].name == "RTX 4060 Laptop" and info.is_pretend
+    assert info.ram_total_bytes == 32 * 1024 ** 3 and info.cpu_physical_cores == 8
+    assert info.nvml_status == STATUS_FOUND
+
+
+def test_pretend_sizes_match_what_nvml_reports():
+    sizes = {gb: HardwareInfo.pretend(vram_gb=gb).gpus[0].total_bytes // MIB for gb in (12, 16, 24)}
+    assert sizes == {12: 12282, 16: 16376, 24: 24564}
+
+
+def test_pretend_without_gpu_and_with_busy_gpu():
+    assert HardwareInfo.pretend(vram_gb=0).gpus == ()
+    assert HardwareInfo.pretend(vram_gb=0).nvml_status == STATUS_NO_GPU
+    busy = HardwareInfo.pretend(vram_gb=8, vram_free_gb=7.25)
+    assert busy.gpus[0].free_bytes == int(7.25 * 1024 ** 3)
+
+
+def test_parse_meminfo():
+    text = "MemTotal:       32768000 kB\nMemFree:         1000 kB\nMemAvailable:   20000000 kB\n"
+    assert parse_meminfo(text) == (32768000 * 1024, 20000000 * 1024)
+    assert parse_meminfo("MemTotal: 8 kB\nMemFree: 4 kB\n") == (8192, 4096)  # old kernels
+
+
+def test_windows_core_records():
+    # Two RelationProcessorCore records of 48 bytes and one cache record (relationship 2).
+    record = lambda relationship: struct.pack("<II", relationship, 48) + bytes(40)  # noqa: E731
+    assert count_processor_core_records(record(0) + record(2) + record(0)) == 2
+    assert count_processor_core_records(b"") == 0
+    assert count_processor_core_records(struct.pack("<II", 0, 0)) == 0  # never loops forever
