@@ -66,3 +66,12 @@ def test_module_entry_point_runs(tiny_moe_path):
     result = subprocess.run([sys.executable, "-m", "engine", "info", str(tiny_moe_path)],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and "qwen3moe" in result.stdout
+
+
+def test_chat_streams_an_answer_and_reports_speeds(tiny_moe_path):
+    result = subprocess.run([sys.executable, "-m", "engine", "chat", str(tiny_moe_path),
+                             "--max-tokens", "8", "--temperature", "0"],
+                            input="hello the model\n\n", capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "reading" in result.stderr and "writing" in result.stderr and "tok/s" in result.stderr

@@ -1,0 +1,31 @@
+"""Named synthetic-trace settings, so that benchmarks and the CLI vary more than one generator."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engine.residency.synth import SynthSpec
+
+SETTINGS: dict[str, dict] = {
+    "qwen-like": {},                                            # 256 experts, top-8 (Qwen3.6)
+    "qwen3-30b-like": {"n_expert": 128},                        # 128 experts, top-8
+    "e64-k6": {"n_expert": 64, "k": 6},                         # DeepSeek-V2-Lite-like sizes
+    "e8-k2": {"n_expert": 8, "k": 2},                           # Mixtral-like sizes
+    "weak-locality": {"repeat": 0.15, "recent": 0.15, "skew": 1.0, "topic_focus": 0.5},
+    "strong-locality": {"repeat": 0.45, "recent": 0.3},
+    "flat": {"skew": 0.3, "topic_focus": 0.4, "topic_size": 0.3},
+    "switchy-unmarked": {"segment": 120, "revisit": 0.7, "mark_contexts": False},
+}
+
+
+def spec(name: str, **overrides) -> SynthSpec:
+    return dataclasses.replace(SynthSpec(**SETTINGS[name]), **overrides)
+
+
+def _flag(text: str) -> bool:
+    return text.strip().lower() in ("1", "true", "yes", "on")
+
+
+SYNTH_FIELDS = {f.name: (_flag if f.type in (bool, "bool") else
+                         int if f.type in (int, "int") else float)
+                for f in dataclasses.fields(SynthSpec)}

@@ -1,0 +1,184 @@
+"""Routing traces: which experts each token used in each MoE layer.
+
+File format (``.npz``, written by ``python -m engine trace`` and by ``synth``):
+
+* ``ids``      int16   [tokens, layers, k]  expert ids chosen by the router, distinct per row
+* ``weights``  float32 [tokens, layers, k]  optional router weights (same order as ``ids``)
+* ``meta``     str     JSON object: ``model``, ``architecture``, ``n_expert``, ``k``, ``source``
+
+Optional meta keys the simulator understands:
+
+* ``prompt_spans``  [[start, stop], ...]  token ranges that were prompt processing (batched reads)
+* ``contexts``      [[start, context_id], ...]  where a conversation/topic starts; ids may repeat
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.errors import TraceFormatError
+
+ID_DTYPE = np.int16
+WEIGHT_DTYPE = np.float32
+META_DEFAULTS = {"model": "", "architecture": "", "source": ""}
+
+
+@dataclass(frozen=True)
+class Trace:
+    ids: np.ndarray                 # int16 [tokens, layers, k]
+    weights: np.ndarray | None      # float32 [tokens, layers, k] or None
+    meta: dict = field(default_factory=dict)
+    path: str = ""
+
+    @property
+    def n_tokens(self) -> int:
+        return int(self.ids.shape[0])
+
+    @property
+    def n_layers(self) -> int:
+        return int(self.ids.shape[1])
+
+    @property
+    def k(self) -> int:
+        return int(self.ids.shape[2])
+
+    @property
+    def n_expert(self) -> int:
+        return int(self.meta["n_expert"])
+
+    @property
+    def name(self) -> str:
+        return self.meta.get("name") or os.path.basename(self.path) or self.meta.get("model", "trace")
+
+    def prompt_mask(self) -> np.ndarray:
+        """bool [tokens]: True where the token was read during prompt processing."""
+        mask = np.zeros(self.n_tokens, dtype=bool)
+        for start, stop in self.meta.get("prompt_spans", []):
+            mask[int(start):int(stop)] = True
+        return mask
+
+    def context_starts(self) -> dict[int, str]:
+        """token index -> context id, for the tokens where a conversation (re)starts."""
+        return {int(start): str(ctx) for start, ctx in self.meta.get("contexts", [])}
+
+
+def save_trace(path, ids: np.ndarray, weights: np.ndarray | None, meta: dict) -> None:
+    """Validate and write a trace; ``meta`` must name ``n_expert`` (``k`` is taken from ids)."""
+    meta = {**META_DEFAULTS, **dict(meta)}
+    ids, weights = _coerce_arrays(ids, weights)
+    meta.setdefault("k", int(ids.shape[2]) if ids.ndim == 3 else 0)
+    trace = validate(Trace(ids, weights, meta, str(path)))
+    arrays = {"ids": trace.ids, "meta": np.array(json.dumps(trace.meta))}
+    if trace.weights is not None:
+        arrays["weights"] = trace.weights
+    with open(path, "wb") as handle:   # a file handle stops numpy appending ".npz"
+        np.savez_compressed(handle, **arrays)
+
+
+def load_trace(path) -> Trace:
+    """Read and validate a trace file; every problem is a TraceFormatError naming it."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {key: data[key] for key in data.files}
+    except FileNotFoundError as exc:
+        raise TraceFormatError(f"Trace file not found: {path}") from exc
+    except (OSError, ValueError, EOFError) as exc:
+        raise TraceFormatError(f"Not a readable .npz trace: {path}", str(exc)) from exc
+    for key in ("ids", "meta"):
+        if key not in arrays:
+            raise TraceFormatError(f"Trace {path} lacks the '{key}' array")
+    meta = {**META_DEFAULTS, **_parse_meta(arrays["meta"], path)}
+    ids, weights = _coerce_arrays(arrays["ids"], arrays.get("weights"))
+    return validate(Trace(ids, weights, meta, str(path)))
+
+
+def validate(trace: Trace) -> Trace:
+    """Check shapes, dtypes, ranges and meta; returns the trace unchanged when sound."""
+    ids, weights, meta = trace.ids, trace.weights, trace.meta
+    _check_ids_shape(ids)
+    n_expert = _check_meta(meta, ids.shape[2])
+    _check_id_values(ids, n_expert)
+    if weights is not None:
+        _check_weights(weights, ids.shape)
+    _check_spans(meta, ids.shape[0])
+    return trace
+
+
+def _coerce_arrays(ids, weights):
+    ids = np.asarray(ids)
+    if ids.dtype.kind not in "iu":
+        raise TraceFormatError(f"Trace ids must be integers (int16), got dtype {ids.dtype}")
+    if ids.size and (ids.min() < np.iinfo(ID_DTYPE).min or ids.max() > np.iinfo(ID_DTYPE).max):
+        raise TraceFormatError("Trace ids do not fit int16")
+    ids = ids.astype(ID_DTYPE, copy=False)
+    if weights is None:
+        return ids, None
+    weights = np.asarray(weights)
+    if weights.dtype.kind != "f":
+        raise TraceFormatError(f"Trace weights must be float32, got dtype {weights.dtype}")
+    return ids, weights.astype(WEIGHT_DTYPE, copy=False)
+
+
+def _parse_meta(raw: np.ndarray, path) -> dict:
+    if raw.dtype.kind not in "US" or raw.ndim != 0:
+        raise TraceFormatError(f"Trace {path}: 'meta' must be one JSON string")
+    try:
+        meta = json.loads(str(raw.item() if raw.dtype.kind == "U" else raw.item().decode()))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise TraceFormatError(f"Trace {path}: 'meta' is not valid JSON", str(exc)) from exc
+    if not isinstance(meta, dict):
+        raise TraceFormatError(f"Trace {path}: 'meta' must be a JSON object")
+    return meta
+
+
+def _check_ids_shape(ids: np.ndarray) -> None:
+    if ids.ndim != 3:
+        raise TraceFormatError(f"Trace ids must have shape [tokens, layers, k], got {ids.shape}")
+    if 0 in ids.shape:
+        raise TraceFormatError(f"Trace is empty: ids shape {ids.shape}")
+
+
+def _check_meta(meta: dict, k: int) -> int:
+    n_expert = meta.get("n_expert")
+    if not isinstance(n_expert, int) or isinstance(n_expert, bool) or n_expert < 1:
+        raise TraceFormatError(f"Trace meta needs a positive integer 'n_expert', got {n_expert!r}")
+    if meta.get("k", k) != k:
+        raise TraceFormatError(f"Trace meta says k={meta['k']} but ids hold {k} experts per token")
+    if k > n_expert:
+        raise TraceFormatError(f"Trace has k={k} experts per token but only n_expert={n_expert}")
+    return n_expert
+
+
+def _check_id_values(ids: np.ndarray, n_expert: int) -> None:
+    low, high = int(ids.min()), int(ids.max())
+    if low < 0 or high >= n_expert:
+        raise TraceFormatError(
+            f"Trace ids out of range: found {low}..{high}, expected 0..{n_expert - 1}")
+    ordered = np.sort(ids, axis=2)                        # [tokens, layers, k]
+    repeats = np.argwhere(ordered[:, :, 1:] == ordered[:, :, :-1])
+    if len(repeats):
+        token, layer, _ = repeats[0]
+        raise TraceFormatError(
+            f"Trace repeats an expert within one token: token {token}, layer {layer}")
+
+
+def _check_weights(weights: np.ndarray, shape: tuple) -> None:
+    if weights.shape != shape:
+        raise TraceFormatError(f"Trace weights shape {weights.shape} differs from ids {shape}")
+    if not np.all(np.isfinite(weights)):
+        raise TraceFormatError("Trace weights contain NaN or infinity")
+
+
+def _check_spans(meta: dict, n_tokens: int) -> None:
+    for key in ("prompt_spans", "contexts"):
+        entries = meta.get(key, [])
+        if not isinstance(entries, list) or any(
+                not isinstance(e, list) or len(e) != 2 for e in entries):
+            raise TraceFormatError(f"Trace meta '{key}' must be a list of [start, value] pairs")
+    for start, stop in meta.get("prompt_spans", []):
+        if not (isinstance(start, int) and isinstance(stop, int) and 0 <= start <= stop <= n_tokens):
+            raise TraceFormatError(f"Trace meta prompt span [{start}, {stop}] is outside 0..{n_tokens}")

@@ -1,0 +1,46 @@
+import pytest
+
+from engine.errors import BudgetError
+from engine.residency.budget import QWEN36_Q4KM_EXPERT_BYTES, Budget
+from engine.residency.costmodel import RTX4060_LAPTOP
+from engine.residency.policy import make_policy
+
+
+def test_fewer_slots_than_experts_per_token_is_refused():
+    with pytest.raises(BudgetError, match="Layer 1 gets 3 slots, fewer than the 4 experts"):
+        Budget((8, 3)).check(n_expert=16, k=4)
+    with pytest.raises(BudgetError, match="fewer than the 8 experts"):
+        make_policy("rotary", Budget.uniform(2, 7), 256, 8)
+
+
+def test_other_impossible_budgets():
+    with pytest.raises(BudgetError, match="only 16 experts"):
+        Budget.uniform(1, 17).check(16, 2)
+    with pytest.raises(BudgetError, match=r"fraction must be in \(0, 1\]"):
+        Budget.from_fraction(2, 16, 0.0)
+    with pytest.raises(BudgetError, match="covers 2 layers"):
+        Budget.uniform(2, 8).check(16, 2, n_layers=3)
+
+
+def test_byte_budget_splits_by_shares_and_uses_every_slot():
+    budget = Budget.from_bytes(100 * 1000, 1000, n_layers=3, n_expert=64, shares=[1, 2, 1])
+    assert budget.total_slots == 100
+    assert budget.slots[1] > budget.slots[0] and max(budget.slots) <= 64
+
+
+def test_expert_size_matches_the_published_estimate():
+    assert 1.7 * 2**20 < QWEN36_Q4KM_EXPERT_BYTES < 1.9 * 2**20
+
+
+def test_cost_model_reproduces_the_published_recipe():
+    # 8 of 40 layers' experts on the GPU, 32 on the CPU: the paper reports 21.06 t/s.
+    per_token = {"hits": 8 * 8, "uploads": 0, "cpu": 32 * 8, "syncs": 32}
+    speed = 1 / RTX4060_LAPTOP.token_seconds(per_token, trace_layers=40)
+    assert speed == pytest.approx(21.06, rel=0.03)
+
+
+def test_copy_stream_uploads_only_cost_when_the_link_is_the_bottleneck():
+    base = {"hits": 300, "uploads": 20, "cpu": 0, "syncs": 40}
+    quiet = RTX4060_LAPTOP.token_seconds({**base, "prefetches": 1}, 40)
+    assert quiet == RTX4060_LAPTOP.token_seconds(base, 40)
+    assert RTX4060_LAPTOP.token_seconds({**base, "prefetches": 500}, 40) > quiet
