@@ -85,12 +85,20 @@ def install(extras: str) -> pathlib.Path:
     return python
 
 
+# Xvfb and the X libraries Qt's xcb platform plugin loads, for the screenshot test.
+TEST_SYSTEM_PACKAGES = ("xvfb", "libxcb-icccm4", "libxcb-keysyms1", "libxcb-cursor0",
+                        "libxcb-image0", "libxcb-render-util0", "libxcb-shape0", "libxcb-xkb1",
+                        "libxkbcommon-x11-0", "libegl1", "libgl1", "libfontconfig1", "libdbus-1-3")
+
+
 def ensure_test_system_packages() -> None:
-    """Xvfb for the screenshot test, where the system's package manager can add it."""
-    if shutil.which("Xvfb") or not shutil.which("apt-get") or os.geteuid() != 0:
+    """Install them where apt is available and we are root; the test skips (and says why) otherwise."""
+    if not shutil.which("apt-get") or os.geteuid() != 0:
         return
     subprocess.run(["apt-get", "update", "-qq"], check=False)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "xvfb"], check=False)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
+                    *TEST_SYSTEM_PACKAGES], check=False,
+                   env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
 
 
 def main(argv: list[str]) -> int:

@@ -41,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--temperature", type=float, default=0.7)
         command.add_argument("--seed", type=int, default=-1)
     trace = sub.choices["trace"]
-    trace.add_argument("--prompt", required=True)
+    trace.add_argument("--prompt", required=True, action="append",
+                       help="one conversation per --prompt; repeat a prompt to return to it")
     trace.add_argument("--out", required=True)
     trace.add_argument("--weights", action="store_true", help="also record gate weights")
     demo = sub.add_parser("demo", help="write the built-in demo model")
@@ -101,13 +102,14 @@ def cmd_plan(args) -> int:
     return 0
 
 
-def _load(args, with_weights: bool = False):
+def _load(args, with_weights: bool = False, with_hidden: bool = False):
     from engine.api import LoadRequest  # noqa: PLC0415
     from engine.loader import load_with_fallback  # noqa: PLC0415
 
     request = LoadRequest(model_path=args.model, preset=args.preset)
     return load_with_fallback(request, lambda f, m: None,
-                              lambda r: print(f"[{r.note}]", file=sys.stderr), with_weights)
+                              lambda r: print(f"[{r.note}]", file=sys.stderr), with_weights,
+                              with_hidden)
 
 
 def _chat_request(args, messages):
@@ -130,6 +132,7 @@ def cmd_chat(args) -> int:
             run = loaded.start_chat(_chat_request(args, history), threading.Event())
             for record in run.records():
                 print(record.text, end="", flush=True)
+            print()
             history.append(ChatMessage("assistant", run.text))
             stats = run.stats
             print(f"\n[reading {stats.prompt_tps:.1f} tok/s, writing {stats.decode_tps:.1f} tok/s]",
@@ -140,23 +143,41 @@ def cmd_chat(args) -> int:
 
 
 def cmd_trace(args) -> int:
-    from engine.api import ChatMessage  # noqa: PLC0415
+    from engine.predictor import prediction_accuracy  # noqa: PLC0415
     from engine.residency.trace import save_trace  # noqa: PLC0415
 
-    loaded = _load(args, with_weights=args.weights)
+    loaded = _load(args, with_weights=args.weights, with_hidden=True)
     try:
         if not loaded.facts.is_moe:
             raise EngineError("This model has no experts, so there is no routing to record.")
-        run = loaded.start_chat(_chat_request(args, [ChatMessage("user", args.prompt)]),
-                                threading.Event())
-        for _ in run.records():
-            pass
-        ids, weights, meta = loaded.routing_trace(run.routing)
-        save_trace(args.out, ids, weights, meta)
-        print(f"{ids.shape[0]} tokens × {ids.shape[1]} layers × top-{ids.shape[2]} → {args.out}")
+        steps, contexts = _record_conversations(loaded, args)
+        trace = loaded.routing_trace(steps)
+        meta = dict(trace.meta, contexts=contexts)
+        save_trace(args.out, trace.ids, trace.weights, meta, pred=trace.pred)
     finally:
         loaded.close()
+    ids = trace.ids
+    print(f"{ids.shape[0]} tokens × {ids.shape[1]} layers × top-{ids.shape[2]} → {args.out}")
+    if trace.pred is not None:
+        print(f"next-layer prediction from hidden states: "
+              f"{prediction_accuracy(trace.pred, ids):.0%} of experts")
     return 0
+
+
+def _record_conversations(loaded, args) -> tuple[list, list]:
+    """One fresh conversation per --prompt; a repeated prompt returns to its context id."""
+    from engine.api import ChatMessage  # noqa: PLC0415
+
+    steps, contexts, context_ids = [], [], {}
+    for prompt in args.prompt:
+        context_id = context_ids.setdefault(prompt, f"c{len(context_ids)}")
+        contexts.append([len(steps), context_id])
+        request = _chat_request(args, [ChatMessage("user", prompt)])
+        run = loaded.start_chat(request, threading.Event())
+        for _ in run.records():
+            pass
+        steps.extend(run.routing)
+    return steps, contexts
 
 
 def cmd_demo(args) -> int:

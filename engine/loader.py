@@ -14,11 +14,20 @@ from engine.errors import InsufficientMemoryError
 from engine.generate import GenerationRun
 from engine.llama_model import NativeModel, Sampling
 from engine.model_facts import ModelFacts
+from engine.predictor import RouterPredictor, hidden_node_name
 from engine.recipe import Recipe
 from engine.routing import make_recorder, stack_decode_steps, stack_decode_weights
 
 Progress = Callable[[float, str], None]
 Fallback = Callable[[Recipe], None]
+
+
+@dataclass(frozen=True)
+class RoutingTrace:
+    ids: np.ndarray                  # int16 [tokens, layers, k]
+    weights: np.ndarray | None       # float32 [tokens, layers, k]
+    meta: dict
+    pred: np.ndarray | None          # int16 [tokens, layers, k], hidden-state predictions
 
 
 @dataclass
@@ -40,21 +49,28 @@ class LoadedModel:
     def finish_chat(self, run: GenerationRun) -> None:
         self.last_routing = run.routing
 
-    def routing_trace(self, routing: list | None = None) -> tuple[np.ndarray, np.ndarray | None, dict]:
-        """The last answer's routing in the shared trace format: ids [tokens, layers, k]."""
+    def routing_trace(self, routing: list | None = None) -> RoutingTrace:
+        """Routing in the shared trace format: ids [tokens, layers, k] (+ weights, pred)."""
         steps = self.last_routing if routing is None else routing
         layers = list(self.facts.moe_layers)
         meta = {"model": self.facts.name or os.path.basename(self.facts.path),
                 "architecture": self.facts.architecture, "n_expert": self.facts.n_expert,
                 "k": self.facts.n_expert_used, "layers": layers, "source": "rotary-engine"}
-        return stack_decode_steps(steps, layers), stack_decode_weights(steps, layers), meta
+        return RoutingTrace(stack_decode_steps(steps, layers), stack_decode_weights(steps, layers),
+                            meta, self._predictions(steps))
+
+    def _predictions(self, steps: list) -> np.ndarray | None:
+        if not steps or not all(step.hidden for step in steps):
+            return None
+        predictor = RouterPredictor.from_gguf(self.facts)
+        return np.stack([predictor.predict_token(step.hidden) for step in steps])
 
     def close(self) -> None:
         self.native.close()
 
 
 def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallback,
-                       with_weights: bool = False) -> LoadedModel:
+                       with_weights: bool = False, with_hidden: bool = False) -> LoadedModel:
     from engine.hardware import probe  # noqa: PLC0415
     from engine.inspect_gguf import inspect_model  # noqa: PLC0415
     from engine.planner import describe, plan  # noqa: PLC0415
@@ -63,11 +79,17 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     facts = inspect_model(request.model_path)
     hardware = probe()
     recipe = request.recipe or plan(facts, hardware, preset=request.preset)
-    recorder = make_recorder(with_weights, max_rows=recipe.n_ubatch) if facts.is_moe else None
+    recorder = _recorder(facts, recipe, with_weights, with_hidden) if facts.is_moe else None
     native, recipe = _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
     summary = describe(recipe, facts, hardware).text
     progress(1.0, "The model is ready.")
     return LoadedModel(facts, recipe, native, recorder, summary)
+
+
+def _recorder(facts: ModelFacts, recipe: Recipe, with_weights: bool, with_hidden: bool):
+    hidden_name = hidden_node_name(facts.architecture) if with_hidden else ""
+    return make_recorder(with_weights, max_rows=recipe.n_ubatch, hidden_name=hidden_name,
+                         n_embd=facts.n_embd if with_hidden else 0)
 
 
 def _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback):

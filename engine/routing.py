@@ -30,6 +30,7 @@ class TokenRouting:
 
     ids: dict[int, np.ndarray] = field(default_factory=dict)      # layer → [n_tokens, k] int32
     weights: dict[int, np.ndarray] = field(default_factory=dict)  # layer → [n_tokens, k] float32
+    hidden: dict[int, np.ndarray] = field(default_factory=dict)   # layer → [n_embd] router input
 
 
 class RoutingRecorder:
@@ -122,24 +123,31 @@ class _RecorderState(ctypes.Structure):
                 ("with_weights", ctypes.c_int32), ("max_layers", ctypes.c_int32),
                 ("max_rows", ctypes.c_int32), ("k_max", ctypes.c_int32),
                 ("ids", ctypes.c_void_p), ("weights", ctypes.c_void_p), ("rows", ctypes.c_void_p),
-                ("k", ctypes.c_void_p), ("nodes_seen", ctypes.c_int64)]
+                ("k", ctypes.c_void_p), ("nodes_seen", ctypes.c_int64),
+                ("hidden_name", ctypes.c_char * 32), ("n_embd_max", ctypes.c_int32),
+                ("hidden", ctypes.c_void_p), ("hidden_len", ctypes.c_void_p)]
 
 
 class NativeRoutingRecorder:
     """Drop-in for RoutingRecorder: C answers the scheduler, numpy arrays hold the result."""
 
     def __init__(self, library: ctypes.CDLL, with_weights: bool = False, max_layers: int = 128,
-                 max_rows: int = 512, k_max: int = 32) -> None:
+                 max_rows: int = 512, k_max: int = 32, hidden_name: str = "",
+                 n_embd: int = 0) -> None:
         lib = ggml()
         self._ids = np.zeros((max_layers, max_rows, k_max), np.int32)
         self._weights = np.zeros((max_layers, max_rows, k_max), np.float32)
         self._rows = np.zeros(max_layers, np.int32)
         self._k = np.zeros(max_layers, np.int32)
+        self._hidden = np.zeros((max_layers, max(n_embd, 1)), np.float32)
+        self._hidden_len = np.zeros(max_layers, np.int32)
         self._state = _RecorderState(
             ctypes.cast(lib.ggml_backend_tensor_get, ctypes.c_void_p).value,
             ctypes.cast(lib.ggml_nbytes, ctypes.c_void_p).value, TENSOR_NAME_OFFSET, 1,
             int(with_weights), max_layers, max_rows, k_max, self._ids.ctypes.data,
-            self._weights.ctypes.data, self._rows.ctypes.data, self._k.ctypes.data, 0)
+            self._weights.ctypes.data, self._rows.ctypes.data, self._k.ctypes.data, 0,
+            hidden_name.encode() if n_embd else b"", max(n_embd, 1), self._hidden.ctypes.data,
+            self._hidden_len.ctypes.data)
         callback_type = llama_cpp_module().ggml_backend_sched_eval_callback
         self._callback = ctypes.cast(library.rr_callback, callback_type)
         self._library = library               # keeps the shared library loaded
@@ -170,6 +178,7 @@ class NativeRoutingRecorder:
 
     def begin(self) -> None:
         self._rows[:] = 0
+        self._hidden_len[:] = 0
 
     def take(self) -> TokenRouting:
         routing = TokenRouting()
@@ -178,12 +187,15 @@ class NativeRoutingRecorder:
             routing.ids[int(layer)] = self._ids[layer, :rows, :k].copy()
             if self.with_weights:
                 routing.weights[int(layer)] = self._weights[layer, :rows, :k].copy()
-        self._rows[:] = 0
+        for layer in np.flatnonzero(self._hidden_len):
+            routing.hidden[int(layer)] = self._hidden[layer, :self._hidden_len[layer]].copy()
+        self.begin()
         return routing
 
 
-def make_recorder(with_weights: bool = False, max_rows: int = 512):
-    """The C recorder where it can be built, else the pure-Python one."""
+def make_recorder(with_weights: bool = False, max_rows: int = 512, hidden_name: str = "",
+                  n_embd: int = 0):
+    """The C recorder where it can be built, else the pure-Python one (no hidden states)."""
     from engine.native_build import build_library  # noqa: PLC0415
 
     path = build_library("rotary_routing.c")
@@ -191,4 +203,5 @@ def make_recorder(with_weights: bool = False, max_rows: int = 512):
         return RoutingRecorder(with_weights)
     library = ctypes.CDLL(str(path))
     library.rr_callback.restype = ctypes.c_bool
-    return NativeRoutingRecorder(library, with_weights, max_rows=max_rows)
+    return NativeRoutingRecorder(library, with_weights, max_rows=max_rows,
+                                 hidden_name=hidden_name, n_embd=n_embd)

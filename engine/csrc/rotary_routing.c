@@ -4,7 +4,8 @@
  * The scheduler calls the callback once per graph node and token ("do you want this
  * node?"), thousands of times per token on a 40-layer model. Done in Python that costs
  * about 10% of decode speed, so this small C file answers instead and copies the router's
- * top-k ids (and optionally gate weights) into arrays that Python owns.
+ * top-k ids (and optionally gate weights and the router's input row) into arrays that
+ * Python owns.
  *
  * No ggml headers: only the leading fields of struct ggml_tensor are read, and the two
  * ggml functions needed are passed in as pointers (the engine checks the layout in tests).
@@ -45,25 +46,31 @@ struct rr_state {
     int32_t *rows;              /* [max_layers]: rows recorded this batch, 0 = none */
     int32_t *k;                 /* [max_layers] */
     int64_t nodes_seen;         /* for tests: proves the callback runs */
+    char hidden_name[32];       /* e.g. "ffn_norm": the router's input; "" = don't capture */
+    int32_t n_embd_max;
+    float *hidden;              /* [max_layers][n_embd_max]: last row of the batch only */
+    int32_t *hidden_len;        /* [max_layers]: floats captured this batch, 0 = none */
 };
 
-enum { RR_NONE = 0, RR_TOPK = 1, RR_WEIGHTS = 2 };
+enum { RR_NONE = 0, RR_TOPK = 1, RR_WEIGHTS = 2, RR_HIDDEN = 3 };
+
+/* Length of `prefix` followed by '-' at the start of `name`, or 0. */
+static size_t rr_match(const char *name, const char *prefix) {
+    size_t n = strlen(prefix);
+    if (n == 0 || strncmp(name, prefix, n) != 0 || name[n] != '-') return 0;
+    return n + 1;
+}
 
 /* "ffn_moe_topk-12" -> RR_TOPK, layer 12; names with any suffix are not ours. */
-static int rr_parse(const char *name, int *layer) {
-    static const char topk[] = "ffn_moe_topk-";
-    static const char weights[] = "ffn_moe_weights-";
+static int rr_parse(const struct rr_state *s, const char *name, int *layer) {
     const char *digits;
     int kind, value = 0;
-    if (strncmp(name, topk, sizeof topk - 1) == 0) {
-        kind = RR_TOPK;
-        digits = name + sizeof topk - 1;
-    } else if (strncmp(name, weights, sizeof weights - 1) == 0) {
-        kind = RR_WEIGHTS;
-        digits = name + sizeof weights - 1;
-    } else {
-        return RR_NONE;
-    }
+    size_t skip;
+    if ((skip = rr_match(name, "ffn_moe_topk"))) kind = RR_TOPK;
+    else if ((skip = rr_match(name, "ffn_moe_weights"))) kind = RR_WEIGHTS;
+    else if ((skip = rr_match(name, s->hidden_name))) kind = RR_HIDDEN;
+    else return RR_NONE;
+    digits = name + skip;
     if (*digits == '\0') return RR_NONE;
     for (; *digits; ++digits) {
         if (*digits < '0' || *digits > '9') return RR_NONE;
@@ -103,16 +110,27 @@ static void rr_store(struct rr_state *s, const void *tensor, int kind, int layer
     }
 }
 
+/* The router's input for the batch's last token: one contiguous f32 row of n_embd. */
+static void rr_store_hidden(struct rr_state *s, const void *tensor, int layer) {
+    const struct rr_tensor_head *t = (const struct rr_tensor_head *)tensor;
+    int64_t rows = t->ne[1] * t->ne[2] * t->ne[3];
+    if (layer >= s->max_layers || t->ne[0] > s->n_embd_max || t->nb[0] != 4 || rows < 1) return;
+    s->tensor_get(tensor, s->hidden + (size_t)layer * s->n_embd_max,
+                  (size_t)(rows - 1) * t->nb[1], (size_t)t->ne[0] * 4);
+    s->hidden_len[layer] = (int32_t)t->ne[0];
+}
+
 RR_EXPORT bool rr_callback(void *tensor, bool ask, void *user_data) {
     struct rr_state *s = (struct rr_state *)user_data;
     int layer = -1, kind;
     s->nodes_seen++;
     if (!s->enabled) return !ask;
-    kind = rr_parse((const char *)tensor + s->name_offset, &layer);
+    kind = rr_parse(s, (const char *)tensor + s->name_offset, &layer);
     if (kind == RR_WEIGHTS && !s->with_weights) kind = RR_NONE;
     if (ask) return kind != RR_NONE;
-    if (kind != RR_NONE) rr_store(s, tensor, kind, layer);
+    if (kind == RR_HIDDEN) rr_store_hidden(s, tensor, layer);
+    else if (kind != RR_NONE) rr_store(s, tensor, kind, layer);
     return true;
 }
 
-RR_EXPORT int rr_abi_version(void) { return 1; }
+RR_EXPORT int rr_abi_version(void) { return 2; }

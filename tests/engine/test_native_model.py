@@ -102,8 +102,8 @@ def _rms_norm(x, weight, eps=1e-6):
     return x / np.sqrt(np.mean(x * x) + eps) * weight
 
 
-def reference_layer0_topk(path, token: int, k: int) -> tuple[np.ndarray, float]:
-    """Router of layer 0 for a single token at position 0, in numpy (attention = V path)."""
+def reference_layer0_router_input(path, token: int) -> np.ndarray:
+    """Layer 0's normalised FFN input for a single token at position 0 (attention = V path)."""
     tensors = {t.name: np.asarray(t.data, dtype=np.float32) for t in gguf.GGUFReader(path).tensors}
     x = tensors["token_embd.weight"][token]                                   # [n_embd]
     h = _rms_norm(x, tensors["blk.0.attn_norm.weight"])
@@ -112,7 +112,14 @@ def reference_layer0_topk(path, token: int, k: int) -> tuple[np.ndarray, float]:
     v_heads = v.reshape(-1, tensors["blk.0.attn_q_norm.weight"].shape[0])     # [n_kv, d]
     per_head = np.repeat(v_heads, n_head // v_heads.shape[0], axis=0).reshape(-1)  # GQA
     x2 = x + tensors["blk.0.attn_output.weight"] @ per_head
-    logits = tensors["blk.0.ffn_gate_inp.weight"] @ _rms_norm(x2, tensors["blk.0.ffn_norm.weight"])
+    return _rms_norm(x2, tensors["blk.0.ffn_norm.weight"])
+
+
+def reference_layer0_topk(path, token: int, k: int) -> tuple[np.ndarray, float]:
+    """Router of layer 0 for a single token at position 0, in numpy."""
+    router = np.asarray(next(t.data for t in gguf.GGUFReader(path).tensors
+                             if t.name == "blk.0.ffn_gate_inp.weight"), dtype=np.float32)
+    logits = router @ reference_layer0_router_input(path, token)
     order = np.argsort(-logits)
     return order[:k], float(logits[order[k - 1]] - logits[order[k]])
 
@@ -204,3 +211,17 @@ def test_without_a_compiler_the_python_recorder_is_used(monkeypatch, tmp_path):
         assert isinstance(make_recorder(), RoutingRecorder)
     finally:
         native_build.build_library.cache_clear()
+
+
+def test_c_recorder_captures_the_router_input(tiny_moe_path, cpu_recipe):
+    recorder = make_recorder(hidden_name="ffn_norm", n_embd=64)
+    model = NativeModel(str(tiny_moe_path), cpu_recipe(), recorder)
+    try:
+        recorder.begin()
+        model.decode([77])
+        routing = recorder.take()
+    finally:
+        model.close()
+    assert sorted(routing.hidden) == [0, 1, 2, 3]
+    expected = reference_layer0_router_input(str(tiny_moe_path), 77)
+    np.testing.assert_allclose(routing.hidden[0], expected, rtol=0.05, atol=0.05)

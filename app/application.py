@@ -1,0 +1,218 @@
+"""Builds Rotary from its parts and runs its start-up checks.
+
+``RotaryApp`` is created inside the qasync loop by ``app.__main__`` and by the tests
+(with a fake engine backend and a temporary ROTARY_HOME).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QApplication, QFileDialog
+
+from engine.errors import EngineError
+from app.bridge import EngineBackend, EngineBridge
+from app.chat_controller import ChatController, conversation_to_markdown
+from app.history import HistoryStore
+from app.i18n import install_translator, tr
+from app.loading import ModelLoader
+from app.main_window import MainWindow
+from app.notifications import (NotificationService, asyncio_exception_handler,
+                               install_exception_hooks)
+from app.paths import AppPaths
+from app.settings import Settings, SettingsStore
+from app.settings_dialog import SettingsDialog
+from app.settings_holder import SettingsHolder
+from app.theme import follow_os_theme
+from app.wiring import connect_bridge, connect_chat
+from app.wizard import FirstRunWizard
+
+MODEL_FIELDS = ("model_path", "preset", "context_size", "gpu_expert_layers", "threads")
+
+
+class RotaryApp(QObject):
+    def __init__(self, qapp: QApplication, loop: asyncio.AbstractEventLoop,
+                 backend: EngineBackend, paths: AppPaths) -> None:
+        super().__init__()
+        self.qapp, self.loop, self.paths = qapp, loop, paths
+        self.notices = NotificationService()
+        self._uninstall_hooks = install_exception_hooks(self.notices)
+        loop.set_exception_handler(asyncio_exception_handler(self.notices))
+        loaded = SettingsStore(paths.settings_file).load()
+        self.settings = SettingsHolder(SettingsStore(paths.settings_file), loaded.settings)
+        self.translator = install_translator(qapp, loaded.settings.language)
+        follow_os_theme(qapp)
+        self.history = HistoryStore(paths.history_db)
+        self.bridge = EngineBridge(backend, loop)
+        self.chat = ChatController(self.history, self.bridge, self.notices)
+        self.window = MainWindow()
+        self.loader = ModelLoader(self.bridge, self.notices, paths, self.settings)
+        self.wizard: FirstRunWizard | None = None
+        self._wire()
+        self._set_model_ready(False, tr("No model loaded"))
+        self._apply_chat_settings(self.settings.current)
+        self._report_startup_problems(loaded.problems)
+
+    # ---- wiring --------------------------------------------------------------------------
+
+    def _wire(self) -> None:
+        connect_bridge(self.bridge, self.chat, self.window, self.loader)
+        connect_chat(self.chat, self.window)
+        self.notices.posted.connect(self.window.notice_bar.show_notice)
+        self.chat.conversations_changed.connect(self.refresh_conversations)
+        self.window.conversations.search_changed.connect(lambda _text:
+                                                         self.refresh_conversations())
+        self.loader.ready.connect(self._on_model_ready)
+        self.loader.started.connect(self._on_model_loading)
+        self.loader.failed.connect(lambda: self._set_model_ready(False, tr("No model loaded")))
+        self.loader.choose_model_requested.connect(self.open_wizard)
+        self.settings.changed.connect(self._on_settings_changed)
+        self._wire_actions()
+
+    def _wire_actions(self) -> None:
+        actions, window = self.window.actions, self.window
+        actions["new_chat"].triggered.connect(self.chat.new_chat)
+        actions["export"].triggered.connect(self.ask_export)
+        actions["settings"].triggered.connect(self.open_settings)
+        actions["wizard"].triggered.connect(self.open_wizard)
+        actions["quit"].triggered.connect(window.close)
+        actions["stop"].triggered.connect(self.chat.stop)
+        actions["regenerate"].triggered.connect(self.chat.regenerate)
+        actions["edit_last"].triggered.connect(self.edit_last_message)
+        actions["copy_last"].triggered.connect(self.copy_last_answer)
+        actions["focus_input"].triggered.connect(window.chat.input.setFocus)
+        actions["focus_search"].triggered.connect(window.conversations.search.setFocus)
+        actions["focus_list"].triggered.connect(window.conversations.items.setFocus)
+        actions["focus_gauge"].triggered.connect(
+            lambda: window.gauge.labels["vram"].setFocus())
+
+    # ---- start and stop -------------------------------------------------------------------
+
+    def start(self, autoload: bool = True, wizard: bool = True) -> None:
+        self.window.show()
+        self.refresh_conversations()
+        self.bridge.start_vram_polling()
+        asyncio.ensure_future(self._probe_for_gauge())
+        crashed = self.loader.check_previous_crash()
+        if autoload and not crashed:
+            self.loader.start()
+        if wizard and not self.settings.current.first_run_done:
+            self.open_wizard()
+
+    async def _probe_for_gauge(self) -> None:
+        try:
+            hardware = await self.bridge.probe_hardware()
+        except EngineError:
+            return      # the gauge keeps saying "unknown"; the wizard reports details
+        self.window.gauge.set_has_gpu(bool(hardware.gpus))
+
+    def close(self) -> None:
+        self.bridge.shutdown()
+        self.history.close()
+        self._uninstall_hooks()
+        if self.translator is not None:
+            self.qapp.removeTranslator(self.translator)
+
+    # ---- reacting -------------------------------------------------------------------------
+
+    def _report_startup_problems(self, problems: tuple[str, ...]) -> None:
+        for problem in problems:
+            self.notices.warning(problem)
+        if self.history.recovery_note:
+            self.notices.warning(
+                tr("Your saved conversations could not be read, so Rotary started a new, "
+                   "empty history. The damaged file was kept next to the new one."),
+                self.history.recovery_note)
+
+    def _on_model_loading(self, name: str, is_demo: bool) -> None:
+        self._set_model_ready(False, tr("Loading: {name}").format(name=name))
+
+    def _on_model_ready(self, name: str, is_demo: bool) -> None:
+        self.chat.model_name = name
+        self._set_model_ready(True, tr("Model: {name}").format(name=name))
+
+    def _set_model_ready(self, ready: bool, text: str) -> None:
+        self.chat.model_ready = ready
+        self.window.chat.set_ready(ready)
+        self.window.set_model_text(text)
+
+    def _apply_chat_settings(self, settings: Settings) -> None:
+        self.chat.temperature = settings.temperature
+        self.chat.system_prompt = settings.system_prompt
+
+    def _on_settings_changed(self, old: Settings, new: Settings) -> None:
+        self._apply_chat_settings(new)
+        if any(getattr(old, name) != getattr(new, name) for name in MODEL_FIELDS):
+            self.reload_model()
+
+    def reload_model(self) -> None:
+        if self.chat.busy:
+            self.chat.stop()
+        self.bridge.unload()
+        self.loader.start()
+
+    def refresh_conversations(self) -> None:
+        search = self.window.conversations.search.text()
+        self.window.conversations.show_conversations(self.history.list_conversations(search),
+                                                     self.chat.conversation_id)
+
+    # ---- dialogs and menu actions ---------------------------------------------------------
+
+    def open_wizard(self) -> FirstRunWizard:
+        if self.wizard is not None:
+            self.wizard.close()
+        self.wizard = FirstRunWizard(self.bridge, self.notices, self.paths, self.window)
+        self.wizard.completed.connect(self._on_wizard_completed)
+        self.wizard.finished.connect(self._on_wizard_finished)
+        self.wizard.open()
+        return self.wizard
+
+    def _on_wizard_finished(self, _code: int) -> None:
+        """Cancelled or not, do not open it by itself again: Settings can re-run it."""
+        self.settings.update(first_run_done=True)
+
+    def _on_wizard_completed(self, model_path: str, preset: str) -> None:
+        self.settings.update(model_path=model_path, preset=preset, first_run_done=True)
+
+    def open_settings(self) -> SettingsDialog:
+        dialog = SettingsDialog(self.settings.current, self.bridge, self.notices, self.window)
+        dialog.accepted.connect(lambda: self._apply_dialog(dialog))
+        dialog.rerun_setup_requested.connect(self.open_wizard)
+        dialog.open()
+        return dialog
+
+    def _apply_dialog(self, dialog: SettingsDialog) -> None:
+        self.settings.replace_all(dialog.result_settings())
+
+    def ask_export(self) -> None:
+        if self.chat.conversation_id is None:
+            self.notices.info(tr("There is no conversation to export yet."))
+            return
+        title = self.history.title(self.chat.conversation_id)
+        path, _ = QFileDialog.getSaveFileName(self.window, tr("Export conversation"),
+                                              str(Path.home() / f"{title}.md"),
+                                              tr("Markdown files (*.md)"))
+        if path:
+            self.export_to(Path(path))
+
+    def export_to(self, path: Path) -> None:
+        title = self.history.title(self.chat.conversation_id)
+        try:
+            path.write_text(conversation_to_markdown(title, self.chat.messages), encoding="utf-8")
+        except OSError as exc:
+            self.notices.warning(tr("The conversation could not be saved there."), repr(exc))
+            return
+        self.notices.info(tr("Conversation saved to {path}.").format(path=path))
+
+    def edit_last_message(self) -> None:
+        for index in range(len(self.chat.messages) - 1, -1, -1):
+            if self.chat.messages[index].role == "user":
+                self.window.chat.begin_edit(index)
+                return
+
+    def copy_last_answer(self) -> None:
+        answers = [m for m in self.chat.messages if m.role == "assistant"]
+        if answers:
+            self.window.chat.copy(answers[-1].content)

@@ -1,0 +1,324 @@
+"""The one place where the GUI and the engine meet (GPT4All's ``Chat``/``ChatLLM`` pair).
+
+Requests go in as method calls; everything the engine reports comes out as Qt
+signals on the GUI thread. The engine calls our listener on *its* thread, so the
+listener only hands the event over to the GUI thread through a queued signal
+(``MainThreadHandoff``); nothing here touches a widget from another thread.
+
+Blocking engine calls (inspect a GGUF, probe hardware, plan, read VRAM, write the demo
+model) run on worker threads and are awaited from the qasync loop, so the window never
+freezes. We do not use qasync's ``call_soon_threadsafe``/``run_in_executor`` for these
+hand-offs: on PySide6 6.12.0 they crash the interpreter (see app.qt_compat). This is the only app module that imports engine modules other than the data
+types in ``engine.api``/``engine.errors`` (checked by tests/app/test_app_import_contract.py
+and the import-linter contract in pyproject.toml). The engine modules are imported
+lazily, so a missing or broken part shows a plain message instead of killing the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, Signal
+
+from engine.api import (ChatMessage, ChatRequest, EngineLike, LoadFallback, LoadProgress,
+                        LoadRequest, ModelLoaded, ModelUnloaded, RequestFailed,
+                        RequestFinished, StepRecord)
+from engine.errors import EngineError, EngineStateError
+from app.i18n import tr
+from app.qt_compat import MainThreadHandoff, emit
+
+VRAM_POLL_SECONDS = 0.5
+
+
+# ---- app-side views of engine results (plain data the GUI may hold) ------------------
+
+@dataclass(frozen=True)
+class GpuSummary:
+    name: str
+    total_bytes: int
+    free_bytes: int
+
+
+@dataclass(frozen=True)
+class HardwareSummary:
+    gpus: tuple[GpuSummary, ...]
+    ram_total_bytes: int
+    nvml_status: str
+
+
+@dataclass(frozen=True)
+class VramSample:
+    used_bytes: int
+    total_bytes: int
+
+
+@dataclass(frozen=True)
+class ModelCheck:
+    """What the wizard and settings show after checking a model file."""
+    path: str
+    model_name: str
+    preset: str
+    level: str            # "green", "yellow" or "red"
+    text: str             # plain words from planner.describe
+    expected_tps: Any      # planner: (low, high) tokens per second
+    facts: Any
+    recipe: Any
+
+
+# ---- where the engine functions come from ------------------------------------------
+
+@dataclass
+class EngineBackend:
+    """The engine functions the bridge uses; tests pass fakes with the same shapes."""
+    make_engine: Callable[[Callable[[Any], None]], EngineLike]
+    probe: Callable[[], Any]
+    read_vram: Callable[[int], Any]
+    inspect_model: Callable[[str], Any]
+    plan: Callable[..., Any]
+    describe: Callable[..., Any]
+    ensure_demo_model: Callable[[Path], Path]
+
+
+def _lazy(module: str, name: str) -> Callable[..., Any]:
+    def call(*args, **kwargs):
+        try:
+            function = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as exc:
+            raise EngineError(tr("A part of Rotary is missing or damaged. Please reinstall "
+                                 "Rotary."), f"{module}.{name}: {exc!r}") from exc
+        return function(*args, **kwargs)
+    return call
+
+
+def real_backend() -> EngineBackend:
+    return EngineBackend(
+        make_engine=_lazy("engine.service", "EngineService"),
+        probe=_lazy("engine.hardware", "probe"),
+        read_vram=_lazy("engine.hardware", "read_vram"),
+        inspect_model=_lazy("engine.inspect_gguf", "inspect_model"),
+        plan=_lazy("engine.planner", "plan"),
+        describe=_lazy("engine.planner", "describe"),
+        ensure_demo_model=_lazy("engine.fixtures.tiny_moe", "ensure_demo_model"))
+
+
+# ---- conversions ---------------------------------------------------------------------
+
+def _summarise_hardware(info: Any) -> HardwareSummary:
+    gpus = tuple(GpuSummary(str(g.name), int(g.total_bytes), int(getattr(g, "free_bytes", 0)))
+                 for g in getattr(info, "gpus", ()) or ())
+    return HardwareSummary(gpus, int(getattr(info, "ram_total_bytes", 0) or 0),
+                           str(getattr(info, "nvml_status", "") or ""))
+
+
+def _vram_sample(reading: Any) -> VramSample | None:
+    if reading is None:
+        return None
+    used = getattr(reading, "used_bytes", getattr(reading, "used", None))
+    total = getattr(reading, "total_bytes", getattr(reading, "total", None))
+    if used is None or total is None:
+        return None
+    return VramSample(int(used), int(total))
+
+
+def _settle(future: asyncio.Future, work: Future) -> None:
+    if future.cancelled():
+        return
+    if work.exception() is not None:
+        future.set_exception(work.exception())
+    else:
+        future.set_result(work.result())
+
+
+def choose_preset(hardware: HardwareSummary) -> str:
+    """The 8 GB recipe on 8 GB cards (7–9 GiB reported), CPU-only without a GPU."""
+    if not hardware.gpus:
+        return "cpu-only"
+    total_gib = hardware.gpus[0].total_bytes / 2**30
+    return "8gb-laptop" if 7.0 <= total_gib <= 9.0 else "auto"
+
+
+# ---- the bridge ------------------------------------------------------------------------
+
+class EngineBridge(QObject):
+    load_progress = Signal(float, str)     # fraction 0..1, plain message
+    load_fallback = Signal(str)            # plain explanation of the step down
+    model_loaded = Signal(object)          # engine.api.ModelLoaded
+    load_failed = Signal(object)           # EngineError
+    model_unloaded = Signal()
+    token = Signal(int, str)               # request id, new text
+    stats = Signal(object)                 # engine.api.StepRecord (speeds, context)
+    residency = Signal(object, object)     # expert ids per layer, hit rate or None
+    finished = Signal(object)              # engine.api.RequestFinished
+    failed = Signal(int, object)           # request id, EngineError
+    vram_read = Signal(object)             # VramSample, or None when it cannot be read
+
+    def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._backend = backend
+        self._loop = loop
+        self._engine: EngineLike | None = None
+        self._load_id: int | None = None
+        self._tasks = ThreadPoolExecutor(1, thread_name_prefix="rotary-tasks")
+        self._vram_pool = ThreadPoolExecutor(1, thread_name_prefix="rotary-vram")
+        self._vram_task: asyncio.Task | None = None
+        self._closed = False
+        self._handoff = MainThreadHandoff(self)
+
+    # ---- engine thread → GUI thread ---------------------------------------------------
+
+    def _listener(self, event: Any) -> None:
+        """Runs on the engine thread: only hand the event over."""
+        self._handoff.post(functools.partial(self._dispatch, event))
+
+    def _dispatch(self, event: Any) -> None:
+        if self._closed:
+            return
+        handler = self._HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
+
+    def _on_step(self, event: StepRecord) -> None:
+        if event.text:
+            emit(self.token, event.request_id, event.text)
+        emit(self.stats, event)
+        if event.expert_ids is not None or event.expert_hit_rate is not None:
+            emit(self.residency, event.expert_ids, event.expert_hit_rate)
+
+    def _on_failed(self, event: RequestFailed) -> None:
+        if event.request_id == self._load_id:
+            self._load_id = None
+            emit(self.load_failed, event.error)
+        else:
+            emit(self.failed, event.request_id, event.error)
+
+    def _on_loaded(self, event: ModelLoaded) -> None:
+        self._load_id = None
+        emit(self.model_loaded, event)
+
+    _HANDLERS = {
+        LoadProgress: lambda self, e: emit(self.load_progress, e.fraction, e.message),
+        LoadFallback: lambda self, e: emit(self.load_fallback, e.message),
+        ModelLoaded: _on_loaded,
+        StepRecord: _on_step,
+        RequestFinished: lambda self, e: emit(self.finished, e),
+        RequestFailed: _on_failed,
+        ModelUnloaded: lambda self, e: emit(self.model_unloaded),
+    }
+
+    # ---- requests -----------------------------------------------------------------------
+
+    def _ensure_engine(self) -> EngineLike:
+        if self._engine is None:
+            self._engine = self._backend.make_engine(self._listener)
+        return self._engine
+
+    def load_model(self, path: str, preset: str, overrides: dict[str, int]) -> None:
+        """Start loading; the outcome arrives as model_loaded or load_failed."""
+        asyncio.ensure_future(self._load(path, preset, overrides), loop=self._loop)
+
+    async def _load(self, path: str, preset: str, overrides: dict[str, int]) -> None:
+        try:
+            recipe = None
+            if overrides:
+                recipe = await self._in_worker(self._plan_blocking, path, preset, overrides)
+            request = LoadRequest(path, recipe=recipe, preset=None if recipe else preset)
+            self._load_id = request.request_id
+            self._ensure_engine().load(request)
+        except EngineError as error:
+            self._load_id = None
+            emit(self.load_failed, error)
+
+    def _plan_blocking(self, path: str, preset: str, overrides: dict[str, int]):
+        facts = self._backend.inspect_model(path)
+        hardware = self._backend.probe()
+        return self._backend.plan(facts, hardware, preset=preset, overrides=overrides)
+
+    def chat(self, messages: list[tuple[str, str]], temperature: float,
+             max_tokens: int = 1024) -> int:
+        """Raises EngineError (e.g. no engine yet) for the caller to show."""
+        if self._engine is None:
+            raise EngineStateError(tr("No model is loaded yet."))
+        request = ChatRequest(tuple(ChatMessage(role, text) for role, text in messages),
+                              max_tokens=max_tokens, temperature=temperature)
+        return self._engine.chat(request)
+
+    def stop(self) -> None:
+        if self._engine is not None:
+            self._engine.stop()
+
+    def unload(self) -> None:
+        if self._engine is not None:
+            self._engine.unload()
+
+    # ---- checks for the wizard and settings (awaitable, run on a worker) -----------------
+
+    async def probe_hardware(self) -> HardwareSummary:
+        return _summarise_hardware(await self._in_worker(self._backend.probe))
+
+    async def check_model(self, path: str, preset: str | None = None) -> ModelCheck:
+        """Inspect + plan + describe; raises the engine's EngineError for bad files."""
+        return await self._in_worker(self._check_blocking, path, preset)
+
+    def _check_blocking(self, path: str, preset: str | None) -> ModelCheck:
+        facts = self._backend.inspect_model(path)
+        hardware = self._backend.probe()
+        chosen = preset or choose_preset(_summarise_hardware(hardware))
+        recipe = self._backend.plan(facts, hardware, preset=chosen)
+        summary = self._backend.describe(recipe, facts, hardware)
+        return ModelCheck(path, str(getattr(facts, "name", "") or os.path.basename(path)),
+                          chosen, summary.level, summary.text,
+                          getattr(summary, "expected_tps", None), facts, recipe)
+
+    async def demo_model(self, directory: Path) -> Path:
+        return Path(await self._in_worker(self._backend.ensure_demo_model, directory))
+
+    async def _in_worker(self, function: Callable[..., Any], *args: Any,
+                         pool: ThreadPoolExecutor | None = None) -> Any:
+        """Run ``function`` on a worker thread; the result is handed back on our thread."""
+        future = self._loop.create_future()
+
+        def done(work: Future) -> None:          # runs on the worker thread
+            self._handoff.post(functools.partial(_settle, future, work))
+
+        (pool or self._tasks).submit(function, *args).add_done_callback(done)
+        return await future
+
+    # ---- VRAM gauge polling ----------------------------------------------------------
+
+    def start_vram_polling(self, interval: float = VRAM_POLL_SECONDS) -> None:
+        if self._vram_task is None:
+            self._vram_task = asyncio.ensure_future(self._poll_vram(interval), loop=self._loop)
+
+    async def _poll_vram(self, interval: float) -> None:
+        while not self._closed:
+            reading = await self._in_worker(self._read_vram_safely, pool=self._vram_pool)
+            if not self._closed:
+                emit(self.vram_read, reading)
+            await asyncio.sleep(interval)
+
+    def _read_vram_safely(self) -> VramSample | None:
+        """NVML can fail at any time (driver reset, no NVIDIA GPU): that is 'unknown'."""
+        try:
+            return _vram_sample(self._backend.read_vram(0))
+        except Exception:          # noqa: BLE001 - any NVML failure means "unknown"
+            return None
+
+    # ---- shutdown ------------------------------------------------------------------------
+
+    def shutdown(self, timeout: float = 10.0) -> None:
+        self._closed = True
+        if self._vram_task is not None:
+            self._vram_task.cancel()
+        if self._engine is not None:
+            self._engine.shutdown(timeout)
+            self._engine = None
+        self._tasks.shutdown(wait=False, cancel_futures=True)
+        self._vram_pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,390 @@
+"""The chat pane: messages, the input box, send/stop, copy, edit and regenerate.
+
+Each message is its own widget, so while an answer streams only that widget changes,
+and at most every ``RENDER_INTERVAL_MS`` (tokens arrive far faster than anyone reads).
+Inside it, finished paragraphs are appended to the text document once and only the
+open tail is replaced, so Qt re-lays out a few blocks, not the whole answer.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import (QGuiApplication, QKeySequence, QShortcut, QTextBlockFormat,
+                           QTextCharFormat, QTextCursor)
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
+                               QScrollArea, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget)
+
+from app.accessibility import StreamAnnouncer
+from app.history import StoredMessage
+from app.i18n import tr
+from app.markdown_render import StreamingMarkdown
+from app.theme import is_dark
+from app.qt_compat import emit
+
+RENDER_INTERVAL_MS = 80
+
+
+def _button(text: str, accessible: str, slot) -> QPushButton:
+    button = QPushButton(text)
+    button.setAccessibleName(accessible)
+    button.clicked.connect(slot)
+    return button
+
+
+class MessageBody(QTextBrowser):
+    """Read-only rich text that grows to fit its document (no inner scroll bar) and is
+    selectable and readable with the keyboard."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setTabChangesFocus(True)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.viewport().setAutoFillBackground(False)
+        self.setStyleSheet("background: transparent;")
+        self.tail_start = 0
+        self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
+
+    def _fit_height(self, size) -> None:
+        self.setFixedHeight(int(size.height()) + 2 * self.frameWidth() + 2)
+
+    def set_all(self, html: str) -> None:
+        self.setHtml(html)
+        self.tail_start = self._end()
+
+    def append_finished(self, html: str) -> None:
+        """Replace the open tail with newly finished blocks; they are never redrawn.
+        The tail then starts in a fresh plain block, or it would merge into the last
+        finished block (e.g. become part of a list item)."""
+        cursor = self._replace_tail(html)
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+        self.tail_start = self._end()
+
+    def set_tail(self, html: str) -> None:
+        self._replace_tail(html)
+
+    def _replace_tail(self, html: str) -> QTextCursor:
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(min(self.tail_start, self._end()))
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        # The emptied block keeps the old tail's list/format; without this reset, the
+        # new tail's first list item would join the old list and the rest start a new one.
+        if cursor.currentList() is not None:
+            cursor.currentList().remove(cursor.block())
+        cursor.setBlockFormat(QTextBlockFormat())
+        cursor.insertHtml(html)
+        self._drop_empty_start_block()
+        return cursor
+
+    def _drop_empty_start_block(self) -> None:
+        """A tail that opens with a list leaves the plain block it was inserted into
+        empty, which would show as a blank line: remove it."""
+        block = self.document().findBlock(self.tail_start)
+        following = block.next()
+        # Never across into a table (code blocks): that would delete part of it.
+        if (block.length() == 1 and following.isValid()
+                and QTextCursor(following).currentTable() is None):
+            cursor = QTextCursor(block)
+            cursor.setPosition(following.position(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+
+    def _end(self) -> int:
+        return self.document().characterCount() - 1
+
+
+class MessageWidget(QFrame):
+    copy_requested = Signal(str)
+    edit_requested = Signal(int)
+    regenerate_requested = Signal()
+
+    def __init__(self, index: int, role: str, text: str = "", parent=None) -> None:
+        super().__init__(parent)
+        self.index, self.role = index, role
+        self.markdown = StreamingMarkdown(is_dark())
+        self.markdown.append(text)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setObjectName("userMessage" if role == "user" else "answerMessage")
+        self.speaker = QLabel(tr("You") if role == "user" else tr("Assistant"))
+        self.speaker.setObjectName("speaker")
+        self.body = self._make_body()
+        self.status = QLabel("")
+        self.status.setAccessibleName(tr("Answer status"))
+        self.status.hide()
+        self.buttons = self._make_buttons()
+        layout = QVBoxLayout(self)
+        for part in (self.speaker, self.body, self.status, self.buttons):
+            layout.addWidget(part)
+        self.show_final(text)
+
+    def _make_body(self) -> MessageBody:
+        body = MessageBody()
+        body.setAccessibleName(self.speaker.text())
+        return body
+
+    def _make_buttons(self) -> QWidget:
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.copy_button = _button(tr("Copy"), tr("Copy this message"),
+                                   self._copy_clicked)
+        layout.addWidget(self.copy_button)
+        if self.role == "user":
+            self.edit_button = _button(tr("Edit"), tr("Edit this message and send it again"),
+                                       self._edit_clicked)
+            layout.addWidget(self.edit_button)
+        else:
+            self.regenerate_button = _button(tr("Write again"), tr("Write this answer again"),
+                                             self.regenerate_requested)
+            layout.addWidget(self.regenerate_button)
+        layout.addStretch(1)
+        return row
+
+    # Emits go through qt_compat.emit (PySide6 6.12.0 refcount bug), so buttons connect
+    # to these small methods rather than to a signal's own ``emit``.
+    def _copy_clicked(self) -> None:
+        emit(self.copy_requested, self.text)
+
+    def _edit_clicked(self) -> None:
+        emit(self.edit_requested, self.index)
+
+    @property
+    def text(self) -> str:
+        return self.markdown.text
+
+    def append(self, piece: str) -> None:
+        self.markdown.append(piece)
+
+    def refresh(self) -> None:
+        """Show text added since the last refresh (cheap: see MessageBody)."""
+        finished = self.markdown.take_finished_html()
+        if finished:
+            self.body.append_finished(finished)
+        self.body.set_tail(self.markdown.tail_html())
+
+    def show_final(self, text: str) -> None:
+        """The answer is complete: flush what is left, and describe it for readers."""
+        if text != self.markdown.text:          # the engine's final text differs: redo all
+            self.markdown = StreamingMarkdown(is_dark())
+            self.markdown.append(text)
+            self.body.set_all("")
+        self.refresh()
+        self.body.setAccessibleDescription(text)
+
+    def set_streaming(self, streaming: bool) -> None:
+        self.buttons.setVisible(not streaming)
+
+    def show_status(self, text: str) -> None:
+        self.status.setText(text)
+        self.status.setVisible(bool(text))
+
+
+class ChatPane(QWidget):
+    send_requested = Signal(str)
+    edit_send_requested = Signal(int, str)
+    stop_requested = Signal()
+    regenerate_requested = Signal()
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.message_widgets: list[MessageWidget] = []
+        self.streaming: MessageWidget | None = None
+        self.editing_index: int | None = None
+        self.render_timer = QTimer(self, singleShot=True, interval=RENDER_INTERVAL_MS)
+        self.render_timer.timeout.connect(self._render_streaming)
+        self.announcer = StreamAnnouncer(self)
+        self._build()
+
+    # ---- layout -------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setAccessibleName(tr("Conversation"))
+        self.column = QWidget()
+        self.column_layout = QVBoxLayout(self.column)
+        self.column_layout.addStretch(1)
+        self.scroll.setWidget(self.column)
+        self.empty_hint = QLabel(tr("Type a message below and press Enter to send it."))
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.column_layout.insertWidget(0, self.empty_hint)
+        self.phase = QLabel("")
+        self.phase.setAccessibleName(tr("What the assistant is doing"))
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.phase)
+        layout.addLayout(self._build_input_row())
+
+    def _build_input_row(self) -> QHBoxLayout:
+        self.input = QPlainTextEdit()
+        self.input.setAccessibleName(tr("Message"))
+        self.input.setAccessibleDescription(tr("Enter sends the message; Shift+Enter starts "
+                                               "a new line."))
+        self.input.setPlaceholderText(tr("Write your message…"))
+        self.input.setTabChangesFocus(True)
+        self.input.setMaximumHeight(90)
+        self.input.installEventFilter(self)
+        self.send_button = _button(tr("Send"), tr("Send the message"), self._send)
+        self.stop_button = _button(tr("Stop"), tr("Stop writing the answer"),
+                                   self.stop_requested)
+        self.stop_button.hide()
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self._escape)
+        row = QHBoxLayout()
+        row.addWidget(self.input, 1)
+        row.addWidget(self.send_button)
+        row.addWidget(self.stop_button)
+        return row
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.input and event.type() == QEvent.Type.KeyPress:
+            plain_enter = (event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                           and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            if plain_enter:
+                self._send()
+                return True
+        return super().eventFilter(watched, event)
+
+    # ---- user actions --------------------------------------------------------------------
+
+    def _send(self) -> None:
+        text = self.input.toPlainText().strip()
+        if not text or not self.send_button.isEnabled():
+            return
+        if self.editing_index is not None:
+            emit(self.edit_send_requested, self.editing_index, text)
+        else:
+            emit(self.send_requested, text)
+
+    def _escape(self) -> None:
+        if self.stop_button.isVisible():
+            emit(self.stop_requested)
+        elif self.editing_index is not None:
+            self.cancel_edit()
+
+    def begin_edit(self, index: int) -> None:
+        self.editing_index = index
+        self.input.setPlainText(self.message_widgets[index].text)
+        self.send_button.setText(tr("Send edited message"))
+        self.phase.setText(tr("Editing an earlier message. Press Escape to cancel."))
+        self.input.setFocus()
+
+    def cancel_edit(self) -> None:
+        self.editing_index = None
+        self.input.clear()
+        self.send_button.setText(tr("Send"))
+        self.phase.setText("")
+
+    def accept_sent(self) -> None:
+        """The controller took the message: clear the box."""
+        self.cancel_edit()
+
+    @staticmethod
+    def copy(text: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+
+    # ---- drawing what the controller says --------------------------------------------------
+
+    def show_conversation(self, messages: list[StoredMessage]) -> None:
+        self.cancel_edit()
+        self._remove_from(0)
+        for index, message in enumerate(messages):
+            self.add_message(index, message)
+
+    def add_message(self, index: int, message: StoredMessage) -> MessageWidget:
+        widget = MessageWidget(index, message.role, message.content)
+        widget.copy_requested.connect(self.copy)
+        widget.edit_requested.connect(self.begin_edit)
+        widget.regenerate_requested.connect(self.regenerate_requested)
+        self.column_layout.insertWidget(self.column_layout.count() - 1, widget)
+        self.message_widgets.append(widget)
+        self.empty_hint.hide()
+        self._update_regenerate_buttons()
+        QTimer.singleShot(0, self._scroll_to_end)
+        return widget
+
+    def start_answer(self, index: int) -> None:
+        self.streaming = self.add_message(index, StoredMessage("assistant", ""))
+        self.streaming.set_streaming(True)
+        self.announcer.reset()
+
+    def add_piece(self, piece: str) -> None:
+        if self.streaming is None:
+            return
+        self.streaming.append(piece)
+        self.announcer.add(piece)
+        if not self.render_timer.isActive():
+            self.render_timer.start()
+
+    def _render_streaming(self) -> None:
+        if self.streaming is not None:
+            at_end = self._at_end()
+            self.streaming.refresh()
+            if at_end:
+                QTimer.singleShot(0, self._scroll_to_end)
+
+    def finish_answer(self, index: int, message: StoredMessage, reason: str) -> None:
+        widget, self.streaming = self.streaming, None
+        self.render_timer.stop()
+        if widget is None:
+            return
+        if not message.content:
+            self._remove_from(index)
+        else:
+            widget.show_final(message.content)
+            widget.set_streaming(False)
+            widget.show_status(_status_for(reason))
+        self.announcer.finish(_announcement_for(reason))
+        self._update_regenerate_buttons()
+
+    def truncate(self, index: int) -> None:
+        self._remove_from(index)
+        self._update_regenerate_buttons()
+
+    def set_busy(self, busy: bool) -> None:
+        self.stop_button.setVisible(busy)
+        self.send_button.setVisible(not busy)
+        if not busy and not self.input.hasFocus() and self.isActiveWindow():
+            self.input.setFocus()
+
+    def set_ready(self, ready: bool) -> None:
+        self.send_button.setEnabled(ready)
+
+    def set_phase(self, text: str) -> None:
+        if self.editing_index is None:
+            self.phase.setText(text)
+
+    def _remove_from(self, index: int) -> None:
+        for widget in self.message_widgets[index:]:
+            self.column_layout.removeWidget(widget)
+            widget.deleteLater()
+        del self.message_widgets[index:]
+        self.empty_hint.setVisible(not self.message_widgets)
+
+    def _update_regenerate_buttons(self) -> None:
+        """Only the last answer can be written again."""
+        last = len(self.message_widgets) - 1
+        for index, widget in enumerate(self.message_widgets):
+            if widget.role == "assistant":
+                widget.regenerate_button.setVisible(index == last)
+
+    def _at_end(self) -> bool:
+        bar = self.scroll.verticalScrollBar()
+        return bar.value() >= bar.maximum() - 40
+
+    def _scroll_to_end(self) -> None:
+        bar = self.scroll.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+
+def _status_for(reason: str) -> str:
+    return {"stopped": tr("You stopped this answer."),
+            "length": tr("The answer reached its length limit."),
+            "failed": tr("This answer was not finished. See the notice at the top.")
+            }.get(reason, "")
+
+
+def _announcement_for(reason: str) -> str:
+    return tr("Answer stopped.") if reason == "stopped" else tr("Answer finished.")

@@ -1,0 +1,101 @@
+"""The list of conversations: search, open, new, rename (F2) and delete (Delete key)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (QHBoxLayout, QInputDialog, QLineEdit, QListWidget,
+                               QListWidgetItem, QMessageBox, QPushButton, QVBoxLayout, QWidget)
+
+from app.history import ConversationSummary
+from app.i18n import tr
+from app.qt_compat import emit
+
+
+class ConversationList(QWidget):
+    open_requested = Signal(int)
+    new_requested = Signal()
+    rename_requested = Signal(int, str)
+    delete_requested = Signal(int)
+    search_changed = Signal(str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(tr("Search conversations"))
+        self.search.setAccessibleName(tr("Search conversations"))
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self.search_changed)
+        self.items = QListWidget()
+        self.items.setAccessibleName(tr("Conversations"))
+        self.items.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.items.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.items.itemActivated.connect(self._activated)
+        self.items.itemClicked.connect(self._activated)
+        self.new_button = QPushButton(tr("New chat"))
+        self.new_button.setAccessibleName(tr("Start a new chat"))
+        self.new_button.clicked.connect(self.new_requested)
+        self.rename_button = QPushButton(tr("Rename"))
+        self.rename_button.setAccessibleName(tr("Rename the selected conversation"))
+        self.rename_button.clicked.connect(self.ask_rename)
+        self.delete_button = QPushButton(tr("Delete"))
+        self.delete_button.setAccessibleName(tr("Delete the selected conversation"))
+        self.delete_button.clicked.connect(self.ask_delete)
+        self._layout()
+        QShortcut(QKeySequence(Qt.Key.Key_F2), self.items, self.ask_rename,
+                  context=Qt.ShortcutContext.WidgetShortcut)
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.items, self.ask_delete,
+                  context=Qt.ShortcutContext.WidgetShortcut)
+
+    def _layout(self) -> None:
+        buttons = QHBoxLayout()
+        for button in (self.rename_button, self.delete_button):
+            buttons.addWidget(button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.new_button)
+        layout.addWidget(self.search)
+        layout.addWidget(self.items, 1)
+        layout.addLayout(buttons)
+
+    def show_conversations(self, conversations: list[ConversationSummary],
+                           current: int | None) -> None:
+        self.items.blockSignals(True)
+        self.items.clear()
+        for summary in conversations:
+            item = QListWidgetItem(summary.title)
+            item.setData(Qt.ItemDataRole.UserRole, summary.id)
+            item.setToolTip(summary.title)
+            self.items.addItem(item)
+            if summary.id == current:
+                self.items.setCurrentItem(item)
+        self.items.blockSignals(False)
+
+    def selected_id(self) -> int | None:
+        item = self.items.currentItem()
+        return None if item is None else int(item.data(Qt.ItemDataRole.UserRole))
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        emit(self.open_requested, int(item.data(Qt.ItemDataRole.UserRole)))
+
+    def ask_rename(self) -> None:
+        conversation_id = self.selected_id()
+        if conversation_id is None:
+            return
+        title, accepted = QInputDialog.getText(
+            self, tr("Rename conversation"), tr("New name:"),
+            text=self.items.currentItem().text())
+        if accepted and title.strip():
+            emit(self.rename_requested, conversation_id, title.strip())
+
+    def ask_delete(self) -> None:
+        conversation_id = self.selected_id()
+        if conversation_id is None:
+            return
+        answer = QMessageBox.question(
+            self, tr("Delete conversation"),
+            tr("Delete “{title}”? This cannot be undone.").format(
+                title=self.items.currentItem().text()),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No)
+        if answer == QMessageBox.StandardButton.Yes:
+            emit(self.delete_requested, conversation_id)

@@ -1,0 +1,181 @@
+"""Conversation history in SQLite (WAL), with a versioned schema and migrations.
+
+The schema version lives in ``PRAGMA user_version``; ``MIGRATIONS[n]`` upgrades
+version n to n+1. A file SQLite cannot read is moved aside (never deleted) and a
+fresh database is started, and the caller is told so it can tell the user.
+Writes happen once per message, never per token, so the GUI thread can do them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SCHEMA_VERSION = 2
+
+_V1 = """
+CREATE TABLE conversations (
+    id INTEGER PRIMARY KEY, title TEXT NOT NULL,
+    created REAL NOT NULL, updated REAL NOT NULL);
+CREATE TABLE messages (
+    id INTEGER PRIMARY KEY,
+    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL, role TEXT NOT NULL, content TEXT NOT NULL,
+    created REAL NOT NULL);
+CREATE INDEX messages_by_conversation ON messages(conversation_id, position);
+"""
+
+# v2: remember which model wrote an answer and its speed numbers (for export).
+_V1_TO_V2 = """
+ALTER TABLE messages ADD COLUMN model_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE messages ADD COLUMN stats_json TEXT NOT NULL DEFAULT '';
+"""
+
+MIGRATIONS = {0: _V1, 1: _V1_TO_V2}
+
+
+@dataclass
+class StoredMessage:
+    role: str
+    content: str
+    id: int | None = None
+    model_name: str = ""
+    stats: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ConversationSummary:
+    id: int
+    title: str
+    updated: float
+
+
+class HistoryStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.recovery_note: str | None = None     # set when a bad file was moved aside
+        self.db = self._open_or_recover()
+
+    # ---- opening -------------------------------------------------------------------
+
+    def _open_or_recover(self) -> sqlite3.Connection:
+        try:
+            return self._open()
+        except sqlite3.DatabaseError as exc:
+            backup = self._move_aside()
+            self.recovery_note = f"{exc} (kept as {backup.name})"
+            return self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("PRAGMA synchronous=NORMAL")
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("the history file failed its integrity check")
+            self._migrate(db)
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _move_aside(self) -> Path:
+        backup = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
+        os.replace(self.path, backup)
+        for suffix in ("-wal", "-shm"):
+            side = self.path.with_name(self.path.name + suffix)
+            if side.exists():
+                os.replace(side, backup.with_name(backup.name + suffix))
+        return backup
+
+    @staticmethod
+    def _migrate(db: sqlite3.Connection) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError("the history file comes from a newer Rotary")
+        while version < SCHEMA_VERSION:
+            db.executescript("BEGIN;" + MIGRATIONS[version]
+                             + f"PRAGMA user_version={version + 1}; COMMIT;")
+            version += 1
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ---- conversations ---------------------------------------------------------------
+
+    def create_conversation(self, title: str) -> int:
+        now = time.time()
+        cursor = self.db.execute(
+            "INSERT INTO conversations (title, created, updated) VALUES (?, ?, ?)",
+            (title, now, now))
+        return int(cursor.lastrowid)
+
+    def rename(self, conversation_id: int, title: str) -> None:
+        self.db.execute("UPDATE conversations SET title=? WHERE id=?", (title, conversation_id))
+
+    def delete(self, conversation_id: int) -> None:
+        self.db.execute("DELETE FROM conversations WHERE id=?", (conversation_id,))
+
+    def title(self, conversation_id: int) -> str:
+        row = self.db.execute("SELECT title FROM conversations WHERE id=?",
+                              (conversation_id,)).fetchone()
+        return row[0] if row else ""
+
+    def list_conversations(self, search: str = "") -> list[ConversationSummary]:
+        """Newest first; ``search`` matches titles and message text, any case."""
+        if not search.strip():
+            rows = self.db.execute(
+                "SELECT id, title, updated FROM conversations ORDER BY updated DESC, id DESC")
+        else:
+            pattern = "%" + _escape_like(search.strip()) + "%"
+            rows = self.db.execute(
+                "SELECT id, title, updated FROM conversations c WHERE title LIKE ?1 ESCAPE '\\'"
+                " OR EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id"
+                " AND m.content LIKE ?1 ESCAPE '\\') ORDER BY updated DESC, id DESC",
+                (pattern,))
+        return [ConversationSummary(*row) for row in rows]
+
+    # ---- messages ----------------------------------------------------------------------
+
+    def messages(self, conversation_id: int) -> list[StoredMessage]:
+        rows = self.db.execute(
+            "SELECT id, role, content, model_name, stats_json FROM messages"
+            " WHERE conversation_id=? ORDER BY position", (conversation_id,))
+        return [StoredMessage(role, content, row_id, model, json.loads(stats or "{}"))
+                for row_id, role, content, model, stats in rows]
+
+    def append(self, conversation_id: int, message: StoredMessage) -> int:
+        now = time.time()
+        position = self.db.execute(
+            "SELECT COALESCE(MAX(position), -1) + 1 FROM messages WHERE conversation_id=?",
+            (conversation_id,)).fetchone()[0]
+        cursor = self.db.execute(
+            "INSERT INTO messages (conversation_id, position, role, content, created,"
+            " model_name, stats_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (conversation_id, position, message.role, message.content, now,
+             message.model_name, json.dumps(message.stats) if message.stats else ""))
+        self._touch(conversation_id, now)
+        message.id = int(cursor.lastrowid)
+        return message.id
+
+    def update_content(self, message_id: int, content: str) -> None:
+        self.db.execute("UPDATE messages SET content=? WHERE id=?", (content, message_id))
+
+    def delete_from(self, conversation_id: int, message_id: int) -> None:
+        """Delete this message and every later one (edit-and-resend, regenerate)."""
+        self.db.execute(
+            "DELETE FROM messages WHERE conversation_id=? AND position >="
+            " (SELECT position FROM messages WHERE id=?)", (conversation_id, message_id))
+
+    def _touch(self, conversation_id: int, when: float) -> None:
+        self.db.execute("UPDATE conversations SET updated=? WHERE id=?", (when, conversation_id))
+
+
+def _escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

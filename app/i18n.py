@@ -1,0 +1,44 @@
+"""Translation: one ``tr`` helper and the QTranslator install.
+
+Every user-visible string goes through ``tr`` so that ``pyside6-lupdate`` finds it
+(it extracts plain ``tr("...")`` calls with an empty context) and Qt translates it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
+
+I18N_DIR = Path(__file__).resolve().parent.parent / "resources" / "i18n"
+
+# Language codes we ship, with their names written in their own language.
+LANGUAGES = {"en": "English", "ko": "한국어", "zh_CN": "简体中文"}
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("", text)
+
+
+def resolve_language(choice: str) -> str:
+    """'system' means the OS language when we ship it, else English."""
+    if choice in LANGUAGES:
+        return choice
+    name = QLocale.system().name()          # e.g. "ko_KR", "zh_CN"
+    if name.startswith("ko"):
+        return "ko"
+    if name.startswith("zh"):
+        return "zh_CN"
+    return "en"
+
+
+def install_translator(app: QCoreApplication, choice: str) -> QTranslator | None:
+    """Install the .qm for ``choice``; English needs none. Returns it to keep it alive."""
+    code = resolve_language(choice)
+    if code == "en":
+        return None
+    translator = QTranslator(app)
+    if not translator.load(str(I18N_DIR / f"rotary_{code}.qm")):
+        return None
+    app.installTranslator(translator)
+    return translator

@@ -1,0 +1,200 @@
+"""Loading a model: progress, the fallback ladder in plain words, failures, crash marker.
+
+Before a load we write a small "loading" marker file and remove it once the load has
+ended either way. If Rotary itself dies during a load (a native crash cannot be
+caught), the marker is still there at the next start, and we propose a safer recipe
+instead of crashing again in a loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
+
+from engine.errors import EngineError
+from app.i18n import tr
+from app.notifications import NoticeAction, NotificationService
+from app.paths import AppPaths
+from app.settings_holder import SettingsHolder
+from app.qt_compat import emit
+
+SAFE_PRESET = "cpu-only"
+
+
+class LoadMarker:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def write(self, model_path: str, preset: str) -> None:
+        self.path.write_text(json.dumps({"model_path": model_path, "preset": preset}),
+                             encoding="utf-8")
+
+    def clear(self) -> None:
+        try:
+            os.remove(self.path)
+        except FileNotFoundError:
+            pass
+
+    def take(self) -> dict | None:
+        """The marker left by a load that never ended, removed so we ask only once."""
+        if not self.path.exists():
+            return None
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        self.clear()
+        return data if isinstance(data, dict) else {}
+
+
+class ModelLoader(QObject):
+    started = Signal(str, bool)          # display name, is the demo
+    progress = Signal(float, str)
+    fallback_explained = Signal(str)
+    ready = Signal(str, bool)            # display name, is the demo
+    failed = Signal()
+    choose_model_requested = Signal()
+
+    def __init__(self, bridge, notices: NotificationService, paths: AppPaths,
+                 settings: SettingsHolder, parent=None) -> None:
+        super().__init__(parent)
+        self.bridge, self.notices, self.paths, self.settings = bridge, notices, paths, settings
+        self.marker = LoadMarker(paths.loading_marker)
+        self.loading = False
+        self.is_demo = False
+        self.fallbacks: list[str] = []
+
+    # ---- starting -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        settings = self.settings.current
+        if not settings.model_path:
+            asyncio.ensure_future(self._start_demo())
+            return
+        if not Path(settings.model_path).is_file():
+            self._report_missing(settings.model_path)
+            return
+        self._load(settings.model_path, is_demo=False)
+
+    async def _start_demo(self) -> None:
+        try:
+            path = await self.bridge.demo_model(self.paths.demo_dir)
+        except EngineError as error:
+            self.notices.engine_error(error)
+            emit(self.failed)
+            return
+        self._load(str(path), is_demo=True)
+
+    def _load(self, path: str, is_demo: bool) -> None:
+        settings = self.settings.current
+        self.loading, self.is_demo, self.fallbacks = True, is_demo, []
+        self.marker.write(path, settings.preset)
+        emit(self.started, self.display_name(path), is_demo)
+        self.bridge.load_model(path, settings.preset, {} if is_demo else settings.overrides())
+
+    def display_name(self, path: str) -> str:
+        if self.is_demo:
+            return tr("Small demo model (always writes the same short message; for trying Rotary only)")
+        return Path(path).name
+
+    def _report_missing(self, path: str) -> None:
+        self.notices.warning(
+            tr("The model file was moved or deleted: {path}. Please choose it again.")
+            .format(path=path), "",
+            NoticeAction(tr("Choose a model…"), self.ask_for_model))
+        emit(self.failed)
+
+    # ---- what the engine reports (wired in app.wiring) ----------------------------------
+
+    def on_progress(self, fraction: float, message: str) -> None:
+        emit(self.progress, fraction, message)
+
+    def on_fallback(self, message: str) -> None:
+        self.fallbacks.append(message)
+        emit(self.fallback_explained, 
+            tr("Your computer did not have enough memory for the first plan, so Rotary "
+               "chose a safer one: {what}").format(what=message))
+
+    def on_loaded(self, event) -> None:
+        self.loading = False
+        self.marker.clear()
+        emit(self.ready, self.display_name(event.facts.path) if self.is_demo
+                        else (event.facts.name or Path(event.facts.path).name), self.is_demo)
+        if self.fallbacks:
+            self.notices.info(tr("The model is ready. It uses less graphics memory than "
+                                 "planned, so answers may be a little slower."))
+
+    def on_failed(self, error: EngineError) -> None:
+        self.loading = False
+        self.marker.clear()
+        self.notices.engine_error(
+            error,
+            NoticeAction(tr("Try the safer setting"), self.use_safer_recipe),
+            NoticeAction(tr("Choose another model…"), self.ask_for_model))
+        emit(self.failed)
+
+    # ---- crash during an earlier load ---------------------------------------------------
+
+    def check_previous_crash(self) -> bool:
+        """True when the last load never ended; the user is offered a safer recipe."""
+        previous = self.marker.take()
+        if previous is None:
+            return False
+        self.notices.warning(
+            tr("Rotary closed unexpectedly while loading the model last time. Loading it "
+               "with the safer setting keeps the whole model in system memory and uses "
+               "the processor: slower, but it should not crash."),
+            json.dumps(previous),
+            NoticeAction(tr("Use the safer setting"), self.use_safer_recipe),
+            NoticeAction(tr("Try the same setting again"), self.start))
+        return True
+
+    def ask_for_model(self) -> None:
+        emit(self.choose_model_requested)
+
+    def use_safer_recipe(self) -> None:
+        self.settings.update(preset=SAFE_PRESET, gpu_expert_layers=None)
+        self.start()
+
+
+class LoadingPanel(QWidget):
+    """Progress bar, the current step, and why a safer plan was chosen, if it was."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.title = QLabel()
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 100)
+        self.bar.setAccessibleName(tr("Loading progress"))
+        self.step = QLabel()
+        self.step.setWordWrap(True)
+        self.explanations = QLabel()
+        self.explanations.setWordWrap(True)
+        self.explanations.setAccessibleName(tr("Why a safer setting was chosen"))
+        layout = QVBoxLayout(self)
+        for part in (self.title, self.bar, self.step, self.explanations):
+            layout.addWidget(part)
+        self.hide()
+
+    def on_started(self, name: str, is_demo: bool) -> None:
+        self.title.setText(tr("Loading {name}…").format(name=name))
+        self.bar.setValue(0)
+        self.step.setText("")
+        self.explanations.setText("")
+        self.show()
+
+    def on_progress(self, fraction: float, message: str) -> None:
+        self.bar.setValue(int(max(0.0, min(1.0, fraction)) * 100))
+        self.step.setText(message)
+
+    def on_fallback(self, explanation: str) -> None:
+        text = self.explanations.text()
+        self.explanations.setText((text + "\n" if text else "") + explanation)
+
+    def on_finished(self, *args) -> None:
+        self.hide()

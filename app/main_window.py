@@ -1,0 +1,99 @@
+"""The main window: conversations on the left, the chat in the middle, live numbers on
+the right, notices on top. It only arranges widgets; behaviour is wired in app.wiring."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
+
+from app.chat_view import ChatPane
+from app.conversation_list import ConversationList
+from app.gauge import GaugeWidget
+from app.i18n import tr
+from app.loading import LoadingPanel
+from app.notification_bar import NotificationBar
+from app.qt_compat import emit
+
+
+class MainWindow(QMainWindow):
+    closed = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWindowTitle(tr("Rotary"))
+        self.setAccessibleName(tr("Rotary"))
+        self.resize(1180, 760)
+        self.notice_bar = NotificationBar()
+        self.conversations = ConversationList()
+        self.chat = ChatPane()
+        self.loading = LoadingPanel()
+        self.gauge = GaugeWidget()
+        self.model_label = QLabel(tr("No model loaded"))
+        self.model_label.setAccessibleName(tr("Current model"))
+        self.statusBar().addPermanentWidget(self.model_label, 1)
+        self._build()
+        self.actions: dict[str, QAction] = {}
+        self._build_menus()
+
+    def _build(self) -> None:
+        middle = QWidget()
+        middle_layout = QVBoxLayout(middle)
+        middle_layout.setContentsMargins(0, 0, 0, 0)
+        middle_layout.addWidget(self.loading)
+        middle_layout.addWidget(self.chat, 1)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        for part, stretch in ((self.conversations, 0), (middle, 1), (self.gauge, 0)):
+            splitter.addWidget(part)
+            splitter.setStretchFactor(splitter.count() - 1, stretch)
+        splitter.setSizes([230, 680, 270])
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.addWidget(self.notice_bar)
+        layout.addWidget(splitter, 1)
+        self.setCentralWidget(central)
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu(tr("&File"))
+        self._add(file_menu, "new_chat", tr("&New chat"), QKeySequence.StandardKey.New)
+        self._add(file_menu, "export", tr("&Export conversation…"), QKeySequence("Ctrl+E"))
+        self._add(file_menu, "settings", tr("&Settings…"), QKeySequence("Ctrl+,"))
+        self._add(file_menu, "wizard", tr("First-time &setup…"), None)
+        self._add(file_menu, "quit", tr("&Quit"), QKeySequence("Ctrl+Q"))
+        chat_menu = self.menuBar().addMenu(tr("&Chat"))
+        self._add(chat_menu, "stop", tr("&Stop the answer"), QKeySequence("Ctrl+."))
+        self._add(chat_menu, "regenerate", tr("&Write the last answer again"),
+                  QKeySequence("Ctrl+R"))
+        self._add(chat_menu, "edit_last", tr("&Edit my last message"), QKeySequence("Ctrl+Up"))
+        self._add(chat_menu, "copy_last", tr("&Copy the last answer"),
+                  QKeySequence("Ctrl+Shift+C"))
+        go_menu = self.menuBar().addMenu(tr("&Go"))
+        self._add(go_menu, "focus_input", tr("Go to the &message box"), QKeySequence("Ctrl+L"))
+        self._add(go_menu, "focus_search", tr("&Search conversations"),
+                  QKeySequence.StandardKey.Find)
+        self._add(go_menu, "focus_list", tr("Go to the &conversation list"),
+                  QKeySequence("Ctrl+Shift+L"))
+        self._add(go_menu, "focus_gauge", tr("Go to the &live numbers"),
+                  QKeySequence("Ctrl+Shift+G"))
+
+    def _add(self, menu, key: str, text: str, shortcut) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(shortcut)
+        menu.addAction(action)
+        self.actions[key] = action
+        return action
+
+    def set_model_text(self, text: str) -> None:
+        self.model_label.setText(text)
+
+    def bring_to_front(self) -> None:
+        """Another start of Rotary asked us to show ourselves."""
+        self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
+    def closeEvent(self, event) -> None:
+        emit(self.closed)
+        super().closeEvent(event)

@@ -1,0 +1,109 @@
+"""A reusable "choose a model file and check it" row, used by the wizard and settings.
+
+Checking (inspect + plan + describe) runs on a worker through the bridge; the fit is
+shown as a colour *and* words (green/yellow/red are never the only signal).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+                               QVBoxLayout, QWidget)
+
+from engine.errors import EngineError
+from app.i18n import tr
+from app.notifications import NotificationService
+from app.theme import fit_colour
+from app.qt_compat import emit
+
+
+def fit_words(level: str) -> str:
+    return {"green": tr("Fits well."), "yellow": tr("Fits, but only just."),
+            "red": tr("Too big for this computer.")}.get(level, "")
+
+
+def is_model_drop(mime) -> str | None:
+    """The local .gguf path in a drag-and-drop, if there is one."""
+    for url in mime.urls() if mime.hasUrls() else ():
+        if url.isLocalFile() and url.toLocalFile().lower().endswith(".gguf"):
+            return url.toLocalFile()
+    return None
+
+
+class ModelChooser(QWidget):
+    check_started = Signal()
+    check_finished = Signal(object)        # ModelCheck, or None when the file is unusable
+
+    def __init__(self, bridge, notices: NotificationService, preset: str | None = None,
+                 parent=None) -> None:
+        super().__init__(parent)
+        self.bridge, self.notices, self.preset = bridge, notices, preset
+        self.result = None
+        self.path_edit = QLineEdit()
+        self.path_edit.setAccessibleName(tr("Model file"))
+        self.path_edit.setPlaceholderText(tr("Choose a .gguf model file, or drop it here"))
+        self.path_edit.editingFinished.connect(lambda: self.check(self.path_edit.text()))
+        self.browse = QPushButton(tr("Browse…"))
+        self.browse.setAccessibleName(tr("Browse for a model file"))
+        self.browse.clicked.connect(self.browse_for_model)
+        self.verdict = QLabel()
+        self.verdict.setWordWrap(True)
+        self.verdict.setAccessibleName(tr("Does the model fit"))
+        self.setAcceptDrops(True)
+        self._layout()
+
+    def _layout(self) -> None:
+        row = QHBoxLayout()
+        row.addWidget(self.path_edit, 1)
+        row.addWidget(self.browse)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.verdict)
+
+    def browse_for_model(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, tr("Choose a model file"), str(Path.home()),
+                                              tr("Language models (*.gguf)"))
+        if path:
+            self.check(path)
+
+    def dragEnterEvent(self, event) -> None:
+        if is_model_drop(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        path = is_model_drop(event.mimeData())
+        if path:
+            event.acceptProposedAction()
+            self.check(path)
+
+    def check(self, path: str) -> None:
+        path = path.strip()
+        if not path or (self.result is not None and self.result.path == path):
+            return
+        self.path_edit.setText(path)
+        self.result = None
+        self.verdict.setText(tr("Checking the model file…"))
+        emit(self.check_started)
+        asyncio.ensure_future(self._check(path))
+
+    async def _check(self, path: str) -> None:
+        try:
+            result = await self.bridge.check_model(path, self.preset)
+        except EngineError as error:
+            self.verdict.setText(tr("This file cannot be used: {why}").format(why=error.message))
+            self.notices.engine_error(error)
+            emit(self.check_finished, None)
+            return
+        self.show_result(result)
+
+    def show_result(self, result) -> None:
+        self.result = result
+        colour = fit_colour(result.level)
+        self.verdict.setText(f'<b style="color:{colour}">{fit_words(result.level)}</b> '
+                             f'{result.text}')
+        self.verdict.setAccessibleDescription(f"{fit_words(result.level)} {result.text}")
+        emit(self.check_finished, result)

@@ -1,0 +1,77 @@
+"""Shows notices from the NotificationService at the top of the window.
+
+Not a modal dialog: the user can keep reading while a notice is up. Keyboard users
+reach the buttons with Tab; screen readers hear the message (assertive for errors).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
+
+from app.accessibility import announce
+from app.i18n import tr
+from app.notifications import Notice
+
+
+def _call(callback) -> None:
+    """Action callbacks must not be a raw ``Signal.emit`` (see app.qt_compat); calling
+    through here also keeps the button's ``checked`` argument away from them."""
+    callback()
+
+
+class NotificationBar(QFrame):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.notice: Notice | None = None
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setAccessibleName(tr("Notice"))
+        self.copy_button = QPushButton(tr("Copy details"))
+        self.copy_button.setAccessibleName(tr("Copy the details of this notice"))
+        self.copy_button.clicked.connect(self.copy_details)
+        self.close_button = QPushButton(tr("Dismiss"))
+        self.close_button.setAccessibleName(tr("Dismiss this notice"))
+        self.close_button.clicked.connect(self.dismiss)
+        self.row = QHBoxLayout(self)
+        self.row.addWidget(self.message, 1)
+        self.action_buttons: list[QPushButton] = []
+        self.row.addWidget(self.copy_button)
+        self.row.addWidget(self.close_button)
+        self.hide()
+
+    def show_notice(self, notice: Notice) -> None:
+        self.notice = notice
+        self.setObjectName(f"notice_{notice.level}")
+        self.style().unpolish(self)
+        self.style().polish(self)
+        self.message.setText(notice.message)
+        self.copy_button.setVisible(bool(notice.details))
+        self._set_actions(notice)
+        self.show()
+        announce(self, notice.message, polite=notice.level == "info")
+
+    def _set_actions(self, notice: Notice) -> None:
+        for button in self.action_buttons:
+            self.row.removeWidget(button)
+            button.deleteLater()
+        self.action_buttons = []
+        for action in notice.actions:
+            button = QPushButton(action.label)
+            button.setAccessibleName(action.label)
+            button.clicked.connect(lambda _checked=False, run=action.callback: _call(run))
+            button.clicked.connect(self.dismiss)
+            self.row.insertWidget(1 + len(self.action_buttons), button)
+            self.action_buttons.append(button)
+
+    def details_text(self) -> str:
+        if self.notice is None:
+            return ""
+        return f"{self.notice.message}\n\n{self.notice.details}".strip()
+
+    def copy_details(self) -> None:
+        QGuiApplication.clipboard().setText(self.details_text())
+
+    def dismiss(self) -> None:
+        self.notice = None
+        self.hide()

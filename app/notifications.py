@@ -1,0 +1,115 @@
+"""The one place errors reach the user (napari's notification manager, Anki's errors).
+
+Typed ``EngineError``s, unexpected exceptions from ``sys.excepthook``,
+``threading.excepthook`` and qasync slots, and warnings about settings or history
+all become a ``Notice``: a plain message, optional details for "Copy details",
+and optional actions. Errors never go into a chat answer.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import traceback
+from dataclasses import dataclass, field
+from typing import Callable
+
+from PySide6.QtCore import QObject, Signal
+
+from engine.errors import EngineError
+from app.i18n import tr
+from app.qt_compat import emit
+
+
+@dataclass(frozen=True)
+class NoticeAction:
+    label: str
+    callback: Callable[[], None]
+
+
+@dataclass(frozen=True)
+class Notice:
+    level: str                      # "info", "warning" or "error"
+    message: str
+    details: str = ""
+    actions: tuple[NoticeAction, ...] = field(default=())
+
+
+class NotificationService(QObject):
+    """Lives on the GUI thread; ``post`` may be called from any thread."""
+
+    posted = Signal(object)          # Notice
+    _posted_from_thread = Signal(object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.history: list[Notice] = []
+        # A signal emitted on another thread reaches this slot queued, on our thread.
+        self._posted_from_thread.connect(self._deliver)
+
+    def post(self, notice: Notice) -> None:
+        if threading.current_thread() is threading.main_thread():
+            self._deliver(notice)
+        else:
+            emit(self._posted_from_thread, notice)
+
+    def _deliver(self, notice: Notice) -> None:
+        self.history.append(notice)
+        emit(self.posted, notice)
+
+    def info(self, message: str, *actions: NoticeAction) -> None:
+        self.post(Notice("info", message, "", actions))
+
+    def warning(self, message: str, details: str = "", *actions: NoticeAction) -> None:
+        self.post(Notice("warning", message, details, actions))
+
+    def engine_error(self, error: EngineError, *actions: NoticeAction) -> None:
+        self.post(Notice("error", error.message, error.details or repr(error), actions))
+
+    def unexpected(self, exc_type, exc, tb) -> None:
+        if isinstance(exc, EngineError):
+            self.engine_error(exc)
+            return
+        details = "".join(traceback.format_exception(exc_type, exc, tb))
+        self.post(Notice("error", tr("Something went wrong inside Rotary. Your conversations "
+                                     "are safe. If it happens again, copy the details "
+                                     "for your IT contact."), details))
+
+
+def install_exception_hooks(service: NotificationService) -> Callable[[], None]:
+    """Route uncaught exceptions (main thread, other threads, qasync slots) to
+    ``service``. Returns a function that puts the previous hooks back."""
+    previous_sys, previous_thread = sys.excepthook, threading.excepthook
+
+    def on_exception(exc_type, exc, tb) -> None:
+        if issubclass(exc_type, KeyboardInterrupt):
+            previous_sys(exc_type, exc, tb)
+            return
+        _log_to_stderr(exc_type, exc, tb)
+        service.unexpected(exc_type, exc, tb)
+
+    def on_thread_exception(args: threading.ExceptHookArgs) -> None:
+        on_exception(args.exc_type, args.exc_value, args.exc_traceback)
+
+    sys.excepthook, threading.excepthook = on_exception, on_thread_exception
+
+    def uninstall() -> None:
+        sys.excepthook, threading.excepthook = previous_sys, previous_thread
+    return uninstall
+
+
+def asyncio_exception_handler(service: NotificationService):
+    """For ``loop.set_exception_handler``: task errors nobody awaited."""
+    def handle(loop, context) -> None:
+        exc = context.get("exception")
+        if exc is None:
+            service.warning(tr("Something went wrong inside Rotary."), context.get("message", ""))
+            return
+        service.unexpected(type(exc), exc, exc.__traceback__)
+    return handle
+
+
+def _log_to_stderr(exc_type, exc, tb) -> None:
+    """A windowed build has ``sys.stderr = None``; only write when there is one."""
+    if sys.stderr is not None:
+        traceback.print_exception(exc_type, exc, tb, file=sys.stderr)

@@ -1,0 +1,162 @@
+"""The one typed settings model, stored as JSON with a schema version and migrations.
+
+Like napari's settings: a dataclass is the only way code reads settings (no string
+keys scattered around), ``MIGRATIONS`` upgrade older files step by step, and values
+that fail validation are replaced by defaults and reported to the user.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from app.i18n import LANGUAGES, tr
+
+SCHEMA_VERSION = 2
+# The planner's preset registry (engine/planner.py) plus "auto"; kept here as data so
+# that settings validate without importing the engine.
+PRESETS = ("auto", "8gb-laptop", "12gb-desktop", "16gb-desktop", "24gb-workstation",
+           "cpu-only")
+
+
+@dataclass(frozen=True)
+class Settings:
+    schema_version: int = SCHEMA_VERSION
+    model_path: str = ""                  # "" = use the built-in demo model
+    preset: str = "auto"
+    context_size: int | None = None       # None = let the planner decide
+    gpu_expert_layers: int | None = None
+    threads: int | None = None
+    temperature: float = 0.7
+    system_prompt: str = ""
+    language: str = "system"              # "system" or a code in i18n.LANGUAGES
+    first_run_done: bool = False
+
+    def overrides(self) -> dict[str, int]:
+        """The advanced values the user set, in the planner's vocabulary."""
+        chosen = {"n_ctx": self.context_size, "gpu_expert_layers": self.gpu_expert_layers,
+                  "n_threads": self.threads}
+        return {key: value for key, value in chosen.items() if value is not None}
+
+
+@dataclass(frozen=True)
+class LoadedSettings:
+    settings: Settings
+    problems: tuple[str, ...] = ()        # plain sentences for the notification
+
+
+# ---- migrations: each takes schema N's dict and returns schema N+1's ---------------
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """v1 (the prototype) used short keys and one nested "advanced" block."""
+    advanced = data.pop("advanced", None) or {}
+    renames = {"model": "model_path", "temp": "temperature", "lang": "language"}
+    for old, new in renames.items():
+        if old in data:
+            data[new] = data.pop(old)
+    data["context_size"] = advanced.get("ctx")
+    data["gpu_expert_layers"] = advanced.get("gpu_layers")
+    data["threads"] = advanced.get("threads")
+    return data
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+
+
+def migrate(data: dict[str, Any]) -> dict[str, Any]:
+    version = int(data.get("schema_version", 1))
+    while version < SCHEMA_VERSION:
+        data = MIGRATIONS[version](dict(data))
+        version += 1
+        data["schema_version"] = version
+    return data
+
+
+# ---- validation ---------------------------------------------------------------------
+
+def _optional_int(low: int, high: int) -> Callable[[Any], bool]:
+    return lambda v: v is None or (type(v) is int and low <= v <= high)
+
+
+_VALIDATORS: dict[str, Callable[[Any], bool]] = {
+    "model_path": lambda v: isinstance(v, str),
+    "preset": lambda v: v in PRESETS,
+    "context_size": _optional_int(256, 1_048_576),
+    "gpu_expert_layers": _optional_int(0, 1000),
+    "threads": _optional_int(1, 512),
+    "temperature": lambda v: type(v) in (int, float) and 0.0 <= v <= 2.0,
+    "system_prompt": lambda v: isinstance(v, str),
+    "language": lambda v: v == "system" or v in LANGUAGES,
+    "first_run_done": lambda v: isinstance(v, bool),
+}
+
+def _field_label(name: str) -> str:
+    labels = {
+        "model_path": tr("model file"), "preset": tr("memory recipe"),
+        "context_size": tr("context length"),
+        "gpu_expert_layers": tr("expert layers on the graphics card"),
+        "threads": tr("processor threads"), "temperature": tr("temperature"),
+        "system_prompt": tr("system prompt"), "language": tr("language"),
+        "first_run_done": tr("first-time setup"),
+    }
+    return labels[name]
+
+
+def _validated(data: dict[str, Any]) -> tuple[Settings, list[str]]:
+    defaults, values, problems = Settings(), {}, []
+    for name, is_valid in _VALIDATORS.items():
+        if name not in data:
+            continue
+        if is_valid(data[name]):
+            values[name] = data[name]
+        else:
+            problems.append(tr("The saved {what} was not valid, so the default was restored.")
+                            .format(what=_field_label(name)))
+    return replace(defaults, **values), problems
+
+
+# ---- file access -------------------------------------------------------------------
+
+class SettingsStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self) -> LoadedSettings:
+        if not self.path.exists():
+            return LoadedSettings(Settings())
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise ValueError("settings file is not a JSON object")
+            stored_version = data.get("schema_version")
+            data = migrate(data)
+        except (ValueError, KeyError, TypeError, OSError) as exc:
+            return self._start_over(exc)
+        settings, problems = _validated(data)
+        if problems or stored_version != SCHEMA_VERSION:
+            self.save(settings)
+        return LoadedSettings(settings, tuple(problems))
+
+    def _start_over(self, exc: Exception) -> LoadedSettings:
+        backup = self.path.with_name(f"{self.path.name}.bad-{int(time.time())}")
+        try:
+            os.replace(self.path, backup)
+        except OSError:
+            backup = None
+        message = tr("Your settings file could not be read, so the default settings "
+                     "were restored.")
+        if backup is not None:
+            message += " " + tr("The old file was kept as {name}.").format(name=backup.name)
+        self.save(Settings())
+        return LoadedSettings(Settings(), (message,))
+
+    def save(self, settings: Settings) -> None:
+        """Write to a temporary file first so a crash never leaves half a file."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temp = self.path.with_suffix(".tmp")
+        temp.write_text(json.dumps(asdict(settings), indent=2), encoding="utf-8")
+        os.replace(temp, self.path)

@@ -1,0 +1,28 @@
+"""The current settings, shared by the window, loader and dialogs, saved on change."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import QObject, Signal
+
+from app.settings import Settings, SettingsStore
+from app.qt_compat import emit
+
+
+class SettingsHolder(QObject):
+    changed = Signal(object, object)      # old Settings, new Settings
+
+    def __init__(self, store: SettingsStore, settings: Settings, parent=None) -> None:
+        super().__init__(parent)
+        self.store, self.current = store, settings
+
+    def update(self, **changes) -> Settings:
+        return self.replace_all(replace(self.current, **changes))
+
+    def replace_all(self, settings: Settings) -> Settings:
+        old, self.current = self.current, settings
+        self.store.save(settings)
+        if old != settings:
+            emit(self.changed, old, settings)
+        return settings

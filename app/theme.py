@@ -1,0 +1,41 @@
+"""Colours follow the operating system's light or dark setting (Qt 6.5+ colorScheme).
+
+The platform style already follows the OS; we only add a small style sheet for the
+message cards and the fit colours, and re-apply it when the OS setting changes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+STYLES_DIR = Path(__file__).resolve().parent.parent / "resources" / "styles"
+
+# Fit levels: colour plus words (never colour alone), readable in both schemes.
+FIT_COLOURS = {"green": ("#1e7b34", "#7ddc8f"), "yellow": ("#8a6100", "#f2c94c"),
+               "red": ("#b3261e", "#ff8a80")}
+
+
+def is_dark() -> bool:
+    app = QGuiApplication.instance()
+    if app is None:
+        return False
+    return app.styleHints().colorScheme() == Qt.ColorScheme.Dark
+
+
+def fit_colour(level: str) -> str:
+    light, dark = FIT_COLOURS.get(level, ("#555555", "#bbbbbb"))
+    return dark if is_dark() else light
+
+
+def apply_theme(app: QApplication) -> None:
+    name = "dark.qss" if is_dark() else "light.qss"
+    app.setStyleSheet((STYLES_DIR / name).read_text(encoding="utf-8"))
+
+
+def follow_os_theme(app: QApplication) -> None:
+    apply_theme(app)
+    app.styleHints().colorSchemeChanged.connect(lambda _scheme: apply_theme(app))

@@ -1,0 +1,65 @@
+"""All connections between the bridge and the GUI in one function (GPT4All's
+``Chat::connectLLM``), plus the window's own controls in a second one.
+
+The bridge emits on the GUI thread (it receives engine events through
+``loop.call_soon_threadsafe``), so these are plain direct connections.
+"""
+
+from __future__ import annotations
+
+from app.bridge import EngineBridge
+from app.chat_controller import ChatController
+from app.loading import ModelLoader
+from app.main_window import MainWindow
+
+
+def connect_bridge(bridge: EngineBridge, chat: ChatController, window: MainWindow,
+                   loader: ModelLoader) -> None:
+    gauge, panel = window.gauge, window.loading
+    bridge.token.connect(chat.on_token)
+    bridge.finished.connect(chat.on_finished)
+    bridge.failed.connect(chat.on_failed)
+    bridge.stats.connect(gauge.on_stats)
+    bridge.residency.connect(gauge.on_residency)
+    bridge.vram_read.connect(gauge.on_vram)
+    bridge.load_progress.connect(loader.on_progress)
+    bridge.load_fallback.connect(loader.on_fallback)
+    bridge.model_loaded.connect(loader.on_loaded)
+    bridge.model_loaded.connect(gauge.on_model_loaded)
+    bridge.load_failed.connect(loader.on_failed)
+    bridge.model_unloaded.connect(gauge.on_model_unloaded)
+    loader.started.connect(panel.on_started)
+    loader.progress.connect(panel.on_progress)
+    loader.fallback_explained.connect(panel.on_fallback)
+    loader.ready.connect(panel.on_finished)
+    loader.failed.connect(panel.on_finished)
+
+
+def connect_chat(chat: ChatController, window: MainWindow) -> None:
+    """The chat pane and conversation list talk to the controller, never to the engine."""
+    pane = window.chat
+
+    def send(text: str) -> None:
+        if chat.send(text):
+            pane.accept_sent()
+
+    def edit_and_send(index: int, text: str) -> None:
+        if chat.edit_and_resend(index, text):
+            pane.accept_sent()
+
+    pane.send_requested.connect(send)
+    pane.edit_send_requested.connect(edit_and_send)
+    pane.stop_requested.connect(chat.stop)
+    pane.regenerate_requested.connect(chat.regenerate)
+    chat.conversation_opened.connect(pane.show_conversation)
+    chat.message_added.connect(pane.add_message)
+    chat.answer_started.connect(pane.start_answer)
+    chat.answer_piece.connect(pane.add_piece)
+    chat.answer_done.connect(pane.finish_answer)
+    chat.truncated.connect(pane.truncate)
+    chat.busy_changed.connect(pane.set_busy)
+    chat.phase_changed.connect(pane.set_phase)
+    window.conversations.open_requested.connect(chat.open_conversation)
+    window.conversations.new_requested.connect(chat.new_chat)
+    window.conversations.rename_requested.connect(chat.rename)
+    window.conversations.delete_requested.connect(chat.delete)

@@ -1,0 +1,173 @@
+"""First-time setup: what this computer has, which model to use, and whether it fits.
+
+Re-runnable from Settings. Everything slow (probing, checking the file, writing the
+demo model) runs on workers through the bridge, so the wizard never freezes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizardPage
+
+from engine.errors import EngineError
+from app.bridge import HardwareSummary, choose_preset
+from app.i18n import tr
+from app.model_check import ModelChooser
+from app.notifications import NotificationService
+from app.paths import AppPaths
+from app.qt_compat import emit
+
+GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card reads 8.0
+
+
+def describe_hardware(hardware: HardwareSummary) -> str:
+    ram = tr("{size} GB of system memory").format(size=f"{hardware.ram_total_bytes / GB:.0f}")
+    if not hardware.gpus:
+        return tr("No NVIDIA graphics card was found, so models will run on the processor "
+                  "(slower). This computer has {ram}.").format(ram=ram)
+    gpu = hardware.gpus[0]
+    return tr("Found the graphics card {name} with {vram} GB of graphics memory, and "
+              "{ram}.").format(name=gpu.name, vram=f"{gpu.total_bytes / GB:.1f}", ram=ram)
+
+
+def preset_words(preset: str) -> str:
+    return {"8gb-laptop": tr("the recipe for laptops with an 8 GB graphics card"),
+            "cpu-only": tr("the processor-only recipe (slow, but always works)"),
+            "auto": tr("an automatic recipe for this computer")}.get(preset, preset)
+
+
+class HardwarePage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle(tr("Your computer"))
+        self.found = QLabel(tr("Looking at your computer…"))
+        self.found.setWordWrap(True)
+        self.found.setAccessibleName(tr("What Rotary found on this computer"))
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(tr("Rotary runs language models on this computer, without "
+                                   "the internet. First it checks what the computer has.")))
+        layout.addWidget(self.found)
+
+
+class ModelPage(QWizardPage):
+    def __init__(self, chooser: ModelChooser) -> None:
+        super().__init__()
+        self.setTitle(tr("Choose a model"))
+        self.chooser = chooser
+        self.recipe = QLabel()
+        self.recipe.setWordWrap(True)
+        self.demo_button = QPushButton(tr("Use the small demo model"))
+        self.demo_button.setAccessibleName(tr("Use the small demo model, which always writes "
+                                              "the same short message and is only for trying "
+                                              "Rotary"))
+        demo_note = QLabel(tr("The demo model is tiny and always writes the same short "
+                              "message. It only shows how Rotary works; it cannot answer "
+                              "questions."))
+        demo_note.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(tr("Choose a model file (.gguf) with Browse, or drag it onto "
+                                   "this window.")))
+        for part in (chooser, self.recipe, self.demo_button, demo_note):
+            layout.addWidget(part)
+        chooser.check_finished.connect(self._on_check_changed)
+        self.setAcceptDrops(True)
+        chooser.check_started.connect(self._on_check_changed)
+
+    # The whole page takes a dropped file, not only the path box.
+    def dragEnterEvent(self, event) -> None:
+        self.chooser.dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:
+        self.chooser.dropEvent(event)
+
+    def _on_check_changed(self, *args) -> None:
+        emit(self.completeChanged)
+
+    def isComplete(self) -> bool:
+        result = self.chooser.result
+        return result is not None and result.level != "red"
+
+
+class DonePage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle(tr("Ready"))
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        QVBoxLayout(self).addWidget(self.summary)
+
+
+class FirstRunWizard(QWizard):
+    hardware_found = Signal(object)      # HardwareSummary
+    completed = Signal(str, str)         # model path ("" = demo), preset
+
+    def __init__(self, bridge, notices: NotificationService, paths: AppPaths,
+                 parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("Set up Rotary"))
+        self.bridge, self.notices, self.paths = bridge, notices, paths
+        self.preset = "auto"
+        self.hardware: HardwareSummary | None = None
+        self.chooser = ModelChooser(bridge, notices)
+        self.hardware_page, self.model_page = HardwarePage(), ModelPage(self.chooser)
+        self.done_page = DonePage()
+        for page in (self.hardware_page, self.model_page, self.done_page):
+            self.addPage(page)
+        self.model_page.demo_button.clicked.connect(self.use_demo)
+        self.chooser.check_finished.connect(self._show_recipe)
+        self.currentIdChanged.connect(self._on_page)
+        self.accepted.connect(self._emit_completed)
+        self.demo_path: str | None = None
+        asyncio.ensure_future(self._probe())
+
+    async def _probe(self) -> None:
+        try:
+            self.hardware = await self.bridge.probe_hardware()
+        except EngineError as error:
+            self.hardware_page.found.setText(tr("Rotary could not look at this computer's "
+                                                "hardware. You can still continue."))
+            self.notices.engine_error(error)
+            return
+        self.preset = choose_preset(self.hardware)
+        self.chooser.preset = self.preset
+        self.hardware_page.found.setText(describe_hardware(self.hardware))
+        emit(self.hardware_found, self.hardware)
+
+    def _show_recipe(self, result) -> None:
+        if result is None:
+            self.model_page.recipe.setText("")
+            return
+        self.model_page.recipe.setText(tr("Rotary will use {recipe}.").format(
+            recipe=preset_words(result.preset)))
+
+    def use_demo(self) -> None:
+        asyncio.ensure_future(self._use_demo())
+
+    async def _use_demo(self) -> None:
+        try:
+            path = await self.bridge.demo_model(self.paths.demo_dir)
+        except EngineError as error:
+            self.notices.engine_error(error)
+            return
+        self.demo_path = str(path)
+        self.chooser.check(str(path))
+
+    @property
+    def using_demo(self) -> bool:
+        result = self.chooser.result
+        return result is not None and result.path == self.demo_path
+
+    def _on_page(self, page_id: int) -> None:
+        if self.page(page_id) is self.done_page and self.chooser.result is not None:
+            result = self.chooser.result
+            name = tr("the small demo model") if self.using_demo else result.model_name
+            self.done_page.summary.setText(
+                tr("Rotary will use {name} with {recipe}. You can change this later in "
+                   "Settings.").format(name=name, recipe=preset_words(result.preset)))
+
+    def _emit_completed(self) -> None:
+        result = self.chooser.result
+        if result is not None:
+            emit(self.completed, "" if self.using_demo else result.path, result.preset)

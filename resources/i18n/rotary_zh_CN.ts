@@ -1,0 +1,934 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name />
+    <message>
+        <location filename="../../app/application.py" line="54" />
+        <location filename="../../app/application.py" line="69" />
+        <location filename="../../app/main_window.py" line="32" />
+        <source>No model loaded</source>
+        <translation>尚未加载模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/application.py" line="125" />
+        <source>Your saved conversations could not be read, so Rotary started a new, empty history. The damaged file was kept next to the new one.</source>
+        <translation>无法读取已保存的对话，因此 Rotary 新建了一个空的历史记录。损坏的文件已保存在新文件旁边。</translation>
+    </message>
+    <message>
+        <location filename="../../app/application.py" line="130" />
+        <source>Loading: {name}</source>
+        <translation>正在加载：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../app/application.py" line="134" />
+        <source>Model: {name}</source>
+        <translation>模型：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../app/application.py" line="191" />
+        <source>There is no conversation to export yet.</source>
+        <translation>还没有可以导出的对话。</translation>
+    </message>
+    <message>
+        <location filename="../../app/application.py" line="194" />
+        <source>Export conversation</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/application.py" line="196" />
+        <source>Markdown files (*.md)</source>
+        <translation>Markdown 文件 (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../../app/application.py" line="205" />
+        <source>The conversation could not be saved there.</source>
+        <translation>无法将对话保存到该位置。</translation>
+    </message>
+    <message>
+        <location filename="../../app/application.py" line="207" />
+        <source>Conversation saved to {path}.</source>
+        <translation>对话已保存到 {path}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/bridge.py" line="94" />
+        <source>A part of Rotary is missing or damaged. Please reinstall Rotary.</source>
+        <translation>Rotary 的某个部分缺失或已损坏。请重新安装 Rotary。</translation>
+    </message>
+    <message>
+        <location filename="../../app/bridge.py" line="248" />
+        <source>No model is loaded yet.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_controller.py" line="92" />
+        <source>The model is not ready yet. Please wait until loading has finished.</source>
+        <translation>模型尚未就绪。请等待加载完成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_controller.py" line="111" />
+        <source>Reading your message…</source>
+        <translation>正在阅读您的消息…</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_controller.py" line="121" />
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_controller.py" line="153" />
+        <source>Writing the answer…</source>
+        <translation>正在撰写回答…</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_controller.py" line="193" />
+        <location filename="../../app/chat_view.py" line="111" />
+        <source>You</source>
+        <translation>您</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_controller.py" line="193" />
+        <location filename="../../app/chat_view.py" line="111" />
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="115" />
+        <source>Answer status</source>
+        <translation>回答状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="132" />
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="132" />
+        <source>Copy this message</source>
+        <translation>复制这条消息</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="136" />
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="136" />
+        <source>Edit this message and send it again</source>
+        <translation>编辑这条消息并重新发送</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="140" />
+        <source>Write again</source>
+        <translation>重新撰写</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="140" />
+        <source>Write this answer again</source>
+        <translation>重新撰写这个回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="206" />
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="211" />
+        <source>Type a message below and press Enter to send it.</source>
+        <translation>在下方输入消息，然后按 Enter 发送。</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="215" />
+        <source>What the assistant is doing</source>
+        <translation>助手正在做什么</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="223" />
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="224" />
+        <source>Enter sends the message; Shift+Enter starts a new line.</source>
+        <translation>按 Enter 发送消息；按 Shift+Enter 换行。</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="226" />
+        <source>Write your message…</source>
+        <translation>输入您的消息…</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="230" />
+        <location filename="../../app/chat_view.py" line="277" />
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="230" />
+        <source>Send the message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="231" />
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="231" />
+        <source>Stop writing the answer</source>
+        <translation>停止撰写回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="270" />
+        <source>Send edited message</source>
+        <translation>发送编辑后的消息</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="271" />
+        <source>Editing an earlier message. Press Escape to cancel.</source>
+        <translation>正在编辑之前的消息。按 Esc 取消。</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="383" />
+        <source>You stopped this answer.</source>
+        <translation>您停止了这个回答。</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="384" />
+        <source>The answer reached its length limit.</source>
+        <translation>回答已达到长度上限。</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="385" />
+        <source>This answer was not finished. See the notice at the top.</source>
+        <translation>这个回答没有完成。请查看顶部的通知。</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="390" />
+        <source>Answer stopped.</source>
+        <translation>回答已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="390" />
+        <source>Answer finished.</source>
+        <translation>回答已完成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/conversation_list.py" line="25" />
+        <location filename="../../app/conversation_list.py" line="26" />
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/conversation_list.py" line="30" />
+        <source>Conversations</source>
+        <translation>对话列表</translation>
+    </message>
+    <message>
+        <location filename="../../app/conversation_list.py" line="35" />
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/conversation_list.py" line="36" />
+        <source>Start a new chat</source>
+        <translation>开始新对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/conversation_list.py" line="38" />
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../../app/conversation_list.py" line="39" />
+        <source>Rename the selected conversation</source>
+        <translation>重命名所选对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/conversation_list.py" line="41" />
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../app/conversation_list.py" line="42" />
+        <source>Delete the selected conversation</source>
+        <translation>删除所选对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/conversation_list.py" line="85" />
+        <source>Rename conversation</source>
+        <translation>重命名对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/conversation_list.py" line="85" />
+        <source>New name:</source>
+        <translation>新名称：</translation>
+    </message>
+    <message>
+        <location filename="../../app/conversation_list.py" line="95" />
+        <source>Delete conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/conversation_list.py" line="96" />
+        <source>Delete “{title}”? This cannot be undone.</source>
+        <translation>要删除“{title}”吗？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="83" />
+        <source>No NVIDIA graphics card found. The model runs on the processor.</source>
+        <translation>未找到 NVIDIA 显卡。模型将在处理器上运行。</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="85" />
+        <source>Graphics memory: unknown (the graphics driver stopped answering)</source>
+        <translation>显存：未知（显卡驱动停止响应）</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="87" />
+        <source>Graphics memory: unknown</source>
+        <translation>显存：未知</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="88" />
+        <source>Graphics memory: {used} GB of {total} GB in use</source>
+        <translation>显存：已使用 {used} GB，共 {total} GB</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="98" />
+        <source>System memory held by the model: none yet</source>
+        <translation>模型占用的内存：暂无</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="99" />
+        <source>System memory held by the model: about {size} GB</source>
+        <translation>模型占用的内存：约 {size} GB</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="104" />
+        <source>Reading speed: waiting for the first message</source>
+        <translation>阅读速度：等待第一条消息</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="105" />
+        <source>Writing speed: waiting for the first message</source>
+        <translation>写作速度：等待第一条消息</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="106" />
+        <source>Reading speed: {n} tokens per second</source>
+        <translation>阅读速度：每秒 {n} 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="107" />
+        <source>Writing speed: {n} tokens per second</source>
+        <translation>写作速度：每秒 {n} 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="111" />
+        <source>Time to the first word: not measured yet</source>
+        <translation>首个词出现时间：尚未测量</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="112" />
+        <source>Time to the first word: {s} seconds</source>
+        <translation>首个词出现时间：{s} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="116" />
+        <source>Conversation memory: not known yet</source>
+        <translation>对话记忆容量：暂不清楚</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="117" />
+        <source>Conversation memory: {used} of {size} tokens used</source>
+        <translation>对话记忆容量：已用 {used} 个词元，共 {size} 个</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="123" />
+        <source>Experts already on the graphics card: {pct}%</source>
+        <translation>已在显卡上的专家：{pct}%</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="135" />
+        <source>Expert reuse per layer</source>
+        <translation>每层专家复用</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="142" />
+        <source>{n} layers; on average {pct}% of experts were used in the last few words</source>
+        <translation>{n} 层；平均有 {pct}% 的专家在最近几个词中被使用</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="162" />
+        <source>Live numbers</source>
+        <translation>实时数据</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="167" />
+        <source>Graphics memory in use</source>
+        <translation>正在使用的显存</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="170" />
+        <source>Expert reuse per layer (darker = reused more)</source>
+        <translation>每层专家复用（颜色越深复用越多）</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="102" />
+        <source>Small demo model (always writes the same short message; for trying Rotary only)</source>
+        <translation>小型演示模型（总是写出同一段简短信息；仅用于试用 Rotary）</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="107" />
+        <source>The model file was moved or deleted: {path}. Please choose it again.</source>
+        <translation>模型文件已被移动或删除：{path}。请重新选择。</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="109" />
+        <source>Choose a model…</source>
+        <translation>选择模型…</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="120" />
+        <source>Your computer did not have enough memory for the first plan, so Rotary chose a safer one: {what}</source>
+        <translation>您的电脑内存不足以执行最初的方案，因此 Rotary 选择了更稳妥的方案：{what}</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="129" />
+        <source>The model is ready. It uses less graphics memory than planned, so answers may be a little slower.</source>
+        <translation>模型已就绪。它使用的显存比计划少，因此回答可能会稍慢。</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="137" />
+        <source>Try the safer setting</source>
+        <translation>尝试更稳妥的设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="138" />
+        <source>Choose another model…</source>
+        <translation>选择其他模型…</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="149" />
+        <source>Rotary closed unexpectedly while loading the model last time. Loading it with the safer setting keeps the whole model in system memory and uses the processor: slower, but it should not crash.</source>
+        <translation>上次加载模型时 Rotary 意外关闭。更稳妥的设置会把整个模型放在内存中并使用处理器运行：速度较慢，但不应再崩溃。</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="153" />
+        <source>Use the safer setting</source>
+        <translation>使用更稳妥的设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="154" />
+        <source>Try the same setting again</source>
+        <translation>用相同设置再试一次</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="173" />
+        <source>Loading progress</source>
+        <translation>加载进度</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="178" />
+        <source>Why a safer setting was chosen</source>
+        <translation>为什么选择了更稳妥的设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/loading.py" line="185" />
+        <source>Loading {name}…</source>
+        <translation>正在加载 {name}…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="24" />
+        <location filename="../../app/main_window.py" line="25" />
+        <source>Rotary</source>
+        <translation>Rotary</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="33" />
+        <source>Current model</source>
+        <translation>当前模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="57" />
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="58" />
+        <source>&amp;New chat</source>
+        <translation>新对话(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="59" />
+        <source>&amp;Export conversation…</source>
+        <translation>导出对话(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="60" />
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="61" />
+        <source>First-time &amp;setup…</source>
+        <translation>首次设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="62" />
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="63" />
+        <source>&amp;Chat</source>
+        <translation>对话(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="64" />
+        <source>&amp;Stop the answer</source>
+        <translation>停止回答(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="65" />
+        <source>&amp;Write the last answer again</source>
+        <translation>重新撰写最后一个回答(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="67" />
+        <source>&amp;Edit my last message</source>
+        <translation>编辑我的最后一条消息(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="68" />
+        <source>&amp;Copy the last answer</source>
+        <translation>复制最后一个回答(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="70" />
+        <source>&amp;Go</source>
+        <translation>转到(&amp;G)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="71" />
+        <source>Go to the &amp;message box</source>
+        <translation>转到消息输入框(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="72" />
+        <source>&amp;Search conversations</source>
+        <translation>搜索对话(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="74" />
+        <source>Go to the &amp;conversation list</source>
+        <translation>转到对话列表(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="76" />
+        <source>Go to the &amp;live numbers</source>
+        <translation>转到实时数据(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="24" />
+        <source>Fits well.</source>
+        <translation>非常合适。</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="24" />
+        <source>Fits, but only just.</source>
+        <translation>能够运行，但余量很小。</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="25" />
+        <source>Too big for this computer.</source>
+        <translation>对这台电脑来说太大了。</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="46" />
+        <source>Model file</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="47" />
+        <source>Choose a .gguf model file, or drop it here</source>
+        <translation>选择一个 .gguf 模型文件，或拖放到这里</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="49" />
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="50" />
+        <source>Browse for a model file</source>
+        <translation>浏览模型文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="54" />
+        <source>Does the model fit</source>
+        <translation>模型是否合适</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="68" />
+        <source>Choose a model file</source>
+        <translation>选择模型文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="69" />
+        <source>Language models (*.gguf)</source>
+        <translation>语言模型 (*.gguf)</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="89" />
+        <source>Checking the model file…</source>
+        <translation>正在检查模型文件…</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="97" />
+        <source>This file cannot be used: {why}</source>
+        <translation>无法使用此文件：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../app/notification_bar.py" line="29" />
+        <source>Notice</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <location filename="../../app/notification_bar.py" line="30" />
+        <source>Copy details</source>
+        <translation>复制详细信息</translation>
+    </message>
+    <message>
+        <location filename="../../app/notification_bar.py" line="31" />
+        <source>Copy the details of this notice</source>
+        <translation>复制此通知的详细信息</translation>
+    </message>
+    <message>
+        <location filename="../../app/notification_bar.py" line="33" />
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../app/notification_bar.py" line="34" />
+        <source>Dismiss this notice</source>
+        <translation>关闭此通知</translation>
+    </message>
+    <message>
+        <location filename="../../app/notifications.py" line="74" />
+        <source>Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.</source>
+        <translation>Rotary 内部出现问题。您的对话是安全的。如果再次发生，请复制详细信息并发给 IT 联系人。</translation>
+    </message>
+    <message>
+        <location filename="../../app/notifications.py" line="106" />
+        <source>Something went wrong inside Rotary.</source>
+        <translation>Rotary 内部出现问题。</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="99" />
+        <source>model file</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="99" />
+        <source>memory recipe</source>
+        <translation>内存方案</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="100" />
+        <source>context length</source>
+        <translation>上下文长度</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="101" />
+        <source>expert layers on the graphics card</source>
+        <translation>放在显卡上的专家层</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="102" />
+        <source>processor threads</source>
+        <translation>处理器线程</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="102" />
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="103" />
+        <source>system prompt</source>
+        <translation>系统提示词</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="103" />
+        <source>language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="104" />
+        <source>first-time setup</source>
+        <translation>首次设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="117" />
+        <source>The saved {what} was not valid, so the default was restored.</source>
+        <translation>保存的{what}无效，已恢复为默认值。</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="150" />
+        <source>Your settings file could not be read, so the default settings were restored.</source>
+        <translation>无法读取您的设置文件，已恢复默认设置。</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="153" />
+        <source>The old file was kept as {name}.</source>
+        <translation>旧文件已保存为 {name}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="23" />
+        <source>Automatic (fit this computer)</source>
+        <translation>自动（适配这台电脑）</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="24" />
+        <source>Laptop with an 8 GB graphics card</source>
+        <translation>配备 8 GB 显卡的笔记本电脑</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="25" />
+        <source>Desktop with a 12 GB graphics card</source>
+        <translation>配备 12 GB 显卡的台式机</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="26" />
+        <source>Desktop with a 16 GB graphics card</source>
+        <translation>配备 16 GB 显卡的台式机</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="27" />
+        <source>Workstation with a 24 GB graphics card</source>
+        <translation>配备 24 GB 显卡的工作站</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="28" />
+        <source>Processor only (slow, safest)</source>
+        <translation>仅用处理器（慢，但最稳妥）</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="35" />
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="50" />
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="57" />
+        <source>Memory recipe</source>
+        <translation>内存方案</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="66" />
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="67" />
+        <source>Same as the system</source>
+        <translation>与系统相同</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="75" />
+        <source>Model file:</source>
+        <translation>模型文件：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="76" />
+        <source>Memory recipe:</source>
+        <translation>内存方案：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="77" />
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="78" />
+        <source>A new language is used after restarting Rotary.</source>
+        <translation>新语言将在重新启动 Rotary 后生效。</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="79" />
+        <source>Colours follow your system's light or dark setting.</source>
+        <translation>颜色跟随系统的浅色或深色设置。</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="80" />
+        <location filename="../../app/settings_dialog.py" line="81" />
+        <source>Run first-time setup again</source>
+        <translation>重新运行首次设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="94" />
+        <source>Advanced</source>
+        <translation>高级</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="96" />
+        <source>Context length in tokens</source>
+        <translation>以词元计的上下文长度</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="98" />
+        <source>Expert layers on the graphics card</source>
+        <translation>放在显卡上的专家层</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="99" />
+        <source>Processor threads</source>
+        <translation>处理器线程</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="104" />
+        <source>Temperature (higher gives more varied answers)</source>
+        <translation>温度（越高回答越多样）</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="106" />
+        <source>System prompt</source>
+        <translation>系统提示词</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="110" />
+        <source>Context length:</source>
+        <translation>上下文长度：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="111" />
+        <source>Expert layers on the graphics card:</source>
+        <translation>放在显卡上的专家层：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="112" />
+        <source>Processor threads:</source>
+        <translation>处理器线程：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="113" />
+        <source>Temperature:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="114" />
+        <source>System prompt:</source>
+        <translation>系统提示词：</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="26" />
+        <source>{size} GB of system memory</source>
+        <translation>{size} GB 内存</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="28" />
+        <source>No NVIDIA graphics card was found, so models will run on the processor (slower). This computer has {ram}.</source>
+        <translation>未找到 NVIDIA 显卡，因此模型将在处理器上运行（较慢）。这台电脑有 {ram}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="31" />
+        <source>Found the graphics card {name} with {vram} GB of graphics memory, and {ram}.</source>
+        <translation>找到显卡 {name}（显存 {vram} GB），以及 {ram}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="36" />
+        <source>the recipe for laptops with an 8 GB graphics card</source>
+        <translation>适用于配备 8 GB 显卡的笔记本电脑的方案</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="37" />
+        <source>the processor-only recipe (slow, but always works)</source>
+        <translation>仅用处理器的方案（慢，但总能运行）</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="38" />
+        <source>an automatic recipe for this computer</source>
+        <translation>适配这台电脑的自动方案</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="44" />
+        <source>Your computer</source>
+        <translation>您的电脑</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="45" />
+        <source>Looking at your computer…</source>
+        <translation>正在检查您的电脑…</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="47" />
+        <source>What Rotary found on this computer</source>
+        <translation>Rotary 在这台电脑上找到的内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="49" />
+        <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
+        <translation>Rotary 无需联网，在这台电脑上运行语言模型。首先它会检查电脑的配置。</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="57" />
+        <source>Choose a model</source>
+        <translation>选择模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="61" />
+        <source>Use the small demo model</source>
+        <translation>使用小型演示模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="62" />
+        <source>Use the small demo model, which always writes the same short message and is only for trying Rotary</source>
+        <translation>使用小型演示模型（总是写出同一段简短信息，仅用于试用 Rotary）</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="65" />
+        <source>The demo model is tiny and always writes the same short message. It only shows how Rotary works; it cannot answer questions.</source>
+        <translation>演示模型很小，总是写出同一段简短信息。它只用来展示 Rotary 的工作方式，不能回答问题。</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="70" />
+        <source>Choose a model file (.gguf) with Browse, or drag it onto this window.</source>
+        <translation>用“浏览”选择模型文件（.gguf），或将其拖到此窗口。</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="96" />
+        <source>Ready</source>
+        <translation>准备就绪</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="109" />
+        <source>Set up Rotary</source>
+        <translation>设置 Rotary</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="129" />
+        <source>Rotary could not look at this computer's hardware. You can still continue.</source>
+        <translation>Rotary 无法检查这台电脑的硬件。您仍然可以继续。</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="142" />
+        <source>Rotary will use {recipe}.</source>
+        <translation>Rotary 将使用{recipe}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="165" />
+        <source>the small demo model</source>
+        <translation>小型演示模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="167" />
+        <source>Rotary will use {name} with {recipe}. You can change this later in Settings.</source>
+        <translation>Rotary 将以{recipe}使用 {name}。您之后可以在设置中更改。</translation>
+    </message>
+</context>
+</TS>

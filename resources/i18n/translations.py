@@ -1,0 +1,254 @@
+"""Korean and Simplified Chinese for every string the app passes to ``tr``.
+
+Source of truth for ``build_translations.py``, which runs ``pyside6-lupdate``, fills the
+.ts files from this table and compiles them with ``pyside6-lrelease``. Keys are the
+English source texts exactly; placeholders in braces must be kept as they are.
+"""
+
+TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chinese)
+    "No model loaded": ("불러온 모델 없음", "尚未加载模型"),
+    "Your saved conversations could not be read, so Rotary started a new, empty history. The damaged file was kept next to the new one.": (
+        "저장된 대화를 읽을 수 없어 Rotary가 새 빈 기록을 시작했습니다. 손상된 파일은 새 파일 옆에 보관했습니다.",
+        "无法读取已保存的对话，因此 Rotary 新建了一个空的历史记录。损坏的文件已保存在新文件旁边。"),
+    "Loading: {name}": ("불러오는 중: {name}", "正在加载：{name}"),
+    "Model: {name}": ("모델: {name}", "模型：{name}"),
+    "There is no conversation to export yet.": ("아직 내보낼 대화가 없습니다.", "还没有可以导出的对话。"),
+    "Export conversation": ("대화 내보내기", "导出对话"),
+    "Markdown files (*.md)": ("마크다운 파일 (*.md)", "Markdown 文件 (*.md)"),
+    "The conversation could not be saved there.": ("그 위치에 대화를 저장할 수 없습니다.", "无法将对话保存到该位置。"),
+    "Conversation saved to {path}.": ("대화를 {path}에 저장했습니다.", "对话已保存到 {path}。"),
+    "A part of Rotary is missing or damaged. Please reinstall Rotary.": (
+        "Rotary의 일부가 없거나 손상되었습니다. Rotary를 다시 설치해 주세요.",
+        "Rotary 的某个部分缺失或已损坏。请重新安装 Rotary。"),
+    "No model is loaded yet.": ("아직 불러온 모델이 없습니다.", "尚未加载模型。"),
+    "The model is not ready yet. Please wait until loading has finished.": (
+        "모델이 아직 준비되지 않았습니다. 불러오기가 끝날 때까지 기다려 주세요.",
+        "模型尚未就绪。请等待加载完成。"),
+    "Reading your message…": ("메시지를 읽는 중…", "正在阅读您的消息…"),
+    "Stopping…": ("멈추는 중…", "正在停止…"),
+    "Writing the answer…": ("답변을 쓰는 중…", "正在撰写回答…"),
+    "You": ("나", "您"),
+    "Assistant": ("도우미", "助手"),
+    "Answer status": ("답변 상태", "回答状态"),
+    "Copy": ("복사", "复制"),
+    "Copy this message": ("이 메시지 복사", "复制这条消息"),
+    "Edit": ("수정", "编辑"),
+    "Edit this message and send it again": ("이 메시지를 수정해서 다시 보내기", "编辑这条消息并重新发送"),
+    "Write again": ("다시 쓰기", "重新撰写"),
+    "Write this answer again": ("이 답변을 다시 쓰기", "重新撰写这个回答"),
+    "Conversation": ("대화", "对话"),
+    "Type a message below and press Enter to send it.": (
+        "아래에 메시지를 입력하고 Enter 키를 눌러 보내세요.", "在下方输入消息，然后按 Enter 发送。"),
+    "What the assistant is doing": ("도우미가 하고 있는 일", "助手正在做什么"),
+    "Message": ("메시지", "消息"),
+    "Enter sends the message; Shift+Enter starts a new line.": (
+        "Enter는 메시지를 보내고, Shift+Enter는 줄을 바꿉니다.", "按 Enter 发送消息；按 Shift+Enter 换行。"),
+    "Write your message…": ("메시지를 입력하세요…", "输入您的消息…"),
+    "Send": ("보내기", "发送"),
+    "Send the message": ("메시지 보내기", "发送消息"),
+    "Stop": ("멈추기", "停止"),
+    "Stop writing the answer": ("답변 쓰기 멈추기", "停止撰写回答"),
+    "Send edited message": ("수정한 메시지 보내기", "发送编辑后的消息"),
+    "Editing an earlier message. Press Escape to cancel.": (
+        "이전 메시지를 수정하는 중입니다. 취소하려면 Esc 키를 누르세요.", "正在编辑之前的消息。按 Esc 取消。"),
+    "You stopped this answer.": ("이 답변을 멈췄습니다.", "您停止了这个回答。"),
+    "The answer reached its length limit.": ("답변이 길이 제한에 도달했습니다.", "回答已达到长度上限。"),
+    "This answer was not finished. See the notice at the top.": (
+        "이 답변은 끝나지 않았습니다. 위쪽 알림을 확인하세요.", "这个回答没有完成。请查看顶部的通知。"),
+    "Answer stopped.": ("답변이 멈췄습니다.", "回答已停止。"),
+    "Answer finished.": ("답변이 끝났습니다.", "回答已完成。"),
+    "Search conversations": ("대화 검색", "搜索对话"),
+    "Conversations": ("대화 목록", "对话列表"),
+    "New chat": ("새 대화", "新对话"),
+    "Start a new chat": ("새 대화 시작", "开始新对话"),
+    "Rename": ("이름 바꾸기", "重命名"),
+    "Rename the selected conversation": ("선택한 대화의 이름 바꾸기", "重命名所选对话"),
+    "Delete": ("삭제", "删除"),
+    "Delete the selected conversation": ("선택한 대화 삭제", "删除所选对话"),
+    "Rename conversation": ("대화 이름 바꾸기", "重命名对话"),
+    "New name:": ("새 이름:", "新名称："),
+    "Delete conversation": ("대화 삭제", "删除对话"),
+    "Delete “{title}”? This cannot be undone.": (
+        "“{title}” 대화를 삭제할까요? 되돌릴 수 없습니다.", "要删除“{title}”吗？此操作无法撤销。"),
+    "No NVIDIA graphics card found. The model runs on the processor.": (
+        "NVIDIA 그래픽 카드를 찾지 못했습니다. 모델은 프로세서에서 실행됩니다.",
+        "未找到 NVIDIA 显卡。模型将在处理器上运行。"),
+    "Graphics memory: unknown (the graphics driver stopped answering)": (
+        "그래픽 메모리: 알 수 없음 (그래픽 드라이버가 응답하지 않음)", "显存：未知（显卡驱动停止响应）"),
+    "Graphics memory: unknown": ("그래픽 메모리: 알 수 없음", "显存：未知"),
+    "Graphics memory: {used} GB of {total} GB in use": (
+        "그래픽 메모리: {total} GB 중 {used} GB 사용 중", "显存：已使用 {used} GB，共 {total} GB"),
+    "System memory held by the model: none yet": (
+        "모델이 차지한 시스템 메모리: 아직 없음", "模型占用的内存：暂无"),
+    "System memory held by the model: about {size} GB": (
+        "모델이 차지한 시스템 메모리: 약 {size} GB", "模型占用的内存：约 {size} GB"),
+    "Reading speed: waiting for the first message": (
+        "읽는 속도: 첫 메시지를 기다리는 중", "阅读速度：等待第一条消息"),
+    "Writing speed: waiting for the first message": (
+        "쓰는 속도: 첫 메시지를 기다리는 중", "写作速度：等待第一条消息"),
+    "Reading speed: {n} tokens per second": ("읽는 속도: 초당 {n} 토큰", "阅读速度：每秒 {n} 个词元"),
+    "Writing speed: {n} tokens per second": ("쓰는 속도: 초당 {n} 토큰", "写作速度：每秒 {n} 个词元"),
+    "Time to the first word: not measured yet": (
+        "첫 단어까지 걸린 시간: 아직 측정 안 됨", "首个词出现时间：尚未测量"),
+    "Time to the first word: {s} seconds": ("첫 단어까지 걸린 시간: {s}초", "首个词出现时间：{s} 秒"),
+    "Conversation memory: not known yet": ("대화 기억 용량: 아직 알 수 없음", "对话记忆容量：暂不清楚"),
+    "Conversation memory: {used} of {size} tokens used": (
+        "대화 기억 용량: {size} 토큰 중 {used} 토큰 사용", "对话记忆容量：已用 {used} 个词元，共 {size} 个"),
+    "Experts already on the graphics card: {pct}%": (
+        "이미 그래픽 카드에 있던 전문가: {pct}%", "已在显卡上的专家：{pct}%"),
+    "Expert reuse per layer": ("층별 전문가 재사용", "每层专家复用"),
+    "{n} layers; on average {pct}% of experts were used in the last few words": (
+        "{n}개 층; 평균적으로 전문가의 {pct}%가 최근 몇 단어에서 쓰였습니다",
+        "{n} 层；平均有 {pct}% 的专家在最近几个词中被使用"),
+    "Live numbers": ("실시간 수치", "实时数据"),
+    "Graphics memory in use": ("사용 중인 그래픽 메모리", "正在使用的显存"),
+    "Expert reuse per layer (darker = reused more)": (
+        "층별 전문가 재사용 (진할수록 많이 재사용)", "每层专家复用（颜色越深复用越多）"),
+    "Small demo model (always writes the same short message; for trying Rotary only)": (
+        "작은 데모 모델 (항상 같은 짧은 메시지를 씀; Rotary 체험용)",
+        "小型演示模型（总是写出同一段简短信息；仅用于试用 Rotary）"),
+    "The model file was moved or deleted: {path}. Please choose it again.": (
+        "모델 파일이 옮겨졌거나 삭제되었습니다: {path}. 다시 선택해 주세요.",
+        "模型文件已被移动或删除：{path}。请重新选择。"),
+    "Choose a model…": ("모델 선택…", "选择模型…"),
+    "Your computer did not have enough memory for the first plan, so Rotary chose a safer one: {what}": (
+        "처음 계획에 필요한 메모리가 부족해서 Rotary가 더 안전한 계획을 골랐습니다: {what}",
+        "您的电脑内存不足以执行最初的方案，因此 Rotary 选择了更稳妥的方案：{what}"),
+    "The model is ready. It uses less graphics memory than planned, so answers may be a little slower.": (
+        "모델이 준비되었습니다. 계획보다 그래픽 메모리를 적게 쓰므로 답변이 조금 느릴 수 있습니다.",
+        "模型已就绪。它使用的显存比计划少，因此回答可能会稍慢。"),
+    "Try the safer setting": ("더 안전한 설정으로 시도", "尝试更稳妥的设置"),
+    "Choose another model…": ("다른 모델 선택…", "选择其他模型…"),
+    "Rotary closed unexpectedly while loading the model last time. Loading it with the safer setting keeps the whole model in system memory and uses the processor: slower, but it should not crash.": (
+        "지난번 모델을 불러오는 중에 Rotary가 예기치 않게 종료되었습니다. 더 안전한 설정은 모델 전체를 시스템 메모리에 두고 프로세서를 사용합니다. 느리지만 멈추지 않을 것입니다.",
+        "上次加载模型时 Rotary 意外关闭。更稳妥的设置会把整个模型放在内存中并使用处理器运行：速度较慢，但不应再崩溃。"),
+    "Use the safer setting": ("더 안전한 설정 사용", "使用更稳妥的设置"),
+    "Try the same setting again": ("같은 설정으로 다시 시도", "用相同设置再试一次"),
+    "Loading progress": ("불러오기 진행 상황", "加载进度"),
+    "Why a safer setting was chosen": ("더 안전한 설정을 고른 이유", "为什么选择了更稳妥的设置"),
+    "Loading {name}…": ("{name} 불러오는 중…", "正在加载 {name}…"),
+    "Rotary": ("Rotary", "Rotary"),
+    "Current model": ("현재 모델", "当前模型"),
+    "&File": ("파일(&F)", "文件(&F)"),
+    "&New chat": ("새 대화(&N)", "新对话(&N)"),
+    "&Export conversation…": ("대화 내보내기(&E)…", "导出对话(&E)…"),
+    "&Settings…": ("설정(&S)…", "设置(&S)…"),
+    "First-time &setup…": ("처음 설정(&S)…", "首次设置(&S)…"),
+    "&Quit": ("끝내기(&Q)", "退出(&Q)"),
+    "&Chat": ("대화(&C)", "对话(&C)"),
+    "&Stop the answer": ("답변 멈추기(&S)", "停止回答(&S)"),
+    "&Write the last answer again": ("마지막 답변 다시 쓰기(&W)", "重新撰写最后一个回答(&W)"),
+    "&Edit my last message": ("내 마지막 메시지 수정(&E)", "编辑我的最后一条消息(&E)"),
+    "&Copy the last answer": ("마지막 답변 복사(&C)", "复制最后一个回答(&C)"),
+    "&Go": ("이동(&G)", "转到(&G)"),
+    "Go to the &message box": ("메시지 입력란으로 이동(&M)", "转到消息输入框(&M)"),
+    "&Search conversations": ("대화 검색(&S)", "搜索对话(&S)"),
+    "Go to the &conversation list": ("대화 목록으로 이동(&C)", "转到对话列表(&C)"),
+    "Go to the &live numbers": ("실시간 수치로 이동(&L)", "转到实时数据(&L)"),
+    "Fits well.": ("잘 맞습니다.", "非常合适。"),
+    "Fits, but only just.": ("맞지만 여유가 거의 없습니다.", "能够运行，但余量很小。"),
+    "Too big for this computer.": ("이 컴퓨터에는 너무 큽니다.", "对这台电脑来说太大了。"),
+    "Model file": ("모델 파일", "模型文件"),
+    "Choose a .gguf model file, or drop it here": (
+        ".gguf 모델 파일을 선택하거나 여기에 끌어다 놓으세요", "选择一个 .gguf 模型文件，或拖放到这里"),
+    "Browse…": ("찾아보기…", "浏览…"),
+    "Browse for a model file": ("모델 파일 찾아보기", "浏览模型文件"),
+    "Does the model fit": ("모델이 맞는지 여부", "模型是否合适"),
+    "Choose a model file": ("모델 파일 선택", "选择模型文件"),
+    "Language models (*.gguf)": ("언어 모델 (*.gguf)", "语言模型 (*.gguf)"),
+    "Checking the model file…": ("모델 파일을 확인하는 중…", "正在检查模型文件…"),
+    "This file cannot be used: {why}": ("이 파일은 사용할 수 없습니다: {why}", "无法使用此文件：{why}"),
+    "Notice": ("알림", "通知"),
+    "Copy details": ("자세한 내용 복사", "复制详细信息"),
+    "Copy the details of this notice": ("이 알림의 자세한 내용 복사", "复制此通知的详细信息"),
+    "Dismiss": ("닫기", "关闭"),
+    "Dismiss this notice": ("이 알림 닫기", "关闭此通知"),
+    "Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.": (
+        "Rotary 내부에서 문제가 생겼습니다. 대화 내용은 안전합니다. 다시 발생하면 자세한 내용을 복사해 IT 담당자에게 전달하세요.",
+        "Rotary 内部出现问题。您的对话是安全的。如果再次发生，请复制详细信息并发给 IT 联系人。"),
+    "Something went wrong inside Rotary.": ("Rotary 내부에서 문제가 생겼습니다.", "Rotary 内部出现问题。"),
+    "model file": ("모델 파일", "模型文件"),
+    "memory recipe": ("메모리 구성", "内存方案"),
+    "context length": ("문맥 길이", "上下文长度"),
+    "expert layers on the graphics card": ("그래픽 카드에 둘 전문가 층", "放在显卡上的专家层"),
+    "processor threads": ("프로세서 스레드", "处理器线程"),
+    "temperature": ("온도", "温度"),
+    "system prompt": ("시스템 프롬프트", "系统提示词"),
+    "language": ("언어", "语言"),
+    "first-time setup": ("처음 설정", "首次设置"),
+    "The saved {what} was not valid, so the default was restored.": (
+        "저장된 {what} 값이 올바르지 않아 기본값으로 되돌렸습니다.", "保存的{what}无效，已恢复为默认值。"),
+    "Your settings file could not be read, so the default settings were restored.": (
+        "설정 파일을 읽을 수 없어 기본 설정으로 되돌렸습니다.", "无法读取您的设置文件，已恢复默认设置。"),
+    "The old file was kept as {name}.": ("이전 파일은 {name}(으)로 보관했습니다.", "旧文件已保存为 {name}。"),
+    "Automatic (fit this computer)": ("자동 (이 컴퓨터에 맞춤)", "自动（适配这台电脑）"),
+    "Laptop with an 8 GB graphics card": ("8 GB 그래픽 카드 노트북", "配备 8 GB 显卡的笔记本电脑"),
+    "Desktop with a 12 GB graphics card": ("12 GB 그래픽 카드 데스크톱", "配备 12 GB 显卡的台式机"),
+    "Desktop with a 16 GB graphics card": ("16 GB 그래픽 카드 데스크톱", "配备 16 GB 显卡的台式机"),
+    "Workstation with a 24 GB graphics card": ("24 GB 그래픽 카드 워크스테이션", "配备 24 GB 显卡的工作站"),
+    "Processor only (slow, safest)": ("프로세서만 사용 (느리지만 가장 안전)", "仅用处理器（慢，但最稳妥）"),
+    "Automatic": ("자동", "自动"),
+    "Settings": ("설정", "设置"),
+    "Memory recipe": ("메모리 구성", "内存方案"),
+    "Language": ("언어", "语言"),
+    "Same as the system": ("시스템과 같게", "与系统相同"),
+    "Model file:": ("모델 파일:", "模型文件："),
+    "Memory recipe:": ("메모리 구성:", "内存方案："),
+    "Language:": ("언어:", "语言："),
+    "A new language is used after restarting Rotary.": (
+        "새 언어는 Rotary를 다시 시작한 뒤에 적용됩니다.", "新语言将在重新启动 Rotary 后生效。"),
+    "Colours follow your system's light or dark setting.": (
+        "색상은 시스템의 밝은/어두운 모드 설정을 따릅니다.", "颜色跟随系统的浅色或深色设置。"),
+    "Run first-time setup again": ("처음 설정 다시 실행", "重新运行首次设置"),
+    "Advanced": ("고급", "高级"),
+    "Context length in tokens": ("토큰 단위 문맥 길이", "以词元计的上下文长度"),
+    "Expert layers on the graphics card": ("그래픽 카드에 둘 전문가 층", "放在显卡上的专家层"),
+    "Processor threads": ("프로세서 스레드", "处理器线程"),
+    "Temperature (higher gives more varied answers)": (
+        "온도 (높을수록 다양한 답변)", "温度（越高回答越多样）"),
+    "System prompt": ("시스템 프롬프트", "系统提示词"),
+    "Context length:": ("문맥 길이:", "上下文长度："),
+    "Expert layers on the graphics card:": ("그래픽 카드에 둘 전문가 층:", "放在显卡上的专家层："),
+    "Processor threads:": ("프로세서 스레드:", "处理器线程："),
+    "Temperature:": ("온도:", "温度："),
+    "System prompt:": ("시스템 프롬프트:", "系统提示词："),
+    "{size} GB of system memory": ("시스템 메모리 {size} GB", "{size} GB 内存"),
+    "No NVIDIA graphics card was found, so models will run on the processor (slower). This computer has {ram}.": (
+        "NVIDIA 그래픽 카드를 찾지 못해 모델은 프로세서에서 실행됩니다 (더 느림). 이 컴퓨터에는 {ram}가 있습니다.",
+        "未找到 NVIDIA 显卡，因此模型将在处理器上运行（较慢）。这台电脑有 {ram}。"),
+    "Found the graphics card {name} with {vram} GB of graphics memory, and {ram}.": (
+        "그래픽 카드 {name}(그래픽 메모리 {vram} GB)와 {ram}를 찾았습니다.",
+        "找到显卡 {name}（显存 {vram} GB），以及 {ram}。"),
+    "the recipe for laptops with an 8 GB graphics card": (
+        "8 GB 그래픽 카드 노트북용 구성", "适用于配备 8 GB 显卡的笔记本电脑的方案"),
+    "the processor-only recipe (slow, but always works)": (
+        "프로세서 전용 구성 (느리지만 항상 작동)", "仅用处理器的方案（慢，但总能运行）"),
+    "an automatic recipe for this computer": ("이 컴퓨터에 맞춘 자동 구성", "适配这台电脑的自动方案"),
+    "Your computer": ("내 컴퓨터", "您的电脑"),
+    "Looking at your computer…": ("컴퓨터를 살펴보는 중…", "正在检查您的电脑…"),
+    "What Rotary found on this computer": ("Rotary가 이 컴퓨터에서 찾은 것", "Rotary 在这台电脑上找到的内容"),
+    "Rotary runs language models on this computer, without the internet. First it checks what the computer has.": (
+        "Rotary는 인터넷 없이 이 컴퓨터에서 언어 모델을 실행합니다. 먼저 컴퓨터 사양을 확인합니다.",
+        "Rotary 无需联网，在这台电脑上运行语言模型。首先它会检查电脑的配置。"),
+    "Choose a model": ("모델 선택", "选择模型"),
+    "Use the small demo model": ("작은 데모 모델 사용", "使用小型演示模型"),
+    "Use the small demo model, which always writes the same short message and is only for trying Rotary": (
+        "항상 같은 짧은 메시지를 쓰는 Rotary 체험용 작은 데모 모델 사용",
+        "使用小型演示模型（总是写出同一段简短信息，仅用于试用 Rotary）"),
+    "The demo model is tiny and always writes the same short message. It only shows how Rotary works; it cannot answer questions.": (
+        "데모 모델은 아주 작고 항상 같은 짧은 메시지를 씁니다. Rotary가 어떻게 작동하는지만 보여 주며, 질문에 답하지는 못합니다.",
+        "演示模型很小，总是写出同一段简短信息。它只用来展示 Rotary 的工作方式，不能回答问题。"),
+    "Choose a model file (.gguf) with Browse, or drag it onto this window.": (
+        "찾아보기로 모델 파일(.gguf)을 선택하거나 이 창으로 끌어다 놓으세요.",
+        "用“浏览”选择模型文件（.gguf），或将其拖到此窗口。"),
+    "Ready": ("준비 완료", "准备就绪"),
+    "Set up Rotary": ("Rotary 설정", "设置 Rotary"),
+    "Rotary could not look at this computer's hardware. You can still continue.": (
+        "Rotary가 이 컴퓨터의 하드웨어를 확인하지 못했습니다. 그래도 계속할 수 있습니다.",
+        "Rotary 无法检查这台电脑的硬件。您仍然可以继续。"),
+    "Rotary will use {recipe}.": ("Rotary는 {recipe}을(를) 사용합니다.", "Rotary 将使用{recipe}。"),
+    "the small demo model": ("작은 데모 모델", "小型演示模型"),
+    "Rotary will use {name} with {recipe}. You can change this later in Settings.": (
+        "Rotary는 {name}을(를) {recipe}(으)로 사용합니다. 나중에 설정에서 바꿀 수 있습니다.",
+        "Rotary 将以{recipe}使用 {name}。您之后可以在设置中更改。"),
+}

@@ -1,0 +1,85 @@
+"""App tests: offscreen Qt, a qasync loop on the test's Qt loop, fake engine, tmp dirs."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Plain `pytest` (not `python -m pytest`) does not put the repository root on sys.path;
+# the tests import their fakes as tests.app.fakes.
+_ROOT = str(Path(__file__).resolve().parents[2])
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
+
+import pytest  # noqa: E402
+import qasync  # noqa: E402
+
+from app.paths import default_paths  # noqa: E402
+from app.settings import Settings, SettingsStore  # noqa: E402
+from tests.app.fakes import fake_backend  # noqa: E402
+
+UNEXPECTED = "Something went wrong inside Rotary"
+
+
+@pytest.fixture
+def rotary_home(tmp_path, monkeypatch):
+    """Every settings, history and marker file of the test lives under tmp_path."""
+    home = tmp_path / "rotary-home"
+    monkeypatch.setenv("ROTARY_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def qloop(qapp):
+    """An asyncio loop driven by Qt: tasks advance whenever qtbot waits."""
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    yield loop
+    asyncio.events._set_running_loop(None)
+    asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def make_app(qapp, qloop, rotary_home, qtbot):
+    """Build a RotaryApp on fake engine parts; fails the test on unexpected errors."""
+    from app.application import RotaryApp
+    built = []
+
+    def build(script=None, hardware=None, vram=None, settings: Settings | None = None,
+              autoload=True, wizard=False, start=True, allow_unexpected=False):
+        paths = default_paths()
+        if settings is not None or not paths.settings_file.exists():
+            SettingsStore(paths.settings_file).save(settings or Settings(first_run_done=True))
+        backend, state = fake_backend(script, hardware, vram)
+        rotary = RotaryApp(qapp, qloop, backend, paths)
+        rotary.fake, rotary.allow_unexpected = state, allow_unexpected
+        built.append(rotary)
+        if start:
+            rotary.start(autoload=autoload, wizard=wizard)
+        return rotary
+
+    yield build
+    for rotary in built:
+        close_app(rotary)
+        if not rotary.allow_unexpected:
+            errors = [n for n in rotary.notices.history if n.message.startswith(UNEXPECTED)]
+            assert not errors, errors[0].details
+
+
+def close_app(rotary) -> None:
+    if getattr(rotary, "_closed_for_test", False):
+        return
+    rotary._closed_for_test = True
+    rotary.window.close()
+    rotary.close()
+
+
+def wait_ready(qtbot, rotary, timeout=5000) -> None:
+    qtbot.waitUntil(lambda: rotary.chat.model_ready, timeout=timeout)
+
+
+def wait_idle(qtbot, rotary, timeout=5000) -> None:
+    qtbot.waitUntil(lambda: not rotary.chat.busy, timeout=timeout)

@@ -1,0 +1,45 @@
+"""The app reaches the engine only through app/bridge.py; the engine never imports Qt."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# Frozen data types any app module may hold (requests, events, errors, recipe, facts);
+# every engine *function* (service, hardware, inspection, planner, fixtures) goes
+# through the bridge, so a GUI module can never block on or race with the engine.
+ALLOWED_ENGINE_IMPORTS = {"engine.api", "engine.errors", "engine.recipe", "engine.model_facts"}
+
+
+def _engine_imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return {name for name in names if name == "engine" or name.startswith("engine.")}
+
+
+def test_app_reaches_the_engine_only_through_the_bridge():
+    offenders = {}
+    for path in sorted((ROOT / "app").glob("*.py")):
+        if path.name == "bridge.py":
+            continue
+        extra = _engine_imports(path) - ALLOWED_ENGINE_IMPORTS
+        if extra:
+            offenders[path.name] = extra
+    assert not offenders
+    source = (ROOT / "app" / "bridge.py").read_text(encoding="utf-8")
+    assert '"engine.service"' in source      # the bridge is where the engine is reached
+
+
+def test_import_linter_contracts_hold():
+    result = subprocess.run([str(Path(sys.executable).parent / "lint-imports")], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+

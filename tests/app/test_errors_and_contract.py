@@ -1,0 +1,110 @@
+"""One error path, single instance, translations, accessibility, keyboard use."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+
+import pytest
+import qasync
+from PySide6.QtCore import QCoreApplication, QObject, QTranslator, Signal
+from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QComboBox, QLineEdit,
+                               QPlainTextEdit, QWidget)
+
+from app.i18n import I18N_DIR
+from app.qt_compat import emit
+from app.single_instance import SingleInstance
+
+
+
+def test_uncaught_exceptions_reach_the_notice(qtbot, make_app):
+    rotary = make_app(allow_unexpected=True)
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        sys.excepthook(*sys.exc_info())
+    assert "Something went wrong" in rotary.window.notice_bar.message.text()
+    assert "ValueError: boom" in rotary.window.notice_bar.details_text()
+    rotary.window.notice_bar.dismiss()
+    thread = threading.Thread(target=lambda: 1 / 0)
+    thread.start()
+    thread.join()
+    qtbot.waitUntil(lambda: "ZeroDivisionError" in rotary.window.notice_bar.details_text(),
+                    timeout=2000)
+
+
+def test_async_slot_exceptions_reach_the_notice(qtbot, make_app):
+    rotary = make_app(allow_unexpected=True)
+
+    class Source(QObject):
+        fired = Signal(int)
+
+    @qasync.asyncSlot(int)
+    async def broken(value):
+        await asyncio.sleep(0)
+        raise RuntimeError(f"async slot failed {value}")
+
+    source = Source()
+    source.fired.connect(broken)
+    emit(source.fired, 7)
+    qtbot.waitUntil(lambda: "async slot failed" in rotary.window.notice_bar.details_text(),
+                    timeout=2000)
+
+
+def test_second_instance_focuses_the_first(qtbot, tmp_path):
+    key = f"rotary-test-{tmp_path.name}"
+    first = SingleInstance(key)
+    assert first.listen()
+    second = SingleInstance(key)
+    with qtbot.waitSignal(first.activation_requested, timeout=3000):
+        assert second.notify_running_instance()
+    first.close()
+    assert not SingleInstance(key).notify_running_instance()
+
+
+@pytest.mark.parametrize("code, expected", [("ko", "새 대화"), ("zh_CN", "新对话")])
+def test_translations_load(qapp, code, expected):
+    translator = QTranslator()
+    assert translator.load(str(I18N_DIR / f"rotary_{code}.qm"))
+    qapp.installTranslator(translator)
+    try:
+        assert QCoreApplication.translate("", "New chat") == expected
+    finally:
+        qapp.removeTranslator(translator)
+
+
+def test_every_control_has_an_accessible_name(qtbot, make_app):
+    rotary = make_app()
+    dialog = rotary.open_settings()
+    wizard = rotary.open_wizard()
+    controls = (QAbstractButton, QLineEdit, QPlainTextEdit, QComboBox, QAbstractSpinBox)
+    missing = []
+    for root in (rotary.window, dialog, wizard):
+        for widget in [w for w in root.findChildren(QWidget) if isinstance(w, controls)]:
+            name = widget.accessibleName() or (isinstance(widget, QAbstractButton)
+                                               and widget.text().replace("&", ""))
+            inside_line_edit = isinstance(widget.parent(), QLineEdit)   # its clear button
+            if not name and widget.objectName() not in _QT_INTERNAL and not inside_line_edit:
+                missing.append(f"{type(widget).__name__} {widget.objectName()}")
+    assert not missing
+
+
+# Widgets Qt builds inside its own dialogs and scroll areas; Qt names them itself.
+_QT_INTERNAL = {"qt_spinbox_lineedit", "qt_wizard_commit", "qt_wizard_finish",
+                "__qt__passive_wizardbutton0", "__qt__passive_wizardbutton1",
+                "__qt__passive_wizardbutton2", "__qt__passive_wizardbutton3",
+                "__qt__passive_wizardbutton6", "qt_toolbar_ext_button",
+                "qt_menubar_ext_button"}
+
+
+def test_keyboard_only_send(qtbot, make_app):
+    from PySide6.QtCore import Qt
+    from tests.app.conftest import wait_idle, wait_ready
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    rotary.window.actions["focus_input"].trigger()
+    qtbot.keyClicks(rotary.window.chat.input, "Typed with keys")
+    qtbot.keyClick(rotary.window.chat.input, Qt.Key.Key_Return)
+    wait_idle(qtbot, rotary)
+    assert rotary.chat.messages[0].content == "Typed with keys"
