@@ -208,7 +208,7 @@ class GaugeWidget(QGroupBox):
         self._dirty = True
 
     def on_model_loaded(self, event) -> None:
-        self.model.ram_held_bytes = int(event.recipe.ram.total_bytes)
+        self.model.ram_held_bytes = int(event.recipe.ram.total_bytes - event.recipe.ram.headroom_bytes)
         self.model.context_size = int(event.recipe.n_ctx)
         self._dirty = True
 

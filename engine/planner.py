@@ -605,6 +605,9 @@ CPU_BANDWIDTH_BYTES_S = (12e9, 30e9)
 GPU_BANDWIDTH_PER_GIB = 32e9
 GPU_LAYER_OVERHEAD_S = 50e-6
 CPU_EXPERT_HOP_S = 100e-6
+# Graph building, sampling and Python per token: the floor that tiny models hit (the demo
+# model, 20 MB, measured ~400 tokens/s on one core here, not the thousands bandwidth implies).
+PER_TOKEN_OVERHEAD_S = 1.5e-3
 WORDS_PER_TOKEN = 0.75            # English prose; other languages use more tokens per word
 SLOW_TOKENS_PER_S = 5.0
 
@@ -645,7 +648,8 @@ def expected_tokens_per_second(sizes: ModelSizes, layout: Layout,
                                hw: HardwareInfo) -> tuple[float, float]:
     """Decode speed range (tokens/s) from the bandwidth model above."""
     active, gpu_bw = _active_bytes(sizes, layout), _gpu_bandwidth(hw)
-    fixed = active.gpu_layers * GPU_LAYER_OVERHEAD_S + active.cpu_expert_layers * CPU_EXPERT_HOP_S
+    fixed = (active.gpu_layers * GPU_LAYER_OVERHEAD_S + active.cpu_expert_layers * CPU_EXPERT_HOP_S
+             + PER_TOKEN_OVERHEAD_S)
     speeds = []
     for efficiency, cpu_bw in zip(GPU_EFFICIENCY, CPU_BANDWIDTH_BYTES_S):
         gpu_time = active.gpu / (gpu_bw * efficiency) if active.gpu else 0.0

@@ -54,7 +54,11 @@ def _simulate_parser(p: argparse.ArgumentParser) -> None:
                                       "layers with more diverse routing get more slots")
     p.add_argument("--upload-cap", type=int, help="uploads per layer step; further misses run on the CPU")
     p.add_argument("--predictor-accuracy", type=float,
-                   help="also run rotary with a modelled hidden-state predictor of this accuracy")
+                   help="also run rotary with a MODELLED predictor: the true next-layer experts "
+                        "with noise at this accuracy (row 'rotary+pred(model A)')")
+    p.add_argument("--predictor", choices=["trace"],
+                   help="trace: also run rotary prefetching from the trace's recorded 'pred' "
+                        "(row 'rotary+pred(trace)'); traces without one are skipped")
     p.add_argument("--cost-model", default="rtx4060-laptop", choices=sorted(PRESETS))
     p.add_argument("--expert-bytes", type=int, help="bytes per expert (default: Qwen3.6 Q4_K_M, 1.78 MiB)")
     p.add_argument("--workers", type=int, default=1)
@@ -65,9 +69,13 @@ def _simulate_parser(p: argparse.ArgumentParser) -> None:
 
 def _synth_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("out", help="output .npz (with --all: a folder)")
-    p.add_argument("--preset", default="qwen-like", choices=sorted(presets.SETTINGS))
+    p.add_argument("--preset", default="qwen-like", choices=sorted(presets.ALL_SETTINGS))
     p.add_argument("--all", action="store_true", help="write every preset into the folder OUT")
+    p.add_argument("--mode", choices=["copy", "latent"], default=None,
+                   help="latent: route from hidden states and record a next-layer 'pred'")
     for name, field in presets.SYNTH_FIELDS.items():
+        if name == "mode":
+            continue                                           # added above, with choices
         p.add_argument(f"--{name.replace('_', '-')}", dest=name, type=field, default=None)
     p.set_defaults(run=_run_synth)
 
@@ -88,7 +96,7 @@ def _run_simulate(args) -> int:
     jobs = simulate.plan_jobs(args.traces, policies, _numbers(args.fractions, float),
                               _numbers(args.slots, int) if args.slots else None, args.upload_cap,
                               args.predictor_accuracy, _numbers(args.gib, float) if args.gib else None,
-                              model.expert_bytes)
+                              model.expert_bytes, args.predictor)
     results = simulate.run_jobs(jobs, args.workers)
     rows = [r.row(model) for r in results if not isinstance(r, str)]
     errors = [r for r in results if isinstance(r, str)]
@@ -96,7 +104,8 @@ def _run_simulate(args) -> int:
         raise BudgetError("No budget can run on these traces", "; ".join(errors))
     print(report.table(rows, errors))
     settings = {"policies": policies, "cost_model": dataclasses.asdict(model), "traces": args.traces,
-                "upload_cap": args.upload_cap, "predictor_accuracy": args.predictor_accuracy}
+                "upload_cap": args.upload_cap, "predictor_accuracy": args.predictor_accuracy,
+                "predictor": args.predictor}
     if args.json:
         report.write_json(args.json, rows, settings, errors)
     if args.plot:
@@ -116,24 +125,28 @@ def _run_synth(args) -> int:
     from engine.residency.trace import save_trace
 
     overrides = {k: getattr(args, k) for k in presets.SYNTH_FIELDS if getattr(args, k) is not None}
-    names = sorted(presets.SETTINGS) if args.all else [args.preset]
+    names = sorted(presets.ALL_SETTINGS) if args.all else [args.preset]
     for name in names:
         out = f"{args.out.rstrip('/')}/{name}.npz" if args.all else args.out
         trace = synth_trace(presets.spec(name, **overrides))
         stem = os.path.splitext(os.path.basename(out))[0]
-        save_trace(out, trace.ids, trace.weights, {**trace.meta, "name": stem, "preset": name})
-        print(f"wrote {out}: {trace.n_tokens} tokens x {trace.n_layers} layers x k={trace.k} of {trace.n_expert}")
+        save_trace(out, trace.ids, trace.weights, {**trace.meta, "name": stem, "preset": name}, trace.pred)
+        extra = "" if trace.pred is None else " with pred"
+        print(f"wrote {out}: {trace.n_tokens} tokens x {trace.n_layers} layers x k={trace.k} "
+              f"of {trace.n_expert}{extra}")
     return 0
 
 
 def _run_stats(args) -> int:
+    from engine.residency.predictors import prediction_accuracy
     from engine.residency.synth import reuse_stats
     from engine.residency.trace import load_trace
 
     for path in args.traces:
         trace = load_trace(path)
+        extra = {} if trace.pred is None else {"pred_accuracy": prediction_accuracy(trace.ids, trace.pred)}
         print(path, json.dumps({"tokens": trace.n_tokens, "layers": trace.n_layers, "k": trace.k,
-                                "n_expert": trace.n_expert, **reuse_stats(trace.ids)}))
+                                "n_expert": trace.n_expert, **reuse_stats(trace.ids), **extra}))
     return 0
 
 

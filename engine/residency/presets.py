@@ -17,9 +17,18 @@ SETTINGS: dict[str, dict] = {
     "switchy-unmarked": {"segment": 120, "revisit": 0.7, "mark_contexts": False},
 }
 
+# Routed from latent hidden states; these traces carry a ``pred`` made like the engine's.
+LATENT_SETTINGS: dict[str, dict] = {
+    "latent-qwen-like": {"mode": "latent"},
+    "latent-qwen3-30b-like": {"mode": "latent", "n_expert": 128},
+    "latent-e64-k6": {"mode": "latent", "n_expert": 64, "k": 6},
+    "latent-e8-k2": {"mode": "latent", "n_expert": 8, "k": 2},
+}
+ALL_SETTINGS = {**SETTINGS, **LATENT_SETTINGS}
+
 
 def spec(name: str, **overrides) -> SynthSpec:
-    return dataclasses.replace(SynthSpec(**SETTINGS[name]), **overrides)
+    return dataclasses.replace(SynthSpec(**ALL_SETTINGS[name]), **overrides)
 
 
 def _flag(text: str) -> bool:
@@ -27,5 +36,6 @@ def _flag(text: str) -> bool:
 
 
 SYNTH_FIELDS = {f.name: (_flag if f.type in (bool, "bool") else
-                         int if f.type in (int, "int") else float)
+                         int if f.type in (int, "int") else
+                         str if f.type in (str, "str") else float)
                 for f in dataclasses.fields(SynthSpec)}

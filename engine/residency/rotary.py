@@ -239,7 +239,8 @@ class RotaryPolicy(ResidencyPolicy):
     def _prefetch_next(self, layer: int, guesses) -> list:
         table = self.tables[layer]
         wanted = [e for e in dict.fromkeys(guesses) if table.slot_of[e] == FREE]
-        return self._upload(layer, wanted[: min(self.cfg.prefetch, table.n_slots)], wanted)
+        # protect every guess: a resident one must not make room for a prefetched one
+        return self._upload(layer, wanted[: min(self.cfg.prefetch, table.n_slots)], guesses)
 
     def _upload(self, layer: int, experts: list[int], protected) -> list:
         """Admit ``experts`` outside a demand miss; returns (layer, expert, slot) ops."""

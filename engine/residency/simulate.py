@@ -16,7 +16,10 @@ from engine.errors import BudgetError
 from engine.residency.budget import Budget
 from engine.residency.costmodel import RTX4060_LAPTOP, CostModel
 from engine.residency.policy import ResidencyPolicy, make_policy
+from engine.residency.predictors import NoisyOracle, TracePredictor, prediction_accuracy
 from engine.residency.trace import Trace, load_trace
+
+TRACE_LABEL = "rotary+pred(trace)"    # the trace's recorded hidden-state prediction
 
 
 @dataclass
@@ -59,6 +62,7 @@ class RunResult:
     prompt: Counts = field(default_factory=Counts)
     bulk_uploads: int = 0      # prewarm and context restores between phases
     step_seconds: float = 0.0
+    pred_accuracy: float | None = None   # of the trace's recorded pred, decode tokens; None: no pred
 
     @property
     def hit_rate(self) -> float:
@@ -90,25 +94,8 @@ class RunResult:
                 "cpu_per_token": round(self.decode.cpu / n, 3),
                 "upload_gib": round(self.total_uploads() * model.expert_bytes / 2**30, 3),
                 "tokens_per_s": round(self.tokens_per_s(model), 2),
-                "us_per_step": round(1e6 * self.step_seconds / max(1, self.decode.steps + self.prompt.steps), 2)}
-
-
-class NoisyOracle:
-    """Stands in for "next layer's router applied to this layer's hidden state".
-
-    Returns the true experts of layer+1 for the token, each replaced by a wrong one with
-    probability 1 - accuracy (published hidden-state predictors: 80-89%, anchors.md).
-    The simulator passes the token index as ``hidden``.
-    """
-
-    def __init__(self, ids: np.ndarray, n_expert: int, accuracy: float, seed: int = 0) -> None:
-        rng = np.random.default_rng(seed)
-        wrong = rng.random(ids.shape) > accuracy
-        noise = rng.integers(0, n_expert, ids.shape)
-        self.guess = np.where(wrong, noise, ids).tolist()        # [tokens][layers][k]
-
-    def __call__(self, layer: int, hidden) -> list[int]:
-        return self.guess[hidden][layer + 1]
+                "us_per_step": round(1e6 * self.step_seconds / max(1, self.decode.steps + self.prompt.steps), 2),
+                **({} if self.pred_accuracy is None else {"pred_accuracy": round(self.pred_accuracy, 4)})}
 
 
 def run_policy(trace: Trace, policy: ResidencyPolicy, label: str | None = None,
@@ -120,6 +107,8 @@ def run_policy(trace: Trace, policy: ResidencyPolicy, label: str | None = None,
     weights = trace.weights.tolist() if trace.weights is not None else None
     out = RunResult(trace.name, label or policy.name, policy.budget.slots, trace.n_expert, trace.k,
                     trace.n_layers, int((~prompt).sum()), int(prompt.sum()))
+    if trace.pred is not None:                 # decode tokens: the only ones rotary prefetches for
+        out.pred_accuracy = prediction_accuracy(trace.ids, trace.pred, ~prompt)
     dynamic = policy.admits_misses
     started = time.perf_counter()
     for t in range(trace.n_tokens):
@@ -176,9 +165,10 @@ class Job:
     fraction: float | None = None
     slots: int | None = None
     upload_cap: int | None = None
-    predictor_accuracy: float | None = None
+    predictor_accuracy: float | None = None    # modelled NoisyOracle of this accuracy
     gib: float | None = None
     expert_bytes: int = RTX4060_LAPTOP.expert_bytes
+    predictor: str | None = None               # "trace": the trace's recorded pred
 
 
 def run_job(job: Job, trace: Trace | None = None) -> RunResult | str:
@@ -188,12 +178,27 @@ def run_job(job: Job, trace: Trace | None = None) -> RunResult | str:
         budget = make_budget(trace, job.fraction, job.slots, job.upload_cap, job.gib, job.expert_bytes)
     except BudgetError as exc:
         return f"{trace.name}: {exc.message}"          # the same for every policy
-    options, label = {}, job.policy
-    if job.predictor_accuracy is not None and job.policy == "rotary":
-        options["predictor"] = NoisyOracle(trace.ids, trace.n_expert, job.predictor_accuracy)
-        label = f"rotary+pf{job.predictor_accuracy:g}"
+    if job.predictor == "trace" and trace.pred is None:
+        return f"{trace.name}: has no recorded 'pred', so rotary+pred(trace) cannot run"
+    options, label = _predictor_options(job, trace)
     policy = make_policy(job.policy, budget, trace.n_expert, trace.k, **options)
     return run_policy(trace, policy, label, predictor_hidden="predictor" in options)
+
+
+def _predictor_options(job: Job, trace: Trace) -> tuple[dict, str]:
+    """Policy options and row label; the modelled oracle is labelled so, never as a measurement."""
+    if job.policy != "rotary":
+        return {}, job.policy
+    if job.predictor == "trace":
+        return {"predictor": TracePredictor.from_trace(trace)}, TRACE_LABEL
+    if job.predictor_accuracy is not None:
+        oracle = NoisyOracle(trace.ids, trace.n_expert, job.predictor_accuracy)
+        return {"predictor": oracle}, oracle_label(job.predictor_accuracy)
+    return {}, job.policy
+
+
+def oracle_label(accuracy: float) -> str:
+    return f"rotary+pred(model {accuracy:g})"
 
 
 def run_jobs(jobs: list[Job], workers: int = 1) -> list[RunResult | str]:
@@ -212,8 +217,9 @@ def simulate(trace: Trace, name: str, budget: Budget, **options) -> RunResult:
 def plan_jobs(traces: list[str], policies: list[str], fractions: list[float] | None,
               slots: list[int] | None, upload_cap: int | None = None,
               predictor_accuracy: float | None = None, gibs: list[float] | None = None,
-              expert_bytes: int = RTX4060_LAPTOP.expert_bytes) -> list[Job]:
-    """Every trace x policy x budget; with a predictor accuracy, rotary runs once more with it."""
+              expert_bytes: int = RTX4060_LAPTOP.expert_bytes, predictor: str | None = None) -> list[Job]:
+    """Every trace x policy x budget; rotary runs once more per predictor asked for
+    (``predictor_accuracy``: the modelled oracle; ``predictor="trace"``: the recorded pred)."""
     if gibs:
         budgets = [{"gib": g, "expert_bytes": expert_bytes} for g in gibs]
     else:
@@ -221,5 +227,8 @@ def plan_jobs(traces: list[str], policies: list[str], fractions: list[float] | N
     jobs = [Job(t, p, upload_cap=upload_cap, **b) for t in traces for p in policies for b in budgets]
     if predictor_accuracy is not None and "rotary" in policies:
         jobs += [Job(t, "rotary", upload_cap=upload_cap, predictor_accuracy=predictor_accuracy, **b)
+                 for t in traces for b in budgets]
+    if predictor == "trace" and "rotary" in policies:
+        jobs += [Job(t, "rotary", upload_cap=upload_cap, predictor="trace", **b)
                  for t in traces for b in budgets]
     return jobs

@@ -5,6 +5,11 @@ File format (``.npz``, written by ``python -m engine trace`` and by ``synth``):
 * ``ids``      int16   [tokens, layers, k]  expert ids chosen by the router, distinct per row
 * ``weights``  float32 [tokens, layers, k]  optional router weights (same order as ``ids``)
 * ``meta``     str     JSON object: ``model``, ``architecture``, ``n_expert``, ``k``, ``source``
+* ``pred``     int16   [tokens, layers, k]  optional cross-layer prediction: ``pred[t, i]`` are the
+  experts predicted for MoE layer ``i`` of token ``t`` from the hidden state of MoE layer
+  ``i - 1`` of the same token (in the engine: layer i's router applied to layer i-1's
+  normalised hidden state). Row ``i = 0`` is all -1 (nothing comes before the first MoE
+  layer); elsewhere -1 means "no prediction" for that position. Same shape as ``ids``.
 
 Optional meta keys the simulator understands:
 
@@ -33,6 +38,7 @@ class Trace:
     weights: np.ndarray | None      # float32 [tokens, layers, k] or None
     meta: dict = field(default_factory=dict)
     path: str = ""
+    pred: np.ndarray | None = None  # int16 [tokens, layers, k] or None; -1 = no prediction
 
     @property
     def n_tokens(self) -> int:
@@ -66,15 +72,18 @@ class Trace:
         return {int(start): str(ctx) for start, ctx in self.meta.get("contexts", [])}
 
 
-def save_trace(path, ids: np.ndarray, weights: np.ndarray | None, meta: dict) -> None:
+def save_trace(path, ids: np.ndarray, weights: np.ndarray | None, meta: dict,
+               pred: np.ndarray | None = None) -> None:
     """Validate and write a trace; ``meta`` must name ``n_expert`` (``k`` is taken from ids)."""
     meta = {**META_DEFAULTS, **dict(meta)}
     ids, weights = _coerce_arrays(ids, weights)
+    pred = None if pred is None else _coerce_ids(pred, "pred")
     meta.setdefault("k", int(ids.shape[2]) if ids.ndim == 3 else 0)
-    trace = validate(Trace(ids, weights, meta, str(path)))
+    trace = validate(Trace(ids, weights, meta, str(path), pred))
     arrays = {"ids": trace.ids, "meta": np.array(json.dumps(trace.meta))}
-    if trace.weights is not None:
-        arrays["weights"] = trace.weights
+    for key in ("weights", "pred"):
+        if getattr(trace, key) is not None:
+            arrays[key] = getattr(trace, key)
     with open(path, "wb") as handle:   # a file handle stops numpy appending ".npz"
         np.savez_compressed(handle, **arrays)
 
@@ -93,7 +102,8 @@ def load_trace(path) -> Trace:
             raise TraceFormatError(f"Trace {path} lacks the '{key}' array")
     meta = {**META_DEFAULTS, **_parse_meta(arrays["meta"], path)}
     ids, weights = _coerce_arrays(arrays["ids"], arrays.get("weights"))
-    return validate(Trace(ids, weights, meta, str(path)))
+    pred = _coerce_ids(arrays["pred"], "pred") if "pred" in arrays else None
+    return validate(Trace(ids, weights, meta, str(path), pred))
 
 
 def validate(trace: Trace) -> Trace:
@@ -104,17 +114,25 @@ def validate(trace: Trace) -> Trace:
     _check_id_values(ids, n_expert)
     if weights is not None:
         _check_weights(weights, ids.shape)
+    if trace.pred is not None:
+        _check_pred(trace.pred, ids.shape, n_expert)
     _check_spans(meta, ids.shape[0])
     return trace
 
 
+def _coerce_ids(values, name: str = "ids") -> np.ndarray:
+    """Any integer array that fits int16 -> int16; anything else is a TraceFormatError."""
+    values = np.asarray(values)
+    if values.dtype.kind not in "iu":
+        raise TraceFormatError(f"Trace {name} must be integers (int16), got dtype {values.dtype}")
+    info = np.iinfo(ID_DTYPE)
+    if values.size and (values.min() < info.min or values.max() > info.max):
+        raise TraceFormatError(f"Trace {name} do not fit int16")
+    return values.astype(ID_DTYPE, copy=False)
+
+
 def _coerce_arrays(ids, weights):
-    ids = np.asarray(ids)
-    if ids.dtype.kind not in "iu":
-        raise TraceFormatError(f"Trace ids must be integers (int16), got dtype {ids.dtype}")
-    if ids.size and (ids.min() < np.iinfo(ID_DTYPE).min or ids.max() > np.iinfo(ID_DTYPE).max):
-        raise TraceFormatError("Trace ids do not fit int16")
-    ids = ids.astype(ID_DTYPE, copy=False)
+    ids = _coerce_ids(ids)
     if weights is None:
         return ids, None
     weights = np.asarray(weights)
@@ -171,6 +189,19 @@ def _check_weights(weights: np.ndarray, shape: tuple) -> None:
         raise TraceFormatError(f"Trace weights shape {weights.shape} differs from ids {shape}")
     if not np.all(np.isfinite(weights)):
         raise TraceFormatError("Trace weights contain NaN or infinity")
+
+
+def _check_pred(pred: np.ndarray, shape: tuple, n_expert: int) -> None:
+    if pred.shape != shape:
+        raise TraceFormatError(f"Trace pred shape {pred.shape} differs from ids {shape}")
+    low, high = int(pred.min()), int(pred.max())
+    if low < -1 or high >= n_expert:
+        raise TraceFormatError(
+            f"Trace pred out of range: found {low}..{high}, expected -1..{n_expert - 1}")
+    # Catches the off-by-one convention (row i predicting layer i + 1 instead of layer i).
+    if np.any(pred[:, 0] != -1):
+        raise TraceFormatError("Trace pred row 0 must be all -1: layer 0 has no earlier layer "
+                               "to predict it from (pred[t, i] is the guess FOR layer i)")
 
 
 def _check_spans(meta: dict, n_tokens: int) -> None:

@@ -29,7 +29,7 @@ def test_simulate_writes_table_json_and_plot(traces, tmp_path, capsys):
     assert code == 0 and "rotary" in text and "gap to OPT" in text
     report = json.loads(out.read_text())
     policies = {r["policy"] for r in report["results"]}
-    assert {"rotary", "lru", "lfu", "lfru", "static", "layer", "opt", "rotary+pf0.8"} <= policies
+    assert {"rotary", "lru", "lfu", "lfru", "static", "layer", "opt", "rotary+pred(model 0.8)"} <= policies
     assert any("fewer than the 2 experts" in s for s in report["skipped"])    # 12.5% of 8 < k
     assert png.stat().st_size > 1000
 

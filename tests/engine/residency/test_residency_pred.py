@@ -1,0 +1,153 @@
+"""Recorded next-layer predictions: the trace's ``pred``, TracePredictor, latent synth, CLI."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+from residency_helpers import random_trace
+
+from engine.errors import TraceFormatError
+from engine.residency.__main__ import main
+from engine.residency.budget import Budget
+from engine.residency.policy import make_policy
+from engine.residency.predictors import TracePredictor, prediction_accuracy
+from engine.residency.report import table
+from engine.residency.simulate import run_policy
+from engine.residency.synth import SynthSpec, reuse_stats, synth_trace
+from engine.residency.trace import Trace, load_trace, save_trace
+
+META = {"model": "m", "n_expert": 16}
+
+
+def _ids(tokens=5, layers=3, k=4, seed=0):
+    rng = np.random.default_rng(seed)
+    return np.array([[rng.choice(16, k, replace=False) for _ in range(layers)]
+                     for _ in range(tokens)], dtype=np.int16)        # [tokens, layers, k]
+
+
+def _perfect(ids):
+    """The true ids as a prediction, with row 0 empty as the format requires."""
+    pred = ids.copy()
+    pred[:, 0] = -1
+    return pred
+
+
+def _write_raw(path, **arrays):
+    with open(path, "wb") as handle:
+        np.savez(handle, meta=np.array(json.dumps(META)), **arrays)
+    return path
+
+
+def test_pred_round_trips_and_is_optional(tmp_path):
+    ids = _ids()
+    pred = _perfect(ids).astype(np.int64)
+    pred[2, 1, 3] = -1                                               # a hole: "no prediction"
+    save_trace(tmp_path / "p.npz", ids, None, META, pred=pred)
+    save_trace(tmp_path / "n.npz", ids, None, META)                   # the old positional call
+    with_pred, without = load_trace(tmp_path / "p.npz"), load_trace(tmp_path / "n.npz")
+    assert with_pred.pred.dtype == np.int16 and np.array_equal(with_pred.pred, pred)
+    assert without.pred is None
+
+
+@pytest.mark.parametrize("pred, fragment", [
+    (_perfect(_ids()).astype(np.float32), "pred must be integers (int16), got dtype float32"),
+    (_perfect(_ids())[:, :2], "pred shape (5, 2, 4) differs from ids (5, 3, 4)"),
+    (_perfect(_ids()) + 16, "pred out of range"),
+    (np.full((5, 3, 4), -2, np.int16), "pred out of range: found -2..-2, expected -1..15"),
+    (np.full((5, 3, 4), 40000, np.int32), "pred do not fit int16"),
+    (_ids(), "pred row 0 must be all -1"),                          # the off-by-one convention
+])
+def test_bad_pred_names_the_problem_on_load_and_save(tmp_path, pred, fragment):
+    path = _write_raw(tmp_path / "bad.npz", ids=_ids(), pred=pred)
+    with pytest.raises(TraceFormatError, match=re.escape(fragment)):
+        load_trace(path)
+    with pytest.raises(TraceFormatError, match=re.escape(fragment)):
+        save_trace(tmp_path / "out.npz", _ids(), None, META, pred=pred)
+    assert not (tmp_path / "out.npz").exists()
+
+
+def test_trace_predictor_serves_the_next_layers_row_without_holes():
+    ids = _ids()
+    pred = _perfect(ids)
+    pred[3, 2, 0] = -1
+    predictor = TracePredictor(pred)
+    assert predictor(0, 1) == ids[1, 1].tolist()                     # after layer 0: layer 1's guess
+    assert predictor(1, 3) == ids[3, 2, 1:].tolist()                  # -1 dropped
+    with pytest.raises(TraceFormatError, match="no 'pred'"):
+        TracePredictor.from_trace(Trace(ids, None, META, "x.npz"))
+
+
+def test_prediction_accuracy_counts_true_experts_found():
+    ids = np.array([[[0, 1], [2, 3], [4, 5]]], np.int16)             # [1 token, 3 layers, k=2]
+    pred = np.array([[[-1, -1], [3, 7], [5, 4]]], np.int16)
+    assert prediction_accuracy(ids, pred) == pytest.approx(0.75)      # (1/2 + 2/2) / 2
+    assert prediction_accuracy(ids[:, :1], pred[:, :1]) is None       # one layer: nothing to predict
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_perfect_prefetch_never_lowers_the_hit_rate(seed):
+    spec = SynthSpec(n_expert=32, k=4, n_layers=3, n_tokens=150, segment=40, prompt=8, seed=seed)
+    trace = synth_trace(spec) if seed % 2 else random_trace(np.random.default_rng(seed), 60, 3, 32, 4, hot=14)
+    predictor = TracePredictor(_perfect(trace.ids))
+    for slots in (4, 6, 10):
+        budget = Budget.uniform(3, slots)
+        plain = run_policy(trace, make_policy("rotary", budget, 32, 4)).hit_rate
+        policy = make_policy("rotary", budget, 32, 4, predictor=predictor)
+        assert run_policy(trace, policy, predictor_hidden=True).hit_rate >= plain
+
+
+def test_latent_synth_predicts_like_a_model():
+    spec = SynthSpec(n_expert=64, k=6, n_layers=4, n_tokens=600, mode="latent", seed=2)
+    trace = synth_trace(spec)
+    assert np.array_equal(trace.pred, synth_trace(spec).pred)        # deterministic
+    assert np.all(trace.pred[:, 0] == -1) and np.all(trace.pred[:, 1:] >= 0)
+    assert np.allclose(trace.weights.sum(axis=2), 1, atol=1e-5)
+    accuracy = prediction_accuracy(trace.ids, trace.pred)
+    assert 0.75 < accuracy < 0.95                                     # published: 80-89%
+    stats = reuse_stats(trace.ids)
+    assert 0.3 < stats["repeat_next"] < 0.65 and stats["median_distance"] <= 3
+
+
+def test_latent_accuracy_follows_the_drift():
+    def accuracy(drift):
+        spec = SynthSpec(n_expert=64, k=6, n_layers=3, n_tokens=300, mode="latent", layer_drift=drift)
+        trace = synth_trace(spec)
+        return prediction_accuracy(trace.ids, trace.pred)
+    assert accuracy(0.0) == 1.0
+    assert accuracy(0.1) > accuracy(0.3) > accuracy(0.6)
+
+
+def test_latent_spec_errors():
+    with pytest.raises(TraceFormatError, match="Unknown synthetic mode 'magic'"):
+        synth_trace(SynthSpec(mode="magic"))
+    with pytest.raises(TraceFormatError, match="token_corr"):
+        synth_trace(SynthSpec(mode="latent", token_corr=1.0))
+
+
+def test_cli_runs_the_recorded_predictor_and_reports_its_accuracy(tmp_path, capsys):
+    latent, plain = tmp_path / "latent.npz", tmp_path / "plain.npz"
+    assert main(["synth", str(latent), "--preset", "latent-e64-k6", "--n-tokens", "200",
+                 "--n-layers", "3", "--prompt", "16"]) == 0
+    assert main(["synth", str(plain), "--preset", "e64-k6", "--n-tokens", "100", "--n-layers", "3"]) == 0
+    out = tmp_path / "r.json"
+    assert main(["simulate", str(latent), str(plain), "--fractions", "0.25", "--policies",
+                 "rotary,lru,lfu,opt", "--predictor", "trace", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "rotary+pred(trace)" in text and "recorded pred accuracy" in text
+    report = json.loads(out.read_text())
+    rows = {(r["trace"], r["policy"]): r for r in report["results"]}
+    assert rows[("latent", "rotary+pred(trace)")]["pred_accuracy"] > 0.5
+    assert ("plain", "rotary+pred(trace)") not in rows
+    assert any("plain: has no recorded 'pred'" in s for s in report["skipped"])
+    assert set(report["pred_accuracy"]) == {"latent"}
+    assert main(["stats", str(latent)]) == 0 and "pred_accuracy" in capsys.readouterr().out
+
+
+def test_table_says_when_a_prefetching_policy_beats_opt():
+    base = {"trace": "t", "fraction": 0.25, "tokens_per_s": 1.0, "uploads_per_token": 1.0}
+    rows = [{**base, "policy": p, "hit_rate": h} for p, h in
+            [("lru", 0.8), ("lfu", 0.7), ("opt", 0.9), ("rotary+pred(trace)", 0.95)]]
+    text = table(rows)
+    assert "above OPT: rotary+pred(trace) at 25%" in text and "demand-only" in text
+    assert "+1.50" in text                                           # gap closed beyond 1
