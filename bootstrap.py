@@ -3,6 +3,7 @@
 
     python3 bootstrap.py start     # install everything, then open the app
     python3 bootstrap.py test      # install everything the tests need, then run them
+    python3 bootstrap.py bench     # the same, then print every benchmark's measured ratios
 
 Standard library only: it runs before anything is installed. Every run performs every
 install step; the only shortcut is a folder of wheels built earlier on this machine,
@@ -101,6 +102,27 @@ def ensure_test_system_packages() -> None:
                    env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
 
 
+# Each prints numbers measured in one run; a missed target is reported, not fatal (timings
+# are noisy here), but a benchmark that crashes fails the command.
+BENCHMARKS = (
+    ("bench/bench_engine.py", "--rounds", "5"),
+    ("bench/bench_planner.py",),
+    ("bench/bench_residency_step.py",),
+    ("bench/bench_residency_quality.py", "--tokens", "1500", "--out", "artifacts/bench"),
+    ("bench/bench_app_startup.py",),
+    ("bench/bench_app_stall.py",),
+)
+
+
+def run_benchmarks(python: pathlib.Path) -> int:
+    failures = 0
+    for script, *args in BENCHMARKS:
+        print(f"\n===== {script}", flush=True)
+        env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+        failures += subprocess.call([str(python), script, *args], cwd=ROOT, env=env) != 0
+    return 1 if failures else 0
+
+
 def main(argv: list[str]) -> int:
     command = argv[1] if len(argv) > 1 else "start"
     if command == "start":
@@ -111,6 +133,8 @@ def main(argv: list[str]) -> int:
         if sys.platform.startswith("linux"):
             ensure_test_system_packages()
         return subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT)
+    if command == "bench":
+        return run_benchmarks(install("test"))
     print(__doc__)
     return 2
 
