@@ -16,9 +16,7 @@ from typing import Any, Callable
 from engine.api import (ChatRequest, Event, Listener, LoadFallback, LoadProgress, LoadRequest,
                         ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished,
                         next_request_id)
-from engine.errors import EngineError, EngineStateError, GenerationError, InsufficientMemoryError
-from engine.model_facts import ModelFacts
-from engine.recipe import Recipe
+from engine.errors import EngineError, EngineStateError, GenerationError
 
 log = logging.getLogger("rotary.engine")
 
@@ -132,12 +130,3 @@ class EngineWorker:
             self.loaded.close()
             self.loaded = None
 
-
-def describe_failure(error: EngineError) -> str:
-    """One line for logs: the plain message plus the first line of the details."""
-    first = error.details.splitlines()[0] if error.details else ""
-    return f"{error.message} [{first}]" if first else error.message
-
-
-__all__ = ["EngineService", "EngineWorker", "describe_failure", "InsufficientMemoryError",
-           "ModelFacts", "Recipe"]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from engine.errors import EngineError, InsufficientMemoryError
 from engine.hardware import GIB, MIB, HardwareInfo
 from engine.model_facts import AttentionShape, LayerBytes, ModelFacts, TensorInfo
-from engine.planner import (PRESETS, describe, fallback_ladder, get_preset, kv_cache_bytes,
+from engine.planner import (describe, fallback_ladder, get_preset, kv_cache_bytes,
                             plan, preset_names, pretend_hardware, recipe_from_dict,
                             recipe_to_dict, resolve_preset)
 
