@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
 
 import qasync
 from PySide6.QtWidgets import QApplication
@@ -41,8 +44,23 @@ async def run(qapp: QApplication, args: argparse.Namespace, instance: SingleInst
     return 0
 
 
+def setup_logging(log_file: Path) -> None:
+    """Everything goes to a small rotating file for "Copy details" and the IT person.
+
+    Never to stderr: a windowed build has none, and users never read a console.
+    """
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    handler = RotatingFileHandler(log_file, maxBytes=2_000_000, backupCount=2, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    logging.getLogger("rotary.llama").setLevel(logging.WARNING)   # llama.cpp is chatty
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    setup_logging(default_paths().log_file)
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
     qapp.setApplicationName("Rotary")
     qapp.setQuitOnLastWindowClosed(False)      # we quit once our own cleanup has run

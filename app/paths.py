@@ -37,6 +37,10 @@ class AppPaths:
     def demo_dir(self) -> Path:
         return self.data_dir / "demo-model"
 
+    @property
+    def log_file(self) -> Path:
+        return self.data_dir / "logs" / "rotary.log"
+
     def ensure(self) -> "AppPaths":
         self.config_dir.mkdir(parents=True, exist_ok=True)
         self.data_dir.mkdir(parents=True, exist_ok=True)
