@@ -39,10 +39,10 @@ def bench_recipe(threads: int) -> Recipe:
 class EngineSide:
     """The engine thread, driven exactly as the app drives it."""
 
-    def __init__(self, path: pathlib.Path, threads: int) -> None:
+    def __init__(self, path: pathlib.Path, recipe: Recipe) -> None:
         self.events: queue.Queue = queue.Queue()
         self.service = EngineService(self.events.put)
-        self.service.load(LoadRequest(model_path=str(path), recipe=bench_recipe(threads)))
+        self.service.load(LoadRequest(model_path=str(path), recipe=recipe))
         self._wait()
 
     def decode_tps(self, tokens: int, record_routing: bool) -> float:
@@ -107,7 +107,7 @@ def main() -> int:
         spec = SPECS["bench"]
         print(f"fixture: {path.stat().st_size / 1e6:.0f} MB, {spec.n_layer} layers, "
               f"{spec.n_expert} experts top-{spec.n_expert_used}, threads={args.threads}")
-        engine = EngineSide(path, args.threads)
+        engine = EngineSide(path, bench_recipe(args.threads))
         from engine.generate import render_chat
 
         plain = PlainSide(path, args.threads, render_chat(engine.service.worker.loaded.native, PROMPT))
