@@ -142,3 +142,28 @@ def test_memory_failures_step_down_the_ladder_in_plain_words(engine_service, tin
     assert isinstance(events[-1], ModelLoaded) and len(fallbacks) == 2
     assert all(f.message and "layer" not in f.message.lower() for f in fallbacks)
     assert events[-1].recipe == attempts[-1] != attempts[0]
+
+
+def test_a_dense_model_is_reported_as_dense_and_still_runs(engine_service, tmp_path, cpu_recipe):
+    from engine.fixtures.tiny_moe import write_tiny_moe
+
+    service, collector = engine_service
+    dense = write_tiny_moe(tmp_path / "dense.gguf", "dense")
+    loaded = _load(service, collector, dense, cpu_recipe())[-1]
+    assert isinstance(loaded, ModelLoaded)
+    assert not loaded.facts.is_moe and loaded.facts.architecture == "qwen3"
+    service.chat(ChatRequest(messages=HELLO, max_tokens=6, temperature=0))
+    answer = collector.until(RequestFinished)
+    steps = [e for e in answer if isinstance(e, StepRecord)]
+    assert steps and all(s.expert_ids is None for s in steps)
+
+
+def test_a_model_under_a_non_ascii_path_loads(engine_service, tmp_path, tiny_moe_path, cpu_recipe):
+    import shutil
+
+    service, collector = engine_service
+    folder = tmp_path / "모델 测试"
+    folder.mkdir()
+    target = folder / "модель.gguf"
+    shutil.copy(tiny_moe_path, target)
+    assert isinstance(_load(service, collector, target, cpu_recipe())[-1], ModelLoaded)
