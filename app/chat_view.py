@@ -197,6 +197,12 @@ class ChatPane(QWidget):
         self.render_timer.timeout.connect(self._render_streaming)
         self.announcer = StreamAnnouncer(self)
         self._build()
+        QTimer.singleShot(0, self._prewarm)
+
+    def _prewarm(self) -> None:
+        # PySide6 builds its Python enum types on first use (~35 ms for a message bubble);
+        # pay that once after the window shows, not on the user's first send.
+        MessageWidget(0, "assistant", "*warm*\n\n```\nx\n```").deleteLater()
 
     # ---- layout -------------------------------------------------------------------------
 
