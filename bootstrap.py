@@ -105,7 +105,7 @@ def ensure_test_system_packages() -> None:
 # Each prints numbers measured in one run; a missed target is reported, not fatal (timings
 # are noisy here), but a benchmark that crashes fails the command.
 BENCHMARKS = (
-    ("bench/bench_engine.py", "--rounds", "5"),
+    ("bench/bench_engine.py", "--rounds", "9"),
     ("bench/bench_planner.py",),
     ("bench/bench_residency_step.py",),
     ("bench/bench_residency_quality.py", "--tokens", "1500", "--out", "artifacts/bench"),

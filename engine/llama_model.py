@@ -150,9 +150,8 @@ class NativeModel:
         self._sampler = sampler
 
     def sample(self) -> int:
-        token = self._llama.llama_sampler_sample(self._sampler.sampler, self.ctx.ctx, -1)
-        self._llama.llama_sampler_accept(self._sampler.sampler, token)
-        return token
+        # llama_sampler_sample already accepts the token into the chain's state.
+        return self._llama.llama_sampler_sample(self._sampler.sampler, self.ctx.ctx, -1)
 
     def _close_sampler(self) -> None:
         if self._sampler is not None:
