@@ -4,8 +4,9 @@
    same fixture, threads and prompt. Target: ratio >= 0.97.
 2. Writing speed with the routing record on vs off. Target: ratio >= 0.90.
 
-Runs alternate A/B several times and compare the medians, so that a slow moment of the
-machine hits both sides. Usage: python bench/bench_engine.py [--rounds 5] [--tokens 96]
+Runs alternate between the sides several times, in an order rotated every round, and
+compare the medians, so that a slow moment of the machine or a position in the order hits
+every side alike. Usage: python bench/bench_engine.py [--rounds 5] [--tokens 96]
 """
 
 from __future__ import annotations
@@ -112,11 +113,19 @@ def main() -> int:
 
         plain = PlainSide(path, args.threads, render_chat(engine.service.worker.loaded.native, PROMPT))
         results = {"engine": [], "plain": [], "routing_on": [], "routing_off": []}
-        for _ in range(args.rounds):
-            results["plain"].append(plain.decode_tps(args.tokens))
-            results["engine"].append(engine.decode_tps(args.tokens, record_routing=False))
-            results["routing_on"].append(engine.decode_tps(args.tokens, record_routing=True))
-            results["routing_off"].append(engine.decode_tps(args.tokens, record_routing=False))
+        measure = {
+            "plain": lambda: plain.decode_tps(args.tokens),
+            "engine": lambda: engine.decode_tps(args.tokens, record_routing=False),
+            "routing_on": lambda: engine.decode_tps(args.tokens, record_routing=True),
+            "routing_off": lambda: engine.decode_tps(args.tokens, record_routing=False),
+        }
+        for round_index in range(args.rounds):
+            # Rotate the order each round: whichever runs right after another side pays for
+            # the switch (caches, page faults), so no side may always go first or second.
+            names = list(measure)
+            shift = round_index % len(names)
+            for name in names[shift:] + names[:shift]:
+                results[name].append(measure[name]())
         plain.close()
         engine.close()
     for name, values in results.items():
