@@ -50,7 +50,7 @@ def check_placement(path: pathlib.Path, has_gpu: bool) -> None:
 
 
 def speed(path: pathlib.Path, recipe, record: bool) -> float:
-    side = EngineSide(path, recipe)
+    side = EngineSide(path, recipe, record_routing=record)
     try:
         return max(side.decode_tps(96, record) for _ in range(3))
     finally:

@@ -79,7 +79,8 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     facts = inspect_model(request.model_path)
     hardware = probe()
     recipe = request.recipe or plan(facts, hardware, preset=request.preset)
-    recorder = _recorder(facts, recipe, with_weights, with_hidden) if facts.is_moe else None
+    wants_routing = facts.is_moe and (request.record_routing or with_hidden or with_weights)
+    recorder = _recorder(facts, recipe, with_weights, with_hidden) if wants_routing else None
     native, recipe = _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
     summary = describe(recipe, facts, hardware).text
     progress(1.0, "The model is ready.")

@@ -167,3 +167,14 @@ def test_a_model_under_a_non_ascii_path_loads(engine_service, tmp_path, tiny_moe
     target = folder / "модель.gguf"
     shutil.copy(tiny_moe_path, target)
     assert isinstance(_load(service, collector, target, cpu_recipe())[-1], ModelLoaded)
+
+
+def test_loading_without_routing_installs_no_recorder(engine_service, tiny_moe_path, cpu_recipe):
+    service, collector = engine_service
+    service.load(LoadRequest(model_path=str(tiny_moe_path), recipe=cpu_recipe(),
+                             record_routing=False))
+    assert isinstance(collector.until((ModelLoaded, RequestFailed))[-1], ModelLoaded)
+    assert service.worker.loaded.recorder is None
+    service.chat(ChatRequest(messages=HELLO, max_tokens=4, temperature=0))
+    steps = [e for e in collector.until(RequestFinished) if isinstance(e, StepRecord)]
+    assert steps and all(s.expert_ids is None for s in steps)
