@@ -99,12 +99,12 @@ def _lazy(module: str, name: str) -> Callable[..., Any]:
 
 def real_backend() -> EngineBackend:
     return EngineBackend(
-        make_engine=_lazy("engine.service", "EngineService"),
-        probe=_lazy("engine.hardware", "probe"),
-        read_vram=_lazy("engine.hardware", "read_vram"),
-        inspect_model=_lazy("engine.inspect_gguf", "inspect_model"),
-        plan=_lazy("engine.planner", "plan"),
-        describe=_lazy("engine.planner", "describe"),
+        make_engine=_lazy("engine.runtime.service", "EngineService"),
+        probe=_lazy("engine.plan.hardware", "probe"),
+        read_vram=_lazy("engine.plan.hardware", "read_vram"),
+        inspect_model=_lazy("engine.model.inspect_gguf", "inspect_model"),
+        plan=_lazy("engine.plan", "plan"),
+        describe=_lazy("engine.plan", "describe"),
         ensure_demo_model=_lazy("engine.fixtures.tiny_moe", "ensure_demo_model"))
 
 

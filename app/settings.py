@@ -17,7 +17,7 @@ from typing import Any, Callable
 from app.i18n import LANGUAGES, tr
 
 SCHEMA_VERSION = 2
-# The planner's preset registry (engine/planner.py) plus "auto"; kept here as data so
+# The planner's preset registry (engine/plan/) plus "auto"; kept here as data so
 # that settings validate without importing the engine.
 PRESETS = ("auto", "8gb-laptop", "12gb-desktop", "16gb-desktop", "24gb-workstation",
            "cpu-only")

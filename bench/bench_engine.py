@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from engine.api import ChatMessage, ChatRequest, LoadRequest, RequestFailed, RequestFinished  # noqa: E402
 from engine.fixtures.tiny_moe import SPECS, write_tiny_moe  # noqa: E402
 from engine.recipe import MemoryEstimate, Recipe  # noqa: E402
-from engine.service import EngineService  # noqa: E402
+from engine.runtime.service import EngineService  # noqa: E402
 
 PROMPT = (ChatMessage("user", "Summarise the document for the question and the answer, "
                               "the model and the expert."),)
@@ -116,9 +116,9 @@ def main() -> int:
         # in the context at all) and with it.
         engine = EngineSide(path, bench_recipe(args.threads), record_routing=False)
         recording = EngineSide(path, bench_recipe(args.threads), record_routing=True)
-        from engine.generate import render_chat
+        from engine.runtime.generate import render_chat
 
-        plain = PlainSide(path, args.threads, render_chat(engine.service.worker.loaded.native, PROMPT))
+        plain = PlainSide(path, args.threads, render_chat(engine.runtime.service.worker.loaded.native, PROMPT))
         results = {"engine": [], "plain": [], "routing_on": []}
         measure = {
             "plain": lambda: plain.decode_tps(args.tokens),

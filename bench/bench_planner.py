@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.fixtures.shapes import SHAPES, write_shape_fixture  # noqa: E402
-from engine.inspect_gguf import inspect_model  # noqa: E402
-from engine.planner import fallback_ladder, plan, pretend_hardware  # noqa: E402
+from engine.model.inspect_gguf import inspect_model  # noqa: E402
+from engine.plan import fallback_ladder, plan, pretend_hardware  # noqa: E402
 
 BUDGET_MS = 50.0
 MACHINES = ("8gb-laptop", "16gb-desktop", "cpu-only")

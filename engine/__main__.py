@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_info(args) -> int:
-    from engine.inspect_gguf import inspect_model, summarize  # noqa: PLC0415
+    from engine.model.inspect_gguf import inspect_model, summarize  # noqa: PLC0415
 
     facts = inspect_model(args.model)
     summary = summarize(facts)
@@ -67,7 +67,7 @@ def cmd_info(args) -> int:
 
 
 def _hardware(args):
-    from engine.hardware import HardwareInfo, probe  # noqa: PLC0415
+    from engine.plan.hardware import HardwareInfo, probe  # noqa: PLC0415
 
     if args.vram is None and args.ram is None:
         return probe()
@@ -80,8 +80,8 @@ def _hardware(args):
 
 
 def cmd_plan(args) -> int:
-    from engine.inspect_gguf import inspect_model  # noqa: PLC0415
-    from engine.planner import describe, plan, recipe_to_dict  # noqa: PLC0415
+    from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
+    from engine.plan import describe, plan, recipe_to_dict  # noqa: PLC0415
 
     facts, hardware = inspect_model(args.model), _hardware(args)
     recipe = plan(facts, hardware, preset=args.preset)
@@ -104,7 +104,7 @@ def cmd_plan(args) -> int:
 
 def _load(args, with_weights: bool = False, with_hidden: bool = False):
     from engine.api import LoadRequest  # noqa: PLC0415
-    from engine.loader import load_with_fallback  # noqa: PLC0415
+    from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
 
     request = LoadRequest(model_path=args.model, preset=args.preset)
     return load_with_fallback(request, lambda f, m: None,
@@ -143,7 +143,7 @@ def cmd_chat(args) -> int:
 
 
 def cmd_trace(args) -> int:
-    from engine.predictor import prediction_accuracy  # noqa: PLC0415
+    from engine.runtime.predictor import prediction_accuracy  # noqa: PLC0415
     from engine.residency.trace import save_trace  # noqa: PLC0415
 
     loaded = _load(args, with_weights=args.weights, with_hidden=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Union
 
 from engine.errors import EngineError
-from engine.model_facts import ModelFacts
+from engine.model.facts import ModelFacts
 from engine.recipe import Recipe
 
 _ids = itertools.count(1)
@@ -134,7 +134,7 @@ Listener = Callable[[Event], None]
 
 
 class EngineLike:
-    """What the bridge may call. ``engine.service.EngineService`` is the real one.
+    """What the bridge may call. ``engine.runtime.service.EngineService`` is the real one.
 
     Construction: ``EngineService(listener)``; every method returns at once and the
     work happens on the engine thread, which reports through ``listener(event)``.

@@ -1,12 +1,14 @@
 """The memory recipe: how a model is laid out across GPU memory and system RAM.
 
-Produced by ``engine.planner``; applied by ``engine.native``. Frozen so that it can be
+Produced by ``engine.plan``; applied by ``engine.runtime.bindings``. Frozen so that it can be
 logged, compared and passed between threads safely.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any, Mapping
 
 EXPERT_TENSOR_PATTERN = r"ffn_(up|down|gate|gate_up)_exps"
 
@@ -55,3 +57,27 @@ class Recipe:
             return ()
         layers = "|".join(str(i) for i in sorted(self.cpu_expert_layers))
         return (rf"^blk\.({layers})\.{EXPERT_TENSOR_PATTERN}",)
+
+
+# ---- JSON (the CLI's --json, saved recipes) ----------------------------------------------
+
+def recipe_to_dict(recipe: Recipe) -> dict[str, Any]:
+    """Plain JSON types; byte counts stay exact ints; totals added for readers."""
+    data = dataclasses.asdict(recipe)
+    data["cpu_expert_layers"] = list(recipe.cpu_expert_layers)
+    for device in ("vram", "ram"):
+        data[device]["total_bytes"] = getattr(recipe, device).total_bytes
+    data["override_patterns"] = list(recipe.override_patterns())
+    return data
+
+
+def recipe_from_dict(data: Mapping[str, Any]) -> Recipe:
+    """The inverse of recipe_to_dict (extra keys such as totals are ignored)."""
+    names = {f.name for f in dataclasses.fields(Recipe)}
+    values = {k: v for k, v in data.items() if k in names}
+    estimate_names = {f.name for f in dataclasses.fields(MemoryEstimate)}
+    for device in ("vram", "ram"):
+        parts = {k: v for k, v in data[device].items() if k in estimate_names}
+        values[device] = MemoryEstimate(**parts)
+    values["cpu_expert_layers"] = tuple(values["cpu_expert_layers"])
+    return Recipe(**values)

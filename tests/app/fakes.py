@@ -16,7 +16,7 @@ from engine.api import (LoadFallback, LoadProgress, LoadRequest, ModelLoaded, Mo
                         RequestFailed, RequestFinished, ResponseStats, StepRecord,
                         ChatRequest)
 from engine.errors import EngineError, NotAGGUFError
-from engine.model_facts import AttentionShape, LayerBytes, ModelFacts
+from engine.model.facts import AttentionShape, LayerBytes, ModelFacts
 from engine.recipe import MemoryEstimate, Recipe
 
 from app.bridge import EngineBackend

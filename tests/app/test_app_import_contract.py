@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Frozen data types any app module may hold (requests, events, errors, recipe, facts);
 # every engine *function* (service, hardware, inspection, planner, fixtures) goes
 # through the bridge, so a GUI module can never block on or race with the engine.
-ALLOWED_ENGINE_IMPORTS = {"engine.api", "engine.errors", "engine.recipe", "engine.model_facts"}
+ALLOWED_ENGINE_IMPORTS = {"engine.api", "engine.errors", "engine.recipe", "engine.model.facts"}
 
 
 def _engine_imports(path: Path) -> set[str]:
@@ -34,7 +34,7 @@ def test_app_reaches_the_engine_only_through_the_bridge():
             offenders[path.name] = extra
     assert not offenders
     source = (ROOT / "app" / "bridge.py").read_text(encoding="utf-8")
-    assert '"engine.service"' in source      # the bridge is where the engine is reached
+    assert '"engine.runtime.service"' in source      # the bridge is where the engine is reached
 
 
 def test_import_linter_contracts_hold():

@@ -1,6 +1,6 @@
 """End to end on the real engine thread with the built-in demo model (a fixed message through real MoE layers).
 
-Skips only when engine.service is not there yet; everything else is a real failure.
+Skips only when engine.runtime.service is not there yet; everything else is a real failure.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from app.paths import default_paths
 from app.settings import Settings, SettingsStore
 from tests.app.conftest import close_app, wait_idle, wait_ready
 
-if importlib.util.find_spec("engine.service") is None:
-    pytest.skip("engine.service is not in this checkout yet; the lead wires it in",
+if importlib.util.find_spec("engine.runtime.service") is None:
+    pytest.skip("engine.runtime.service is not in this checkout yet; the lead wires it in",
                 allow_module_level=True)
 
 pytestmark = pytest.mark.slow

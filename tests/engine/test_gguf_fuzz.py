@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import EngineError
-from engine.inspect_gguf import inspect_model
-from engine.model_facts import ModelFacts
+from engine.model.inspect_gguf import inspect_model
+from engine.model.facts import ModelFacts
 
 TIME_LIMIT_S = 2.0
 FUZZ_SETTINGS = settings(max_examples=200, deadline=2000,

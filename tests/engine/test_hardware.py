@@ -9,8 +9,8 @@ import types
 
 import pytest
 
-from engine import hardware
-from engine.hardware import (STATUS_FOUND, STATUS_NO_GPU, STATUS_NO_LIBRARY, HardwareInfo,
+from engine.plan import hardware
+from engine.plan.hardware import (STATUS_FOUND, STATUS_NO_GPU, STATUS_NO_LIBRARY, HardwareInfo,
                              VramReading, count_processor_core_records, parse_meminfo,
                              probe, read_vram)
 

@@ -15,7 +15,7 @@ import pytest
 
 from engine.errors import (CorruptModelError, EngineError, ModelFileError, NotAGGUFError,
                            UnsupportedModelError)
-from engine.inspect_gguf import inspect_model, summarize
+from engine.model.inspect_gguf import inspect_model, summarize
 
 MIB = 1 << 20
 QWEN36 = "qwen3.6-35b-a3b-q4_k_m"

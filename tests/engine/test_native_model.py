@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from engine.errors import ModelLoadError
-from engine.llama_model import NativeModel
-from engine.native import GgmlTensor, OverrideArray, cpu_buffer_type, ggml
-from engine import native_build
-from engine.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
+from engine.runtime.llama_model import NativeModel
+from engine.runtime.bindings import GgmlTensor, OverrideArray, cpu_buffer_type, ggml
+from engine.native import build as native_build
+from engine.runtime.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
                             parse_node_name)
 
 

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import EngineError, InsufficientMemoryError
-from engine.hardware import GIB, MIB, HardwareInfo
-from engine.model_facts import AttentionShape, LayerBytes, ModelFacts, TensorInfo
-from engine.planner import (describe, fallback_ladder, get_preset, kv_cache_bytes,
+from engine.plan.hardware import GIB, MIB, HardwareInfo
+from engine.model.facts import AttentionShape, LayerBytes, ModelFacts, TensorInfo
+from engine.plan import (describe, fallback_ladder, get_preset, kv_cache_bytes,
                             plan, preset_names, pretend_hardware, recipe_from_dict,
                             recipe_to_dict, resolve_preset)
 
@@ -106,7 +106,7 @@ _FACTS_CACHE: dict[str, ModelFacts] = {}
 
 @pytest.fixture
 def shape_facts(shape_fixture):
-    from engine.inspect_gguf import inspect_model
+    from engine.model.inspect_gguf import inspect_model
 
     def facts_of(name: str) -> ModelFacts:
         if name not in _FACTS_CACHE:

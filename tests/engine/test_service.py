@@ -8,14 +8,14 @@ import threading
 
 import pytest
 
-from engine import loader
+from engine.runtime import loader
 from engine.api import (ChatMessage, ChatRequest, LoadFallback, LoadProgress, LoadRequest,
                         ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished, StepRecord)
 from engine.errors import EngineStateError, InsufficientMemoryError, NotAGGUFError
-from engine.hardware import probe
-from engine.inspect_gguf import inspect_model
-from engine.planner import plan
-from engine.service import EngineService
+from engine.plan.hardware import probe
+from engine.model.inspect_gguf import inspect_model
+from engine.plan import plan
+from engine.runtime.service import EngineService
 
 HELLO = (ChatMessage("user", "hello the model"),)
 

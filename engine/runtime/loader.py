@@ -11,12 +11,12 @@ import numpy as np
 
 from engine.api import ChatRequest, LoadRequest
 from engine.errors import InsufficientMemoryError
-from engine.generate import GenerationRun
-from engine.llama_model import NativeModel, Sampling
-from engine.model_facts import ModelFacts
-from engine.predictor import RouterPredictor, hidden_node_name
+from engine.runtime.generate import GenerationRun
+from engine.runtime.llama_model import NativeModel, Sampling
+from engine.model.facts import ModelFacts
+from engine.runtime.predictor import RouterPredictor, hidden_node_name
 from engine.recipe import Recipe
-from engine.routing import make_recorder, stack_decode_steps, stack_decode_weights
+from engine.runtime.routing import make_recorder, stack_decode_steps, stack_decode_weights
 
 Progress = Callable[[float, str], None]
 Fallback = Callable[[Recipe], None]
@@ -71,9 +71,9 @@ class LoadedModel:
 
 def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallback,
                        with_weights: bool = False, with_hidden: bool = False) -> LoadedModel:
-    from engine.hardware import probe  # noqa: PLC0415
-    from engine.inspect_gguf import inspect_model  # noqa: PLC0415
-    from engine.planner import describe, plan  # noqa: PLC0415
+    from engine.plan.hardware import probe  # noqa: PLC0415
+    from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
+    from engine.plan import describe, plan  # noqa: PLC0415
 
     progress(0.0, "Checking the model file…")
     facts = inspect_model(request.model_path)
@@ -94,7 +94,7 @@ def _recorder(facts: ModelFacts, recipe: Recipe, with_weights: bool, with_hidden
 
 
 def _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback):
-    from engine.planner import fallback_ladder  # noqa: PLC0415
+    from engine.plan import fallback_ladder  # noqa: PLC0415
 
     last_error = None
     for attempt in _attempts(recipe, fallback_ladder(facts, hardware, recipe)):

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from engine.errors import InsufficientMemoryError, ModelLoadError
-from engine.native import (OverrideArray, PlacementReport, cpu_buffer_type, llama_cpp_module,
+from engine.runtime.bindings import (OverrideArray, PlacementReport, cpu_buffer_type, llama_cpp_module,
                            looks_like_memory_failure, native_log)
 from engine.recipe import Recipe
-from engine.routing import NativeRoutingRecorder, RoutingRecorder
+from engine.runtime.routing import NativeRoutingRecorder, RoutingRecorder
 
 KV_TYPES = {"f16": 1, "q8_0": 8, "q4_0": 2}   # ggml_type ids
 ProgressCallback = Callable[[float], bool]      # return False to abort loading

@@ -1,6 +1,6 @@
 """What the engine knows about a model file, read from its GGUF header only.
 
-``engine.inspect_gguf.inspect_model(path)`` fills these; the planner, the CLI and
+``engine.model.inspect_gguf.inspect_model(path)`` fills these; the planner, the CLI and
 the app read them. Frozen dataclasses so that they can be shared across threads.
 """
 

@@ -15,8 +15,8 @@ from typing import Mapping
 import gguf
 
 from engine.errors import CorruptModelError, EngineError, UnsupportedModelError
-from engine.gguf_header import GGUFArray, GGUFHeader, TensorEntry, read_header
-from engine.model_facts import AttentionShape, LayerBytes, ModelFacts, TensorInfo
+from engine.model.gguf_header import GGUFArray, GGUFHeader, TensorEntry, read_header
+from engine.model.facts import AttentionShape, LayerBytes, ModelFacts, TensorInfo
 
 # llama.cpp architecture names. "llama" with expert_count > 0 is Mixtral-style MoE.
 MOE_ARCHITECTURES = frozenset({

@@ -1,4 +1,4 @@
-"""Compile the engine's small C helpers (engine/csrc) once per machine, on first use.
+"""Compile the engine's small C helpers (engine/native/csrc) once per machine, on first use.
 
 The project already needs a C compiler to build llama-cpp-python; where none is found
 the engine falls back to its pure-Python equivalents and says so in the log.

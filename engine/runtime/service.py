@@ -87,7 +87,7 @@ class EngineWorker:
 
     def __init__(self, emit: Callable[[Event], None], stop: threading.Event) -> None:
         self.emit, self.stop = emit, stop
-        self.loaded = None      # engine.loader.LoadedModel
+        self.loaded = None      # engine.runtime.loader.LoadedModel
 
     def handle(self, command: _Command) -> None:
         request_id = getattr(command.request, "request_id", next_request_id())
@@ -101,7 +101,7 @@ class EngineWorker:
             log.exception("engine command %s failed: %s", command.kind, error)
 
     def _do_load(self, request: LoadRequest) -> None:
-        from engine.loader import load_with_fallback  # noqa: PLC0415
+        from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
 
         self.unload()
         progress = lambda fraction, message: self.emit(  # noqa: E731

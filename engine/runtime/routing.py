@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.native import (GGML_MAX_DIMS, TENSOR_NAME_OFFSET, GgmlTensor, ggml,
+from engine.runtime.bindings import (GGML_MAX_DIMS, TENSOR_NAME_OFFSET, GgmlTensor, ggml,
                            llama_cpp_module)
 
 TOPK = b"ffn_moe_topk"
@@ -115,7 +115,7 @@ def stack_decode_weights(steps: list[TokenRouting], layers: list[int]) -> np.nda
     return np.stack(rows).astype(np.float32)
 
 
-# ---- the same recorder with its per-node work done in C (engine/csrc/rotary_routing.c) ----
+# ---- the same recorder with its per-node work done in C (engine/native/csrc/rotary_routing.c) ----
 
 class _RecorderState(ctypes.Structure):
     _fields_ = [("tensor_get", ctypes.c_void_p), ("nbytes", ctypes.c_void_p),
@@ -196,7 +196,7 @@ class NativeRoutingRecorder:
 def make_recorder(with_weights: bool = False, max_rows: int = 512, hidden_name: str = "",
                   n_embd: int = 0):
     """The C recorder where it can be built, else the pure-Python one (no hidden states)."""
-    from engine.native_build import build_library  # noqa: PLC0415
+    from engine.native.build import build_library  # noqa: PLC0415
 
     path = build_library("rotary_routing.c")
     if path is None:

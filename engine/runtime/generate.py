@@ -15,8 +15,8 @@ from typing import Iterator, Sequence
 
 from engine.api import ChatMessage, ResponseStats, StepRecord
 from engine.errors import ContextFullError, GenerationError
-from engine.llama_model import NativeModel, Sampling
-from engine.routing import TokenRouting
+from engine.runtime.llama_model import NativeModel, Sampling
+from engine.runtime.routing import TokenRouting
 
 DEFAULT_TEMPLATE = (  # ChatML, for GGUFs that carry no template of their own
     "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content']"

@@ -11,8 +11,8 @@ import numpy as np
 from gguf import GGMLQuantizationType
 from gguf.quants import dequantize
 
-from engine.gguf_header import read_header
-from engine.model_facts import ModelFacts
+from engine.model.gguf_header import read_header
+from engine.model.facts import ModelFacts
 
 # The node that holds the normalised input of a layer's router, by architecture.
 HIDDEN_NODE = {"qwen35moe": "attn_post_norm", "gpt-oss": "attn_post_norm"}

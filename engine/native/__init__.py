@@ -1,0 +1,2 @@
+"""Native code of our own: C helpers compiled on first use (csrc/) and, later, the llama.cpp
+patch series."""

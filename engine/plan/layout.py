@@ -1,0 +1,213 @@
+"""The layout search: the recipe that puts as much of the model on the GPU as fits.
+
+Dense parts go to the GPU first: every token reads all of them, but only
+n_expert_used/n_expert of each expert tensor, so a dense byte is worth far more there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from engine.errors import EngineError, InsufficientMemoryError
+from engine.model.facts import ModelFacts
+from engine.plan.hardware import HardwareInfo
+from engine.plan.memory import (CPU_ONLY, KV_BYTES_PER_ELEMENT, Layout, ModelSizes, Settings,
+                                estimate, gb_text, gpu_expert_ids, model_sizes)
+from engine.plan.presets import Preset, resolve_preset
+from engine.recipe import MemoryEstimate, Recipe
+
+
+
+@dataclass(frozen=True)
+class Fit:
+    settings: Settings
+    layout: Layout
+    vram: MemoryEstimate
+    ram: MemoryEstimate
+
+
+def try_layout(facts, sizes, s: Settings, layout: Layout, headroom) -> Fit:
+    vram, ram = estimate(facts, sizes, s, layout, headroom)
+    return Fit(s, layout, vram, ram)
+
+
+def vram_budget(hw: HardwareInfo) -> int:
+    return min(hw.gpus[0].free_bytes, hw.gpus[0].total_bytes) if hw.gpus else 0
+
+
+def _best_layout(facts, sizes, s: Settings, hw: HardwareInfo, headroom) -> Fit:
+    """Most of the model on the GPU that fits: dense parts first, then experts from the end."""
+    budget, best = vram_budget(hw), None
+    for experts in range(len(sizes.moe_layers) + 1):  # VRAM grows with each expert layer
+        candidate = try_layout(facts, sizes, s, Layout(sizes.n_layers, True, experts), headroom)
+        if candidate.vram.total_bytes > budget:
+            break
+        best = candidate
+    if best is not None:
+        return best
+    for layers in range(sizes.n_layers, 0, -1):  # not even the dense parts: whole layers
+        candidate = try_layout(facts, sizes, s, Layout(layers, False, 0), headroom)
+        if candidate.vram.total_bytes <= budget:
+            return candidate
+    return try_layout(facts, sizes, s, CPU_ONLY, headroom)
+
+
+def _score(fit: Fit) -> tuple[int, int]:
+    return fit.layout.gpu_layers + fit.layout.output_on_gpu, fit.layout.gpu_expert_layers
+
+
+def _context_candidates(preset: Preset, target: int, fixed: bool) -> list[int]:
+    if fixed or preset.prefer == "context":
+        return [target]
+    sizes, ctx = [], target
+    while ctx >= min(preset.min_ctx, target):
+        sizes.append(ctx)
+        ctx //= 2
+    return sizes
+
+
+def _fit_for_preset(facts, sizes, settings: Settings, preset: Preset, hw: HardwareInfo,
+                    ctx_fixed: bool) -> Fit:
+    headroom = (preset.vram_headroom_bytes, preset.ram_headroom_bytes)
+    if not (preset.use_gpu and hw.gpus):
+        return try_layout(facts, sizes, settings, CPU_ONLY, headroom)
+    fits = [_best_layout(facts, sizes, dataclasses.replace(settings, n_ctx=ctx), hw, headroom)
+            for ctx in _context_candidates(preset, settings.n_ctx, ctx_fixed)]
+    return max(fits, key=_score)  # max keeps the first (largest context) among equals
+
+
+# ---- overrides -----------------------------------------------------------------------
+
+SETTING_OVERRIDES = ("n_ctx", "kv_type", "flash_attn", "n_batch", "n_ubatch")
+LAYOUT_OVERRIDES = ("gpu_expert_layers", "n_cpu_moe")
+OTHER_OVERRIDES = ("n_threads", "n_threads_batch", "use_mmap")
+
+
+def _check_overrides(overrides: Mapping[str, Any]) -> None:
+    unknown = set(overrides) - set(SETTING_OVERRIDES + LAYOUT_OVERRIDES + OTHER_OVERRIDES)
+    if unknown:
+        raise EngineError("One of the advanced settings is not recognised.",
+                          f"unknown planner overrides: {sorted(unknown)}")
+    if overrides.get("kv_type", "f16") not in KV_BYTES_PER_ELEMENT:
+        raise EngineError("The conversation memory format is not recognised.",
+                          f"kv_type must be one of {sorted(KV_BYTES_PER_ELEMENT)}")
+
+
+def _settings(facts: ModelFacts, preset: Preset, overrides: Mapping[str, Any]) -> Settings:
+    target = min(preset.n_ctx, facts.n_ctx_train) if facts.n_ctx_train > 0 else preset.n_ctx
+    chosen = Settings(target, preset.kv_type, preset.flash_attn, preset.n_batch, preset.n_ubatch)
+    chosen = dataclasses.replace(chosen, **{k: overrides[k] for k in SETTING_OVERRIDES
+                                            if k in overrides})
+    if chosen.kv_type != "f16" and not chosen.flash_attn:
+        if "flash_attn" in overrides:
+            raise EngineError("A compact conversation memory needs the fast attention option.",
+                              "llama.cpp requires flash attention for a quantized V cache")
+        chosen = dataclasses.replace(chosen, flash_attn=True)
+    return dataclasses.replace(chosen, n_ubatch=min(chosen.n_ubatch, chosen.n_batch))
+
+
+def _forced_expert_layers(sizes: ModelSizes, overrides: Mapping[str, Any]) -> int | None:
+    if "gpu_expert_layers" in overrides:
+        return max(0, min(int(overrides["gpu_expert_layers"]), len(sizes.moe_layers)))
+    if "n_cpu_moe" in overrides:  # llama.cpp semantics: experts of blk.0 .. blk.N-1 in RAM
+        return sum(1 for i in sizes.moe_layers if i >= int(overrides["n_cpu_moe"]))
+    return None
+
+
+# ---- plan ----------------------------------------------------------------------------
+
+def plan(facts: ModelFacts, hw: HardwareInfo, preset: str | None = None,
+         overrides: Mapping[str, Any] | None = None) -> Recipe:
+    """The recipe that puts as much of the model on the GPU as its memory allows."""
+    overrides = dict(overrides or {})
+    _check_overrides(overrides)
+    chosen, sizes = resolve_preset(preset, hw), model_sizes(facts)
+    settings = _settings(facts, chosen, overrides)
+    fit = _fit_for_preset(facts, sizes, settings, chosen, hw, "n_ctx" in overrides)
+    forced = _forced_expert_layers(sizes, overrides)
+    if forced is not None and fit.layout.output_on_gpu:
+        fit = _with_gpu_experts(facts, sizes, fit, forced, chosen)  # the user's choice stands
+    elif fit.ram.total_bytes > hw.ram_total_bytes:
+        raise _too_big(fit, hw, chosen)
+    return make_recipe(chosen.name, sizes, fit, hw, overrides, _plan_note(sizes, fit.layout, hw))
+
+
+def _with_gpu_experts(facts, sizes, fit: Fit, experts: int, preset: Preset) -> Fit:
+    headroom = (preset.vram_headroom_bytes, preset.ram_headroom_bytes)
+    layout = dataclasses.replace(fit.layout, gpu_expert_layers=experts)
+    return try_layout(facts, sizes, fit.settings, layout, headroom)
+
+
+def _too_big(fit: Fit, hw: HardwareInfo, preset: Preset) -> InsufficientMemoryError:
+    need = (fit.vram.total_bytes - fit.vram.headroom_bytes
+            + fit.ram.total_bytes - fit.ram.headroom_bytes)
+    room = max(0, hw.ram_total_bytes - preset.ram_headroom_bytes)
+    if fit.layout.uses_gpu:
+        room += max(0, vram_budget(hw) - preset.vram_headroom_bytes)
+    return InsufficientMemoryError(
+        f"This model is too big for this computer: it needs about {gb_text(need)} GB, but the "
+        f"graphics card and memory together have room for about {gb_text(room)} GB. "
+        "Try a smaller model.",
+        f"need {need} bytes, room {room} bytes; vram {fit.vram}, ram {fit.ram}")
+
+
+def _threads(hw: HardwareInfo) -> int:
+    # Decode is limited by memory bandwidth; hyper-threads only add contention. One core is
+    # left to the app and the desktop: ggml's threads wait for each other at every step, so
+    # a thread that loses its core to another program stalls them all (measured here on
+    # 2 cores under load: 2 threads wrote 5 tokens/s where 1 thread wrote 390).
+    cores = hw.cpu_physical_cores or hw.cpu_logical_cores or 4
+    return max(1, cores - 1)
+
+
+def make_recipe(preset: str, sizes: ModelSizes, fit: Fit, hw: HardwareInfo,
+            overrides: Mapping[str, Any], note: str) -> Recipe:
+    s, layout = fit.settings, fit.layout
+    ram_experts = tuple(i for i in sizes.moe_layers if i not in gpu_expert_ids(sizes, layout))
+    threads = int(overrides.get("n_threads", _threads(hw)))
+    return Recipe(preset=preset, n_gpu_layers=_n_gpu_layers(layout), cpu_expert_layers=ram_experts,
+                  n_ctx=s.n_ctx, flash_attn=s.flash_attn, kv_type=s.kv_type, n_batch=s.n_batch,
+                  n_ubatch=s.n_ubatch, n_threads=threads,
+                  n_threads_batch=int(overrides.get("n_threads_batch", threads)),
+                  vram=fit.vram, ram=fit.ram, use_mmap=bool(overrides.get("use_mmap", True)),
+                  note=note)
+
+
+def _n_gpu_layers(layout: Layout) -> int:
+    return -1 if layout.output_on_gpu else layout.gpu_layers
+
+
+def layout_of(recipe: Recipe, sizes: ModelSizes) -> Layout:
+    """Read the layout back from a recipe (for describe and the fallback ladder)."""
+    if recipe.n_gpu_layers < 0 or recipe.n_gpu_layers > sizes.n_layers:
+        gpu_layers, output = sizes.n_layers, True
+    else:
+        gpu_layers, output = recipe.n_gpu_layers, False
+    first_gpu = sizes.n_layers - gpu_layers
+    ram = set(recipe.cpu_expert_layers)
+    experts = sum(1 for i in sizes.moe_layers if i >= first_gpu and i not in ram)
+    return Layout(gpu_layers, output, experts)
+
+
+def settings_of(recipe: Recipe) -> Settings:
+    return Settings(recipe.n_ctx, recipe.kv_type, recipe.flash_attn, recipe.n_batch,
+                    recipe.n_ubatch)
+
+
+def parts_on_gpu(sizes: ModelSizes, layout: Layout) -> tuple[int, int]:
+    if sizes.moe_layers:
+        return layout.gpu_expert_layers, len(sizes.moe_layers)
+    return layout.gpu_layers, sizes.n_layers
+
+
+def _plan_note(sizes: ModelSizes, layout: Layout, hw: HardwareInfo) -> str:
+    if not layout.uses_gpu:
+        return "The whole model runs on the processor and stays in main memory."
+    on_gpu, total = parts_on_gpu(sizes, layout)
+    card = hw.gpus[0].name if hw.gpus else "the graphics card"
+    if on_gpu == total:
+        return f"The whole model fits on the graphics card ({card})."
+    return (f"{on_gpu} of {total} parts of the model are on the graphics card ({card}); "
+            "the rest stays in main memory.")

@@ -1,0 +1,124 @@
+"""Describe a recipe: fit level, plain words, expected speed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.model.facts import ModelFacts
+from engine.plan.hardware import GIB, HardwareInfo
+from engine.plan.layout import layout_of, vram_budget
+from engine.plan.memory import Layout, ModelSizes, gb_text, gpu_expert_ids, gpu_layer_ids, model_sizes
+from engine.recipe import Recipe
+
+
+
+# ---- describe: fit level, plain words, expected speed -----------------------------------
+# Decode reads every active weight once per token, so time per token is bytes / bandwidth:
+#   active bytes per layer = dense + n_expert_used / n_expert x routed expert bytes
+#   GPU side at 50-75% of the card's peak bandwidth (NVML bus width x memory clock, or
+#     32 GB/s per GiB of VRAM when unknown: 4060 Laptop 256/8, 4070 504/12, 4090 1008/24);
+#   RAM side at 12-30 GB/s, what llama.cpp reaches on dual-channel laptop/desktop memory;
+#   plus 0.05 ms per GPU layer (kernel launches) and 0.1 ms per layer whose experts run on
+#     the processor (activations go to the CPU and back, with a sync).
+# Check: Qwen3.6-35B-A3B, --n-cpu-moe 32, RTX 4060 Laptop gives 18-36 tokens/s here; the
+# published measurement was 21. KV cache reads are left out (small at these contexts).
+
+GPU_EFFICIENCY = (0.5, 0.75)
+CPU_BANDWIDTH_BYTES_S = (12e9, 30e9)
+GPU_BANDWIDTH_PER_GIB = 32e9
+GPU_LAYER_OVERHEAD_S = 50e-6
+CPU_EXPERT_HOP_S = 100e-6
+# Graph building, sampling and Python per token: the floor that tiny models hit (the demo
+# model, 20 MB, measured ~400 tokens/s on one core here, not the thousands bandwidth implies).
+PER_TOKEN_OVERHEAD_S = 1.5e-3
+WORDS_PER_TOKEN = 0.75            # English prose; other languages use more tokens per word
+SLOW_TOKENS_PER_S = 5.0
+
+
+@dataclass(frozen=True)
+class PlanSummary:
+    level: str                                 # "green", "yellow" or "red"
+    text: str                                  # plain words for the user
+    expected_tps: tuple[float, float]          # decode tokens/s, (low, high); (0, 0) if red
+
+
+@dataclass(frozen=True)
+class _ActiveBytes:
+    gpu: float
+    cpu: float
+    gpu_layers: int
+    cpu_expert_layers: int
+
+
+def _active_bytes(sizes: ModelSizes, layout: Layout) -> _ActiveBytes:
+    gpu_ids, gpu_experts = set(gpu_layer_ids(sizes, layout)), gpu_expert_ids(sizes, layout)
+    share = sizes.active_expert_share
+    gpu = sum(sizes.dense[i] for i in gpu_ids) + share * sum(sizes.experts[i] for i in gpu_experts)
+    total = sum(sizes.dense) + share * sum(sizes.experts) + sizes.output_bytes
+    gpu += sizes.output_bytes if layout.output_on_gpu else 0
+    hops = len(set(sizes.moe_layers) - gpu_experts) if layout.uses_gpu else 0
+    return _ActiveBytes(gpu, total - gpu, len(gpu_ids), hops)
+
+
+def _gpu_bandwidth(hw: HardwareInfo) -> float:
+    if not hw.gpus:
+        return 0.0
+    gpu = hw.gpus[0]
+    return float(gpu.memory_bandwidth_bytes_s or GPU_BANDWIDTH_PER_GIB * gpu.total_bytes / GIB)
+
+
+def expected_tokens_per_second(sizes: ModelSizes, layout: Layout,
+                               hw: HardwareInfo) -> tuple[float, float]:
+    """Decode speed range (tokens/s) from the bandwidth model above."""
+    active, gpu_bw = _active_bytes(sizes, layout), _gpu_bandwidth(hw)
+    fixed = (active.gpu_layers * GPU_LAYER_OVERHEAD_S + active.cpu_expert_layers * CPU_EXPERT_HOP_S
+             + PER_TOKEN_OVERHEAD_S)
+    speeds = []
+    for efficiency, cpu_bw in zip(GPU_EFFICIENCY, CPU_BANDWIDTH_BYTES_S):
+        gpu_time = active.gpu / (gpu_bw * efficiency) if active.gpu else 0.0
+        speeds.append(1.0 / (gpu_time + active.cpu / cpu_bw + fixed))
+    return speeds[0], speeds[1]
+
+
+
+def _red_text(recipe: Recipe, hw: HardwareInfo) -> str | None:
+    if recipe.vram.total_bytes > vram_budget(hw) and recipe.vram.total_bytes:
+        return (f"This will not fit: the model needs about {gb_text(recipe.vram.total_bytes)} GB on "
+                f"the graphics card, but only {gb_text(vram_budget(hw))} GB is free.")
+    if recipe.ram.total_bytes > hw.ram_total_bytes:
+        return (f"This will not fit: the model needs about {gb_text(recipe.ram.total_bytes)} GB of "
+                f"memory, but this computer has {gb_text(hw.ram_total_bytes)} GB.")
+    return None
+
+
+def _usage_text(recipe: Recipe, speed: tuple[float, float]) -> str:
+    low, high = (round(v * WORDS_PER_TOKEN) for v in speed)
+    words = f"{low}–{high}" if high > low else f"{max(low, 1)}"
+    ram = gb_text(recipe.ram.total_bytes - recipe.ram.headroom_bytes)
+    if not recipe.vram.total_bytes:
+        where = f"About {ram} GB in memory (the graphics card is not used)"
+    else:
+        where = f"About {gb_text(recipe.vram.total_bytes - recipe.vram.headroom_bytes)} GB on the " \
+                f"graphics card and {ram} GB in memory"
+    return f"{where}; expect roughly {words} words per second."
+
+
+def _warnings(recipe: Recipe, hw: HardwareInfo, speed: tuple[float, float]) -> list[str]:
+    warnings = []
+    if recipe.ram.total_bytes - recipe.ram.headroom_bytes > hw.ram_available_bytes:
+        warnings.append("Other programs are using memory this model needs; close some first.")
+    if speed[1] < SLOW_TOKENS_PER_S:
+        warnings.append("Answers will come slowly on this computer.")
+    return warnings
+
+
+def describe(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo) -> PlanSummary:
+    """Green: fits with headroom. Yellow: fits but tight or slow. Red: will not fit."""
+    red = _red_text(recipe, hw)
+    if red:
+        return PlanSummary("red", red, (0.0, 0.0))
+    sizes = model_sizes(facts)
+    speed = expected_tokens_per_second(sizes, layout_of(recipe, sizes), hw)
+    warnings = _warnings(recipe, hw, speed)
+    text = " ".join([_usage_text(recipe, speed), *warnings])
+    return PlanSummary("yellow" if warnings else "green", text, speed)
