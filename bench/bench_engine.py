@@ -118,7 +118,7 @@ def main() -> int:
         recording = EngineSide(path, bench_recipe(args.threads), record_routing=True)
         from engine.runtime.generate import render_chat
 
-        plain = PlainSide(path, args.threads, render_chat(engine.runtime.service.worker.loaded.native, PROMPT))
+        plain = PlainSide(path, args.threads, render_chat(engine.service.worker.loaded.native, PROMPT))
         results = {"engine": [], "plain": [], "routing_on": []}
         measure = {
             "plain": lambda: plain.decode_tps(args.tokens),
