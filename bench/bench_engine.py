@@ -27,6 +27,7 @@ from engine.api import ChatMessage, ChatRequest, LoadRequest, RequestFailed, Req
 from engine.fixtures.tiny_moe import SPECS, write_tiny_moe  # noqa: E402
 from engine.recipe import MemoryEstimate, Recipe  # noqa: E402
 from engine.runtime.service import EngineService  # noqa: E402
+from bench.verdict import Verdicts  # noqa: E402
 
 PROMPT = (ChatMessage("user", "Summarise the document for the question and the answer, "
                               "the model and the expert."),)
@@ -140,11 +141,11 @@ def main() -> int:
               f"(runs: {', '.join(f'{v:.0f}' for v in values)})")
     engine_vs_plain = median_ratio(results["engine"], results["plain"])
     routing = median_ratio(results["routing_on"], results["engine"])
-    print(f"engine / plain llama-cpp-python: {engine_vs_plain:.3f}  (target >= 0.97)  "
-          f"{'OK' if engine_vs_plain >= 0.97 else 'BELOW TARGET'}")
-    print(f"routing record on / off:        {routing:.3f}  (target >= 0.90)  "
-          f"{'OK' if routing >= 0.90 else 'BELOW TARGET'}")
-    return 0
+    verdicts = Verdicts()
+    verdicts.check("engine / plain llama-cpp-python, decode tokens/s", engine_vs_plain,
+                   target=0.97, fail_at=0.85)
+    verdicts.check("routing record on / off, decode tokens/s", routing, target=0.90, fail_at=0.80)
+    return verdicts.exit_code()
 
 
 if __name__ == "__main__":
