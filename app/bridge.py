@@ -29,7 +29,7 @@ from PySide6.QtCore import QObject, Signal
 
 from engine.api import (ChatMessage, ChatRequest, EngineLike, LoadFallback, LoadProgress,
                         LoadRequest, ModelLoaded, ModelUnloaded, RequestFailed,
-                        RequestFinished, StepRecord)
+                        RequestFinished, ResponseStats, StepRecord)
 from engine.errors import EngineError, EngineStateError
 from app.i18n import tr
 from app.qt_compat import MainThreadHandoff, emit
@@ -166,6 +166,10 @@ class EngineBridge(QObject):
         self._loop = loop
         self._engine: EngineLike | None = None
         self._load_id: int | None = None
+        # One answer at a time reaches the engine: its stop flag is shared, and a chat
+        # sent while an older one is still stopping would clear it. Later ones wait here.
+        self._chat_id: int | None = None
+        self._waiting: list[ChatRequest] = []
         self._tasks = ThreadPoolExecutor(1, thread_name_prefix="rotary-tasks")
         self._vram_pool = ThreadPoolExecutor(1, thread_name_prefix="rotary-vram")
         self._vram_task: asyncio.Task | None = None
@@ -198,6 +202,17 @@ class EngineBridge(QObject):
             emit(self.load_failed, event.error)
         else:
             emit(self.failed, event.request_id, event.error)
+            self._chat_ended(event.request_id)
+
+    def _on_finished(self, event: RequestFinished) -> None:
+        emit(self.finished, event)
+        self._chat_ended(event.request_id)
+
+    def _chat_ended(self, request_id: int) -> None:
+        if request_id == self._chat_id:
+            self._chat_id = None
+            if self._waiting and self._engine is not None:
+                self._start_chat(self._waiting.pop(0))
 
     def _on_loaded(self, event: ModelLoaded) -> None:
         self._load_id = None
@@ -208,7 +223,7 @@ class EngineBridge(QObject):
         LoadFallback: lambda self, e: emit(self.load_fallback, e.message),
         ModelLoaded: _on_loaded,
         StepRecord: _on_step,
-        RequestFinished: lambda self, e: emit(self.finished, e),
+        RequestFinished: _on_finished,
         RequestFailed: _on_failed,
         ModelUnloaded: lambda self, e: emit(self.model_unloaded),
     }
@@ -243,15 +258,33 @@ class EngineBridge(QObject):
 
     def chat(self, messages: list[tuple[str, str]], temperature: float,
              max_tokens: int = 1024) -> int:
-        """Raises EngineError (e.g. no engine yet) for the caller to show."""
+        """Returns the request id every event of this answer carries. Raises EngineError
+        (e.g. no engine yet) for the caller to show."""
         if self._engine is None:
             raise EngineStateError(tr("No model is loaded yet."))
         request = ChatRequest(tuple(ChatMessage(role, text) for role, text in messages),
                               max_tokens=max_tokens, temperature=temperature)
-        return self._engine.chat(request)
+        if self._chat_id is None:
+            self._start_chat(request)
+        else:
+            self._waiting.append(request)
+        return request.request_id
 
-    def stop(self) -> None:
-        if self._engine is not None:
+    def _start_chat(self, request: ChatRequest) -> None:
+        self._chat_id = request.request_id
+        self._engine.chat(request)
+
+    def stop(self, request_id: int | None = None) -> None:
+        """Stop one answer (None: the one being written). A waiting one never starts: it
+        finishes at once, empty and "stopped", delivered like any engine event."""
+        for request in self._waiting:
+            if request.request_id == request_id:
+                self._waiting.remove(request)
+                stats = ResponseStats(request_id, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, "stopped")
+                self._handoff.post(functools.partial(
+                    self._dispatch, RequestFinished(request_id, "", stats)))
+                return
+        if self._engine is not None and request_id in (None, self._chat_id):
             self._engine.stop()
 
     def unload(self) -> None:

@@ -15,13 +15,16 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPus
                                QScrollArea, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget)
 
 from app.accessibility import StreamAnnouncer
-from app.history import StoredMessage
+from app.history import INTERRUPTED, WRITING, StoredMessage
 from app.i18n import tr
-from app.markdown_render import StreamingMarkdown
+from app.markdown_render import StreamingMarkdown, render
 from app.theme import is_dark
 from app.qt_compat import emit
 
 RENDER_INTERVAL_MS = 80
+# Keyboard focus must be visible on the message buttons (a thin native ring is easy to miss).
+BUTTON_FOCUS_STYLE = "QPushButton:focus { border: 2px solid palette(highlight); " \
+                     "border-radius: 3px; padding: 2px 8px; }"
 
 
 def _button(text: str, accessible: str, slot) -> QPushButton:
@@ -37,7 +40,8 @@ class MessageBody(QTextBrowser):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setOpenLinks(False)
+        self.setOpenLinks(False)        # a link in an answer never opens by itself
+        self.setOpenExternalLinks(False)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setTabChangesFocus(True)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -119,6 +123,8 @@ class MessageWidget(QFrame):
         for part in (self.speaker, self.body, self.status, self.buttons):
             layout.addWidget(part)
         self.show_final(text)
+        # Tab goes from the text to its buttons, message after message.
+        QWidget.setTabOrder(self.body, self.copy_button)
 
     def _make_body(self) -> MessageBody:
         body = MessageBody()
@@ -127,6 +133,7 @@ class MessageWidget(QFrame):
 
     def _make_buttons(self) -> QWidget:
         row = QWidget()
+        row.setStyleSheet(BUTTON_FOCUS_STYLE)
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
         self.copy_button = _button(tr("Copy"), tr("Copy this message"),
@@ -136,10 +143,16 @@ class MessageWidget(QFrame):
             self.edit_button = _button(tr("Edit"), tr("Edit this message and send it again"),
                                        self._edit_clicked)
             layout.addWidget(self.edit_button)
+            # Shown only on a last question left without an answer (stopped early).
+            self.regenerate_button = _button(tr("Write again"),
+                                             tr("Write an answer to this message"),
+                                             self._regenerate_clicked)
         else:
             self.regenerate_button = _button(tr("Write again"), tr("Write this answer again"),
-                                             self.regenerate_requested)
-            layout.addWidget(self.regenerate_button)
+                                             self._regenerate_clicked)
+        layout.addWidget(self.regenerate_button)
+        for button in row.findChildren(QPushButton):
+            button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         layout.addStretch(1)
         return row
 
@@ -150,6 +163,9 @@ class MessageWidget(QFrame):
 
     def _edit_clicked(self) -> None:
         emit(self.edit_requested, self.index)
+
+    def _regenerate_clicked(self) -> None:
+        emit(self.regenerate_requested)
 
     @property
     def text(self) -> str:
@@ -166,12 +182,12 @@ class MessageWidget(QFrame):
         self.body.set_tail(self.markdown.tail_html())
 
     def show_final(self, text: str) -> None:
-        """The answer is complete: flush what is left, and describe it for readers."""
-        if text != self.markdown.text:          # the engine's final text differs: redo all
-            self.markdown = StreamingMarkdown(is_dark())
-            self.markdown.append(text)
-            self.body.set_all("")
-        self.refresh()
+        """The answer is complete: render it whole once (streamed blocks were split at
+        blank lines, which can cut e.g. an indented code block), describe it for readers."""
+        self.markdown = StreamingMarkdown(is_dark())
+        self.markdown.append(text)
+        self.body.set_all(render(text, is_dark()) if text else "")
+        self.markdown.finished_len = len(text)
         self.body.setAccessibleDescription(text)
 
     def set_streaming(self, streaming: bool) -> None:
@@ -193,6 +209,8 @@ class ChatPane(QWidget):
         self.message_widgets: list[MessageWidget] = []
         self.streaming: MessageWidget | None = None
         self.editing_index: int | None = None
+        self.busy = False
+        self.follow_end = True          # keep the latest message in view
         self.render_timer = QTimer(self, singleShot=True, interval=RENDER_INTERVAL_MS)
         self.render_timer.timeout.connect(self._render_streaming)
         self.announcer = StreamAnnouncer(self)
@@ -214,12 +232,21 @@ class ChatPane(QWidget):
         self.column_layout = QVBoxLayout(self.column)
         self.column_layout.addStretch(1)
         self.scroll.setWidget(self.column)
+        bar = self.scroll.verticalScrollBar()
+        bar.rangeChanged.connect(self._range_changed)
+        bar.valueChanged.connect(self._scrolled)
         self.empty_hint = QLabel(tr("Type a message below and press Enter to send it."))
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.column_layout.insertWidget(0, self.empty_hint)
         self.phase = QLabel("")
         self.phase.setAccessibleName(tr("What the assistant is doing"))
+        self.model_warning = QLabel("")
+        self.model_warning.setObjectName("modelWarning")
+        self.model_warning.setWordWrap(True)
+        self.model_warning.setAccessibleName(tr("About this model"))
+        self.model_warning.hide()
         layout = QVBoxLayout(self)
+        layout.addWidget(self.model_warning)
         layout.addWidget(self.scroll, 1)
         layout.addWidget(self.phase)
         layout.addLayout(self._build_input_row())
@@ -296,20 +323,37 @@ class ChatPane(QWidget):
     def show_conversation(self, messages: list[StoredMessage]) -> None:
         self.cancel_edit()
         self._remove_from(0)
+        self.follow_end = True          # open at the latest messages
         for index, message in enumerate(messages):
             self.add_message(index, message)
+        self._scroll_to_end()
 
     def add_message(self, index: int, message: StoredMessage) -> MessageWidget:
         widget = MessageWidget(index, message.role, message.content)
+        widget.show_status(_stored_status(message))
         widget.copy_requested.connect(self.copy)
         widget.edit_requested.connect(self.begin_edit)
         widget.regenerate_requested.connect(self.regenerate_requested)
+        last = self.message_widgets[-1] if self.message_widgets else None
         self.column_layout.insertWidget(self.column_layout.count() - 1, widget)
         self.message_widgets.append(widget)
+        if last is not None:
+            QWidget.setTabOrder(last.buttons.findChildren(QPushButton)[-1], widget.body)
         self.empty_hint.hide()
         self._update_regenerate_buttons()
-        QTimer.singleShot(0, self._scroll_to_end)
         return widget
+
+    def update_message(self, index: int, message: StoredMessage) -> None:
+        """A message shown while it was still being written has ended."""
+        if 0 <= index < len(self.message_widgets):
+            widget = self.message_widgets[index]
+            widget.show_final(message.content)
+            widget.show_status(_stored_status(message))
+
+    def set_model_warning(self, text: str) -> None:
+        """Plain words about the loaded model (e.g. a base model), shown above the chat."""
+        self.model_warning.setText(text)
+        self.model_warning.setVisible(bool(text))
 
     def start_answer(self, index: int) -> None:
         self.streaming = self.add_message(index, StoredMessage("assistant", ""))
@@ -326,10 +370,7 @@ class ChatPane(QWidget):
 
     def _render_streaming(self) -> None:
         if self.streaming is not None:
-            at_end = self._at_end()
             self.streaming.refresh()
-            if at_end:
-                QTimer.singleShot(0, self._scroll_to_end)
 
     def finish_answer(self, index: int, message: StoredMessage, reason: str) -> None:
         widget, self.streaming = self.streaming, None
@@ -350,6 +391,8 @@ class ChatPane(QWidget):
         self._update_regenerate_buttons()
 
     def set_busy(self, busy: bool) -> None:
+        self.busy = busy
+        self._update_regenerate_buttons()
         self.stop_button.setVisible(busy)
         self.send_button.setVisible(not busy)
         if not busy and not self.input.hasFocus() and self.isActiveWindow():
@@ -363,22 +406,29 @@ class ChatPane(QWidget):
             self.phase.setText(text)
 
     def _remove_from(self, index: int) -> None:
-        for widget in self.message_widgets[index:]:
+        removed = self.message_widgets[index:]
+        if self.streaming in removed:           # never keep a pointer to a deleted bubble
+            self.streaming = None
+            self.render_timer.stop()
+        for widget in removed:
             self.column_layout.removeWidget(widget)
             widget.deleteLater()
         del self.message_widgets[index:]
         self.empty_hint.setVisible(not self.message_widgets)
 
     def _update_regenerate_buttons(self) -> None:
-        """Only the last answer can be written again."""
+        """Only the last message can be written again: the last answer, or the last
+        question when it has no answer (stopped before any text)."""
         last = len(self.message_widgets) - 1
         for index, widget in enumerate(self.message_widgets):
-            if widget.role == "assistant":
-                widget.regenerate_button.setVisible(index == last)
+            widget.regenerate_button.setVisible(index == last and not self.busy)
 
-    def _at_end(self) -> bool:
-        bar = self.scroll.verticalScrollBar()
-        return bar.value() >= bar.maximum() - 40
+    def _range_changed(self, _minimum: int, maximum: int) -> None:
+        if self.follow_end:
+            self.scroll.verticalScrollBar().setValue(maximum)
+
+    def _scrolled(self, value: int) -> None:
+        self.follow_end = value >= self.scroll.verticalScrollBar().maximum() - 40
 
     def _scroll_to_end(self) -> None:
         bar = self.scroll.verticalScrollBar()
@@ -390,6 +440,15 @@ def _status_for(reason: str) -> str:
             "length": tr("The answer reached its length limit."),
             "failed": tr("This answer was not finished. See the notice at the top.")
             }.get(reason, "")
+
+
+def _stored_status(message: StoredMessage) -> str:
+    if message.status == INTERRUPTED:
+        return tr("This answer was cut off when Rotary closed unexpectedly.")
+    if message.status == WRITING:
+        return tr("This answer is still being written…")
+    return _status_for(message.stats.get("stop_reason", "")) if message.role == "assistant" \
+        else ""
 
 
 def _announcement_for(reason: str) -> str:

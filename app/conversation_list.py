@@ -70,6 +70,17 @@ class ConversationList(QWidget):
                 self.items.setCurrentItem(item)
         self.items.blockSignals(False)
 
+    def select(self, conversation_id: int | None) -> None:
+        """Highlight the open conversation; None (a new chat) highlights nothing."""
+        self.items.blockSignals(True)
+        self.items.clearSelection()
+        self.items.setCurrentItem(None)
+        for row in range(self.items.count()):
+            item = self.items.item(row)
+            if item.data(Qt.ItemDataRole.UserRole) == conversation_id:
+                self.items.setCurrentItem(item)
+        self.items.blockSignals(False)
+
     def selected_id(self) -> int | None:
         item = self.items.currentItem()
         return None if item is None else int(item.data(Qt.ItemDataRole.UserRole))

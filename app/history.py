@@ -3,7 +3,9 @@
 The schema version lives in ``PRAGMA user_version``; ``MIGRATIONS[n]`` upgrades
 version n to n+1. A file SQLite cannot read is moved aside (never deleted) and a
 fresh database is started, and the caller is told so it can tell the user.
-Writes happen once per message, never per token, so the GUI thread can do them.
+Writes are batched, never one per token, so the GUI thread can do them: an answer
+being written is saved about once a second with status "writing"; a row still
+"writing" when the file is next opened was cut off by a crash and becomes "interrupted".
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _V1 = """
 CREATE TABLE conversations (
@@ -35,7 +37,15 @@ ALTER TABLE messages ADD COLUMN model_name TEXT NOT NULL DEFAULT '';
 ALTER TABLE messages ADD COLUMN stats_json TEXT NOT NULL DEFAULT '';
 """
 
-MIGRATIONS = {0: _V1, 1: _V1_TO_V2}
+# v3: an answer is saved while it streams; status says whether it is complete.
+_V2_TO_V3 = """
+ALTER TABLE messages ADD COLUMN status TEXT NOT NULL DEFAULT '';
+"""
+
+MIGRATIONS = {0: _V1, 1: _V1_TO_V2, 2: _V2_TO_V3}
+
+# StoredMessage.status values
+COMPLETE, WRITING, INTERRUPTED = "", "writing", "interrupted"
 
 
 @dataclass
@@ -45,6 +55,7 @@ class StoredMessage:
     id: int | None = None
     model_name: str = ""
     stats: dict = field(default_factory=dict)
+    status: str = COMPLETE      # WRITING while streamed, INTERRUPTED after a crash
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,7 @@ class HistoryStore:
         self.path = path
         self.recovery_note: str | None = None     # set when a bad file was moved aside
         self.db = self._open_or_recover()
+        self.interrupted = self._mark_interrupted()
 
     # ---- opening -------------------------------------------------------------------
 
@@ -104,6 +116,11 @@ class HistoryStore:
                              + f"PRAGMA user_version={version + 1}; COMMIT;")
             version += 1
 
+    def _mark_interrupted(self) -> int:
+        """Answers still "writing" were cut off when Rotary last ended abnormally."""
+        return self.db.execute("UPDATE messages SET status=? WHERE status=?",
+                               (INTERRUPTED, WRITING)).rowcount
+
     def close(self) -> None:
         self.db.close()
 
@@ -121,6 +138,10 @@ class HistoryStore:
 
     def delete(self, conversation_id: int) -> None:
         self.db.execute("DELETE FROM conversations WHERE id=?", (conversation_id,))
+
+    def exists(self, conversation_id: int) -> bool:
+        return self.db.execute("SELECT 1 FROM conversations WHERE id=?",
+                               (conversation_id,)).fetchone() is not None
 
     def title(self, conversation_id: int) -> str:
         row = self.db.execute("SELECT title FROM conversations WHERE id=?",
@@ -145,10 +166,10 @@ class HistoryStore:
 
     def messages(self, conversation_id: int) -> list[StoredMessage]:
         rows = self.db.execute(
-            "SELECT id, role, content, model_name, stats_json FROM messages"
+            "SELECT id, role, content, model_name, stats_json, status FROM messages"
             " WHERE conversation_id=? ORDER BY position", (conversation_id,))
-        return [StoredMessage(role, content, row_id, model, json.loads(stats or "{}"))
-                for row_id, role, content, model, stats in rows]
+        return [StoredMessage(role, content, row_id, model, json.loads(stats or "{}"), status)
+                for row_id, role, content, model, stats, status in rows]
 
     def append(self, conversation_id: int, message: StoredMessage) -> int:
         now = time.time()
@@ -157,15 +178,23 @@ class HistoryStore:
             (conversation_id,)).fetchone()[0]
         cursor = self.db.execute(
             "INSERT INTO messages (conversation_id, position, role, content, created,"
-            " model_name, stats_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            " model_name, stats_json, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (conversation_id, position, message.role, message.content, now,
-             message.model_name, json.dumps(message.stats) if message.stats else ""))
+             message.model_name, json.dumps(message.stats) if message.stats else "",
+             message.status))
         self._touch(conversation_id, now)
         message.id = int(cursor.lastrowid)
         return message.id
 
-    def update_content(self, message_id: int, content: str) -> None:
-        self.db.execute("UPDATE messages SET content=? WHERE id=?", (content, message_id))
+    def update_answer(self, message: StoredMessage) -> None:
+        """Save a streamed answer's text so far (or its final text, stats and status)."""
+        self.db.execute(
+            "UPDATE messages SET content=?, stats_json=?, status=? WHERE id=?",
+            (message.content, json.dumps(message.stats) if message.stats else "",
+             message.status, message.id))
+
+    def delete_message(self, message_id: int) -> None:
+        self.db.execute("DELETE FROM messages WHERE id=?", (message_id,))
 
     def delete_from(self, conversation_id: int, message_id: int) -> None:
         """Delete this message and every later one (edit-and-resend, regenerate)."""

@@ -8,7 +8,7 @@ The bridge emits on the GUI thread (it receives engine events through
 from __future__ import annotations
 
 from app.bridge import EngineBridge
-from app.chat_controller import ChatController
+from app.chat_controller import ChatController, base_model_warning
 from app.loading import ModelLoader
 from app.main_window import MainWindow
 
@@ -28,6 +28,9 @@ def connect_bridge(bridge: EngineBridge, chat: ChatController, window: MainWindo
     bridge.model_loaded.connect(gauge.on_model_loaded)
     bridge.load_failed.connect(loader.on_failed)
     bridge.model_unloaded.connect(gauge.on_model_unloaded)
+    bridge.model_loaded.connect(
+        lambda event: window.chat.set_model_warning(base_model_warning(event.facts)))
+    bridge.model_unloaded.connect(lambda: window.chat.set_model_warning(""))
     loader.started.connect(panel.on_started)
     loader.progress.connect(panel.on_progress)
     loader.fallback_explained.connect(panel.on_fallback)
@@ -52,6 +55,10 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
     pane.stop_requested.connect(chat.stop)
     pane.regenerate_requested.connect(chat.regenerate)
     chat.conversation_opened.connect(pane.show_conversation)
+    # The list highlights the open conversation, and nothing after New chat.
+    chat.conversation_opened.connect(
+        lambda _messages: window.conversations.select(chat.conversation_id))
+    chat.message_updated.connect(pane.update_message)
     chat.message_added.connect(pane.add_message)
     chat.answer_started.connect(pane.start_answer)
     chat.answer_piece.connect(pane.add_piece)

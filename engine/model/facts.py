@@ -68,6 +68,12 @@ class ModelFacts:
         return self.n_expert > 1 and self.n_expert_used > 0
 
     @property
+    def looks_like_base_model(self) -> bool:
+        """No chat template in the file: most likely a base model, which continues text
+        rather than answering (the engine then uses llama.cpp's template for the family)."""
+        return not (self.chat_template or "").strip()
+
+    @property
     def expert_bytes(self) -> int:
         return sum(layer.expert_bytes for layer in self.layers)
 

@@ -24,12 +24,16 @@ from app.bridge import EngineBackend
 GIB = 2**30
 
 
-def fake_facts(path: str = "/models/fake.gguf", name: str = "Fake MoE 35B") -> ModelFacts:
+CHAT_TEMPLATE = "{% for m in messages %}<|im_start|>{{ m.role }}{% endfor %}"
+
+
+def fake_facts(path: str = "/models/fake.gguf", name: str = "Fake MoE 35B",
+               chat_template: str | None = CHAT_TEMPLATE) -> ModelFacts:
     layers = tuple(LayerBytes(i, 1000, 8000) for i in range(8))
     return ModelFacts(path=path, file_size=20 * GIB, architecture="qwen3moe", name=name,
                       file_type="Q4_K_M", n_layers=8, n_embd=64, n_ctx_train=4096,
                       n_vocab=100, n_expert=16, n_expert_used=2, n_expert_shared=0,
-                      expert_ffn=32, attention=AttentionShape(), chat_template=None,
+                      expert_ffn=32, attention=AttentionShape(), chat_template=chat_template,
                       tensors=(), layers=layers)
 
 
@@ -49,6 +53,8 @@ class FakeScript:
     fallbacks: tuple[str, ...] = ()
     record_routing: bool = True
     answers: list[tuple[str, ...]] = field(default_factory=list)   # per chat, optional
+    first_token_delay: float = 0.0              # "reading the prompt" (stop still works)
+    chat_template: str | None = CHAT_TEMPLATE   # None: the model looks like a base model
 
 
 class FakeEngine:
@@ -105,12 +111,16 @@ class FakeEngine:
         for message in self.script.fallbacks:
             recipe = replace(recipe, note=message)
             self.listener(LoadFallback(request.request_id, message, recipe))
-        self.listener(ModelLoaded(request.request_id, fake_facts(request.model_path), recipe,
-                                  "Model ready"))
+        facts = fake_facts(request.model_path, chat_template=self.script.chat_template)
+        self.listener(ModelLoaded(request.request_id, facts, recipe, "Model ready"))
 
     def _do_chat(self, request: ChatRequest) -> None:
         answer = self.script.answers.pop(0) if self.script.answers else self.script.answer
         start, text, reason = time.perf_counter(), "", "eos"
+        while time.perf_counter() - start < self.script.first_token_delay \
+                and not self._stop.is_set():
+            time.sleep(0.002)
+        start = time.perf_counter()
         for index, piece in enumerate(answer, start=1):
             if self._stop.is_set():
                 reason = "stopped"

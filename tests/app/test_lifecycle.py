@@ -1,0 +1,232 @@
+"""Chat lifecycle while an answer streams: every answer lands in the conversation that
+asked for it (marked "stopped" when the user left it) or is dropped by the explicit
+rule in app.chat_controller (KEEP/DROP); nothing raises, nothing is misfiled.
+Real HistoryStore, fake engine on its own thread."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from app.history import COMPLETE, INTERRUPTED, WRITING, HistoryStore, StoredMessage
+from tests.app.conftest import wait_idle, wait_ready
+from tests.app.fakes import FakeScript
+
+LONG = tuple(f" w{i}" for i in range(400))          # 400 tokens × 5 ms ≈ 2 s
+
+
+def _send(qtbot, rotary, text: str) -> None:
+    pane = rotary.window.chat
+    pane.input.setPlainText(text)
+    qtbot.keyClick(pane.input, Qt.Key.Key_Return)
+
+
+def _streaming(qtbot, rotary, at_least: int = 20) -> None:
+    qtbot.waitUntil(lambda: len(rotary.chat.partial) > at_least, timeout=3000)
+
+
+def _all_settled(qtbot, rotary) -> None:
+    """Every answer, shown or left, has ended (the engine reported on it)."""
+    qtbot.waitUntil(lambda: not rotary.chat.answers, timeout=5000)
+    qtbot.wait(50)
+
+
+def _contents(rotary, conversation_id):
+    return [(m.role, m.content) for m in rotary.history.messages(conversation_id)]
+
+
+def _app(make_app, *answers, delay=0.005):
+    return make_app(script=FakeScript(answers=[a for a in answers], token_delay=delay))
+
+
+def test_new_chat_while_streaming_keeps_the_answer_in_its_own_conversation(qtbot, make_app):
+    rotary = _app(make_app, LONG, ("Fresh",))
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "First question")
+    _streaming(qtbot, rotary)
+    first = rotary.chat.conversation_id
+    rotary.window.actions["new_chat"].trigger()
+    assert rotary.chat.conversation_id is None and not rotary.chat.busy
+    assert rotary.window.chat.streaming is None and not rotary.window.chat.message_widgets
+    _send(qtbot, rotary, "Second question")           # waits in the bridge, then runs
+    _all_settled(qtbot, rotary)
+    stored = rotary.history.messages(first)
+    assert [m.role for m in stored] == ["user", "assistant"]
+    assert stored[1].content.startswith(" w0 w1") and stored[1].status == COMPLETE
+    assert stored[1].stats["stop_reason"] == "stopped"
+    second = rotary.chat.conversation_id
+    assert second != first
+    assert _contents(rotary, second) == [("user", "Second question"), ("assistant", "Fresh")]
+    assert [w.text for w in rotary.window.chat.message_widgets] == ["Second question", "Fresh"]
+
+
+def test_opening_another_conversation_while_streaming_never_misfiles(qtbot, make_app):
+    rotary = _app(make_app, ("Old answer",), LONG)
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "Older chat")
+    wait_idle(qtbot, rotary)
+    older = rotary.chat.conversation_id
+    rotary.chat.new_chat()
+    _send(qtbot, rotary, "Newer chat")
+    _streaming(qtbot, rotary)
+    newer = rotary.chat.conversation_id
+    rotary.chat.open_conversation(older)
+    _all_settled(qtbot, rotary)
+    assert _contents(rotary, older) == [("user", "Older chat"), ("assistant", "Old answer")]
+    late = rotary.history.messages(newer)
+    assert late[0].content == "Newer chat" and late[1].stats["stop_reason"] == "stopped"
+    assert [w.text for w in rotary.window.chat.message_widgets] == ["Older chat", "Old answer"]
+    assert rotary.chat.messages[-1].content == "Old answer"
+
+
+def test_reopening_a_left_conversation_shows_its_late_end(qtbot, make_app):
+    """Opened again before the stopped answer's last event arrives: the bubble shows
+    'still being written' and then its final text and 'You stopped this answer'."""
+    rotary = _app(make_app, LONG)
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "Question")
+    _streaming(qtbot, rotary)
+    conversation = rotary.chat.conversation_id
+    rotary.chat.new_chat()
+    rotary.chat.open_conversation(conversation)        # the engine has not reported yet
+    answer = rotary.window.chat.message_widgets[1]
+    assert "still being written" in answer.status.text()
+    _all_settled(qtbot, rotary)
+    final = rotary.history.messages(conversation)[1]
+    assert "You stopped" in answer.status.text() and answer.text == final.content
+
+
+def test_deleting_the_open_conversation_while_streaming(qtbot, make_app):
+    rotary = _app(make_app, ("Kept",), LONG)
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "Keep me")
+    wait_idle(qtbot, rotary)
+    kept = rotary.chat.conversation_id
+    rotary.chat.new_chat()
+    _send(qtbot, rotary, "Delete me")
+    _streaming(qtbot, rotary)
+    doomed = rotary.chat.conversation_id
+    rotary.chat.delete(doomed)
+    assert rotary.window.chat.streaming is None and not rotary.window.chat.message_widgets
+    _all_settled(qtbot, rotary)
+    assert not rotary.history.exists(doomed)
+    assert [c.id for c in rotary.history.list_conversations()] == [kept]
+    assert _contents(rotary, kept) == [("user", "Keep me"), ("assistant", "Kept")]
+    total = rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+    assert total == 2
+
+
+def test_deleting_a_left_conversation_before_its_answer_ends(qtbot, make_app):
+    rotary = _app(make_app, LONG)
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "Will be left")
+    _streaming(qtbot, rotary)
+    left = rotary.chat.conversation_id
+    rotary.chat.new_chat()
+    rotary.chat.delete(left)                  # its answer has not reported its end yet
+    _all_settled(qtbot, rotary)
+    assert rotary.history.list_conversations() == []
+    assert rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
+
+
+def test_regenerate_while_streaming_replaces_the_answer(qtbot, make_app):
+    rotary = _app(make_app, LONG, ("Second", " try"))
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "Question")
+    _streaming(qtbot, rotary, at_least=200)    # long enough to have saved a partial row
+    rotary.window.actions["regenerate"].trigger()
+    _all_settled(qtbot, rotary)
+    conversation = rotary.chat.conversation_id
+    assert _contents(rotary, conversation) == [("user", "Question"), ("assistant", "Second try")]
+    assert [w.text for w in rotary.window.chat.message_widgets] == ["Question", "Second try"]
+
+
+def test_edit_while_streaming_forgets_the_old_answer(qtbot, make_app):
+    rotary = _app(make_app, ("One",), LONG, ("Edited answer",))
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "first")
+    wait_idle(qtbot, rotary)
+    _send(qtbot, rotary, "second")
+    _streaming(qtbot, rotary, at_least=200)
+    rotary.window.chat.message_widgets[0].edit_button.click()
+    _send(qtbot, rotary, "first, edited")
+    _all_settled(qtbot, rotary)
+    conversation = rotary.chat.conversation_id
+    assert _contents(rotary, conversation) == [("user", "first, edited"),
+                                               ("assistant", "Edited answer")]
+    assert [w.text for w in rotary.window.chat.message_widgets] == ["first, edited",
+                                                                    "Edited answer"]
+
+
+def test_the_answer_is_saved_while_it_streams_in_batches(qtbot, make_app):
+    rotary = _app(make_app, LONG)
+    rotary.chat.save_interval_s = 0.3
+    updates = []
+    wait_ready(qtbot, rotary)
+    rotary.history.db.set_trace_callback(
+        lambda sql: updates.append(sql) if sql.startswith("UPDATE messages") else None)
+    _send(qtbot, rotary, "Write a lot")
+    conversation = rotary.chat.conversation_id
+    qtbot.waitUntil(lambda: len(rotary.chat.partial) > 1200, timeout=5000)
+    saved = rotary.history.messages(conversation)[1]
+    assert saved.status == WRITING and len(saved.content) > 600
+    assert rotary.chat.partial.startswith(saved.content)
+    wait_idle(qtbot, rotary)
+    rotary.history.db.set_trace_callback(None)
+    final = rotary.history.messages(conversation)[1]
+    assert final.status == COMPLETE and final.content == "".join(LONG)
+    assert 2 <= len(updates) <= 12          # ≈ 2 s / 0.3 s, not one write per token (400)
+
+
+def test_an_interrupted_answer_reappears_marked(qtbot, make_app, rotary_home):
+    from app.paths import default_paths
+    store = HistoryStore(default_paths().history_db)
+    conversation = store.create_conversation("Cut off")
+    store.append(conversation, StoredMessage("user", "Tell me"))
+    store.append(conversation, StoredMessage("assistant", "Half an ans", status=WRITING))
+    store.db.close()                           # as if the process had been killed
+    rotary = make_app()
+    assert rotary.history.interrupted == 1
+    rotary.chat.open_conversation(conversation)
+    stored = rotary.history.messages(conversation)
+    assert stored[1].status == INTERRUPTED and stored[1].content == "Half an ans"
+    answer = rotary.window.chat.message_widgets[1]
+    assert "cut off" in answer.status.text() and answer.regenerate_button.isVisibleTo(answer)
+
+
+def test_a_question_stopped_before_any_text_can_be_asked_again(qtbot, make_app):
+    script = FakeScript(answers=[("Never",), ("Now", " answered")], first_token_delay=5.0)
+    rotary = make_app(script=script)
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "Slow question")
+    qtbot.waitUntil(lambda: rotary.window.chat.stop_button.isVisible(), timeout=2000)
+    rotary.window.chat.stop_button.click()
+    wait_idle(qtbot, rotary)
+    pane = rotary.window.chat
+    assert [w.text for w in pane.message_widgets] == ["Slow question"]
+    question = pane.message_widgets[0]
+    assert question.regenerate_button.isVisibleTo(question)
+    script.first_token_delay = 0.0
+    question.regenerate_button.click()
+    wait_idle(qtbot, rotary)
+    assert [w.text for w in pane.message_widgets] == ["Slow question", "Now answered"]
+    assert not question.regenerate_button.isVisibleTo(question)
+    assert _contents(rotary, rotary.chat.conversation_id)[-1] == ("assistant", "Now answered")
+
+
+def test_list_selection_follows_new_chat_and_open_scrolls_to_latest(qtbot, make_app):
+    long_answer = tuple(f"Line {i}.\n\n" for i in range(30))
+    rotary = make_app(script=FakeScript(answers=[long_answer] * 4, token_delay=0.001))
+    rotary.window.resize(900, 500)
+    wait_ready(qtbot, rotary)
+    for text in ("one", "two"):
+        _send(qtbot, rotary, text)
+        wait_idle(qtbot, rotary)
+    conversation = rotary.chat.conversation_id
+    listing = rotary.window.conversations
+    assert listing.selected_id() == conversation
+    rotary.window.actions["new_chat"].trigger()
+    assert listing.selected_id() is None and not listing.items.selectedItems()
+    listing.items.itemClicked.emit(listing.items.item(0))
+    assert rotary.chat.conversation_id == conversation and listing.selected_id() == conversation
+    bar = rotary.window.chat.scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=2000)
