@@ -13,12 +13,18 @@ from app.loading import ModelLoader
 from app.main_window import MainWindow
 
 
-def connect_bridge(bridge: EngineBridge, chat: ChatController, window: MainWindow,
-                   loader: ModelLoader) -> None:
-    gauge, panel = window.gauge, window.loading
+def connect_answers(bridge: EngineBridge, chat: ChatController) -> None:
+    """Answer events, each carrying its request id, to the controller that maps them to
+    their conversation (also used alone by the crash test's child process)."""
     bridge.token.connect(chat.on_token)
     bridge.finished.connect(chat.on_finished)
     bridge.failed.connect(chat.on_failed)
+
+
+def connect_bridge(bridge: EngineBridge, chat: ChatController, window: MainWindow,
+                   loader: ModelLoader) -> None:
+    gauge, panel = window.gauge, window.loading
+    connect_answers(bridge, chat)
     bridge.stats.connect(gauge.on_stats)
     bridge.residency.connect(gauge.on_residency)
     bridge.vram_read.connect(gauge.on_vram)
