@@ -1,8 +1,11 @@
 """Markdown to Qt rich text, incrementally while an answer streams in.
 
+markdown-it-py (CommonMark + tables) with raw HTML off: it escapes any HTML the model
+writes itself, so ``<script>`` or ``if a < b`` show as typed, in prose and in code
+alike. Single line breaks are kept (``breaks``), as in chat apps. Images are not
+rendered (nothing is ever fetched) and links only show: MessageBody never opens them.
 Qt's rich text engine understands a subset of HTML, so code blocks are wrapped in a
-shaded table (tables take a background in Qt; ``pre`` alone does not) and raw HTML
-from the model is not passed through (model output is text, not markup).
+shaded table (tables take a background in Qt; ``pre`` alone does not).
 
 ``StreamingMarkdown`` hands out the HTML of finished blocks once and re-renders only
 the unfinished tail, so the cost of a refresh does not grow with the answer's length.
@@ -12,20 +15,16 @@ from __future__ import annotations
 
 import re
 
-import markdown
+from markdown_it import MarkdownIt
 
-_EXTENSIONS = ["fenced_code", "tables", "sane_lists"]
 _CODE_BLOCK = re.compile(r"<pre><code(?: class=\"[^\"]*\")?>(.*?)</code></pre>", re.S)
+# A fence opens with 3+ backticks or tildes (up to 3 spaces in); it closes with a line of
+# at least as many of the same character and nothing else.
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 
-
-def _new_converter() -> markdown.Markdown:
-    converter = markdown.Markdown(extensions=_EXTENSIONS)
-    converter.preprocessors.deregister("html_block")    # raw HTML stays visible text
-    converter.inlinePatterns.deregister("html")
-    return converter
-
-
-_converter = _new_converter()
+_BETWEEN_TAGS = re.compile(r">\n|\n(?=<)")    # code text has "<" and ">" escaped
+_converter = (MarkdownIt("commonmark", {"html": False, "breaks": True, "linkify": False})
+              .enable(["table", "strikethrough"]).disable("image"))
 
 
 def code_block_html(code: str, dark: bool) -> str:
@@ -35,17 +34,10 @@ def code_block_html(code: str, dark: bool) -> str:
 
 
 def render(text: str, dark: bool = False) -> str:
-    _converter.reset()
-    # Escape "<" ourselves: with raw HTML disabled markdown would drop the tags.
-    body = _converter.convert(_escape_angle_brackets(text))
-    return _CODE_BLOCK.sub(lambda m: code_block_html(m.group(1), dark), body)
-
-
-def _escape_angle_brackets(text: str) -> str:
-    """Escape '<' outside code (code spans and blocks escape on their own)."""
-    parts = re.split(r"(```.*?(?:```|$)|`[^`\n]*`)", text, flags=re.S)
-    return "".join(part if index % 2 else part.replace("<", "&lt;")
-                   for index, part in enumerate(parts))
+    # Newlines between tags would show as spaces in Qt (inside code, "<" is escaped).
+    body = _BETWEEN_TAGS.sub(lambda m: m.group(0).strip(), _converter.render(text)).strip()
+    body = body.replace("<table>", '<table border="1" cellspacing="0" cellpadding="4">')
+    return _CODE_BLOCK.sub(lambda m: code_block_html(m.group(1).rstrip("\n"), dark), body)
 
 
 class StreamingMarkdown:
@@ -62,7 +54,7 @@ class StreamingMarkdown:
         self.text = ""
         self.finished_len = 0       # text[:finished_len] is rendered and handed out
         self._scan_pos = 0          # text[:_scan_pos] has been scanned for boundaries
-        self._in_fence = False
+        self._fence = ""            # the open fence ("```", "~~~~"...), "" outside one
         self._boundary = 0          # last blank line outside a fence found so far
 
     def append(self, piece: str) -> None:
@@ -72,10 +64,13 @@ class StreamingMarkdown:
         end = self.text.rfind("\n") + 1        # only complete lines
         while self._scan_pos < end:
             line_end = self.text.index("\n", self._scan_pos) + 1
-            stripped = self.text[self._scan_pos:line_end].strip()
-            if stripped.startswith("```"):
-                self._in_fence = not self._in_fence
-            elif not stripped and not self._in_fence:
+            line = self.text[self._scan_pos:line_end].rstrip("\r\n")
+            fence = _FENCE.match(line)
+            if not self._fence and fence:
+                self._fence = fence.group(1)
+            elif self._fence and fence and _closes(fence.group(1), self._fence, line):
+                self._fence = ""
+            elif not line.strip() and not self._fence:
                 self._boundary = line_end
             self._scan_pos = line_end
 
@@ -90,3 +85,7 @@ class StreamingMarkdown:
 
     def tail_html(self) -> str:
         return render(self.text[self.finished_len:], self.dark)
+
+
+def _closes(fence: str, opened: str, line: str) -> bool:
+    return fence[0] == opened[0] and len(fence) >= len(opened) and line.strip() == fence
