@@ -123,8 +123,6 @@ class MessageWidget(QFrame):
         for part in (self.speaker, self.body, self.status, self.buttons):
             layout.addWidget(part)
         self.show_final(text)
-        # Tab goes from the text to its buttons, message after message.
-        QWidget.setTabOrder(self.body, self.copy_button)
 
     def _make_body(self) -> MessageBody:
         body = MessageBody()
@@ -158,6 +156,12 @@ class MessageWidget(QFrame):
 
     # Emits go through qt_compat.emit (PySide6 6.12.0 refcount bug), so buttons connect
     # to these small methods rather than to a signal's own ``emit``.
+    def focus_order(self) -> list[QWidget]:
+        parts = [self.body, self.copy_button]
+        if self.role == "user":
+            parts.append(self.edit_button)
+        return parts + [self.regenerate_button]
+
     def _copy_clicked(self) -> None:
         emit(self.copy_requested, self.text)
 
@@ -334,14 +338,21 @@ class ChatPane(QWidget):
         widget.copy_requested.connect(self.copy)
         widget.edit_requested.connect(self.begin_edit)
         widget.regenerate_requested.connect(self.regenerate_requested)
-        last = self.message_widgets[-1] if self.message_widgets else None
         self.column_layout.insertWidget(self.column_layout.count() - 1, widget)
+        self._chain_focus(widget)
         self.message_widgets.append(widget)
-        if last is not None:
-            QWidget.setTabOrder(last.buttons.findChildren(QPushButton)[-1], widget.body)
         self.empty_hint.hide()
         self._update_regenerate_buttons()
         return widget
+
+    def _chain_focus(self, widget: MessageWidget) -> None:
+        """Tab reads the conversation in order, each text then its buttons, and goes on
+        to the message box: insert the new message after the previous one's last button."""
+        previous = (self.message_widgets[-1].focus_order()[-1] if self.message_widgets
+                    else self.scroll)
+        for part in widget.focus_order():
+            QWidget.setTabOrder(previous, part)
+            previous = part
 
     def update_message(self, index: int, message: StoredMessage) -> None:
         """A message shown while it was still being written has ended."""
