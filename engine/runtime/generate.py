@@ -8,6 +8,7 @@ a whole answer. All of it runs on the engine thread that owns the NativeModel.
 from __future__ import annotations
 
 import codecs
+import ctypes
 import threading
 import time
 from dataclasses import dataclass, field
@@ -15,13 +16,20 @@ from typing import Iterator, Sequence
 
 from engine.api import ChatMessage, ResponseStats, StepRecord
 from engine.errors import ContextFullError, GenerationError
+from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.runtime.routing import TokenRouting
 
-DEFAULT_TEMPLATE = (  # ChatML, for GGUFs that carry no template of their own
-    "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content']"
-    " + '<|im_end|>' + '\\n'}}{% endfor %}"
-    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}")
+# For a GGUF without a chat template (usually a base model): the template llama.cpp has
+# built in for the model's family (names from llama_chat_builtin_templates).
+BUILTIN_TEMPLATES = {
+    "qwen2": "chatml", "qwen2moe": "chatml", "qwen3": "chatml", "qwen3moe": "chatml",
+    "qwen3next": "chatml", "llama": "llama3", "llama4": "llama4", "gemma": "gemma",
+    "gemma2": "gemma", "gemma3": "gemma", "deepseek": "deepseek", "deepseek2": "deepseek3",
+    "gpt-oss": "gpt-oss", "phi3": "phi3", "granite": "granite", "granitemoe": "granite",
+    "glm4moe": "chatglm4", "exaone": "exaone3", "hunyuan-moe": "hunyuan-moe",
+    "bailingmoe": "bailing", "bailingmoe2": "bailing2", "grok": "grok-2"}
+FALLBACK_TEMPLATE = "chatml"
 
 
 @dataclass(frozen=True)
@@ -73,15 +81,38 @@ def _decode(model: NativeModel, tokens: list[int]) -> TokenRouting | None:
 # ---- stream_generate --------------------------------------------------------------------
 
 def render_chat(model: NativeModel, messages: Sequence[ChatMessage]) -> str:
-    """Apply the GGUF's own chat template (Jinja, sandboxed by llama-cpp-python)."""
+    """Apply the GGUF's own chat template (Jinja, sandboxed by llama-cpp-python), or
+    llama.cpp's built-in one for the architecture when the file has none."""
     from llama_cpp.llama_chat_format import Jinja2ChatFormatter  # noqa: PLC0415
 
     meta = model.metadata()
-    template = meta.get("tokenizer.chat_template") or DEFAULT_TEMPLATE
+    template = meta.get("tokenizer.chat_template")
+    if not (template or "").strip():
+        return render_builtin(builtin_template_name(meta.get("general.architecture", "")),
+                              messages)
     formatter = Jinja2ChatFormatter(template=template, eos_token=_token_text(model, "eos"),
                                     bos_token=_token_text(model, "bos"))
     chat = [{"role": m.role, "content": m.content} for m in messages]
     return formatter(messages=chat).prompt
+
+
+def builtin_template_name(architecture: str) -> str:
+    return BUILTIN_TEMPLATES.get(architecture, FALLBACK_TEMPLATE)
+
+
+def render_builtin(name: str, messages: Sequence[ChatMessage]) -> str:
+    """llama.cpp's own C++ rendering of a built-in template, ending with the assistant's turn."""
+    llama = llama_cpp_module()
+    encoded = [(m.role.encode("utf-8"), m.content.encode("utf-8")) for m in messages]
+    chat = (llama.llama_chat_message * len(encoded))(
+        *(llama.llama_chat_message(role=role, content=content) for role, content in encoded))
+    size = llama.llama_chat_apply_template(name.encode(), chat, len(encoded), True, None, 0)
+    if size < 0:
+        raise GenerationError("This model's conversation format is not supported.",
+                              f"llama_chat_apply_template({name!r}) returned {size}")
+    buffer = ctypes.create_string_buffer(size + 1)
+    llama.llama_chat_apply_template(name.encode(), chat, len(encoded), True, buffer, size + 1)
+    return buffer.raw[:size].decode("utf-8", errors="replace")
 
 
 def _token_text(model: NativeModel, which: str) -> str:

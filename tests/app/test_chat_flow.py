@@ -176,3 +176,20 @@ def test_conversation_list_search_rename_and_delete(qtbot, make_app, monkeypatch
     listing.items.setCurrentRow(0)
     listing.delete_button.click()
     assert listing.items.count() == 1 and len(rotary.history.list_conversations()) == 1
+
+
+def test_a_base_model_is_named_and_explained_before_the_first_message(qtbot, make_app):
+    rotary = make_app(script=FakeScript(chat_template=None))
+    wait_ready(qtbot, rotary)
+    warning = rotary.window.chat.model_warning
+    assert warning.isVisible() and not rotary.window.chat.message_widgets
+    assert "Fake MoE 35B" in warning.text() and "base model" in warning.text()
+    assert "continue your text" in warning.text()
+    rotary.bridge.unload()
+    qtbot.waitUntil(lambda: not warning.isVisible(), timeout=2000)
+
+
+def test_a_chat_model_gets_no_base_model_warning(qtbot, make_app):
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    assert not rotary.window.chat.model_warning.isVisible()
