@@ -1,0 +1,47 @@
+"""Lifecycle on the real engine thread with the demo model: New chat on the first token,
+then a second question at once (it waits in the bridge until the first has stopped)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.paths import default_paths
+from app.settings import Settings, SettingsStore
+from tests.app.conftest import close_app, wait_ready
+
+pytestmark = pytest.mark.slow
+
+
+def test_new_chat_mid_answer_on_the_real_engine(qtbot, qapp, qloop, rotary_home):
+    from app.application import RotaryApp
+    from app.bridge import real_backend
+    paths = default_paths()
+    SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
+    rotary = RotaryApp(qapp, qloop, real_backend(), paths)
+    try:
+        rotary.start()
+        wait_ready(qtbot, rotary, timeout=120_000)
+        chat, left = rotary.chat, []
+
+        def leave_on_first_token(_request_id, _text):
+            if not left:
+                left.append(chat.conversation_id)
+                chat.new_chat()                 # inside the token's own dispatch
+                chat.send("Second question")
+
+        rotary.bridge.token.connect(leave_on_first_token)
+        chat.send("First question")
+        qtbot.waitUntil(lambda: bool(left) and not chat.answers, timeout=120_000)
+        errors = [n for n in rotary.notices.history if n.level == "error"]
+        assert not errors, errors[0].details
+        first = rotary.history.messages(left[0])
+        assert [m.role for m in first] == ["user", "assistant"]
+        assert first[0].content == "First question"
+        assert first[1].content and first[1].stats["stop_reason"] == "stopped"
+        second = rotary.history.messages(chat.conversation_id)
+        assert chat.conversation_id != left[0]
+        assert [m.content for m in second][:1] == ["Second question"]
+        assert len(second) == 2 and second[1].stats["stop_reason"] != "stopped"
+        assert rotary.window.chat.message_widgets[-1].text == second[1].content
+    finally:
+        close_app(rotary)
