@@ -200,6 +200,14 @@ class ChatController(QObject):
         emit(self.busy_changed, False)
         emit(self.phase_changed, "")
 
+    def close(self) -> None:
+        """Rotary is quitting: what is being written is kept and marked "stopped", so a
+        normal exit never shows an answer as "interrupted" (that is for crashes)."""
+        self._leave(KEEP)
+        for request_id in list(self.answers):
+            self.bridge.stop(request_id)
+            self._end(request_id, "", {"stop_reason": "stopped"})
+
     # ---- engine results (wired in app.wiring) -----------------------------------------------
 
     def on_token(self, request_id: int, text: str) -> None:

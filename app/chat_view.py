@@ -458,6 +458,8 @@ def _stored_status(message: StoredMessage) -> str:
         return tr("This answer was cut off when Rotary closed unexpectedly.")
     if message.status == WRITING:
         return tr("This answer is still being written…")
+    if message.stats.get("stop_reason") == "failed":
+        return tr("This answer was not finished.")
     return _status_for(message.stats.get("stop_reason", "")) if message.role == "assistant" \
         else ""
 

@@ -72,6 +72,7 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
     chat.truncated.connect(pane.truncate)
     chat.busy_changed.connect(pane.set_busy)
     chat.phase_changed.connect(pane.set_phase)
+    window.closed.connect(chat.close)
     window.conversations.open_requested.connect(chat.open_conversation)
     window.conversations.new_requested.connect(chat.new_chat)
     window.conversations.rename_requested.connect(chat.rename)

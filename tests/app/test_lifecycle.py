@@ -230,3 +230,18 @@ def test_list_selection_follows_new_chat_and_open_scrolls_to_latest(qtbot, make_
     assert rotary.chat.conversation_id == conversation and listing.selected_id() == conversation
     bar = rotary.window.chat.scroll.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=2000)
+
+
+def test_quitting_mid_answer_keeps_it_as_stopped_not_interrupted(qtbot, make_app):
+    from tests.app.conftest import close_app
+    rotary = _app(make_app, LONG)
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "Question")
+    _streaming(qtbot, rotary)
+    conversation = rotary.chat.conversation_id
+    close_app(rotary)                        # the window closes, then the app
+    store = HistoryStore(rotary.paths.history_db)
+    answer = store.messages(conversation)[1]
+    assert store.interrupted == 0 and answer.status == COMPLETE
+    assert answer.stats["stop_reason"] == "stopped" and answer.content.startswith(" w0")
+    store.close()
