@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPus
 from app.accessibility import StreamAnnouncer
 from app.history import INTERRUPTED, WRITING, StoredMessage
 from app.i18n import tr
-from app.markdown_render import StreamingMarkdown, render
+from app.markdown_render import StreamingMarkdown
 from app.theme import is_dark
 from app.qt_compat import emit
 
@@ -186,12 +186,12 @@ class MessageWidget(QFrame):
         self.body.set_tail(self.markdown.tail_html())
 
     def show_final(self, text: str) -> None:
-        """The answer is complete: render it whole once (streamed blocks were split at
-        blank lines, which can cut e.g. an indented code block), describe it for readers."""
-        self.markdown = StreamingMarkdown(is_dark())
-        self.markdown.append(text)
-        self.body.set_all(render(text, is_dark()) if text else "")
-        self.markdown.finished_len = len(text)
+        """The answer is complete: flush what is left, and describe it for readers."""
+        if text != self.markdown.text:          # the engine's final text differs: redo all
+            self.markdown = StreamingMarkdown(is_dark())
+            self.markdown.append(text)
+            self.body.set_all("")
+        self.refresh()
         self.body.setAccessibleDescription(text)
 
     def set_streaming(self, streaming: bool) -> None:

@@ -21,6 +21,7 @@ _CODE_BLOCK = re.compile(r"<pre><code(?: class=\"[^\"]*\")?>(.*?)</code></pre>",
 # A fence opens with 3+ backticks or tildes (up to 3 spaces in); it closes with a line of
 # at least as many of the same character and nothing else.
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_LIST_ITEM = re.compile(r"(\d{1,9}[.)]|[-*+])(\s|$)")
 
 _BETWEEN_TAGS = re.compile(r">\n|\n(?=<)")    # code text has "<" and ">" escaped
 _converter = (MarkdownIt("commonmark", {"html": False, "breaks": True, "linkify": False})
@@ -55,7 +56,8 @@ class StreamingMarkdown:
         self.finished_len = 0       # text[:finished_len] is rendered and handed out
         self._scan_pos = 0          # text[:_scan_pos] has been scanned for boundaries
         self._fence = ""            # the open fence ("```", "~~~~"...), "" outside one
-        self._boundary = 0          # last blank line outside a fence found so far
+        self._boundary = 0          # start of the last block known to be finished
+        self._blank_end: int | None = None   # a blank line that may end the open block
 
     def append(self, piece: str) -> None:
         self.text += piece
@@ -64,15 +66,26 @@ class StreamingMarkdown:
         end = self.text.rfind("\n") + 1        # only complete lines
         while self._scan_pos < end:
             line_end = self.text.index("\n", self._scan_pos) + 1
-            line = self.text[self._scan_pos:line_end].rstrip("\r\n")
-            fence = _FENCE.match(line)
-            if not self._fence and fence:
-                self._fence = fence.group(1)
-            elif self._fence and fence and _closes(fence.group(1), self._fence, line):
-                self._fence = ""
-            elif not line.strip() and not self._fence:
-                self._boundary = line_end
+            self._scan_line(self.text[self._scan_pos:line_end].rstrip("\r\n"))
             self._scan_pos = line_end
+
+    def _scan_line(self, line: str) -> None:
+        """A blank line ends a block only if the next line neither is indented (it would
+        continue an indented code block or a list item) nor starts a list item (a loose
+        list cut in two would number its second half from 1 again)."""
+        fence = _FENCE.match(line)
+        if self._fence:
+            if fence and _closes(fence.group(1), self._fence, line):
+                self._fence = ""
+        elif not line.strip():
+            self._blank_end = self._scan_pos + len(line) + 1
+        else:
+            if self._blank_end is not None and not line[0].isspace() \
+                    and not _LIST_ITEM.match(line):
+                self._boundary = self._scan_pos
+            self._blank_end = None
+            if fence:
+                self._fence = fence.group(1)
 
     def take_finished_html(self) -> str:
         """HTML of the blocks finished since the last call ("" when none)."""

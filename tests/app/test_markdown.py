@@ -120,3 +120,34 @@ def test_shift_enter_starts_a_new_line_and_the_message_keeps_it(qtbot, make_app)
     question, answer = pane.message_widgets
     assert question.body.toPlainText().splitlines() == ["Line one", "Line two"]
     assert answer.body.toPlainText().splitlines() == ["First line", "Second line"]
+
+
+def test_a_streamed_loose_list_stays_one_list(qapp):
+    from app.chat_view import MessageWidget
+    widget = MessageWidget(1, "assistant")
+    for char in "Steps:\n\n1. open\n\n2. edit\n\n3. save\n\nDone.":
+        widget.append(char)
+        widget.refresh()
+    lists = set()
+    block = widget.body.document().begin()
+    while block.isValid():
+        if block.textList() is not None:
+            lists.add(block.textList().item(0).position())
+        block = block.next()
+    assert len(lists) == 1
+    assert widget.body.toPlainText().splitlines()[-1] == "Done."
+
+
+def test_a_streamed_indented_code_block_stays_one_block(qapp):
+    from app.chat_view import MessageWidget
+    widget = MessageWidget(1, "assistant")
+    for char in "Code:\n\n    if a < b:\n\n        return a\n\nEnd.":
+        widget.append(char)
+        widget.refresh()
+    tables, block = set(), widget.body.document().begin()
+    while block.isValid():
+        table = QTextCursor(block).currentTable()
+        if table is not None:
+            tables.add(table.firstPosition())
+        block = block.next()
+    assert len(tables) == 1
