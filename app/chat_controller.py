@@ -90,6 +90,8 @@ class ChatController(QObject):
         emit(self.conversation_opened, [])
 
     def open_conversation(self, conversation_id: int) -> None:
+        if conversation_id == self.conversation_id:
+            return              # already open (e.g. clicked again): the answer goes on
         self._leave(KEEP)
         self.conversation_id = conversation_id
         self.messages = self.history.messages(conversation_id)

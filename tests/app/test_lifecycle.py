@@ -245,3 +245,16 @@ def test_quitting_mid_answer_keeps_it_as_stopped_not_interrupted(qtbot, make_app
     assert store.interrupted == 0 and answer.status == COMPLETE
     assert answer.stats["stop_reason"] == "stopped" and answer.content.startswith(" w0")
     store.close()
+
+
+def test_clicking_the_open_conversation_does_not_stop_its_answer(qtbot, make_app):
+    rotary = _app(make_app, LONG)
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "Question")
+    _streaming(qtbot, rotary)
+    listing = rotary.window.conversations
+    listing.items.itemClicked.emit(listing.items.item(0))
+    assert rotary.chat.busy and rotary.window.chat.streaming is not None
+    wait_idle(qtbot, rotary)
+    stored = rotary.history.messages(rotary.chat.conversation_id)
+    assert stored[1].content == "".join(LONG) and stored[1].stats["stop_reason"] == "eos"
