@@ -78,6 +78,10 @@ class ChatController(QObject):
     def busy(self) -> bool:
         return self.current is not None
 
+    def shows(self, request_id: int) -> bool:
+        """Is this the answer streaming into the open conversation?"""
+        return self.current is not None and self.current.request_id == request_id
+
     @property
     def partial(self) -> str:
         return self.current.text if self.current is not None else ""

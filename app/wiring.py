@@ -21,12 +21,30 @@ def connect_answers(bridge: EngineBridge, chat: ChatController) -> None:
     bridge.failed.connect(chat.on_failed)
 
 
+def connect_gauge_numbers(bridge: EngineBridge, chat: ChatController, gauge) -> None:
+    """The gauge shows the numbers of the answer in the open conversation only, never
+    the late steps of one the user left. The bridge emits a step's residency right after
+    its stats, so the stats' request id decides for both."""
+    shown = [False]
+
+    def on_stats(record) -> None:
+        shown[0] = chat.shows(record.request_id)
+        if shown[0]:
+            gauge.on_stats(record)
+
+    def on_residency(expert_ids, hit_rate) -> None:
+        if shown[0]:
+            gauge.on_residency(expert_ids, hit_rate)
+
+    bridge.stats.connect(on_stats)
+    bridge.residency.connect(on_residency)
+
+
 def connect_bridge(bridge: EngineBridge, chat: ChatController, window: MainWindow,
                    loader: ModelLoader) -> None:
     gauge, panel = window.gauge, window.loading
     connect_answers(bridge, chat)
-    bridge.stats.connect(gauge.on_stats)
-    bridge.residency.connect(gauge.on_residency)
+    connect_gauge_numbers(bridge, chat, gauge)
     bridge.vram_read.connect(gauge.on_vram)
     bridge.load_progress.connect(loader.on_progress)
     bridge.load_fallback.connect(loader.on_fallback)

@@ -258,3 +258,19 @@ def test_clicking_the_open_conversation_does_not_stop_its_answer(qtbot, make_app
     wait_idle(qtbot, rotary)
     stored = rotary.history.messages(rotary.chat.conversation_id)
     assert stored[1].content == "".join(LONG) and stored[1].stats["stop_reason"] == "eos"
+
+
+def test_the_gauge_never_shows_steps_of_a_left_answer(qtbot, make_app):
+    rotary = _app(make_app, LONG, ("Fresh", " one"))
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "Left behind")
+    _streaming(qtbot, rotary)
+    left_request = rotary.chat.current.request_id
+    gauge, seen, residency = rotary.window.gauge, [], []
+    gauge.on_stats = seen.append
+    gauge.on_residency = lambda ids, rate: residency.append(ids)
+    rotary.chat.new_chat()
+    _send(qtbot, rotary, "New question")
+    _all_settled(qtbot, rotary)
+    assert seen and all(record.request_id != left_request for record in seen)
+    assert len(residency) == len(seen)              # one per shown step, no others
