@@ -367,6 +367,8 @@ class ChatPane(QWidget):
         self.model_warning.setVisible(bool(text))
 
     def start_answer(self, index: int) -> None:
+        self.follow_end = True          # a new question and its answer come into view
+        self._scroll_to_end()
         self.streaming = self.add_message(index, StoredMessage("assistant", ""))
         self.streaming.set_streaming(True)
         self.announcer.reset()

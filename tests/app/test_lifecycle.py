@@ -274,3 +274,18 @@ def test_the_gauge_never_shows_steps_of_a_left_answer(qtbot, make_app):
     _all_settled(qtbot, rotary)
     assert seen and all(record.request_id != left_request for record in seen)
     assert len(residency) == len(seen)              # one per shown step, no others
+
+
+def test_a_new_answer_comes_into_view_even_after_scrolling_up(qtbot, make_app):
+    long_answer = tuple(f"Line {i}.\n\n" for i in range(30))
+    rotary = make_app(script=FakeScript(answers=[long_answer] * 2, token_delay=0.001))
+    rotary.window.resize(900, 500)
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "one")
+    wait_idle(qtbot, rotary)
+    bar = rotary.window.chat.scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    bar.setValue(0)                                   # the reader scrolls up
+    _send(qtbot, rotary, "two")
+    wait_idle(qtbot, rotary)
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum() > 0, timeout=2000)
