@@ -154,14 +154,14 @@ class MessageWidget(QFrame):
         layout.addStretch(1)
         return row
 
-    # Emits go through qt_compat.emit (PySide6 6.12.0 refcount bug), so buttons connect
-    # to these small methods rather than to a signal's own ``emit``.
     def focus_order(self) -> list[QWidget]:
         parts = [self.body, self.copy_button]
         if self.role == "user":
             parts.append(self.edit_button)
         return parts + [self.regenerate_button]
 
+    # Emits go through qt_compat.emit (PySide6 6.12.0 refcount bug), so buttons connect
+    # to these small methods rather than to a signal's own ``emit``.
     def _copy_clicked(self) -> None:
         emit(self.copy_requested, self.text)
 

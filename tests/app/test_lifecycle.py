@@ -289,3 +289,25 @@ def test_a_new_answer_comes_into_view_even_after_scrolling_up(qtbot, make_app):
     _send(qtbot, rotary, "two")
     wait_idle(qtbot, rotary)
     qtbot.waitUntil(lambda: bar.value() == bar.maximum() > 0, timeout=2000)
+
+
+def test_the_bridge_sends_one_answer_at_a_time_and_a_waiting_one_can_be_stopped(
+        qtbot, make_app):
+    rotary = _app(make_app, LONG, ("Third",))
+    wait_ready(qtbot, rotary)
+    bridge, finished = rotary.bridge, []
+    bridge.finished.connect(lambda event: finished.append(event))
+    first = bridge.chat([("user", "one")], 0.7)
+    second = bridge.chat([("user", "two")], 0.7)
+    third = bridge.chat([("user", "three")], 0.7)
+    qtbot.wait(100)
+    engine = rotary.fake["engine"]
+    chats = lambda: [r.request_id for r in engine.requests if hasattr(r, "messages")]  # noqa: E731
+    assert chats() == [first]                     # the others wait in the bridge
+    bridge.stop(second)                            # never reaches the engine
+    bridge.stop(first)
+    qtbot.waitUntil(lambda: len(finished) == 3, timeout=5000)
+    assert [e.request_id for e in finished] == [second, first, third]
+    assert finished[0].text == "" and finished[0].stats.stop_reason == "stopped"
+    assert finished[1].stats.stop_reason == "stopped" and finished[2].text == "Third"
+    assert chats() == [first, third]
