@@ -3,6 +3,7 @@
     info MODEL [--json]
     plan MODEL [--vram GB] [--ram GB] [--preset NAME] [--json]
     chat MODEL [--preset NAME] [--max-tokens N]
+    chat --server URL [--model NAME] [--api-key-env VAR] [--ca-bundle PEM]   an office server
     trace MODEL --prompt TEXT --out t.npz [--max-tokens N]
     demo DIR                       write the built-in demo model
 
@@ -35,11 +36,16 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--json", action="store_true")
     for name in ("chat", "trace"):
         command = sub.add_parser(name)
-        command.add_argument("model")
+        command.add_argument("model", nargs="?" if name == "chat" else None)
         command.add_argument("--preset")
         command.add_argument("--max-tokens", type=int, default=256)
         command.add_argument("--temperature", type=float, default=0.7)
         command.add_argument("--seed", type=int, default=-1)
+    chat = sub.choices["chat"]
+    chat.add_argument("--server", help="an office server's address (OpenAI-compatible)")
+    chat.add_argument("--model", dest="server_model", help="the model's name on that server")
+    chat.add_argument("--api-key-env", help="environment variable holding the server's key")
+    chat.add_argument("--ca-bundle", help="the office's certificate authority (PEM file)")
     trace = sub.choices["trace"]
     trace.add_argument("--prompt", required=True, action="append",
                        help="one conversation per --prompt; repeat a prompt to return to it")
@@ -122,6 +128,11 @@ def _chat_request(args, messages):
 def cmd_chat(args) -> int:
     from engine.api import ChatMessage  # noqa: PLC0415
 
+    if args.server:
+        from engine.remote.cli import run_chat  # noqa: PLC0415
+        return run_chat(args)
+    if not args.model:
+        raise EngineError("Name a model file, or an office server with --server URL.")
     loaded, history = _load(args), []
     print(loaded.summary, "\nType a message; an empty line quits.", file=sys.stderr)
     try:

@@ -50,6 +50,7 @@ class ChatRequest:
     seed: int = -1
     record_routing: bool = True
     request_id: int = field(default_factory=next_request_id)
+    conversation_id: int | None = None     # copied onto every event of this request
 
 
 # ---- events -----------------------------------------------------------------------
@@ -71,11 +72,22 @@ class LoadFallback:
 
 
 @dataclass(frozen=True)
+class ServerInfo:
+    """The office server a remote engine talks to (engine.remote)."""
+
+    address: str          # the exact base URL that receives every conversation
+    model: str            # the model id as the server names it
+    context_size: int     # tokens; 0 while the server has not said
+    tokenizer: str        # the server's token-counting endpoint path, "" when it has none
+
+
+@dataclass(frozen=True)
 class ModelLoaded:
     request_id: int
     facts: ModelFacts
     recipe: Recipe
     message: str
+    server: ServerInfo | None = None    # set when the model runs on an office server
 
 
 @dataclass(frozen=True)
@@ -94,6 +106,8 @@ class StepRecord:
     context_size: int
     expert_ids: tuple[tuple[int, ...], ...] | None = None   # [moe layer][k] for this token
     expert_hit_rate: float | None = None                   # when a residency policy runs
+    conversation_id: int | None = None
+    on_server: bool = False    # the model runs on an office server: its VRAM is not ours to show
 
 
 @dataclass(frozen=True)
@@ -115,12 +129,14 @@ class RequestFinished:
     request_id: int
     text: str
     stats: ResponseStats
+    conversation_id: int | None = None
 
 
 @dataclass(frozen=True)
 class RequestFailed:
     request_id: int
     error: EngineError
+    conversation_id: int | None = None
 
 
 @dataclass(frozen=True)

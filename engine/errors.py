@@ -62,3 +62,49 @@ class TraceFormatError(EngineError):
 
 class BudgetError(EngineError):
     """A residency budget that cannot work (e.g. fewer slots than experts per token)."""
+
+
+# ---- the office server (engine.remote) ---------------------------------------------------
+
+class ServerError(EngineError):
+    """Something between this computer and the office's model server went wrong."""
+
+
+class ServerUnreachableError(ServerError):
+    """Nothing answers at the configured address (wrong address, server off, no network)."""
+
+
+class ServerCertificateError(ServerError):
+    """The server's TLS certificate is not trusted (self-signed, expired, wrong name)."""
+
+
+class ServerAuthError(ServerError):
+    """The server refused the API key (missing or wrong)."""
+
+
+class ServerModelNotFoundError(ServerError):
+    """The server does not serve the chosen model."""
+
+
+class ServerBusyError(ServerError):
+    """The server is overloaded; ``retry_after_s`` is its own hint, or None."""
+
+    def __init__(self, message: str, details: str = "", retry_after_s: float | None = None) -> None:
+        super().__init__(message, details)
+        self.retry_after_s = retry_after_s
+
+
+class ServerContextFullError(ContextFullError, ServerError):
+    """The conversation is longer than the server's context window."""
+
+
+class ServerDroppedError(ServerError):
+    """The connection broke mid-answer; ``partial_text`` is what arrived before it did."""
+
+    def __init__(self, message: str, details: str = "", partial_text: str = "") -> None:
+        super().__init__(message, details)
+        self.partial_text = partial_text
+
+
+class ServerProtocolError(ServerError):
+    """The server answered, but not like an OpenAI-compatible server (or without a tokenizer)."""

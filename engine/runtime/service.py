@@ -34,9 +34,13 @@ class EngineService:
         self._listener = listener
         self._commands: queue.Queue[_Command] = queue.Queue()
         self._stop = threading.Event()
-        self._worker = EngineWorker(self._emit, self._stop)
+        self._worker = self._make_worker()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
+
+    def _make_worker(self) -> "EngineWorker":
+        """What runs the commands; engine.remote's service runs them against a server."""
+        return EngineWorker(self._emit, self._stop)
 
     # ---- called from any thread ------------------------------------------------------
 
@@ -91,13 +95,15 @@ class EngineWorker:
 
     def handle(self, command: _Command) -> None:
         request_id = getattr(command.request, "request_id", next_request_id())
+        conversation_id = getattr(command.request, "conversation_id", None)
         try:
             getattr(self, f"_do_{command.kind}")(command.request)
         except EngineError as error:
-            self.emit(RequestFailed(request_id, error))
+            self.emit(RequestFailed(request_id, error, conversation_id))
         except Exception as error:  # unexpected: still one typed path to the user
             self.emit(RequestFailed(request_id, GenerationError(
-                "Something went wrong inside the engine.", traceback.format_exc())))
+                "Something went wrong inside the engine.", traceback.format_exc()),
+                conversation_id))
             log.exception("engine command %s failed: %s", command.kind, error)
 
     def _do_load(self, request: LoadRequest) -> None:

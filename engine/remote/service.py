@@ -1,0 +1,137 @@
+"""The remote engine: EngineService's thread, queue and stop flag, with a server behind it.
+
+``load(LoadRequest(model_path=MODEL_ID))`` connects and checks the model; ``chat`` streams;
+``count_tokens`` asks the server's tokenizer (any thread). Events are the local engine's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from typing import Callable
+
+from engine.api import (ChatRequest, Event, Listener, LoadProgress, LoadRequest, ModelLoaded,
+                        RequestFinished, ServerInfo)
+from engine.errors import EngineStateError, ServerContextFullError
+from engine.model.facts import AttentionShape, ModelFacts
+from engine.recipe import MemoryEstimate, Recipe
+from engine.remote.client import ModelEntry, ServerClient
+from engine.remote.config import ServerConfig
+from engine.remote.errors import context_size_in
+from engine.remote.stream import RemoteRun, conversation_tokens
+from engine.runtime.service import EngineService, EngineWorker
+
+
+def connect(client: ServerClient, wanted_model: str) -> ServerInfo:
+    """Check the server and the model; learn its context length and tokenizer."""
+    entry: ModelEntry = client.choose_model(wanted_model)
+    context = entry.context_size or client.server_context_size()
+    return ServerInfo(client.config.address, entry.id, context, client.find_tokenizer(entry.id))
+
+
+def server_facts(server: ServerInfo) -> ModelFacts:
+    """What the app may know of a model it never sees: its name and its context."""
+    return ModelFacts(path=server.address, file_size=0, architecture="remote", name=server.model,
+                      file_type="", n_layers=0, n_embd=0, n_ctx_train=server.context_size,
+                      n_vocab=0, n_expert=0, n_expert_used=0, n_expert_shared=0, expert_ffn=0,
+                      attention=AttentionShape(), chat_template=None, tensors=(), layers=())
+
+
+def server_recipe(server: ServerInfo) -> Recipe:
+    """Nothing of the model is held on this computer: zero VRAM and RAM, the server's context."""
+    return Recipe(preset="office-server", n_gpu_layers=0, cpu_expert_layers=(),
+                  n_ctx=server.context_size, flash_attn=False, kv_type="f16", n_batch=0,
+                  n_ubatch=0, n_threads=0, n_threads_batch=0, vram=MemoryEstimate(),
+                  ram=MemoryEstimate(), use_mmap=False,
+                  note=f"The model runs on the office server at {server.address}.")
+
+
+class RemoteWorker(EngineWorker):
+    """Runs each command against the server; owns the one HTTP client."""
+
+    def __init__(self, emit: Callable[[Event], None], stop: threading.Event,
+                 config: ServerConfig) -> None:
+        super().__init__(emit, stop)
+        self.config = config
+        self.client: ServerClient | None = None
+        self.server: ServerInfo | None = None
+        self._usage_seen = False     # does this server report token usage itself?
+
+    def _do_load(self, request: LoadRequest) -> None:
+        self.unload()
+        self.emit(LoadProgress(request.request_id, 0.2,
+                               f"Connecting to the office server at {self.config.root}…"))
+        client = ServerClient(self.config)
+        try:
+            server = connect(client, request.model_path or self.config.model)
+        except BaseException:
+            client.close()
+            raise
+        self.client, self.server = client, server
+        self.emit(ModelLoaded(request.request_id, server_facts(server), server_recipe(server),
+                              f"Using {server.model} on the office server at {server.address}.",
+                              server))
+
+    def _do_chat(self, request: ChatRequest) -> None:
+        if self.client is None or self.server is None:
+            raise EngineStateError("Rotary is not connected to the office server yet.")
+        counted = 0 if self._usage_seen else conversation_tokens(
+            self.client, request, self.server.model)
+        run = RemoteRun(self.client, self.server, request, self.stop, counted)
+        try:
+            for record in run.records():
+                self.emit(record)
+        except ServerContextFullError as error:
+            self._learn_context(error)
+            raise
+        self._usage_seen = run.counts.usage is not None
+        self.emit(RequestFinished(request.request_id, run.text, run.stats,
+                                  request.conversation_id))
+
+    def _learn_context(self, error: ServerContextFullError) -> None:
+        size = context_size_in(error.details)
+        if size and self.server is not None and not self.server.context_size:
+            self.server = dataclasses.replace(self.server, context_size=size)
+
+    def unload(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = self.server = None
+
+
+class RemoteEngineService(EngineService):
+    """``EngineService`` whose commands go to an office server; see ``engine.api.EngineLike``."""
+
+    def __init__(self, listener: Listener, config: ServerConfig, *,
+                 name: str = "rotary-remote") -> None:
+        self._config = config
+        super().__init__(listener, name=name)
+
+    def _make_worker(self) -> RemoteWorker:
+        return RemoteWorker(self._emit, self._stop, self._config)
+
+    @property
+    def server(self) -> ServerInfo | None:
+        return self.worker.server
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` by the server's tokenizer (safe from any thread)."""
+        worker = self.worker
+        client, server = worker.client, worker.server
+        if client is None or server is None:
+            raise EngineStateError("Rotary is not connected to the office server yet.")
+        return client.count_tokens(text, server.model)
+
+
+def list_models(config: ServerConfig) -> list[ModelEntry]:
+    """For Settings: the models the server offers (blocking; run it on a worker thread)."""
+    client = ServerClient(config)
+    try:
+        return client.models()
+    finally:
+        client.close()
+
+
+def remote_engine_factory(config: ServerConfig) -> Callable[[Listener], RemoteEngineService]:
+    """``make_engine`` for app.bridge.EngineBackend."""
+    return lambda listener: RemoteEngineService(listener, config)

@@ -1,0 +1,242 @@
+"""The remote backend against a real llama-cpp-python server on 127.0.0.1 (demo model)."""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+import pytest
+
+pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
+
+from engine.api import (ChatMessage, ChatRequest, LoadRequest, ModelLoaded, RequestFailed,  # noqa: E402
+                        RequestFinished, StepRecord)
+from engine.errors import (ServerAuthError, ServerBusyError, ServerContextFullError,  # noqa: E402
+                           ServerDroppedError, ServerModelNotFoundError, ServerUnreachableError)
+from engine.fixtures.demo_model import DEMO_TEXT, write_demo_model  # noqa: E402
+from engine.remote.config import ServerConfig  # noqa: E402
+from engine.remote.errors import status_error  # noqa: E402
+from engine.remote.fixture_server import FixtureServer, free_port  # noqa: E402
+from engine.remote.service import RemoteEngineService, list_models  # noqa: E402
+
+TIMEOUT = 60.0
+
+
+@pytest.fixture(scope="session")
+def demo_gguf(tmp_path_factory):
+    return write_demo_model(tmp_path_factory.mktemp("remote") / "demo.gguf")
+
+
+@pytest.fixture(scope="module")
+def server(demo_gguf):
+    with FixtureServer(demo_gguf) as running:
+        yield running
+
+
+class Recorder:
+    """Collects events on the engine thread; ``until`` waits for one request's last event."""
+
+    def __init__(self, on_event=None) -> None:
+        self.events: "queue.Queue" = queue.Queue()
+        self.seen: list = []
+        self.on_event = on_event
+
+    def __call__(self, event) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+        self.events.put(event)
+
+    def until(self, request_id: int):
+        while True:
+            event = self.events.get(timeout=TIMEOUT)
+            self.seen.append(event)
+            if getattr(event, "request_id", None) == request_id and isinstance(
+                    event, (ModelLoaded, RequestFinished, RequestFailed)):
+                return event
+
+    def texts(self, request_id: int) -> str:
+        return "".join(e.text for e in self.seen
+                       if isinstance(e, StepRecord) and e.request_id == request_id)
+
+
+def connected(url: str, recorder: Recorder, **config) -> RemoteEngineService:
+    engine = RemoteEngineService(recorder, ServerConfig(url, **config))
+    loaded = recorder.until(engine.load(LoadRequest("")))
+    assert isinstance(loaded, ModelLoaded), loaded
+    return engine
+
+
+def ask(text: str, conversation_id: int | None = None, max_tokens: int = 200) -> ChatRequest:
+    return ChatRequest((ChatMessage("user", text),), max_tokens=max_tokens, temperature=0.0,
+                       conversation_id=conversation_id)
+
+
+def test_streams_the_answer_with_the_gauges_numbers(server):
+    recorder = Recorder()
+    engine = connected(server.url, recorder)
+    try:
+        finished = recorder.until(engine.chat(ask("Hello", conversation_id=4)))
+        hello_tokens = engine.count_tokens("Hello")
+    finally:
+        engine.shutdown()
+    assert isinstance(finished, RequestFinished), finished
+    steps = [e for e in recorder.seen if isinstance(e, StepRecord)]
+    assert len(steps) > 10
+    assert finished.text == recorder.texts(finished.request_id) == DEMO_TEXT
+    assert finished.stats.stop_reason == "eos"
+    assert all(s.on_server and s.conversation_id == 4 for s in steps)
+    assert finished.conversation_id == 4
+    assert [s.generated_tokens for s in steps] == list(range(1, len(steps) + 1))
+    assert steps[-1].ttft_s > 0 and steps[-1].decode_tps > 0
+    # prompt tokens come from the server's own tokenizer, so the context used is real
+    assert steps[0].prompt_tokens == hello_tokens > 0
+    assert steps[-1].context_used == steps[-1].prompt_tokens + len(steps)
+
+
+def test_loaded_event_names_the_server_and_its_tokenizer(server):
+    recorder = Recorder()
+    engine = connected(server.url + "/v1/", recorder)
+    engine.shutdown()
+    loaded = recorder.seen[-1]
+    assert loaded.server.address == f"{server.url}/v1/chat/completions"
+    assert loaded.server.model == server.alias
+    assert loaded.server.tokenizer == "/extras/tokenize"
+    assert loaded.recipe.vram.total_bytes == 0 and loaded.recipe.ram.total_bytes == 0
+
+
+def test_stop_mid_answer_keeps_what_was_written(server):
+    engine_box = {}
+
+    def stop_after_three(event):
+        if isinstance(event, StepRecord) and event.generated_tokens == 3:
+            engine_box["engine"].stop()         # on the engine thread, between tokens
+
+    recorder = Recorder(stop_after_three)
+    engine_box["engine"] = engine = connected(server.url, recorder)
+    try:
+        finished = recorder.until(engine.chat(ask("Hello")))
+        again = recorder.until(engine.chat(ask("Hello")))      # the server still serves
+    finally:
+        engine.shutdown()
+    assert finished.stats.stop_reason == "stopped"
+    assert finished.text == recorder.texts(finished.request_id)
+    assert 3 <= finished.stats.generated_tokens < 10
+    assert DEMO_TEXT.startswith(finished.text)
+    assert again.stats.stop_reason == "stopped"
+
+
+def test_a_second_conversation_gets_its_own_answer(server):
+    recorder = Recorder()
+    engine = connected(server.url, recorder)
+    try:
+        first = recorder.until(engine.chat(ask("Hello", conversation_id=1)))
+        follow_up = ChatRequest((ChatMessage("user", "Hello"), ChatMessage("assistant", first.text),
+                                 ChatMessage("user", "And?")), temperature=0.0, conversation_id=1)
+        second = recorder.until(engine.chat(ask("Who are you?", conversation_id=2)))
+        third = recorder.until(engine.chat(follow_up))
+    finally:
+        engine.shutdown()
+    for event, conversation in ((first, 1), (second, 2), (third, 1)):
+        assert isinstance(event, RequestFinished), event
+        assert event.conversation_id == conversation
+        assert event.text == recorder.texts(event.request_id) and event.text
+    ids = {e.request_id: e.conversation_id for e in recorder.seen if isinstance(e, StepRecord)}
+    assert ids == {first.request_id: 1, second.request_id: 2, third.request_id: 1}
+    assert third.stats.prompt_tokens > first.stats.prompt_tokens
+
+
+def test_model_list_and_a_model_that_is_not_there(server):
+    models = list_models(ServerConfig(server.url))
+    assert [m.id for m in models] == [server.alias]
+    recorder = Recorder()
+    engine = RemoteEngineService(recorder, ServerConfig(server.url))
+    try:
+        failed = recorder.until(engine.load(LoadRequest("no-such-model")))
+    finally:
+        engine.shutdown()
+    assert isinstance(failed.error, ServerModelNotFoundError)
+    assert "no-such-model" in failed.error.message
+
+
+def test_context_exceeded_is_its_own_error_and_teaches_the_context_size(server):
+    recorder = Recorder()
+    engine = connected(server.url, recorder)
+    try:
+        failed = recorder.until(engine.chat(ask("Hello " * 600, conversation_id=9)))
+        assert engine.server.context_size == 512     # learnt from the server's refusal
+    finally:
+        engine.shutdown()
+    assert isinstance(failed, RequestFailed) and failed.conversation_id == 9
+    assert isinstance(failed.error, ServerContextFullError)
+    assert "too long" in failed.error.message
+
+
+def test_wrong_key_missing_key_and_right_key(demo_gguf):
+    with FixtureServer(demo_gguf, api_key="office-secret") as keyed:
+        for key in ("wrong", None):
+            recorder = Recorder()
+            engine = RemoteEngineService(recorder, ServerConfig(keyed.url, api_key=key))
+            failed = recorder.until(engine.load(LoadRequest("")))
+            engine.shutdown()
+            assert isinstance(failed.error, ServerAuthError), failed
+            assert "key" in failed.error.message
+        recorder = Recorder()
+        engine = connected(keyed.url, recorder, api_key="office-secret")
+        finished = recorder.until(engine.chat(ask("Hello")))
+        engine.shutdown()
+        assert finished.text == DEMO_TEXT
+
+
+def test_server_killed_mid_answer_keeps_the_partial_answer(demo_gguf):
+    with FixtureServer(demo_gguf) as doomed:
+        def kill_on_first_token(event):
+            if isinstance(event, StepRecord) and event.generated_tokens == 1:
+                doomed.kill()
+
+        recorder = Recorder(kill_on_first_token)
+        engine = connected(doomed.url, recorder)
+        try:
+            failed = recorder.until(engine.chat(ask("Hello", conversation_id=3)))
+        finally:
+            engine.shutdown()
+    assert isinstance(failed, RequestFailed), failed
+    assert isinstance(failed.error, ServerDroppedError)
+    assert failed.conversation_id == 3
+    partial = failed.error.partial_text
+    assert partial and partial == recorder.texts(failed.request_id)
+    assert DEMO_TEXT.startswith(partial) and partial != DEMO_TEXT
+    assert "kept" in failed.error.message
+
+
+def test_a_server_that_is_not_there():
+    url = f"http://127.0.0.1:{free_port()}"
+    recorder = Recorder()
+    engine = RemoteEngineService(recorder, ServerConfig(url, connect_timeout_s=2.0))
+    try:
+        failed = recorder.until(engine.load(LoadRequest("")))
+        refused = recorder.until(engine.chat(ask("Hello")))
+    finally:
+        engine.shutdown()
+    assert isinstance(failed.error, ServerUnreachableError)
+    assert url in failed.error.message
+    assert "not connected" in refused.error.message
+
+
+def test_busy_status_carries_the_servers_retry_hint():
+    error = status_error(503, "overloaded", "http://x", "m", retry_after="7")
+    assert isinstance(error, ServerBusyError) and error.retry_after_s == 7.0
+    assert "7 seconds" in error.message
+    assert status_error(429, "slow down", "http://x", "m").retry_after_s is None
+
+
+@pytest.mark.parametrize("url", ["", "office-server:8000", "ftp://x", "http://"])
+def test_an_address_that_is_not_one(url):
+    with pytest.raises(ServerUnreachableError):
+        ServerConfig(url)
+
+
+def test_address_shown_is_the_one_that_receives_the_conversation():
+    config = ServerConfig("https://ai.office.lan:8443/v1/")
+    assert config.address == "https://ai.office.lan:8443/v1/chat/completions"
+    assert config.host_port == ("ai.office.lan", 8443)
+    assert ServerConfig("https://ai.office.lan").host_port == ("ai.office.lan", 443)
