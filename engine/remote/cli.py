@@ -47,8 +47,9 @@ def run_chat(args) -> int:
     engine = RemoteEngineService(events.put, config_from_args(args))
     try:
         loaded = _until_done(events, engine.load(LoadRequest(args.server_model or "")), False)
-        context = loaded.server.context_size or "unknown"
-        print(f"{loaded.message} Context: {context} tokens.\n"
+        size = loaded.server.context_size
+        context = f"{size} tokens" if size else "not stated by the server"
+        print(f"{loaded.message} Context length: {context}.\n"
               "Type a message; an empty line quits.", file=sys.stderr)
         history: list[ChatMessage] = []
         for line in sys.stdin:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -27,9 +28,11 @@ class FixtureServer:
 
     def __init__(self, model: str | os.PathLike, *, alias: str = "rotary-demo", n_ctx: int = 512,
                  api_key: str | None = None, extra: tuple[str, ...] = (),
-                 log: str | os.PathLike | None = None) -> None:
+                 log: str | os.PathLike | None = None, scheme: str = "http",
+                 verify: str | bool = True) -> None:
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"{scheme}://127.0.0.1:{self.port}"
+        self.verify = verify       # for the readiness probe only (a CA file for https)
         self.alias = alias
         self.command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model),
                         "--model_alias", alias, "--host", "127.0.0.1", "--port", str(self.port),
@@ -50,12 +53,17 @@ class FixtureServer:
             if self.process.poll() is not None:
                 raise RuntimeError(f"llama_cpp.server exited with {self.process.returncode}")
             try:
-                httpx.get(self.url + "/v1/models", timeout=1.0, trust_env=False)
+                httpx.get(self.url + "/v1/models", timeout=1.0, trust_env=False,
+                          verify=self._verify())
                 return self
             except httpx.TransportError:
                 time.sleep(0.2)
         self.stop()
         raise RuntimeError(f"llama_cpp.server did not answer within {timeout_s:.0f} s")
+
+    def _verify(self):
+        return ssl.create_default_context(cafile=self.verify) if isinstance(self.verify, str) \
+            else self.verify
 
     def kill(self) -> None:
         """Die at once, as a crashed or unplugged server does."""

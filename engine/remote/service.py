@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from engine.api import (ChatRequest, Event, Listener, LoadProgress, LoadRequest, ModelLoaded,
@@ -56,6 +57,7 @@ class RemoteWorker(EngineWorker):
         self.client: ServerClient | None = None
         self.server: ServerInfo | None = None
         self._usage_seen = False     # does this server report token usage itself?
+        self._counter = ThreadPoolExecutor(1, thread_name_prefix="rotary-remote-count")
 
     def _do_load(self, request: LoadRequest) -> None:
         self.unload()
@@ -75,9 +77,9 @@ class RemoteWorker(EngineWorker):
     def _do_chat(self, request: ChatRequest) -> None:
         if self.client is None or self.server is None:
             raise EngineStateError("Rotary is not connected to the office server yet.")
-        counted = 0 if self._usage_seen else conversation_tokens(
-            self.client, request, self.server.model)
-        run = RemoteRun(self.client, self.server, request, self.stop, counted)
+        counting = None if self._usage_seen else self._counter.submit(
+            conversation_tokens, self.client, request, self.server.model)
+        run = RemoteRun(self.client, self.server, request, self.stop, counting)
         try:
             for record in run.records():
                 self.emit(record)
@@ -95,6 +97,8 @@ class RemoteWorker(EngineWorker):
 
     def unload(self) -> None:
         if self.client is not None:
+            self._counter.shutdown(wait=True)
+            self._counter = ThreadPoolExecutor(1, thread_name_prefix="rotary-remote-count")
             self.client.close()
             self.client = self.server = None
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Iterator
 
 from engine.api import ChatRequest, ResponseStats, ServerInfo, StepRecord
-from engine.errors import EngineError
 from engine.remote.client import ServerClient
 
 _STOP_REASONS = {"stop": "eos", "length": "length", "eos": "eos"}
@@ -64,10 +64,25 @@ class RemoteRun:
     """
 
     def __init__(self, client: ServerClient, server: ServerInfo, request: ChatRequest,
-                 stop: threading.Event, prompt_tokens: int = 0) -> None:
+                 stop: threading.Event, prompt_count: Future | None = None) -> None:
         self.client, self.server, self.request, self.stop = client, server, request, stop
         self.pieces: list[str] = []
-        self.counts = _Counts(prompt_tokens=prompt_tokens)
+        self.counts = _Counts()
+        # Servers that report no usage: the prompt is counted by their tokenizer alongside
+        # the answer (a second request in parallel), so the first word is not delayed.
+        self._prompt_count = prompt_count
+
+    def _take_prompt_count(self, wait_s: float = 0.0) -> None:
+        future = self._prompt_count
+        if future is None or not (wait_s or future.done()):
+            return
+        self._prompt_count = None
+        try:
+            counted = future.result(timeout=wait_s or None)
+        except Exception:            # noqa: BLE001 - unknown stays 0, never a guess
+            return
+        if not self.counts.prompt_tokens:
+            self.counts.prompt_tokens = counted
 
     def records(self) -> Iterator[StepRecord]:
         deltas = chat_deltas(self.client, chat_payload(self.request, self.server.model),
@@ -92,6 +107,7 @@ class RemoteRun:
 
     def _record(self, text: str) -> StepRecord:
         counts, now = self.counts, time.perf_counter()
+        self._take_prompt_count()
         if counts.generated == 0:
             counts.first_token_at = now
         counts.generated += 1        # servers stream one chunk per token; usage corrects it
@@ -122,6 +138,7 @@ class RemoteRun:
     @property
     def stats(self) -> ResponseStats:
         counts, ended = self.counts, time.perf_counter()
+        self._take_prompt_count(wait_s=5.0)
         usage = counts.usage or {}
         generated = int(usage.get("completion_tokens") or counts.generated)
         return ResponseStats(
@@ -135,8 +152,4 @@ class RemoteRun:
 
 def conversation_tokens(client: ServerClient, request: ChatRequest, model: str) -> int:
     """The messages' tokens by the server's tokenizer (the chat template's few are not counted)."""
-    try:
-        text = "\n".join(m.content for m in request.messages)
-        return client.count_tokens(text, model)
-    except EngineError:
-        return 0
+    return client.count_tokens("\n".join(m.content for m in request.messages), model)

@@ -89,7 +89,7 @@ def test_streams_the_answer_with_the_gauges_numbers(server):
     assert [s.generated_tokens for s in steps] == list(range(1, len(steps) + 1))
     assert steps[-1].ttft_s > 0 and steps[-1].decode_tps > 0
     # prompt tokens come from the server's own tokenizer, so the context used is real
-    assert steps[0].prompt_tokens == hello_tokens > 0
+    assert finished.stats.prompt_tokens == hello_tokens > 0
     assert steps[-1].context_used == steps[-1].prompt_tokens + len(steps)
 
 
