@@ -29,7 +29,9 @@ from app.theme import follow_os_theme
 from app.wiring import connect_bridge, connect_chat
 from app.wizard import FirstRunWizard
 
-MODEL_FIELDS = ("model_path", "preset", "context_size", "gpu_expert_layers", "threads")
+MODEL_FIELDS = ("model_path", "preset", "context_size", "gpu_expert_layers", "threads",
+                "engine_location", "server_url", "server_model", "server_verify_tls",
+                "server_ca_bundle")
 
 
 class RotaryApp(QObject):
@@ -166,6 +168,7 @@ class RotaryApp(QObject):
         self.wizard = FirstRunWizard(self.bridge, self.notices, self.paths, self.window)
         self.wizard.completed.connect(self._on_wizard_completed)
         self.wizard.finished.connect(self._on_wizard_finished)
+        self.wizard.server_requested.connect(self.open_settings)
         self.wizard.open()
         return self.wizard
 

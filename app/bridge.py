@@ -84,6 +84,10 @@ class EngineBackend:
     plan: Callable[..., Any]
     describe: Callable[..., Any]
     ensure_demo_model: Callable[[Path], Path]
+    # The office server (engine.remote); None where a test backend has none.
+    server_config: Callable[..., Any] | None = None
+    make_remote_engine: Callable[..., EngineLike] | None = None
+    list_server_models: Callable[[Any], Any] | None = None
 
 
 def _lazy(module: str, name: str) -> Callable[..., Any]:
@@ -105,7 +109,10 @@ def real_backend() -> EngineBackend:
         inspect_model=_lazy("engine.model.inspect_gguf", "inspect_model"),
         plan=_lazy("engine.plan", "plan"),
         describe=_lazy("engine.plan", "describe"),
-        ensure_demo_model=_lazy("engine.fixtures.tiny_moe", "ensure_demo_model"))
+        ensure_demo_model=_lazy("engine.fixtures.tiny_moe", "ensure_demo_model"),
+        server_config=_lazy("engine.remote.config", "ServerConfig"),
+        make_remote_engine=_lazy("engine.remote.service", "RemoteEngineService"),
+        list_server_models=_lazy("engine.remote.service", "list_models"))
 
 
 # ---- conversions ---------------------------------------------------------------------
@@ -165,6 +172,7 @@ class EngineBridge(QObject):
         self._backend = backend
         self._loop = loop
         self._engine: EngineLike | None = None
+        self._server: Any = None          # engine.remote.config.ServerConfig, or None: local
         self._load_id: int | None = None
         # One answer at a time reaches the engine: its stop flag is shared, and a chat
         # sent while an older one is still stopping would clear it. Later ones wait here.
@@ -231,9 +239,40 @@ class EngineBridge(QObject):
     # ---- requests -----------------------------------------------------------------------
 
     def _ensure_engine(self) -> EngineLike:
-        if self._engine is None:
+        if self._engine is None and self._server is not None:
+            self._engine = self._backend.make_remote_engine(self._listener, self._server)
+        elif self._engine is None:
             self._engine = self._backend.make_engine(self._listener)
         return self._engine
+
+    # ---- the office server (app/server_settings.py) ----------------------------------------
+
+    def _server_config(self, connection: Any) -> Any:
+        """app.server_settings_model.ServerConnection → the engine's ServerConfig."""
+        if self._backend.server_config is None:
+            raise EngineError(tr("This copy of Rotary cannot use an office server."))
+        return self._backend.server_config(
+            connection.url, model=connection.model, api_key=connection.api_key,
+            verify_tls=connection.verify_tls, ca_bundle=connection.ca_bundle)
+
+    def use_server(self, connection: Any | None) -> None:
+        """Run the next load on an office server (or, with None, on this computer)."""
+        config = None if connection is None else self._server_config(connection)
+        if config != self._server and self._engine is not None:
+            self._engine.shutdown()
+            self._engine = None
+        self._server = config
+
+    def server_address(self, url: str) -> str:
+        """The exact address that will receive the conversation; EngineError if not one."""
+        if self._backend.server_config is None:
+            raise EngineError(tr("This copy of Rotary cannot use an office server."))
+        return self._backend.server_config(url).address
+
+    async def server_models(self, connection: Any) -> list[str]:
+        config = self._server_config(connection)
+        entries = await self._in_worker(self._backend.list_server_models, config)
+        return [entry.id for entry in entries]
 
     def load_model(self, path: str, preset: str, overrides: dict[str, int]) -> None:
         """Start loading; the outcome arrives as model_loaded or load_failed."""

@@ -20,6 +20,7 @@ from engine.errors import EngineError
 from app.i18n import tr
 from app.notifications import NoticeAction, NotificationService
 from app.paths import AppPaths
+from app.server_settings import start_on_server
 from app.settings_holder import SettingsHolder
 from app.qt_compat import emit
 
@@ -72,6 +73,8 @@ class ModelLoader(QObject):
     # ---- starting -------------------------------------------------------------------------
 
     def start(self) -> None:
+        if start_on_server(self):       # Settings chose "An office server"
+            return
         settings = self.settings.current
         if not settings.model_path:
             asyncio.ensure_future(self._start_demo())

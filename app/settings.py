@@ -16,11 +16,12 @@ from typing import Any, Callable
 
 from app.i18n import LANGUAGES, tr
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # The planner's preset registry (engine/plan/) plus "auto"; kept here as data so
 # that settings validate without importing the engine.
 PRESETS = ("auto", "8gb-laptop", "12gb-desktop", "16gb-desktop", "24gb-workstation",
            "cpu-only")
+ENGINE_LOCATIONS = ("local", "server")
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,13 @@ class Settings:
     system_prompt: str = ""
     language: str = "system"              # "system" or a code in i18n.LANGUAGES
     first_run_done: bool = False
+    # Where the model runs: "local" (this computer, the default) or "server" (an office
+    # server, app/server_settings.py). The server's access key lives in the OS keyring.
+    engine_location: str = "local"
+    server_url: str = ""
+    server_model: str = ""
+    server_verify_tls: bool = True
+    server_ca_bundle: str = ""
 
     def overrides(self) -> dict[str, int]:
         """The advanced values the user set, in the planner's vocabulary."""
@@ -64,7 +72,13 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """v3 adds the office server; every older file keeps running on this computer."""
+    data.setdefault("engine_location", "local")
+    return data
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def migrate(data: dict[str, Any]) -> dict[str, Any]:
@@ -92,6 +106,11 @@ _VALIDATORS: dict[str, Callable[[Any], bool]] = {
     "system_prompt": lambda v: isinstance(v, str),
     "language": lambda v: v == "system" or v in LANGUAGES,
     "first_run_done": lambda v: isinstance(v, bool),
+    "engine_location": lambda v: v in ENGINE_LOCATIONS,
+    "server_url": lambda v: isinstance(v, str) and (not v or v.startswith(("http://", "https://"))),
+    "server_model": lambda v: isinstance(v, str),
+    "server_verify_tls": lambda v: isinstance(v, bool),
+    "server_ca_bundle": lambda v: isinstance(v, str),
 }
 
 def _field_label(name: str) -> str:
@@ -102,6 +121,10 @@ def _field_label(name: str) -> str:
         "threads": tr("processor threads"), "temperature": tr("temperature"),
         "system_prompt": tr("system prompt"), "language": tr("language"),
         "first_run_done": tr("first-time setup"),
+        "engine_location": tr("where the model runs"), "server_url": tr("office server address"),
+        "server_model": tr("office server model"),
+        "server_verify_tls": tr("office server certificate check"),
+        "server_ca_bundle": tr("office certificate file"),
     }
     return labels[name]
 

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpin
 
 from app.i18n import LANGUAGES, tr
 from app.model_check import ModelChooser
+from app.server_settings import ServerSettingsBox
 from app.settings import PRESETS, Settings
 from app.qt_compat import emit
 
@@ -59,6 +60,8 @@ class SettingsDialog(QDialog):
             self.preset.addItem(preset_label(name), name)
         self.preset.setCurrentIndex(PRESETS.index(settings.preset))
         self.language = self._language_box(settings.language)
+        self.server_box = ServerSettingsBox(settings, bridge, notices)
+        self.server_box.validity_changed.connect(self._update_ok)
         self._build(settings)
 
     def _language_box(self, current: str) -> QComboBox:
@@ -85,6 +88,7 @@ class SettingsDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.server_box)
         layout.addLayout(form)
         layout.addWidget(self._advanced(settings))
         layout.addWidget(self.rerun)
@@ -119,16 +123,17 @@ class SettingsDialog(QDialog):
         changed = self.chooser.path_edit.text().strip() != self.original.model_path
         usable = not changed or not self.chooser.path_edit.text().strip() or (
             self.chooser.result is not None)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(usable)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
+            usable and self.server_box.is_valid())
 
     def _rerun(self) -> None:
         self.reject()
         emit(self.rerun_setup_requested)
 
     def result_settings(self) -> Settings:
-        return replace(
+        return self.server_box.apply(replace(
             self.original, model_path=self.chooser.path_edit.text().strip(),
             preset=self.preset.currentData(), context_size=_spin_value(self.context),
             gpu_expert_layers=_spin_value(self.gpu_layers), threads=_spin_value(self.threads),
             temperature=round(self.temperature.value(), 2),
-            system_prompt=self.system_prompt.toPlainText(), language=self.language.currentData())
+            system_prompt=self.system_prompt.toPlainText(), language=self.language.currentData()))

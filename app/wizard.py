@@ -18,6 +18,7 @@ from app.model_check import ModelChooser
 from app.notifications import NotificationService
 from app.paths import AppPaths
 from app.qt_compat import emit
+from app.server_settings import offer_server_button
 
 GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card reads 8.0
 
@@ -101,6 +102,7 @@ class DonePage(QWizardPage):
 
 class FirstRunWizard(QWizard):
     hardware_found = Signal(object)      # HardwareSummary
+    server_requested = Signal()          # "use the office's server" (offered without a GPU)
     completed = Signal(str, str)         # model path ("" = demo), preset
 
     def __init__(self, bridge, notices: NotificationService, paths: AppPaths,
@@ -116,6 +118,9 @@ class FirstRunWizard(QWizard):
         for page in (self.hardware_page, self.model_page, self.done_page):
             self.addPage(page)
         self.model_page.demo_button.clicked.connect(self.use_demo)
+        self.server_button = offer_server_button()
+        self.hardware_page.layout().addWidget(self.server_button)
+        self.server_button.clicked.connect(lambda: (self.reject(), emit(self.server_requested)))
         self.chooser.check_finished.connect(self._show_recipe)
         self.currentIdChanged.connect(self._on_page)
         self.accepted.connect(self._emit_completed)
@@ -133,6 +138,7 @@ class FirstRunWizard(QWizard):
         self.preset = choose_preset(self.hardware)
         self.chooser.preset = self.preset
         self.hardware_page.found.setText(describe_hardware(self.hardware))
+        self.server_button.setVisible(not self.hardware.gpus)
         emit(self.hardware_found, self.hardware)
 
     def _show_recipe(self, result) -> None:

@@ -1,0 +1,193 @@
+"""Settings → "Where the model runs": this computer, or an office server.
+
+``ServerSettingsBox`` is the group in the Settings dialog; ``start_on_server`` is the model
+loader's hook; ``offer_server_button`` is the wizard's offer on a computer without a GPU.
+Everything slow (asking the server for its models) runs on a worker through the bridge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFormLayout,
+                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+                               QRadioButton, QVBoxLayout, QWidget)
+
+from engine.errors import EngineError
+from app.i18n import tr
+from app.qt_compat import emit
+from app.server_settings_model import (KeyringUnavailable, KeyStore, ServerConnection,
+                                       connection_for, receiver_words, uses_server)
+from app.settings import Settings
+
+
+class ServerSettingsBox(QGroupBox):
+    """The "Where the model runs" group; ``apply`` gives the new Settings."""
+
+    validity_changed = Signal(bool)
+
+    def __init__(self, settings: Settings, bridge, notices, keys: KeyStore | None = None,
+                 parent=None) -> None:
+        super().__init__(tr("Where the model runs"), parent)
+        self.bridge, self.notices, self.keys = bridge, notices, keys or KeyStore()
+        self.local = QRadioButton(tr("This computer"))
+        self.server = QRadioButton(tr("An office server"))
+        group = QButtonGroup(self)
+        group.addButton(self.local)
+        group.addButton(self.server)
+        (self.server if settings.engine_location == "server" else self.local).setChecked(True)
+        self.details = self._server_fields(settings)
+        self.receiver = QLabel()
+        self.receiver.setWordWrap(True)
+        self.receiver.setAccessibleName(tr("Where your conversations are sent"))
+        layout = QVBoxLayout(self)
+        for part in (self.local, self.server, self.details, self.receiver):
+            layout.addWidget(part)
+        self.server.toggled.connect(self._refresh)
+        self.address.textChanged.connect(self._refresh)
+        self.model.currentTextChanged.connect(self._refresh)
+        self._refresh()
+
+    # ---- building ---------------------------------------------------------------------------
+
+    def _server_fields(self, settings: Settings) -> QWidget:
+        box = QWidget()
+        self.address = QLineEdit(settings.server_url)
+        self.address.setPlaceholderText("https://ai.office.lan:8000")
+        self.address.setAccessibleName(tr("Office server address"))
+        self.model = QComboBox()
+        self.model.setEditable(True)
+        self.model.setAccessibleName(tr("Model on the office server"))
+        self.model.lineEdit().setAccessibleName(tr("Model on the office server"))
+        if settings.server_model:
+            self.model.addItem(settings.server_model)
+        self.find_models = QPushButton(tr("Ask the server for its models"))
+        self.find_models.clicked.connect(lambda: asyncio.ensure_future(self.fetch_models()))
+        self.key = QLineEdit(self._stored_key(settings.server_url))
+        self.key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key.setAccessibleName(tr("Access key (leave empty if the server needs none)"))
+        self.key_note = QLabel(tr("The key is kept in this computer's password store, "
+                                  "not in Rotary's files."))
+        self.key_note.setWordWrap(True)
+        self.verify = QCheckBox(tr("Check the server's security certificate (recommended)"))
+        self.verify.setChecked(settings.server_verify_tls)
+        self.ca_bundle = QLineEdit(settings.server_ca_bundle)
+        self.ca_bundle.setAccessibleName(tr("The office's certificate file (optional)"))
+        browse = QPushButton(tr("Browse…"))
+        browse.clicked.connect(self._browse_ca)
+        ca_row = QHBoxLayout()
+        ca_row.addWidget(self.ca_bundle, 1)
+        ca_row.addWidget(browse)
+        model_row = QHBoxLayout()
+        model_row.addWidget(self.model, 1)
+        model_row.addWidget(self.find_models)
+        form = QFormLayout(box)
+        form.addRow(tr("Address:"), self.address)
+        form.addRow(tr("Model:"), model_row)
+        form.addRow(tr("Access key:"), self.key)
+        form.addRow("", self.key_note)
+        form.addRow("", self.verify)
+        form.addRow(tr("Office certificate:"), ca_row)
+        return box
+
+    def _stored_key(self, url: str) -> str:
+        if not url:
+            return ""
+        try:
+            return self.keys.get(url.strip()) or ""
+        except KeyringUnavailable:
+            return ""
+
+    def _browse_ca(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, tr("The office's certificate file"), "",
+                                              tr("Certificates (*.pem *.crt *.cer);;All files (*)"))
+        if path:
+            self.ca_bundle.setText(path)
+
+    # ---- state ------------------------------------------------------------------------------
+
+    def _refresh(self, *args) -> None:
+        on_server = self.server.isChecked()
+        self.details.setEnabled(on_server)
+        address = None
+        if on_server:
+            try:
+                address = self.bridge.server_address(self.address.text().strip())
+            except EngineError:
+                self.receiver.setText(tr("Type the server's address, for example "
+                                         "https://ai.office.lan:8000."))
+                emit(self.validity_changed, False)
+                return
+        self.receiver.setText(receiver_words(address))
+        emit(self.validity_changed, self.is_valid())
+
+    def is_valid(self) -> bool:
+        return not self.server.isChecked() or bool(
+            self.address.text().strip() and self.model.currentText().strip())
+
+    def connection(self) -> ServerConnection:
+        return ServerConnection(self.address.text().strip(), self.model.currentText().strip(),
+                                self.key.text() or None, self.verify.isChecked(),
+                                self.ca_bundle.text().strip() or None)
+
+    async def fetch_models(self) -> list[str]:
+        """Fill the model list from the server's /v1/models."""
+        try:
+            models = await self.bridge.server_models(self.connection())
+        except EngineError as error:
+            self.notices.engine_error(error)
+            return []
+        current = self.model.currentText()
+        self.model.clear()
+        self.model.addItems(models)
+        if current in models:
+            self.model.setCurrentText(current)
+        return models
+
+    def apply(self, settings: Settings) -> Settings:
+        """The new settings; stores the key in the keyring (a plain notice if there is none)."""
+        chosen = replace(settings, engine_location="server" if self.server.isChecked() else "local",
+                         server_url=self.address.text().strip(),
+                         server_model=self.model.currentText().strip(),
+                         server_verify_tls=self.verify.isChecked(),
+                         server_ca_bundle=self.ca_bundle.text().strip())
+        if self.server.isChecked() and chosen.server_url:
+            try:
+                self.keys.set(chosen.server_url, self.key.text())
+            except KeyringUnavailable as error:
+                if self.key.text():
+                    self.notices.warning(error.message, error.details)
+        return chosen
+
+
+# ---- the model loader's hook (app/loading.py) ----------------------------------------------
+
+def start_on_server(loader) -> bool:
+    """Load on the office server when Settings say so; False: load on this computer."""
+    settings, bridge = loader.settings.current, loader.bridge
+    if not uses_server(settings):
+        bridge.use_server(None)
+        return False
+    try:
+        bridge.use_server(connection_for(settings, KeyStore()))
+    except EngineError as error:
+        loader.notices.engine_error(error)
+        emit(loader.failed)
+        return True
+    loader.loading, loader.is_demo, loader.fallbacks = True, False, []
+    emit(loader.started, tr("{model} on the office server").format(model=settings.server_model),
+         False)
+    bridge.load_model(settings.server_model, settings.preset, {})
+    return True
+
+
+# ---- the wizard's offer (app/wizard.py) ------------------------------------------------------
+
+def offer_server_button() -> QPushButton:
+    """Shown on the wizard's first page only when this computer has no graphics card."""
+    button = QPushButton(tr("My office has a model server: use it instead…"))
+    button.setAccessibleName(tr("Use the office's model server instead of this computer"))
+    button.setVisible(False)
+    return button

@@ -1,0 +1,100 @@
+"""The office server as the app sees it: plain data, and its access key in the OS keyring.
+
+No Qt here. The key is never written to the settings file: ``KeyStore`` keeps it in the
+operating system's keyring (Windows Credential Manager, macOS Keychain, Secret Service),
+through the ``keyring`` library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.i18n import tr
+from app.settings import Settings
+
+KEYRING_SERVICE = "Rotary office server"
+
+
+@dataclass(frozen=True)
+class ServerConnection:
+    """What the bridge needs to reach the office server (app.bridge turns it into the engine's)."""
+
+    url: str
+    model: str
+    api_key: str | None = field(default=None, repr=False)
+    verify_tls: bool = True
+    ca_bundle: str | None = None
+
+
+class KeyringUnavailable(Exception):
+    """No keyring backend on this computer; ``message`` says so in plain words."""
+
+    def __init__(self, details: str = "") -> None:
+        self.message = tr("This computer has no password store Rotary can use, so the access "
+                          "key cannot be saved. Ask IT to set one up, or use a server "
+                          "that needs no key.")
+        self.details = details
+        super().__init__(self.message)
+
+
+class KeyStore:
+    """The access key per server address, in the OS keyring."""
+
+    def __init__(self, service: str = KEYRING_SERVICE) -> None:
+        self.service = service
+
+    @staticmethod
+    def _keyring():
+        try:
+            import keyring  # noqa: PLC0415 - optional until a key is used
+            from keyring.backends import fail  # noqa: PLC0415
+        except ImportError as error:
+            raise KeyringUnavailable(repr(error)) from error
+        backend = keyring.get_keyring()
+        if isinstance(backend, fail.Keyring):
+            raise KeyringUnavailable(f"keyring backend: {backend!r}")
+        return keyring
+
+    def get(self, url: str) -> str | None:
+        try:
+            return self._keyring().get_password(self.service, url) or None
+        except KeyringUnavailable:
+            raise
+        except Exception as error:  # noqa: BLE001 - any backend failure is "no store"
+            raise KeyringUnavailable(repr(error)) from error
+
+    def set(self, url: str, key: str) -> None:
+        keyring = self._keyring()
+        try:
+            if key:
+                keyring.set_password(self.service, url, key)
+            elif keyring.get_password(self.service, url) is not None:
+                keyring.delete_password(self.service, url)
+        except Exception as error:  # noqa: BLE001
+            raise KeyringUnavailable(repr(error)) from error
+
+
+def uses_server(settings: Settings) -> bool:
+    return settings.engine_location == "server" and bool(settings.server_url.strip())
+
+
+def connection_for(settings: Settings, keys: KeyStore) -> ServerConnection | None:
+    """None for "This computer". A keyring that cannot be read means no key is sent."""
+    if not uses_server(settings):
+        return None
+    url = settings.server_url.strip()
+    try:
+        key = keys.get(url)
+    except KeyringUnavailable:
+        key = None
+    return ServerConnection(url, settings.server_model, key, settings.server_verify_tls,
+                            settings.server_ca_bundle or None)
+
+
+def receiver_words(address: str | None) -> str:
+    """In plain words, exactly where a conversation goes (``address`` from the bridge)."""
+    if address is None:
+        return tr("Your conversations stay on this computer. Rotary opens no network "
+                  "connection.")
+    return tr("Your conversations are sent to {address} and answered by the model there. "
+              "Nothing is sent anywhere else.").format(address=address)
