@@ -20,7 +20,7 @@ from engine.errors import EngineError
 from app.i18n import tr
 from app.notifications import NoticeAction, NotificationService
 from app.paths import AppPaths
-from app.server_settings import start_on_server
+from app.server_settings import server_model_name, start_on_server
 from app.settings_holder import SettingsHolder
 from app.qt_compat import emit
 
@@ -126,8 +126,9 @@ class ModelLoader(QObject):
     def on_loaded(self, event) -> None:
         self.loading = False
         self.marker.clear()
-        emit(self.ready, self.display_name(event.facts.path) if self.is_demo
-                        else (event.facts.name or Path(event.facts.path).name), self.is_demo)
+        emit(self.ready, server_model_name(event) or (
+            self.display_name(event.facts.path) if self.is_demo
+            else (event.facts.name or Path(event.facts.path).name)), self.is_demo)
         if self.fallbacks:
             self.notices.info(tr("The model is ready. It uses less graphics memory than "
                                  "planned, so answers may be a little slower."))

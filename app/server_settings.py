@@ -177,10 +177,19 @@ def start_on_server(loader) -> bool:
         emit(loader.failed)
         return True
     loader.loading, loader.is_demo, loader.fallbacks = True, False, []
-    emit(loader.started, tr("{model} on the office server").format(model=settings.server_model),
-         False)
+    emit(loader.started, _on_server(settings.server_model), False)
     bridge.load_model(settings.server_model, settings.preset, {})
     return True
+
+
+def _on_server(model: str) -> str:
+    return tr("{model} on the office server").format(model=model)
+
+
+def server_model_name(loaded) -> str | None:
+    """The name to show once a model on the office server is ready (None: a local model)."""
+    server = getattr(loaded, "server", None)
+    return _on_server(server.model) if server is not None else None
 
 
 # ---- the wizard's offer (app/wizard.py) ------------------------------------------------------

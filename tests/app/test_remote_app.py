@@ -1,0 +1,244 @@
+"""The app with "An office server": settings, keyring, wizard offer, a real chat through a
+real llama-cpp-python server on 127.0.0.1, and no network socket while it is off."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from app.paths import default_paths
+from app.server_settings import ServerSettingsBox
+from app.server_settings_model import KeyringUnavailable, KeyStore, connection_for
+from app.settings import SCHEMA_VERSION, Settings, SettingsStore
+from tests.app.conftest import close_app, wait_idle, wait_ready
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+class MemoryKeys(KeyStore):
+    """The keyring, in memory, for tests."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.saved: dict[str, str] = {}
+
+    def get(self, url: str) -> str | None:
+        return self.saved.get(url)
+
+    def set(self, url: str, key: str) -> None:
+        self.saved[url] = key
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory):
+    pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
+    from engine.fixtures.demo_model import write_demo_model
+    from engine.remote.fixture_server import FixtureServer
+
+    with FixtureServer(write_demo_model(tmp_path_factory.mktemp("app-remote") / "demo.gguf"),
+                       api_key="office-secret") as server:
+        yield server
+
+
+# ---- settings -----------------------------------------------------------------------------
+
+def test_older_settings_keep_running_on_this_computer(tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"schema_version": 2, "model_path": "/m.gguf"}), encoding="utf-8")
+    loaded = SettingsStore(path).load()
+    assert loaded.settings.engine_location == "local" and not loaded.problems
+    assert json.loads(path.read_text())["schema_version"] == SCHEMA_VERSION == 3
+    assert Settings().engine_location == "local"        # off by default
+
+
+def test_a_bad_saved_server_address_is_replaced_and_reported(tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"schema_version": 3, "engine_location": "cloud",
+                                "server_url": "ftp://x"}), encoding="utf-8")
+    loaded = SettingsStore(path).load()
+    assert loaded.settings.engine_location == "local" and loaded.settings.server_url == ""
+    assert len(loaded.problems) == 2
+
+
+def test_no_keyring_backend_gives_a_plain_message():
+    keyring = pytest.importorskip("keyring")
+    from keyring.backends import fail
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    try:
+        with pytest.raises(KeyringUnavailable) as raised:
+            KeyStore().set("https://ai.office.lan", "secret")
+        assert "password store" in raised.value.message
+        # reading falls back to "no key", so the server answers "wrong key" in plain words
+        settings = Settings(engine_location="server", server_url="https://ai.office.lan",
+                            server_model="m")
+        assert connection_for(settings, KeyStore()).api_key is None
+    finally:
+        keyring.set_keyring(previous)
+
+
+# ---- the settings dialog -----------------------------------------------------------------
+
+def test_dialog_says_which_address_receives_the_conversation(qtbot, make_app):
+    rotary = make_app()
+    dialog = rotary.open_settings()
+    box = dialog.server_box
+    assert box.local.isChecked() and "stay on this computer" in box.receiver.text()
+    assert "no network" in box.receiver.text()
+
+
+def test_dialog_with_a_server_shows_its_exact_address_and_stores_the_key(qtbot, qloop):
+    from app.bridge import EngineBridge, real_backend
+    from app.notifications import NotificationService
+
+    bridge, keys = EngineBridge(real_backend(), qloop), MemoryKeys()
+    box = ServerSettingsBox(Settings(), bridge, NotificationService(), keys)
+    qtbot.addWidget(box)
+    box.server.setChecked(True)
+    box.address.setText("not an address")
+    assert not box.is_valid() or "Type the server's address" in box.receiver.text()
+    box.address.setText("https://ai.office.lan:8443/v1")
+    box.model.setCurrentText("qwen3.6")
+    box.key.setText("secret")
+    assert "https://ai.office.lan:8443/v1/chat/completions" in box.receiver.text()
+    assert box.is_valid()
+    chosen = box.apply(Settings())
+    assert (chosen.engine_location, chosen.server_url, chosen.server_model) == (
+        "server", "https://ai.office.lan:8443/v1", "qwen3.6")
+    assert chosen.server_verify_tls is True
+    assert keys.saved == {"https://ai.office.lan:8443/v1": "secret"}
+    assert "secret" not in json.dumps(chosen.__dict__)
+    bridge.shutdown()
+
+
+def test_dialog_lists_the_servers_models(qtbot, qloop, demo_server):
+    from app.bridge import EngineBridge, real_backend
+    from app.notifications import NotificationService
+
+    bridge, keys = EngineBridge(real_backend(), qloop), MemoryKeys()
+    keys.saved[demo_server.url] = "office-secret"
+    box = ServerSettingsBox(Settings(engine_location="server", server_url=demo_server.url),
+                            bridge, NotificationService(), keys)
+    qtbot.addWidget(box)
+    future = qloop.create_task(box.fetch_models())
+    qtbot.waitUntil(future.done, timeout=20_000)
+    assert future.result() == [demo_server.alias]
+    assert box.model.currentText() == demo_server.alias
+    bridge.shutdown()
+
+
+@pytest.mark.parametrize("gpus", [(), None])
+def test_wizard_offers_the_server_only_without_a_gpu(qtbot, make_app, gpus):
+    from tests.app.fakes import FakeHardware
+
+    rotary = make_app(hardware=FakeHardware() if gpus is None else FakeHardware(gpus=gpus))
+    wizard = rotary.open_wizard()
+    qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=5000)
+    assert wizard.server_button.isVisibleTo(wizard.hardware_page) == (gpus == ())
+    if gpus == ():
+        with qtbot.waitSignal(wizard.server_requested, timeout=3000):
+            wizard.server_button.click()
+
+
+# ---- chatting through the office server ------------------------------------------------------
+
+@pytest.mark.slow
+def test_chat_through_the_office_server_and_back_to_this_computer(qtbot, qapp, qloop,
+                                                                  rotary_home, demo_server,
+                                                                  monkeypatch):
+    from app.application import RotaryApp
+    from app.bridge import real_backend
+    from engine.fixtures.demo_model import DEMO_TEXT
+
+    keys = MemoryKeys()
+    keys.saved[demo_server.url] = "office-secret"
+    monkeypatch.setattr("app.server_settings.KeyStore", lambda: keys)
+    paths = default_paths()
+    SettingsStore(paths.settings_file).save(Settings(
+        first_run_done=True, preset="cpu-only", engine_location="server",
+        server_url=demo_server.url, server_model=demo_server.alias))
+    rotary = RotaryApp(qapp, qloop, real_backend(), paths)
+    try:
+        rotary.start()
+        wait_ready(qtbot, rotary, timeout=60_000)
+        assert "office server" in rotary.window.model_label.text()
+        rotary.chat.send("Hello")
+        wait_idle(qtbot, rotary, timeout=60_000)
+        errors = [n for n in rotary.notices.history if n.level == "error"]
+        assert not errors, errors[0].details
+        assert rotary.history.messages(rotary.chat.conversation_id)[-1].content == DEMO_TEXT
+        rotary.settings.update(engine_location="local")     # back to this computer: the demo
+        wait_ready(qtbot, rotary, timeout=120_000)
+        assert "demo" in rotary.window.model_label.text().lower()
+    finally:
+        close_app(rotary)
+
+
+# ---- trust: with the office server off, no network socket at all --------------------------
+
+NO_SERVER_RUN = textwrap.dedent("""
+    import asyncio, json, os, socket, sys
+    created, connected = [], []
+    def hook(event, args):
+        if event == "socket.__new__":
+            created.append(int(args[1]))
+        elif event == "socket.connect":
+            connected.append(repr(args[1]))
+    sys.addaudithook(hook)
+    import psutil, qasync
+    from PySide6.QtWidgets import QApplication
+    qapp = QApplication([])
+
+    async def main():
+        from app.application import RotaryApp
+        from app.bridge import real_backend
+        from app.paths import default_paths
+        from app.settings import Settings, SettingsStore
+        paths = default_paths()
+        SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
+        rotary = RotaryApp(qapp, asyncio.get_running_loop(), real_backend(), paths)
+        rotary.start()
+        rotary.open_settings().reject()
+        for _ in range(1200):
+            if rotary.chat.model_ready:
+                break
+            await asyncio.sleep(0.1)
+        assert rotary.chat.model_ready, "the demo model did not load"
+        assert rotary.chat.send("Hello")
+        for _ in range(1200):
+            await asyncio.sleep(0.1)
+            if not rotary.chat.busy:
+                break
+        answer = rotary.history.messages(rotary.chat.conversation_id)[-1].content
+        inet = [str(c) for c in psutil.Process().net_connections(kind="inet")]
+        rotary.window.close()
+        rotary.close()
+        return answer, inet
+
+    answer, inet = qasync.run(main())
+    families = sorted({f for f in created if f in (socket.AF_INET, socket.AF_INET6)})
+    print("SOCKETS " + json.dumps({"answer": answer, "inet_created": families,
+                                   "connected": connected, "open_inet": inet}))
+""")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="asyncio's self-pipe is a loopback "
+                    "AF_INET socket pair on Windows")
+def test_with_the_server_off_the_app_opens_no_network_socket(tmp_path):
+    env = {**os.environ, "ROTARY_HOME": str(tmp_path / "home"), "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run([sys.executable, "-c", NO_SERVER_RUN], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    line = next(l for l in result.stdout.splitlines() if l.startswith("SOCKETS "))
+    seen = json.loads(line.removeprefix("SOCKETS "))
+    assert seen["answer"], "the local demo answered nothing"
+    assert seen["inet_created"] == [] and seen["open_inet"] == [], seen
+    assert all("AF_INET" not in c and "." not in c for c in seen["connected"]), seen
