@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from engine.api import (ChatRequest, Event, Listener, LoadProgress, LoadRequest, ModelLoaded,
                         RequestFinished, ServerInfo)
-from engine.errors import EngineStateError, ServerContextFullError
+from engine.errors import EngineStateError, ServerContextFullError, ServerProtocolError
 from engine.model.facts import AttentionShape, ModelFacts
 from engine.recipe import MemoryEstimate, Recipe
 from engine.remote.client import ModelEntry, ServerClient
@@ -57,7 +56,6 @@ class RemoteWorker(EngineWorker):
         self.client: ServerClient | None = None
         self.server: ServerInfo | None = None
         self._usage_seen = False     # does this server report token usage itself?
-        self._counter = ThreadPoolExecutor(1, thread_name_prefix="rotary-remote-count")
 
     def _do_load(self, request: LoadRequest) -> None:
         self.unload()
@@ -77,9 +75,10 @@ class RemoteWorker(EngineWorker):
     def _do_chat(self, request: ChatRequest) -> None:
         if self.client is None or self.server is None:
             raise EngineStateError("Rotary is not connected to the office server yet.")
-        counting = None if self._usage_seen else self._counter.submit(
-            conversation_tokens, self.client, request, self.server.model)
-        run = RemoteRun(self.client, self.server, request, self.stop, counting)
+        # Servers that report no usage: count the prompt first, by their own tokenizer. Not
+        # in parallel: llama-cpp-python's server cuts a streaming answer for any new request.
+        counted = 0 if self._usage_seen else self._count_prompt(request)
+        run = RemoteRun(self.client, self.server, request, self.stop, counted)
         try:
             for record in run.records():
                 self.emit(record)
@@ -90,6 +89,12 @@ class RemoteWorker(EngineWorker):
         self.emit(RequestFinished(request.request_id, run.text, run.stats,
                                   request.conversation_id))
 
+    def _count_prompt(self, request: ChatRequest) -> int:
+        try:
+            return conversation_tokens(self.client, request, self.server.model)
+        except ServerProtocolError:      # no tokenizer there: unknown, never a guess
+            return 0
+
     def _learn_context(self, error: ServerContextFullError) -> None:
         size = context_size_in(error.details)
         if size and self.server is not None and not self.server.context_size:
@@ -97,8 +102,6 @@ class RemoteWorker(EngineWorker):
 
     def unload(self) -> None:
         if self.client is not None:
-            self._counter.shutdown(wait=True)
-            self._counter = ThreadPoolExecutor(1, thread_name_prefix="rotary-remote-count")
             self.client.close()
             self.client = self.server = None
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import threading
 import time
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Iterator
 
 from engine.api import ChatRequest, ResponseStats, ServerInfo, StepRecord
-from engine.remote.client import ServerClient
+from engine.remote.client import ServerClient, dropped
 
 _STOP_REASONS = {"stop": "eos", "length": "length", "eos": "eos"}
 
@@ -64,25 +63,11 @@ class RemoteRun:
     """
 
     def __init__(self, client: ServerClient, server: ServerInfo, request: ChatRequest,
-                 stop: threading.Event, prompt_count: Future | None = None) -> None:
+                 stop: threading.Event, prompt_tokens: int = 0) -> None:
         self.client, self.server, self.request, self.stop = client, server, request, stop
         self.pieces: list[str] = []
-        self.counts = _Counts()
-        # Servers that report no usage: the prompt is counted by their tokenizer alongside
-        # the answer (a second request in parallel), so the first word is not delayed.
-        self._prompt_count = prompt_count
-
-    def _take_prompt_count(self, wait_s: float = 0.0) -> None:
-        future = self._prompt_count
-        if future is None or not (wait_s or future.done()):
-            return
-        self._prompt_count = None
-        try:
-            counted = future.result(timeout=wait_s or None)
-        except Exception:            # noqa: BLE001 - unknown stays 0, never a guess
-            return
-        if not self.counts.prompt_tokens:
-            self.counts.prompt_tokens = counted
+        self.counts = _Counts(prompt_tokens=prompt_tokens)
+        self._finish_reason: str | None = None
 
     def records(self) -> Iterator[StepRecord]:
         deltas = chat_deltas(self.client, chat_payload(self.request, self.server.model),
@@ -95,11 +80,17 @@ class RemoteRun:
                 if delta.usage:
                     self._take_usage(delta.usage)
                 if delta.finish_reason:
+                    self._finish_reason = delta.finish_reason
                     self.counts.stop_reason = _STOP_REASONS.get(delta.finish_reason, "eos")
                 if delta.text:
                     yield self._record(delta.text)
         finally:
             deltas.close()           # closing the stream tells the server to stop writing
+        if self._finish_reason is None:
+            # llama-cpp-python's server ends an answer this way when another request
+            # interrupts it (its default): the answer is cut, not finished.
+            raise dropped(self.client.config.root, self.text,
+                          "[DONE] without a finish_reason: the server cut the answer off")
 
     def _take_usage(self, usage: dict) -> None:
         self.counts.usage = usage
@@ -107,7 +98,6 @@ class RemoteRun:
 
     def _record(self, text: str) -> StepRecord:
         counts, now = self.counts, time.perf_counter()
-        self._take_prompt_count()
         if counts.generated == 0:
             counts.first_token_at = now
         counts.generated += 1        # servers stream one chunk per token; usage corrects it
@@ -138,7 +128,6 @@ class RemoteRun:
     @property
     def stats(self) -> ResponseStats:
         counts, ended = self.counts, time.perf_counter()
-        self._take_prompt_count(wait_s=5.0)
         usage = counts.usage or {}
         generated = int(usage.get("completion_tokens") or counts.generated)
         return ResponseStats(

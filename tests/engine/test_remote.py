@@ -240,3 +240,25 @@ def test_address_shown_is_the_one_that_receives_the_conversation():
     assert config.address == "https://ai.office.lan:8443/v1/chat/completions"
     assert config.host_port == ("ai.office.lan", 8443)
     assert ServerConfig("https://ai.office.lan").host_port == ("ai.office.lan", 443)
+
+
+def test_an_answer_the_server_cuts_off_is_labelled_not_finished(demo_gguf):
+    """llama-cpp-python's default: a new request ends the streaming one with a bare [DONE]."""
+    import httpx
+
+    with FixtureServer(demo_gguf, extra=("--interrupt_requests", "True")) as server:
+        def another_desk_asks(event):
+            if isinstance(event, StepRecord) and event.generated_tokens == 1:
+                threading.Thread(target=httpx.post, args=(server.url + "/extras/tokenize",),
+                                 kwargs={"json": {"input": "hi"}, "timeout": 30}).start()
+
+        recorder = Recorder(another_desk_asks)
+        engine = connected(server.url, recorder)
+        try:
+            failed = recorder.until(engine.chat(ask("Hello")))
+        finally:
+            engine.shutdown()
+    assert isinstance(failed, RequestFailed), failed
+    assert isinstance(failed.error, ServerDroppedError)
+    assert failed.error.partial_text == recorder.texts(failed.request_id)
+    assert DEMO_TEXT.startswith(failed.error.partial_text) and failed.error.partial_text != DEMO_TEXT
