@@ -8,6 +8,7 @@ sent elsewhere behind the user's back.
 from __future__ import annotations
 
 import contextlib
+import socket
 import ssl
 import threading
 from dataclasses import dataclass
@@ -28,6 +29,10 @@ _TOKENIZERS = (
                                       "add_special": False, "add_special_tokens": False}),
     ("/extras/tokenize", lambda model, text: {"model": model, "input": text}),
 )
+
+
+class StreamAborted(Exception):
+    """The answer was ended on purpose (``ServerClient.abort``): a stop, not a failure."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,8 @@ class ServerClient:
             timeout=httpx.Timeout(config.read_timeout_s, connect=config.connect_timeout_s))
         self.tokenizer: str | None = None      # None: not probed yet; "": the server has none
         self._lock = threading.Lock()
+        self._current: httpx.Response | None = None    # the answer being streamed
+        self._aborted = threading.Event()
 
     def close(self) -> None:
         self._http.close()
@@ -154,12 +161,30 @@ class ServerClient:
         ``partial`` is the caller's text so far: a connection lost mid-answer raises
         ServerDroppedError carrying it.
         """
+        self._aborted.clear()
         try:
             yield from self._stream(payload, partial)
         except ServerDroppedError as error:
+            if self._aborted.is_set():
+                raise StreamAborted() from error
             if error.partial_text:
                 raise
             raise self._why_silent(payload, error) from error
+        finally:
+            with self._lock:
+                self._current = None
+
+    def abort(self) -> None:
+        """From any thread: end the answer being read now, even while the server is silent
+        (a long prompt on a busy server). Shutting the socket down wakes the blocked read."""
+        self._aborted.set()
+        with self._lock:
+            response = self._current
+        stream = response.extensions.get("network_stream") if response is not None else None
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
 
     def _stream(self, payload: dict, partial: list[str]) -> Iterator[dict]:
         with contextlib.ExitStack() as stack:
@@ -167,6 +192,10 @@ class ServerClient:
                 event_source = stack.enter_context(
                     connect_sse(self._http, "POST", "/v1/chat/completions", json=payload))
             response = event_source.response
+            with self._lock:
+                self._current = response
+            if self._aborted.is_set():
+                raise StreamAborted()
             if not response.is_success:
                 response.read()
                 raise status_error(response.status_code, error_text(response),

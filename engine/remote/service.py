@@ -117,6 +117,13 @@ class RemoteEngineService(EngineService):
     def _make_worker(self) -> RemoteWorker:
         return RemoteWorker(self._emit, self._stop, self._config)
 
+    def stop(self) -> None:
+        """Stop between tokens, or at once while the server has not written yet."""
+        super().stop()
+        client = self.worker.client
+        if client is not None:
+            client.abort()
+
     @property
     def server(self) -> ServerInfo | None:
         return self.worker.server

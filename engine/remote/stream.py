@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from engine.api import ChatRequest, ResponseStats, ServerInfo, StepRecord
-from engine.remote.client import ServerClient, dropped
+from engine.remote.client import ServerClient, StreamAborted, dropped
 
 _STOP_REASONS = {"stop": "eos", "length": "length", "eos": "eos"}
 
@@ -45,6 +45,14 @@ def chat_deltas(client: ServerClient, payload: dict, partial: list[str]) -> Iter
         yield Delta(text, choice.get("finish_reason"), usage)
 
 
+def _until_aborted(deltas: Iterator[Delta]) -> Iterator[Delta]:
+    """The deltas until the stream is aborted by a stop (ServerClient.abort)."""
+    try:
+        yield from deltas
+    except StreamAborted:
+        return
+
+
 @dataclass
 class _Counts:
     prompt_tokens: int = 0
@@ -73,7 +81,7 @@ class RemoteRun:
         deltas = chat_deltas(self.client, chat_payload(self.request, self.server.model),
                              self.pieces)
         try:
-            for delta in deltas:
+            for delta in _until_aborted(deltas):
                 if self.stop.is_set():
                     self.counts.stop_reason = "stopped"
                     return
@@ -86,6 +94,9 @@ class RemoteRun:
                     yield self._record(delta.text)
         finally:
             deltas.close()           # closing the stream tells the server to stop writing
+        if self.stop.is_set():
+            self.counts.stop_reason = "stopped"
+            return
         if self._finish_reason is None:
             # llama-cpp-python's server ends an answer this way when another request
             # interrupts it (its default): the answer is cut, not finished.
