@@ -20,7 +20,7 @@ from engine.errors import EngineError
 from app.i18n import tr
 from app.notifications import NoticeAction, NotificationService
 from app.paths import AppPaths
-from app.server_settings import server_model_name, start_on_server
+from app.server_settings import server_failure_actions, server_model_name, start_on_server
 from app.settings_holder import SettingsHolder
 from app.qt_compat import emit
 
@@ -136,10 +136,10 @@ class ModelLoader(QObject):
     def on_failed(self, error: EngineError) -> None:
         self.loading = False
         self.marker.clear()
-        self.notices.engine_error(
-            error,
+        actions = server_failure_actions(self, error) or (
             NoticeAction(tr("Try the safer setting"), self.use_safer_recipe),
             NoticeAction(tr("Choose another model…"), self.ask_for_model))
+        self.notices.engine_error(error, *actions)
         emit(self.failed)
 
     # ---- crash during an earlier load ---------------------------------------------------

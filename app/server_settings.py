@@ -15,8 +15,9 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QFileDialog, 
                                QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QRadioButton, QVBoxLayout, QWidget)
 
-from engine.errors import EngineError
+from engine.errors import EngineError, ServerError
 from app.i18n import tr
+from app.notifications import NoticeAction
 from app.qt_compat import emit
 from app.server_settings_model import (KeyringUnavailable, KeyStore, ServerConnection,
                                        connection_for, receiver_words, uses_server)
@@ -190,6 +191,14 @@ def server_model_name(loaded) -> str | None:
     """The name to show once a model on the office server is ready (None: a local model)."""
     server = getattr(loaded, "server", None)
     return _on_server(server.model) if server is not None else None
+
+
+def server_failure_actions(loader, error: EngineError) -> tuple:
+    """What the user can do when the office server fails to connect: try again (a local
+    model's "safer setting" means nothing there). Empty for a local model's failure."""
+    if not isinstance(error, ServerError):
+        return ()
+    return (NoticeAction(tr("Try again"), loader.start),)
 
 
 # ---- the wizard's offer (app/wizard.py) ------------------------------------------------------

@@ -242,3 +242,25 @@ def test_with_the_server_off_the_app_opens_no_network_socket(tmp_path):
     assert seen["answer"], "the local demo answered nothing"
     assert seen["inet_created"] == [] and seen["open_inet"] == [], seen
     assert all("AF_INET" not in c and "." not in c for c in seen["connected"]), seen
+
+
+def test_a_server_that_is_not_there_offers_try_again(qtbot, qapp, qloop, rotary_home):
+    from app.application import RotaryApp
+    from app.bridge import real_backend
+    from engine.remote.fixture_server import free_port
+
+    url = f"http://127.0.0.1:{free_port()}"
+    paths = default_paths()
+    SettingsStore(paths.settings_file).save(Settings(
+        first_run_done=True, engine_location="server", server_url=url, server_model="m"))
+    rotary = RotaryApp(qapp, qloop, real_backend(), paths)
+    try:
+        rotary.start()
+        qtbot.waitUntil(lambda: any(n.level == "error" for n in rotary.notices.history),
+                        timeout=30_000)
+        notice = next(n for n in rotary.notices.history if n.level == "error")
+        assert f"The office server at {url} does not answer" in notice.message
+        assert [a.label for a in notice.actions] == ["Try again"]
+        assert not rotary.chat.model_ready
+    finally:
+        close_app(rotary)
