@@ -107,7 +107,9 @@ class StepRecord:
     expert_ids: tuple[tuple[int, ...], ...] | None = None   # [moe layer][k] for this token
     expert_hit_rate: float | None = None                   # when a residency policy runs
     conversation_id: int | None = None
-    on_server: bool = False    # the model runs on an office server: its VRAM is not ours to show
+    # The model runs on an office server: VRAM is "on the server", and ``token`` is -1
+    # (servers stream text, not token ids).
+    on_server: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,109 @@
+"""What Rotary reads from each server family, against small ASGI servers that answer the way
+llama.cpp's llama-server and vLLM document (those servers need a GPU or a C++ build, so
+they are not run here; llama-cpp-python's real server is in test_remote.py)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("sse_starlette")
+
+from sse_starlette.sse import EventSourceResponse  # noqa: E402
+from starlette.applications import Starlette  # noqa: E402
+from starlette.responses import JSONResponse  # noqa: E402
+from starlette.routing import Route  # noqa: E402
+
+from engine.api import ChatMessage, ChatRequest, RequestFinished  # noqa: E402
+from engine.remote.fixture_server import free_port  # noqa: E402
+from tests.engine.test_remote import Recorder, connected  # noqa: E402
+
+WORDS = ["Hello", " from", " the", " office", " server."]
+
+
+def family_app(family: str, calls: list[str]) -> Starlette:
+    async def models(request):
+        calls.append("models")
+        entry = {"id": f"{family}-model", "object": "model"}
+        if family == "vllm":
+            entry["max_model_len"] = 32768
+        return JSONResponse({"object": "list", "data": [entry]})
+
+    async def props(request):
+        calls.append("props")
+        if family != "llama-server":
+            return JSONResponse({"detail": "Not Found"}, status_code=404)
+        return JSONResponse({"default_generation_settings": {"n_ctx": 8192}, "total_slots": 4})
+
+    async def tokenize(request):
+        body = await request.json()
+        calls.append("tokenize")
+        text = body["content"] if family == "llama-server" else body["prompt"]
+        tokens = list(range(len(text.split())))
+        return JSONResponse({"tokens": tokens} if family == "llama-server" else
+                            {"count": len(tokens), "max_model_len": 32768, "tokens": tokens})
+
+    async def chat(request):
+        body = await request.json()
+        calls.append("chat")
+        assert body["stream"] and body["stream_options"] == {"include_usage": True}
+
+        async def chunks():
+            for word in WORDS:
+                yield {"data": json.dumps({"choices": [{"index": 0, "delta": {"content": word},
+                                                        "finish_reason": None}]})}
+            yield {"data": json.dumps({"choices": [{"index": 0, "delta": {},
+                                                    "finish_reason": "stop"}]})}
+            yield {"data": json.dumps({"choices": [], "usage": {
+                "prompt_tokens": 17, "completion_tokens": len(WORDS), "total_tokens": 22}})}
+            yield {"data": "[DONE]"}
+        return EventSourceResponse(chunks())
+
+    return Starlette(routes=[Route("/v1/models", models), Route("/props", props),
+                             Route("/tokenize", tokenize, methods=["POST"]),
+                             Route("/v1/chat/completions", chat, methods=["POST"])])
+
+
+@pytest.fixture(params=["llama-server", "vllm"])
+def family_server(request):
+    calls: list[str] = []
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(family_app(request.param, calls), host="127.0.0.1",
+                                           port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    yield request.param, f"http://127.0.0.1:{port}", calls
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_context_tokenizer_and_usage_per_family(family_server):
+    family, url, calls = family_server
+    recorder = Recorder()
+    engine = connected(url, recorder)
+    try:
+        info = engine.server
+        assert info.model == f"{family}-model" and info.tokenizer == "/tokenize"
+        assert info.context_size == (8192 if family == "llama-server" else 32768)
+        assert engine.count_tokens("three words here") == 3
+        request = ChatRequest((ChatMessage("user", "Hello there"),), conversation_id=5)
+        first = recorder.until(engine.chat(request))
+        second = recorder.until(engine.chat(request))
+    finally:
+        engine.shutdown()
+    for finished in (first, second):
+        assert isinstance(finished, RequestFinished), finished
+        assert finished.text == "".join(WORDS) and finished.stats.stop_reason == "eos"
+        assert finished.stats.prompt_tokens == 17                 # the server's own usage
+        assert finished.stats.context_used == 17 + len(WORDS)
+        assert finished.stats.context_size == info.context_size
+    # The first answer's prompt was counted beforehand; once the server has shown that it
+    # reports usage, Rotary stops asking.
+    chats = [i for i, call in enumerate(calls) if call == "chat"]
+    assert calls[chats[0] - 1] == "tokenize" and calls[chats[1] - 1] == "chat"
