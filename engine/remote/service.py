@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 from typing import Callable
 
 from engine.api import (ChatRequest, Event, Listener, LoadProgress, LoadRequest, ModelLoaded,
@@ -77,8 +78,9 @@ class RemoteWorker(EngineWorker):
             raise EngineStateError("Rotary is not connected to the office server yet.")
         # Servers that report no usage: count the prompt first, by their own tokenizer. Not
         # in parallel: llama-cpp-python's server cuts a streaming answer for any new request.
+        started = time.perf_counter()
         counted = 0 if self._usage_seen else self._count_prompt(request)
-        run = RemoteRun(self.client, self.server, request, self.stop, counted)
+        run = RemoteRun(self.client, self.server, request, self.stop, counted, started)
         try:
             for record in run.records():
                 self.emit(record)

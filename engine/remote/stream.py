@@ -71,10 +71,12 @@ class RemoteRun:
     """
 
     def __init__(self, client: ServerClient, server: ServerInfo, request: ChatRequest,
-                 stop: threading.Event, prompt_tokens: int = 0) -> None:
+                 stop: threading.Event, prompt_tokens: int = 0,
+                 started: float | None = None) -> None:
         self.client, self.server, self.request, self.stop = client, server, request, stop
         self.pieces: list[str] = []
-        self.counts = _Counts(prompt_tokens=prompt_tokens)
+        # ``started``: when the request began, counting its prompt included (the user waits)
+        self.counts = _Counts(prompt_tokens=prompt_tokens, started=started or time.perf_counter())
         self._finish_reason: str | None = None
 
     def records(self) -> Iterator[StepRecord]:
