@@ -111,7 +111,7 @@ class ServerSettingsBox(QGroupBox):
 
     def _refresh(self, *args) -> None:
         on_server = self.server.isChecked()
-        self.details.setEnabled(on_server)
+        self.details.setVisible(on_server)
         address = None
         if on_server:
             try:
@@ -123,6 +123,14 @@ class ServerSettingsBox(QGroupBox):
                 return
         self.receiver.setText(receiver_words(address))
         emit(self.validity_changed, self.is_valid())
+
+    def bind_local_fields(self, widgets) -> None:
+        """This computer's model settings mean nothing while the office server is used."""
+        def follow(on_server: bool) -> None:
+            for widget in widgets:
+                widget.setEnabled(not on_server)
+        self.server.toggled.connect(follow)
+        follow(self.server.isChecked())
 
     def is_valid(self) -> bool:
         return not self.server.isChecked() or bool(

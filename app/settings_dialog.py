@@ -93,6 +93,8 @@ class SettingsDialog(QDialog):
         layout.addWidget(self._advanced(settings))
         layout.addWidget(self.rerun)
         layout.addWidget(self.buttons)
+        self.server_box.bind_local_fields((self.chooser, self.preset, self.context,
+                                           self.gpu_layers, self.threads))
 
     def _advanced(self, settings: Settings) -> QGroupBox:
         box = QGroupBox(tr("Advanced"))

@@ -92,6 +92,11 @@ def test_dialog_says_which_address_receives_the_conversation(qtbot, make_app):
     box = dialog.server_box
     assert box.local.isChecked() and "stay on this computer" in box.receiver.text()
     assert "no network" in box.receiver.text()
+    assert not box.details.isVisibleTo(dialog) and dialog.preset.isEnabled()
+    box.server.setChecked(True)
+    assert box.details.isVisibleTo(dialog)
+    assert not dialog.preset.isEnabled() and not dialog.chooser.isEnabled()
+    assert dialog.temperature.isEnabled()              # still sent to the server
 
 
 def test_dialog_with_a_server_shows_its_exact_address_and_stores_the_key(qtbot, qloop):
