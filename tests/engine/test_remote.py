@@ -279,3 +279,26 @@ def _interrupted_answer(server, httpx):
         desk.join(30)
         other.close()
     return outcome, recorder.texts(outcome.request_id)
+
+
+def test_four_desks_at_once_get_their_own_whole_answers(server):
+    """Four engines (four desks) ask one server at the same moment, for different lengths."""
+    lengths = (7, 19, 31, 200)
+    desks = [(Recorder(), length) for length in lengths]
+    engines = [connected(server.url, recorder) for recorder, _ in desks]
+    try:
+        ids = [engine.chat(ask("Hello", conversation_id=10 + i, max_tokens=length))
+               for i, (engine, (_, length)) in enumerate(zip(engines, desks))]
+        outcomes = [recorder.until(request_id) for (recorder, _), request_id in zip(desks, ids)]
+    finally:
+        for engine in engines:
+            engine.shutdown()
+    texts = []
+    for i, ((recorder, length), finished) in enumerate(zip(desks, outcomes)):
+        assert isinstance(finished, RequestFinished), finished
+        assert finished.conversation_id == 10 + i
+        assert finished.text == recorder.texts(finished.request_id)
+        assert DEMO_TEXT.startswith(finished.text)
+        assert finished.stats.generated_tokens == min(length, outcomes[-1].stats.generated_tokens)
+        texts.append(finished.text)
+    assert texts[-1] == DEMO_TEXT and len(set(texts)) == 4
