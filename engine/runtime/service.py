@@ -125,7 +125,8 @@ class EngineWorker:
         for record in run.records():
             self.emit(record)
         self.loaded.finish_chat(run)
-        self.emit(RequestFinished(request.request_id, run.text, run.stats))
+        self.emit(RequestFinished(request.request_id, run.text, run.stats,
+                                  request.conversation_id))
 
     def _do_unload(self, _request=None) -> None:
         self.unload()
