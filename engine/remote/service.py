@@ -80,16 +80,27 @@ class RemoteWorker(EngineWorker):
         # in parallel: llama-cpp-python's server cuts a streaming answer for any new request.
         started = time.perf_counter()
         counted = 0 if self._usage_seen else self._count_prompt(request)
-        run = RemoteRun(self.client, self.server, request, self.stop, counted, started)
         try:
-            for record in run.records():
-                self.emit(record)
+            run = self._answer(request, counted, started)
         except ServerContextFullError as error:
             self._learn_context(error)
             raise
         self._usage_seen = run.counts.usage is not None
         self.emit(RequestFinished(request.request_id, run.text, run.stats,
                                   request.conversation_id))
+
+    def _answer(self, request: ChatRequest, counted: int, started: float) -> RemoteRun:
+        run = RemoteRun(self.client, self.server, request, self.stop, counted, started)
+        try:
+            for record in run.records():
+                self.emit(record)
+        except ServerContextFullError:
+            # vLLM refuses a prompt that fits when prompt + max_tokens exceeds its context;
+            # asked again without a limit, it writes at most what still fits.
+            if run.pieces or request.max_tokens <= 0:
+                raise
+            return self._answer(dataclasses.replace(request, max_tokens=0), counted, started)
+        return run
 
     def _count_prompt(self, request: ChatRequest) -> int:
         try:

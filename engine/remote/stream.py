@@ -27,10 +27,12 @@ class Delta:
 
 
 def chat_payload(request: ChatRequest, model: str) -> dict:
-    payload = {"model": model, "stream": True, "max_tokens": request.max_tokens,
+    payload = {"model": model, "stream": True,
                "temperature": request.temperature, "top_p": request.top_p,
                "messages": [{"role": m.role, "content": m.content} for m in request.messages],
                "stream_options": {"include_usage": True}}
+    if request.max_tokens > 0:          # 0: as long as the server's context allows
+        payload["max_tokens"] = request.max_tokens
     if request.seed >= 0:
         payload["seed"] = request.seed
     return payload

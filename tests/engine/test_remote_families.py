@@ -51,6 +51,12 @@ def family_app(family: str, calls: list[str]) -> Starlette:
         body = await request.json()
         calls.append("chat")
         assert body["stream"] and body["stream_options"] == {"include_usage": True}
+        if family == "vllm" and body.get("max_tokens", 0) > 32768 - 17:
+            return JSONResponse({"object": "error", "type": "BadRequestError", "code": 400,
+                                 "message": "This model's maximum context length is 32768 "
+                                            "tokens. However, you requested 40017 tokens (17 "
+                                            "in the messages, 40000 in the completion)."},
+                                status_code=400)
 
         async def chunks():
             for word in WORDS:
@@ -107,3 +113,17 @@ def test_context_tokenizer_and_usage_per_family(family_server):
     # reports usage, Rotary stops asking.
     chats = [i for i, call in enumerate(calls) if call == "chat"]
     assert calls[chats[0] - 1] == "tokenize" and calls[chats[1] - 1] == "chat"
+
+
+def test_a_limit_past_the_servers_context_is_retried_without_it(family_server):
+    family, url, calls = family_server
+    recorder = Recorder()
+    engine = connected(url, recorder)
+    try:
+        finished = recorder.until(engine.chat(ChatRequest(
+            (ChatMessage("user", "Hello there"),), max_tokens=40000)))
+    finally:
+        engine.shutdown()
+    assert isinstance(finished, RequestFinished), finished
+    assert finished.text == "".join(WORDS)
+    assert calls.count("chat") == (2 if family == "vllm" else 1)
