@@ -74,6 +74,11 @@ class ServerSettingsBox(QGroupBox):
         self.key_note.setWordWrap(True)
         self.verify = QCheckBox(tr("Check the server's security certificate (recommended)"))
         self.verify.setChecked(settings.server_verify_tls)
+        self.tls_warning = QLabel(tr("Without this check, someone on the network could "
+                                     "pretend to be the server and read your conversations."))
+        self.tls_warning.setWordWrap(True)
+        self.verify.toggled.connect(lambda checked: self.tls_warning.setVisible(not checked))
+        self.tls_warning.setVisible(not settings.server_verify_tls)
         self.ca_bundle = QLineEdit(settings.server_ca_bundle)
         self.ca_bundle.setAccessibleName(tr("The office's certificate file (optional)"))
         browse = QPushButton(tr("Browse…"))
@@ -90,6 +95,7 @@ class ServerSettingsBox(QGroupBox):
         form.addRow(tr("Access key:"), self.key)
         form.addRow("", self.key_note)
         form.addRow("", self.verify)
+        form.addRow("", self.tls_warning)
         form.addRow(tr("Office certificate:"), ca_row)
         return box
 
@@ -133,8 +139,13 @@ class ServerSettingsBox(QGroupBox):
         follow(self.server.isChecked())
 
     def is_valid(self) -> bool:
-        return not self.server.isChecked() or bool(
-            self.address.text().strip() and self.model.currentText().strip())
+        if not self.server.isChecked():
+            return True
+        try:
+            self.bridge.server_address(self.address.text().strip())
+        except EngineError:
+            return False
+        return bool(self.model.currentText().strip())
 
     def connection(self) -> ServerConnection:
         return ServerConnection(self.address.text().strip(), self.model.currentText().strip(),

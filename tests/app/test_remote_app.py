@@ -108,7 +108,8 @@ def test_dialog_with_a_server_shows_its_exact_address_and_stores_the_key(qtbot, 
     qtbot.addWidget(box)
     box.server.setChecked(True)
     box.address.setText("not an address")
-    assert not box.is_valid() or "Type the server's address" in box.receiver.text()
+    assert "Type the server's address" in box.receiver.text()
+    assert not box.is_valid()
     box.address.setText("https://ai.office.lan:8443/v1")
     box.model.setCurrentText("qwen3.6")
     box.key.setText("secret")
@@ -117,7 +118,9 @@ def test_dialog_with_a_server_shows_its_exact_address_and_stores_the_key(qtbot, 
     chosen = box.apply(Settings())
     assert (chosen.engine_location, chosen.server_url, chosen.server_model) == (
         "server", "https://ai.office.lan:8443/v1", "qwen3.6")
-    assert chosen.server_verify_tls is True
+    assert chosen.server_verify_tls is True and not box.tls_warning.isVisibleTo(box)
+    box.verify.setChecked(False)
+    assert box.tls_warning.isVisibleTo(box) and "read" in box.tls_warning.text()
     assert keys.saved == {"https://ai.office.lan:8443/v1": "secret"}
     assert "secret" not in json.dumps(chosen.__dict__)
     bridge.shutdown()
