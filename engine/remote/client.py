@@ -89,6 +89,9 @@ class ServerClient:
                 f"{self.config.root} answered, but not like a model server.",
                 response.text[:300]) from error
 
+    def post_json(self, path: str, body: dict) -> Any:
+        return self._json(self._request("POST", path, json=body))
+
     def models(self) -> list[ModelEntry]:
         """The server's models, from /v1/models."""
         body = self._json(self._request("GET", "/v1/models"))

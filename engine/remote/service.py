@@ -9,13 +9,14 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
-from typing import Callable
+from typing import Callable, Sequence
 
-from engine.api import (ChatRequest, Event, Listener, LoadProgress, LoadRequest, ModelLoaded,
+from engine.api import (ChatMessage, ChatRequest, Event, Listener, LoadProgress, LoadRequest, ModelLoaded,
                         RequestFinished, ServerInfo)
 from engine.errors import EngineStateError, ServerContextFullError, ServerProtocolError
 from engine.model.facts import AttentionShape, ModelFacts
 from engine.recipe import MemoryEstimate, Recipe
+from engine.remote.chat_tokens import ChatTokenCounter
 from engine.remote.client import ModelEntry, ServerClient
 from engine.remote.config import ServerConfig
 from engine.remote.errors import context_size_in
@@ -125,6 +126,8 @@ class RemoteEngineService(EngineService):
     def __init__(self, listener: Listener, config: ServerConfig, *,
                  name: str = "rotary-remote") -> None:
         self._config = config
+        self._chat_counter: ChatTokenCounter | None = None
+        self._counter_lock = threading.Lock()
         super().__init__(listener, name=name)
 
     def _make_worker(self) -> RemoteWorker:
@@ -143,11 +146,24 @@ class RemoteEngineService(EngineService):
 
     def count_tokens(self, text: str) -> int:
         """Tokens of ``text`` by the server's tokenizer (safe from any thread)."""
-        worker = self.worker
-        client, server = worker.client, worker.server
+        client, server = self._connected()
+        return client.count_tokens(text, server.model)
+
+    def count_chat_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        """Tokens of a whole chat prompt, the server's chat template included (llama-server,
+        vLLM); ServerProtocolError where the server cannot say (llama-cpp-python's)."""
+        client, server = self._connected()
+        with self._counter_lock:
+            if self._chat_counter is None or self._chat_counter.client is not client:
+                self._chat_counter = ChatTokenCounter(client, server.model)
+            counter = self._chat_counter
+        return counter([{"role": m.role, "content": m.content} for m in messages])
+
+    def _connected(self) -> tuple[ServerClient, ServerInfo]:
+        client, server = self.worker.client, self.worker.server
         if client is None or server is None:
             raise EngineStateError("Rotary is not connected to the office server yet.")
-        return client.count_tokens(text, server.model)
+        return client, server
 
 
 def list_models(config: ServerConfig) -> list[ModelEntry]:

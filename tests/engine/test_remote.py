@@ -145,6 +145,20 @@ def test_a_second_conversation_gets_its_own_answer(server):
     assert third.stats.prompt_tokens > first.stats.prompt_tokens
 
 
+def test_a_server_without_a_chat_counter_says_so_plainly(server):
+    from engine.errors import ServerProtocolError
+
+    recorder = Recorder()
+    engine = connected(server.url, recorder)
+    try:
+        with pytest.raises(ServerProtocolError) as raised:
+            engine.count_chat_tokens((ChatMessage("user", "Hello"),))
+        assert engine.count_tokens("Hello") > 0           # its text tokenizer still works
+    finally:
+        engine.shutdown()
+    assert "cannot count a whole conversation" in raised.value.message
+
+
 def test_model_list_and_a_model_that_is_not_there(server):
     models = list_models(ServerConfig(server.url))
     assert [m.id for m in models] == [server.alias]

@@ -42,7 +42,10 @@ def family_app(family: str, calls: list[str]) -> Starlette:
     async def tokenize(request):
         body = await request.json()
         calls.append("tokenize")
-        text = body["content"] if family == "llama-server" else body["prompt"]
+        if family == "vllm" and "messages" in body:      # vLLM applies the template itself
+            text = " ".join(f"<s> {m['role']} {m['content']} </s>" for m in body["messages"])
+        else:
+            text = body["content"] if family == "llama-server" else body["prompt"]
         tokens = list(range(len(text.split())))
         return JSONResponse({"tokens": tokens} if family == "llama-server" else
                             {"count": len(tokens), "max_model_len": 32768, "tokens": tokens})
@@ -69,7 +72,14 @@ def family_app(family: str, calls: list[str]) -> Starlette:
             yield {"data": "[DONE]"}
         return EventSourceResponse(chunks())
 
-    return Starlette(routes=[Route("/v1/models", models), Route("/props", props),
+    async def apply_template(request):
+        body = await request.json()
+        return JSONResponse({"prompt": " ".join(f"<s> {m['role']} {m['content']} </s>"
+                                                 for m in body["messages"]) + " <s> assistant"})
+
+    routes = [Route("/apply-template", apply_template, methods=["POST"])] \
+        if family == "llama-server" else []
+    return Starlette(routes=routes + [Route("/v1/models", models), Route("/props", props),
                              Route("/tokenize", tokenize, methods=["POST"]),
                              Route("/v1/chat/completions", chat, methods=["POST"])])
 
@@ -127,3 +137,17 @@ def test_a_limit_past_the_servers_context_is_retried_without_it(family_server):
     assert isinstance(finished, RequestFinished), finished
     assert finished.text == "".join(WORDS)
     assert calls.count("chat") == (2 if family == "vllm" else 1)
+
+
+def test_a_whole_chat_is_counted_with_the_servers_template(family_server):
+    family, url, _calls = family_server
+    recorder = Recorder()
+    engine = connected(url, recorder)
+    try:
+        messages = (ChatMessage("system", "Be brief."), ChatMessage("user", "one two three"))
+        counted = engine.count_chat_tokens(messages)
+    finally:
+        engine.shutdown()
+    # "<s> role content </s>" per message: 5 and 6 words; llama-server's rendered prompt
+    # also ends with the assistant's opening "<s> assistant" (2 more).
+    assert counted == (13 if family == "llama-server" else 11)
