@@ -198,7 +198,7 @@ NO_SERVER_RUN = textwrap.dedent("""
         if event == "socket.__new__":
             created.append(int(args[1]))
         elif event == "socket.connect":
-            connected.append(repr(args[1]))
+            connected.append(list(args[1]) if isinstance(args[1], tuple) else repr(args[1]))
     sys.addaudithook(hook)
     import psutil, qasync
     from PySide6.QtWidgets import QApplication
@@ -210,7 +210,10 @@ NO_SERVER_RUN = textwrap.dedent("""
         from app.paths import default_paths
         from app.settings import Settings, SettingsStore
         paths = default_paths()
-        SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
+        server = {} if len(sys.argv) < 2 else dict(
+            engine_location="server", server_url=sys.argv[1], server_model=sys.argv[2])
+        SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only",
+                                                         **server))
         rotary = RotaryApp(qapp, asyncio.get_running_loop(), real_backend(), paths)
         rotary.start()
         rotary.open_settings().reject()
@@ -237,19 +240,36 @@ NO_SERVER_RUN = textwrap.dedent("""
 """)
 
 
+def _app_sockets(home: pathlib.Path, *server: str) -> dict:
+    env = {**os.environ, "ROTARY_HOME": str(home), "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run([sys.executable, "-c", NO_SERVER_RUN, *server], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    line = next(l for l in result.stdout.splitlines() if l.startswith("SOCKETS "))
+    return json.loads(line.removeprefix("SOCKETS "))
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="asyncio's self-pipe is a loopback "
                     "AF_INET socket pair on Windows")
 def test_with_the_server_off_the_app_opens_no_network_socket(tmp_path):
-    env = {**os.environ, "ROTARY_HOME": str(tmp_path / "home"), "QT_QPA_PLATFORM": "offscreen"}
-    result = subprocess.run([sys.executable, "-c", NO_SERVER_RUN], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-3000:]
-    line = next(l for l in result.stdout.splitlines() if l.startswith("SOCKETS "))
-    seen = json.loads(line.removeprefix("SOCKETS "))
+    seen = _app_sockets(tmp_path / "home")
     assert seen["answer"], "the local demo answered nothing"
     assert seen["inet_created"] == [] and seen["open_inet"] == [], seen
-    assert all("AF_INET" not in c and "." not in c for c in seen["connected"]), seen
+    assert all(isinstance(c, str) and "AF_INET" not in c for c in seen["connected"]), seen
+
+
+@pytest.mark.slow
+def test_with_the_server_on_the_app_connects_only_to_it(tmp_path):
+    pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
+    from engine.fixtures.demo_model import DEMO_TEXT, write_demo_model
+    from engine.remote.fixture_server import FixtureServer
+
+    with FixtureServer(write_demo_model(tmp_path / "demo.gguf")) as server:
+        seen = _app_sockets(tmp_path / "home", server.url, server.alias)
+    assert seen["answer"] == DEMO_TEXT
+    internet = [tuple(c) for c in seen["connected"] if isinstance(c, list)]
+    assert internet and set(internet) == {("127.0.0.1", server.port)}, seen
 
 
 def test_a_server_that_is_not_there_offers_try_again(qtbot, qapp, qloop, rotary_home):
