@@ -202,6 +202,21 @@ def test_wrong_key_missing_key_and_right_key(demo_gguf):
 
 
 def test_server_killed_mid_answer_keeps_the_partial_answer(demo_gguf):
+    # The demo answer takes ~70 ms: on a machine too busy to kill within it, try again.
+    for _ in range(3):
+        failed, texts = _killed_at_first_word(demo_gguf)
+        if isinstance(failed, RequestFailed):
+            break
+    assert isinstance(failed, RequestFailed), failed
+    assert isinstance(failed.error, ServerDroppedError)
+    assert failed.conversation_id == 3
+    partial = failed.error.partial_text
+    assert partial and partial == texts
+    assert DEMO_TEXT.startswith(partial) and partial != DEMO_TEXT
+    assert "kept" in failed.error.message
+
+
+def _killed_at_first_word(demo_gguf):
     with FixtureServer(demo_gguf) as doomed:
         def kill_on_first_token(event):
             if isinstance(event, StepRecord) and event.generated_tokens == 1:
@@ -210,16 +225,10 @@ def test_server_killed_mid_answer_keeps_the_partial_answer(demo_gguf):
         recorder = Recorder(kill_on_first_token)
         engine = connected(doomed.url, recorder)
         try:
-            failed = recorder.until(engine.chat(ask("Hello", conversation_id=3)))
+            outcome = recorder.until(engine.chat(ask("Hello", conversation_id=3)))
         finally:
             engine.shutdown()
-    assert isinstance(failed, RequestFailed), failed
-    assert isinstance(failed.error, ServerDroppedError)
-    assert failed.conversation_id == 3
-    partial = failed.error.partial_text
-    assert partial and partial == recorder.texts(failed.request_id)
-    assert DEMO_TEXT.startswith(partial) and partial != DEMO_TEXT
-    assert "kept" in failed.error.message
+    return outcome, recorder.texts(outcome.request_id)
 
 
 def test_a_server_that_is_not_there():
