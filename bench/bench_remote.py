@@ -10,7 +10,7 @@
 
 Rounds alternate the sides, order rotated each round; each side's sample is 4 answers; the
 ratio is the median of per-round ratios. All figures are measured in this run; none is modelled.
-Usage: python bench/bench_remote.py [--rounds 15]
+Usage: python bench/bench_remote.py [--rounds 25]
 """
 
 from __future__ import annotations
@@ -180,7 +180,7 @@ def concurrency(url: str, desks: int = 4) -> tuple[bool, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--rounds", type=int, default=25)
     parser.add_argument("--tokens", type=int, default=400, help="the demo answer ends sooner")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
