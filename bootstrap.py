@@ -112,6 +112,7 @@ BENCHMARKS = (
     ("bench/bench_residency_quality.py", "--tokens", "1500", "--out", "artifacts/bench"),
     ("bench/bench_app_startup.py",),
     ("bench/bench_app_stall.py",),
+    ("bench/bench_remote.py",),
 )
 
 
