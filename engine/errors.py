@@ -108,3 +108,31 @@ class ServerDroppedError(ServerError):
 
 class ServerProtocolError(ServerError):
     """The server answered, but not like an OpenAI-compatible server (or without a tokenizer)."""
+
+
+class DocumentError(EngineError):
+    """A document that cannot be read or summarised; ``message`` says why in plain words."""
+
+
+class UnsupportedDocumentError(DocumentError):
+    """A file type Rotary does not read (it reads PDF, Word .docx, text and Markdown)."""
+
+
+class DocumentTooLargeError(DocumentError):
+    """Over the size or page limit; refused before the whole file is read."""
+
+
+class PasswordProtectedError(DocumentError):
+    """An encrypted PDF or Word file that opens only with a password."""
+
+
+class NoTextLayerError(DocumentError):
+    """A PDF whose pages are images (a scan): there is no text to read without OCR."""
+
+
+class CorruptDocumentError(DocumentError):
+    """The file's contents do not match its type or are damaged."""
+
+
+class EmptyDocumentError(DocumentError):
+    """The file holds no readable text at all."""
