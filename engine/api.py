@@ -151,6 +151,92 @@ Event = Union[LoadProgress, LoadFallback, ModelLoaded, StepRecord, RequestFinish
 Listener = Callable[[Event], None]
 
 
+# ---- documents (engine.documents): read a file whole, or in parts, and summarise it -------
+
+@dataclass(frozen=True)
+class DocumentRequest:
+    """Summarise a document; ``inspect_only`` stops after DocumentInspected (nothing generated)."""
+
+    path: str
+    preset: str = "short"             # engine.documents.presets.SUMMARY_PRESETS
+    language: str = "English"         # the interface's language, unless ``question`` asks otherwise
+    question: str = ""                # what the user typed with the file, "" for a plain summary
+    inspect_only: bool = False
+    cache_dir: str | None = None      # None: the platform data folder
+    request_id: int = field(default_factory=next_request_id)
+    conversation_id: int | None = None
+
+
+@dataclass(frozen=True)
+class DocumentOverview:
+    """What was found, before anything runs: "42 pages, about 31,000 words, read in 9 parts"."""
+
+    name: str
+    kind: str                          # "pdf", "docx", "text", "markdown"
+    pages: int                         # PDFs; 0 otherwise
+    sections: int
+    words: int
+    tokens: int                        # counted with the loaded model's tokenizer
+    parts: int                         # 1 when the document is read whole
+    model_calls: int                   # parts + combining steps, planned
+    estimated_s: float                 # from speeds measured on this computer
+    unreadable_pages: tuple[int, ...]
+    from_cache: bool
+    message: str                       # the plain sentence the app shows
+
+
+@dataclass(frozen=True)
+class DocumentInspected:
+    request_id: int
+    conversation_id: int | None
+    overview: DocumentOverview
+
+
+@dataclass(frozen=True)
+class DocumentProgress:
+    request_id: int
+    conversation_id: int | None
+    phase: str                         # "reading", "combining" or "writing"
+    part: int                          # 1-based part (or combining step) now running
+    parts: int                         # how many parts the document has
+    parts_done: int
+    seconds_left: float                # measured from the calls so far; -1 while unknown
+    message: str                       # "Reading part 3 of 9 (pages 9–12)…"
+
+
+@dataclass(frozen=True)
+class Citation:
+    label: str                         # "pages 3–5", "section 'Budget'"
+    pages: tuple[int, ...]             # PDF pages the point came from; () for other kinds
+    text: str                          # that part's own summary
+
+
+@dataclass(frozen=True)
+class DocumentSummary:
+    text: str                          # the answer, ending with what was read
+    partial: bool                      # stopped before the end: says what was read
+    parts: int
+    parts_read: int
+    tokens: int
+    tokens_read: int
+    model_calls: int
+    read_note: str                     # "Read all 42 pages in 9 parts."
+    citations: tuple[Citation, ...]
+    preset: str
+
+
+@dataclass(frozen=True)
+class DocumentFinished:
+    request_id: int
+    conversation_id: int | None
+    overview: DocumentOverview
+    summary: DocumentSummary
+
+
+DocumentEvent = Union[DocumentInspected, DocumentProgress, DocumentFinished]
+Event = Union[Event, DocumentEvent]  # noqa: F811 - the chat events above, plus these
+
+
 class EngineLike:
     """What the bridge may call. ``engine.runtime.service.EngineService`` is the real one.
 
@@ -160,6 +246,7 @@ class EngineLike:
 
     def load(self, request: LoadRequest) -> int: ...        # returns request_id
     def chat(self, request: ChatRequest) -> int: ...        # returns request_id
+    def document(self, request: DocumentRequest) -> int: ...  # returns request_id
     def stop(self) -> None: ...                             # stop the current answer between tokens
     def unload(self) -> None: ...
     def shutdown(self, timeout: float = 10.0) -> None: ...  # joins the engine thread

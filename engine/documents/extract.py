@@ -145,6 +145,12 @@ def _tidy(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.split("\n")).strip()
 
 
+def section_label(heading: str, longest: int = 40) -> str:
+    # Labels travel into every prompt: a 300-character heading would eat the part's room.
+    short = heading if len(heading) <= longest else heading[:longest - 1].rstrip() + "…"
+    return f"section '{short}'"
+
+
 # ---- Word -----------------------------------------------------------------------------------
 
 def _read_docx(data: bytes, limits: Limits, _kind: str) -> dict:
@@ -181,7 +187,7 @@ def _docx_sections(document) -> list[Section]:
     def close_section():
         text = "\n".join(body).strip()
         if text or heading:
-            label = f"section '{heading}'" if heading else "beginning of the document"
+            label = section_label(heading) if heading else "beginning of the document"
             sections.append(Section(label, text if text else heading, heading=heading))
 
     for block in document.iter_inner_content():
@@ -279,7 +285,7 @@ def _markdown_sections(lines: list[str]) -> list[Section]:
 def _add_text_section(sections: list[Section], heading: str, body: list[str], start: int) -> None:
     text = "\n".join(body).strip()
     if heading:
-        sections.append(Section(f"section '{heading}'", text or heading, heading=heading))
+        sections.append(Section(section_label(heading), text or heading, heading=heading))
     elif text:
         sections.extend(_line_blocks(body, first_line=start))
 

@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from engine.api import (ChatRequest, Event, Listener, LoadFallback, LoadProgress, LoadRequest,
+from engine.api import (ChatRequest, DocumentRequest, Event, Listener, LoadFallback, LoadProgress, LoadRequest,
                         ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished,
                         next_request_id)
 from engine.errors import EngineError, EngineStateError, GenerationError
@@ -23,7 +23,7 @@ log = logging.getLogger("rotary.engine")
 
 @dataclass(frozen=True)
 class _Command:
-    kind: str               # "load", "chat", "unload", "quit"
+    kind: str               # "load", "chat", "document", "unload", "quit"
     request: Any = None
 
 
@@ -51,6 +51,11 @@ class EngineService:
     def chat(self, request: ChatRequest) -> int:
         self._stop.clear()
         self._commands.put(_Command("chat", request))
+        return request.request_id
+
+    def document(self, request: DocumentRequest) -> int:
+        self._stop.clear()
+        self._commands.put(_Command("document", request))
         return request.request_id
 
     def stop(self) -> None:
@@ -127,6 +132,13 @@ class EngineWorker:
         self.loaded.finish_chat(run)
         self.emit(RequestFinished(request.request_id, run.text, run.stats,
                                   request.conversation_id))
+
+    def _do_document(self, request: DocumentRequest) -> None:
+        from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
+
+        if self.loaded is None:
+            raise EngineStateError("No model is loaded yet. Choose a model in Settings.")
+        summarize_on_engine_thread(self.loaded, request, self.emit, self.stop)
 
     def _do_unload(self, _request=None) -> None:
         self.unload()

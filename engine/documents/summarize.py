@@ -1,0 +1,262 @@
+"""Summarise a document on the engine thread: whole when it fits, else map-reduce.
+
+Map: each part gets notes with its sources. Reduce: notes are combined, in groups when
+they do not fit one call, until one answer remains. The stop flag is checked between
+tokens (by the generation loop) and between calls; a stopped run keeps what it has,
+labelled partial. Progress goes out as DocumentProgress events after every call.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from engine.api import (ChatMessage, ChatRequest, Citation, DocumentFinished, DocumentInspected,
+                        DocumentOverview, DocumentProgress, DocumentRequest, DocumentSummary, Event)
+from engine.documents.cache import TextCache
+from engine.documents.extract import read_document
+from engine.documents.plan import Budget, DocumentPlan, plan_document
+from engine.documents.presets import summary_preset
+from engine.documents.prompts import Prompts
+from engine.documents.report import overview_of, read_note
+from engine.documents.speed import SpeedMeter
+from engine.documents.split import span_label
+from engine.errors import DocumentError
+
+PROGRESS_EVERY_TOKENS = 32
+TEMPERATURE = 0.3          # summaries: few surprises, but not the loops greedy decoding falls into
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One model call, for tests and the CLI's JSON."""
+
+    kind: str                 # "whole", "part", "merge", "final"
+    label: str
+    prompt_tokens: int        # the whole prompt, template included
+    read_tokens: int          # what was evaluated after the prompt cache's prefix
+    max_tokens: int
+    generated: int
+    seconds: float
+    stop_reason: str
+
+
+@dataclass(frozen=True)
+class Note:
+    label: str
+    pages: tuple[int, ...]
+    text: str
+
+    @property
+    def tagged(self) -> str:
+        return f"[{self.label}]\n{self.text.strip()}"
+
+
+class Stopped(Exception):
+    """The user pressed stop between two calls or during one."""
+
+
+@dataclass
+class DocumentSummarizer:
+    loaded: object                                # engine.runtime.loader.LoadedModel
+    request: DocumentRequest
+    emit: Callable[[Event], None]
+    stop: threading.Event
+    speed: SpeedMeter = field(default_factory=SpeedMeter)
+    calls: list[CallRecord] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.native = self.loaded.native
+        self.preset = summary_preset(self.request.preset)
+
+    # ---- counting with the model's own tokenizer -------------------------------------
+
+    def count(self, text: str) -> int:
+        return len(self.native.tokenize(text, special=False))
+
+    def render(self, messages: Sequence[ChatMessage]) -> list[int]:
+        from engine.runtime.generate import render_chat  # noqa: PLC0415
+
+        return self.native.tokenize(render_chat(self.native, messages))
+
+    # ---- the run ---------------------------------------------------------------------
+
+    def inspect(self) -> DocumentPlan:
+        cache = TextCache(self.request.cache_dir) if self.request.cache_dir else None
+        document = read_document(self.request.path, cache=cache)
+        self.prompts = Prompts(document.name, self.preset, self.request.language,
+                               self.request.question)
+        budget = Budget.measure(self.prompts, self.native.n_ctx, lambda m: len(self.render(m)))
+        self.plan = plan_document(document, budget, self.count)
+        self.speed.ensure_measured(self.loaded, self.plan.parts[0].text)
+        self.overview = overview_of(self.plan, self.speed.seconds(self.plan.read_tokens,
+                                                                 self.plan.write_tokens))
+        self.emit(DocumentInspected(self.request.request_id, self.request.conversation_id,
+                                    self.overview))
+        return self.plan
+
+    def run(self) -> DocumentSummary | None:
+        plan = self.inspect()
+        if self.request.inspect_only:
+            return None
+        self.started, self.notes = time.perf_counter(), []
+        try:
+            answer = self._whole() if plan.whole else self._map_reduce()
+            summary = self._summary(answer, partial=False)
+        except Stopped as stopped:
+            summary = self._summary(str(stopped.args[0]) if stopped.args else "", partial=True)
+        self.emit(DocumentFinished(self.request.request_id, self.request.conversation_id,
+                                   self.overview, summary))
+        return summary
+
+    def _whole(self) -> str:
+        part = self.plan.parts[0]
+        self._progress("writing", 1, 0, f"Reading the whole document ({part.label})…")
+        return self._call("whole", part.label, self.prompts.whole(part.text), self.plan.budget.answer)
+
+    def _map_reduce(self) -> str:
+        parts = self.plan.parts
+        for part in parts:
+            self._check_stop()
+            self._progress("reading", part.index, part.index - 1,
+                           f"Reading part {part.index} of {len(parts)} ({part.label})…")
+            text = self._call("part", part.label, self.prompts.part(
+                part.text, part.index, len(parts), part.label), self.plan.budget.part_answer)
+            self.notes.append(Note(part.label, part.pages, text))
+        return self._reduce(list(self.notes))
+
+    def _reduce(self, notes: list[Note]) -> str:
+        budget, step = self.plan.budget, 0
+        while True:
+            self._check_stop()
+            if self.count("\n\n".join(n.tagged for n in notes)) <= budget.combine_text:
+                self._progress("combining", len(self.plan.parts), len(self.plan.parts),
+                               "Writing the summary from the notes on every part…")
+                joined = "\n\n".join(n.tagged for n in notes)
+                return self._call("final", "all parts", self.prompts.combine(joined, True),
+                                  budget.answer)
+            groups = group_notes(notes, budget.merge_text, self.count)
+            merged = []
+            for group in groups:
+                step += 1
+                self._check_stop()
+                self._progress("combining", len(self.plan.parts), len(self.plan.parts),
+                               f"Combining notes ({step})…")
+                label = span_label([n.label for n in group], [p for n in group for p in n.pages])
+                text = self._call("merge", label, self.prompts.combine(
+                    "\n\n".join(n.tagged for n in group), False), budget.part_answer)
+                merged.append(Note(label, tuple(p for n in group for p in n.pages), text))
+            notes = merged
+
+    def _check_stop(self) -> None:
+        if self.stop.is_set():
+            raise Stopped()
+
+    # ---- one model call ----------------------------------------------------------------
+
+    def _call(self, kind: str, label: str, messages: tuple[ChatMessage, ...], max_tokens: int) -> str:
+        prompt_tokens = len(self.render(messages))
+        room = self.native.n_ctx - prompt_tokens
+        if room < max_tokens:   # the planner sized every call; this would be our bug
+            raise DocumentError("The document could not be split to fit the model's memory.",
+                                f"{kind} {label}: prompt {prompt_tokens} + answer {max_tokens} "
+                                f"> context {self.native.n_ctx}")
+        request = ChatRequest(messages=messages, max_tokens=max_tokens, temperature=TEMPERATURE,
+                              record_routing=False, request_id=self.request.request_id)
+        started = time.perf_counter()
+        run = self.loaded.start_chat(request, self.stop)
+        for record in run.records():
+            if record.generated_tokens % PROGRESS_EVERY_TOKENS == 0:
+                self._progress_again()
+        self.loaded.finish_chat(run)
+        stats = run.stats
+        seconds = time.perf_counter() - started
+        self.calls.append(CallRecord(kind, label, prompt_tokens, stats.prompt_tokens, max_tokens,
+                                     stats.generated_tokens, seconds, stats.stop_reason))
+        self.speed.add(stats)
+        if stats.stop_reason == "stopped":
+            raise Stopped(run.text if kind == "whole" else "")
+        return run.text.strip()
+
+    # ---- progress and the result ---------------------------------------------------------
+
+    def _progress(self, phase: str, part: int, done: int, message: str) -> None:
+        self._last = (phase, part, done, message)
+        self.emit(DocumentProgress(self.request.request_id, self.request.conversation_id, phase,
+                                   part, len(self.plan.parts), done, self._seconds_left(), message))
+
+    def _progress_again(self) -> None:
+        self._progress(*self._last)
+
+    def _seconds_left(self) -> float:
+        """Planned time of what is left, scaled by how fast the calls so far really went."""
+        plan, speed = self.plan, self.speed
+        planned_total = speed.seconds(plan.read_tokens, plan.write_tokens)
+        elapsed = time.perf_counter() - self.started
+        done_share = self._done_share()
+        if done_share <= 0:
+            return planned_total
+        return max(0.0, elapsed / done_share - elapsed)
+
+    def _done_share(self) -> float:
+        plan = self.plan
+        done_read = sum(c.prompt_tokens for c in self.calls)
+        done_write = sum(c.generated for c in self.calls)
+        total = self.speed.seconds(plan.read_tokens, plan.write_tokens)
+        return min(0.99, self.speed.seconds(done_read, done_write) / total) if total > 0 else 0.0
+
+    def _summary(self, answer: str, partial: bool) -> DocumentSummary:
+        plan = self.plan
+        # A whole read that was stopped has no finished answer: nothing counts as read.
+        parts_read = len(self.notes) if not plan.whole else (0 if partial else 1)
+        note = read_note(plan, parts_read, partial)
+        body = answer or "\n\n".join(n.tagged for n in self.notes)
+        if partial:
+            body = ("Partial summary: stopped before the end.\n\n" + body) if body else \
+                "Stopped before any part was read."
+        citations = tuple(Citation(n.label, n.pages, n.text) for n in self.notes) \
+            or cited_sections(answer, plan)
+        tokens_read = sum(p.tokens for p in plan.parts[:parts_read])
+        return DocumentSummary(text=f"{body}\n\n{note}", partial=partial, parts=len(plan.parts),
+                               parts_read=parts_read, tokens=plan.tokens, tokens_read=tokens_read,
+                               model_calls=len(self.calls), read_note=note,
+                               citations=citations, preset=self.preset.name)
+
+
+def group_notes(notes: list[Note], budget: int, count: Callable[[str], int]) -> list[list[Note]]:
+    """Consecutive notes in groups that fit ``budget``; at least two notes per group."""
+    groups, current, size = [], [], 0
+    for note in notes:
+        tokens = count(note.tagged) + 2
+        if len(current) >= 2 and size + tokens > budget:
+            groups.append(current)
+            current, size = [], 0
+        current.append(note)
+        size += tokens
+    if len(current) == 1 and groups:
+        groups[-1].append(current.pop())
+    if current:
+        groups.append(current)
+    return groups
+
+
+SOURCE = re.compile(r"\[((?:page|pages|section|lines) [^\]]{1,120})\]")
+
+
+def cited_sections(answer: str, plan: DocumentPlan) -> tuple[Citation, ...]:
+    """Sources the answer names that exist in the document (unknown ones are dropped)."""
+    known = {s.label: s for s in plan.document.sections}
+    found = dict.fromkeys(m.group(1) for m in SOURCE.finditer(answer))
+    return tuple(Citation(label, (known[label].page,) if known[label].page else (), "")
+                 for label in found if label in known)
+
+
+_SPEED = SpeedMeter()   # only the engine thread touches it; re-measures when the model changes
+
+
+def summarize_on_engine_thread(loaded, request: DocumentRequest, emit: Callable[[Event], None],
+                               stop: threading.Event) -> DocumentSummary | None:
+    return DocumentSummarizer(loaded, request, emit, stop, _SPEED).run()
