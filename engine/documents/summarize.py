@@ -138,18 +138,35 @@ class DocumentSummarizer:
                 joined = "\n\n".join(n.tagged for n in notes)
                 return self._call("final", "all parts", self.prompts.combine(joined, True),
                                   budget.answer)
+            # Notes may retokenize longer than they were written; clip so two always fit.
+            notes = [self._clip(n, budget.merge_text // 2 - 4) for n in notes]
             groups = group_notes(notes, budget.merge_text, self.count)
             merged = []
             for group in groups:
+                if len(group) == 1:          # nothing to combine it with in this round
+                    merged.append(group[0])
+                    continue
                 step += 1
-                self._check_stop()
-                self._progress("combining", len(self.plan.parts), len(self.plan.parts),
-                               f"Combining notes ({step})…")
-                label = span_label([n.label for n in group], [p for n in group for p in n.pages])
-                text = self._call("merge", label, self.prompts.combine(
-                    "\n\n".join(n.tagged for n in group), False), budget.part_answer)
-                merged.append(Note(label, tuple(p for n in group for p in n.pages), text))
+                merged.append(self._merge(group, step))
             notes = merged
+
+    def _merge(self, group: list[Note], step: int) -> Note:
+        self._check_stop()
+        self._progress("combining", len(self.plan.parts), len(self.plan.parts),
+                       f"Combining notes ({step})…")
+        pages = tuple(p for n in group for p in n.pages)
+        label = span_label([n.label for n in group], pages)
+        text = self._call("merge", label, self.prompts.combine(
+            "\n\n".join(n.tagged for n in group), False), self.plan.budget.part_answer)
+        return Note(label, tuple(dict.fromkeys(pages)), text)
+
+    def _clip(self, note: Note, max_tokens: int) -> Note:
+        tag = self.count(f"[{note.label}]\n")
+        tokens = self.native.tokenize(note.text.strip(), special=False)
+        if tag + len(tokens) <= max_tokens:
+            return note
+        kept = self.native.model.detokenize(tokens[:max(1, max_tokens - tag - 2)])
+        return Note(note.label, note.pages, kept.decode("utf-8", errors="ignore"))
 
     def _check_stop(self) -> None:
         if self.stop.is_set():
@@ -227,17 +244,15 @@ class DocumentSummarizer:
 
 
 def group_notes(notes: list[Note], budget: int, count: Callable[[str], int]) -> list[list[Note]]:
-    """Consecutive notes in groups that fit ``budget``; at least two notes per group."""
+    """Consecutive notes in groups that fit ``budget`` (notes are clipped to half of it)."""
     groups, current, size = [], [], 0
     for note in notes:
         tokens = count(note.tagged) + 2
-        if len(current) >= 2 and size + tokens > budget:
+        if current and size + tokens > budget:
             groups.append(current)
             current, size = [], 0
         current.append(note)
         size += tokens
-    if len(current) == 1 and groups:
-        groups[-1].append(current.pop())
     if current:
         groups.append(current)
     return groups

@@ -1,0 +1,255 @@
+"""Fit or split and map-reduce on the tiny fixture model: mechanics, never quality."""
+
+from __future__ import annotations
+
+import dataclasses
+import queue
+import threading
+
+import pytest
+
+from engine.api import (DocumentFinished, DocumentInspected, DocumentProgress, DocumentRequest,
+                        LoadRequest, ModelLoaded, RequestFailed)
+from engine.documents.presets import SUMMARY_PRESETS
+from engine.documents.samples import long_pdf, write_docx
+from engine.documents.split import split_into_parts
+from engine.documents.summarize import DocumentSummarizer
+from engine.documents.types import Section
+from engine.errors import DocumentError
+from engine.recipe import MemoryEstimate, Recipe
+from engine.runtime.loader import load_with_fallback
+from engine.runtime.service import EngineService
+
+N_CTX = 1536
+
+
+@pytest.fixture(scope="module")
+def loaded(tiny_moe_path):
+    recipe = Recipe(preset="test", n_gpu_layers=0, cpu_expert_layers=(), n_ctx=N_CTX,
+                    flash_attn=True, kv_type="f16", n_batch=512, n_ubatch=512, n_threads=1,
+                    n_threads_batch=1, vram=MemoryEstimate(), ram=MemoryEstimate())
+    model = load_with_fallback(LoadRequest(str(tiny_moe_path), recipe=recipe),
+                               lambda *a: None, lambda r: None)
+    yield model
+    model.close()
+
+
+class Spy:
+    """The loaded model, with every request that reaches it written down."""
+
+    def __init__(self, loaded):
+        self.loaded, self.native, self.requests = loaded, loaded.native, []
+
+    def start_chat(self, request, stop):
+        self.requests.append(request)
+        return self.loaded.start_chat(request, stop)
+
+    def finish_chat(self, run):
+        self.loaded.finish_chat(run)
+
+
+def pdf(path, pages):
+    return long_pdf(path, pages, paragraphs_per_page=1)     # ~450 tokens a page here
+
+
+def summarize(loaded, tmp_path, path, stop=None, on_event=None, **fields):
+    events, spy = [], Spy(loaded)
+
+    def emit(event):
+        events.append(event)
+        if on_event:
+            on_event(event)
+    request = DocumentRequest(str(path), cache_dir=str(tmp_path / "cache"), conversation_id=7,
+                              **fields)
+    summarizer = DocumentSummarizer(spy, request, emit, stop or threading.Event())
+    summary = summarizer.run()
+    return summarizer, summary, events, spy
+
+
+def test_tokens_are_counted_with_the_model_tokenizer(loaded, tmp_path):
+    summarizer, _, events, _ = summarize(loaded, tmp_path, pdf(tmp_path / "a.pdf", 2),
+                                         inspect_only=True)
+    text = "The budget for printers and travel, 2026."
+    assert summarizer.count(text) == len(loaded.native.tokenize(text, special=False))
+    assert summarizer.count(text) != len(text) // 4
+    overview = events[0].overview
+    assert overview.tokens == sum(summarizer.count(p.text) for p in summarizer.plan.parts)
+
+
+def test_inspect_only_reports_what_was_found_and_runs_nothing(loaded, tmp_path):
+    _, summary, events, spy = summarize(loaded, tmp_path, pdf(tmp_path / "b.pdf", 4),
+                                        inspect_only=True)
+    assert summary is None and len(events) == 1 and isinstance(events[0], DocumentInspected)
+    overview = events[0].overview
+    assert (overview.pages, overview.kind) == (4, "pdf") and overview.parts > 1
+    assert overview.message.startswith("4 pages, ") and f"read in {overview.parts} parts" in overview.message
+    assert "on this computer" in overview.message and overview.estimated_s > 0
+    assert len(spy.requests) == 1          # the one short speed measurement, nothing else
+
+
+def test_a_short_document_is_read_whole_in_one_call(loaded, tmp_path):
+    path = tmp_path / "memo.md"
+    path.write_text("# Budget\nTravel costs rose.\n\n# Staff\nTwo hires.\n", encoding="utf-8")
+    summarizer, summary, events, _ = summarize(loaded, tmp_path, path)
+    assert [c.kind for c in summarizer.calls] == ["whole"]
+    assert summary.parts == summary.parts_read == 1 and not summary.partial
+    assert summary.read_note == "Read all 2 sections in one pass."
+    assert summary.text.endswith(summary.read_note)
+    assert "[section 'Budget']\nTravel costs rose." in summarizer.plan.parts[0].text
+
+
+def test_every_part_reaches_the_model_and_no_prompt_exceeds_the_context(loaded, tmp_path):
+    summarizer, summary, events, spy = summarize(loaded, tmp_path, pdf(tmp_path / "c.pdf", 4))
+    parts = summarizer.plan.parts
+    part_requests = spy.requests[1:1 + len(parts)]          # [0] is the speed measurement
+    assert len(parts) >= 3 and [c.kind for c in summarizer.calls[:len(parts)]] == ["part"] * len(parts)
+    for part, request in zip(parts, part_requests):
+        assert part.text in request.messages[-1].content
+    covered = "".join(p.text for p in parts)
+    for section in summarizer.plan.document.sections:       # nothing left out, nothing cut
+        for line in section.text.splitlines():
+            assert line in covered
+    for call in summarizer.calls:
+        assert call.prompt_tokens + call.max_tokens <= N_CTX
+    assert summarizer.calls[-1].kind == "final"
+    assert summary.model_calls == len(summarizer.calls) == len(spy.requests) - 1
+    assert summary.parts_read == summary.parts == len(parts) and not summary.partial
+    assert summary.read_note == f"Read all 4 pages in {len(parts)} parts."
+
+
+def test_progress_events_arrive_in_order_with_ids(loaded, tmp_path):
+    _, summary, events, _ = summarize(loaded, tmp_path, pdf(tmp_path / "d.pdf", 3))
+    assert isinstance(events[0], DocumentInspected) and isinstance(events[-1], DocumentFinished)
+    progress = [e for e in events if isinstance(e, DocumentProgress)]
+    assert {e.request_id for e in events} == {events[0].request_id}
+    assert {e.conversation_id for e in events} == {7}
+    reading = [p for p in progress if p.phase == "reading"]
+    assert [p.part for p in reading] == sorted(p.part for p in reading)
+    assert sorted({p.part for p in reading}) == list(range(1, summary.parts + 1))
+    assert [p.parts_done for p in progress] == sorted(p.parts_done for p in progress)
+    third = next(p for p in reading if p.part == 3)
+    assert third.message.startswith(f"Reading part 3 of {summary.parts} (")
+    assert progress[-1].phase == "combining"
+    assert all(p.seconds_left >= 0 for p in progress)
+
+
+def test_citations_point_at_pages_that_exist(loaded, tmp_path):
+    summarizer, summary, _, _ = summarize(loaded, tmp_path, pdf(tmp_path / "e.pdf", 3),
+                                          preset="bullets")
+    assert len(summary.citations) == summary.parts
+    for citation, part in zip(summary.citations, summarizer.plan.parts):
+        assert citation.label == part.label and citation.pages
+        assert set(citation.pages) <= {1, 2, 3}
+    assert {p for c in summary.citations for p in c.pages} == {1, 2, 3}
+
+
+def test_the_shared_instructions_come_from_the_prompt_cache(loaded, tmp_path):
+    summarizer, _, _, _ = summarize(loaded, tmp_path, pdf(tmp_path / "f.pdf", 3))
+    later_parts = [c for c in summarizer.calls if c.kind == "part"][1:]
+    system = len(summarizer.render(summarizer.prompts.whole("")[:1]))
+    assert later_parts and all(c.read_tokens <= c.prompt_tokens - system + 8 for c in later_parts)
+
+
+def test_the_cache_is_used_on_the_second_run(loaded, tmp_path):
+    path = pdf(tmp_path / "g.pdf", 2)
+    first = summarize(loaded, tmp_path, path, inspect_only=True)[2][0].overview
+    second = summarize(loaded, tmp_path, path, inspect_only=True)[2][0].overview
+    assert not first.from_cache and second.from_cache
+    assert dataclasses.replace(second, from_cache=False, estimated_s=0) == \
+        dataclasses.replace(first, estimated_s=0)
+
+
+def test_stop_mid_way_keeps_the_partial_result(loaded, tmp_path):
+    stop = threading.Event()
+    stop_at_part_3 = lambda e: isinstance(e, DocumentProgress) and e.part == 3 and stop.set()  # noqa: E731
+    summarizer, summary, events, _ = summarize(loaded, tmp_path, pdf(tmp_path / "h.pdf", 4),
+                                               stop=stop, on_event=stop_at_part_3)
+    assert isinstance(events[-1], DocumentFinished) and events[-1].summary is summary
+    assert summary.partial and summary.parts_read == 2 < summary.parts
+    assert summary.text.startswith("Partial summary: stopped before the end.")
+    assert summary.read_note.startswith("Partial: read ") and "(2 of " in summary.read_note
+    assert [c.label for c in summary.citations] == [p.label for p in summarizer.plan.parts[:2]]
+    assert summary.tokens_read == sum(p.tokens for p in summarizer.plan.parts[:2])
+    assert "final" not in [c.kind for c in summarizer.calls]
+
+
+def test_language_and_question_reach_the_instructions(loaded, tmp_path):
+    path = tmp_path / "note.txt"
+    path.write_text("Der Drucker ist kaputt. Bitte neuen bestellen.", encoding="utf-8")
+    _, _, _, spy = summarize(loaded, tmp_path, path, language="Deutsch",
+                             question="Only the costs, please")
+    system = spy.requests[-1].messages[0]
+    assert system.role == "system" and "Write in Deutsch" in system.content
+    assert "Only the costs, please" in system.content
+
+
+def test_docx_sections_are_the_sources(loaded, tmp_path):
+    sections = [(f"Topic {n}", [f"Paragraph {n}.{k} " * 12 for k in range(3)]) for n in range(4)]
+    summarizer, summary, _, _ = summarize(loaded, tmp_path, write_docx(tmp_path / "t.docx", sections))
+    labels = {s.label for s in summarizer.plan.document.sections}
+    for citation in summary.citations:
+        for label in citation.label.split(" to "):
+            assert label in labels
+
+
+def test_presets_are_a_registry_of_frozen_data(loaded, tmp_path):
+    assert set(SUMMARY_PRESETS) == {"short", "detailed", "bullets", "actions"}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        SUMMARY_PRESETS["short"].answer_tokens = 1
+    with pytest.raises(DocumentError, match="no summary style"):
+        summarize(loaded, tmp_path, pdf(tmp_path / "i.pdf", 1), preset="poem")
+
+
+# ---- splitting without a model: a word counter stands in for the tokenizer -------------
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def test_split_keeps_order_labels_and_budget():
+    sections = [Section(f"page {n}", "\n".join(f"line {n}.{k} " + "w " * 20 for k in range(10)),
+                        page=n) for n in range(1, 8)]
+    parts = split_into_parts(sections, 120, words)
+    assert all(p.tokens <= 120 for p in parts)
+    assert [p.index for p in parts] == list(range(1, len(parts) + 1))
+    pages = [p.pages for p in parts]
+    assert [page for group in pages for page in group] == sorted(
+        page for group in pages for page in group)
+    joined = "\n".join(p.text for p in parts)
+    assert all(f"line {n}.{k} " in joined for n in range(1, 8) for k in range(10))
+
+
+def test_split_cuts_a_single_giant_word():
+    parts = split_into_parts([Section("lines 1–1", "x" * 5000)], 40, lambda t: len(t) // 10)
+    assert len(parts) > 1 and all(p.tokens <= 40 for p in parts)
+    assert "".join(piece.text for p in parts for piece in p.pieces) == "x" * 5000
+
+
+# ---- through the engine thread ----------------------------------------------------------
+
+def test_service_runs_documents_and_reports_failures(tiny_moe_path, tmp_path, cpu_recipe):
+    events: queue.Queue = queue.Queue()
+    service = EngineService(events.put)
+    try:
+        service.document(DocumentRequest(str(tmp_path / "missing.pdf")))
+        assert isinstance(_until(events, RequestFailed)[-1].error, Exception)   # no model yet
+        service.load(LoadRequest(str(tiny_moe_path), recipe=cpu_recipe(n_ctx=N_CTX, n_batch=512)))
+        assert isinstance(_until(events, (ModelLoaded, RequestFailed))[-1], ModelLoaded)
+        (tmp_path / "empty.txt").write_bytes(b"")
+        request = DocumentRequest(str(tmp_path / "empty.txt"), cache_dir=str(tmp_path / "c"))
+        service.document(request)
+        failed = _until(events, RequestFailed)[-1]
+        assert failed.request_id == request.request_id and "empty" in failed.error.message
+        path = pdf(tmp_path / "s.pdf", 2)
+        service.document(DocumentRequest(str(path), cache_dir=str(tmp_path / "c")))
+        finished = _until(events, (DocumentFinished, RequestFailed))[-1]
+        assert isinstance(finished, DocumentFinished) and not finished.summary.partial
+    finally:
+        service.shutdown()
+
+
+def _until(events, kind, timeout=120):
+    seen = []
+    while not seen or not isinstance(seen[-1], kind):
+        seen.append(events.get(timeout=timeout))
+    return seen
