@@ -6,6 +6,7 @@
     chat --server URL [--model NAME] [--api-key-env VAR] [--ca-bundle PEM]   an office server
     trace MODEL --prompt TEXT --out t.npz [--max-tokens N]
     demo DIR                       write the built-in demo model
+    summarize FILE --model MODEL [--preset short] [--json]   (engine/documents/cli.py)
 
 Errors print one plain sentence and exit with status 2.
 """
@@ -53,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--weights", action="store_true", help="also record gate weights")
     demo = sub.add_parser("demo", help="write the built-in demo model")
     demo.add_argument("directory")
+    from engine.documents.cli import add_summarize_parser  # noqa: PLC0415
+
+    add_summarize_parser(sub)
     return parser
 
 
@@ -198,8 +202,14 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def cmd_summarize(args) -> int:
+    from engine.documents.cli import cmd_summarize as run  # noqa: PLC0415
+
+    return run(args)
+
+
 COMMANDS = {"info": cmd_info, "plan": cmd_plan, "chat": cmd_chat, "trace": cmd_trace,
-            "demo": cmd_demo}
+            "demo": cmd_demo, "summarize": cmd_summarize}
 
 
 def main(argv: list[str] | None = None) -> int:
