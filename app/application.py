@@ -26,6 +26,7 @@ from app.settings import Settings, SettingsStore
 from app.settings_dialog import SettingsDialog
 from app.settings_holder import SettingsHolder
 from app.theme import follow_os_theme
+from app.document_view import install_documents
 from app.wiring import connect_bridge, connect_chat
 from app.wizard import FirstRunWizard
 
@@ -53,6 +54,7 @@ class RotaryApp(QObject):
         self.loader = ModelLoader(self.bridge, self.notices, paths, self.settings)
         self.wizard: FirstRunWizard | None = None
         self._wire()
+        self.documents = install_documents(self)       # app/document_view.py
         self._set_model_ready(False, tr("No model loaded"))
         self._apply_chat_settings(self.settings.current)
         self._report_startup_problems(loaded.problems)

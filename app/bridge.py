@@ -27,10 +27,11 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.api import (ChatMessage, ChatRequest, EngineLike, LoadFallback, LoadProgress,
-                        LoadRequest, ModelLoaded, ModelUnloaded, RequestFailed,
+from engine.api import (ChatMessage, ChatRequest, DocumentFinished, DocumentInspected,
+                        DocumentProgress, DocumentRequest, EngineLike, LoadFallback,
+                        LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded, RequestFailed,
                         RequestFinished, ResponseStats, StepRecord)
-from engine.errors import EngineError, EngineStateError
+from engine.errors import DocumentError, EngineError, EngineStateError
 from app.i18n import tr
 from app.qt_compat import MainThreadHandoff, emit
 
@@ -165,6 +166,7 @@ class EngineBridge(QObject):
     finished = Signal(object)              # engine.api.RequestFinished
     failed = Signal(int, object)           # request id, EngineError
     vram_read = Signal(object)             # VramSample, or None when it cannot be read
+    document_event = Signal(object)        # DocumentInspected, DocumentProgress, DocumentFinished
 
     def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
                  parent: QObject | None = None) -> None:
@@ -216,6 +218,10 @@ class EngineBridge(QObject):
         emit(self.finished, event)
         self._chat_ended(event.request_id)
 
+    def _on_document_finished(self, event: DocumentFinished) -> None:
+        emit(self.document_event, event)
+        self._chat_ended(event.request_id)
+
     def _chat_ended(self, request_id: int) -> None:
         if request_id == self._chat_id:
             self._chat_id = None
@@ -234,6 +240,9 @@ class EngineBridge(QObject):
         RequestFinished: _on_finished,
         RequestFailed: _on_failed,
         ModelUnloaded: lambda self, e: emit(self.model_unloaded),
+        DocumentInspected: lambda self, e: emit(self.document_event, e),
+        DocumentProgress: lambda self, e: emit(self.document_event, e),
+        DocumentFinished: _on_document_finished,
     }
 
     # ---- requests -----------------------------------------------------------------------
@@ -309,9 +318,29 @@ class EngineBridge(QObject):
             self._waiting.append(request)
         return request.request_id
 
-    def _start_chat(self, request: ChatRequest) -> None:
+    def document(self, request: DocumentRequest) -> int:
+        """Read or summarise a document (app.document_flow): it waits its turn like an
+        answer, since it uses the same engine thread and stop flag. Raises EngineError."""
+        if self._engine is None:
+            raise EngineStateError(tr("No model is loaded yet."))
+        if self._chat_id is None:
+            self._start_chat(request)
+        else:
+            self._waiting.append(request)
+        return request.request_id
+
+    @staticmethod
+    def summary_presets() -> list[tuple[str, str]]:
+        """(name, title) of the summary styles, in the engine's order."""
+        presets = importlib.import_module("engine.documents.presets").SUMMARY_PRESETS
+        return [(p.name, p.title) for p in presets.values()]
+
+    def _start_chat(self, request: ChatRequest | DocumentRequest) -> None:
         self._chat_id = request.request_id
-        self._engine.chat(request)
+        if isinstance(request, DocumentRequest):
+            self._engine.document(request)
+        else:
+            self._engine.chat(request)
 
     def stop(self, request_id: int | None = None) -> None:
         """Stop one answer (None: the one being written). A waiting one never starts: it
@@ -320,8 +349,11 @@ class EngineBridge(QObject):
             if request.request_id == request_id:
                 self._waiting.remove(request)
                 stats = ResponseStats(request_id, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, "stopped")
-                self._handoff.post(functools.partial(
-                    self._dispatch, RequestFinished(request_id, "", stats)))
+                ended = RequestFinished(request_id, "", stats)
+                if isinstance(request, DocumentRequest):
+                    ended = RequestFailed(request_id, DocumentError(
+                        tr("The document was not read: it was stopped before it started.")))
+                self._handoff.post(functools.partial(self._dispatch, ended))
                 return
         if self._engine is not None and request_id in (None, self._chat_id):
             self._engine.stop()

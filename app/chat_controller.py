@@ -68,6 +68,7 @@ class ChatController(QObject):
         self.messages: list[StoredMessage] = []
         self.answers: dict[int, Answer] = {}     # request id -> answer, until it ends
         self.current: Answer | None = None       # the one streaming into the open chat
+        self.external_id: int | None = None      # a document summary using the engine
         self.model_name = ""
         self.model_ready = False
         self.system_prompt = ""
@@ -76,7 +77,7 @@ class ChatController(QObject):
 
     @property
     def busy(self) -> bool:
-        return self.current is not None
+        return self.current is not None or self.external_id is not None
 
     def shows(self, request_id: int) -> bool:
         """Is this the answer streaming into the open conversation?"""
@@ -159,12 +160,12 @@ class ChatController(QObject):
 
     def stop(self) -> None:
         if self.busy:
-            self.bridge.stop(self.current.request_id)
+            self.bridge.stop(self.current.request_id if self.current else self.external_id)
             emit(self.phase_changed, tr("Stopping…"))
 
     def regenerate(self) -> None:
         """Write the last answer again; also answers a question left without one."""
-        if not self.messages or not self._model_is_ready():
+        if not self.messages or self.external_id is not None or not self._model_is_ready():
             return
         if self.busy:
             self._leave(DROP)
@@ -213,6 +214,32 @@ class ChatController(QObject):
         for request_id in list(self.answers):
             self.bridge.stop(request_id)
             self._end(request_id, "", {"stop_reason": "stopped"})
+
+    # ---- another flow using the engine (app.document_flow) -------------------------------
+
+    def ensure_conversation(self, title: str) -> int:
+        if self.conversation_id is None:
+            self.conversation_id = self.history.create_conversation(_title_from(title))
+            emit(self.conversations_changed)
+        return self.conversation_id
+
+    def begin_external(self, request_id: int, phase: str) -> None:
+        """Sending waits and Stop stops that request until ``end_external``."""
+        self.external_id = request_id
+        emit(self.busy_changed, True)
+        emit(self.phase_changed, phase)
+
+    def end_external(self, conversation_id: int | None = None,
+                     exchange: tuple[StoredMessage, ...] = ()) -> None:
+        """Keep the exchange (a document and its summary) in the conversation it began in."""
+        self.external_id = None
+        for message in exchange:
+            if conversation_id == self.conversation_id:
+                self._add(message)
+            else:               # the user opened another chat meanwhile
+                self.history.append(conversation_id, message)
+        emit(self.busy_changed, self.busy)
+        emit(self.phase_changed, "")
 
     # ---- engine results (wired in app.wiring) -----------------------------------------------
 

@@ -1,0 +1,218 @@
+"""The document card above the message box, the Attach button and file drops on the chat.
+
+``install_documents`` builds them into the existing chat pane and connects them to a
+``DocumentFlow``; the chat pane itself knows nothing about documents.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
+                               QProgressBar, QPushButton, QVBoxLayout, QWidget)
+
+from app.document_flow import SUPPORTED, DocumentFlow
+from app.i18n import LANGUAGES, resolve_language, tr
+from app.qt_compat import emit
+
+
+def _button(text: str, accessible: str, slot) -> QPushButton:
+    button = QPushButton(text)
+    button.setAccessibleName(accessible)
+    button.clicked.connect(slot)
+    return button
+
+
+class DocumentPanel(QFrame):
+    summarize_requested = Signal(str, str)      # preset name, the user's own request
+    cancel_requested = Signal()
+    stop_requested = Signal()
+
+    def __init__(self, presets: list[tuple[str, str]], parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("documentPanel")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAccessibleName(tr("Document"))
+        self.title = QLabel("")
+        self.title.setObjectName("documentTitle")
+        self.found = QLabel("")
+        self.found.setWordWrap(True)
+        self.found.setAccessibleName(tr("What was found in the document"))
+        self.options = self._build_options(presets)
+        self.running = self._build_running()
+        layout = QVBoxLayout(self)
+        for part in (self.title, self.found, self.options, self.running):
+            layout.addWidget(part)
+        self.hide()
+
+    def _build_options(self, presets: list[tuple[str, str]]) -> QWidget:
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.preset = QComboBox()
+        self.preset.setAccessibleName(tr("Kind of summary"))
+        for name, title in presets:
+            self.preset.addItem(tr(title), name)
+        self.question = QLineEdit()
+        self.question.setPlaceholderText(tr("Anything to look for? (optional)"))
+        self.question.setAccessibleName(tr("What the summary should focus on"))
+        self.question.returnPressed.connect(self._summarize_clicked)
+        self.summarize_button = _button(tr("Summarise"), tr("Summarise the document"),
+                                        self._summarize_clicked)
+        self.cancel_button = _button(tr("Cancel"), tr("Do not summarise this document"),
+                                     self._cancel_clicked)
+        for widget, stretch in ((self.preset, 0), (self.question, 1), (self.summarize_button, 0),
+                                (self.cancel_button, 0)):
+            layout.addWidget(widget, stretch)
+        return row
+
+    def _build_running(self) -> QWidget:
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.bar = QProgressBar()
+        self.bar.setAccessibleName(tr("Parts of the document read"))
+        self.status = QLabel("")
+        self.status.setAccessibleName(tr("Reading progress"))
+        self.stop_button = _button(tr("Stop"), tr("Stop reading; keep what was read so far"),
+                                   self._stop_clicked)
+        layout.addWidget(self.status, 1)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.stop_button)
+        return row
+
+    # Emits go through qt_compat.emit (PySide6 6.12.0), hence these small methods.
+    def _summarize_clicked(self) -> None:
+        if self.summarize_button.isVisible() and self.summarize_button.isEnabled():
+            emit(self.summarize_requested, self.preset.currentData(), self.question.text())
+
+    def _cancel_clicked(self) -> None:
+        emit(self.cancel_requested)
+
+    def _stop_clicked(self) -> None:
+        emit(self.stop_requested)
+
+    # ---- what the flow says ------------------------------------------------------------
+
+    def show_checking(self, name: str) -> None:
+        self.title.setText(name)
+        self.found.setText(tr("Looking at the document…"))
+        self.options.hide()
+        self.running.hide()
+        self.show()
+
+    def show_overview(self, overview) -> None:
+        self.title.setText(overview.name)
+        self.found.setText(overview.message)
+        self.question.clear()
+        self.options.show()
+        self.running.hide()
+        self.show()
+        self.summarize_button.setFocus()
+
+    def show_started(self) -> None:
+        self.options.hide()
+        self.bar.setRange(0, 0)               # busy until the first part reports
+        self.status.setText(tr("Reading the document…"))
+        self.running.show()
+
+    def show_progress(self, event) -> None:
+        self.bar.setRange(0, max(1, event.parts))
+        self.bar.setValue(event.parts_done)
+        left = time_left_text(event.seconds_left)
+        self.status.setText(f"{event.message} {left}".strip())
+
+    def close_panel(self, *_args) -> None:
+        self.hide()
+
+
+def time_left_text(seconds: float) -> str:
+    if seconds < 0:
+        return ""
+    if seconds < 45:
+        return tr("Less than a minute left.")
+    minutes = max(1, round(seconds / 60))
+    return tr("About 1 minute left.") if minutes == 1 else \
+        tr("About {n} minutes left.").format(n=minutes)
+
+
+class FileDropFilter(QObject):
+    """Accepts a dropped file on the chat (the message box included) and opens it."""
+
+    def __init__(self, flow: DocumentFlow, parent=None) -> None:
+        super().__init__(parent)
+        self.flow = flow
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and _dropped_file(event):
+            event.acceptProposedAction()
+            return True
+        if kind == QEvent.Type.Drop and _dropped_file(event):
+            event.acceptProposedAction()
+            self.flow.open_file(_dropped_file(event))
+            return True
+        return False
+
+
+def _dropped_file(event) -> str:
+    mime = event.mimeData()
+    if mime is None or not mime.hasUrls():
+        return ""
+    files = [url.toLocalFile() for url in mime.urls() if url.isLocalFile()]
+    return files[0] if files else ""
+
+
+def interface_language(choice: str) -> str:
+    return LANGUAGES.get(resolve_language(choice), "English")
+
+
+def install_documents(rotary) -> DocumentFlow:
+    """Build the document card, the Attach button and file drops into the chat pane."""
+    flow = DocumentFlow(rotary.bridge, rotary.chat, rotary.notices,
+                        lambda: interface_language(rotary.settings.current.language), rotary)
+    pane = rotary.window.chat
+    panel = DocumentPanel(rotary.bridge.summary_presets())
+    pane.layout().insertWidget(pane.layout().count() - 1, panel)     # above the message box
+    attach = _button(tr("Attach…"), tr("Summarise a document (PDF, Word, text)"),
+                     lambda: choose_file(pane, flow))
+    _input_row(pane).insertWidget(1, attach)
+    QShortcut(QKeySequence("Ctrl+O"), pane, lambda: choose_file(pane, flow))
+    drops = FileDropFilter(flow, pane)
+    for widget in (pane, pane.input, pane.scroll.viewport()):
+        widget.setAcceptDrops(True)
+        widget.installEventFilter(drops)
+    _connect(rotary.bridge, flow, panel)
+    pane.document_panel, pane.attach_button, flow.panel = panel, attach, panel
+    return flow
+
+
+def _connect(bridge, flow: DocumentFlow, panel: DocumentPanel) -> None:
+    bridge.document_event.connect(flow.on_event)
+    bridge.failed.connect(flow.on_failed)
+    flow.checking.connect(panel.show_checking)
+    flow.overview_ready.connect(panel.show_overview)
+    flow.progress.connect(panel.show_progress)
+    flow.done.connect(panel.close_panel)
+    flow.closed.connect(panel.close_panel)
+    panel.summarize_requested.connect(lambda preset, question: flow.summarize(preset, question)
+                                      and panel.show_started())
+    panel.cancel_requested.connect(flow.dismiss)
+    panel.stop_requested.connect(flow.stop)
+
+
+def _input_row(pane) -> QHBoxLayout:
+    layout = pane.layout()
+    for index in range(layout.count()):
+        row = layout.itemAt(index).layout()
+        if row is not None and row.indexOf(pane.send_button) >= 0:
+            return row
+    raise RuntimeError("the chat pane has no message row")   # chat_view changed: fail loudly
+
+
+def choose_file(parent, flow: DocumentFlow) -> None:
+    patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED)
+    path, _ = QFileDialog.getOpenFileName(parent, tr("Choose a document to summarise"), "",
+                                          tr("Documents ({patterns})").format(patterns=patterns))
+    if path:
+        flow.open_file(path)

@@ -1,0 +1,169 @@
+"""The document flow in the app: drop or attach, what was found, progress, stop, history.
+
+The engine is the tests' fake with a scripted document run (the engine's own map-reduce
+is tested in tests/engine/test_documents_summarize.py); one test uses the real engine.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from engine.api import (Citation, DocumentFinished, DocumentInspected, DocumentOverview,
+                        DocumentProgress, DocumentSummary, RequestFailed)
+from engine.errors import PasswordProtectedError
+from tests.app.conftest import wait_idle, wait_ready
+
+OVERVIEW = DocumentOverview(
+    name="Jahresbericht.pdf", kind="pdf", pages=42, sections=42, words=31000, tokens=40000,
+    parts=3, model_calls=4, estimated_s=240.0, unreadable_pages=(), from_cache=False,
+    message="42 pages, about 31,000 words, read in 3 parts, about 4 minutes on this computer.")
+
+
+class FakeDocuments:
+    """Scripted DocumentRequest handling on the fake engine's listener, from a thread."""
+
+    def __init__(self, engine, fail=None, part_delay=0.05):
+        self.engine, self.fail, self.part_delay, self.requests = engine, fail, part_delay, []
+        engine.document = self.document
+
+    def document(self, request):
+        self.engine._stop.clear()
+        self.requests.append(request)
+        threading.Thread(target=self._run, args=(request,), daemon=True).start()
+        return request.request_id
+
+    def _run(self, request):
+        emit, rid, cid = self.engine.listener, request.request_id, request.conversation_id
+        if self.fail is not None:
+            emit(RequestFailed(rid, self.fail))
+            return
+        emit(DocumentInspected(rid, cid, OVERVIEW))
+        if request.inspect_only:
+            return
+        done = 0
+        for part in range(1, 4):
+            if self.engine._stop.is_set():
+                break
+            emit(DocumentProgress(rid, cid, "reading", part, 3, part - 1, 180.0 - 60 * part,
+                                  f"Reading part {part} of 3 (pages {14 * part - 13}–{14 * part})…"))
+            time.sleep(self.part_delay)
+            done = part
+        partial = done < 3
+        text = ("Partial summary: stopped before the end.\n\n" if partial else "") + \
+            "Travel costs rose [pages 1–14].\n\nRead all 42 pages in 3 parts."
+        citations = tuple(Citation(f"pages {14 * p - 13}–{14 * p}", tuple(range(14 * p - 13, 14 * p + 1)),
+                                   "notes") for p in range(1, done + 1))
+        emit(DocumentFinished(rid, cid, OVERVIEW, DocumentSummary(
+            text=text, partial=partial, parts=3, parts_read=done, tokens=40000,
+            tokens_read=done * 13000, model_calls=done + (not partial), read_note="…",
+            citations=citations, preset=request.preset)))
+
+
+def _app(make_app, qtbot, **kwargs):
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    return rotary, FakeDocuments(rotary.fake["engine"], **kwargs)
+
+
+def _drop(widget, path):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    point = QPointF(widget.rect().center())
+    enter = QDragEnterEvent(point.toPoint(), Qt.DropAction.CopyAction, mime,
+                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, enter)
+    drop = QDropEvent(point, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, drop)
+    return enter.isAccepted(), drop.isAccepted()
+
+
+def test_drop_shows_what_was_found_before_anything_runs(qtbot, make_app, tmp_path):
+    rotary, docs = _app(make_app, qtbot)
+    pane, path = rotary.window.chat, tmp_path / "Jahresbericht.pdf"
+    path.write_bytes(b"%PDF-1.4")
+    assert _drop(pane.input, path) == (True, True)
+    panel = pane.document_panel
+    qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
+    assert panel.found.text() == OVERVIEW.message
+    assert [r.inspect_only for r in docs.requests] == [True]
+    assert not rotary.chat.busy and rotary.chat.messages == []   # nothing stored yet
+    assert panel.preset.count() == 4 and panel.preset.currentData() == "short"
+
+
+def test_summary_runs_with_progress_and_stays_in_the_conversation(qtbot, make_app, tmp_path):
+    rotary, docs = _app(make_app, qtbot, part_delay=0.15)
+    pane, panel = rotary.window.chat, rotary.window.chat.document_panel
+    assert rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
+    qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
+    panel.preset.setCurrentIndex(panel.preset.findData("actions"))
+    panel.question.setText("Who pays for travel?")
+    qtbot.mouseClick(panel.summarize_button, Qt.MouseButton.LeftButton)
+    assert rotary.chat.busy and not pane.send_button.isVisible()     # Stop shows instead
+    qtbot.waitUntil(lambda: "Reading part 2 of 3" in panel.status.text(), timeout=3000)
+    assert "minute" in panel.status.text() and panel.bar.maximum() == 3
+    wait_idle(qtbot, rotary)
+    run = docs.requests[-1]
+    assert (run.preset, run.question, run.inspect_only) == ("actions", "Who pays for travel?", False)
+    assert run.conversation_id == rotary.chat.conversation_id is not None
+    assert run.language == "English"
+    user, answer = rotary.chat.messages
+    assert "Jahresbericht.pdf" in user.content and "Who pays for travel?" in user.content
+    assert user.stats["document"]["pages"] == 42
+    assert answer.content.startswith("Travel costs rose [pages 1–14].")
+    assert answer.stats["document_summary"]["parts_read"] == 3
+    stored = rotary.history.messages(rotary.chat.conversation_id)
+    assert [m.content for m in stored] == [user.content, answer.content]
+    assert len(pane.message_widgets) == 2 and not panel.isVisible()
+    # A follow-up question in this chat carries the document and its summary.
+    rotary.chat.send("And the printers?")
+    wait_idle(qtbot, rotary)
+    chat_request = rotary.fake["engine"].requests[-1]
+    assert [m.content for m in chat_request.messages][-3:-1] == [user.content, answer.content]
+
+
+def test_stop_keeps_the_partial_summary(qtbot, make_app, tmp_path):
+    rotary, docs = _app(make_app, qtbot, part_delay=0.3)
+    panel = rotary.window.chat.document_panel
+    rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
+    qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
+    rotary.documents.summarize("short")
+    qtbot.waitUntil(lambda: "Reading part 1" in panel.status.text(), timeout=3000)
+    qtbot.mouseClick(panel.stop_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, rotary)
+    answer = rotary.chat.messages[-1]
+    assert answer.content.startswith("Partial summary: stopped before the end.")
+    assert answer.stats["document_summary"]["partial"] is True
+
+
+def test_an_engine_error_is_a_notice_not_an_answer(qtbot, make_app, tmp_path):
+    error = PasswordProtectedError("This PDF is protected by a password.")
+    rotary, docs = _app(make_app, qtbot, fail=error)
+    rotary.documents.open_file(str(tmp_path / "secret.pdf"))
+    wait_idle(qtbot, rotary)
+    qtbot.waitUntil(lambda: not rotary.window.chat.document_panel.isVisible(), timeout=3000)
+    assert rotary.notices.history[-1].message == error.message
+    assert rotary.chat.messages == [] and rotary.window.chat.send_button.isVisible()
+
+
+def test_unsupported_files_and_a_busy_chat_are_explained(qtbot, make_app, tmp_path):
+    rotary, docs = _app(make_app, qtbot)
+    assert not rotary.documents.open_file(str(tmp_path / "table.xlsx"))
+    assert "PDF, Word" in rotary.notices.history[-1].message
+    rotary.chat.send("hello")
+    assert not rotary.documents.open_file(str(tmp_path / "a.pdf"))
+    assert "wait until the current answer" in rotary.notices.history[-1].message
+    wait_idle(qtbot, rotary)
+    assert docs.requests == []
+
+
+def test_attach_button_sits_in_the_message_row(qtbot, make_app):
+    rotary, _ = _app(make_app, qtbot)
+    pane = rotary.window.chat
+    assert pane.attach_button.isVisible() and pane.attach_button.accessibleName()
+    assert pane.document_panel.accessibleName() == "Document"
