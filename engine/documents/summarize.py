@@ -186,6 +186,7 @@ class DocumentSummarizer:
         started = time.perf_counter()
         run = self.loaded.start_chat(request, self.stop)
         for record in run.records():
+            self.emit(record)            # the gauge shows reading and writing speed as in chat
             if record.generated_tokens % PROGRESS_EVERY_TOKENS == 0:
                 self._progress_again()
         self.loaded.finish_chat(run)

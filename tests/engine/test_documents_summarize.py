@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from engine.api import (DocumentFinished, DocumentInspected, DocumentProgress, DocumentRequest,
-                        LoadRequest, ModelLoaded, RequestFailed)
+                        LoadRequest, ModelLoaded, RequestFailed, StepRecord)
 from engine.documents.presets import SUMMARY_PRESETS
 from engine.documents.samples import long_pdf, write_docx
 from engine.documents.split import split_into_parts
@@ -121,8 +121,10 @@ def test_progress_events_arrive_in_order_with_ids(loaded, tmp_path):
     _, summary, events, _ = summarize(loaded, tmp_path, pdf(tmp_path / "d.pdf", 3))
     assert isinstance(events[0], DocumentInspected) and isinstance(events[-1], DocumentFinished)
     progress = [e for e in events if isinstance(e, DocumentProgress)]
-    assert {e.request_id for e in events} == {events[0].request_id}
-    assert {e.conversation_id for e in events} == {7}
+    assert {e.request_id for e in events} == {events[0].request_id}     # steps included
+    assert {e.conversation_id for e in events if not isinstance(e, StepRecord)} == {7}
+    steps = [e for e in events if isinstance(e, StepRecord)]
+    assert steps and steps[0].context_size == N_CTX                      # the gauge's numbers
     reading = [p for p in progress if p.phase == "reading"]
     assert [p.part for p in reading] == sorted(p.part for p in reading)
     assert sorted({p.part for p in reading}) == list(range(1, summary.parts + 1))

@@ -1,0 +1,47 @@
+"""A document summary end to end: the window, the bridge, the real engine thread and the demo
+model (which writes its fixed message: this checks the plumbing, not the summary's quality)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.paths import default_paths
+from app.settings import Settings, SettingsStore
+from engine.documents.samples import long_pdf
+from tests.app.conftest import close_app, wait_idle, wait_ready
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_pdf_is_summarised_in_parts_through_the_real_engine(qtbot, qapp, qloop, rotary_home,
+                                                               tmp_path):
+    from app.application import RotaryApp
+    from app.bridge import real_backend
+    paths = default_paths()
+    SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
+    rotary = RotaryApp(qapp, qloop, real_backend(), paths)
+    path = long_pdf(tmp_path / "Bericht über 2026.pdf", 2)
+    try:
+        rotary.start()
+        wait_ready(qtbot, rotary, timeout=120_000)
+        panel = rotary.window.chat.document_panel
+        assert rotary.documents.open_file(str(path))
+        qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
+        overview = rotary.documents.overview
+        assert overview.pages == 2 and overview.parts >= 2
+        assert panel.found.text().startswith("2 pages, ") and "on this computer" in panel.found.text()
+        assert rotary.documents.summarize("short")
+        wait_idle(qtbot, rotary, timeout=300_000)
+        errors = [n for n in rotary.notices.history if n.level == "error"]
+        assert not errors, errors[0].details
+        user, answer = rotary.chat.messages
+        assert "Bericht über 2026.pdf" in user.content
+        assert answer.content.endswith(f"Read all 2 pages in {overview.parts} parts.")
+        summary = answer.stats["document_summary"]
+        assert summary["parts_read"] == overview.parts and not summary["partial"]
+        assert {p for c in summary["citations"] for p in c["pages"]} == {1, 2}
+        assert rotary.window.gauge.model.decode_tps > 0            # steps reached the gauge
+        stored = rotary.history.messages(rotary.chat.conversation_id)
+        assert [m.content for m in stored] == [user.content, answer.content]
+    finally:
+        close_app(rotary)
