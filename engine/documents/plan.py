@@ -37,7 +37,7 @@ class Budget:
         answer = min(prompts.preset.answer_tokens, n_ctx // 4)
         part_answer = min(prompts.preset.part_answer_tokens, n_ctx // 6)
         whole = render(prompts.whole(""))
-        part = render(prompts.part("", 999, 999, "pages 9999–9999"))
+        part = render(prompts.part("", 999, 999, "pages 9999–9999", note_words(part_answer)))
         combine = render(prompts.combine("", final=True))
         merge = render(prompts.combine("", final=False))
         budget = cls(n_ctx, answer, part_answer, n_ctx - whole - answer - MARGIN,
@@ -48,6 +48,12 @@ class Budget:
                 "The model's memory (context) is too small to read documents. Choose a larger "
                 "context in Settings.", f"n_ctx {n_ctx}, part room {budget.part_text}")
         return budget
+
+
+def note_words(part_answer_tokens: int) -> int:
+    # Asked for in words (models count words, not tokens); ~1.3 tokens a word in English,
+    # and a margin so that a note ends by itself before its token budget cuts it.
+    return max(20, int(part_answer_tokens * 0.6 / 10) * 10)
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,12 @@ class Prompts:
     def whole(self, text: str) -> tuple[ChatMessage, ...]:
         return (self.system(), ChatMessage("user", f"Here is the whole document.\n\n{text}"))
 
-    def part(self, text: str, index: int, parts: int, label: str) -> tuple[ChatMessage, ...]:
+    def part(self, text: str, index: int, parts: int, label: str,
+             words: int) -> tuple[ChatMessage, ...]:
         return (self.system(), ChatMessage("user", (
             f"Here is part {index} of {parts} of the document ({label}). Write short notes on "
-            f"what matters in it for the goal, each with its source.\n\n{text}")))
+            f"what matters in it for the goal, each with its source, in at most {words} "
+            f"words.\n\n{text}")))
 
     def combine(self, notes: str, final: bool) -> tuple[ChatMessage, ...]:
         task = ("Combine them into the final answer." if final

@@ -53,6 +53,7 @@ def span_label(labels: Sequence[str], pages: Sequence[int]) -> str:
 
 
 SLACK = 0.97   # pieces are counted one by one; joints may merge a token or two
+FILL_FROM = 0.15   # a part with this share of its room left takes the head of the next page
 
 
 def split_into_parts(sections: Sequence[Section], budget: int, count: TokenCounter) -> list[Part]:
@@ -64,15 +65,40 @@ def split_into_parts(sections: Sequence[Section], budget: int, count: TokenCount
     limit = budget * SLACK
     target = min(limit, math.ceil(total / math.ceil(total / limit)) * 1.05)
     groups, current, size = [], [], 0
-    for piece, tokens in pieces:
-        if current and size + tokens + 2 > target:
-            groups.append(current)
-            current, size = [], 0
-        current.append(piece)
-        size += tokens + 2
+    pending = list(reversed(pieces))                             # a stack, document order
+    while pending:
+        piece, tokens = pending.pop()
+        room = target - size - 2
+        if not current or tokens <= room:
+            current.append(piece)
+            size += tokens + 2
+            continue
+        cut = _cut_at_lines(piece, room, count) if room >= target * FILL_FROM else None
+        if cut is not None:          # fill this part to the brim; the rest opens the next
+            current.append(cut[0])
+            pending.append((cut[1], count(tagged(cut[1]))))
+        else:
+            pending.append((piece, tokens))
+        groups.append(current)
+        current, size = [], 0
     groups.append(current)
     parts = [part for group in groups for part in _exact_parts(group, budget, count)]
     return [Part(i, part.pieces, part.tokens) for i, part in enumerate(parts, start=1)]
+
+
+def _cut_at_lines(piece: Section, room: float, count: TokenCounter) -> tuple[Section, Section] | None:
+    """Split ``piece`` at a line so that its head fits ``room`` tokens (both halves non-empty)."""
+    lines = piece.text.split("\n")
+    size, taken = count(tagged(_with_text(piece, ""))), 0
+    for line in lines[:-1]:
+        size += count(line) + 1
+        if size > room:
+            break
+        taken += 1
+    if taken == 0:
+        return None
+    return (_with_text(piece, "\n".join(lines[:taken])),
+            _with_text(piece, "\n".join(lines[taken:])))
 
 
 def _exact_parts(pieces: list[Section], budget: int, count: TokenCounter) -> list[Part]:

@@ -18,7 +18,7 @@ from engine.api import (ChatMessage, ChatRequest, Citation, DocumentFinished, Do
                         DocumentOverview, DocumentProgress, DocumentRequest, DocumentSummary, Event)
 from engine.documents.cache import TextCache
 from engine.documents.extract import read_document
-from engine.documents.plan import Budget, DocumentPlan, plan_document
+from engine.documents.plan import Budget, DocumentPlan, note_words, plan_document
 from engine.documents.presets import summary_preset
 from engine.documents.prompts import Prompts
 from engine.documents.report import overview_of, read_note
@@ -123,8 +123,9 @@ class DocumentSummarizer:
             self._check_stop()
             self._progress("reading", part.index, part.index - 1,
                            f"Reading part {part.index} of {len(parts)} ({part.label})…")
+            answer = self.plan.budget.part_answer
             text = self._call("part", part.label, self.prompts.part(
-                part.text, part.index, len(parts), part.label), self.plan.budget.part_answer)
+                part.text, part.index, len(parts), part.label, note_words(answer)), answer)
             self.notes.append(Note(part.label, part.pages, text))
         return self._reduce(list(self.notes))
 

@@ -255,3 +255,27 @@ def _until(events, kind, timeout=120):
     while not seen or not isinstance(seen[-1], kind):
         seen.append(events.get(timeout=timeout))
     return seen
+
+
+def test_pages_without_text_are_named_before_and_after(loaded, tmp_path):
+    from engine.documents.samples import write_pdf
+    path = write_pdf(tmp_path / "scan-mix.pdf", [["Budget 2026 rose."], [""], ["Staff grew."]],
+                     blank=(2,))
+    _, summary, events, _ = summarize(loaded, tmp_path, path)
+    assert "Page 2 has no text (probably images) and will be skipped." in events[0].overview.message
+    assert summary.read_note == "Read all 3 pages in one pass. Page 2 has no text and could not be read."
+
+
+def test_a_300_page_pdf_is_planned_quickly_and_completely(loaded, tmp_path):
+    import time
+    path = long_pdf(tmp_path / "long.pdf", 300, paragraphs_per_page=1)
+    started = time.perf_counter()
+    summarizer, _, events, _ = summarize(loaded, tmp_path, path, inspect_only=True)
+    elapsed = time.perf_counter() - started
+    plan, overview = summarizer.plan, events[0].overview
+    assert overview.pages == 300 and overview.parts == len(plan.parts) > 1
+    pages = [page for part in plan.parts for page in part.pages]
+    assert pages == sorted(pages) and set(pages) == set(range(1, 301))   # a page may span two parts
+    assert all(part.tokens <= plan.budget.part_text for part in plan.parts)
+    assert overview.model_calls > overview.parts               # combining steps planned too
+    assert elapsed < 30, f"planning took {elapsed:.1f} s"
