@@ -8,7 +8,7 @@
    a modelled figure for the reference setup (Qwen3.6-35B-A3B on an 8 GB laptop, published
    74.2 tokens/s reading, 21.06 writing) is printed from this run's token counts, labelled.
 
-Usage: python bench/bench_documents.py [--pages 300] [--doc-pages 4] [--spec test] [--threads 1]
+Usage: python bench/bench_documents.py [--pages 300] [--doc-pages 4] [--spec test] [--rounds 3]
 Exits 1 when a measured figure misses its target by more than the stated margin (10%).
 """
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+import statistics
 import sys
 import tempfile
 import threading
@@ -63,56 +64,79 @@ def bench_extraction(folder: pathlib.Path, pages: int) -> bool:
     return ours < 10 * (1 + MARGIN)
 
 
-def bench_map_reduce(folder: pathlib.Path, doc_pages: int, spec: str, n_ctx: int, threads: int) -> bool:
+def bench_map_reduce(folder: pathlib.Path, doc_pages: int, spec: str, n_ctx: int, threads: int,
+                     rounds: int) -> bool:
     model = write_tiny_moe(folder / f"{spec}.gguf", spec)
     path = long_pdf(folder / "doc.pdf", doc_pages)
-    small = load_with_fallback(LoadRequest(str(model), recipe=recipe(n_ctx, threads)),
-                               lambda *a: None, lambda r: None)
+    small = _load(model, n_ctx, threads)
     try:
-        summarizer = DocumentSummarizer(small, DocumentRequest(str(path), cache_dir=str(folder / "c")),
-                                        lambda e: None, threading.Event())
-        summary = summarizer.run()
+        first = _map_reduce(small, path, folder)
+        budget = first.plan.budget
+        big = _load(model, first.plan.tokens + 2 * budget.part_overhead + budget.answer + 256, threads)
+        try:
+            ratios, runs = [], []
+            for index in range(rounds):   # alternate the order so a slow moment hits both sides
+                sides = [lambda: _map_reduce(small, path, folder), lambda: _one_pass(first, big)]
+                done = [side() for side in (sides if index % 2 == 0 else sides[::-1])]
+                summarizer, (one_pass, one_prompt) = done if index % 2 == 0 else done[::-1]
+                mapped = sum(c.seconds for c in summarizer.calls)
+                ratios.append(mapped / one_pass)
+                runs.append((mapped, one_pass))
+        finally:
+            big.close()
     finally:
         small.close()
+    return _report(summarizer, one_prompt, ratios, runs, spec, n_ctx, doc_pages)
+
+
+def _report(summarizer, one_prompt, ratios, runs, spec, n_ctx, doc_pages) -> bool:
     calls, plan = summarizer.calls, summarizer.plan
-    mapped = sum(c.seconds for c in calls)
-    one_pass, one_prompt = _one_pass(summarizer, model, threads)
-    ratio = mapped / one_pass
+    ratio = statistics.median(ratios)
+    mapped, one_pass = runs[ratios.index(ratio)] if ratio in ratios else runs[0]
     print(f"map-reduce ({spec} fixture, context {n_ctx}): {doc_pages} pages, {plan.tokens:,} tokens, "
-          f"{summary.parts} parts, {len(calls)} calls, {mapped:.1f} s model time "
-          f"({mapped / summary.parts:.2f} s per part); one pass {one_prompt:,} tokens: {one_pass:.1f} s; "
-          f"ratio {ratio:.2f} (measured), target <= 1.3: {'met' if ratio <= 1.3 else 'MISSED'}")
+          f"{len(plan.parts)} parts, {len(calls)} calls, {mapped:.1f} s model time "
+          f"({mapped / len(plan.parts):.2f} s per part); one pass of {one_prompt:,} tokens: "
+          f"{one_pass:.1f} s")
+    print(f"  ratio per round {', '.join(f'{r:.2f}' for r in ratios)}; median {ratio:.2f} "
+          f"(measured), target <= 1.3: {'met' if ratio <= 1.3 else 'MISSED'}")
     read = sum(c.prompt_tokens for c in calls)
     written = sum(c.generated for c in calls)
     modelled = (read / REFERENCE_READ_TPS + written / REFERENCE_WRITE_TPS) / (
         one_prompt / REFERENCE_READ_TPS + plan.budget.answer / REFERENCE_WRITE_TPS)
     print(f"  tokens: map-reduce read {read:,} (after the prompt cache {sum(c.read_tokens for c in calls):,}),"
           f" wrote {written:,}; one pass reads {one_prompt:,}, writes up to {plan.budget.answer}")
-    print(f"  modelled for the reference setup at 74.2/21.06 tokens/s, no prefix reuse: "
-          f"ratio {modelled:.2f} (MODELLED, not measured)")
+    print(f"  modelled for the reference setup at 74.2/21.06 tokens/s, no prefix reuse, this "
+          f"fixture's token counts: ratio {modelled:.2f} (MODELLED, not measured)")
     return ratio <= 1.3 * (1 + MARGIN)
 
 
-def _one_pass(summarizer, model: pathlib.Path, threads: int) -> tuple[float, int]:
+def _load(model: pathlib.Path, n_ctx: int, threads: int):
+    return load_with_fallback(LoadRequest(str(model), recipe=recipe(n_ctx, threads)),
+                              lambda *a: None, lambda r: None)
+
+
+def _map_reduce(loaded, path: pathlib.Path, folder: pathlib.Path) -> DocumentSummarizer:
+    summarizer = DocumentSummarizer(loaded, DocumentRequest(str(path), cache_dir=str(folder / "c")),
+                                    lambda e: None, threading.Event())
+    summarizer.run()
+    return summarizer
+
+
+def _one_pass(summarizer, big) -> tuple[float, int]:
     """Read the whole document in one context and write one answer of the same budget."""
-    plan = summarizer.plan
     from engine.runtime.generate import render_chat  # noqa: PLC0415
 
+    plan = summarizer.plan
     messages = summarizer.prompts.whole("\n\n".join(p.text for p in plan.parts))
-    n_ctx = plan.tokens + 2 * plan.budget.part_overhead + plan.budget.answer + 256
-    big = load_with_fallback(LoadRequest(str(model), recipe=recipe(n_ctx, threads)),
-                             lambda *a: None, lambda r: None)
-    try:
-        prompt = len(big.native.tokenize(render_chat(big.native, messages)))
-        request = ChatRequest(messages=messages, max_tokens=plan.budget.answer, temperature=0.3,
-                              record_routing=False)
-        started = time.perf_counter()
-        run = big.start_chat(request, threading.Event())
-        for _ in run.records():
-            pass
-        return time.perf_counter() - started, prompt
-    finally:
-        big.close()
+    prompt = len(big.native.tokenize(render_chat(big.native, messages)))
+    request = ChatRequest(messages=messages, max_tokens=plan.budget.answer, temperature=0.3,
+                          record_routing=False)
+    big.native.reuse_prefix([-1])               # start from an empty context each round
+    started = time.perf_counter()
+    run = big.start_chat(request, threading.Event())
+    for _ in run.records():
+        pass
+    return time.perf_counter() - started, prompt
 
 
 def main() -> int:
@@ -122,11 +146,12 @@ def main() -> int:
     parser.add_argument("--spec", default="test")
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         ok = bench_extraction(pathlib.Path(folder), args.pages)
         ok = bench_map_reduce(pathlib.Path(folder), args.doc_pages, args.spec, args.n_ctx,
-                              args.threads) and ok
+                              args.threads, args.rounds) and ok
     return 0 if ok else 1
 
 

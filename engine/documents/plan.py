@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from engine.api import ChatMessage
-from engine.documents.presets import SummaryPreset
 from engine.documents.prompts import Prompts
 from engine.documents.split import Part, TokenCounter, split_into_parts
 from engine.documents.types import Document

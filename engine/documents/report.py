@@ -36,7 +36,7 @@ def read_note(plan: DocumentPlan, parts_read: int, partial: bool) -> str:
     how = "in one pass" if plan.whole else f"in {len(parts)} parts"
     if not partial:
         note = f"Read all {total} {unit} {how}."
-    elif plan.whole or parts_read == len(parts):
+    elif parts_read == len(parts):
         note = f"Read all {total} {unit} {how}, but stopped before the summary was finished."
     elif parts_read == 0:
         note = f"Stopped before any of the {total} {unit} were read."

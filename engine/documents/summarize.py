@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from engine.api import (ChatMessage, ChatRequest, Citation, DocumentFinished, DocumentInspected,
-                        DocumentOverview, DocumentProgress, DocumentRequest, DocumentSummary, Event)
+                        DocumentProgress, DocumentRequest, DocumentSummary, Event)
 from engine.documents.cache import TextCache
 from engine.documents.extract import read_document
 from engine.documents.plan import Budget, DocumentPlan, note_words, plan_document
@@ -57,6 +57,10 @@ class Note:
 
 class Stopped(Exception):
     """The user pressed stop between two calls or during one."""
+
+    def __init__(self, text: str = "", whole_read: bool = False) -> None:
+        super().__init__(text)
+        self.text, self.whole_read = text, whole_read   # whole_read: the one-pass prompt was read
 
 
 @dataclass
@@ -107,7 +111,7 @@ class DocumentSummarizer:
             answer = self._whole() if plan.whole else self._map_reduce()
             summary = self._summary(answer, partial=False)
         except Stopped as stopped:
-            summary = self._summary(str(stopped.args[0]) if stopped.args else "", partial=True)
+            summary = self._summary(stopped.text, partial=True, whole_read=stopped.whole_read)
         self.emit(DocumentFinished(self.request.request_id, self.request.conversation_id,
                                    self.overview, summary))
         return summary
@@ -197,7 +201,8 @@ class DocumentSummarizer:
                                      stats.generated_tokens, seconds, stats.stop_reason))
         self.speed.add(stats)
         if stats.stop_reason == "stopped":
-            raise Stopped(run.text if kind == "whole" else "")
+            whole = kind == "whole"
+            raise Stopped(run.text if whole else "", whole and stats.generated_tokens > 0)
         return run.text.strip()
 
     # ---- progress and the result ---------------------------------------------------------
@@ -227,19 +232,17 @@ class DocumentSummarizer:
         total = self.speed.seconds(plan.read_tokens, plan.write_tokens)
         return min(0.99, self.speed.seconds(done_read, done_write) / total) if total > 0 else 0.0
 
-    def _summary(self, answer: str, partial: bool) -> DocumentSummary:
+    def _summary(self, answer: str, partial: bool, whole_read: bool = False) -> DocumentSummary:
         plan = self.plan
-        # A whole read that was stopped has no finished answer: nothing counts as read.
-        parts_read = len(self.notes) if not plan.whole else (0 if partial else 1)
+        parts_read = len(self.notes) if not plan.whole else int(not partial or whole_read)
         note = read_note(plan, parts_read, partial)
         body = answer or "\n\n".join(n.tagged for n in self.notes)
-        if partial:
-            body = ("Partial summary: stopped before the end.\n\n" + body) if body else \
-                "Stopped before any part was read."
+        if partial and body:
+            body = "Partial summary: stopped before the end.\n\n" + body
         citations = tuple(Citation(n.label, n.pages, n.text) for n in self.notes) \
             or cited_sections(answer, plan)
         tokens_read = sum(p.tokens for p in plan.parts[:parts_read])
-        return DocumentSummary(text=f"{body}\n\n{note}", partial=partial, parts=len(plan.parts),
+        return DocumentSummary(text=f"{body}\n\n{note}" if body else note, partial=partial, parts=len(plan.parts),
                                parts_read=parts_read, tokens=plan.tokens, tokens_read=tokens_read,
                                model_calls=len(self.calls), read_note=note,
                                citations=citations, preset=self.preset.name)

@@ -175,6 +175,27 @@ def test_stop_mid_way_keeps_the_partial_result(loaded, tmp_path):
     assert "final" not in [c.kind for c in summarizer.calls]
 
 
+def test_stop_while_writing_a_one_pass_answer(loaded, tmp_path):
+    path = tmp_path / "memo.md"
+    path.write_text("# Budget\nTravel costs rose.\n\n# Staff\nTwo hires.\n", encoding="utf-8")
+    stop = threading.Event()
+    stop_at_token_3 = lambda e: isinstance(e, StepRecord) and e.generated_tokens == 3 and stop.set()  # noqa: E731
+    _, summary, _, _ = summarize(loaded, tmp_path, path, stop=stop, on_event=stop_at_token_3)
+    assert summary.partial and summary.parts_read == 1
+    assert summary.read_note == ("Read all 2 sections in one pass, but stopped before the "
+                                 "summary was finished.")
+    assert summary.text.startswith("Partial summary: stopped before the end.")
+
+
+def test_stop_before_anything_was_read(loaded, tmp_path):
+    stop = threading.Event()
+    stop_on_plan = lambda e: isinstance(e, DocumentInspected) and stop.set()  # noqa: E731
+    summarizer, summary, _, _ = summarize(loaded, tmp_path, pdf(tmp_path / "z.pdf", 3), stop=stop,
+                                          on_event=stop_on_plan)
+    assert summary.partial and summary.parts_read == 0 and summarizer.calls == []
+    assert summary.text == summary.read_note == "Stopped before any of the 3 pages were read."
+
+
 def test_language_and_question_reach_the_instructions(loaded, tmp_path):
     path = tmp_path / "note.txt"
     path.write_text("Der Drucker ist kaputt. Bitte neuen bestellen.", encoding="utf-8")
