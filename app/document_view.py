@@ -103,7 +103,7 @@ class DocumentPanel(QFrame):
 
     def show_overview(self, overview) -> None:
         self.title.setText(overview.name)
-        self.found.setText(overview.message)
+        self.found.setText(overview_text(overview))
         self.question.clear()
         self.options.show()
         self.running.hide()
@@ -120,10 +120,51 @@ class DocumentPanel(QFrame):
         self.bar.setRange(0, max(1, event.parts))
         self.bar.setValue(event.parts_done)
         left = time_left_text(event.seconds_left)
-        self.status.setText(f"{event.message} {left}".strip())
+        self.status.setText(f"{progress_text(event)} {left}".strip())
 
     def close_panel(self, *_args) -> None:
         self.hide()
+
+
+def overview_text(overview) -> str:
+    """The engine's numbers in the interface's words: "42 pages, about 31,000 words, ..."."""
+    if overview.kind == "pdf":
+        found = tr("1 page") if overview.pages == 1 else tr("{n} pages").format(n=overview.pages)
+    else:
+        found = tr("1 section") if overview.sections == 1 else \
+            tr("{n} sections").format(n=overview.sections)
+    words = tr("{n} words").format(n=overview.words) if overview.words < 1000 else \
+        tr("about {n} words").format(n=f"{int(float(f'{overview.words:.2g}')):,}")
+    parts = tr("read in one pass") if overview.parts == 1 else \
+        tr("read in {n} parts").format(n=overview.parts)
+    text = f"{found}, {words}, {parts}"
+    if overview.estimated_s >= 0:
+        text += ", " + duration_text(overview.estimated_s)
+    text += "."
+    if overview.unreadable_pages:
+        shown = ", ".join(str(p) for p in overview.unreadable_pages[:10])
+        text += " " + tr("Pages without text (probably images) are skipped: {pages}.").format(
+            pages=shown + ("…" if len(overview.unreadable_pages) > 10 else ""))
+    return text
+
+
+def duration_text(seconds: float) -> str:
+    if seconds < 45:
+        return tr("less than a minute on this computer")
+    minutes = max(1, round(seconds / 60))
+    if minutes >= 90:
+        return tr("about {n} hours on this computer").format(n=f"{seconds / 3600:.1f}")
+    return tr("about 1 minute on this computer") if minutes == 1 else \
+        tr("about {n} minutes on this computer").format(n=minutes)
+
+
+def progress_text(event) -> str:
+    if event.phase == "reading":
+        return tr("Reading part {part} of {parts}…").format(part=event.part, parts=event.parts)
+    if event.phase == "combining":
+        return tr("Writing the summary from the notes on all {parts} parts…").format(
+            parts=event.parts)
+    return tr("Reading the whole document and writing the summary…")
 
 
 def time_left_text(seconds: float) -> str:

@@ -90,7 +90,8 @@ def test_drop_shows_what_was_found_before_anything_runs(qtbot, make_app, tmp_pat
     assert _drop(pane.input, path) == (True, True)
     panel = pane.document_panel
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
-    assert panel.found.text() == OVERVIEW.message
+    assert panel.found.text() == ("42 pages, about 31,000 words, read in 3 parts, about 4 "
+                                  "minutes on this computer.")
     assert [r.inspect_only for r in docs.requests] == [True]
     assert not rotary.chat.busy and rotary.chat.messages == []   # nothing stored yet
     assert panel.preset.count() == 4 and panel.preset.currentData() == "short"
@@ -167,3 +168,17 @@ def test_attach_button_sits_in_the_message_row(qtbot, make_app):
     pane = rotary.window.chat
     assert pane.attach_button.isVisible() and pane.attach_button.accessibleName()
     assert pane.document_panel.accessibleName() == "Document"
+
+
+def test_the_card_words_come_from_the_numbers(qapp):
+    from dataclasses import replace
+    from app.document_view import overview_text, progress_text, time_left_text
+    small = replace(OVERVIEW, kind="docx", pages=0, sections=1, words=312, parts=1,
+                    estimated_s=20.0)
+    assert overview_text(small) == ("1 section, 312 words, read in one pass, less than a "
+                                    "minute on this computer.")
+    scanned = replace(OVERVIEW, unreadable_pages=(4, 7))
+    assert overview_text(scanned).endswith("Pages without text (probably images) are skipped: 4, 7.")
+    event = DocumentProgress(1, 2, "reading", 3, 9, 2, 130.0, "…")
+    assert progress_text(event) == "Reading part 3 of 9…"
+    assert time_left_text(130.0) == "About 2 minutes left." and time_left_text(-1) == ""
