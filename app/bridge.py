@@ -179,7 +179,8 @@ class EngineBridge(QObject):
         # One answer at a time reaches the engine: its stop flag is shared, and a chat
         # sent while an older one is still stopping would clear it. Later ones wait here.
         self._chat_id: int | None = None
-        self._waiting: list[ChatRequest] = []
+        self._waiting: list[ChatRequest | DocumentRequest] = []
+        self._inspect_only: set[int] = set()
         self._tasks = ThreadPoolExecutor(1, thread_name_prefix="rotary-tasks")
         self._vram_pool = ThreadPoolExecutor(1, thread_name_prefix="rotary-vram")
         self._vram_task: asyncio.Task | None = None
@@ -218,6 +219,13 @@ class EngineBridge(QObject):
         emit(self.finished, event)
         self._chat_ended(event.request_id)
 
+    def _on_document_event(self, event: DocumentInspected | DocumentProgress) -> None:
+        emit(self.document_event, event)
+        # A request only to look at the document ends with what was found.
+        if isinstance(event, DocumentInspected) and event.request_id in self._inspect_only:
+            self._inspect_only.discard(event.request_id)
+            self._chat_ended(event.request_id)
+
     def _on_document_finished(self, event: DocumentFinished) -> None:
         emit(self.document_event, event)
         self._chat_ended(event.request_id)
@@ -240,8 +248,8 @@ class EngineBridge(QObject):
         RequestFinished: _on_finished,
         RequestFailed: _on_failed,
         ModelUnloaded: lambda self, e: emit(self.model_unloaded),
-        DocumentInspected: lambda self, e: emit(self.document_event, e),
-        DocumentProgress: lambda self, e: emit(self.document_event, e),
+        DocumentInspected: _on_document_event,
+        DocumentProgress: _on_document_event,
         DocumentFinished: _on_document_finished,
     }
 
@@ -338,6 +346,8 @@ class EngineBridge(QObject):
     def _start_chat(self, request: ChatRequest | DocumentRequest) -> None:
         self._chat_id = request.request_id
         if isinstance(request, DocumentRequest):
+            if request.inspect_only:
+                self._inspect_only.add(request.request_id)
             self._engine.document(request)
         else:
             self._engine.chat(request)

@@ -80,7 +80,9 @@ class ChatController(QObject):
         return self.current is not None or self.external_id is not None
 
     def shows(self, request_id: int) -> bool:
-        """Is this the answer streaming into the open conversation?"""
+        """Is this the answer streaming into the open conversation (or a document summary)?"""
+        if self.external_id is not None and request_id == self.external_id:
+            return True
         return self.current is not None and self.current.request_id == request_id
 
     @property
