@@ -9,7 +9,8 @@
    74.2 tokens/s reading, 21.06 writing) is printed from this run's token counts, labelled.
 
 Usage: python bench/bench_documents.py [--pages 300] [--doc-pages 4] [--spec test] [--rounds 3]
-Exits 1 when a measured figure misses its target by more than the stated margin (10%).
+Verdicts follow bench/verdict.py: a measured figure beyond its margin exits 1; the modelled
+figure is printed for the record and is not a CI gate.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.verdict import Verdicts  # noqa: E402
 from engine.api import ChatRequest, DocumentRequest, LoadRequest  # noqa: E402
 from engine.documents.cache import TextCache  # noqa: E402
 from engine.documents.extract import read_document  # noqa: E402
@@ -34,7 +36,8 @@ from engine.fixtures.tiny_moe import write_tiny_moe  # noqa: E402
 from engine.recipe import MemoryEstimate, Recipe  # noqa: E402
 from engine.runtime.loader import load_with_fallback  # noqa: E402
 
-MARGIN = 0.10
+EXTRACT_TARGET_S, EXTRACT_FAIL_S = 10.0, 11.5
+OVERHEAD_TARGET, OVERHEAD_FAIL = 1.3, 1.5     # ±15% is noise on a shared 2-core machine
 REFERENCE_READ_TPS, REFERENCE_WRITE_TPS = 74.2, 21.06     # published, shared/seeds
 
 
@@ -44,7 +47,7 @@ def recipe(n_ctx: int, threads: int) -> Recipe:
                   n_threads_batch=threads, vram=MemoryEstimate(), ram=MemoryEstimate())
 
 
-def bench_extraction(folder: pathlib.Path, pages: int) -> bool:
+def bench_extraction(folder: pathlib.Path, pages: int, verdicts: Verdicts) -> None:
     import pypdf  # noqa: PLC0415
 
     path = long_pdf(folder / "long.pdf", pages)
@@ -55,17 +58,17 @@ def bench_extraction(folder: pathlib.Path, pages: int) -> bool:
     other = [page.extract_text() for page in pypdf.PdfReader(str(path)).pages]
     theirs = time.perf_counter() - started
     print(f"extraction: {pages} pages, {document.words:,} words, {path.stat().st_size / 2**20:.1f} MB: "
-          f"pypdfium2 {ours:.2f} s, pypdf {theirs:.2f} s (pypdf/pypdfium2 {theirs / ours:.1f}x); "
-          f"target < 10 s: {'met' if ours < 10 else 'MISSED'}")
+          f"pypdfium2 {ours:.2f} s, pypdf {theirs:.2f} s (pypdf/pypdfium2 {theirs / ours:.1f}x)")
     assert document.page_count == pages and len(other) == pages
     started = time.perf_counter()
     read_document(path, cache=TextCache(folder / "cache-a"))
     print(f"extraction again, from the cache: {time.perf_counter() - started:.2f} s")
-    return ours < 10 * (1 + MARGIN)
+    verdicts.check(f"text extraction of a {pages}-page PDF", ours, EXTRACT_TARGET_S,
+                   EXTRACT_FAIL_S, higher_is_better=False, unit=" s")
 
 
 def bench_map_reduce(folder: pathlib.Path, doc_pages: int, spec: str, n_ctx: int, threads: int,
-                     rounds: int) -> bool:
+                     rounds: int, verdicts: Verdicts) -> None:
     model = write_tiny_moe(folder / f"{spec}.gguf", spec)
     path = long_pdf(folder / "doc.pdf", doc_pages)
     small = _load(model, n_ctx, threads)
@@ -86,28 +89,29 @@ def bench_map_reduce(folder: pathlib.Path, doc_pages: int, spec: str, n_ctx: int
             big.close()
     finally:
         small.close()
-    return _report(summarizer, one_prompt, ratios, runs, spec, n_ctx, doc_pages)
+    _report(summarizer, one_prompt, ratios, runs, (spec, n_ctx, doc_pages), verdicts)
 
 
-def _report(summarizer, one_prompt, ratios, runs, spec, n_ctx, doc_pages) -> bool:
-    calls, plan = summarizer.calls, summarizer.plan
+def _report(summarizer, one_prompt, ratios, runs, setup, verdicts: Verdicts) -> None:
+    (spec, n_ctx, doc_pages), calls, plan = setup, summarizer.calls, summarizer.plan
     ratio = statistics.median(ratios)
     mapped, one_pass = runs[ratios.index(ratio)] if ratio in ratios else runs[0]
     print(f"map-reduce ({spec} fixture, context {n_ctx}): {doc_pages} pages, {plan.tokens:,} tokens, "
           f"{len(plan.parts)} parts, {len(calls)} calls, {mapped:.1f} s model time "
           f"({mapped / len(plan.parts):.2f} s per part); one pass of {one_prompt:,} tokens: "
           f"{one_pass:.1f} s")
-    print(f"  ratio per round {', '.join(f'{r:.2f}' for r in ratios)}; median {ratio:.2f} "
-          f"(measured), target <= 1.3: {'met' if ratio <= 1.3 else 'MISSED'}")
+    print(f"  ratio per round {', '.join(f'{r:.2f}' for r in ratios)}")
+    verdicts.check("map-reduce model time / one pass (median)", ratio, OVERHEAD_TARGET,
+                   OVERHEAD_FAIL, higher_is_better=False)
     read = sum(c.prompt_tokens for c in calls)
     written = sum(c.generated for c in calls)
     modelled = (read / REFERENCE_READ_TPS + written / REFERENCE_WRITE_TPS) / (
         one_prompt / REFERENCE_READ_TPS + plan.budget.answer / REFERENCE_WRITE_TPS)
     print(f"  tokens: map-reduce read {read:,} (after the prompt cache {sum(c.read_tokens for c in calls):,}),"
           f" wrote {written:,}; one pass reads {one_prompt:,}, writes up to {plan.budget.answer}")
-    print(f"  modelled for the reference setup at 74.2/21.06 tokens/s, no prefix reuse, this "
-          f"fixture's token counts: ratio {modelled:.2f} (MODELLED, not measured)")
-    return ratio <= 1.3 * (1 + MARGIN)
+    print(f"map-reduce / one pass for the reference setup (74.2/21.06 tokens/s, no prefix "
+          f"reuse, this fixture's token counts): {modelled:.3f} [modelled]  target <= "
+          f"{OVERHEAD_TARGET:g}, not a CI gate")
 
 
 def _load(model: pathlib.Path, n_ctx: int, threads: int):
@@ -148,11 +152,12 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    verdicts = Verdicts()
     with tempfile.TemporaryDirectory() as folder:
-        ok = bench_extraction(pathlib.Path(folder), args.pages)
-        ok = bench_map_reduce(pathlib.Path(folder), args.doc_pages, args.spec, args.n_ctx,
-                              args.threads, args.rounds) and ok
-    return 0 if ok else 1
+        bench_extraction(pathlib.Path(folder), args.pages, verdicts)
+        bench_map_reduce(pathlib.Path(folder), args.doc_pages, args.spec, args.n_ctx,
+                         args.threads, args.rounds, verdicts)
+    return verdicts.exit_code()
 
 
 if __name__ == "__main__":
