@@ -17,13 +17,14 @@ MIN_PROMPT_TOKENS = 32         # shorter reads (mostly cache hits) say little ab
 class SpeedMeter:
     prompt_tps: float = 0.0
     decode_tps: float = 0.0
-    model_key: int = 0         # id() of the NativeModel measured; a new model measures again
+    model_key: tuple = ()      # which loaded model was measured; another one measures again
 
     def ensure_measured(self, loaded, sample_text: str) -> None:
-        if self.model_key == id(loaded.native) and self.prompt_tps > 0 and self.decode_tps > 0:
+        key = (id(loaded.native), loaded.native.path, loaded.native.recipe)
+        if self.model_key == key and self.prompt_tps > 0 and self.decode_tps > 0:
             return
         self.prompt_tps = self.decode_tps = 0.0
-        self.model_key = id(loaded.native)
+        self.model_key = key
         tokens = loaded.native.tokenize(sample_text, special=False)[:CALIBRATION_TOKENS]
         text = loaded.native.model.detokenize(tokens).decode("utf-8", errors="replace")
         request = ChatRequest(messages=(ChatMessage("user", text),), max_tokens=CALIBRATION_ANSWER,

@@ -182,3 +182,22 @@ def test_the_card_words_come_from_the_numbers(qapp):
     event = DocumentProgress(1, 2, "reading", 3, 9, 2, 130.0, "…")
     assert progress_text(event) == "Reading part 3 of 9…"
     assert time_left_text(130.0) == "About 2 minutes left." and time_left_text(-1) == ""
+
+
+def test_the_chat_stop_button_stops_the_document_and_a_chat_waits_its_turn(qtbot, make_app,
+                                                                            tmp_path):
+    rotary, docs = _app(make_app, qtbot, part_delay=0.3)
+    panel = rotary.window.chat.document_panel
+    rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
+    qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
+    rotary.documents.summarize("short")
+    assert not rotary.chat.send("a question meanwhile")          # the chat is busy
+    request_id = rotary.bridge.chat([("user", "queued")], 0.7)    # the bridge holds it back
+    engine = rotary.fake["engine"]
+    assert all(getattr(r, "request_id", None) != request_id for r in engine.requests)
+    qtbot.waitUntil(lambda: "Reading part 1" in panel.status.text(), timeout=3000)
+    rotary.window.chat.stop_button.click()                        # the chat pane's Stop
+    wait_idle(qtbot, rotary)
+    assert rotary.chat.messages[-1].stats["document_summary"]["partial"] is True
+    qtbot.waitUntil(lambda: any(getattr(r, "request_id", None) == request_id
+                                for r in engine.requests), timeout=3000)   # then it ran
