@@ -113,6 +113,7 @@ BENCHMARKS = (
     ("bench/bench_app_startup.py",),
     ("bench/bench_app_stall.py",),
     ("bench/bench_remote.py",),
+    ("bench/bench_documents.py",),
 )
 
 
