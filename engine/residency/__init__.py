@@ -1,26 +1,20 @@
 """Expert residency: which routed experts live in GPU slots, plus tools to compare policies.
 
-Per token, for each MoE layer in order, the engine calls::
+The engine's semantics, "decide after the token" (see ``policy.py``)::
 
     policy = make_policy("rotary", Budget.from_fraction(n_layers, n_expert, 0.25), n_expert, k)
-    result = policy.step(layer, expert_ids, weights, hidden)   # StepResult
-    # upload result.admits [(expert, slot)] before the layer's matmul; compute expert_ids[i]
-    # from slot result.slots[i] (-1: on the CPU); start result.prefetches [(layer, expert, slot)]
+    d = policy.after_token(layer, routed_ids, probs=None)     # Decision
+    # d.hits/d.misses: against the tables published before; upload d.uploads before t + 1
 
-Around prompt processing call ``begin_prompt()`` / ``end_prompt()`` (returns prewarm
-uploads); on a conversation switch ``switch_context(conversation_id)`` (returns uploads).
-Traces: ``load_trace`` / ``save_trace`` (optional ``pred``: recorded next-layer predictions,
-served to rotary's prefetch by ``TracePredictor``); the simulator CLI is
-``python -m engine.residency``.
+Traces: ``load_trace`` / ``save_trace`` (optional ``probs``: the full router softmax);
+``simulate.replay`` is the counting rule; the simulator CLI is ``python -m engine.residency``.
 """
 
 from engine.residency.budget import QWEN36_Q4KM_EXPERT_BYTES, Budget
 from engine.residency.policy import REGISTRY, ResidencyPolicy, Snapshot, make_policy
-from engine.residency.predictors import TracePredictor, prediction_accuracy
-from engine.residency.rotary import RotaryConfig, RotaryPolicy
-from engine.residency.slots import FREE, SlotTable, StepResult
+from engine.residency.rotary import RotaryPolicy
+from engine.residency.slots import FREE, Decision, SlotTable
 from engine.residency.trace import Trace, load_trace, save_trace
 
-__all__ = ["Budget", "FREE", "QWEN36_Q4KM_EXPERT_BYTES", "REGISTRY", "ResidencyPolicy",
-           "RotaryConfig", "RotaryPolicy", "SlotTable", "Snapshot", "StepResult", "Trace",
-           "TracePredictor", "load_trace", "make_policy", "prediction_accuracy", "save_trace"]
+__all__ = ["Budget", "Decision", "FREE", "QWEN36_Q4KM_EXPERT_BYTES", "REGISTRY", "ResidencyPolicy",
+           "RotaryPolicy", "SlotTable", "Snapshot", "Trace", "load_trace", "make_policy", "save_trace"]

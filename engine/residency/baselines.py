@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 
 import numpy as np
@@ -27,10 +28,10 @@ class LRUPolicy(ResidencyPolicy):
         super().__init__(budget, n_expert, k, **options)
         self.order = [OrderedDict() for _ in budget.slots]   # [layers] resident expert -> None, oldest first
 
-    def _on_use(self, layer, ids, slots, weights) -> None:
+    def _observe(self, layer, ids, missed, probs) -> None:
         order = self.order[layer]
-        for expert, slot in zip(ids, slots):
-            if slot != FREE:
+        for expert in ids:
+            if expert in order:
                 order.move_to_end(expert)
 
     def _on_admit(self, layer, expert, slot) -> None:
@@ -45,7 +46,11 @@ class LRUPolicy(ResidencyPolicy):
 
 
 class _ScoredPolicy(ResidencyPolicy):
-    """Evicts the unprotected resident with the lowest ``_score`` (O(slots) per eviction)."""
+    """Evicts the unprotected resident with the lowest ``_score`` (O(slots) per eviction);
+    under the upload cap the highest-scoring misses go first."""
+
+    def _rank(self, layer, missed):
+        return sorted(missed, key=lambda e: self._score(layer, e), reverse=True)
 
     def _victim(self, layer, protected) -> int:
         table = self.tables[layer]
@@ -66,7 +71,7 @@ class LFUPolicy(_ScoredPolicy):
         self.count = [[0] * n_expert for _ in budget.slots]      # [layers][n_expert] uses so far
         self.last = [[0] * n_expert for _ in budget.slots]       # [layers][n_expert] last step used
 
-    def _on_use(self, layer, ids, slots, weights) -> None:
+    def _observe(self, layer, ids, missed, probs) -> None:
         count, last, now = self.count[layer], self.last[layer], self.clock[layer]
         for expert in ids:
             count[expert] += 1
@@ -82,14 +87,15 @@ class LFRUPolicy(_ScoredPolicy):
 
     def __init__(self, budget, n_expert, k, half_life: float = 16.0, **options) -> None:
         super().__init__(budget, n_expert, k, **options)
-        self.log_decay = -np.log(2.0) / half_life
+        self.log_decay = -math.log(2.0) / half_life
         self.crf = [[0.0] * n_expert for _ in budget.slots]      # [layers][n_expert] log-score at last use
         self.last = [[0] * n_expert for _ in budget.slots]
 
-    def _on_use(self, layer, ids, slots, weights) -> None:
+    def _observe(self, layer, ids, missed, probs) -> None:
         crf, last, now = self.crf[layer], self.last[layer], self.clock[layer]
         for expert in ids:   # log(1 + exp(old + decay*dt)) keeps the score in log space
-            crf[expert] = float(np.logaddexp(0.0, crf[expert] + self.log_decay * (now - last[expert])))
+            x = crf[expert] + self.log_decay * (now - last[expert])
+            crf[expert] = x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
             last[expert] = now
 
     def _score(self, layer, expert):

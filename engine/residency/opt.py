@@ -1,17 +1,21 @@
-"""Belady's OPT: evict the resident whose next use lies furthest in the future.
+"""OPT in the engine's semantics: Belady with the one-step delay and the upload cap.
 
-Offline (needs the whole trace through ``prepare``). It is the upper bound on hit rate
-for policies that admit every miss and do not prefetch; with an upload cap, prompt
-mode or prefetching it is only a reference point.
+After token t, with the whole future known, the misses of token t are candidates in the
+order of their next use (soonest first), at most ``upload_cap`` of them; each goes into a
+free slot, or replaces the resident whose next use is furthest away if it is needed
+sooner than that resident (otherwise nothing more is uploaded: bypass). Experts never
+used again are never uploaded. It is the optimum for DEMAND admission (only experts the
+router just chose move in; what the engine's policies do), checked against an exhaustive
+search on small traces in the tests. A policy that prefetches unrouted experts (e.g.
+from router probabilities) is not bounded by it.
 """
 
 from __future__ import annotations
 
-import heapq
-
 import numpy as np
 
 from engine.residency.policy import ResidencyPolicy, register
+from engine.residency.slots import FREE
 
 NEVER = np.iinfo(np.int64).max
 
@@ -37,32 +41,26 @@ class OptPolicy(ResidencyPolicy):
     def __init__(self, budget, n_expert, k, **options) -> None:
         super().__init__(budget, n_expert, k, **options)
         self.future: list[list[list[int]]] = []                  # [layers][tokens][k] next use
-        self.heaps = [[] for _ in budget.slots]                 # [layers] (-next use, expert)
-        self.due = [[NEVER] * n_expert for _ in budget.slots]   # [layers][n_expert] current next use
+        self.due = [[NEVER] * n_expert for _ in budget.slots]   # [layers][n_expert] next use
 
     def prepare(self, ids) -> None:
         ids = np.asarray(ids)
         self.future = [next_use(ids[:, layer, :]).tolist() for layer in range(ids.shape[1])]
 
-    def _on_use(self, layer, ids, slots, weights) -> None:
-        following = self.future[layer][self.clock[layer] - 1]
-        heap, due = self.heaps[layer], self.due[layer]
-        for expert, when in zip(ids, following):
+    def _observe(self, layer, ids, missed, probs) -> None:
+        due = self.due[layer]
+        for expert, when in zip(ids, self.future[layer][self.clock[layer] - 1]):
             due[expert] = when
-            heapq.heappush(heap, (-when, expert))
+
+    def _rank(self, layer, missed):
+        due = self.due[layer]
+        return sorted((e for e in missed if due[e] != NEVER), key=due.__getitem__)
 
     def _victim(self, layer, protected) -> int:
-        heap, due, slot_of = self.heaps[layer], self.due[layer], self.tables[layer].slot_of
-        held = []
-        while True:
-            neg_when, expert = heapq.heappop(heap)
-            if due[expert] != -neg_when:
-                continue                                       # superseded by a later use
-            if expert in protected:
-                held.append((neg_when, expert))                # used now (maybe admitted next)
-                continue
-            if slot_of[expert] < 0:
-                continue                                       # not resident: pushed again on use
-            for entry in held:
-                heapq.heappush(heap, entry)
-            return slot_of[expert]
+        # protected (the routed ids) may go: only their next use matters. The slots staged in
+        # this decision hold experts due sooner than any later candidate, so they never go.
+        table, due = self.tables[layer], self.due[layer]
+        return table.slot_of[max((e for e in table.expert_in if e != FREE), key=due.__getitem__)]
+
+    def _worth(self, layer, expert, victim) -> bool:
+        return self.due[layer][expert] < self.due[layer][victim]

@@ -1,18 +1,17 @@
 """The residency policy interface and its registry (vLLM eplb-policy style).
 
-A policy owns one ``SlotTable`` per MoE layer and decides, token by token and layer by
-layer, which routed experts are computed from GPU slots, which misses are uploaded
-(admitted, evicting a slot) and which run on the CPU. ``step`` is meant to be called
-from an engine callback: it works on short Python lists and allocates little.
+A policy owns one ``SlotTable`` per MoE layer. It works in the engine's semantics,
+"decide after the token": decode token t runs with the tables published after token
+t-1 (routed experts found in a slot are hits, the others run on the CPU that token);
+then, per MoE layer, the engine calls::
 
-Per token the engine calls, for each MoE layer in order::
+    d = policy.after_token(layer, routed_ids, probs=None)   # routed_ids: [k] ints -> Decision
+    # copy d.uploads [(expert, slot)] into GPU slots (<= upload cap), then publish the tables
 
-    result = policy.step(layer, expert_ids, weights, hidden)   # expert_ids: [k] ints
-    # upload result.admits (expert, slot) before the layer's matmul, remap ids through
-    # result.slots (-1 = compute on the CPU), start result.prefetches asynchronously.
-
-Around prompt processing: ``begin_prompt()`` ... ``end_prompt()`` (reads, never evicts).
-On a conversation switch: ``switch_context(conversation_id)``.
+``probs`` is the optional full router softmax [n_expert] of the step. A prompt batch
+never calls ``after_token`` (it reads the tables and never evicts the decode set). On a
+conversation switch ``switch_context(conversation_id)`` returns (layer, expert, slot)
+uploads; ``snapshot()``/``restore()`` save and bring back a resident set.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from typing import ClassVar
 
 from engine.errors import BudgetError
 from engine.residency.budget import Budget
-from engine.residency.slots import FREE, SlotTable, StepResult
+from engine.residency.slots import FREE, Decision, SlotTable
 
 REGISTRY: dict[str, type["ResidencyPolicy"]] = {}
 
@@ -54,11 +53,11 @@ class Snapshot:
 
 
 class ResidencyPolicy(ABC):
-    """Base class: generic step flow; subclasses supply bookkeeping and victim choice."""
+    """Base class: the after-token flow; subclasses supply bookkeeping, ranking and victims."""
 
     name: ClassVar[str] = ""
     offline: ClassVar[bool] = False        # needs the whole trace first (call prepare)
-    admits_misses: ClassVar[bool] = True   # False: misses always run on the CPU
+    admits_misses: ClassVar[bool] = True   # False: nothing ever moves (static placements)
 
     def __init__(self, budget: Budget, n_expert: int, k: int, **options) -> None:
         budget.check(n_expert, k)
@@ -67,73 +66,71 @@ class ResidencyPolicy(ABC):
         self.budget, self.n_expert, self.k = budget, n_expert, k
         self.tables = [SlotTable(n_expert, slots) for slots in budget.slots]
         self.upload_cap = k if budget.upload_cap is None else budget.upload_cap
-        self.in_prompt = False
-        self.clock = [0] * budget.n_layers      # [layers] steps taken per layer
+        self.clock = [0] * budget.n_layers      # [layers] decode tokens seen per layer
 
     # -- the per-token entry point -------------------------------------------------
-    def step(self, layer: int, expert_ids, weights=None, hidden=None) -> StepResult:
-        ids = expert_ids.tolist() if hasattr(expert_ids, "tolist") else list(expert_ids)
+    def after_token(self, layer: int, routed_ids, probs=None) -> Decision:
+        """Count token t against the published tables, then stage the uploads for t + 1."""
+        ids = routed_ids.tolist() if hasattr(routed_ids, "tolist") else list(routed_ids)
         slot_of = self.tables[layer].slot_of
-        slots = [slot_of[e] for e in ids]                   # [k] slot or FREE
+        missed = [e for e in ids if slot_of[e] == FREE]          # ran on the CPU this token
         self.clock[layer] += 1
-        self._on_use(layer, ids, slots, weights)
-        admits: list = []
-        evicts: list = []
-        misses = slots.count(FREE)
-        if misses and self.admits_misses:
-            self._admit_misses(layer, ids, slots, admits, evicts)
-        prefetches = self._prefetch(layer, ids, weights, hidden)
-        return StepResult(layer, slots, len(ids) - misses, misses, admits, evicts, prefetches)
+        self._observe(layer, ids, missed, probs)
+        uploads: list = []
+        evictions: list = []
+        if missed and self.admits_misses and self.upload_cap > 0:
+            self._decide(layer, ids, missed, uploads, evictions)
+        return Decision(layer, len(ids) - len(missed), len(missed), uploads, evictions)
 
-    def _admit_misses(self, layer, ids, slots, admits, evicts) -> None:
+    def _decide(self, layer, ids, missed, uploads, evictions) -> None:
+        """Demand admission: the best-ranked misses, up to the cap, each worth its victim."""
         table = self.tables[layer]
-        for i, expert in enumerate(ids):
-            if slots[i] != FREE:
-                continue
-            if len(admits) >= self.upload_cap or (self.in_prompt and not table.free):
-                return                       # the rest run on the CPU this step
-            slot = table.free.pop() if table.free else self._evict_for(layer, ids, evicts)
-            table.admit(expert, slot)
-            slots[i] = slot
-            admits.append((expert, slot))
-            self._on_admit(layer, expert, slot)
+        for expert in self._rank(layer, missed)[: self.upload_cap]:
+            if table.free:
+                slot = table.free.pop()
+            else:
+                slot = self._victim(layer, ids)
+                if not self._worth(layer, expert, table.expert_in[slot]):
+                    return                       # ranked: later candidates are worth less
+                evictions.append((table.expert_in[slot], slot))
+                self._evict(layer, slot)
+            self._admit(layer, expert, slot)
+            uploads.append((expert, slot))
 
-    def _evict_for(self, layer, ids, evicts) -> int:
-        slot = self._victim(layer, ids)
+    def _admit(self, layer: int, expert: int, slot: int) -> None:
+        self.tables[layer].admit(expert, slot)
+        self._on_admit(layer, expert, slot)
+
+    def _evict(self, layer: int, slot: int) -> int:
         expert = self.tables[layer].evict(slot)
-        evicts.append((expert, slot))
         self._on_evict(layer, expert, slot)
-        return slot
+        return expert
 
     # -- hooks ------------------------------------------------------------------------
-    def _on_use(self, layer: int, ids: list[int], slots: list[int], weights) -> None:
-        """Bookkeeping for every expert this step uses (hits: slots[i] >= 0)."""
+    def _observe(self, layer: int, ids: list[int], missed: list[int], probs) -> None:
+        """Bookkeeping for the routed experts of one token (``missed``: those not resident)."""
+
+    def _rank(self, layer: int, missed: list[int]) -> list[int]:
+        """Misses in the order they should be uploaded (the cap keeps the first ones)."""
+        return missed
+
+    def _worth(self, layer: int, expert: int, victim: int) -> bool:
+        """Admission control: is ``expert`` worth evicting ``victim``? Default: always."""
+        return True
 
     def _on_admit(self, layer: int, expert: int, slot: int) -> None:
-        """An expert was uploaded into ``slot``."""
+        """An expert was staged into ``slot``."""
 
     def _on_evict(self, layer: int, expert: int, slot: int) -> None:
         """An expert left ``slot``."""
 
     @abstractmethod
     def _victim(self, layer: int, protected: list[int]) -> int:
-        """The slot to empty; never one holding an expert in ``protected``."""
+        """The occupied slot to empty; never one holding an expert in ``protected``."""
 
-    def _prefetch(self, layer, ids, weights, hidden) -> list:
-        return []
-
-    # -- phases, offline data, conversations --------------------------------------------
+    # -- offline data, conversations ------------------------------------------------------
     def prepare(self, ids) -> None:
-        """Offline policies receive the whole trace ids [tokens, layers, k] here."""
-
-    def begin_prompt(self) -> None:
-        """Prompt processing touches nearly every expert: admit into free slots only."""
-        self.in_prompt = True
-
-    def end_prompt(self) -> list:
-        """Back to decode; returns (layer, expert, slot) uploads a policy wants now."""
-        self.in_prompt = False
-        return []
+        """Offline policies receive the whole decode trace ids [tokens, layers, k] here."""
 
     def switch_context(self, context_id: str) -> list:
         """A conversation (re)starts; returns (layer, expert, slot) uploads. Default: none."""
@@ -152,14 +149,16 @@ class ResidencyPolicy(ABC):
     def _restore_layer(self, layer: int, wanted: list[int]) -> list:
         table = self.tables[layer]
         missing = [e for e in wanted if table.slot_of[e] == FREE][: table.n_slots]
-        keep = set(wanted)
+        keep = list(wanted)
         uploads = []
         for expert in missing:
-            slot = table.free.pop() if table.free else self._evict_for(layer, keep, [])
-            table.admit(expert, slot)
-            self._on_admit(layer, expert, slot)
+            slot = table.free.pop() if table.free else self._victim(layer, keep)
+            if table.expert_in[slot] != FREE:
+                self._evict(layer, slot)
+            self._admit(layer, expert, slot)
             uploads.append((layer, expert, slot))
         return uploads
 
     def resident(self, layer: int) -> list[int]:
-        return self.tables[layer].resident()
+        """slot -> expert (FREE = -1): the staged table after the last call."""
+        return list(self.tables[layer].expert_in)

@@ -1,7 +1,10 @@
-"""Replay traces through policies and count hits, misses, uploads and CPU work.
+"""Replay traces through policies in the engine's semantics and count what happens.
 
-Prompt-processing tokens (``meta['prompt_spans']``) run in prompt mode and are counted
-apart; hit rate and modelled speed are about decode tokens.
+Decode token t is counted against the tables staged after token t-1 (misses run on the
+CPU that token); then ``after_token`` stages the uploads for t+1 (capped per layer).
+Prompt-processing tokens (``meta['prompt_spans']``) only read the tables and are counted
+apart; a context start (``meta['contexts']``) calls ``switch_context``. Hit rate and
+modelled speed are about decode tokens. ``replay`` is the counting rule the engine obeys.
 """
 
 from __future__ import annotations
@@ -16,36 +19,43 @@ from engine.errors import BudgetError
 from engine.residency.budget import Budget
 from engine.residency.costmodel import RTX4060_LAPTOP, CostModel
 from engine.residency.policy import ResidencyPolicy, make_policy
-from engine.residency.predictors import NoisyOracle, TracePredictor, prediction_accuracy
+from engine.residency.slots import FREE
 from engine.residency.trace import Trace, load_trace
-
-TRACE_LABEL = "rotary+pred(trace)"    # the trace's recorded hidden-state prediction
 
 
 @dataclass
 class Counts:
-    steps: int = 0      # layer steps
+    steps: int = 0      # layer steps (after_token calls)
     hits: int = 0
-    misses: int = 0
-    uploads: int = 0    # demand uploads (admits)
-    cpu: int = 0        # misses computed on the CPU
+    misses: int = 0     # computed on the CPU that token
+    uploads: int = 0    # staged for the next token
+    evictions: int = 0
     syncs: int = 0      # layer steps that need the host (routing read or CPU work)
-    prefetches: int = 0  # speculative uploads (counted in bytes, not in hits)
 
-    def add(self, result, dynamic: bool) -> None:
+    def add(self, decision, dynamic: bool) -> None:
         self.steps += 1
-        self.hits += result.hits
-        self.misses += result.misses
-        uploads = len(result.admits)
-        self.uploads += uploads
-        self.cpu += result.misses - uploads
-        self.syncs += dynamic or result.misses > uploads
-        self.prefetches += len(result.prefetches)
+        self.hits += decision.hits
+        self.misses += decision.misses
+        self.uploads += len(decision.uploads)
+        self.evictions += len(decision.evictions)
+        self.syncs += dynamic or decision.misses > 0
 
     @property
     def hit_rate(self) -> float:
         total = self.hits + self.misses
         return self.hits / total if total else 0.0
+
+
+def replay(policy: ResidencyPolicy, ids, probs=None, counts: Counts | None = None) -> Counts:
+    """Decode ids [tokens, layers, k] (probs [tokens, layers, n_expert] or None) through
+    ``after_token``, token by token and layer by layer; the engine's counts equal these."""
+    counts = counts or Counts()
+    rows = ids.tolist() if hasattr(ids, "tolist") else ids
+    dynamic, after_token = policy.admits_misses, policy.after_token
+    for t, token in enumerate(rows):
+        for layer, routed in enumerate(token):
+            counts.add(after_token(layer, routed, None if probs is None else probs[t][layer]), dynamic)
+    return counts
 
 
 @dataclass
@@ -60,9 +70,8 @@ class RunResult:
     prompt_tokens: int
     decode: Counts = field(default_factory=Counts)
     prompt: Counts = field(default_factory=Counts)
-    bulk_uploads: int = 0      # prewarm and context restores between phases
+    bulk_uploads: int = 0      # context restores between conversations
     step_seconds: float = 0.0
-    pred_accuracy: float | None = None   # of the trace's recorded pred, decode tokens; None: no pred
 
     @property
     def hit_rate(self) -> float:
@@ -73,14 +82,14 @@ class RunResult:
         return sum(self.slots) / (self.n_layers * self.n_expert)
 
     def total_uploads(self) -> int:
-        d, p = self.decode, self.prompt
-        return d.uploads + d.prefetches + p.uploads + p.prefetches + self.bulk_uploads
+        return self.decode.uploads + self.bulk_uploads
 
     def tokens_per_s(self, model: CostModel = RTX4060_LAPTOP) -> float:
+        """MODELLED: uploads go over the copy stream between tokens, misses to the CPU."""
         n = max(1, self.decode_tokens)
         d = self.decode
-        per_token = {"hits": d.hits / n, "uploads": d.uploads / n, "prefetches": d.prefetches / n,
-                     "cpu": d.cpu / n, "syncs": d.syncs / n, "bulk": self.bulk_uploads / n}
+        per_token = {"hits": d.hits / n, "uploads": 0.0, "prefetches": d.uploads / n,
+                     "cpu": d.misses / n, "syncs": d.syncs / n, "bulk": self.bulk_uploads / n}
         return 1.0 / model.token_seconds(per_token, self.n_layers)
 
     def row(self, model: CostModel = RTX4060_LAPTOP) -> dict:
@@ -90,47 +99,48 @@ class RunResult:
                 "slots_per_layer": round(sum(self.slots) / self.n_layers, 2),
                 "hit_rate": round(self.hit_rate, 4), "prompt_hit_rate": round(self.prompt.hit_rate, 4),
                 "decode_tokens": self.decode_tokens, "prompt_tokens": self.prompt_tokens,
-                "uploads_per_token": round((self.decode.uploads + self.decode.prefetches) / n, 3),
-                "cpu_per_token": round(self.decode.cpu / n, 3),
+                "uploads_per_token": round(self.decode.uploads / n, 3),
+                "cpu_per_token": round(self.decode.misses / n, 3),
                 "upload_gib": round(self.total_uploads() * model.expert_bytes / 2**30, 3),
                 "tokens_per_s": round(self.tokens_per_s(model), 2),
-                "us_per_step": round(1e6 * self.step_seconds / max(1, self.decode.steps + self.prompt.steps), 2),
-                **({} if self.pred_accuracy is None else {"pred_accuracy": round(self.pred_accuracy, 4)})}
+                "us_per_step": round(1e6 * self.step_seconds / max(1, self.decode.steps), 2)}
 
 
-def run_policy(trace: Trace, policy: ResidencyPolicy, label: str | None = None,
-               predictor_hidden: bool = False) -> RunResult:
-    """Replay ``trace``; with ``predictor_hidden`` the token index goes in as ``hidden``."""
-    policy.prepare(trace.ids)
+def run_policy(trace: Trace, policy: ResidencyPolicy, label: str | None = None) -> RunResult:
+    """Replay ``trace``: decode spans through ``replay``, prompt spans as reads only."""
     prompt, contexts = trace.prompt_mask(), trace.context_starts()
-    ids = trace.ids.tolist()                                     # [tokens][layers][k]
-    weights = trace.weights.tolist() if trace.weights is not None else None
+    decode_at = np.flatnonzero(~prompt)
+    policy.prepare(trace.ids[decode_at])                 # offline policies see decode tokens
     out = RunResult(trace.name, label or policy.name, policy.budget.slots, trace.n_expert, trace.k,
-                    trace.n_layers, int((~prompt).sum()), int(prompt.sum()))
-    if trace.pred is not None:                 # decode tokens: the only ones rotary prefetches for
-        out.pred_accuracy = prediction_accuracy(trace.ids, trace.pred, ~prompt)
-    dynamic = policy.admits_misses
+                    trace.n_layers, len(decode_at), int(prompt.sum()))
+    probs = trace.probs
     started = time.perf_counter()
-    for t in range(trace.n_tokens):
-        _phase_change(policy, out, t, bool(prompt[t]), contexts)
-        counts = out.prompt if prompt[t] else out.decode
-        hidden = t if predictor_hidden else None
-        for layer, row in enumerate(ids[t]):
-            result = policy.step(layer, row, weights[t][layer] if weights else None, hidden)
-            counts.add(result, dynamic)
-    if policy.in_prompt:
-        out.bulk_uploads += len(policy.end_prompt())
+    for start, stop in _spans(prompt, contexts):
+        if start in contexts:
+            out.bulk_uploads += len(policy.switch_context(contexts[start]))
+        if prompt[start]:
+            _read_prompt(policy, trace.ids[start:stop], out.prompt)
+        else:
+            replay(policy, trace.ids[start:stop], None if probs is None else probs[start:stop], out.decode)
     out.step_seconds = time.perf_counter() - started
     return out
 
 
-def _phase_change(policy, out: RunResult, t: int, in_prompt: bool, contexts: dict) -> None:
-    if t in contexts:
-        out.bulk_uploads += len(policy.switch_context(contexts[t]))
-    if in_prompt and not policy.in_prompt:
-        policy.begin_prompt()
-    elif not in_prompt and policy.in_prompt:
-        out.bulk_uploads += len(policy.end_prompt())
+def _spans(prompt: np.ndarray, contexts: dict) -> list[tuple[int, int]]:
+    """[start, stop) runs with one phase and no context start inside."""
+    cuts = sorted({0, len(prompt), *contexts, *np.flatnonzero(np.diff(prompt.astype(np.int8))) + 1})
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if a < b]
+
+
+def _read_prompt(policy: ResidencyPolicy, ids: np.ndarray, counts: Counts) -> None:
+    """A prompt batch reads the staged tables and never moves anything."""
+    for token in ids.tolist():
+        for layer, routed in enumerate(token):
+            slot_of = policy.tables[layer].slot_of
+            hits = sum(slot_of[e] != FREE for e in routed)
+            counts.steps += 1
+            counts.hits += hits
+            counts.misses += len(routed) - hits
 
 
 def layer_shares(ids: np.ndarray, window: int = 64) -> list[float]:
@@ -143,11 +153,13 @@ def layer_shares(ids: np.ndarray, window: int = 64) -> list[float]:
 
 def make_budget(trace: Trace, fraction: float | None = None, slots: int | None = None,
                 upload_cap: int | None = None, gib: float | None = None,
-                expert_bytes: int = RTX4060_LAPTOP.expert_bytes) -> Budget:
-    """Slots per layer, a fraction of each layer's experts, or GiB split by layer_shares."""
+                expert_bytes: int = RTX4060_LAPTOP.expert_bytes, even: bool = False) -> Budget:
+    """Slots per layer, a fraction of each layer's experts, or GiB split by layer_shares
+    (``even``: the same for every layer)."""
     if gib is not None:
+        shares = None if even else layer_shares(trace.ids)
         budget = Budget.from_bytes(int(gib * 2**30), expert_bytes, trace.n_layers, trace.n_expert,
-                                   layer_shares(trace.ids), upload_cap)
+                                   shares, upload_cap)
     elif slots is not None:
         budget = Budget.uniform(trace.n_layers, slots, upload_cap)
     else:
@@ -165,40 +177,23 @@ class Job:
     fraction: float | None = None
     slots: int | None = None
     upload_cap: int | None = None
-    predictor_accuracy: float | None = None    # modelled NoisyOracle of this accuracy
     gib: float | None = None
     expert_bytes: int = RTX4060_LAPTOP.expert_bytes
-    predictor: str | None = None               # "trace": the trace's recorded pred
+    even: bool = False                          # with gib: split evenly, not by routing
+    options: tuple = ()                         # (name, value) policy options, e.g. a config
+    label: str | None = None
 
 
 def run_job(job: Job, trace: Trace | None = None) -> RunResult | str:
     """Run one job; an impossible budget comes back as its message instead of a result."""
     trace = trace or load_trace(job.trace_path)
     try:
-        budget = make_budget(trace, job.fraction, job.slots, job.upload_cap, job.gib, job.expert_bytes)
+        budget = make_budget(trace, job.fraction, job.slots, job.upload_cap, job.gib,
+                             job.expert_bytes, job.even)
     except BudgetError as exc:
         return f"{trace.name}: {exc.message}"          # the same for every policy
-    if job.predictor == "trace" and trace.pred is None:
-        return f"{trace.name}: has no recorded 'pred', so rotary+pred(trace) cannot run"
-    options, label = _predictor_options(job, trace)
-    policy = make_policy(job.policy, budget, trace.n_expert, trace.k, **options)
-    return run_policy(trace, policy, label, predictor_hidden="predictor" in options)
-
-
-def _predictor_options(job: Job, trace: Trace) -> tuple[dict, str]:
-    """Policy options and row label; the modelled oracle is labelled so, never as a measurement."""
-    if job.policy != "rotary":
-        return {}, job.policy
-    if job.predictor == "trace":
-        return {"predictor": TracePredictor.from_trace(trace)}, TRACE_LABEL
-    if job.predictor_accuracy is not None:
-        oracle = NoisyOracle(trace.ids, trace.n_expert, job.predictor_accuracy)
-        return {"predictor": oracle}, oracle_label(job.predictor_accuracy)
-    return {}, job.policy
-
-
-def oracle_label(accuracy: float) -> str:
-    return f"rotary+pred(model {accuracy:g})"
+    policy = make_policy(job.policy, budget, trace.n_expert, trace.k, **dict(job.options))
+    return run_policy(trace, policy, job.label)
 
 
 def run_jobs(jobs: list[Job], workers: int = 1) -> list[RunResult | str]:
@@ -216,19 +211,11 @@ def simulate(trace: Trace, name: str, budget: Budget, **options) -> RunResult:
 
 def plan_jobs(traces: list[str], policies: list[str], fractions: list[float] | None,
               slots: list[int] | None, upload_cap: int | None = None,
-              predictor_accuracy: float | None = None, gibs: list[float] | None = None,
-              expert_bytes: int = RTX4060_LAPTOP.expert_bytes, predictor: str | None = None) -> list[Job]:
-    """Every trace x policy x budget; rotary runs once more per predictor asked for
-    (``predictor_accuracy``: the modelled oracle; ``predictor="trace"``: the recorded pred)."""
+              gibs: list[float] | None = None,
+              expert_bytes: int = RTX4060_LAPTOP.expert_bytes, even: bool = False) -> list[Job]:
+    """Every trace x policy x budget."""
     if gibs:
-        budgets = [{"gib": g, "expert_bytes": expert_bytes} for g in gibs]
+        budgets = [{"gib": g, "expert_bytes": expert_bytes, "even": even} for g in gibs]
     else:
         budgets = [{"slots": s} for s in slots] if slots else [{"fraction": f} for f in fractions]
-    jobs = [Job(t, p, upload_cap=upload_cap, **b) for t in traces for p in policies for b in budgets]
-    if predictor_accuracy is not None and "rotary" in policies:
-        jobs += [Job(t, "rotary", upload_cap=upload_cap, predictor_accuracy=predictor_accuracy, **b)
-                 for t in traces for b in budgets]
-    if predictor == "trace" and "rotary" in policies:
-        jobs += [Job(t, "rotary", upload_cap=upload_cap, predictor="trace", **b)
-                 for t in traces for b in budgets]
-    return jobs
+    return [Job(t, p, upload_cap=upload_cap, **b) for t in traces for p in policies for b in budgets]

@@ -1,4 +1,4 @@
-"""The slot pool of one layer and what a policy step decides.
+"""The slot pool of one layer and what a policy decides after a token.
 
 A layer owns ``n_slots`` fixed GPU slots. ``slot_of`` is the lookup table the matmul
 reads (expert id -> slot, -1 = not resident); ``expert_in`` is the ring itself
@@ -47,32 +47,24 @@ class SlotTable:
         assert sorted(self.free) == [s for s, e in enumerate(self.expert_in) if e == FREE]
 
 
-class StepResult:
-    """What one policy step decided for one layer and one token (or prompt batch row).
+class Decision:
+    """What ``after_token`` decided for one layer after one decode token.
 
-    ``slots[i]`` is where ``expert_ids[i]`` is computed: a slot index, or -1 for the CPU.
-    ``admits`` are uploads to do before this layer's matmul; ``evicts`` the slots they
-    overwrite; ``prefetches`` are (layer, expert, slot) uploads for later layers that may
-    run asynchronously.
+    ``hits``/``misses`` count the routed experts against the tables published BEFORE the
+    call (the misses ran on the CPU this token). ``uploads`` [(expert, slot)] are copied
+    into GPU slots before the next token (at most the upload cap); ``evictions``
+    [(expert, slot)] are the residents they replace (a free slot has none).
     """
 
-    __slots__ = ("layer", "slots", "hits", "misses", "admits", "evicts", "prefetches")
+    __slots__ = ("layer", "hits", "misses", "uploads", "evictions")
 
-    def __init__(self, layer: int, slots: list[int], hits: int, misses: int,
-                 admits: list, evicts: list, prefetches: list | None = None) -> None:
+    def __init__(self, layer: int, hits: int, misses: int, uploads: list, evictions: list) -> None:
         self.layer = layer
-        self.slots = slots              # [k] slot or -1 (CPU)
         self.hits = hits
         self.misses = misses
-        self.admits = admits            # [(expert, slot)]
-        self.evicts = evicts            # [(expert, slot)]
-        self.prefetches = prefetches if prefetches is not None else []  # [(layer, expert, slot)]
-
-    @property
-    def cpu(self) -> int:
-        """Misses computed on the CPU this step (not admitted: cap or prompt mode)."""
-        return self.misses - len(self.admits)
+        self.uploads = uploads          # [(expert, slot)]
+        self.evictions = evictions      # [(expert, slot)]
 
     def __repr__(self) -> str:
-        return (f"StepResult(layer={self.layer}, hits={self.hits}, misses={self.misses}, "
-                f"admits={self.admits}, evicts={self.evicts}, prefetches={self.prefetches})")
+        return (f"Decision(layer={self.layer}, hits={self.hits}, misses={self.misses}, "
+                f"uploads={self.uploads}, evictions={self.evictions})")

@@ -10,6 +10,8 @@ File format (``.npz``, written by ``python -m engine trace`` and by ``synth``):
   ``i - 1`` of the same token (in the engine: layer i's router applied to layer i-1's
   normalised hidden state). Row ``i = 0`` is all -1 (nothing comes before the first MoE
   layer); elsewhere -1 means "no prediction" for that position. Same shape as ``ids``.
+* ``probs``    float32 [tokens, layers, n_expert]  optional full router softmax of every
+  token and MoE layer (``python -m engine trace`` records it); policies may use it.
 
 Optional meta keys the simulator understands:
 
@@ -39,6 +41,7 @@ class Trace:
     meta: dict = field(default_factory=dict)
     path: str = ""
     pred: np.ndarray | None = None  # int16 [tokens, layers, k] or None; -1 = no prediction
+    probs: np.ndarray | None = None  # float32 [tokens, layers, n_expert] or None
 
     @property
     def n_tokens(self) -> int:
@@ -73,15 +76,16 @@ class Trace:
 
 
 def save_trace(path, ids: np.ndarray, weights: np.ndarray | None, meta: dict,
-               pred: np.ndarray | None = None) -> None:
+               pred: np.ndarray | None = None, probs: np.ndarray | None = None) -> None:
     """Validate and write a trace; ``meta`` must name ``n_expert`` (``k`` is taken from ids)."""
     meta = {**META_DEFAULTS, **dict(meta)}
     ids, weights = _coerce_arrays(ids, weights)
     pred = None if pred is None else _coerce_ids(pred, "pred")
+    probs = None if probs is None else _coerce_probs(probs)
     meta.setdefault("k", int(ids.shape[2]) if ids.ndim == 3 else 0)
-    trace = validate(Trace(ids, weights, meta, str(path), pred))
+    trace = validate(Trace(ids, weights, meta, str(path), pred, probs))
     arrays = {"ids": trace.ids, "meta": np.array(json.dumps(trace.meta))}
-    for key in ("weights", "pred"):
+    for key in ("weights", "pred", "probs"):
         if getattr(trace, key) is not None:
             arrays[key] = getattr(trace, key)
     with open(path, "wb") as handle:   # a file handle stops numpy appending ".npz"
@@ -103,7 +107,8 @@ def load_trace(path) -> Trace:
     meta = {**META_DEFAULTS, **_parse_meta(arrays["meta"], path)}
     ids, weights = _coerce_arrays(arrays["ids"], arrays.get("weights"))
     pred = _coerce_ids(arrays["pred"], "pred") if "pred" in arrays else None
-    return validate(Trace(ids, weights, meta, str(path), pred))
+    probs = _coerce_probs(arrays["probs"]) if "probs" in arrays else None
+    return validate(Trace(ids, weights, meta, str(path), pred, probs))
 
 
 def validate(trace: Trace) -> Trace:
@@ -116,6 +121,8 @@ def validate(trace: Trace) -> Trace:
         _check_weights(weights, ids.shape)
     if trace.pred is not None:
         _check_pred(trace.pred, ids.shape, n_expert)
+    if trace.probs is not None:
+        _check_probs(trace.probs, ids, n_expert)
     _check_spans(meta, ids.shape[0])
     return trace
 
@@ -139,6 +146,21 @@ def _coerce_arrays(ids, weights):
     if weights.dtype.kind != "f":
         raise TraceFormatError(f"Trace weights must be float32, got dtype {weights.dtype}")
     return ids, weights.astype(WEIGHT_DTYPE, copy=False)
+
+
+def _coerce_probs(values) -> np.ndarray:
+    values = np.asarray(values)
+    if values.dtype.kind != "f":
+        raise TraceFormatError(f"Trace probs must be float32, got dtype {values.dtype}")
+    return values.astype(WEIGHT_DTYPE, copy=False)
+
+
+def _check_probs(probs: np.ndarray, ids: np.ndarray, n_expert: int) -> None:
+    want = (*ids.shape[:2], n_expert)
+    if probs.shape != want:
+        raise TraceFormatError(f"Trace probs shape {probs.shape} should be [tokens, layers, n_expert] {want}")
+    if not np.all(np.isfinite(probs)) or probs.min() < 0:
+        raise TraceFormatError("Trace probs must be finite and non-negative")
 
 
 def _parse_meta(raw: np.ndarray, path) -> dict:
