@@ -1,11 +1,173 @@
-"""The rotary residency policy (placeholder while the design is measured)."""
+"""The rotary residency policy: the routing comes round again, so look where it went last time.
+
+Decoding repeats itself at every scale (a phrase, a code idiom, a greedy loop) and the
+routing repeats with it: MoE routing at the first MoE layer is nearly a function of the
+token, so the first layer's ids of the last ``order`` tokens identify "where we are".
+When that context occurred before, the routing that followed it then is the forecast
+for the next ``horizon`` tokens (measured on the real traces: 62-94% of the forecast
+experts are right where a context matched, 42-84% of tokens). Decisions use only routing
+up to token t, so they are legal in the engine's "decide after the token" semantics.
+
+Per layer, after token t:
+* a resident or a miss forecast at distance d is worth keeping in proportion to 1/d
+  (Belady on the forecast); the others rank below every forecast expert, by a decayed
+  frequency (LRFU with half-life ``half_life``).
+* a miss is uploaded only when it outranks the victim (admission control: an expert the
+  forecast does not need stays on the CPU instead of costing an upload).
+* the victim is the lowest-ranked of ``scan`` occupied slots ahead of a hand that walks
+  the slot ring (the rotation; it bounds the step cost at large slot counts).
+* with the router's full probabilities (``probs``), experts the router nearly chose get
+  that share of a use in the frequency (mechanism tested on fixtures; unmeasured on real
+  traces, which carry no probabilities).
+
+Calls must come layer 0 first for every token (layer 0's call opens a new token).
+``switch_context`` keeps each conversation's resident set and restores it on return.
+"""
 
 from __future__ import annotations
 
-from engine.residency.baselines import LFRUPolicy
-from engine.residency.policy import register
+from dataclasses import dataclass
+
+from engine.residency.policy import ResidencyPolicy, Snapshot, register
+from engine.residency.slots import FREE
+
+RENORMALISE_AT = 1e150
+
+
+@dataclass(frozen=True)
+class RotaryConfig:
+    order: int = 3              # tokens of layer-0 routing that identify a context (falls back to shorter)
+    horizon: int = 16           # tokens of the past continuation used as the forecast
+    half_life: float = 16.0     # tokens for the frequency of unforecast experts to halve
+    scan: int = 16              # occupied slots the hand compares per eviction
+    memory: int = 8192          # tokens of routing history kept for matching
+    near_miss: int = 0          # with probs: top non-routed experts credited (0: 2 * k)
+    layer_match: bool = True    # no layer-0 context match: match this layer's own routing
 
 
 @register
-class RotaryPolicy(LFRUPolicy):
+class RotaryPolicy(ResidencyPolicy):
     name = "rotary"
+
+    def __init__(self, budget, n_expert, k, config: RotaryConfig | None = None, **options) -> None:
+        super().__init__(budget, n_expert, k, **options)
+        self.cfg = cfg = config or RotaryConfig()
+        n_layers = budget.n_layers
+        self.growth = 2.0 ** (1.0 / cfg.half_life)
+        self.freq = [[0.0] * n_expert for _ in range(n_layers)]   # [layers][n_expert] decayed uses x boost
+        self.boost = [1.0] * n_layers
+        self.hand = [0] * n_layers
+        self.history: list = [None] * cfg.memory    # [memory] per token: [layers] routed id lists
+        self.signature: list = [None] * cfg.memory  # [memory] layer-0 ids of each token (a tuple)
+        self.seen = [{} for _ in range(cfg.order)]  # per context length: context -> last token
+        self.token = -1                              # decode tokens seen - 1
+        self.match = -1                              # past token whose context equals the current one
+        self.forecast = [{} for _ in range(n_layers)]   # [layers] expert -> distance (1..horizon)
+        self.seen_layer = [{} for _ in range(n_layers)]  # [layers] routed ids -> last token
+        self.contexts: dict[str, Snapshot] = {}
+        self.context: str | None = None
+
+    # -- bookkeeping -------------------------------------------------------------------
+    def _observe(self, layer, ids, missed, probs) -> None:
+        if layer == 0:
+            self._next_token(ids)
+        self.history[self.token % self.cfg.memory][layer] = ids
+        self._count(layer, ids, probs)
+        start = self.match
+        if self.cfg.layer_match:
+            key = tuple(ids)
+            if start < 0:
+                start = self.seen_layer[layer].get(key, -1)
+                if self.token - start >= self.cfg.memory - self.cfg.horizon:
+                    start = -1
+            self.seen_layer[layer][key] = self.token
+        self.forecast[layer] = self._forecast(layer, start) if start >= 0 else {}
+
+    def _next_token(self, ids0: list[int]) -> None:
+        """Open token t, find the latest earlier token whose context matches (longest first)."""
+        cfg, t = self.cfg, self.token + 1
+        self.token = t
+        self.history[t % cfg.memory] = [None] * len(self.tables)
+        self.signature[t % cfg.memory] = tuple(ids0)
+        self.match = -1
+        for length in range(min(cfg.order, t + 1), 0, -1):
+            key = tuple(self.signature[(t - i) % cfg.memory] for i in range(length))
+            earlier = self.seen[length - 1].get(key, -1)
+            if self.match < 0 and earlier >= 0 and t - earlier < cfg.memory - cfg.horizon:
+                self.match = earlier
+            self.seen[length - 1][key] = t
+
+    def _forecast(self, layer: int, start: int) -> dict[int, int]:
+        """expert -> first distance at which it followed token ``start`` (known rows only)."""
+        cfg, memory = self.cfg, self.cfg.memory
+        forecast: dict[int, int] = {}
+        for d in range(min(cfg.horizon, self.token - start), 0, -1):
+            row = self.history[(start + d) % memory][layer]
+            if row is not None:
+                forecast.update(dict.fromkeys(row, d))
+        return forecast
+
+    def _count(self, layer: int, ids: list[int], probs) -> None:
+        boost = self.boost[layer] * self.growth
+        self.boost[layer] = boost
+        freq = self.freq[layer]
+        for expert in ids:
+            freq[expert] += boost
+        if probs is not None:
+            self._credit_near_misses(layer, ids, probs, boost)
+        if boost > RENORMALISE_AT:
+            self.freq[layer] = [f / boost for f in freq]
+            self.boost[layer] = 1.0
+
+    def _credit_near_misses(self, layer: int, ids: list[int], probs, boost: float) -> None:
+        """The router's runners-up get their probability (relative to the top choice) as a use."""
+        import numpy as np
+
+        probs = np.asarray(probs, dtype=np.float32)                        # [n_expert]
+        count = self.cfg.near_miss or 2 * self.k
+        top = np.argpartition(-probs, min(count + len(ids), len(probs)) - 1)[: count + len(ids)]
+        peak = float(probs.max()) or 1.0
+        freq, routed = self.freq[layer], set(ids)
+        for expert in top.tolist():
+            if expert not in routed:
+                freq[expert] += boost * float(probs[expert]) / peak
+
+    # -- ranking: forecast experts by distance, then the rest by decayed frequency ---------
+    def _rank_key(self, layer: int, expert: int) -> float:
+        d = self.forecast[layer].get(expert)
+        # freq / boost <= 1 / (1 - 2^(-1/half_life)); forecast keys sit far above that
+        return 1e9 / d if d else self.freq[layer][expert] / self.boost[layer]
+
+    def _rank(self, layer, missed):
+        return sorted(missed, key=lambda e: self._rank_key(layer, e), reverse=True)
+
+    def _worth(self, layer, expert, victim) -> bool:
+        return self._rank_key(layer, expert) > self._rank_key(layer, victim)
+
+    def _victim(self, layer, protected) -> int:
+        """The hand samples ``scan`` occupied slots ahead of it and empties the lowest-ranked."""
+        table = self.tables[layer]
+        ring, n_slots = table.expert_in, table.n_slots
+        hand, key = self.hand[layer], self._rank_key
+        best_slot, best_key, seen, offset = -1, 0.0, 0, 0
+        while offset < n_slots and (seen < self.cfg.scan or best_slot < 0):
+            slot = (hand + offset) % n_slots
+            expert = ring[slot]
+            offset += 1
+            if expert == FREE or expert in protected:
+                continue
+            seen += 1
+            value = key(layer, expert)
+            if best_slot < 0 or value < best_key:
+                best_slot, best_key = slot, value
+        self.hand[layer] = (best_slot + 1) % n_slots          # rotate past the victim
+        return best_slot
+
+    # -- conversations -----------------------------------------------------------------
+    def switch_context(self, context_id: str) -> list:
+        """Remember the set the old conversation leaves with; restore the new one's."""
+        if self.context is not None:
+            self.contexts[self.context] = self.snapshot()
+        self.context = context_id
+        saved = self.contexts.get(context_id)
+        return self.restore(saved) if saved is not None else []
