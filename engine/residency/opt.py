@@ -4,10 +4,11 @@ After token t, with the whole future known, the misses of token t are candidates
 order of their next use (soonest first), at most ``upload_cap`` of them; each goes into a
 free slot, or replaces the resident whose next use is furthest away if it is needed
 sooner than that resident (otherwise nothing more is uploaded: bypass). Experts never
-used again are never uploaded. It is the optimum for DEMAND admission (only experts the
-router just chose move in; what the engine's policies do), checked against an exhaustive
-search on small traces in the tests. A policy that prefetches unrouted experts (e.g.
-from router probabilities) is not bounded by it.
+used again are never uploaded. When the cap allows every miss to upload (cap >= k, the
+default) it is the optimum of DEMAND admission (only experts the router just chose move
+in, as in every policy here), checked against an exhaustive search on small traces in
+the tests. Under a tighter cap it is only a reference: the tests keep a case where a
+better schedule exists. A policy that prefetches unrouted experts is not bounded by it.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def next_use(ids: np.ndarray) -> np.ndarray:
 class OptPolicy(ResidencyPolicy):
     name = "opt"
     offline = True
+    protect_routed = False      # only the next use matters, also for the token just run
 
     def __init__(self, budget, n_expert, k, **options) -> None:
         super().__init__(budget, n_expert, k, **options)
@@ -57,10 +59,11 @@ class OptPolicy(ResidencyPolicy):
         return sorted((e for e in missed if due[e] != NEVER), key=due.__getitem__)
 
     def _victim(self, layer, protected) -> int:
-        # protected (the routed ids) may go: only their next use matters. The slots staged in
-        # this decision hold experts due sooner than any later candidate, so they never go.
+        # The slots staged in this decision hold experts due sooner than any later
+        # candidate, so they are never the furthest one.
         table, due = self.tables[layer], self.due[layer]
-        return table.slot_of[max((e for e in table.expert_in if e != FREE), key=due.__getitem__)]
+        candidates = (e for e in table.expert_in if e != FREE and e not in protected)
+        return table.slot_of[max(candidates, key=due.__getitem__)]
 
     def _worth(self, layer, expert, victim) -> bool:
         return self.due[layer][expert] < self.due[layer][victim]

@@ -58,6 +58,7 @@ class ResidencyPolicy(ABC):
     name: ClassVar[str] = ""
     offline: ClassVar[bool] = False        # needs the whole trace first (call prepare)
     admits_misses: ClassVar[bool] = True   # False: nothing ever moves (static placements)
+    protect_routed: ClassVar[bool] = True  # never evict an expert of the token just run
 
     def __init__(self, budget: Budget, n_expert: int, k: int, **options) -> None:
         budget.check(n_expert, k)
@@ -85,11 +86,12 @@ class ResidencyPolicy(ABC):
     def _decide(self, layer, ids, missed, uploads, evictions) -> None:
         """Demand admission: the best-ranked misses, up to the cap, each worth its victim."""
         table = self.tables[layer]
+        protected = ids if self.protect_routed else ()
         for expert in self._rank(layer, missed)[: self.upload_cap]:
             if table.free:
                 slot = table.free.pop()
             else:
-                slot = self._victim(layer, ids)
+                slot = self._victim(layer, protected)
                 if not self._worth(layer, expert, table.expert_in[slot]):
                     return                       # ranked: later candidates are worth less
                 evictions.append((table.expert_in[slot], slot))

@@ -1,57 +1,14 @@
-"""Cross-layer predictors for the rotary policy's prefetch: ``predictor(layer, hidden)``.
+"""How good a trace's recorded cross-layer prediction (``pred``) is.
 
-The rotary policy calls ``predictor(layer, hidden)`` after stepping ``layer`` and
-prefetches the returned experts into ``layer + 1``. In replay the simulator passes the
-token index as ``hidden``, so a predictor here is a table indexed by token:
-
-* ``TracePredictor``  serves the trace's recorded ``pred`` array (measured: the engine
-  applied layer i's router to layer i-1's hidden state, or synth's latent model did).
-* ``NoisyOracle``     a MODELLED predictor: the true next-layer experts with injected
-  noise at a chosen accuracy. Useful for "what if", never a measurement.
+``pred[t, i]`` guesses layer i's experts of token t from layer i-1's hidden state of the
+same token. In the engine's "decide after the token" semantics it cannot feed residency
+(it exists only while token t runs, after the decision for t was made), so the
+simulator no longer prefetches from it; ``stats`` still reports its accuracy.
 """
 
 from __future__ import annotations
 
 import numpy as np
-
-from engine.errors import TraceFormatError
-from engine.residency.trace import Trace
-
-
-class TracePredictor:
-    """Serves ``pred[t, layer + 1]`` (the guess for the next layer) without the -1 holes."""
-
-    def __init__(self, pred: np.ndarray) -> None:
-        # -1 would index slot_of[-1] (the last expert) in the policy: drop it here, once.
-        self.rows = [[[e for e in row if e >= 0] for row in token]
-                     for token in np.asarray(pred).tolist()]          # [tokens][layers][<= k]
-
-    @classmethod
-    def from_trace(cls, trace: Trace) -> "TracePredictor":
-        if trace.pred is None:
-            raise TraceFormatError(f"Trace {trace.name} has no 'pred' array to predict from")
-        return cls(trace.pred)
-
-    def __call__(self, layer: int, hidden) -> list[int]:
-        return self.rows[hidden][layer + 1]
-
-
-class NoisyOracle:
-    """Modelled stand-in for "next layer's router applied to this layer's hidden state".
-
-    Returns the true experts of layer+1 for the token, each replaced by a wrong one with
-    probability 1 - accuracy (published hidden-state predictors: 80-89%, anchors.md).
-    The simulator passes the token index as ``hidden``.
-    """
-
-    def __init__(self, ids: np.ndarray, n_expert: int, accuracy: float, seed: int = 0) -> None:
-        rng = np.random.default_rng(seed)
-        wrong = rng.random(ids.shape) > accuracy
-        noise = rng.integers(0, n_expert, ids.shape)
-        self.guess = np.where(wrong, noise, ids).tolist()        # [tokens][layers][k]
-
-    def __call__(self, layer: int, hidden) -> list[int]:
-        return self.guess[hidden][layer + 1]
 
 
 def prediction_accuracy(ids: np.ndarray, pred: np.ndarray,

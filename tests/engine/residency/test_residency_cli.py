@@ -24,12 +24,12 @@ def test_simulate_writes_table_json_and_plot(traces, tmp_path, capsys):
     small, tiny = traces
     out, png = tmp_path / "r.json", tmp_path / "r.png"
     code = main(["simulate", str(small), str(tiny), "--fractions", "0.125,0.25,0.5",
-                 "--predictor-accuracy", "0.8", "--json", str(out), "--plot", str(png)])
+                 "--json", str(out), "--plot", str(png)])
     text = capsys.readouterr().out
     assert code == 0 and "rotary" in text and "gap to OPT" in text
     report = json.loads(out.read_text())
     policies = {r["policy"] for r in report["results"]}
-    assert {"rotary", "lru", "lfu", "lfru", "static", "layer", "opt", "rotary+pred(model 0.8)"} <= policies
+    assert {"rotary", "lru", "lfu", "lfru", "static", "layer", "opt"} <= policies
     assert any("fewer than the 2 experts" in s for s in report["skipped"])    # 12.5% of 8 < k
     assert png.stat().st_size > 1000
 
@@ -88,3 +88,7 @@ def test_byte_budget_across_layers(traces, tmp_path):
     rows = json.loads(out.read_text())["results"]
     assert {r["policy"] for r in rows} == {"rotary", "lru"}
     assert rows[0]["slots_per_layer"] == pytest.approx(51 / 2, abs=0.6)
+    even = tmp_path / "e.json"
+    assert main(["simulate", str(small), "--gib", "0.05", "--policies", "rotary", "--even-split",
+                 "--expert-bytes", str(2**20), "--json", str(even)]) == 0
+    assert json.loads(even.read_text())["results"][0]["slots_per_layer"] == pytest.approx(25.5, abs=0.6)

@@ -1,4 +1,4 @@
-"""Recorded next-layer predictions: the trace's ``pred``, TracePredictor, latent synth, CLI."""
+"""Recorded extras of a trace: next-layer predictions (``pred``, latent synth) and router ``probs``."""
 
 import json
 import re
@@ -11,8 +11,7 @@ from engine.errors import TraceFormatError
 from engine.residency.__main__ import main
 from engine.residency.budget import Budget
 from engine.residency.policy import make_policy
-from engine.residency.predictors import TracePredictor, prediction_accuracy
-from engine.residency.report import table
+from engine.residency.predictors import prediction_accuracy
 from engine.residency.simulate import run_policy
 from engine.residency.synth import SynthSpec, reuse_stats, synth_trace
 from engine.residency.trace import Trace, load_trace, save_trace
@@ -67,34 +66,11 @@ def test_bad_pred_names_the_problem_on_load_and_save(tmp_path, pred, fragment):
     assert not (tmp_path / "out.npz").exists()
 
 
-def test_trace_predictor_serves_the_next_layers_row_without_holes():
-    ids = _ids()
-    pred = _perfect(ids)
-    pred[3, 2, 0] = -1
-    predictor = TracePredictor(pred)
-    assert predictor(0, 1) == ids[1, 1].tolist()                     # after layer 0: layer 1's guess
-    assert predictor(1, 3) == ids[3, 2, 1:].tolist()                  # -1 dropped
-    with pytest.raises(TraceFormatError, match="no 'pred'"):
-        TracePredictor.from_trace(Trace(ids, None, META, "x.npz"))
-
-
 def test_prediction_accuracy_counts_true_experts_found():
     ids = np.array([[[0, 1], [2, 3], [4, 5]]], np.int16)             # [1 token, 3 layers, k=2]
     pred = np.array([[[-1, -1], [3, 7], [5, 4]]], np.int16)
     assert prediction_accuracy(ids, pred) == pytest.approx(0.75)      # (1/2 + 2/2) / 2
     assert prediction_accuracy(ids[:, :1], pred[:, :1]) is None       # one layer: nothing to predict
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_perfect_prefetch_never_lowers_the_hit_rate(seed):
-    spec = SynthSpec(n_expert=32, k=4, n_layers=3, n_tokens=150, segment=40, prompt=8, seed=seed)
-    trace = synth_trace(spec) if seed % 2 else random_trace(np.random.default_rng(seed), 60, 3, 32, 4, hot=14)
-    predictor = TracePredictor(_perfect(trace.ids))
-    for slots in (4, 6, 10):
-        budget = Budget.uniform(3, slots)
-        plain = run_policy(trace, make_policy("rotary", budget, 32, 4)).hit_rate
-        policy = make_policy("rotary", budget, 32, 4, predictor=predictor)
-        assert run_policy(trace, policy, predictor_hidden=True).hit_rate >= plain
 
 
 def test_latent_synth_predicts_like_a_model():
@@ -125,29 +101,49 @@ def test_latent_spec_errors():
         synth_trace(SynthSpec(mode="latent", token_corr=1.0))
 
 
-def test_cli_runs_the_recorded_predictor_and_reports_its_accuracy(tmp_path, capsys):
-    latent, plain = tmp_path / "latent.npz", tmp_path / "plain.npz"
+def test_stats_reports_the_recorded_pred_accuracy(tmp_path, capsys):
+    latent = tmp_path / "latent.npz"
     assert main(["synth", str(latent), "--preset", "latent-e64-k6", "--n-tokens", "200",
                  "--n-layers", "3", "--prompt", "16"]) == 0
-    assert main(["synth", str(plain), "--preset", "e64-k6", "--n-tokens", "100", "--n-layers", "3"]) == 0
-    out = tmp_path / "r.json"
-    assert main(["simulate", str(latent), str(plain), "--fractions", "0.25", "--policies",
-                 "rotary,lru,lfu,opt", "--predictor", "trace", "--json", str(out)]) == 0
-    text = capsys.readouterr().out
-    assert "rotary+pred(trace)" in text and "recorded pred accuracy" in text
-    report = json.loads(out.read_text())
-    rows = {(r["trace"], r["policy"]): r for r in report["results"]}
-    assert rows[("latent", "rotary+pred(trace)")]["pred_accuracy"] > 0.5
-    assert ("plain", "rotary+pred(trace)") not in rows
-    assert any("plain: has no recorded 'pred'" in s for s in report["skipped"])
-    assert set(report["pred_accuracy"]) == {"latent"}
     assert main(["stats", str(latent)]) == 0 and "pred_accuracy" in capsys.readouterr().out
 
 
-def test_table_says_when_a_prefetching_policy_beats_opt():
-    base = {"trace": "t", "fraction": 0.25, "tokens_per_s": 1.0, "uploads_per_token": 1.0}
-    rows = [{**base, "policy": p, "hit_rate": h} for p, h in
-            [("lru", 0.8), ("lfu", 0.7), ("opt", 0.9), ("rotary+pred(trace)", 0.95)]]
-    text = table(rows)
-    assert "above OPT: rotary+pred(trace) at 25%" in text and "demand-only" in text
-    assert "+1.50" in text                                           # gap closed beyond 1
+def _probs(ids, n_expert, rng):
+    """A router softmax [tokens, layers, n_expert] whose top-k are exactly ``ids``."""
+    logits = rng.normal(0, 1, (*ids.shape[:2], n_expert)).astype(np.float32)
+    np.put_along_axis(logits, ids.astype(np.int64), 5.0, axis=2)
+    e = np.exp(logits)
+    return e / e.sum(axis=2, keepdims=True)
+
+
+def test_probs_round_trip_and_are_optional(tmp_path):
+    ids = _ids()
+    probs = _probs(ids, 16, np.random.default_rng(0))
+    save_trace(tmp_path / "p.npz", ids, None, META, probs=probs)
+    assert np.allclose(load_trace(tmp_path / "p.npz").probs, probs)
+    save_trace(tmp_path / "n.npz", ids, None, META)
+    assert load_trace(tmp_path / "n.npz").probs is None
+
+
+@pytest.mark.parametrize("probs, fragment", [
+    (np.zeros((5, 3, 8), np.float32), "should be \\[tokens, layers, n_expert\\]"),
+    (np.full((5, 3, 16), np.nan, np.float32), "finite and non-negative"),
+    (np.zeros((5, 3, 16), np.int32), "must be float32"),
+])
+def test_bad_probs_name_the_problem(tmp_path, probs, fragment):
+    path = _write_raw(tmp_path / "bad.npz", ids=_ids(), probs=probs)
+    with pytest.raises(TraceFormatError, match=fragment):
+        load_trace(path)
+
+
+def test_the_simulator_hands_probs_to_the_policy():
+    """Same ids, with and without probs: rotary's decisions change only through probs."""
+    rng = np.random.default_rng(4)
+    trace = random_trace(rng, 120, 2, 32, 4, hot=16)
+    with_probs = Trace(trace.ids, None, trace.meta, "p", probs=_probs(trace.ids, 32, rng))
+    budget = Budget.uniform(2, 6)
+    plain = run_policy(trace, make_policy("rotary", budget, 32, 4))
+    fed = run_policy(with_probs, make_policy("rotary", budget, 32, 4))
+    assert (fed.decode.hits, fed.decode.uploads) != (plain.decode.hits, plain.decode.uploads)
+    assert run_policy(with_probs, make_policy("lru", budget, 32, 4)).decode == \
+        run_policy(trace, make_policy("lru", budget, 32, 4)).decode       # lru ignores probs
