@@ -30,7 +30,8 @@ from engine.residency import report  # noqa: E402
 from engine.residency.budget import Budget  # noqa: E402
 from engine.residency.policy import make_policy  # noqa: E402
 from engine.residency.rotary import RotaryConfig  # noqa: E402
-from engine.residency.simulate import layer_shares, make_budget, run_policy  # noqa: E402
+from engine.residency.simulate import (layer_shares, make_budget, run_policy,  # noqa: E402
+                                       slots_by_gain)
 from engine.residency.trace import Trace, load_trace  # noqa: E402
 
 FAMILIES = ("olmoe", "granite", "qwen", "gptoss")
@@ -41,6 +42,7 @@ GRID = tuple(RotaryConfig(half_life=h, horizon=w) for h in (8.0, 16.0, 32.0) for
 HELD_OUT = "rotary (held-out)"
 MARGIN_PTS = 1.0          # rotary below the best simple policy by more than this fails
 GAP_TARGET, GAP_FAIL = 1 / 3, 0.2
+SPLITS = ("even", "diversity", "gain")   # slots per layer: same / distinct experts / LRU hit-curve gain
 
 
 def _cfg_name(cfg: RotaryConfig) -> str:
@@ -79,11 +81,14 @@ def _run_split(job: tuple) -> dict:
     profile, scored = _trace(path, 512), _trace(path, 0, start=512)
     n_layers, k = scored.n_layers, scored.k
     total = int(0.25 * n_layers * scored.n_expert) * expert_bytes
-    shares = layer_shares(profile.ids) if split == "routing" else None
-    # every layer keeps k slots; the bytes beyond that follow the shares
-    extra = Budget.from_bytes(total - n_layers * k * expert_bytes, expert_bytes, n_layers,
-                              scored.n_expert - k, shares)
-    budget = Budget(tuple(k + s for s in extra.slots))
+    if split == "gain":
+        budget = Budget(slots_by_gain(profile.ids, scored.n_expert, k, total // expert_bytes))
+    else:
+        shares = layer_shares(profile.ids) if split == "diversity" else None
+        # every layer keeps k slots; the bytes beyond that follow the shares
+        extra = Budget.from_bytes(total - n_layers * k * expert_bytes, expert_bytes, n_layers,
+                                  scored.n_expert - k, shares)
+        budget = Budget(tuple(k + s for s in extra.slots))
     result = run_policy(scored, make_policy("rotary", budget, scored.n_expert, scored.k))
     return {"trace": family, "split": split, "hit_rate": result.hit_rate,
             "slots": list(budget.slots), "tokens_per_s": result.tokens_per_s()}
@@ -150,7 +155,7 @@ def main() -> int:
             for p in (*SIMPLE, "opt")]
     jobs += [(f, paths[f], "rotary", fr, cfg, args.tokens) for f in FAMILIES for fr in FRACTIONS
              for cfg in GRID]
-    splits = [(f, paths[f], s, 1) for f in FAMILIES for s in ("routing", "even")]
+    splits = [(f, paths[f], s, 1) for f in FAMILIES for s in SPLITS]
     with ProcessPoolExecutor(args.workers) as pool:
         rows = [r for r in pool.map(_run, jobs, chunksize=2) if r is not None]
         split_rows = list(pool.map(_run_split, splits))
@@ -173,13 +178,15 @@ def main() -> int:
 
 def _print_splits(rows: list[dict]) -> None:
     print("Slots per layer from one byte budget (25% of all experts), rotary default config; "
-          "shares profiled on the prose context, hit rate on the other three (measured):")
+          "profiled on the prose context, hit rate on the other three (measured). even: same per "
+          "layer; diversity: by distinct experts per 64 tokens; gain: by each layer's LRU hit curve")
     for family in FAMILIES:
         mine = {r["split"]: r for r in rows if r["trace"] == family}
-        routing, even = mine["routing"], mine["even"]
-        print(f"  {family:<8} by routing {100 * routing['hit_rate']:.1f}% "
-              f"(slots {min(routing['slots'])}..{max(routing['slots'])}) vs even "
-              f"{100 * even['hit_rate']:.1f}%: {100 * (routing['hit_rate'] - even['hit_rate']):+.2f} pts")
+        even = mine["even"]["hit_rate"]
+        parts = [f"{s} {100 * mine[s]['hit_rate']:.1f}% (slots {min(mine[s]['slots'])}..{max(mine[s]['slots'])}"
+                 + ("" if s == "even" else f", {100 * (mine[s]['hit_rate'] - even):+.2f} pts") + ")"
+                 for s in SPLITS]
+        print(f"  {family:<8} " + " | ".join(parts))
 
 
 def _write(out: str, rows: list[dict], split_rows: list[dict], chosen: dict) -> None:

@@ -53,8 +53,9 @@ def _simulate_parser(p: argparse.ArgumentParser) -> None:
     budget.add_argument("--gib", help="GiB of expert slots across all layers, comma-separated; "
                                       "layers with more diverse routing get more slots")
     p.add_argument("--upload-cap", type=int, help="uploads per layer step; further misses run on the CPU")
-    p.add_argument("--even-split", action="store_true",
-                   help="with --gib: the same slots for every layer instead of following the routing")
+    p.add_argument("--split", choices=["even", "diversity"], default="even",
+                   help="with --gib: the same slots for every layer, or more where the trace's "
+                        "routing is more diverse (did not pay on the real traces)")
     p.add_argument("--cost-model", default="rtx4060-laptop", choices=sorted(PRESETS))
     p.add_argument("--expert-bytes", type=int, help="bytes per expert (default: Qwen3.6 Q4_K_M, 1.78 MiB)")
     p.add_argument("--workers", type=int, default=1)
@@ -92,7 +93,7 @@ def _run_simulate(args) -> int:
     jobs = simulate.plan_jobs(args.traces, policies, _numbers(args.fractions, float),
                               _numbers(args.slots, int) if args.slots else None, args.upload_cap,
                               _numbers(args.gib, float) if args.gib else None,
-                              model.expert_bytes, args.even_split)
+                              model.expert_bytes, args.split)
     results = simulate.run_jobs(jobs, args.workers)
     rows = [r.row(model) for r in results if not isinstance(r, str)]
     errors = [r for r in results if isinstance(r, str)]
@@ -100,7 +101,7 @@ def _run_simulate(args) -> int:
         raise BudgetError("No budget can run on these traces", "; ".join(errors))
     print(report.table(rows, errors))
     settings = {"policies": policies, "cost_model": dataclasses.asdict(model), "traces": args.traces,
-                "upload_cap": args.upload_cap, "even_split": args.even_split,
+                "upload_cap": args.upload_cap, "split": args.split,
                 "semantics": "decide after the token (misses on the CPU, uploads for the next token)"}
     if args.json:
         report.write_json(args.json, rows, settings, errors)

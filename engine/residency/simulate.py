@@ -151,13 +151,42 @@ def layer_shares(ids: np.ndarray, window: int = 64) -> list[float]:
             for layer in range(ids.shape[1])]
 
 
+def lru_hit_curves(ids: np.ndarray, n_expert: int) -> np.ndarray:
+    """int64 [layers, n_expert + 1]: hits LRU would get with s slots (column s), per layer,
+    from one pass of stack distances (Mattson): a use at stack depth d hits when s > d."""
+    n_layers = ids.shape[1]
+    depth_counts = np.zeros((n_layers, n_expert + 1), dtype=np.int64)
+    for layer in range(n_layers):
+        stack: list[int] = []                                    # most recent first
+        for row in ids[:, layer].tolist():
+            for depth in [stack.index(e) for e in row if e in stack]:
+                depth_counts[layer, depth + 1] += 1
+            stack = row + [e for e in stack if e not in row]
+    return np.cumsum(depth_counts, axis=1)                      # column s: uses at depth < s
+
+
+def slots_by_gain(ids: np.ndarray, n_expert: int, k: int, total: int) -> tuple[int, ...]:
+    """Split ``total`` slots: k per layer, then each further slot to the layer whose LRU hit
+    curve on ``ids`` (a routing profile) gains most from it."""
+    curves = lru_hit_curves(ids, n_expert)
+    slots = [k] * ids.shape[1]
+    for _ in range(max(0, total - k * len(slots))):
+        gains = [curves[l, s + 1] - curves[l, s] if s < n_expert else -1 for l, s in enumerate(slots)]
+        best = int(np.argmax(gains))
+        if gains[best] < 0:
+            break
+        slots[best] += 1
+    return tuple(slots)
+
+
 def make_budget(trace: Trace, fraction: float | None = None, slots: int | None = None,
                 upload_cap: int | None = None, gib: float | None = None,
-                expert_bytes: int = RTX4060_LAPTOP.expert_bytes, even: bool = False) -> Budget:
-    """Slots per layer, a fraction of each layer's experts, or GiB split by layer_shares
-    (``even``: the same for every layer)."""
+                expert_bytes: int = RTX4060_LAPTOP.expert_bytes, split: str = "even") -> Budget:
+    """Slots per layer, a fraction of each layer's experts, or GiB split over layers:
+    ``even`` (the default: on the real traces nothing routing-based did better, see
+    bench_residency_quality) or ``diversity`` (by layer_shares of the trace itself)."""
     if gib is not None:
-        shares = None if even else layer_shares(trace.ids)
+        shares = layer_shares(trace.ids) if split == "diversity" else None
         budget = Budget.from_bytes(int(gib * 2**30), expert_bytes, trace.n_layers, trace.n_expert,
                                    shares, upload_cap)
     elif slots is not None:
@@ -179,7 +208,7 @@ class Job:
     upload_cap: int | None = None
     gib: float | None = None
     expert_bytes: int = RTX4060_LAPTOP.expert_bytes
-    even: bool = False                          # with gib: split evenly, not by routing
+    split: str = "even"                         # with gib: "even" or "diversity" (see make_budget)
     options: tuple = ()                         # (name, value) policy options, e.g. a config
     label: str | None = None
 
@@ -189,7 +218,7 @@ def run_job(job: Job, trace: Trace | None = None) -> RunResult | str:
     trace = trace or load_trace(job.trace_path)
     try:
         budget = make_budget(trace, job.fraction, job.slots, job.upload_cap, job.gib,
-                             job.expert_bytes, job.even)
+                             job.expert_bytes, job.split)
     except BudgetError as exc:
         return f"{trace.name}: {exc.message}"          # the same for every policy
     policy = make_policy(job.policy, budget, trace.n_expert, trace.k, **dict(job.options))
@@ -212,10 +241,10 @@ def simulate(trace: Trace, name: str, budget: Budget, **options) -> RunResult:
 def plan_jobs(traces: list[str], policies: list[str], fractions: list[float] | None,
               slots: list[int] | None, upload_cap: int | None = None,
               gibs: list[float] | None = None,
-              expert_bytes: int = RTX4060_LAPTOP.expert_bytes, even: bool = False) -> list[Job]:
+              expert_bytes: int = RTX4060_LAPTOP.expert_bytes, split: str = "even") -> list[Job]:
     """Every trace x policy x budget."""
     if gibs:
-        budgets = [{"gib": g, "expert_bytes": expert_bytes, "even": even} for g in gibs]
+        budgets = [{"gib": g, "expert_bytes": expert_bytes, "split": split} for g in gibs]
     else:
         budgets = [{"slots": s} for s in slots] if slots else [{"fraction": f} for f in fractions]
     return [Job(t, p, upload_cap=upload_cap, **b) for t in traces for p in policies for b in budgets]

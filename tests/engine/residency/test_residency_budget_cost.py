@@ -44,3 +44,19 @@ def test_copy_stream_uploads_only_cost_when_the_link_is_the_bottleneck():
     quiet = RTX4060_LAPTOP.token_seconds({**base, "prefetches": 1}, 40)
     assert quiet == RTX4060_LAPTOP.token_seconds(base, 40)
     assert RTX4060_LAPTOP.token_seconds({**base, "prefetches": 500}, 40) > quiet
+
+
+def test_lru_hit_curves_match_lru_at_every_size_and_gain_split_spends_the_total():
+    import numpy as np
+    from residency_helpers import random_trace
+
+    from engine.residency.policy import make_policy
+    from engine.residency.simulate import lru_hit_curves, run_policy, slots_by_gain
+
+    trace = random_trace(np.random.default_rng(2), 80, 2, 12, 1, hot=8)    # k = 1: one stack order
+    curves = lru_hit_curves(trace.ids, 12)
+    for slots in (1, 3, 6):
+        hits = run_policy(trace, make_policy("lru", Budget.uniform(2, slots), 12, 1)).decode.hits
+        assert curves[:, slots].sum() == hits
+    split = slots_by_gain(trace.ids, 12, 1, 9)
+    assert sum(split) == 9 and min(split) >= 1

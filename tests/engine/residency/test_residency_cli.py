@@ -84,11 +84,11 @@ def test_byte_budget_across_layers(traces, tmp_path):
     small, _ = traces
     out = tmp_path / "g.json"
     assert main(["simulate", str(small), "--gib", "0.05", "--policies", "rotary,lru",
-                 "--expert-bytes", str(2**20), "--json", str(out)]) == 0
+                 "--split", "diversity", "--expert-bytes", str(2**20), "--json", str(out)]) == 0
     rows = json.loads(out.read_text())["results"]
     assert {r["policy"] for r in rows} == {"rotary", "lru"}
     assert rows[0]["slots_per_layer"] == pytest.approx(51 / 2, abs=0.6)
     even = tmp_path / "e.json"
-    assert main(["simulate", str(small), "--gib", "0.05", "--policies", "rotary", "--even-split",
+    assert main(["simulate", str(small), "--gib", "0.05", "--policies", "rotary",
                  "--expert-bytes", str(2**20), "--json", str(even)]) == 0
     assert json.loads(even.read_text())["results"][0]["slots_per_layer"] == pytest.approx(25.5, abs=0.6)
