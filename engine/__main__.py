@@ -52,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="one conversation per --prompt; repeat a prompt to return to it")
     trace.add_argument("--out", required=True)
     trace.add_argument("--weights", action="store_true", help="also record gate weights")
+    trace.add_argument("--probs", action="store_true",
+                       help="also record the router's probabilities over all experts (no hidden-state pred)")
     demo = sub.add_parser("demo", help="write the built-in demo model")
     demo.add_argument("directory")
     from engine.documents.cli import add_summarize_parser  # noqa: PLC0415
@@ -112,14 +114,14 @@ def cmd_plan(args) -> int:
     return 0
 
 
-def _load(args, with_weights: bool = False, with_hidden: bool = False):
+def _load(args, with_weights: bool = False, with_hidden: bool = False, with_probs: bool = False):
     from engine.api import LoadRequest  # noqa: PLC0415
     from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
 
     request = LoadRequest(model_path=args.model, preset=args.preset)
     return load_with_fallback(request, lambda f, m: None,
                               lambda r: print(f"[{r.note}]", file=sys.stderr), with_weights,
-                              with_hidden)
+                              with_hidden, with_probs)
 
 
 def _chat_request(args, messages):
@@ -161,14 +163,14 @@ def cmd_trace(args) -> int:
     from engine.runtime.predictor import prediction_accuracy  # noqa: PLC0415
     from engine.residency.trace import save_trace  # noqa: PLC0415
 
-    loaded = _load(args, with_weights=args.weights, with_hidden=True)
+    loaded = _load(args, with_weights=args.weights, with_hidden=not args.probs, with_probs=args.probs)
     try:
         if not loaded.facts.is_moe:
             raise EngineError("This model has no experts, so there is no routing to record.")
         steps, contexts = _record_conversations(loaded, args)
         trace = loaded.routing_trace(steps)
         meta = dict(trace.meta, contexts=contexts)
-        save_trace(args.out, trace.ids, trace.weights, meta, pred=trace.pred)
+        save_trace(args.out, trace.ids, trace.weights, meta, pred=trace.pred, probs=trace.probs)
     finally:
         loaded.close()
     ids = trace.ids

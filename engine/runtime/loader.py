@@ -16,7 +16,8 @@ from engine.runtime.llama_model import NativeModel, Sampling
 from engine.model.facts import ModelFacts
 from engine.runtime.predictor import RouterPredictor, hidden_node_name
 from engine.recipe import Recipe
-from engine.runtime.routing import make_recorder, stack_decode_steps, stack_decode_weights
+from engine.runtime.routing import (make_recorder, stack_decode_probs, stack_decode_steps,
+                                    stack_decode_weights)
 
 Progress = Callable[[float, str], None]
 Fallback = Callable[[Recipe], None]
@@ -28,6 +29,7 @@ class RoutingTrace:
     weights: np.ndarray | None       # float32 [tokens, layers, k]
     meta: dict
     pred: np.ndarray | None          # int16 [tokens, layers, k], hidden-state predictions
+    probs: np.ndarray | None = None  # float32 [tokens, layers, n_expert], router distribution
 
 
 @dataclass
@@ -57,7 +59,7 @@ class LoadedModel:
                 "architecture": self.facts.architecture, "n_expert": self.facts.n_expert,
                 "k": self.facts.n_expert_used, "layers": layers, "source": "rotary-engine"}
         return RoutingTrace(stack_decode_steps(steps, layers), stack_decode_weights(steps, layers),
-                            meta, self._predictions(steps))
+                            meta, self._predictions(steps), stack_decode_probs(steps, layers))
 
     def _predictions(self, steps: list) -> np.ndarray | None:
         if not steps or not all(step.hidden for step in steps):
@@ -70,7 +72,8 @@ class LoadedModel:
 
 
 def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallback,
-                       with_weights: bool = False, with_hidden: bool = False) -> LoadedModel:
+                       with_weights: bool = False, with_hidden: bool = False,
+                       with_probs: bool = False) -> LoadedModel:
     from engine.plan.hardware import probe  # noqa: PLC0415
     from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
     from engine.plan import describe, plan  # noqa: PLC0415
@@ -79,18 +82,19 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     facts = inspect_model(request.model_path)
     hardware = probe()
     recipe = request.recipe or plan(facts, hardware, preset=request.preset)
-    wants_routing = facts.is_moe and (request.record_routing or with_hidden or with_weights)
-    recorder = _recorder(facts, recipe, with_weights, with_hidden) if wants_routing else None
+    wants_routing = facts.is_moe and (request.record_routing or with_hidden or with_weights or with_probs)
+    recorder = _recorder(facts, recipe, with_weights, with_hidden, with_probs) if wants_routing else None
     native, recipe = _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
     summary = describe(recipe, facts, hardware).text
     progress(1.0, "The model is ready.")
     return LoadedModel(facts, recipe, native, recorder, summary)
 
 
-def _recorder(facts: ModelFacts, recipe: Recipe, with_weights: bool, with_hidden: bool):
+def _recorder(facts: ModelFacts, recipe: Recipe, with_weights: bool, with_hidden: bool,
+              with_probs: bool = False):
     hidden_name = hidden_node_name(facts.architecture) if with_hidden else ""
     return make_recorder(with_weights, max_rows=recipe.n_ubatch, hidden_name=hidden_name,
-                         n_embd=facts.n_embd if with_hidden else 0)
+                         n_embd=facts.n_embd if with_hidden else 0, with_probs=with_probs)
 
 
 def _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback):

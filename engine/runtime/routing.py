@@ -1,7 +1,8 @@
 """Routing record: which experts every MoE layer selected for every token.
 
-llama.cpp names the router's top-k node ``ffn_moe_topk-<layer>`` and its gate
-weights ``ffn_moe_weights-<layer>``. The scheduler's eval callback (context param
+llama.cpp names the router's top-k node ``ffn_moe_topk-<layer>``, its gate weights
+``ffn_moe_weights-<layer>`` and its scores over all experts ``ffn_moe_probs-<layer>``
+(recorded only on request, by the Python recorder). The scheduler's eval callback (context param
 ``cb_eval``) asks us, node by node, whether we want a node's data; we say yes only
 for those two and copy the few bytes out. Everything else runs unobserved.
 """
@@ -19,6 +20,7 @@ from engine.runtime.bindings import (GGML_MAX_DIMS, TENSOR_NAME_OFFSET, GgmlTens
 
 TOPK = b"ffn_moe_topk"
 WEIGHTS = b"ffn_moe_weights"
+PROBS = b"ffn_moe_probs"
 GGML_TYPE_I32 = 26
 
 log = logging.getLogger("rotary.routing")
@@ -31,6 +33,7 @@ class TokenRouting:
     ids: dict[int, np.ndarray] = field(default_factory=dict)      # layer → [n_tokens, k] int32
     weights: dict[int, np.ndarray] = field(default_factory=dict)  # layer → [n_tokens, k] float32
     hidden: dict[int, np.ndarray] = field(default_factory=dict)   # layer → [n_embd] router input
+    probs: dict[int, np.ndarray] = field(default_factory=dict)    # layer → [n_tokens, n_expert] float32
 
 
 class RoutingRecorder:
@@ -39,9 +42,10 @@ class RoutingRecorder:
     ``begin()`` before ``llama_decode``, ``take()`` after it. Runs on the engine thread.
     """
 
-    def __init__(self, with_weights: bool = False) -> None:
+    def __init__(self, with_weights: bool = False, with_probs: bool = False) -> None:
         self.enabled = True
         self.with_weights = with_weights
+        self.with_probs = with_probs
         self._current = TokenRouting()
         self._lib = ggml()
         self._callback = llama_cpp_module().ggml_backend_sched_eval_callback(self._on_node)
@@ -65,7 +69,8 @@ class RoutingRecorder:
             return not ask
         try:
             kind, layer = parse_node_name(ctypes.string_at(tensor + TENSOR_NAME_OFFSET))
-            wanted = kind == TOPK or (kind == WEIGHTS and self.with_weights)
+            wanted = (kind == TOPK or (kind == WEIGHTS and self.with_weights)
+                      or (kind == PROBS and self.with_probs))
             if not ask and wanted:
                 self._store(tensor, kind, layer)
             return wanted if ask else True
@@ -77,6 +82,8 @@ class RoutingRecorder:
         array = read_tensor(self._lib, tensor)           # [ne3, ne2, ne1, ne0]
         if kind == TOPK:                                  # [n_tokens, k]
             self._current.ids[layer] = array.reshape(-1, array.shape[-1])
+        elif kind == PROBS:                               # [n_tokens, n_expert]
+            self._current.probs[layer] = array.reshape(-1, array.shape[-1])
         else:                                             # [n_tokens, k, 1]
             self._current.weights[layer] = array.reshape(-1, array.shape[-2])
 
@@ -84,7 +91,7 @@ class RoutingRecorder:
 def parse_node_name(name: bytes) -> tuple[bytes, int]:
     """b"ffn_moe_topk-12" → (b"ffn_moe_topk", 12); anything else → (b"", -1)."""
     kind, dash, layer = name.rpartition(b"-")
-    if dash and layer.isdigit() and kind in (TOPK, WEIGHTS):
+    if dash and layer.isdigit() and kind in (TOPK, WEIGHTS, PROBS):
         return kind, int(layer)
     return b"", -1
 
@@ -113,6 +120,18 @@ def stack_decode_weights(steps: list[TokenRouting], layers: list[int]) -> np.nda
         return None
     rows = [np.stack([step.weights[layer][-1] for layer in layers]) for step in steps]
     return np.stack(rows).astype(np.float32)
+
+
+def stack_decode_probs(steps: list[TokenRouting], layers: list[int]) -> np.ndarray | None:
+    """Decode-step scores → ``probs`` float32 [tokens, layers, n_expert], as a distribution:
+    gating that hands raw logits (gpt-oss) gets a softmax, sigmoid scores are normalised."""
+    if not steps or not all(step.probs for step in steps):
+        return None
+    scores = np.stack([np.stack([step.probs[layer][-1] for layer in layers]) for step in steps])
+    scores = scores.astype(np.float64)
+    if scores.min() < 0:
+        scores = np.exp(scores - scores.max(axis=2, keepdims=True))
+    return (scores / scores.sum(axis=2, keepdims=True)).astype(np.float32)
 
 
 # ---- the same recorder with its per-node work done in C (engine/native/csrc/rotary_routing.c) ----
@@ -194,10 +213,13 @@ class NativeRoutingRecorder:
 
 
 def make_recorder(with_weights: bool = False, max_rows: int = 512, hidden_name: str = "",
-                  n_embd: int = 0):
-    """The C recorder where it can be built, else the pure-Python one (no hidden states)."""
+                  n_embd: int = 0, with_probs: bool = False):
+    """The C recorder where it can be built, else the pure-Python one (no hidden states).
+    Router probabilities (``with_probs``, for traces) are copied by the Python one only."""
     from engine.native.build import build_library  # noqa: PLC0415
 
+    if with_probs:
+        return RoutingRecorder(with_weights, with_probs=True)
     path = build_library("rotary_routing.c")
     if path is None:
         return RoutingRecorder(with_weights)
