@@ -21,6 +21,8 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -94,6 +96,45 @@ def _run_split(job: tuple) -> dict:
             "slots": list(budget.slots), "tokens_per_s": result.tokens_per_s()}
 
 
+def _returning(path: str) -> Trace:
+    """The four prompts cut in halves and interleaved (p1 c1 m1 d1 p2 c2 m2 d2): each
+    conversation comes back once, as when a user switches between chats."""
+    trace = load_trace(path)
+    starts = [s for s, _ in trace.meta["contexts"]] + [trace.n_tokens]
+    names = [c for _, c in trace.meta["contexts"]]
+    halves = [[(a, (a + b) // 2), ((a + b) // 2, b)] for a, b in zip(starts, starts[1:])]
+    order = [(names[i], halves[i][h]) for h in range(2) for i in range(len(names))]
+    ids = np.concatenate([trace.ids[a:b] for _, (a, b) in order])
+    at = np.cumsum([0] + [b - a for _, (a, b) in order])[:-1]
+    contexts = [[int(t), name] for t, (name, _) in zip(at, order)]
+    return Trace(ids, None, {**trace.meta, "contexts": contexts}, trace.path)
+
+
+def _run_return(job: tuple) -> dict:
+    family, path, label, policy, cfg = job
+    trace = _returning(path)
+    budget = make_budget(trace, 0.25)
+    options = {"config": cfg} if cfg is not None else {}
+    result = run_policy(trace, make_policy(policy, budget, trace.n_expert, trace.k, **options))
+    return {"trace": family, "label": label, "hit_rate": result.hit_rate,
+            "restores": result.bulk_uploads, "tokens_per_s": result.tokens_per_s()}
+
+
+RETURN_RUNS = (("rotary, restore on return", "rotary", RotaryConfig()),
+               ("rotary, no restore", "rotary", RotaryConfig(restore_on_return=False)),
+               ("lfru", "lfru", None))
+
+
+def _print_returns(rows: list[dict]) -> None:
+    print("Conversations that come back (halves of the four prompts interleaved), 25%, "
+          "default config (measured hit rate; restore uploads at the switch, MODELLED tok/s):")
+    for family in FAMILIES:
+        mine = [r for r in rows if r["trace"] == family]
+        print(f"  {family:<8} " + " | ".join(
+            f"{r['label']} {100 * r['hit_rate']:.1f}% ({r['restores']} restore uploads, "
+            f"{r['tokens_per_s']:.1f} t/s)" for r in mine))
+
+
 def leave_one_out(rows: list[dict]) -> tuple[list[dict], dict[str, str]]:
     """For each family: the grid config best on the other three, its rows relabelled held-out."""
     grid = [r for r in rows if r["config"] is not None]
@@ -106,6 +147,14 @@ def leave_one_out(rows: list[dict]) -> tuple[list[dict], dict[str, str]]:
         chosen[family] = best
         held += [{**r, "policy": HELD_OUT} for r in grid if r["config"] == best and r["trace"] == family]
     return held, chosen
+
+
+def _best_on_all(rows: list[dict]) -> str:
+    grid = [r for r in rows if r["config"] is not None and r["policy"] == "rotary"]
+    def mean(name: str) -> float:
+        mine = [r["hit_rate"] for r in grid if r["config"] == name]
+        return sum(mine) / len(mine)
+    return max(dict.fromkeys(r["config"] for r in grid), key=mean)
 
 
 def print_table(rows: list[dict]) -> None:
@@ -159,6 +208,8 @@ def main() -> int:
     with ProcessPoolExecutor(args.workers) as pool:
         rows = [r for r in pool.map(_run, jobs, chunksize=2) if r is not None]
         split_rows = list(pool.map(_run_split, splits))
+        return_rows = list(pool.map(_run_return, [(f, paths[f], *run) for f in FAMILIES
+                                                  for run in RETURN_RUNS]))
     held, chosen = leave_one_out(rows)
     rows += held
     tokens = "all" if not args.tokens else f"the first {args.tokens}"
@@ -172,7 +223,10 @@ def main() -> int:
     verdicts = Verdicts()
     goals(rows, verdicts)
     _print_splits(split_rows)
-    _write(args.out, rows, split_rows, chosen)
+    _print_returns(return_rows)
+    print(f"Chosen on all four families: {_best_on_all(rows)} "
+          f"(shipped default: {_cfg_name(RotaryConfig())})")
+    _write(args.out, rows, split_rows + return_rows, chosen)
     return verdicts.exit_code()
 
 

@@ -43,6 +43,7 @@ class RotaryConfig:
     memory: int = 8192          # tokens of routing history kept for matching
     near_miss: int = 0          # with probs: top non-routed experts credited (0: 2 * k)
     layer_match: bool = True    # no layer-0 context match: match this layer's own routing
+    restore_on_return: bool = True   # switch_context back to a conversation restores its set
 
 
 @register
@@ -89,6 +90,8 @@ class RotaryPolicy(ResidencyPolicy):
         self.token = t
         self.history[t % cfg.memory] = [None] * len(self.tables)
         self.signature[t % cfg.memory] = tuple(ids0)
+        if t and t % cfg.memory == 0:
+            self._forget_before(t - cfg.memory)
         self.match = -1
         for length in range(min(cfg.order, t + 1), 0, -1):
             key = tuple(self.signature[(t - i) % cfg.memory] for i in range(length))
@@ -96,6 +99,12 @@ class RotaryPolicy(ResidencyPolicy):
             if self.match < 0 and earlier >= 0 and t - earlier < cfg.memory - cfg.horizon:
                 self.match = earlier
             self.seen[length - 1][key] = t
+
+    def _forget_before(self, oldest: int) -> None:
+        """Drop contexts whose history rows are overwritten (keeps the dicts bounded)."""
+        for seen in (*self.seen, *self.seen_layer):
+            for key in [key for key, t in seen.items() if t < oldest]:
+                del seen[key]
 
     def _forecast(self, layer: int, start: int) -> dict[int, int]:
         """expert -> first distance at which it followed token ``start`` (known rows only)."""
@@ -170,4 +179,4 @@ class RotaryPolicy(ResidencyPolicy):
             self.contexts[self.context] = self.snapshot()
         self.context = context_id
         saved = self.contexts.get(context_id)
-        return self.restore(saved) if saved is not None else []
+        return self.restore(saved) if saved is not None and self.cfg.restore_on_return else []

@@ -264,3 +264,11 @@ def test_static_placements_never_upload(name):
     trace = random_trace(np.random.default_rng(1), 30, 2, 16, 2)
     result = run_policy(trace, make_policy(name, Budget.uniform(2, 8), 16, 2))
     assert result.decode.uploads == 0 and result.decode.evictions == 0
+
+
+def test_rotary_forgets_contexts_older_than_its_memory():
+    trace = random_trace(np.random.default_rng(9), 300, 2, 32, 2, hot=32)
+    policy = make_policy("rotary", Budget.uniform(2, 4), 32, 2, config=RotaryConfig(memory=64))
+    replay(policy, trace.ids)
+    assert all(policy.token - t <= 2 * 64 for seen in (*policy.seen, *policy.seen_layer)
+               for t in seen.values())
