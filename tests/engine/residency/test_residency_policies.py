@@ -244,19 +244,21 @@ def test_rotary_forecasts_a_returning_context_and_bypasses_what_it_does_not_need
 
 
 def test_rotary_credits_experts_the_router_nearly_chose():
-    """With probs, a resident the router keeps nearly choosing outlives one it never picks."""
+    """With probs, a resident the router nearly chose outlives a slightly more recent one."""
     n_expert, k = 16, 2
-    def run(with_probs: bool):
+    near = np.zeros(n_expert, dtype=np.float32)
+    near[[0, 5]], near[2] = 0.4, 0.15                                   # expert 2: the runner-up
+
+    def run(probs):
         policy = make_policy("rotary", Budget.uniform(1, 3), n_expert, k,
                              config=RotaryConfig(layer_match=False))
-        near = np.zeros(n_expert, dtype=np.float32)
-        near[[0, 1]], near[2] = 0.4, 0.15                               # expert 2: the runner-up
-        policy.after_token(0, [2, 3])                                  # 2 and 3 come in
-        policy.after_token(0, [0, 1], near if with_probs else None)    # 0 and 1 need room
-        policy.after_token(0, [0, 1], near if with_probs else None)
+        policy.after_token(0, [2, 5])                                  # 2 and 5 come in
+        policy.after_token(0, [3, 5])                                  # 3 too: 2 is now the oldest
+        policy.after_token(0, [0, 5], probs)                           # 0 needs one slot
+        policy.after_token(0, [0, 5], probs)
         return set(policy.tables[0].resident())
-    assert run(True) == {0, 1, 2}                                      # 3 made room instead of 2
-    assert run(False) == {0, 1, 3}                                     # without probs: the hand's first
+    assert run(None) == {0, 5, 3}                                      # the oldest (2) made room
+    assert run(near) == {0, 5, 2}                                      # the runner-up stayed
 
 
 @pytest.mark.parametrize("name", ["static", "layer"])
