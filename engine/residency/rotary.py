@@ -26,7 +26,10 @@ Calls must come layer 0 first for every token (layer 0's call opens a new token)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+
+import numpy as np
 
 from engine.residency.policy import ResidencyPolicy, Snapshot, register
 from engine.residency.slots import FREE
@@ -133,17 +136,20 @@ class RotaryPolicy(ResidencyPolicy):
             self.boost[layer] = 1.0
 
     def _credit_near_misses(self, layer: int, ids: list[int], probs, boost: float) -> None:
-        """The router's runners-up get their probability (relative to the top choice) as a use."""
-        import numpy as np
-
+        """The router's runners-up get their probability relative to the top one as a use.
+        Scores that are not probabilities (negative or > 1: raw logits, e.g. gpt-oss gating)
+        count as exp(score - top), a softmax ratio."""
         probs = np.asarray(probs, dtype=np.float32)                        # [n_expert]
-        count = self.cfg.near_miss or 2 * self.k
-        top = np.argpartition(-probs, min(count + len(ids), len(probs)) - 1)[: count + len(ids)]
-        peak = float(probs.max()) or 1.0
+        count = min(len(probs), (self.cfg.near_miss or 2 * self.k) + len(ids))
+        top = np.argpartition(probs, len(probs) - count)[-count:]          # [count] best scores
+        values = probs[top].tolist()
+        peak = max(values)
+        logits = peak > 1.0 or min(values) < 0.0
         freq, routed = self.freq[layer], set(ids)
-        for expert in top.tolist():
+        for expert, value in zip(top.tolist(), values):
             if expert not in routed:
-                freq[expert] += boost * float(probs[expert]) / peak
+                share = math.exp(value - peak) if logits else value / peak if peak > 0 else 0.0
+                freq[expert] += boost * share
 
     # -- ranking: forecast experts by distance, then the rest by decayed frequency ---------
     def _keys(self, layer: int, experts) -> list[float]:
