@@ -81,7 +81,7 @@ class RotaryPolicy(ResidencyPolicy):
         self._count(layer, ids, probs)
         start = self.match
         if self.cfg.layer_match:
-            key = tuple(ids)
+            key = tuple(sorted(ids))
             if start < 0:
                 start = self.seen_layer[layer].get(key, -1)
                 if self.token - start >= self.cfg.memory - self.cfg.horizon:
@@ -95,7 +95,7 @@ class RotaryPolicy(ResidencyPolicy):
         cfg, t = self.cfg, self.token + 1
         self.token = t
         self.history[t % cfg.memory] = [None] * len(self.tables)
-        self.signature[t % cfg.memory] = tuple(ids0)
+        self.signature[t % cfg.memory] = tuple(sorted(ids0))   # the engine gives rank order
         if t and t % cfg.memory == 0:
             self._forget_before(t - cfg.memory)
         self.match = -1

@@ -274,3 +274,21 @@ def test_rotary_forgets_contexts_older_than_its_memory():
     replay(policy, trace.ids)
     assert all(policy.token - t <= 2 * 64 for seen in (*policy.seen, *policy.seen_layer)
                for t in seen.values())
+
+
+@FAST
+@given(cases())
+def test_rotary_ignores_the_order_of_routed_ids_within_a_token(case):
+    """Traces store sorted ids, the engine passes the router's rank order: same decisions.
+    (LRU-like baselines may break recency ties by that order; rotary breaks them by id.)"""
+    name = "rotary"
+    n_expert, k, slots, cap, seed = case
+    rng = np.random.default_rng(seed)
+    trace = random_trace(rng, 40, 2, n_expert, k)
+    shuffled = np.array([[rng.permutation(row) for row in token] for token in trace.ids])
+    counts = []
+    for ids in (np.sort(trace.ids, axis=2), shuffled):
+        policy = make_policy(name, Budget.uniform(2, slots, k), n_expert, k)
+        policy.prepare(ids)
+        counts.append(replay(policy, ids))
+    assert counts[0] == counts[1]
