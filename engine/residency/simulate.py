@@ -187,8 +187,14 @@ def make_budget(trace: Trace, fraction: float | None = None, slots: int | None =
     bench_residency_quality) or ``diversity`` (by layer_shares of the trace itself)."""
     if gib is not None:
         shares = layer_shares(trace.ids) if split == "diversity" else None
-        budget = Budget.from_bytes(int(gib * 2**30), expert_bytes, trace.n_layers, trace.n_expert,
-                                   shares, upload_cap)
+        floor = trace.n_layers * trace.k * expert_bytes        # every layer needs k slots
+        if split == "diversity" and int(gib * 2**30) >= floor:   # k each, the rest by shares
+            extra = Budget.from_bytes(int(gib * 2**30) - floor, expert_bytes, trace.n_layers,
+                                      trace.n_expert - trace.k, shares)
+            budget = Budget(tuple(trace.k + s for s in extra.slots), upload_cap)
+        else:
+            budget = Budget.from_bytes(int(gib * 2**30), expert_bytes, trace.n_layers,
+                                       trace.n_expert, shares, upload_cap)
     elif slots is not None:
         budget = Budget.uniform(trace.n_layers, slots, upload_cap)
     else:
