@@ -109,7 +109,7 @@ BENCHMARKS = (
     ("bench/bench_engine.py", "--rounds", "9"),
     ("bench/bench_planner.py",),
     ("bench/bench_residency_step.py",),
-    ("bench/bench_residency_quality.py", "--tokens", "1500", "--out", "artifacts/bench"),
+    ("bench/bench_residency_quality.py", "--out", "artifacts/bench"),
     ("bench/bench_app_startup.py",),
     ("bench/bench_app_stall.py",),
     ("bench/bench_remote.py",),
