@@ -110,6 +110,11 @@ class StepRecord:
     # The model runs on an office server: VRAM is "on the server", and ``token`` is -1
     # (servers stream text, not token ids).
     on_server: bool = False
+    # Expert slot cache (None without one): this token's forward pass, summed over cached layers.
+    expert_hits: int | None = None           # routed experts read from slots on the graphics card
+    expert_misses: int | None = None         # routed experts computed from system memory
+    expert_uploaded_bytes: int | None = None # copied into slots after this token
+    resident_experts: tuple[tuple[int, ...], ...] | None = None  # [cached layer] experts in slots
 
 
 @dataclass(frozen=True)
