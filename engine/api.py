@@ -50,7 +50,8 @@ class ChatRequest:
     seed: int = -1
     record_routing: bool = True
     request_id: int = field(default_factory=next_request_id)
-    conversation_id: int | None = None     # copied onto every event of this request
+    conversation_id: int | None = None     # copied onto every event of this request;
+    # the expert slot cache keeps each conversation's experts and brings them back on return
 
 
 # ---- events -----------------------------------------------------------------------
@@ -129,6 +130,7 @@ class ResponseStats:
     context_used: int
     context_size: int
     stop_reason: str           # "eos", "length" or "stopped"
+    expert_restored_bytes: int | None = None   # slot cache: copied back for this conversation
 
 
 @dataclass(frozen=True)

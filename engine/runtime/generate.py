@@ -154,6 +154,7 @@ class GenerationRun:
                 f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
         model.set_sampling(sampling)
         self.state = StreamState(request_id)
+        self.restored_bytes: int | None = None   # slot cache: a conversation's experts copied back
         self.routing: list[TokenRouting] = []
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
@@ -229,7 +230,7 @@ class GenerationRun:
             decode_tps=self._decode_tps(ended) if generated > 1 else 0.0,
             ttft_s=self._ttft_s if generated else 0.0, total_s=ended - state.started,
             context_used=len(self.model.tokens), context_size=self.model.n_ctx,
-            stop_reason=state.stop_reason)
+            stop_reason=state.stop_reason, expert_restored_bytes=self.restored_bytes)
 
 
 def stream_generate(model: NativeModel, messages: Sequence[ChatMessage], *, max_tokens: int = 256,

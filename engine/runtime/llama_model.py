@@ -59,6 +59,7 @@ class NativeModel:
         self.placement = PlacementReport.from_log(native_log().since(mark))
         self.tokens: list[int] = []   # what the context's memory currently holds
         self.last_residency = None    # TokenResidency of the last single-token decode
+        self._replay, self._replay_at = None, 0   # trace replay: ids [tokens, cached layers, k]
 
     def _load(self, progress: ProgressCallback | None) -> None:
         self._overrides = OverrideArray(self.recipe.override_patterns(), cpu_buffer_type())
@@ -157,11 +158,22 @@ class NativeModel:
     def _truncate(self, keep: int) -> bool:
         return bool(self._llama.llama_memory_seq_rm(self.ctx.memory, 0, keep, -1))
 
+    def replay_routing(self, ids) -> None:
+        """Benchmarks: route decode steps from ``ids`` [tokens, cached layers, k] (cycled)."""
+        if self.slot_cache is None:
+            raise ModelLoadError("Routing can only be replayed with the expert slot cache.")
+        self._replay, self._replay_at = ids, 0
+        if ids is None:
+            self.slot_cache.force_routing(None)
+
     def decode(self, tokens: list[int], step: bool = False) -> None:
         """Evaluate ``tokens`` after what the context holds (one batch, ≤ n_batch).
 
         ``step``: a generated token (not prompt text); the residency policy runs after it.
         """
+        if step and self._replay is not None:
+            self.slot_cache.force_routing(self._replay[self._replay_at % len(self._replay)])
+            self._replay_at += 1
         self.batch.set_batch(tokens, n_past=len(self.tokens), logits_all=False)
         status = self._llama.llama_decode(self.ctx.ctx, self.batch.batch)
         if status != 0:

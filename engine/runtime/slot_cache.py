@@ -145,6 +145,8 @@ class SlotCache:
         self._probs = np.zeros((len(self.layers), n_expert), dtype=np.float32)  # [layers, n_expert]
         self._published = [set() for _ in self.layers]   # mirror of the native tables
         self.totals = Totals()
+        self.conversation: str | None = None
+        self._saved: dict[str, object] = {}          # conversation id -> policy snapshot
         # When set to []: every decode step's (ids [layers, k], probs [layers, n_expert]).
         self.routing_log: list[tuple[np.ndarray, np.ndarray]] | None = None
 
@@ -199,6 +201,19 @@ class SlotCache:
     def restore(self, snapshot) -> int:
         """Make a saved resident set current again; returns the bytes uploaded."""
         moved = self.upload_all(self.policy.restore(snapshot))
+        self.totals.restored_bytes += moved
+        return moved
+
+    def switch_conversation(self, conversation_id: str) -> int:
+        """Save the current conversation's slots, bring back the other's; bytes uploaded."""
+        if conversation_id == self.conversation:
+            return 0
+        if self.conversation is not None:
+            self._saved[self.conversation] = self.policy.snapshot()
+        self.conversation = conversation_id
+        moved = self.upload_all(self.policy.switch_context(conversation_id))
+        if conversation_id in self._saved:
+            moved += self.upload_all(self.policy.restore(self._saved[conversation_id]))
         self.totals.restored_bytes += moved
         return moved
 

@@ -283,3 +283,50 @@ def test_expert_bytes_match_the_tensor_slabs(tiny_moe_path, cpu_recipe):
         model.close()
     assert size == 3 * 64 * 32 * 2     # gate, up, down: n_embd x n_ff f16 each
     assert ctypes.sizeof(ctypes.c_int32) == 4
+
+
+def test_switching_conversations_brings_their_slots_back(tiny_moe_path, cpu_recipe):
+    model = load(tiny_moe_path, cpu_recipe, slots=[3] * 4)
+    try:
+        cache = model.slot_cache
+        assert cache.switch_conversation("a") == 0
+        greedy(model, n=12, prompt="hello the model")
+        first = cache.resident()
+        cache.switch_conversation("b")
+        greedy(model, n=12, prompt=" question answer summary document rotary")
+        moved = cache.switch_conversation("a")
+        back = cache.resident()
+    finally:
+        model.close()
+    assert back == first
+    assert moved % cache.expert_bytes[0] == 0 and cache.totals.restored_bytes >= moved
+
+
+def _cli(*args, stdin="hello the model\n\n"):
+    import json  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    result = subprocess.run([sys.executable, "-m", "engine", *args], input=stdin,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout) if "--json" in args else result
+
+
+def test_cli_chat_prints_slot_cache_counts_as_json(tiny_moe_path):
+    stats = _cli("chat", str(tiny_moe_path), "--max-tokens", "24", "--temperature", "0",
+                 "--slots", "2", "--policy", "lru", "--json")
+    assert stats["slot_cache"] and stats["policy"] == "lru"
+    assert stats["hits"] + stats["misses"] == 4 * 2 * stats["decode_steps"] > 0
+    assert stats["uploads"] > 0 and stats["uploaded_bytes"] == stats["uploads"] * 3 * 64 * 32 * 2
+    off = _cli("chat", str(tiny_moe_path), "--max-tokens", "8", "--no-slots", "--json")
+    assert not off["slot_cache"] and off["hits"] == 0
+
+
+def test_cli_replays_a_trace_through_the_cache(tiny_moe_path, tmp_path):
+    trace = tmp_path / "t.npz"
+    _cli("trace", str(tiny_moe_path), "--prompt", "the document", "--out", str(trace),
+         "--max-tokens", "16", "--temperature", "1.0", "--seed", "3")
+    stats = _cli("chat", str(tiny_moe_path), "--max-tokens", "24", "--temperature", "0",
+                 "--slots", "2", "--replay", str(trace), "--json")
+    assert stats["decode_steps"] > 0 and stats["hits"] + stats["misses"] == 8 * stats["decode_steps"]
