@@ -144,6 +144,7 @@ class SlotCache:
         self._ids = np.zeros((len(self.layers), k), dtype=np.int32)            # [layers, k]
         self._probs = np.zeros((len(self.layers), n_expert), dtype=np.float32)  # [layers, n_expert]
         self._published = [set() for _ in self.layers]   # mirror of the native tables
+        self._resident: tuple[tuple[int, ...], ...] = tuple(() for _ in self.layers)
         self.totals = Totals()
         self.conversation: str | None = None
         self._saved: dict[str, object] = {}          # conversation id -> policy snapshot
@@ -187,6 +188,9 @@ class SlotCache:
         _check(self._api.llama_slot_cache_stage(self._ctx, layer, _i32(table)),
                "Staging the slot table failed")
         self._published[j] = {e for e in table if e >= 0}
+        resident = list(self._resident)
+        resident[j] = tuple(sorted(self._published[j]))
+        self._resident = tuple(resident)
 
     def _verify(self, j: int, routed: list[int], decision) -> None:
         # The graph computed this token from the tables published before it: count against them.
@@ -239,7 +243,7 @@ class SlotCache:
 
     def resident(self) -> tuple[tuple[int, ...], ...]:
         """[cached layer] experts in slots, as published for the next token."""
-        return tuple(tuple(sorted(p)) for p in self._published)
+        return self._resident
 
     def close(self) -> None:
         if self._ctx is not None:
