@@ -106,7 +106,7 @@ class StepRecord:
     context_used: int
     context_size: int
     expert_ids: tuple[tuple[int, ...], ...] | None = None   # [moe layer][k] for this token
-    expert_hit_rate: float | None = None                   # when a residency policy runs
+    expert_hit_rate: float | None = None   # slot cache: hits / (hits + misses) over this answer
     conversation_id: int | None = None
     # The model runs on an office server: VRAM is "on the server", and ``token`` is -1
     # (servers stream text, not token ids).
