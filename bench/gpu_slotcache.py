@@ -11,8 +11,15 @@ Q4_K_M (engine/fixtures/loadable_shapes.py: sparse zeros, random routers), plans
 simulator's generator, Qwen3.6 shape) through the cache, and prints decode tokens/s for
 stock / LRU / rotary at the same VRAM budget, the host->device bandwidth of slot uploads,
 and prompt reading tokens/s for a 4,096-token prompt at micro-batch 512 and 2,048.
-Everything it needs travels in .gpu/ (made here by --prepare; carry it, ~20 MB).
-The measuring half runs on the CPU too: --smoke (a scaled-down model, CPU recipes).
+Everything it needs travels in .gpu/native.tar.gz (3.5 MiB, git-ignored), made here first:
+
+    python3 bench/gpu_slotcache.py --prepare [--sdist llama_cpp_python-0.3.36.tar.gz]
+    # device tool: run(command="python3 bench/gpu_slotcache.py --limit-s 540 --out $OUT",
+    #                  carry=[".gpu"], timeout_s=600)
+
+The measuring half runs on the CPU too: --smoke (a scaled-down model, CPU recipes). The full
+Qwen3.6-shaped file (19.7 GiB apparent, ~360 MB on disk) loaded and decoded with 8 slots on
+all 40 layers and replayed routing on the CPU build here; the CUDA build has not run yet.
 """
 
 from __future__ import annotations
