@@ -330,3 +330,39 @@ def test_cli_replays_a_trace_through_the_cache(tiny_moe_path, tmp_path):
     stats = _cli("chat", str(tiny_moe_path), "--max-tokens", "24", "--temperature", "0",
                  "--slots", "2", "--replay", str(trace), "--json")
     assert stats["decode_steps"] > 0 and stats["hits"] + stats["misses"] == 8 * stats["decode_steps"]
+
+
+def test_native_tables_refuse_a_slot_without_its_weights(tiny_moe_path, cpu_recipe):
+    model = load(tiny_moe_path, cpu_recipe, slots=[2] * 4)
+    try:
+        api, ctx, i32 = slot_cache.native_api(), model.ctx.ctx, slot_cache._i32
+        assert api.llama_slot_cache_stage(ctx, 0, i32([5, -1])) == -6       # never uploaded
+        assert api.llama_slot_cache_upload(ctx, 0, 1, i32([5]), i32([0])) == 0
+        assert api.llama_slot_cache_stage(ctx, 0, i32([5, 5])) == -1        # twice
+        assert api.llama_slot_cache_stage(ctx, 0, i32([5, -1])) == 0
+        assert api.llama_slot_cache_upload(ctx, 0, 1, i32([9]), i32([0])) == -1   # no expert 9
+        assert api.llama_slot_cache_upload(ctx, 7, 1, i32([1]), i32([0])) == -7   # not cached
+    finally:
+        model.close()
+
+
+def test_an_upload_over_a_published_slot_unpublishes_it_at_commit(tiny_moe_path, cpu_recipe,
+                                                                  reference):
+    """Slot 0 holds expert 5, then expert 6's weights land in it without a new table:
+    the commit must not let expert 5 read expert 6's weights (logits stay exact)."""
+    model = load(tiny_moe_path, cpu_recipe, slots=[2] * 4, upload_cap=0)
+    try:
+        api, ctx, i32 = slot_cache.native_api(), model.ctx.ctx, slot_cache._i32
+        for layer in range(4):
+            api.llama_slot_cache_upload(ctx, layer, 2, i32([5, 1]), i32([0, 1]))
+            api.llama_slot_cache_stage(ctx, layer, i32([5, 1]))
+        api.llama_slot_cache_commit(ctx)
+        for layer in range(4):
+            api.llama_slot_cache_upload(ctx, layer, 1, i32([6]), i32([0]))
+        api.llama_slot_cache_commit(ctx)
+        model.slot_cache.verify = False     # the Python mirror does not see raw API calls
+        tokens, logits, _ = greedy(model)
+    finally:
+        model.close()
+    assert tokens == reference["separate"][0]
+    assert np.array_equal(logits.view(np.uint32), reference["separate"][1].view(np.uint32))
