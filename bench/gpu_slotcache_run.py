@@ -169,8 +169,10 @@ def main() -> int:
     results = run(args)
     (pathlib.Path(args.out) / "gpu_slotcache.json").write_text(json.dumps(results, indent=2))
     print(json.dumps(results, indent=2))
-    code = verdict(results)
-    return 0 if args.smoke else code    # the smoke run checks the path, not the speed
+    if args.smoke:   # the smoke run checks the path on the CPU, not the speed
+        print("smoke run: every phase ran; no GPU, so no verdict")
+        return 0
+    return verdict(results)
 
 
 if __name__ == "__main__":
