@@ -199,13 +199,12 @@ def _chat_request(args, messages):
 def cmd_chat(args) -> int:
     from engine.api import ChatMessage  # noqa: PLC0415
 
-    loaded, history, speeds = _load(args), [], []
     if args.server:
         from engine.remote.cli import run_chat  # noqa: PLC0415
         return run_chat(args)
     if not args.model:
         raise EngineError("Name a model file, or an office server with --server URL.")
-    loaded, history = _load(args), []
+    loaded, history, speeds = _load(args), [], []
     print(loaded.summary, "\nType a message; an empty line quits.", file=sys.stderr)
     try:
         for line in sys.stdin:

@@ -50,9 +50,9 @@ class NativeModel:
         mark = native_log().mark()
         try:
             self._load(progress)
-        except BudgetError:
+        except (BudgetError, InsufficientMemoryError):
             self.close()
-            raise                      # already in plain words: the slot budget cannot work
+            raise                      # already in plain words (the loader steps down on memory)
         except Exception as error:
             self.close()
             raise _load_error(error, native_log().since(mark), path) from error
@@ -89,7 +89,10 @@ class NativeModel:
                 tuple(self.recipe.expert_slots[i] for i in layers),
                 n_layer=len(self.recipe.expert_slots), n_expert=n_expert, k=k,
                 policy_name=self.recipe.residency_policy, upload_cap=self.recipe.upload_cap)
-        except RuntimeError as error:   # e.g. no memory for the slots: run the stock layout
+        except slot_cache.SlotCacheError as error:
+            if error.status == slot_cache.E_ALLOC:   # the loader steps down: fewer slots, then stock
+                raise InsufficientMemoryError(
+                    "There was not enough graphics memory for the expert slots.", str(error)) from error
             log.warning("slot cache not set up: %s", error)
             return None, f"{slot_cache.NOT_SET_UP_MESSAGE} ({error})"
         return self._stack.enter_context(_closing(cache)), ""

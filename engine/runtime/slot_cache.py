@@ -108,9 +108,18 @@ class Totals:
         return self.hits / seen if seen else None
 
 
+class SlotCacheError(RuntimeError):
+    def __init__(self, status: int, what: str) -> None:
+        super().__init__(f"{what}: {STATUS_TEXT.get(status, f'status {status}')}")
+        self.status = status
+
+
+E_ALLOC = -4
+
+
 def _check(status: int, what: str) -> None:
     if status < 0:
-        raise RuntimeError(f"{what}: {STATUS_TEXT.get(status, f'status {status}')}")
+        raise SlotCacheError(status, what)
 
 
 def _i32(values) -> ctypes.Array:

@@ -366,3 +366,30 @@ def test_an_upload_over_a_published_slot_unpublishes_it_at_commit(tiny_moe_path,
         model.close()
     assert tokens == reference["separate"][0]
     assert np.array_equal(logits.view(np.uint32), reference["separate"][1].view(np.uint32))
+
+
+def test_no_memory_for_the_slots_steps_down_to_the_stock_layout(tiny_moe_path, monkeypatch):
+    """A failed slot allocation is a memory failure: the loader tries half, then stock."""
+    from engine.api import LoadRequest  # noqa: PLC0415
+    from engine.plan.hardware import HardwareInfo  # noqa: PLC0415
+    from engine.runtime import loader  # noqa: PLC0415
+
+    def no_memory(self, *args, **kwargs):
+        raise slot_cache.SlotCacheError(slot_cache.E_ALLOC, "The expert slot cache could not be set up")
+
+    monkeypatch.setattr(slot_cache.SlotCache, "__init__", no_memory)
+    monkeypatch.setattr("engine.plan.hardware.probe",
+                        lambda: HardwareInfo.pretend(vram_gb=0, ram_gb=8, cores=2))
+    from engine.recipe import MemoryEstimate, Recipe  # noqa: PLC0415
+
+    slotted = Recipe(preset="cpu-only", n_gpu_layers=0, cpu_expert_layers=(), n_ctx=512, flash_attn=True,
+                     kv_type="f16", n_batch=128, n_ubatch=128, n_threads=1, n_threads_batch=1,
+                     vram=MemoryEstimate(), ram=MemoryEstimate(), expert_slots=(4, 4, 4, 4))
+    steps = []
+    loaded = loader.load_with_fallback(LoadRequest(str(tiny_moe_path), recipe=slotted),
+                                       lambda f, m: None, steps.append)
+    try:
+        assert loaded.native.slot_cache is None and not loaded.recipe.expert_slots
+        assert steps and steps[0].expert_slots == (2, 2, 2, 2)      # half the slots first
+    finally:
+        loaded.close()
