@@ -8,24 +8,34 @@
 Standard library only: it runs before anything is installed. Every run performs every
 install step; the only shortcut is a folder of wheels built earlier on this machine,
 so llama-cpp-python (compiled from source, ~12 minutes on 2 cores) is built once.
+That build applies the engine's patch series (engine/native/patches, the expert slot
+cache) to the llama-cpp-python sdist first, and stops with a clear message if a patch
+no longer applies; the cached wheel is keyed by version, CMake flags and the patches.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pathlib
 import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
 import venv
 
 ROOT = pathlib.Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 LLAMA_REQUIREMENT = "llama-cpp-python==0.3.36"   # keep in step with pyproject.toml
+PATCHES = ROOT / "engine" / "native" / "patches"   # applied to the sdist, in name order
 # Portable CPU build: the cached wheel stays valid on any x86-64 of this image.
 CPU_CMAKE_ARGS = ("-DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF "
                   "-DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF")
-CUDA_CMAKE_ARGS = CPU_CMAKE_ARGS + " -DGGML_CUDA=on"
+# ROTARY_CUDA_ARCH=90 (say) builds for one GPU generation only: much faster than all of them.
+CUDA_CMAKE_ARGS = CPU_CMAKE_ARGS + " -DGGML_CUDA=on" + (
+    f" -DCMAKE_CUDA_ARCHITECTURES={os.environ['ROTARY_CUDA_ARCH']}"
+    if os.environ.get("ROTARY_CUDA_ARCH") else "")
 
 
 def wheelhouse(variant: str) -> pathlib.Path:
@@ -65,23 +75,73 @@ def ensure_venv() -> pathlib.Path:
     return venv_python()
 
 
+def patch_series() -> list[pathlib.Path]:
+    return sorted(PATCHES.glob("*.patch"))
+
+
+def wheel_key(cmake_args: str) -> str:
+    """Version + build flags + the patches' bytes: a stock or stale wheel never matches."""
+    digest = hashlib.sha256(f"{LLAMA_REQUIREMENT}\n{cmake_args}\n".encode())
+    for patch in patch_series():
+        digest.update(patch.name.encode() + b"\n" + hashlib.sha256(patch.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
 def ensure_llama_wheel(python: pathlib.Path) -> pathlib.Path:
-    """Build llama-cpp-python into the wheelhouse unless a matching wheel is already there."""
+    """The patched llama-cpp-python wheel: from the wheelhouse, or built now (once)."""
     variant = "cuda" if has_nvidia_toolchain() else "cpu"
-    house = wheelhouse(variant)
-    house.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, CMAKE_ARGS=CUDA_CMAKE_ARGS if variant == "cuda" else CPU_CMAKE_ARGS,
+    cmake_args = CUDA_CMAKE_ARGS if variant == "cuda" else CPU_CMAKE_ARGS
+    house = wheelhouse(variant) / wheel_key(cmake_args)
+    built = sorted(house.glob("llama_cpp_python-*.whl"))
+    if built:
+        print(f"+ reusing {built[-1]}", flush=True)
+        return built[-1]
+    env = dict(os.environ, CMAKE_ARGS=cmake_args,
                CMAKE_BUILD_PARALLEL_LEVEL=str(os.cpu_count() or 2))
-    run(str(python), "-m", "pip", "wheel", "--no-deps", "--find-links", str(house),
-        "--wheel-dir", str(house), LLAMA_REQUIREMENT, env=env)
-    return house
+    with tempfile.TemporaryDirectory(prefix="rotary-llama-") as tmp:
+        source = fetch_sdist(python, pathlib.Path(tmp))
+        apply_patches(source)
+        run(str(python), "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(house),
+            str(source), env=env)
+    return sorted(house.glob("llama_cpp_python-*.whl"))[-1]
+
+
+def fetch_sdist(python: pathlib.Path, directory: pathlib.Path) -> pathlib.Path:
+    run(str(python), "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+        "--dest", str(directory), LLAMA_REQUIREMENT)
+    archive = next(directory.glob("llama_cpp_python-*.tar.gz"))
+    with tarfile.open(archive) as tar:
+        kwargs = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+        tar.extractall(directory, **kwargs)
+    return next(p for p in directory.iterdir() if p.is_dir())
+
+
+def apply_patches(source: pathlib.Path) -> None:
+    """Apply the series in order; stop the set-up with a plain message if one does not apply."""
+    git = shutil.which("git")
+    for patch in patch_series():
+        if git:
+            check, apply = [git, "apply", "--check", str(patch)], [git, "apply", str(patch)]
+        elif shutil.which("patch"):
+            check = ["patch", "-p1", "--dry-run", "-i", str(patch)]
+            apply = ["patch", "-p1", "-i", str(patch)]
+        else:
+            raise SystemExit("Applying the engine's native patches needs git (or patch) on PATH.")
+        result = subprocess.run(check, cwd=source, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise SystemExit(
+                f"The native patch {patch.name} does not apply to {LLAMA_REQUIREMENT}:\n"
+                f"{result.stdout}{result.stderr}\nUpdate engine/native/patches (see its README).")
+        print(f"+ patch {patch.name}", flush=True)
+        subprocess.run(apply, cwd=source, check=True)
 
 
 def install(extras: str) -> pathlib.Path:
     python = ensure_venv()
-    house = ensure_llama_wheel(python)
-    # --find-links makes pip take the wheel built above instead of compiling again.
-    run(str(python), "-m", "pip", "install", "--find-links", str(house),
+    wheel = ensure_llama_wheel(python)
+    # The exact wheel, reinstalled every time: an installed stock build must not stay.
+    run(str(python), "-m", "pip", "install", "--force-reinstall", "--no-deps", str(wheel))
+    run(str(python), "-m", "pip", "install", "--find-links", str(wheel.parent),
         "-e", f"{ROOT}[{extras}]" if extras else str(ROOT))
     return python
 
@@ -107,6 +167,7 @@ def ensure_test_system_packages() -> None:
 # beyond it (bench/verdict.py), or a crash, makes the benchmark and so the command fail.
 BENCHMARKS = (
     ("bench/bench_engine.py", "--rounds", "9"),
+    ("bench/bench_slotcache.py", "--rounds", "7"),
     ("bench/bench_planner.py",),
     ("bench/bench_residency_step.py",),
     ("bench/bench_residency_quality.py", "--out", "artifacts/bench"),
@@ -135,7 +196,9 @@ def main(argv: list[str]) -> int:
         python = install("test")
         if sys.platform.startswith("linux"):
             ensure_test_system_packages()
-        return subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT)
+        # The tests then insist on the patched build (a stock wheel fails, not skips).
+        env = dict(os.environ, ROTARY_EXPECT_SLOT_CACHE="1")
+        return subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT, env=env)
     if command == "bench":
         return run_benchmarks(install("test"))
     print(__doc__)

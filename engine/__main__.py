@@ -5,6 +5,8 @@
     chat MODEL [--preset NAME] [--max-tokens N]
     chat --server URL [--model NAME] [--api-key-env VAR] [--ca-bundle PEM]   an office server
     trace MODEL --prompt TEXT --out t.npz [--max-tokens N]
+      chat and trace also take the expert slot cache options:
+      [--slots N | --slot-gib G | --no-slots] [--policy NAME] [--replay TRACE.npz] [--json]
     demo DIR                       write the built-in demo model
     summarize FILE --model MODEL [--preset short] [--json]   (engine/documents/cli.py)
 
@@ -42,6 +44,14 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--max-tokens", type=int, default=256)
         command.add_argument("--temperature", type=float, default=0.7)
         command.add_argument("--seed", type=int, default=-1)
+        slots = command.add_mutually_exclusive_group()
+        slots.add_argument("--slots", type=int, help="expert slots per layer (0 = stock layout)")
+        slots.add_argument("--slot-gib", type=float, help="expert slots in total, GiB")
+        slots.add_argument("--no-slots", action="store_true", help="stock whole-layer layout")
+        command.add_argument("--policy", help="residency policy (engine.residency registry)")
+        command.add_argument("--replay", help="route decode steps from this trace (benchmarks)")
+        command.add_argument("--json", action="store_true",
+                             help="print the slot cache's counts as JSON on stdout at the end")
     chat = sub.choices["chat"]
     chat.add_argument("--server", help="an office server's address (OpenAI-compatible)")
     chat.add_argument("--model", dest="server_model", help="the model's name on that server")
@@ -118,10 +128,67 @@ def _load(args, with_weights: bool = False, with_hidden: bool = False, with_prob
     from engine.api import LoadRequest  # noqa: PLC0415
     from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
 
-    request = LoadRequest(model_path=args.model, preset=args.preset)
-    return load_with_fallback(request, lambda f, m: None,
-                              lambda r: print(f"[{r.note}]", file=sys.stderr), with_weights,
-                              with_hidden, with_probs)
+    request = LoadRequest(model_path=args.model, recipe=_cli_recipe(args))
+    loaded = load_with_fallback(request, lambda f, m: None,
+                                lambda r: print(f"[{r.note}]", file=sys.stderr), with_weights,
+                                with_hidden, with_probs)
+    if getattr(args, "replay", None):
+        _start_replay(loaded, args.replay)
+    return loaded
+
+
+def _cli_recipe(args):
+    """The planner's recipe with the slot options applied; on a machine without a GPU,
+    ``--slots N`` still gives every MoE layer N slots (CPU banks: counts, not speed)."""
+    from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
+    from engine.plan import plan  # noqa: PLC0415
+    from engine.plan.hardware import probe  # noqa: PLC0415
+    from engine.runtime.loader import slot_overrides  # noqa: PLC0415
+
+    facts = inspect_model(args.model)
+    overrides = {"slots": 0} if args.no_slots or args.slots == 0 else slot_overrides()
+    overrides.update({k: v for k, v in (("slots", args.slots), ("slot_gib", args.slot_gib),
+                                        ("policy", args.policy)) if v})
+    recipe = plan(facts, probe(), preset=args.preset, overrides=overrides)
+    if args.slots and not recipe.expert_slots and recipe.n_gpu_layers == 0 and facts.is_moe:
+        counts = [args.slots if i in facts.moe_layers else 0 for i in range(facts.n_layers)]
+        recipe = dataclasses.replace(recipe, expert_slots=tuple(counts),
+                                     residency_policy=args.policy or recipe.residency_policy)
+    return recipe
+
+
+def _start_replay(loaded, path: str) -> None:
+    from engine.residency.trace import load_trace  # noqa: PLC0415
+
+    cache = loaded.native.slot_cache
+    if cache is None:
+        raise EngineError("Routing can only be replayed with the expert slot cache.")
+    trace = load_trace(path)
+    layers = list(trace.meta.get("layers", loaded.facts.moe_layers))
+    missing = [layer for layer in cache.layers if layer not in layers]
+    if missing or trace.k != cache.k:
+        raise EngineError("This trace does not match the model's expert layers.",
+                          f"trace layers {layers}, k {trace.k}; cached {cache.layers}, k {cache.k}")
+    columns = [layers.index(layer) for layer in cache.layers]
+    loaded.native.replay_routing(trace.ids[:, columns, :].astype("int32"))
+
+
+def _print_slot_json(loaded, decode_tps: list[float]) -> None:
+    cache = loaded.native.slot_cache
+    totals = cache.totals if cache is not None else None
+    recipe = loaded.recipe
+    print(json.dumps({
+        "slot_cache": cache is not None, "note": loaded.native.slot_cache_note,
+        "policy": recipe.residency_policy if cache is not None else None,
+        "slots_per_layer": dict(zip(map(str, cache.layers), cache.slots)) if cache else {},
+        "slot_bytes": cache.bank_bytes if cache else 0,
+        "decode_steps": totals.steps if totals else 0,
+        "hits": totals.hits if totals else 0, "misses": totals.misses if totals else 0,
+        "hit_rate": totals.hit_rate if totals else None,
+        "uploads": totals.uploads if totals else 0,
+        "uploaded_bytes": totals.uploaded_bytes if totals else 0,
+        "restored_bytes": totals.restored_bytes if totals else 0,
+        "decode_tps": decode_tps}, indent=2))
 
 
 def _chat_request(args, messages):
@@ -139,7 +206,7 @@ def cmd_chat(args) -> int:
         return run_chat(args)
     if not args.model:
         raise EngineError("Name a model file, or an office server with --server URL.")
-    loaded, history = _load(args), []
+    loaded, history, speeds = _load(args), [], []
     print(loaded.summary, "\nType a message; an empty line quits.", file=sys.stderr)
     try:
         for line in sys.stdin:
@@ -147,13 +214,17 @@ def cmd_chat(args) -> int:
                 break
             history.append(ChatMessage("user", line.strip()))
             run = loaded.start_chat(_chat_request(args, history), threading.Event())
+            out = sys.stderr if args.json else sys.stdout   # stdout keeps only the JSON
             for record in run.records():
-                print(record.text, end="", flush=True)
-            print()
+                print(record.text, end="", flush=True, file=out)
+            print(file=out)
             history.append(ChatMessage("assistant", run.text))
             stats = run.stats
+            speeds.append(round(stats.decode_tps, 2))
             print(f"\n[reading {stats.prompt_tps:.1f} tok/s, writing {stats.decode_tps:.1f} tok/s]",
                   file=sys.stderr)
+        if args.json:
+            _print_slot_json(loaded, speeds)
     finally:
         loaded.close()
     return 0
@@ -171,6 +242,8 @@ def cmd_trace(args) -> int:
         trace = loaded.routing_trace(steps)
         meta = dict(trace.meta, contexts=contexts)
         save_trace(args.out, trace.ids, trace.weights, meta, pred=trace.pred, probs=trace.probs)
+        if args.json:
+            _print_slot_json(loaded, [])
     finally:
         loaded.close()
     ids = trace.ids
@@ -189,7 +262,8 @@ def _record_conversations(loaded, args) -> tuple[list, list]:
     for prompt in args.prompt:
         context_id = context_ids.setdefault(prompt, f"c{len(context_ids)}")
         contexts.append([len(steps), context_id])
-        request = _chat_request(args, [ChatMessage("user", prompt)])
+        request = dataclasses.replace(_chat_request(args, [ChatMessage("user", prompt)]),
+                                      conversation_id=list(context_ids).index(prompt))
         run = loaded.start_chat(request, threading.Event())
         for _ in run.records():
             pass

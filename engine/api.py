@@ -50,7 +50,8 @@ class ChatRequest:
     seed: int = -1
     record_routing: bool = True
     request_id: int = field(default_factory=next_request_id)
-    conversation_id: int | None = None     # copied onto every event of this request
+    conversation_id: int | None = None     # copied onto every event of this request;
+    # the expert slot cache keeps each conversation's experts and brings them back on return
 
 
 # ---- events -----------------------------------------------------------------------
@@ -105,11 +106,16 @@ class StepRecord:
     context_used: int
     context_size: int
     expert_ids: tuple[tuple[int, ...], ...] | None = None   # [moe layer][k] for this token
-    expert_hit_rate: float | None = None                   # when a residency policy runs
+    expert_hit_rate: float | None = None   # slot cache: hits / (hits + misses) over this answer
     conversation_id: int | None = None
     # The model runs on an office server: VRAM is "on the server", and ``token`` is -1
     # (servers stream text, not token ids).
     on_server: bool = False
+    # Expert slot cache (None without one): this token's forward pass, summed over cached layers.
+    expert_hits: int | None = None           # routed experts read from slots on the graphics card
+    expert_misses: int | None = None         # routed experts computed from system memory
+    expert_uploaded_bytes: int | None = None # copied into slots after this token
+    resident_experts: tuple[tuple[int, ...], ...] | None = None  # [cached layer] experts in slots
 
 
 @dataclass(frozen=True)
@@ -124,6 +130,7 @@ class ResponseStats:
     context_used: int
     context_size: int
     stop_reason: str           # "eos", "length" or "stopped"
+    expert_restored_bytes: int | None = None   # slot cache: copied back for this conversation
 
 
 @dataclass(frozen=True)

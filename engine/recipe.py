@@ -45,6 +45,15 @@ class Recipe:
     ram: MemoryEstimate
     use_mmap: bool = True
     note: str = ""                       # plain words: why this recipe (or this fallback step)
+    # Per-expert slot cache (engine/runtime/slot_cache.py): slots per model layer, 0 = none.
+    expert_slots: tuple[int, ...] = ()
+    residency_policy: str = "rotary"     # engine.residency registry name
+    upload_cap: int | None = None        # uploads per layer per token; None = k
+
+    @property
+    def slot_layers(self) -> tuple[int, ...]:
+        """Model layers that get expert slots, in order (policy layer j is the j-th)."""
+        return tuple(i for i, n in enumerate(self.expert_slots) if n > 0)
 
     @property
     def gpu_expert_layers(self) -> int:
@@ -80,4 +89,5 @@ def recipe_from_dict(data: Mapping[str, Any]) -> Recipe:
         parts = {k: v for k, v in data[device].items() if k in estimate_names}
         values[device] = MemoryEstimate(**parts)
     values["cpu_expert_layers"] = tuple(values["cpu_expert_layers"])
+    values["expert_slots"] = tuple(values.get("expert_slots", ()))
     return Recipe(**values)

@@ -16,6 +16,7 @@ from engine.plan.hardware import HardwareInfo
 from engine.plan.memory import (CPU_ONLY, KV_BYTES_PER_ELEMENT, Layout, ModelSizes, Settings,
                                 estimate, gb_text, gpu_expert_ids, model_sizes)
 from engine.plan.presets import Preset, resolve_preset
+from engine.plan.slots import with_expert_slots
 from engine.recipe import MemoryEstimate, Recipe
 
 
@@ -83,10 +84,14 @@ def _fit_for_preset(facts, sizes, settings: Settings, preset: Preset, hw: Hardwa
 SETTING_OVERRIDES = ("n_ctx", "kv_type", "flash_attn", "n_batch", "n_ubatch")
 LAYOUT_OVERRIDES = ("gpu_expert_layers", "n_cpu_moe")
 OTHER_OVERRIDES = ("n_threads", "n_threads_batch", "use_mmap")
+# Expert slot cache (engine/plan/slots.py): "slot_layout" moves every expert layer to RAM and
+# fills the freed VRAM with slots; "slots" (per layer) / "slot_gib" (total) fix their size.
+SLOT_OVERRIDES = ("slot_layout", "slots", "slot_gib", "policy")
 
 
 def _check_overrides(overrides: Mapping[str, Any]) -> None:
-    unknown = set(overrides) - set(SETTING_OVERRIDES + LAYOUT_OVERRIDES + OTHER_OVERRIDES)
+    unknown = set(overrides) - set(SETTING_OVERRIDES + LAYOUT_OVERRIDES + OTHER_OVERRIDES
+                                   + SLOT_OVERRIDES)
     if unknown:
         raise EngineError("One of the advanced settings is not recognised.",
                           f"unknown planner overrides: {sorted(unknown)}")
@@ -131,7 +136,29 @@ def plan(facts: ModelFacts, hw: HardwareInfo, preset: str | None = None,
         fit = _with_gpu_experts(facts, sizes, fit, forced, chosen)  # the user's choice stands
     elif fit.ram.total_bytes > hw.ram_total_bytes:
         raise _too_big(fit, hw, chosen)
-    return make_recipe(chosen.name, sizes, fit, hw, overrides, _plan_note(sizes, fit.layout, hw))
+    recipe = make_recipe(chosen.name, sizes, fit, hw, overrides, _plan_note(sizes, fit.layout, hw))
+    return _slots(recipe, facts, sizes, fit, chosen, hw, overrides, forced is not None)
+
+
+def _slots(recipe: Recipe, facts, sizes, fit: Fit, preset: Preset, hw: HardwareInfo,
+           overrides, layout_forced: bool) -> Recipe:
+    """Expert slots when asked for: on the slot layout, or added to the planned one."""
+    slots, gib = overrides.get("slots"), overrides.get("slot_gib")
+    policy = overrides.get("policy") or "rotary"
+    wants_layout = bool(overrides.get("slot_layout")) and not layout_forced
+    if slots == 0 or gib == 0 or not (wants_layout or slots or gib):
+        return recipe
+    slot_bytes = int(gib * 2**30) if gib is not None else None
+    if wants_layout and fit.layout.output_on_gpu and sizes.moe_layers:
+        # Slots in every layer beat whole layers on the GPU: a token uses few experts of each.
+        spread = _with_gpu_experts(facts, sizes, fit, 0, preset)
+        base = make_recipe(recipe.preset, sizes, spread, hw, overrides,
+                           _plan_note(sizes, spread.layout, hw))
+        slotted = with_expert_slots(base, facts, hw, slots=slots, slot_bytes=slot_bytes,
+                                    policy=policy)
+        if slotted.expert_slots:
+            return slotted
+    return with_expert_slots(recipe, facts, hw, slots=slots, slot_bytes=slot_bytes, policy=policy)
 
 
 def _with_gpu_experts(facts, sizes, fit: Fit, experts: int, preset: Preset) -> Fit:

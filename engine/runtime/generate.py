@@ -19,6 +19,7 @@ from engine.errors import ContextFullError, GenerationError
 from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.runtime.routing import TokenRouting
+from engine.runtime.slot_cache import TokenResidency
 
 # For a GGUF without a chat template (usually a base model): the template llama.cpp has
 # built in for the model's family (names from llama_chat_builtin_templates).
@@ -36,6 +37,7 @@ FALLBACK_TEMPLATE = "chatml"
 class RawStep:
     token: int
     routing: TokenRouting | None   # the forward pass whose logits produced ``token``
+    residency: TokenResidency | None  # what the slot cache did in that forward pass
     prompt_tokens: int             # prompt tokens actually read (after prefix reuse)
     prompt_s: float
     ttft_s: float
@@ -52,10 +54,11 @@ def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
         if stop.is_set() or len(model.tokens) >= model.n_ctx:
             return
         token = model.sample()
-        yield RawStep(token, routing, len(to_read), prompt_s, time.perf_counter() - started)
+        yield RawStep(token, routing, model.last_residency, len(to_read), prompt_s,
+                      time.perf_counter() - started)
         if model.is_end_of_generation(token):
             return
-        routing = _decode(model, [token])
+        routing = _decode(model, [token], step=True)
 
 
 def _read_prompt(model: NativeModel, tokens: list[int], stop: threading.Event):
@@ -67,12 +70,12 @@ def _read_prompt(model: NativeModel, tokens: list[int], stop: threading.Event):
     return routing
 
 
-def _decode(model: NativeModel, tokens: list[int]) -> TokenRouting | None:
+def _decode(model: NativeModel, tokens: list[int], step: bool = False) -> TokenRouting | None:
     recorder = model.recorder
     if recorder is not None:
         recorder.begin()
     try:
-        model.decode(tokens)
+        model.decode(tokens, step)
     except RuntimeError as error:
         raise GenerationError("The model stopped unexpectedly while writing.", str(error)) from error
     return recorder.take() if recorder is not None else None
@@ -131,6 +134,8 @@ class StreamState:
     started: float = field(default_factory=time.perf_counter)
     stop_reason: str = "length"
     text: list[str] = field(default_factory=list)
+    expert_hits: int = 0          # slot cache, over this answer
+    expert_misses: int = 0
 
 
 class GenerationRun:
@@ -149,6 +154,7 @@ class GenerationRun:
                 f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
         model.set_sampling(sampling)
         self.state = StreamState(request_id)
+        self.restored_bytes: int | None = None   # slot cache: a conversation's experts copied back
         self.routing: list[TokenRouting] = []
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
@@ -178,7 +184,22 @@ class GenerationRun:
             generated_tokens=state.generated, prompt_tokens=state.prompt_tokens,
             prompt_tps=self.prompt_tps, decode_tps=self._decode_tps(now), ttft_s=self._ttft_s,
             context_used=len(self.model.tokens) + 1, context_size=self.model.n_ctx,
-            expert_ids=self._expert_ids(step.routing))
+            expert_ids=self._expert_ids(step.routing), **self._residency(step.residency))
+
+    def _residency(self, residency: TokenResidency | None) -> dict:
+        cache = self.model.slot_cache
+        if cache is None:
+            return {}
+        state = self.state
+        if residency is not None:
+            state.expert_hits += residency.hits
+            state.expert_misses += residency.misses
+        seen = state.expert_hits + state.expert_misses
+        return dict(expert_hits=residency.hits if residency else 0,
+                    expert_misses=residency.misses if residency else 0,
+                    expert_uploaded_bytes=residency.uploaded_bytes if residency else 0,
+                    expert_hit_rate=state.expert_hits / seen if seen else None,
+                    resident_experts=cache.resident())
 
     @property
     def prompt_tps(self) -> float:
@@ -209,7 +230,7 @@ class GenerationRun:
             decode_tps=self._decode_tps(ended) if generated > 1 else 0.0,
             ttft_s=self._ttft_s if generated else 0.0, total_s=ended - state.started,
             context_used=len(self.model.tokens), context_size=self.model.n_ctx,
-            stop_reason=state.stop_reason)
+            stop_reason=state.stop_reason, expert_restored_bytes=self.restored_bytes)
 
 
 def stream_generate(model: NativeModel, messages: Sequence[ChatMessage], *, max_tokens: int = 256,

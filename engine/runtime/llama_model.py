@@ -8,17 +8,20 @@ Only the engine thread may call into a NativeModel.
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Callable
 
-from engine.errors import InsufficientMemoryError, ModelLoadError
+from engine.errors import BudgetError, InsufficientMemoryError, ModelLoadError
 from engine.runtime.bindings import (OverrideArray, PlacementReport, cpu_buffer_type, llama_cpp_module,
                            looks_like_memory_failure, native_log)
 from engine.recipe import Recipe
+from engine.runtime import slot_cache
 from engine.runtime.routing import NativeRoutingRecorder, RoutingRecorder
 
+log = logging.getLogger("rotary.llama")
 KV_TYPES = {"f16": 1, "q8_0": 8, "q4_0": 2}   # ggml_type ids
 ProgressCallback = Callable[[float], bool]      # return False to abort loading
 
@@ -47,11 +50,16 @@ class NativeModel:
         mark = native_log().mark()
         try:
             self._load(progress)
+        except (BudgetError, InsufficientMemoryError):
+            self.close()
+            raise                      # already in plain words (the loader steps down on memory)
         except Exception as error:
             self.close()
             raise _load_error(error, native_log().since(mark), path) from error
         self.placement = PlacementReport.from_log(native_log().since(mark))
         self.tokens: list[int] = []   # what the context's memory currently holds
+        self.last_residency = None    # TokenResidency of the last single-token decode
+        self._replay, self._replay_at = None, 0   # trace replay: ids [tokens, cached layers, k]
 
     def _load(self, progress: ProgressCallback | None) -> None:
         self._overrides = OverrideArray(self.recipe.override_patterns(), cpu_buffer_type())
@@ -65,6 +73,29 @@ class NativeModel:
             n_tokens=self.recipe.n_batch, embd=0, n_seq_max=1, verbose=True)))
         self.n_ctx = self.ctx.n_ctx()
         self.n_vocab = self.model.n_vocab()
+        self.slot_cache, self.slot_cache_note = self._open_slot_cache()
+
+    def _open_slot_cache(self):
+        """The expert slot cache the recipe asks for, closed before the context; or a note why not."""
+        if not self.recipe.slot_layers:
+            return None, ""
+        if not slot_cache.available():
+            return None, slot_cache.STOCK_MESSAGE
+        n_expert, k = _expert_counts(self.model.metadata())
+        layers = self.recipe.slot_layers
+        try:
+            cache = slot_cache.SlotCache(
+                self.ctx.ctx, self.model.model, layers,
+                tuple(self.recipe.expert_slots[i] for i in layers),
+                n_layer=len(self.recipe.expert_slots), n_expert=n_expert, k=k,
+                policy_name=self.recipe.residency_policy, upload_cap=self.recipe.upload_cap)
+        except slot_cache.SlotCacheError as error:
+            if error.status == slot_cache.E_ALLOC:   # the loader steps down: fewer slots, then stock
+                raise InsufficientMemoryError(
+                    "There was not enough graphics memory for the expert slots.", str(error)) from error
+            log.warning("slot cache not set up: %s", error)
+            return None, f"{slot_cache.NOT_SET_UP_MESSAGE} ({error})"
+        return self._stack.enter_context(_closing(cache)), ""
 
     def _model_params(self):
         params = self._llama.llama_model_default_params()
@@ -73,6 +104,8 @@ class NativeModel:
             params.load_mode = self._llama.LLAMA_LOAD_MODE_NONE
         if self.recipe.cpu_expert_layers:
             params.tensor_buft_overrides = self._overrides.pointer
+        if self.recipe.slot_layers:
+            params.use_extra_bufts = False   # slots are copied from plain (not repacked) expert rows
         if self.recipe.n_gpu_layers == 0:
             # An empty (NULL-only) device list: no GPU at all, not even for prompt batches.
             self._no_devices = (ctypes.c_void_p * 1)(None)
@@ -128,13 +161,32 @@ class NativeModel:
     def _truncate(self, keep: int) -> bool:
         return bool(self._llama.llama_memory_seq_rm(self.ctx.memory, 0, keep, -1))
 
-    def decode(self, tokens: list[int]) -> None:
-        """Evaluate ``tokens`` after what the context holds (one batch, ≤ n_batch)."""
+    def replay_routing(self, ids) -> None:
+        """Benchmarks: route decode steps from ``ids`` [tokens, cached layers, k] (cycled)."""
+        if self.slot_cache is None:
+            raise ModelLoadError("Routing can only be replayed with the expert slot cache.")
+        self._replay, self._replay_at = ids, 0
+        if ids is None:
+            self.slot_cache.force_routing(None)
+
+    def decode(self, tokens: list[int], step: bool = False) -> None:
+        """Evaluate ``tokens`` after what the context holds (one batch, ≤ n_batch).
+
+        ``step``: a generated token (not prompt text); the residency policy runs after it.
+        """
+        if step and self._replay is not None:
+            self.slot_cache.force_routing(self._replay[self._replay_at % len(self._replay)])
+            self._replay_at += 1
         self.batch.set_batch(tokens, n_past=len(self.tokens), logits_all=False)
         status = self._llama.llama_decode(self.ctx.ctx, self.batch.batch)
         if status != 0:
             raise RuntimeError(f"llama_decode returned {status}")
         self.tokens.extend(tokens)
+        # Residency is decided after decode steps only; prompt batches never evict.
+        if self.slot_cache is not None and step and len(tokens) == 1:
+            self.last_residency = self.slot_cache.after_token()
+        else:
+            self.last_residency = None
 
     def set_sampling(self, sampling: Sampling) -> None:
         sampler = self._internals.LlamaSampler()
@@ -168,6 +220,14 @@ def _closing(owner):
     from contextlib import closing  # noqa: PLC0415
 
     return closing(owner)
+
+
+def _expert_counts(metadata: dict[str, str]) -> tuple[int, int]:
+    arch = metadata.get("general.architecture", "")
+    try:
+        return int(metadata[f"{arch}.expert_count"]), int(metadata[f"{arch}.expert_used_count"])
+    except (KeyError, ValueError) as error:
+        raise ModelLoadError("This model has no routed experts to keep in slots.", str(error)) from error
 
 
 def _common_prefix(a: list[int], b: list[int]) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ import numpy as np
 
 from engine.api import ChatRequest, LoadRequest
 from engine.errors import InsufficientMemoryError
+from engine.runtime import slot_cache
 from engine.runtime.generate import GenerationRun
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.model.facts import ModelFacts
@@ -45,8 +47,14 @@ class LoadedModel:
         if self.recorder is not None:
             self.recorder.enabled = request.record_routing
         sampling = Sampling(temperature=request.temperature, top_p=request.top_p, seed=request.seed)
-        return GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
-                             request.request_id, self.facts.moe_layers)
+        restored = None
+        cache = self.native.slot_cache
+        if cache is not None and request.conversation_id is not None:
+            restored = cache.switch_conversation(request.conversation_id)
+        run = GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
+                            request.request_id, self.facts.moe_layers)
+        run.restored_bytes = restored
+        return run
 
     def finish_chat(self, run: GenerationRun) -> None:
         self.last_routing = run.routing
@@ -81,13 +89,21 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     progress(0.0, "Checking the model file…")
     facts = inspect_model(request.model_path)
     hardware = probe()
-    recipe = request.recipe or plan(facts, hardware, preset=request.preset)
+    recipe = request.recipe or plan(facts, hardware, preset=request.preset,
+                                    overrides=slot_overrides())
     wants_routing = facts.is_moe and (request.record_routing or with_hidden or with_weights or with_probs)
     recorder = _recorder(facts, recipe, with_weights, with_hidden, with_probs) if wants_routing else None
     native, recipe = _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
     summary = describe(recipe, facts, hardware).text
+    if native.slot_cache_note:   # planned slots that this build or this card could not give
+        summary = f"{summary} {native.slot_cache_note}."
     progress(1.0, "The model is ready.")
     return LoadedModel(facts, recipe, native, recorder, summary)
+
+
+def slot_overrides() -> dict:
+    """Plan the slot layout where this build has the slot cache; the stock layout otherwise."""
+    return {"slot_layout": True} if slot_cache.available() else {}
 
 
 def _recorder(facts: ModelFacts, recipe: Recipe, with_weights: bool, with_hidden: bool,
@@ -98,10 +114,8 @@ def _recorder(facts: ModelFacts, recipe: Recipe, with_weights: bool, with_hidden
 
 
 def _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback):
-    from engine.plan import fallback_ladder  # noqa: PLC0415
-
     last_error = None
-    for attempt in _attempts(recipe, fallback_ladder(facts, hardware, recipe)):
+    for attempt in _attempts(recipe, facts, hardware):
         if attempt is not recipe:
             fallback(attempt)
         try:
@@ -113,9 +127,21 @@ def _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
         "careful settings. Try a smaller model.", last_error.details if last_error else "")
 
 
-def _attempts(first: Recipe, ladder):
+def _attempts(first: Recipe, facts, hardware):
+    from engine.plan import fallback_ladder, plan  # noqa: PLC0415
+
     yield first
-    yield from ladder
+    if not first.expert_slots:
+        yield from fallback_ladder(facts, hardware, first)
+        return
+    # Slots first give way: half of them, then the stock whole-layer layout and its ladder.
+    half = tuple(n // 2 if n // 2 >= facts.n_expert_used else 0 for n in first.expert_slots)
+    if any(half):
+        yield dataclasses.replace(first, expert_slots=half, note=(
+            "Not enough graphics memory, so fewer experts are kept on the graphics card."))
+    stock = plan(facts, hardware, preset=first.preset)
+    yield stock
+    yield from fallback_ladder(facts, hardware, stock)
 
 
 def _load_native(facts, recipe, recorder, progress) -> NativeModel:

@@ -1,0 +1,70 @@
+"""Expert slots: fill the graphics memory that whole-layer placement leaves unused.
+
+After the layout search, the routed experts of some layers stay in RAM. The slot cache
+(engine/runtime/slot_cache.py) keeps the experts the conversation actually uses in GPU
+slots, for every one of those layers. This sizes the slots from free VRAM, keeping at least
+``SLOT_HEADROOM_BYTES`` free for compute buffers and spikes (the first long prompt runs
+out of memory otherwise).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engine.model.facts import ModelFacts
+from engine.plan.hardware import GIB, HardwareInfo
+from engine.recipe import Recipe
+
+SLOT_HEADROOM_BYTES = int(0.7 * GIB)
+DEFAULT_POLICY = "rotary"
+
+
+def expert_bytes_per_layer(facts: ModelFacts) -> dict[int, int]:
+    """Bytes of one routed expert (gate+up+down) in each MoE layer."""
+    per = {}
+    for layer in facts.layers:
+        if layer.expert_bytes and facts.n_expert:
+            per[layer.index] = layer.expert_bytes // facts.n_expert
+    return per
+
+
+def slot_bank_bytes(slots: int, expert_bytes: int) -> int:
+    # one more slot per layer: the zero slot uncached experts point at on the GPU
+    return (slots + 1) * expert_bytes if slots else 0
+
+
+def with_expert_slots(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo, *,
+                      slots: int | None = None, slot_bytes: int | None = None,
+                      policy: str = DEFAULT_POLICY) -> Recipe:
+    """``recipe`` plus slots for its RAM-resident expert layers (unchanged when none fit).
+
+    ``slots`` (per layer) or ``slot_bytes`` (in total) fix the size; otherwise it comes
+    from free VRAM minus the layout's own estimate, leaving at least 0.7 GB free.
+    """
+    layers = [i for i in recipe.cpu_expert_layers if i in expert_bytes_per_layer(facts)]
+    if not layers or recipe.n_gpu_layers == 0 or not facts.n_expert:
+        return recipe
+    per = expert_bytes_per_layer(facts)
+    if slots is None:   # the same count in every layer; banks hold one zero slot more
+        room = slot_bytes if slot_bytes is not None else _free_vram(recipe, hw)
+        slots = max(0, room // sum(per[i] for i in layers) - 1)
+    slots = min(int(slots), facts.n_expert)
+    if slots < facts.n_expert_used:
+        return recipe
+    counts = [0] * max(facts.n_layers, max(layers) + 1)
+    for i in layers:
+        counts[i] = slots
+    bank = sum(slot_bank_bytes(slots, per[i]) for i in layers)
+    vram = dataclasses.replace(recipe.vram, expert_bytes=recipe.vram.expert_bytes + bank)
+    note = (f"{recipe.note} Up to {slots} experts of each of the {len(layers)} layers kept in "
+            "main memory are also held on the graphics card, chosen as the text goes.").strip()
+    return dataclasses.replace(recipe, expert_slots=tuple(counts), residency_policy=policy,
+                               vram=vram, note=note)
+
+
+def _free_vram(recipe: Recipe, hw: HardwareInfo) -> int:
+    if not hw.gpus:
+        return 0
+    budget = min(hw.gpus[0].free_bytes, hw.gpus[0].total_bytes)
+    used = recipe.vram.total_bytes - recipe.vram.headroom_bytes
+    return max(0, budget - used - max(SLOT_HEADROOM_BYTES, recipe.vram.headroom_bytes))

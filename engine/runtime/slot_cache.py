@@ -1,0 +1,265 @@
+"""The per-expert slot cache: bindings to the patched libllama and the between-token driver.
+
+The patch series in engine/native/patches adds ``llama_slot_cache_*`` to libllama: slot
+banks per RAM-resident MoE layer, lookup tables the decode graph reads, and the routing of
+the last single-token decode step kept in host memory. After every decoded token the
+driver reads that routing, lets the residency policy (engine/residency) decide, uploads
+what it chose and publishes the tables for the next token. Only the engine thread calls it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.errors import BudgetError, ModelLoadError
+from engine.residency.budget import Budget
+from engine.runtime.bindings import llama_cpp_module
+
+log = logging.getLogger("rotary.slot_cache")
+
+STATUS_TEXT = {
+    -1: "bad layer, slot or expert numbers",
+    -2: "a requested layer has no routed experts",
+    -3: "the experts of a requested layer are not in plain system memory (repacked or on the GPU)",
+    -4: "the slot memory could not be allocated",
+    -5: "fewer slots than the experts one token uses",
+    -6: "a slot was published without its expert's weights",
+    -7: "no slot cache on this context",
+}
+STOCK_MESSAGE = ("This build of the engine has no expert slot cache; experts stay where the "
+                 "layout put them (whole layers on the graphics card or in system memory).")
+
+NOT_SET_UP_MESSAGE = ("The expert slot cache could not be set up; experts stay where the "
+                      "layout put them")
+
+_i32p, _f32p = ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_float)
+_SIGNATURES = {
+    "llama_slot_cache_init": ([ctypes.c_void_p, _i32p, ctypes.c_int32], ctypes.c_int32),
+    "llama_slot_cache_free": ([ctypes.c_void_p], None),
+    "llama_slot_cache_expert_bytes": ([ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64),
+    "llama_slot_cache_bank_bytes": ([ctypes.c_void_p], ctypes.c_int64),
+    "llama_slot_cache_read_routing": ([ctypes.c_void_p, _i32p, _f32p], ctypes.c_int32),
+    "llama_slot_cache_upload": ([ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, _i32p, _i32p],
+                                ctypes.c_int32),
+    "llama_slot_cache_stage": ([ctypes.c_void_p, ctypes.c_int32, _i32p], ctypes.c_int32),
+    "llama_slot_cache_commit": ([ctypes.c_void_p], ctypes.c_int32),
+    "llama_slot_cache_force_routing": ([ctypes.c_void_p, _i32p], ctypes.c_int32),
+}
+
+
+@functools.lru_cache(maxsize=1)
+def native_api() -> ctypes.CDLL | None:
+    """libllama with the slot-cache signatures declared, or None for a stock build."""
+    lib = llama_cpp_module().llama_cpp._lib
+    if not all(hasattr(lib, name) for name in _SIGNATURES):
+        return None
+    for name, (argtypes, restype) in _SIGNATURES.items():
+        function = getattr(lib, name)
+        function.argtypes, function.restype = argtypes, restype
+    return lib
+
+
+def available() -> bool:
+    return native_api() is not None
+
+
+def expert_bytes(model_ptr, layer: int) -> int:
+    """Bytes of one routed expert of ``layer`` (gate, up and down together)."""
+    api = native_api()
+    return int(api.llama_slot_cache_expert_bytes(model_ptr, layer)) if api else 0
+
+
+@dataclass(frozen=True)
+class TokenResidency:
+    """What the slot cache did for one decoded token, summed over the cached layers."""
+
+    hits: int                 # routed experts computed from slots
+    misses: int               # routed experts computed on the CPU
+    uploads: int              # experts copied into slots for the next token
+    uploaded_bytes: int
+
+
+@dataclass
+class Totals:
+    """Sums since the cache was set up (the CLI's --json and the benchmarks print them)."""
+
+    steps: int = 0
+    hits: int = 0
+    misses: int = 0
+    uploads: int = 0
+    uploaded_bytes: int = 0
+    restored_bytes: int = 0    # conversation switches
+
+    def add(self, step: TokenResidency) -> None:
+        self.steps += 1
+        self.hits += step.hits
+        self.misses += step.misses
+        self.uploads += step.uploads
+        self.uploaded_bytes += step.uploaded_bytes
+
+    @property
+    def hit_rate(self) -> float | None:
+        seen = self.hits + self.misses
+        return self.hits / seen if seen else None
+
+
+class SlotCacheError(RuntimeError):
+    def __init__(self, status: int, what: str) -> None:
+        super().__init__(f"{what}: {STATUS_TEXT.get(status, f'status {status}')}")
+        self.status = status
+
+
+E_ALLOC = -4
+
+
+def _check(status: int, what: str) -> None:
+    if status < 0:
+        raise SlotCacheError(status, what)
+
+
+def _i32(values) -> ctypes.Array:
+    return (ctypes.c_int32 * len(values))(*values)
+
+
+class SlotCache:
+    """Owns the slot banks of one context; ``close()`` frees them before the context goes.
+
+    ``layers`` are the cached model layers in order; policy layer j is ``layers[j]``.
+    """
+
+    def __init__(self, ctx_ptr, model_ptr, layers: tuple[int, ...], slots: tuple[int, ...],
+                 n_layer: int, n_expert: int, k: int, policy_name: str,
+                 upload_cap: int | None = None, verify: bool = False) -> None:
+        from engine.residency.policy import make_policy  # noqa: PLC0415
+
+        self._api = native_api()
+        if self._api is None:
+            raise ModelLoadError(STOCK_MESSAGE)
+        self.layers, self.slots, self.k, self.n_expert = tuple(layers), tuple(slots), k, n_expert
+        self.policy = make_policy(policy_name, Budget(self.slots, upload_cap), n_expert, k)
+        self._ctx, self.verify = ctx_ptr, verify
+        per_layer = [0] * n_layer
+        for layer, count in zip(self.layers, self.slots):
+            per_layer[layer] = count
+        _check(self._api.llama_slot_cache_init(ctx_ptr, _i32(per_layer), n_layer),
+               "The expert slot cache could not be set up")
+        self.expert_bytes = [expert_bytes(model_ptr, layer) for layer in self.layers]
+        self.bank_bytes = int(self._api.llama_slot_cache_bank_bytes(ctx_ptr))
+        self._ids = np.zeros((len(self.layers), k), dtype=np.int32)            # [layers, k]
+        self._probs = np.zeros((len(self.layers), n_expert), dtype=np.float32)  # [layers, n_expert]
+        self._published = [set() for _ in self.layers]   # mirror of the native tables
+        self._resident: tuple[tuple[int, ...], ...] = tuple(() for _ in self.layers)
+        self.totals = Totals()
+        self.conversation: str | None = None
+        self._saved: dict[str, object] = {}          # conversation id -> policy snapshot
+        # When set to []: every decode step's (ids [layers, k], probs [layers, n_expert]).
+        self.routing_log: list[tuple[np.ndarray, np.ndarray]] | None = None
+
+    # ---- after every decoded token --------------------------------------------------
+    def after_token(self) -> TokenResidency | None:
+        """Run the policy on the routing of the step that just ran; None if it was a batch."""
+        ids, probs = self._ids, self._probs
+        got = self._api.llama_slot_cache_read_routing(
+            self._ctx, ids.ctypes.data_as(_i32p), probs.ctypes.data_as(_f32p))
+        _check(got, "Reading the routing failed")
+        if got == 0:
+            return None
+        if self.routing_log is not None:
+            self.routing_log.append((ids.copy(), probs.copy()))
+        hits = misses = uploads = uploaded = 0
+        for j, routed in enumerate(ids.tolist()):
+            decision = self.policy.after_token(j, routed, probs[j])
+            if self.verify:
+                self._verify(j, routed, decision)
+            hits, misses = hits + decision.hits, misses + decision.misses
+            if decision.uploads:
+                self._apply(j, decision.uploads)
+                uploads += len(decision.uploads)
+                uploaded += len(decision.uploads) * self.expert_bytes[j]
+        if uploads:
+            _check(self._api.llama_slot_cache_commit(self._ctx), "Publishing the slot tables failed")
+        step = TokenResidency(hits, misses, uploads, uploaded)
+        self.totals.add(step)
+        return step
+
+    def _apply(self, j: int, uploads: list) -> None:
+        """Upload (expert, slot) pairs of policy layer j and stage its new table."""
+        layer = self.layers[j]
+        experts, slots = zip(*uploads)
+        _check(self._api.llama_slot_cache_upload(self._ctx, layer, len(uploads), _i32(experts),
+                                                 _i32(slots)), "Uploading experts failed")
+        table = self.policy.resident(j)
+        _check(self._api.llama_slot_cache_stage(self._ctx, layer, _i32(table)),
+               "Staging the slot table failed")
+        self._published[j] = {e for e in table if e >= 0}
+        resident = list(self._resident)
+        resident[j] = tuple(sorted(self._published[j]))
+        self._resident = tuple(resident)
+
+    def _verify(self, j: int, routed: list[int], decision) -> None:
+        # The graph computed this token from the tables published before it: count against them.
+        hits = sum(e in self._published[j] for e in routed)
+        if hits != decision.hits or len(routed) - hits != decision.misses:
+            raise AssertionError(f"layer {self.layers[j]}: engine hits {hits}, policy {decision}")
+
+    # ---- conversations ------------------------------------------------------------------
+    def snapshot(self):
+        return self.policy.snapshot()
+
+    def restore(self, snapshot) -> int:
+        """Make a saved resident set current again; returns the bytes uploaded."""
+        moved = self.upload_all(self.policy.restore(snapshot))
+        self.totals.restored_bytes += moved
+        return moved
+
+    def switch_conversation(self, conversation_id: str) -> int:
+        """Save the current conversation's slots, bring back the other's; bytes uploaded."""
+        if conversation_id == self.conversation:
+            return 0
+        if self.conversation is not None:
+            self._saved[self.conversation] = self.policy.snapshot()
+        self.conversation = conversation_id
+        moved = self.upload_all(self.policy.switch_context(conversation_id))
+        if conversation_id in self._saved:
+            moved += self.upload_all(self.policy.restore(self._saved[conversation_id]))
+        self.totals.restored_bytes += moved
+        return moved
+
+    def upload_all(self, uploads: list) -> int:
+        """(layer, expert, slot) uploads from restore/switch_context, then one commit."""
+        by_layer: dict[int, list] = {}
+        for j, expert, slot in uploads:
+            by_layer.setdefault(j, []).append((expert, slot))
+        for j, pairs in by_layer.items():
+            self._apply(j, pairs)
+        if by_layer:
+            _check(self._api.llama_slot_cache_commit(self._ctx), "Publishing the slot tables failed")
+        return sum(len(p) * self.expert_bytes[j] for j, p in by_layer.items())
+
+    def force_routing(self, ids) -> None:
+        """Trace replay: route the next decode steps to ids [cached layers, k]; None: the router."""
+        if ids is None:
+            status = self._api.llama_slot_cache_force_routing(self._ctx, None)
+        else:
+            ids = np.ascontiguousarray(ids, dtype=np.int32).reshape(len(self.layers), self.k)
+            status = self._api.llama_slot_cache_force_routing(self._ctx, ids.ctypes.data_as(_i32p))
+        _check(status, "Forcing the routing failed")
+
+    def resident(self) -> tuple[tuple[int, ...], ...]:
+        """[cached layer] experts in slots, as published for the next token."""
+        return self._resident
+
+    def close(self) -> None:
+        if self._ctx is not None:
+            self._api.llama_slot_cache_free(self._ctx)
+            self._ctx = None
+
+
+def check_budget(slots: tuple[int, ...], n_expert: int, k: int) -> None:
+    """Raise BudgetError (plain words) before loading when a budget cannot work."""
+    Budget(tuple(slots)).check(n_expert, k)
