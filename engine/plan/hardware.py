@@ -2,22 +2,19 @@
 
 Nothing here raises: a laptop without an NVIDIA card, without the driver or with a
 broken NVML is a normal answer (an empty ``gpus`` tuple and a plain ``nvml_status``).
-RAM and cores come from the operating system directly (no psutil dependency).
+RAM, cores and this process's resident memory come from psutil.
 """
 
 from __future__ import annotations
 
 import atexit
-import ctypes
-import glob
 import importlib
 import os
-import struct
-import subprocess
-import sys
 import threading
 from dataclasses import dataclass
 from typing import Any
+
+import psutil
 
 GIB = 1024 ** 3
 MIB = 1024 ** 2
@@ -43,6 +40,7 @@ class GpuInfo:
 class VramReading:
     used_bytes: int
     total_bytes: int
+    process_bytes: int | None = None    # held by this process (NVML); None when not reported
 
     @property
     def free_bytes(self) -> int:
@@ -168,7 +166,20 @@ def read_vram(index: int = 0) -> VramReading | None:
         except Exception:  # GPU lost, driver reset, bad index: the gauge shows "unknown"
             _handles.pop(index, None)
             return None
-    return VramReading(used_bytes=int(info.used), total_bytes=int(info.total))
+        mine = _process_vram(lib, _handles.get(index))
+    return VramReading(used_bytes=int(info.used), total_bytes=int(info.total), process_bytes=mine)
+
+
+def _process_vram(lib: Any, handle: Any) -> int | None:
+    """Graphics memory this process holds; None where the driver does not say (WDDM)."""
+    try:
+        processes = lib.nvmlDeviceGetComputeRunningProcesses(handle)
+    except Exception:
+        return None
+    used = [p.usedGpuMemory for p in processes if p.pid == os.getpid()]
+    if not used:
+        return 0
+    return None if any(u is None for u in used) else int(sum(used))
 
 
 # ---- probe --------------------------------------------------------------------------
@@ -230,89 +241,22 @@ def _text(value: Any) -> str:
     return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
 
 
-# ---- RAM ----------------------------------------------------------------------------
+# ---- RAM and CPU cores (psutil: one well-kept library instead of per-OS code) ---------
 
 def _ram_bytes() -> tuple[int, int]:
     """(total, available) in bytes; (0, 0) when the system will not say."""
-    readers = {"win32": _windows_ram, "darwin": _mac_ram}
     try:
-        return readers.get(sys.platform, _linux_ram)()
-    except Exception:
-        return _sysconf_ram()
-
-
-def _linux_ram() -> tuple[int, int]:
-    with open("/proc/meminfo", encoding="ascii") as meminfo:
-        return parse_meminfo(meminfo.read())
-
-
-def parse_meminfo(text: str) -> tuple[int, int]:
-    fields = {}
-    for line in text.splitlines():
-        key, _, rest = line.partition(":")
-        parts = rest.split()
-        if parts and parts[0].isdigit():
-            fields[key.strip()] = int(parts[0]) * 1024  # values are in kB
-    total = fields.get("MemTotal", 0)
-    available = fields.get("MemAvailable", fields.get("MemFree", 0))
-    return total, available
-
-
-def _sysconf_ram() -> tuple[int, int]:
-    try:
-        page = os.sysconf("SC_PAGE_SIZE")
-        return page * os.sysconf("SC_PHYS_PAGES"), page * os.sysconf("SC_AVPHYS_PAGES")
-    except (AttributeError, OSError, ValueError):
+        memory = psutil.virtual_memory()
+    except Exception:   # psutil raises OSError/RuntimeError on locked-down systems
         return 0, 0
+    return int(memory.total), int(memory.available)
 
-
-class _MemoryStatusEx(ctypes.Structure):
-    _fields_ = [("dwLength", ctypes.c_uint32), ("dwMemoryLoad", ctypes.c_uint32),
-                ("ullTotalPhys", ctypes.c_uint64), ("ullAvailPhys", ctypes.c_uint64),
-                ("ullTotalPageFile", ctypes.c_uint64), ("ullAvailPageFile", ctypes.c_uint64),
-                ("ullTotalVirtual", ctypes.c_uint64), ("ullAvailVirtual", ctypes.c_uint64),
-                ("ullAvailExtendedVirtual", ctypes.c_uint64)]
-
-
-def _windows_ram() -> tuple[int, int]:
-    status = _MemoryStatusEx()
-    status.dwLength = ctypes.sizeof(_MemoryStatusEx)
-    kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
-    if not kernel32.GlobalMemoryStatusEx(ctypes.byref(status)):
-        return 0, 0
-    return int(status.ullTotalPhys), int(status.ullAvailPhys)
-
-
-def _mac_ram() -> tuple[int, int]:
-    total = _mac_sysctl_int("hw.memsize")
-    return total, _mac_available_ram(total)
-
-
-def _mac_available_ram(total: int) -> int:
-    # Free, inactive and speculative pages can all be handed to a new program.
-    out = subprocess.run(["vm_stat"], capture_output=True, text=True, timeout=5).stdout
-    page = int(out.split("page size of")[1].split()[0]) if "page size of" in out else 4096
-    pages = 0
-    for line in out.splitlines():
-        key, _, value = line.partition(":")
-        if key.strip() in ("Pages free", "Pages inactive", "Pages speculative"):
-            pages += int(value.strip().rstrip("."))
-    return min(total, pages * page) if pages else total // 2
-
-
-def _mac_sysctl_int(name: str) -> int:
-    out = subprocess.run(["sysctl", "-n", name], capture_output=True, text=True, timeout=5)
-    return int(out.stdout.strip() or 0)
-
-
-# ---- CPU cores ----------------------------------------------------------------------
 
 def _cpu_cores() -> tuple[int, int]:
-    """(physical, logical); physical falls back to logical when unknown."""
+    """(physical, logical) that this process may use; physical falls back to logical."""
     logical = _usable_logical_cores()
-    readers = {"win32": _windows_physical_cores, "darwin": _mac_physical_cores}
     try:
-        physical = readers.get(sys.platform, _linux_physical_cores)()
+        physical = psutil.cpu_count(logical=False) or 0
     except Exception:
         physical = 0
     return (min(physical, logical) if physical else logical), logical
@@ -320,45 +264,15 @@ def _cpu_cores() -> tuple[int, int]:
 
 def _usable_logical_cores() -> int:
     # Containers and job objects may allow fewer CPUs than the machine has.
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0)) or 1
-    return os.cpu_count() or 1
+    try:
+        return len(psutil.Process().cpu_affinity()) or 1
+    except Exception:   # macOS has no cpu_affinity; AccessDenied in some sandboxes
+        return psutil.cpu_count(logical=True) or os.cpu_count() or 1
 
 
-def _linux_physical_cores() -> int:
-    pairs = set()
-    for topology in glob.glob("/sys/devices/system/cpu/cpu[0-9]*/topology"):
-        with open(os.path.join(topology, "physical_package_id")) as package, \
-                open(os.path.join(topology, "core_id")) as core:
-            pairs.add((package.read().strip(), core.read().strip()))
-    return len(pairs)
-
-
-def _mac_physical_cores() -> int:
-    return _mac_sysctl_int("hw.physicalcpu")
-
-
-RELATION_PROCESSOR_CORE = 0
-
-
-def _windows_physical_cores() -> int:
-    kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
-    size = ctypes.c_uint32(0)
-    kernel32.GetLogicalProcessorInformationEx(RELATION_PROCESSOR_CORE, None, ctypes.byref(size))
-    buffer = ctypes.create_string_buffer(size.value)
-    if not kernel32.GetLogicalProcessorInformationEx(RELATION_PROCESSOR_CORE, buffer,
-                                                     ctypes.byref(size)):
+def process_ram_bytes() -> int:
+    """Resident memory of this process now (what Task Manager shows); 0 when unknown."""
+    try:
+        return int(psutil.Process().memory_info().rss)
+    except Exception:
         return 0
-    return count_processor_core_records(buffer.raw[:size.value])
-
-
-def count_processor_core_records(buffer: bytes) -> int:
-    """Walk SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX records (Relationship, Size, ...)."""
-    count, offset = 0, 0
-    while offset + 8 <= len(buffer):
-        relationship, size = struct.unpack_from("<II", buffer, offset)
-        if size == 0:
-            break
-        count += relationship == RELATION_PROCESSOR_CORE
-        offset += size
-    return count

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import struct
 import sys
 import threading
 import types
@@ -11,8 +10,7 @@ import pytest
 
 from engine.plan import hardware
 from engine.plan.hardware import (STATUS_FOUND, STATUS_NO_GPU, STATUS_NO_LIBRARY, HardwareInfo,
-                             VramReading, count_processor_core_records, parse_meminfo,
-                             probe, read_vram)
+                             VramReading, process_ram_bytes, probe, read_vram)
 
 MIB = 1024 ** 2
 
@@ -58,6 +56,11 @@ class FakeNvml(types.ModuleType):
             raise self.NVMLError_GpuIsLost()
         total = 8188 * MIB
         return types.SimpleNamespace(total=total, used=self.used, free=total - self.used)
+
+    def nvmlDeviceGetComputeRunningProcesses(self, handle: object) -> list:
+        import os
+        return [types.SimpleNamespace(pid=os.getpid(), usedGpuMemory=700 * MIB),
+                types.SimpleNamespace(pid=1, usedGpuMemory=100 * MIB)]
 
     def nvmlDeviceGetMaxPcieLinkGeneration(self, handle: object) -> int:
         return 4
@@ -140,7 +143,8 @@ def test_read_vram_initialises_once_and_reuses_the_handle(install):
     fake = install(FakeNvml())
     readings = [read_vram() for _ in range(50)]
     probe()
-    assert readings[0] == VramReading(used_bytes=900 * MIB, total_bytes=8188 * MIB)
+    assert readings[0] == VramReading(used_bytes=900 * MIB, total_bytes=8188 * MIB,
+                                      process_bytes=700 * MIB)
     assert readings[0].free_bytes == (8188 - 900) * MIB
     assert fake.init_calls == 1 and fake.handle_calls == 1
 
@@ -206,15 +210,29 @@ def test_pretend_without_gpu_and_with_busy_gpu():
     assert busy.gpus[0].free_bytes == int(7.25 * 1024 ** 3)
 
 
-def test_parse_meminfo():
-    text = "MemTotal:       32768000 kB\nMemFree:         1000 kB\nMemAvailable:   20000000 kB\n"
-    assert parse_meminfo(text) == (32768000 * 1024, 20000000 * 1024)
-    assert parse_meminfo("MemTotal: 8 kB\nMemFree: 4 kB\n") == (8192, 4096)  # old kernels
+def test_ram_and_cores_come_from_psutil(monkeypatch):
+    memory = types.SimpleNamespace(total=32 * 1024 ** 3, available=20 * 1024 ** 3)
+    monkeypatch.setattr(hardware.psutil, "virtual_memory", lambda: memory)
+    monkeypatch.setattr(hardware.psutil, "cpu_count", lambda logical=True: 6 if not logical else 12)
+    info = probe()
+    assert (info.ram_total_bytes, info.ram_available_bytes) == (memory.total, memory.available)
+    assert info.cpu_physical_cores == min(6, info.cpu_logical_cores)
 
 
-def test_windows_core_records():
-    # Two RelationProcessorCore records of 48 bytes and one cache record (relationship 2).
-    record = lambda relationship: struct.pack("<II", relationship, 48) + bytes(40)  # noqa: E731
-    assert count_processor_core_records(record(0) + record(2) + record(0)) == 2
-    assert count_processor_core_records(b"") == 0
-    assert count_processor_core_records(struct.pack("<II", 0, 0)) == 0  # never loops forever
+def test_ram_unknown_when_psutil_refuses(monkeypatch):
+    def refuse():
+        raise OSError("access denied")
+    monkeypatch.setattr(hardware.psutil, "virtual_memory", refuse)
+    assert probe().ram_total_bytes == 0
+
+
+def test_process_ram_is_this_process_resident_memory():
+    import psutil
+    held = process_ram_bytes()
+    assert held > 10 * MIB and abs(held - psutil.Process().memory_info().rss) < 64 * MIB
+
+
+def test_vram_reading_says_what_this_process_holds(install):
+    install(FakeNvml())
+    reading = read_vram()
+    assert reading.process_bytes == 700 * MIB and reading.used_bytes == 900 * MIB
