@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from engine.errors import EngineError
@@ -45,7 +45,7 @@ class RotaryApp(QObject):
         loop.set_exception_handler(asyncio_exception_handler(self.notices))
         loaded = SettingsStore(paths.settings_file).load()
         self.settings = SettingsHolder(SettingsStore(paths.settings_file), loaded.settings)
-        self.translator = install_translator(qapp, loaded.settings.language)
+        self.translators = install_translator(qapp, loaded.settings.language)
         follow_os_theme(qapp)
         self.history = HistoryStore(paths.history_db)
         self.bridge = EngineBridge(backend, loop)
@@ -53,6 +53,8 @@ class RotaryApp(QObject):
         self.window = MainWindow()
         self.loader = ModelLoader(self.bridge, self.notices, paths, self.settings)
         self.wizard: FirstRunWizard | None = None
+        self.hardware = None              # engine HardwareInfo once probed
+        self.loaded_facts = None          # ModelFacts of the model in use
         self._wire()
         self.documents = install_documents(self)       # app/document_view.py
         self._set_model_ready(False, tr("No model loaded"))
@@ -65,6 +67,8 @@ class RotaryApp(QObject):
         connect_bridge(self.bridge, self.chat, self.window, self.loader)
         connect_chat(self.chat, self.window)
         self.notices.posted.connect(self.window.notice_bar.show_notice)
+        self.notices.withdrawn.connect(self.window.notice_bar.withdraw)
+        self._wire_gauge()
         self.chat.conversations_changed.connect(self.refresh_conversations)
         self.window.conversations.search_changed.connect(lambda _text:
                                                          self.refresh_conversations())
@@ -74,6 +78,15 @@ class RotaryApp(QObject):
         self.loader.choose_model_requested.connect(self.open_wizard)
         self.settings.changed.connect(self._on_settings_changed)
         self._wire_actions()
+
+    def _wire_gauge(self) -> None:
+        """The gauge shows the current model and conversation only: reset on a switch."""
+        gauge = self.window.gauge
+        self.bridge.ram_read.connect(gauge.on_ram)
+        self.loader.started.connect(gauge.reset_model)
+        self.chat.conversation_opened.connect(gauge.reset_conversation)
+        self.bridge.model_loaded.connect(lambda event: setattr(self, "loaded_facts",
+                                                               event.facts))
 
     def _wire_actions(self) -> None:
         actions, window = self.window.actions, self.window
@@ -90,7 +103,7 @@ class RotaryApp(QObject):
         actions["focus_search"].triggered.connect(window.conversations.search.setFocus)
         actions["focus_list"].triggered.connect(window.conversations.items.setFocus)
         actions["focus_gauge"].triggered.connect(
-            lambda: window.gauge.labels["vram"].setFocus())
+            lambda: window.gauge.first_section().setFocus(Qt.FocusReason.ShortcutFocusReason))
 
     # ---- start and stop -------------------------------------------------------------------
 
@@ -110,14 +123,15 @@ class RotaryApp(QObject):
             hardware = await self.bridge.probe_hardware()
         except EngineError:
             return      # the gauge keeps saying "unknown"; the wizard reports details
+        self.hardware = hardware
         self.window.gauge.set_has_gpu(bool(hardware.gpus))
 
     def close(self) -> None:
         self.bridge.shutdown()
         self.history.close()
         self._uninstall_hooks()
-        if self.translator is not None:
-            self.qapp.removeTranslator(self.translator)
+        for translator in self.translators:
+            self.qapp.removeTranslator(translator)
 
     # ---- reacting -------------------------------------------------------------------------
 
@@ -171,6 +185,7 @@ class RotaryApp(QObject):
         self.wizard.completed.connect(self._on_wizard_completed)
         self.wizard.finished.connect(self._on_wizard_finished)
         self.wizard.server_requested.connect(self.open_settings)
+        self.wizard.finished.connect(self.wizard.chooser.withdraw_problem)
         self.wizard.open()
         return self.wizard
 
@@ -182,8 +197,13 @@ class RotaryApp(QObject):
         self.settings.update(model_path=model_path, preset=preset, first_run_done=True)
 
     def open_settings(self) -> SettingsDialog:
-        dialog = SettingsDialog(self.settings.current, self.bridge, self.notices, self.window)
+        facts = self.loaded_facts
+        dialog = SettingsDialog(
+            self.settings.current, self.bridge, self.notices, self.window,
+            has_gpu=None if self.hardware is None else bool(self.hardware.gpus),
+            model_has_experts=None if facts is None else bool(facts.n_expert))
         dialog.accepted.connect(lambda: self._apply_dialog(dialog))
+        dialog.finished.connect(dialog.chooser.withdraw_problem)
         dialog.rerun_setup_requested.connect(self.open_wizard)
         dialog.open()
         return dialog

@@ -32,6 +32,8 @@ from engine.api import (ChatMessage, ChatRequest, DocumentFinished, DocumentInsp
                         LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded, RequestFailed,
                         RequestFinished, ResponseStats, StepRecord)
 from engine.errors import DocumentError, EngineError, EngineStateError
+# The engine's own frozen hardware types, re-exported so GUI modules never mirror them.
+from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading  # noqa: F401
 from app.i18n import tr
 from app.qt_compat import MainThreadHandoff, emit
 
@@ -39,26 +41,6 @@ VRAM_POLL_SECONDS = 0.5
 
 
 # ---- app-side views of engine results (plain data the GUI may hold) ------------------
-
-@dataclass(frozen=True)
-class GpuSummary:
-    name: str
-    total_bytes: int
-    free_bytes: int
-
-
-@dataclass(frozen=True)
-class HardwareSummary:
-    gpus: tuple[GpuSummary, ...]
-    ram_total_bytes: int
-    nvml_status: str
-
-
-@dataclass(frozen=True)
-class VramSample:
-    used_bytes: int
-    total_bytes: int
-
 
 @dataclass(frozen=True)
 class ModelCheck:
@@ -85,6 +67,8 @@ class EngineBackend:
     plan: Callable[..., Any]
     describe: Callable[..., Any]
     ensure_demo_model: Callable[[Path], Path]
+    resolve_preset: Callable[[str | None, Any], Any]
+    process_ram: Callable[[], int]
     # The office server (engine.remote); None where a test backend has none.
     server_config: Callable[..., Any] | None = None
     make_remote_engine: Callable[..., EngineLike] | None = None
@@ -111,29 +95,25 @@ def real_backend() -> EngineBackend:
         plan=_lazy("engine.plan", "plan"),
         describe=_lazy("engine.plan", "describe"),
         ensure_demo_model=_lazy("engine.fixtures.tiny_moe", "ensure_demo_model"),
+        resolve_preset=_lazy("engine.plan", "resolve_preset"),
+        process_ram=_lazy("engine.plan.hardware", "process_ram_bytes"),
         server_config=_lazy("engine.remote.config", "ServerConfig"),
         make_remote_engine=_lazy("engine.remote.service", "RemoteEngineService"),
         list_server_models=_lazy("engine.remote.service", "list_models"))
 
 
-# ---- conversions ---------------------------------------------------------------------
-
-def _summarise_hardware(info: Any) -> HardwareSummary:
-    gpus = tuple(GpuSummary(str(g.name), int(g.total_bytes), int(getattr(g, "free_bytes", 0)))
-                 for g in getattr(info, "gpus", ()) or ())
-    return HardwareSummary(gpus, int(getattr(info, "ram_total_bytes", 0) or 0),
-                           str(getattr(info, "nvml_status", "") or ""))
+def preset_names() -> tuple[str, ...]:
+    """The planner's preset registry plus "auto": one list for settings and the dialog."""
+    return tuple(_lazy("engine.plan", "preset_names")())
 
 
-def _vram_sample(reading: Any) -> VramSample | None:
-    if reading is None:
-        return None
-    used = getattr(reading, "used_bytes", getattr(reading, "used", None))
-    total = getattr(reading, "total_bytes", getattr(reading, "total", None))
-    if used is None or total is None:
-        return None
-    return VramSample(int(used), int(total))
+def words_per_token() -> float:
+    """The one ratio used wherever a token count is shown as words."""
+    return float(importlib.import_module("engine.plan.speed").WORDS_PER_TOKEN)
 
+
+
+# ---- hand-offs -------------------------------------------------------------------------
 
 def _settle(future: asyncio.Future, work: Future) -> None:
     if future.cancelled():
@@ -142,14 +122,6 @@ def _settle(future: asyncio.Future, work: Future) -> None:
         future.set_exception(work.exception())
     else:
         future.set_result(work.result())
-
-
-def choose_preset(hardware: HardwareSummary) -> str:
-    """The 8 GB recipe on 8 GB cards (7–9 GiB reported), CPU-only without a GPU."""
-    if not hardware.gpus:
-        return "cpu-only"
-    total_gib = hardware.gpus[0].total_bytes / 2**30
-    return "8gb-laptop" if 7.0 <= total_gib <= 9.0 else "auto"
 
 
 # ---- the bridge ------------------------------------------------------------------------
@@ -165,7 +137,8 @@ class EngineBridge(QObject):
     residency = Signal(object, object)     # expert ids per layer, hit rate or None
     finished = Signal(object)              # engine.api.RequestFinished
     failed = Signal(int, object)           # request id, EngineError
-    vram_read = Signal(object)             # VramSample, or None when it cannot be read
+    vram_read = Signal(object)             # engine VramReading, or None when it cannot be read
+    ram_read = Signal(object)              # bytes this process holds (measured), or None
     document_event = Signal(object)        # DocumentInspected, DocumentProgress, DocumentFinished
 
     def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
@@ -374,8 +347,12 @@ class EngineBridge(QObject):
 
     # ---- checks for the wizard and settings (awaitable, run on a worker) -----------------
 
-    async def probe_hardware(self) -> HardwareSummary:
-        return _summarise_hardware(await self._in_worker(self._backend.probe))
+    async def probe_hardware(self) -> HardwareInfo:
+        return await self._in_worker(self._backend.probe)
+
+    def preset_for(self, hardware: HardwareInfo, wanted: str | None = None) -> str:
+        """The planner's own choice ("auto" resolved for this computer); pure and quick."""
+        return self._backend.resolve_preset(wanted, hardware).name
 
     async def check_model(self, path: str, preset: str | None = None) -> ModelCheck:
         """Inspect + plan + describe; raises the engine's EngineError for bad files."""
@@ -384,7 +361,7 @@ class EngineBridge(QObject):
     def _check_blocking(self, path: str, preset: str | None) -> ModelCheck:
         facts = self._backend.inspect_model(path)
         hardware = self._backend.probe()
-        chosen = preset or choose_preset(_summarise_hardware(hardware))
+        chosen = preset or self.preset_for(hardware)
         recipe = self._backend.plan(facts, hardware, preset=chosen)
         summary = self._backend.describe(recipe, facts, hardware)
         return ModelCheck(path, str(getattr(facts, "name", "") or os.path.basename(path)),
@@ -413,17 +390,23 @@ class EngineBridge(QObject):
 
     async def _poll_vram(self, interval: float) -> None:
         while not self._closed:
-            reading = await self._in_worker(self._read_vram_safely, pool=self._vram_pool)
+            vram, ram = await self._in_worker(self._read_memory_safely, pool=self._vram_pool)
             if not self._closed:
-                emit(self.vram_read, reading)
+                emit(self.vram_read, vram)
+                emit(self.ram_read, ram)
             await asyncio.sleep(interval)
 
-    def _read_vram_safely(self) -> VramSample | None:
+    def _read_memory_safely(self) -> tuple[VramReading | None, int | None]:
         """NVML can fail at any time (driver reset, no NVIDIA GPU): that is 'unknown'."""
         try:
-            return _vram_sample(self._backend.read_vram(0))
+            vram = self._backend.read_vram(0)
         except Exception:          # noqa: BLE001 - any NVML failure means "unknown"
-            return None
+            vram = None
+        try:
+            ram = int(self._backend.process_ram()) or None
+        except Exception:          # noqa: BLE001 - psutil refused: "unknown"
+            ram = None
+        return vram, ram
 
     # ---- shutdown ------------------------------------------------------------------------
 

@@ -1,195 +1,388 @@
-"""The live gauge: memory, speeds, first-token time, context, and expert reuse.
+"""The live gauge: pictures to glance at, with the exact numbers in tooltips.
 
-``GaugeModel`` turns engine numbers into plain sentences (no widgets, easy to test);
-``GaugeWidget`` shows them and refreshes at most four times a second, however fast
-tokens arrive. VRAM readings come from the bridge's background poller.
+``GaugeModel`` keeps what the engine and the drivers *measured* for the current model and
+the current conversation (no widgets, easy to test) and turns it into plain sentences;
+``GaugeWidget`` draws it: graphics memory as a bar (Rotary's share / other programs /
+free), writing speed as a line over the last minute, the conversation memory as a
+filling bar, and the share of expert work answered from the graphics card, only when
+the engine reports one. It repaints at most four times a second, however fast tokens
+arrive. Every section is reachable with Tab and reads its numbers to screen readers.
 """
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QPainter
-from PySide6.QtWidgets import QGroupBox, QLabel, QProgressBar, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from engine.api import next_request_id
+from app.bridge import VramReading, words_per_token
 from app.i18n import tr
+from app.theme import gauge_colour
 
 GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card reads 8.0
-REUSE_WINDOW = 8        # tokens: routing repeats mostly within a few tokens (anchors.md)
 REFRESH_MS = 250
+SPEED_WINDOW_S = 60.0       # the writing-speed chart shows the last minute
+SPEED_SAMPLE_S = 0.25       # at most four points a second
 
 
 def _gb(n_bytes: int) -> str:
     return f"{n_bytes / GB:.1f}"
 
 
-class ReuseTracker:
-    """Per MoE layer: share of this token's experts also used in the last few tokens.
-    A layer with high reuse is one where a small set of experts on the GPU would hit."""
-
-    def __init__(self, window: int = REUSE_WINDOW) -> None:
-        self.window = window
-        self.recent: list[deque] = []
-
-    def add(self, expert_ids: tuple[tuple[int, ...], ...]) -> list[float]:
-        if len(self.recent) != len(expert_ids):
-            self.recent = [deque(maxlen=self.window) for _ in expert_ids]
-        shares = []
-        for history, experts in zip(self.recent, expert_ids):
-            seen = set().union(*history) if history else set()
-            shares.append(len(seen.intersection(experts)) / max(1, len(experts)))
-            history.append(frozenset(experts))
-        return shares
+def _about(n: float) -> str:
+    """Round to two significant figures: "about 2,900 words", not "2,873"."""
+    n = int(round(n))
+    if n >= 100:
+        digits = len(str(n)) - 2
+        n = int(round(n, -digits))
+    return f"{n:,}"
 
 
 @dataclass
 class GaugeModel:
-    has_gpu: bool | None = None             # None: not known yet
-    vram: object | None = None               # VramSample
+    """Measured numbers for the current model and conversation, or nothing."""
+
+    words_per_token: float = 0.75
+    has_gpu: bool | None = None              # None: not known yet
+    vram: VramReading | None = None
     vram_lost: bool = False                  # NVML worked, then stopped
-    ram_held_bytes: int = 0
+    ram_bytes: int | None = None             # this process's resident memory (psutil)
     prompt_tps: float = 0.0
     decode_tps: float = 0.0
     ttft_s: float | None = None
-    context_used: int = 0
+    context_used: int | None = None
     context_size: int = 0
-    hit_rate: float | None = None
-    layer_reuse: list[float] = field(default_factory=list)
-    tracker: ReuseTracker = field(default_factory=ReuseTracker)
+    hit_rate: float | None = None            # only when the engine reports one
+    layer_hits: tuple[float, ...] = ()
+    speeds: deque = field(default_factory=deque)    # (monotonic time, tokens/s)
+    request_floor: int = 0                   # steps of requests up to this id are stale
 
-    def on_vram(self, sample) -> None:
+    # ---- inputs -------------------------------------------------------------------------
+
+    def on_vram(self, sample: VramReading | None) -> None:
         if sample is None:
             self.vram_lost = self.vram is not None or self.vram_lost
             self.vram = None
         else:
             self.vram, self.vram_lost = sample, False
 
-    def on_stats(self, step) -> None:
+    def on_step(self, step, now: float | None = None) -> bool:
+        """Take one StepRecord; False (ignored) when it belongs to an earlier conversation
+        or model, so a late step can never bring stale numbers back."""
+        if step.request_id <= self.request_floor:
+            return False
+        now = time.monotonic() if now is None else now
         self.prompt_tps, self.decode_tps = step.prompt_tps, step.decode_tps
         self.ttft_s = step.ttft_s
         self.context_used, self.context_size = step.context_used, step.context_size
+        self.hit_rate = step.expert_hit_rate
+        self.layer_hits = tuple(getattr(step, "layer_hit_rates", None) or ())
+        if step.generated_tokens > 1 and (not self.speeds
+                                          or now - self.speeds[-1][0] >= SPEED_SAMPLE_S):
+            self.speeds.append((now, step.decode_tps))
+        self.forget_old_speeds(now)
+        return True
 
-    def on_residency(self, expert_ids, hit_rate) -> None:
-        self.hit_rate = hit_rate
-        if expert_ids:
-            self.layer_reuse = self.tracker.add(expert_ids)
+    def forget_old_speeds(self, now: float) -> None:
+        while self.speeds and now - self.speeds[0][0] > SPEED_WINDOW_S:
+            self.speeds.popleft()
 
-    # ---- sentences ----------------------------------------------------------------------
+    def reset_conversation(self, floor: int) -> None:
+        """New chat or another conversation: its numbers are not known until it answers."""
+        self.request_floor = max(self.request_floor, floor)
+        self.prompt_tps = self.decode_tps = 0.0
+        self.ttft_s = self.context_used = self.hit_rate = None
+        self.layer_hits = ()
+        self.speeds.clear()
+
+    def reset_model(self, floor: int) -> None:
+        """Another model is loading: nothing of the previous one stays on screen."""
+        self.reset_conversation(floor)
+        self.context_size = 0
+
+    # ---- sentences (plain words; the technical term goes into the tooltip) -----------------
 
     def vram_text(self) -> str:
         if self.has_gpu is False:
-            return tr("No NVIDIA graphics card found. The model runs on the processor.")
+            return tr("No graphics card: the model runs on the processor.")
         if self.vram is None and self.vram_lost:
             return tr("Graphics memory: unknown (the graphics driver stopped answering)")
         if self.vram is None:
             return tr("Graphics memory: unknown")
-        return tr("Graphics memory: {used} GB of {total} GB in use").format(
+        return tr("Graphics memory: {used} of {total} GB in use").format(
             used=_gb(self.vram.used_bytes), total=_gb(self.vram.total_bytes))
 
-    def vram_fraction(self) -> float | None:
-        if self.vram is None or not self.vram.total_bytes:
+    def vram_parts(self) -> tuple[float, float] | None:
+        """(Rotary's share, other programs' share) of the card, 0..1; None when unknown."""
+        vram = self.vram
+        if vram is None or not vram.total_bytes or self.has_gpu is False:
             return None
-        return self.vram.used_bytes / self.vram.total_bytes
+        ours = min(vram.process_bytes or 0, vram.used_bytes)
+        return ours / vram.total_bytes, (vram.used_bytes - ours) / vram.total_bytes
+
+    def vram_details(self) -> str:
+        vram = self.vram
+        if vram is None or self.has_gpu is False:
+            return ""
+        ours = (tr("Rotary {gb} GB").format(gb=_gb(vram.process_bytes))
+                if vram.process_bytes is not None else tr("Rotary's share not reported"))
+        return tr("Graphics memory (VRAM), measured by the NVIDIA driver: {ours}, other "
+                  "programs {other} GB, free {free} GB of {total} GB.").format(
+            ours=ours, other=_gb(vram.used_bytes - (vram.process_bytes or 0)),
+            free=_gb(vram.free_bytes), total=_gb(vram.total_bytes))
 
     def ram_text(self) -> str:
-        if not self.ram_held_bytes:
-            return tr("System memory held by the model: none yet")
-        return tr("System memory held by the model: about {size} GB").format(
-            size=_gb(self.ram_held_bytes))
+        if not self.ram_bytes:
+            return tr("System memory used by Rotary: unknown")
+        return tr("System memory used by Rotary: {size} GB").format(size=_gb(self.ram_bytes))
 
-    def speed_texts(self) -> tuple[str, str]:
+    def words(self, tokens: float) -> float:
+        return tokens * self.words_per_token
+
+    def writing_text(self) -> str:
+        if not self.decode_tps:
+            return tr("Writing speed: shown while an answer is written")
+        return tr("Writing speed: about {n} words a second").format(
+            n=f"{self.words(self.decode_tps):.0f}")
+
+    def reading_text(self) -> str:
+        if not self.prompt_tps:
+            return ""
+        text = tr("Reading your message: about {n} words a second").format(
+            n=_about(self.words(self.prompt_tps)))
+        if self.ttft_s is not None:
+            text += " · " + tr("first word after {s} s").format(s=f"{self.ttft_s:.1f}")
+        return text
+
+    def speed_details(self) -> str:
         if not self.decode_tps and not self.prompt_tps:
-            return (tr("Reading speed: waiting for the first message"),
-                    tr("Writing speed: waiting for the first message"))
-        return (tr("Reading speed: {n} tokens per second").format(n=f"{self.prompt_tps:.0f}"),
-                tr("Writing speed: {n} tokens per second").format(n=f"{self.decode_tps:.1f}"))
+            return tr("Speeds are measured by the engine while it writes an answer.")
+        return tr("Measured by the engine: writing {w} tokens per second, reading {r} tokens "
+                  "per second. A token is a piece of a word; words shown here are tokens "
+                  "× {ratio}.").format(w=f"{self.decode_tps:.1f}", r=f"{self.prompt_tps:.0f}",
+                                        ratio=f"{self.words_per_token:.2f}")
 
-    def ttft_text(self) -> str:
-        if self.ttft_s is None:
-            return tr("Time to the first word: not measured yet")
-        return tr("Time to the first word: {s} seconds").format(s=f"{self.ttft_s:.1f}")
+    def context_fraction(self) -> float | None:
+        if not self.context_size or self.context_used is None:
+            return None
+        return min(1.0, self.context_used / self.context_size)
 
     def context_text(self) -> str:
         if not self.context_size:
-            return tr("Conversation memory: not known yet")
-        return tr("Conversation memory: {used} of {size} tokens used").format(
+            return tr("Conversation memory: no model loaded")
+        if self.context_used is None:
+            return tr("Conversation memory: shown after the next answer")
+        left = max(0, self.context_size - self.context_used)
+        return tr("Conversation memory: about {n} words left").format(n=_about(self.words(left)))
+
+    def context_details(self) -> str:
+        if not self.context_size or self.context_used is None:
+            return ""
+        return tr("Context: {used} of {size} tokens used, measured by the engine.").format(
             used=f"{self.context_used:,}", size=f"{self.context_size:,}")
 
     def hit_text(self) -> str:
         if self.hit_rate is None:
             return ""
-        return tr("Experts already on the graphics card: {pct}%").format(
+        return tr("Answered from the graphics card: {pct}%").format(
             pct=f"{self.hit_rate * 100:.0f}")
 
+    def hit_details(self) -> str:
+        if self.hit_rate is None:
+            return ""
+        text = tr("Expert hit rate, measured by the engine: the share of expert work whose "
+                  "experts were already in graphics memory.")
+        if self.layer_hits:
+            text += " " + tr("Per layer: {values}.").format(
+                values=", ".join(f"{h * 100:.0f}%" for h in self.layer_hits))
+        return text
 
-class ResidencyStrip(QWidget):
-    """One small cell per MoE layer; darker = that layer reuses recent experts more."""
+
+# ---- drawings ------------------------------------------------------------------------------
+
+class Meter(QWidget):
+    """A horizontal bar of coloured parts over a track; parts are (fraction, colour name)."""
+
+    HEIGHT = 14
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.values: list[float] = []
-        self.setMinimumHeight(16)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setAccessibleName(tr("Expert reuse per layer"))
+        self.parts: list[tuple[float, str]] = []
+        self.setFixedHeight(self.HEIGHT)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
 
-    def set_values(self, values: list[float]) -> None:
-        self.values = list(values)
-        if values:
-            average = sum(values) / len(values)
-            self.setAccessibleDescription(
-                tr("{n} layers; on average {pct}% of experts were used in the last "
-                   "few words").format(n=len(values), pct=f"{average * 100:.0f}"))
+    def set_parts(self, parts: list[tuple[float, str]]) -> None:
+        if parts != self.parts:
+            self.parts = list(parts)
+            self.update()
+
+    def part_rects(self) -> list[tuple[QRectF, str]]:
+        """Where each part is drawn (tests check the pixels there)."""
+        rects, x, width = [], 0.0, float(self.width())
+        for fraction, colour in self.parts:
+            w = max(0.0, min(1.0, fraction)) * width
+            if w >= 0.5:
+                rects.append((QRectF(x, 0, min(w, width - x), self.height()), colour))
+            x += w
+        return rects
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), gauge_colour("track"))
+        for rect, colour in self.part_rects():
+            painter.fillRect(rect, gauge_colour(colour))
+        painter.end()
+
+
+class SpeedChart(QWidget):
+    """Writing speed over the last minute: newest on the right, scaled to the fastest."""
+
+    HEIGHT = 44
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.points: list[tuple[float, float]] = []     # (seconds ago, tokens/s)
+        self.setFixedHeight(self.HEIGHT)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def set_samples(self, samples, now: float) -> None:
+        self.points = [(now - t, v) for t, v in samples]
         self.update()
+
+    def polygon(self) -> QPolygonF:
+        top = max((v for _, v in self.points), default=0.0) * 1.2 or 1.0
+        w, h = self.width() - 1, self.height() - 2
+        return QPolygonF([QPointF(w * (1 - ago / SPEED_WINDOW_S), 1 + h * (1 - v / top))
+                          for ago, v in self.points])
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), gauge_colour("track"))
+        if len(self.points) >= 2:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            line = self.polygon()
+            area = QPainterPath()
+            area.moveTo(line[0].x(), self.height())
+            for point in line:
+                area.lineTo(point)
+            area.lineTo(line[line.size() - 1].x(), self.height())
+            painter.fillPath(area, gauge_colour("speed_fill"))
+            painter.setPen(QPen(gauge_colour("speed"), 2))
+            painter.drawPolyline(line)
+        painter.end()
+
+
+class LayerCells(QWidget):
+    """One small cell per layer, filled from the bottom by that layer's hit rate."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.values: tuple[float, ...] = ()
+        self.setFixedHeight(18)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def set_values(self, values: tuple[float, ...]) -> None:
+        if values != self.values:
+            self.values = tuple(values)
+            self.update()
 
     def paintEvent(self, event) -> None:
         if not self.values:
             return
         painter = QPainter(self)
         width = self.width() / len(self.values)
-        base = self.palette().highlight().color()
         for index, value in enumerate(self.values):
-            colour = QColor(base)
-            colour.setAlphaF(0.15 + 0.85 * max(0.0, min(1.0, value)))
-            painter.fillRect(QRectF(index * width, 0, max(1.0, width - 1), self.height()),
-                             colour)
+            cell = QRectF(index * width, 0, max(1.0, width - 1), self.height())
+            painter.fillRect(cell, gauge_colour("track"))
+            filled = cell.height() * max(0.0, min(1.0, value))
+            painter.fillRect(QRectF(cell.x(), cell.bottom() - filled, cell.width(), filled),
+                             gauge_colour("hits"))
         painter.end()
 
 
-class GaugeWidget(QGroupBox):
+class GaugeSection(QFrame):
+    """A caption, a drawing and a small note; Tab stops here with a visible frame, and a
+    screen reader hears the caption and the exact numbers."""
+
+    def __init__(self, drawing: QWidget | None = None, parent=None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.caption, self.note = QLabel(), QLabel()
+        self.drawing = drawing
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.setSpacing(3)
+        for part in (self.caption, drawing, self.note):
+            if part is None:
+                continue
+            if isinstance(part, QLabel):
+                part.setWordWrap(True)
+                part.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            layout.addWidget(part)
+        self.note.setObjectName("gauge_note")
+
+    def show_texts(self, caption: str, note: str, details: str) -> None:
+        self.caption.setText(caption)
+        self.note.setText(note)
+        self.note.setVisible(bool(note))
+        self.setAccessibleName(caption)
+        self.setAccessibleDescription(" ".join(t for t in (note, details) if t))
+        self.setToolTip(details)
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        self.update()
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if self.hasFocus():        # a clear frame, not a thin text cursor
+            painter = QPainter(self)
+            painter.setPen(QPen(self.palette().highlight().color(), 2))
+            painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), 4, 4)
+            painter.end()
+
+
+class GaugeWidget(QFrame):
+    MIN_WIDTH, MAX_WIDTH = 170, 280     # never wide enough to squeeze the chat
+
     def __init__(self, parent=None) -> None:
-        super().__init__(tr("Live numbers"), parent)
-        self.model = GaugeModel()
+        super().__init__(parent)
+        self.setAccessibleName(tr("How the model is running"))
+        self.model = GaugeModel(words_per_token=words_per_token())
         self._dirty = False
-        self.labels: dict[str, QLabel] = {}
-        self.vram_bar = QProgressBar()
-        self.vram_bar.setAccessibleName(tr("Graphics memory in use"))
-        self.vram_bar.setTextVisible(False)
-        self.strip = ResidencyStrip()
-        self.strip_label = QLabel(tr("Expert reuse per layer (darker = reused more)"))
-        self._build()
+        self.vram_bar, self.context_bar, self.hit_bar = Meter(), Meter(), Meter()
+        self.chart, self.layers = SpeedChart(), LayerCells()
+        self.sections = {"vram": GaugeSection(self.vram_bar), "ram": GaugeSection(),
+                         "speed": GaugeSection(self.chart),
+                         "context": GaugeSection(self.context_bar),
+                         "hits": GaugeSection(self.hit_bar)}
+        self.sections["hits"].layout().addWidget(self.layers)
+        self.setMinimumWidth(self.MIN_WIDTH)
+        self.setMaximumWidth(self.MAX_WIDTH)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        title = QLabel(tr("How it is running"))
+        title.setObjectName("gauge_title")
+        layout.addWidget(title)
+        for section in self.sections.values():
+            layout.addWidget(section)
+        layout.addStretch(1)
         self.timer = QTimer(self, interval=REFRESH_MS)
-        self.timer.timeout.connect(self._refresh_if_dirty)
+        self.timer.timeout.connect(self._tick)
         self.timer.start()
         self.refresh()
 
-    def _build(self) -> None:
-        layout = QVBoxLayout(self)
-        for key in ("vram", "ram", "reading", "writing", "ttft", "context", "hits"):
-            label = QLabel()
-            label.setWordWrap(True)
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByKeyboard)
-            label.setFocusPolicy(Qt.FocusPolicy.TabFocus)   # screen readers can reach it
-            self.labels[key] = label
-            layout.addWidget(label)
-            if key == "vram":
-                layout.addWidget(self.vram_bar)
-        layout.addWidget(self.strip_label)
-        layout.addWidget(self.strip)
-        layout.addStretch(1)
-
-    # ---- inputs (wired to the bridge in app.wiring) -------------------------------------
+    # ---- inputs (wired to the bridge and the chat in app.application / app.wiring) -------
 
     def set_has_gpu(self, has_gpu: bool) -> None:
         self.model.has_gpu = has_gpu
@@ -199,43 +392,71 @@ class GaugeWidget(QGroupBox):
         self.model.on_vram(sample)
         self._dirty = True
 
-    def on_stats(self, step) -> None:
-        self.model.on_stats(step)
+    def on_ram(self, held_bytes) -> None:
+        self.model.ram_bytes = held_bytes
         self._dirty = True
 
-    def on_residency(self, expert_ids, hit_rate) -> None:
-        self.model.on_residency(expert_ids, hit_rate)
-        self._dirty = True
+    def on_stats(self, step) -> None:
+        if self.model.on_step(step):
+            self._dirty = True
 
     def on_model_loaded(self, event) -> None:
-        self.model.ram_held_bytes = int(event.recipe.ram.total_bytes - event.recipe.ram.headroom_bytes)
         self.model.context_size = int(event.recipe.n_ctx)
         self._dirty = True
 
     def on_model_unloaded(self) -> None:
-        self.model.ram_held_bytes = 0
-        self._dirty = True
+        self.reset_model()
+
+    def reset_model(self, *args) -> None:
+        self.model.reset_model(_newest_request_id())
+        self.refresh()
+
+    def reset_conversation(self, *args) -> None:
+        self.model.reset_conversation(_newest_request_id())
+        self.refresh()
 
     # ---- drawing --------------------------------------------------------------------------
 
-    def _refresh_if_dirty(self) -> None:
-        if self._dirty:
+    def _tick(self) -> None:
+        # The chart moves left as time passes, so it repaints while it holds points.
+        if self._dirty or self.model.speeds:
             self.refresh()
 
     def refresh(self) -> None:
         self._dirty = False
-        model = self.model
-        reading, writing = model.speed_texts()
-        texts = {"vram": model.vram_text(), "ram": model.ram_text(), "reading": reading,
-                 "writing": writing, "ttft": model.ttft_text(),
-                 "context": model.context_text(), "hits": model.hit_text()}
-        for key, text in texts.items():
-            self.labels[key].setText(text)
-            self.labels[key].setAccessibleName(text)
-            self.labels[key].setVisible(bool(text))
-        fraction = model.vram_fraction()
-        self.vram_bar.setVisible(fraction is not None)
-        self.vram_bar.setValue(int((fraction or 0) * 100))
-        self.strip.set_values(model.layer_reuse)
-        self.strip.setVisible(bool(model.layer_reuse))
-        self.strip_label.setVisible(bool(model.layer_reuse))
+        model, now = self.model, time.monotonic()
+        model.forget_old_speeds(now)
+        parts = model.vram_parts()
+        self.vram_bar.set_parts([] if parts is None else [(parts[0], "model"),
+                                                          (parts[1], "other")])
+        self.vram_bar.setVisible(parts is not None)
+        self.sections["vram"].show_texts(model.vram_text(), "", model.vram_details())
+        self.sections["ram"].show_texts(
+            model.ram_text(), "", tr("Resident memory (RSS) of the Rotary process, measured "
+                                     "by the operating system."))
+        self.chart.set_samples(model.speeds, now)
+        self.sections["speed"].show_texts(model.writing_text(), model.reading_text(),
+                                          model.speed_details())
+        fraction = model.context_fraction()
+        self.context_bar.set_parts([] if fraction is None else [(fraction, "context")])
+        self.context_bar.setVisible(fraction is not None)
+        self.sections["context"].show_texts(model.context_text(), "", model.context_details())
+        self._refresh_hits()
+
+    def _refresh_hits(self) -> None:
+        model, section = self.model, self.sections["hits"]
+        section.setVisible(model.hit_rate is not None)
+        if model.hit_rate is None:
+            return
+        self.hit_bar.set_parts([(model.hit_rate, "hits")])
+        self.layers.set_values(model.layer_hits)
+        self.layers.setVisible(bool(model.layer_hits))
+        section.show_texts(model.hit_text(), "", model.hit_details())
+
+    def first_section(self) -> GaugeSection:
+        return self.sections["vram"]
+
+
+def _newest_request_id() -> int:
+    """Every request made from now on has a larger id (ids come from one counter)."""
+    return next_request_id()

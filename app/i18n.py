@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 I18N_DIR = Path(__file__).resolve().parent.parent / "resources" / "i18n"
 
@@ -32,13 +32,17 @@ def resolve_language(choice: str) -> str:
     return "en"
 
 
-def install_translator(app: QCoreApplication, choice: str) -> QTranslator | None:
-    """Install the .qm for ``choice``; English needs none. Returns it to keep it alive."""
+def install_translator(app: QCoreApplication, choice: str) -> list[QTranslator]:
+    """Install our .qm for ``choice`` and Qt's own (qtbase: the wizard's Back/Next/Cancel,
+    the dialogs' OK/Cancel). English needs none. Returns them to keep them alive."""
     code = resolve_language(choice)
     if code == "en":
-        return None
-    translator = QTranslator(app)
-    if not translator.load(str(I18N_DIR / f"rotary_{code}.qm")):
-        return None
-    app.installTranslator(translator)
-    return translator
+        return []
+    qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    installed = []
+    for name, folder in ((f"rotary_{code}", str(I18N_DIR)), (f"qtbase_{code}", qt_dir)):
+        translator = QTranslator(app)
+        if translator.load(name, folder):
+            app.installTranslator(translator)
+            installed.append(translator)
+    return installed

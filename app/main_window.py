@@ -16,6 +16,9 @@ from app.notification_bar import NotificationBar
 from app.qt_compat import emit
 
 
+SIDE_SHARE = 0.2       # at most this share of the width for each side column
+
+
 class MainWindow(QMainWindow):
     closed = Signal()
 
@@ -42,16 +45,36 @@ class MainWindow(QMainWindow):
         middle_layout.setContentsMargins(0, 0, 0, 0)
         middle_layout.addWidget(self.loading)
         middle_layout.addWidget(self.chat, 1)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter = self.splitter = QSplitter(Qt.Orientation.Horizontal)
         for part, stretch in ((self.conversations, 0), (middle, 1), (self.gauge, 0)):
             splitter.addWidget(part)
             splitter.setStretchFactor(splitter.count() - 1, stretch)
+            splitter.setCollapsible(splitter.count() - 1, False)
         splitter.setSizes([230, 680, 270])
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.addWidget(self.notice_bar)
         layout.addWidget(splitter, 1)
         self.setCentralWidget(central)
+
+    def balance_columns(self) -> None:
+        """The chat stays the widest column: each side column gets at most a fifth of the
+        width (and its preferred size), the chat the rest."""
+        total = sum(self.splitter.sizes()) or self.splitter.width()
+        side = total * SIDE_SHARE
+        left = int(min(230, max(self.conversations.minimumWidth(), side)))
+        right = int(min(self.gauge.MAX_WIDTH, max(self.gauge.MIN_WIDTH, side)))
+        sizes = self.splitter.sizes()
+        if sizes[1] <= max(sizes[0], sizes[2]) or sizes[0] > left or sizes[2] > right:
+            self.splitter.setSizes([left, total - left - right, right])
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.balance_columns()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.balance_columns()
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(tr("&File"))

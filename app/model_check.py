@@ -36,16 +36,21 @@ def is_model_drop(mime) -> str | None:
 class ModelChooser(QWidget):
     check_started = Signal()
     check_finished = Signal(object)        # ModelCheck, or None when the file is unusable
+    cleared = Signal()                     # the path box was emptied: no file, no verdict
 
     def __init__(self, bridge, notices: NotificationService, preset: str | None = None,
                  parent=None) -> None:
         super().__init__(parent)
         self.bridge, self.notices, self.preset = bridge, notices, preset
         self.result = None
+        self.problem = None                # the notice about the last unusable file
         self.path_edit = QLineEdit()
         self.path_edit.setAccessibleName(tr("Model file"))
-        self.path_edit.setPlaceholderText(tr("Choose a .gguf model file, or drop it here"))
+        self.path_edit.setPlaceholderText(tr("Choose a model file, or drop it here"))
+        self.path_edit.setToolTip(tr("GGUF: the file format of models for llama.cpp. Such "
+                                     "files end in .gguf."))
         self.path_edit.editingFinished.connect(lambda: self.check(self.path_edit.text()))
+        self.path_edit.textEdited.connect(self._on_text_edited)
         self.browse = QPushButton(tr("Browse…"))
         self.browse.setAccessibleName(tr("Browse for a model file"))
         self.browse.clicked.connect(self.browse_for_model)
@@ -86,6 +91,7 @@ class ModelChooser(QWidget):
             return
         self.path_edit.setText(path)
         self.result = None
+        self.withdraw_problem()
         self.verdict.setText(tr("Checking the model file…"))
         emit(self.check_started)
         asyncio.ensure_future(self._check(path))
@@ -94,13 +100,34 @@ class ModelChooser(QWidget):
         try:
             result = await self.bridge.check_model(path, self.preset)
         except EngineError as error:
-            self.verdict.setText(tr("This file cannot be used: {why}").format(why=error.message))
-            self.notices.engine_error(error)
+            if path != self.path_edit.text().strip():
+                return          # the user has moved on to another file (or none)
+            self.verdict.setText(error.message)      # already says what is wrong, once
+            self.problem = self.notices.engine_error(error)
             emit(self.check_finished, None)
             return
-        self.show_result(result)
+        if path == self.path_edit.text().strip():
+            self.show_result(result)
+
+    def _on_text_edited(self, text: str) -> None:
+        """Typing or clearing the path makes the old verdict (and its notice) stale."""
+        if self.result is not None and self.result.path == text.strip():
+            return
+        self.result = None
+        self.withdraw_problem()
+        self.verdict.setText("")
+        self.verdict.setAccessibleDescription("")
+        if not text.strip():
+            emit(self.cleared)
+
+    def withdraw_problem(self) -> None:
+        """Take back the notice about an earlier file: the user left it behind."""
+        if self.problem is not None:
+            self.notices.withdraw(self.problem)
+            self.problem = None
 
     def show_result(self, result) -> None:
+        self.withdraw_problem()
         self.result = result
         colour = fit_colour(result.level)
         self.verdict.setText(f'<b style="color:{colour}">{fit_words(result.level)}</b> '

@@ -64,6 +64,11 @@ class NotificationBar(QFrame):
             self.row.insertWidget(1 + len(self.action_buttons), button)
             self.action_buttons.append(button)
 
+    def withdraw(self, notice: Notice) -> None:
+        """Hide the bar if it still shows ``notice`` (a newer notice stays up)."""
+        if self.notice is notice:
+            self.dismiss()
+
     def details_text(self) -> str:
         if self.notice is None:
             return ""

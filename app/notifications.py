@@ -8,6 +8,7 @@ and optional actions. Errors never go into a chat answer.
 
 from __future__ import annotations
 
+import logging
 import sys
 import threading
 import traceback
@@ -19,6 +20,9 @@ from PySide6.QtCore import QObject, Signal
 from engine.errors import EngineError
 from app.i18n import tr
 from app.qt_compat import emit
+
+log = logging.getLogger("rotary.notices")
+_LOG_LEVELS = {"info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class NotificationService(QObject):
     """Lives on the GUI thread; ``post`` may be called from any thread."""
 
     posted = Signal(object)          # Notice
+    withdrawn = Signal(object)       # Notice that no longer applies (its banner goes away)
     _posted_from_thread = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -47,46 +52,57 @@ class NotificationService(QObject):
         # A signal emitted on another thread reaches this slot queued, on our thread.
         self._posted_from_thread.connect(self._deliver)
 
-    def post(self, notice: Notice) -> None:
+    def post(self, notice: Notice, logged: bool = False) -> Notice:
+        """Show ``notice``; it also goes to the log file unless the caller logged it."""
+        if not logged:
+            log.log(_LOG_LEVELS.get(notice.level, logging.ERROR), "%s%s", notice.message,
+                    f"\n{notice.details}" if notice.details else "")
         if threading.current_thread() is threading.main_thread():
             self._deliver(notice)
         else:
             emit(self._posted_from_thread, notice)
+        return notice
 
     def _deliver(self, notice: Notice) -> None:
         self.history.append(notice)
         emit(self.posted, notice)
 
-    def info(self, message: str, *actions: NoticeAction) -> None:
-        self.post(Notice("info", message, "", actions))
+    def withdraw(self, notice: Notice) -> None:
+        """GUI thread only: e.g. the user cancelled the dialog the notice was about."""
+        emit(self.withdrawn, notice)
 
-    def warning(self, message: str, details: str = "", *actions: NoticeAction) -> None:
-        self.post(Notice("warning", message, details, actions))
+    def info(self, message: str, *actions: NoticeAction) -> Notice:
+        return self.post(Notice("info", message, "", actions))
 
-    def engine_error(self, error: EngineError, *actions: NoticeAction) -> None:
-        self.post(Notice("error", error.message, error.details or repr(error), actions))
+    def warning(self, message: str, details: str = "", *actions: NoticeAction) -> Notice:
+        return self.post(Notice("warning", message, details, actions))
+
+    def engine_error(self, error: EngineError, *actions: NoticeAction) -> Notice:
+        return self.post(Notice("error", error.message, error.details or repr(error), actions))
 
     def unexpected(self, exc_type, exc, tb) -> None:
         if isinstance(exc, EngineError):
-            self.engine_error(exc)
+            log.error("Engine error nobody caught: %s", exc.message, exc_info=(exc_type, exc, tb))
+            self.post(Notice("error", exc.message, exc.details or repr(exc)), logged=True)
             return
+        log.error("Unexpected error", exc_info=(exc_type, exc, tb))
         details = "".join(traceback.format_exception(exc_type, exc, tb))
         self.post(Notice("error", tr("Something went wrong inside Rotary. Your conversations "
                                      "are safe. If it happens again, copy the details "
-                                     "for your IT contact."), details))
+                                     "for your IT contact."), details), logged=True)
 
 
 def install_exception_hooks(service: NotificationService) -> Callable[[], None]:
     """Route uncaught exceptions (main thread, other threads, qasync slots) to
-    ``service``. Returns a function that puts the previous hooks back."""
+    ``service``, which logs each with its traceback (logs/rotary.log) and shows it.
+    Returns a function that puts the previous hooks back."""
     previous_sys, previous_thread = sys.excepthook, threading.excepthook
 
     def on_exception(exc_type, exc, tb) -> None:
         if issubclass(exc_type, KeyboardInterrupt):
             previous_sys(exc_type, exc, tb)
             return
-        _log_to_stderr(exc_type, exc, tb)
-        service.unexpected(exc_type, exc, tb)
+        service.unexpected(exc_type, exc, tb)      # logs the traceback, then shows it
 
     def on_thread_exception(args: threading.ExceptHookArgs) -> None:
         on_exception(args.exc_type, args.exc_value, args.exc_traceback)
@@ -107,9 +123,3 @@ def asyncio_exception_handler(service: NotificationService):
             return
         service.unexpected(type(exc), exc, exc.__traceback__)
     return handle
-
-
-def _log_to_stderr(exc_type, exc, tb) -> None:
-    """A windowed build has ``sys.stderr = None``; only write when there is one."""
-    if sys.stderr is not None:
-        traceback.print_exception(exc_type, exc, tb, file=sys.stderr)

@@ -14,14 +14,27 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from app.bridge import preset_names
 from app.i18n import LANGUAGES, tr
 
 SCHEMA_VERSION = 3
-# The planner's preset registry (engine/plan/) plus "auto"; kept here as data so
-# that settings validate without importing the engine.
-PRESETS = ("auto", "8gb-laptop", "12gb-desktop", "16gb-desktop", "24gb-workstation",
-           "cpu-only")
 ENGINE_LOCATIONS = ("local", "server")
+
+
+@dataclass(frozen=True)
+class Range:
+    """Valid values of one advanced number; the settings model and the dialog share it."""
+    low: int
+    high: int
+
+    def __contains__(self, value: object) -> bool:
+        return type(value) is int and self.low <= value <= self.high
+
+
+# One set of ranges: a value stored here is always one the dialog can show unchanged.
+RANGES = {"context_size": Range(256, 1_048_576), "gpu_expert_layers": Range(0, 1000),
+          "threads": Range(1, 512)}
+TEMPERATURE_RANGE = (0.0, 2.0)
 
 
 @dataclass(frozen=True)
@@ -92,17 +105,18 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
 
 # ---- validation ---------------------------------------------------------------------
 
-def _optional_int(low: int, high: int) -> Callable[[Any], bool]:
-    return lambda v: v is None or (type(v) is int and low <= v <= high)
+def _optional_in(valid: Range) -> Callable[[Any], bool]:
+    return lambda v: v is None or v in valid
 
 
 _VALIDATORS: dict[str, Callable[[Any], bool]] = {
     "model_path": lambda v: isinstance(v, str),
-    "preset": lambda v: v in PRESETS,
-    "context_size": _optional_int(256, 1_048_576),
-    "gpu_expert_layers": _optional_int(0, 1000),
-    "threads": _optional_int(1, 512),
-    "temperature": lambda v: type(v) in (int, float) and 0.0 <= v <= 2.0,
+    "preset": lambda v: v in preset_names(),
+    "context_size": _optional_in(RANGES["context_size"]),
+    "gpu_expert_layers": _optional_in(RANGES["gpu_expert_layers"]),
+    "threads": _optional_in(RANGES["threads"]),
+    "temperature": lambda v: (type(v) in (int, float)
+                              and TEMPERATURE_RANGE[0] <= v <= TEMPERATURE_RANGE[1]),
     "system_prompt": lambda v: isinstance(v, str),
     "language": lambda v: v == "system" or v in LANGUAGES,
     "first_run_done": lambda v: isinstance(v, bool),
@@ -113,12 +127,22 @@ _VALIDATORS: dict[str, Callable[[Any], bool]] = {
     "server_ca_bundle": lambda v: isinstance(v, str),
 }
 
+def preset_label(preset: str) -> str:
+    """Plain words for a preset name, used by the wizard and the settings dialog."""
+    return {"auto": tr("Automatic (fit this computer)"),
+            "8gb-laptop": tr("Laptop with an 8 GB graphics card"),
+            "12gb-desktop": tr("Desktop with a 12 GB graphics card"),
+            "16gb-desktop": tr("Desktop with a 16 GB graphics card"),
+            "24gb-workstation": tr("Workstation with a 24 GB graphics card"),
+            "cpu-only": tr("Processor only (no graphics card)")}.get(preset, preset)
+
+
 def _field_label(name: str) -> str:
     labels = {
-        "model_path": tr("model file"), "preset": tr("memory recipe"),
-        "context_size": tr("context length"),
-        "gpu_expert_layers": tr("expert layers on the graphics card"),
-        "threads": tr("processor threads"), "temperature": tr("temperature"),
+        "model_path": tr("model file"), "preset": tr("setting for this computer"),
+        "context_size": tr("conversation memory"),
+        "gpu_expert_layers": tr("parts of the model on the graphics card"),
+        "threads": tr("processor cores used"), "temperature": tr("answer variety"),
         "system_prompt": tr("system prompt"), "language": tr("language"),
         "first_run_done": tr("first-time setup"),
         "engine_location": tr("where the model runs"), "server_url": tr("office server address"),

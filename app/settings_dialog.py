@@ -15,27 +15,21 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpin
 
 from app.i18n import LANGUAGES, tr
 from app.model_check import ModelChooser
+from app.bridge import preset_names
 from app.server_settings import ServerSettingsBox
-from app.settings import PRESETS, Settings
+from app.settings import RANGES, TEMPERATURE_RANGE, Range, Settings, preset_label
 from app.qt_compat import emit
 
 
-def preset_label(preset: str) -> str:
-    return {"auto": tr("Automatic (fit this computer)"),
-            "8gb-laptop": tr("Laptop with an 8 GB graphics card"),
-            "12gb-desktop": tr("Desktop with a 12 GB graphics card"),
-            "16gb-desktop": tr("Desktop with a 16 GB graphics card"),
-            "24gb-workstation": tr("Workstation with a 24 GB graphics card"),
-            "cpu-only": tr("Processor only (slow, safest)")}.get(preset, preset)
-
-
-def _auto_spin(minimum: int, maximum: int, value: int | None, name: str) -> QSpinBox:
-    """A number box whose lowest value reads "Automatic" (= let Rotary decide)."""
+def _auto_spin(valid: Range, value: int | None, name: str, term: str) -> QSpinBox:
+    """A number box whose lowest value reads "Automatic" (= let Rotary decide). Its range
+    is the settings model's own, so a valid stored value is shown (and kept) unchanged."""
     spin = QSpinBox()
-    spin.setRange(minimum - 1, maximum)
+    spin.setRange(valid.low - 1, valid.high)
     spin.setSpecialValueText(tr("Automatic"))
-    spin.setValue(minimum - 1 if value is None else value)
+    spin.setValue(valid.low - 1 if value is None else value)
     spin.setAccessibleName(name)
+    spin.setToolTip(term)
     return spin
 
 
@@ -46,23 +40,30 @@ def _spin_value(spin: QSpinBox) -> int | None:
 class SettingsDialog(QDialog):
     rerun_setup_requested = Signal()
 
-    def __init__(self, settings: Settings, bridge, notices, parent=None) -> None:
+    def __init__(self, settings: Settings, bridge, notices, parent=None,
+                 has_gpu: bool | None = None, model_has_experts: bool | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Settings"))
         self.original = settings
+        self.has_gpu, self.model_has_experts = has_gpu, model_has_experts
         self.chooser = ModelChooser(bridge, notices, settings.preset)
         self.chooser.path_edit.setText(settings.model_path)
         self.chooser.check_finished.connect(self._update_ok)
         self.chooser.check_started.connect(self._update_ok)
+        self.chooser.check_finished.connect(self._on_model_checked)
+        self.chooser.cleared.connect(self._update_ok)
         self.preset = QComboBox()
-        self.preset.setAccessibleName(tr("Memory recipe"))
-        for name in PRESETS:
+        self.preset.setAccessibleName(tr("Setting for this computer"))
+        self.preset.setToolTip(tr("Memory recipe (preset): how the model is shared between "
+                                  "the graphics card and system memory."))
+        for name in preset_names():
             self.preset.addItem(preset_label(name), name)
-        self.preset.setCurrentIndex(PRESETS.index(settings.preset))
+        self.preset.setCurrentIndex(max(0, self.preset.findData(settings.preset)))
         self.language = self._language_box(settings.language)
         self.server_box = ServerSettingsBox(settings, bridge, notices)
         self.server_box.validity_changed.connect(self._update_ok)
         self._build(settings)
+        self._update_gpu_layers()
 
     def _language_box(self, current: str) -> QComboBox:
         box = QComboBox()
@@ -76,7 +77,7 @@ class SettingsDialog(QDialog):
     def _build(self, settings: Settings) -> None:
         form = QFormLayout()
         form.addRow(tr("Model file:"), self.chooser)
-        form.addRow(tr("Memory recipe:"), self.preset)
+        form.addRow(tr("Setting for this computer:"), self.preset)
         form.addRow(tr("Language:"), self.language)
         form.addRow("", QLabel(tr("A new language is used after restarting Rotary.")))
         form.addRow("", QLabel(tr("Colours follow your system's light or dark setting.")))
@@ -98,27 +99,57 @@ class SettingsDialog(QDialog):
 
     def _advanced(self, settings: Settings) -> QGroupBox:
         box = QGroupBox(tr("Advanced"))
-        self.context = _auto_spin(256, 262144, settings.context_size,
-                                  tr("Context length in tokens"))
-        self.gpu_layers = _auto_spin(0, 200, settings.gpu_expert_layers,
-                                     tr("Expert layers on the graphics card"))
-        self.threads = _auto_spin(1, 256, settings.threads, tr("Processor threads"))
+        self.context = _auto_spin(
+            RANGES["context_size"], settings.context_size, tr("Conversation memory"),
+            tr("Context length, in tokens (pieces of words): how much of the conversation "
+               "the model can see at once. More uses more memory."))
+        self.gpu_layers = _auto_spin(
+            RANGES["gpu_expert_layers"], settings.gpu_expert_layers,
+            tr("Model parts on the graphics card"),
+            tr("Expert layers on the GPU: how many layers keep their experts in graphics "
+               "memory. More is faster but needs more graphics memory."))
+        self.threads = _auto_spin(RANGES["threads"], settings.threads,
+                                  tr("Processor cores to use"), tr("Processor threads."))
         self.temperature = QDoubleSpinBox()
-        self.temperature.setRange(0.0, 2.0)
+        self.temperature.setRange(*TEMPERATURE_RANGE)
         self.temperature.setSingleStep(0.1)
         self.temperature.setValue(settings.temperature)
-        self.temperature.setAccessibleName(tr("Temperature (higher gives more varied answers)"))
+        self.temperature.setAccessibleName(tr("Answer variety"))
+        self.temperature.setToolTip(tr("Temperature: lower gives steadier answers, higher "
+                                       "gives more varied ones."))
         self.system_prompt = QPlainTextEdit(settings.system_prompt)
-        self.system_prompt.setAccessibleName(tr("System prompt"))
+        self.system_prompt.setAccessibleName(tr("Standing instructions"))
+        self.system_prompt.setToolTip(tr("System prompt: text the model reads before every "
+                                         "conversation."))
         self.system_prompt.setTabChangesFocus(True)
         self.system_prompt.setMaximumHeight(80)
+        self.gpu_layers_note = QLabel()
+        self.gpu_layers_note.setWordWrap(True)
         form = QFormLayout(box)
-        form.addRow(tr("Context length:"), self.context)
-        form.addRow(tr("Expert layers on the graphics card:"), self.gpu_layers)
-        form.addRow(tr("Processor threads:"), self.threads)
-        form.addRow(tr("Temperature:"), self.temperature)
-        form.addRow(tr("System prompt:"), self.system_prompt)
+        form.addRow(tr("Conversation memory:"), self.context)
+        form.addRow(tr("Model parts on the graphics card:"), self.gpu_layers)
+        form.addRow("", self.gpu_layers_note)
+        form.addRow(tr("Processor cores to use:"), self.threads)
+        form.addRow(tr("Answer variety:"), self.temperature)
+        form.addRow(tr("Standing instructions:"), self.system_prompt)
         return box
+
+    def _on_model_checked(self, result) -> None:
+        if result is not None:
+            self.model_has_experts = bool(getattr(result.facts, "n_expert", 0))
+        self._update_gpu_layers()
+
+    def _update_gpu_layers(self) -> None:
+        """Greyed out, with the reason, when it cannot apply to this computer or model."""
+        reason = ""
+        if self.has_gpu is False:
+            reason = tr("This computer has no NVIDIA graphics card, so everything runs on "
+                        "the processor.")
+        elif self.model_has_experts is False:
+            reason = tr("This model has no expert layers.")
+        self.gpu_layers.setEnabled(not reason)
+        self.gpu_layers_note.setText(reason)
+        self.gpu_layers_note.setVisible(bool(reason))
 
     def _update_ok(self, *args) -> None:
         """OK needs a usable model file, or none at all (the demo model)."""
@@ -136,6 +167,8 @@ class SettingsDialog(QDialog):
         return self.server_box.apply(replace(
             self.original, model_path=self.chooser.path_edit.text().strip(),
             preset=self.preset.currentData(), context_size=_spin_value(self.context),
-            gpu_expert_layers=_spin_value(self.gpu_layers), threads=_spin_value(self.threads),
+            gpu_expert_layers=(_spin_value(self.gpu_layers) if self.gpu_layers.isEnabled()
+                               else self.original.gpu_expert_layers),
+            threads=_spin_value(self.threads),
             temperature=round(self.temperature.value(), 2),
             system_prompt=self.system_prompt.toPlainText(), language=self.language.currentData()))

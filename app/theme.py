@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 STYLES_DIR = Path(__file__).resolve().parent.parent / "resources" / "styles"
@@ -17,6 +17,14 @@ STYLES_DIR = Path(__file__).resolve().parent.parent / "resources" / "styles"
 # Fit levels: colour plus words (never colour alone), readable in both schemes.
 FIT_COLOURS = {"green": ("#1e7b34", "#7ddc8f"), "yellow": ("#8a6100", "#f2c94c"),
                "red": ("#b3261e", "#ff8a80")}
+
+
+# The gauge's drawings: (light, dark). Rotary's share of graphics memory, other programs'
+# share, the empty track, writing speed, conversation memory used, expert hits.
+GAUGE_COLOURS = {"model": ("#2b63c6", "#6ea8ff"), "other": ("#9a8f7a", "#8c8372"),
+                 "track": ("#e2e5ea", "#3b4047"), "speed": ("#2b63c6", "#6ea8ff"),
+                 "speed_fill": ("#b7cdf2", "#2c4a7a"), "context": ("#2e8b57", "#6fd49a"),
+                 "hits": ("#8a4fbf", "#c39bef")}
 
 
 def is_dark() -> bool:
@@ -29,6 +37,11 @@ def is_dark() -> bool:
 def fit_colour(level: str) -> str:
     light, dark = FIT_COLOURS.get(level, ("#555555", "#bbbbbb"))
     return dark if is_dark() else light
+
+
+def gauge_colour(name: str) -> QColor:
+    light, dark = GAUGE_COLOURS[name]
+    return QColor(dark if is_dark() else light)
 
 
 def apply_theme(app: QApplication) -> None:

@@ -23,21 +23,13 @@ def connect_answers(bridge: EngineBridge, chat: ChatController) -> None:
 
 def connect_gauge_numbers(bridge: EngineBridge, chat: ChatController, gauge) -> None:
     """The gauge shows the numbers of the answer in the open conversation only, never
-    the late steps of one the user left. The bridge emits a step's residency right after
-    its stats, so the stats' request id decides for both."""
-    shown = [False]
+    the late steps of one the user left. A step's record carries its hit rates too."""
 
     def on_stats(record) -> None:
-        shown[0] = chat.shows(record.request_id)
-        if shown[0]:
+        if chat.shows(record.request_id):
             gauge.on_stats(record)
 
-    def on_residency(expert_ids, hit_rate) -> None:
-        if shown[0]:
-            gauge.on_residency(expert_ids, hit_rate)
-
     bridge.stats.connect(on_stats)
-    bridge.residency.connect(on_residency)
 
 
 def connect_bridge(bridge: EngineBridge, chat: ChatController, window: MainWindow,

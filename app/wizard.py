@@ -12,7 +12,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizardPage
 
 from engine.errors import EngineError
-from app.bridge import HardwareSummary, choose_preset
+from app.bridge import HardwareInfo
 from app.i18n import tr
 from app.model_check import ModelChooser
 from app.notifications import NotificationService
@@ -23,20 +23,25 @@ from app.server_settings import offer_server_button
 GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card reads 8.0
 
 
-def describe_hardware(hardware: HardwareSummary) -> str:
+def describe_hardware(hardware: HardwareInfo) -> str:
     ram = tr("{size} GB of system memory").format(size=f"{hardware.ram_total_bytes / GB:.0f}")
     if not hardware.gpus:
-        return tr("No NVIDIA graphics card was found, so models will run on the processor "
-                  "(slower). This computer has {ram}.").format(ram=ram)
+        return tr("No NVIDIA graphics card was found, so models will run on the processor. "
+                  "This computer has {ram}.").format(ram=ram)
     gpu = hardware.gpus[0]
     return tr("Found the graphics card {name} with {vram} GB of graphics memory, and "
               "{ram}.").format(name=gpu.name, vram=f"{gpu.total_bytes / GB:.1f}", ram=ram)
 
 
 def preset_words(preset: str) -> str:
-    return {"8gb-laptop": tr("the recipe for laptops with an 8 GB graphics card"),
-            "cpu-only": tr("the processor-only recipe (slow, but always works)"),
-            "auto": tr("an automatic recipe for this computer")}.get(preset, preset)
+    """How the chosen setting is named in a sentence; never a speed claim (the check
+    beside it gives the measured-model estimate for this computer)."""
+    return {"8gb-laptop": tr("the setting for laptops with an 8 GB graphics card"),
+            "12gb-desktop": tr("the setting for desktops with a 12 GB graphics card"),
+            "16gb-desktop": tr("the setting for desktops with a 16 GB graphics card"),
+            "24gb-workstation": tr("the setting for workstations with a 24 GB graphics card"),
+            "cpu-only": tr("the processor-only setting (no graphics card needed)"),
+            "auto": tr("an automatic setting for this computer")}.get(preset, preset)
 
 
 class HardwarePage(QWizardPage):
@@ -101,7 +106,7 @@ class DonePage(QWizardPage):
 
 
 class FirstRunWizard(QWizard):
-    hardware_found = Signal(object)      # HardwareSummary
+    hardware_found = Signal(object)      # engine HardwareInfo
     server_requested = Signal()          # "use the office's server" (offered without a GPU)
     completed = Signal(str, str)         # model path ("" = demo), preset
 
@@ -111,7 +116,7 @@ class FirstRunWizard(QWizard):
         self.setWindowTitle(tr("Set up Rotary"))
         self.bridge, self.notices, self.paths = bridge, notices, paths
         self.preset = "auto"
-        self.hardware: HardwareSummary | None = None
+        self.hardware: HardwareInfo | None = None
         self.chooser = ModelChooser(bridge, notices)
         self.hardware_page, self.model_page = HardwarePage(), ModelPage(self.chooser)
         self.done_page = DonePage()
@@ -135,7 +140,7 @@ class FirstRunWizard(QWizard):
                                                 "hardware. You can still continue."))
             self.notices.engine_error(error)
             return
-        self.preset = choose_preset(self.hardware)
+        self.preset = self.bridge.preset_for(self.hardware)
         self.chooser.preset = self.preset
         self.hardware_page.found.setText(describe_hardware(self.hardware))
         self.server_button.setVisible(not self.hardware.gpus)

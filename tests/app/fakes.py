@@ -17,6 +17,8 @@ from engine.api import (LoadFallback, LoadProgress, LoadRequest, ModelLoaded, Mo
                         ChatRequest)
 from engine.errors import EngineError, NotAGGUFError
 from engine.model.facts import AttentionShape, LayerBytes, ModelFacts
+from engine.plan import resolve_preset
+from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading
 from engine.recipe import MemoryEstimate, Recipe
 
 from app.bridge import EngineBackend
@@ -149,24 +151,17 @@ class FakeEngine:
                              time.perf_counter() - start, 12 + n, 4096, reason)
 
 
-@dataclass
-class FakeGpu:
-    name: str = "NVIDIA GeForce RTX 4060 Laptop GPU"
-    total_bytes: int = 8 * GIB
-    free_bytes: int = 7 * GIB
+def fake_hardware(gpu: bool = True, ram_gib: float = 32, vram_gib: float = 8) -> HardwareInfo:
+    """The engine's own HardwareInfo, as the real probe returns it (no mirrored type)."""
+    gpus = (GpuInfo(0, "NVIDIA GeForce RTX 4060 Laptop GPU", int(vram_gib * GIB),
+                    int((vram_gib - 1) * GIB), "572.16"),) if gpu else ()
+    return HardwareInfo(gpus=gpus, ram_total_bytes=int(ram_gib * GIB),
+                        ram_available_bytes=int(ram_gib * GIB * 0.75), cpu_physical_cores=4,
+                        cpu_logical_cores=8,
+                        nvml_status="NVIDIA driver found" if gpu else "No NVIDIA graphics card found")
 
 
-@dataclass
-class FakeHardware:
-    gpus: tuple = (FakeGpu(),)
-    ram_total_bytes: int = 32 * GIB
-    nvml_status: str = "NVIDIA driver found"
-
-
-@dataclass
-class FakeVram:
-    used_bytes: int
-    total_bytes: int
+PROCESS_RAM_BYTES = int(1.5 * GIB)     # what the fake "measures" as Rotary's resident memory
 
 
 class FakeVramReader:
@@ -174,12 +169,13 @@ class FakeVramReader:
 
     def __init__(self, used_gib: float = 5.0, total_gib: float = 8.0) -> None:
         self.used, self.total, self.fail, self.calls = used_gib, total_gib, False, 0
+        self.process: int | None = int(3.5 * GIB)      # the model's share, as NVML reports it
 
     def __call__(self, index: int = 0):
         self.calls += 1
         if self.fail:
             raise RuntimeError("NVML_ERROR_GPU_IS_LOST")
-        return FakeVram(int(self.used * GIB), int(self.total * GIB))
+        return VramReading(int(self.used * GIB), int(self.total * GIB), self.process)
 
 
 @dataclass
@@ -189,11 +185,11 @@ class FakeSummary:
     expected_tps: float | None = 20.0
 
 
-def fake_backend(script: FakeScript | None = None, hardware: FakeHardware | None = None,
+def fake_backend(script: FakeScript | None = None, hardware: HardwareInfo | None = None,
                  vram: FakeVramReader | None = None) -> tuple[EngineBackend, dict]:
     """A backend of fakes, and a dict where the test finds the engine and call log."""
     state: dict = {"engine": None, "script": script or FakeScript(), "plans": []}
-    hardware = hardware or FakeHardware()
+    hardware = hardware or fake_hardware()
 
     def make_engine(listener):
         state["engine"] = FakeEngine(listener, state["script"])
@@ -222,5 +218,6 @@ def fake_backend(script: FakeScript | None = None, hardware: FakeHardware | None
         return path
 
     backend = EngineBackend(make_engine, lambda: hardware, vram or FakeVramReader(),
-                            inspect, plan, describe, ensure_demo)
+                            inspect, plan, describe, ensure_demo, resolve_preset,
+                            lambda: PROCESS_RAM_BYTES)
     return backend, state

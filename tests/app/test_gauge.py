@@ -1,56 +1,121 @@
-"""The live gauge, with a fake VRAM reader and fake step records."""
+"""The live gauge, with a fake VRAM reader and fake step records.
+
+The fake engine reports 150 tokens/s reading, 42 tokens/s writing, first token after
+0.05 s, context 12 + n of 4,096 and (with routing) an expert hit rate of 0.875.
+"""
 
 from __future__ import annotations
 
-from app.gauge import GaugeModel, ReuseTracker
+import time
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QScrollArea
+
+from engine.api import StepRecord, next_request_id
+from app.gauge import GaugeModel
+from app.theme import gauge_colour
 from tests.app.conftest import wait_idle, wait_ready
-from tests.app.fakes import FakeHardware, FakeVramReader
+from tests.app.fakes import FakeScript, FakeVramReader, fake_hardware
 
 
-def test_gauge_shows_vram_speeds_context_and_reuse(qtbot, make_app):
-    vram = FakeVramReader(used_gib=5.0, total_gib=8.0)
-    rotary = make_app(vram=vram)
-    labels = rotary.window.gauge.labels
-    qtbot.waitUntil(lambda: "5.0 GB of 8.0 GB" in labels["vram"].text(), timeout=3000)
-    wait_ready(qtbot, rotary)
-    rotary.chat.send("numbers please")
+def _step(request_id, n=5, tps=42.0, used=17, hit=None) -> StepRecord:
+    return StepRecord(request_id, "x", 1, n, 12, 150.0, tps, 0.05, used, 4096, None, hit)
+
+
+def _answer(qtbot, rotary, text="numbers please"):
+    rotary.chat.send(text)
     wait_idle(qtbot, rotary)
-    qtbot.waitUntil(lambda: "42.0 tokens per second" in labels["writing"].text(), timeout=2000)
-    assert "150 tokens per second" in labels["reading"].text()
-    assert "0.1 seconds" in labels["ttft"].text() or "0.0" in labels["ttft"].text()
-    assert "of 4,096 tokens" in labels["context"].text()
-    assert "88%" in labels["hits"].text()
-    assert "14.0 GB" in labels["ram"].text()
-    assert len(rotary.window.gauge.strip.values) == 8
+    gauge = rotary.window.gauge
+    qtbot.waitUntil(lambda: gauge.model.decode_tps > 0, timeout=2000)
+    gauge.refresh()
+    return gauge
+
+
+def test_gauge_shows_measured_memory_speed_context_and_hits(qtbot, make_app):
+    rotary = make_app(vram=FakeVramReader(used_gib=5.0, total_gib=8.0))
+    gauge = rotary.window.gauge
+    sections = gauge.sections
+    qtbot.waitUntil(lambda: "5.0 of 8.0 GB" in sections["vram"].caption.text(), timeout=3000)
+    assert gauge.vram_bar.parts == [(3.5 / 8, "model"), (1.5 / 8, "other")]
+    assert "Rotary 3.5 GB, other programs 1.5 GB, free 3.0 GB" in sections["vram"].toolTip()
+    assert sections["ram"].caption.text() == "System memory used by Rotary: 1.5 GB"
+    wait_ready(qtbot, rotary)
+    gauge = _answer(qtbot, rotary)
+    # 42 tokens/s x 0.75 words per token = 31.5 -> "about 32 words"
+    assert sections["speed"].caption.text() == "Writing speed: about 32 words a second"
+    assert "writing 42.0 tokens per second, reading 150 tokens per second" in \
+        sections["speed"].toolTip()
+    assert sections["speed"].note.text() == ("Reading your message: about 110 words a second"
+                                             " · first word after 0.1 s")
+    # 7 pieces written: 19 of 4,096 tokens used; (4096 - 19) x 0.75 = 3,058 -> "about 3,100"
+    assert sections["context"].caption.text() == "Conversation memory: about 3,100 words left"
+    assert "19 of 4,096 tokens used" in sections["context"].accessibleDescription()
+    assert gauge.context_bar.parts == [(19 / 4096, "context")]
+    assert sections["hits"].caption.text() == "Answered from the graphics card: 88%"
+    assert not sections["hits"].isHidden() and gauge.hit_bar.parts == [(0.875, "hits")]
+    assert len(gauge.chart.points) >= 1
+
+
+def test_hits_stay_hidden_until_the_engine_reports_a_hit_rate(qtbot, make_app):
+    rotary = make_app(script=FakeScript(record_routing=False))
+    wait_ready(qtbot, rotary)
+    gauge = _answer(qtbot, rotary)
+    assert gauge.model.hit_rate is None and gauge.sections["hits"].isHidden()
+    assert gauge.sections["hits"].caption.text() == ""
+
+
+def test_new_chat_and_model_switch_clear_the_old_numbers(qtbot, make_app, tmp_path):
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    gauge = _answer(qtbot, rotary)
+    old_request = rotary.fake["engine"].requests[-1].request_id
+    assert "words left" in gauge.sections["context"].caption.text()
+    rotary.chat.new_chat()
+    sections = gauge.sections
+    assert sections["context"].caption.text() == "Conversation memory: shown after the next answer"
+    assert sections["speed"].caption.text() == "Writing speed: shown while an answer is written"
+    assert gauge.chart.points == [] and gauge.context_bar.isHidden()
+    assert sections["hits"].isHidden()
+    gauge.on_stats(_step(old_request, hit=0.5))      # a late step of the old answer
+    gauge.refresh()
+    assert gauge.model.decode_tps == 0 and sections["hits"].isHidden()
+    # Switching models: nothing of the previous model stays, its context size included.
+    _answer(qtbot, rotary, "again")
+    model_file = tmp_path / "other.gguf"
+    model_file.write_bytes(b"GGUF" + b"\0" * 32)
+    rotary.settings.update(model_path=str(model_file))
+    assert sections["context"].caption.text() == "Conversation memory: no model loaded"
+    assert gauge.model.speeds == type(gauge.model.speeds)()
+    wait_ready(qtbot, rotary)
+    gauge.refresh()
+    assert sections["context"].caption.text() == "Conversation memory: shown after the next answer"
 
 
 def test_nvml_failing_mid_session_shows_unknown(qtbot, make_app):
     vram = FakeVramReader()
     rotary = make_app(vram=vram)
-    label = rotary.window.gauge.labels["vram"]
-    qtbot.waitUntil(lambda: "GB of" in label.text(), timeout=3000)
+    gauge = rotary.window.gauge
+    qtbot.waitUntil(lambda: "GB in use" in gauge.sections["vram"].caption.text(), timeout=3000)
     vram.fail = True
-    qtbot.waitUntil(lambda: "unknown" in label.text(), timeout=3000)
-    assert rotary.window.isVisible() and not rotary.window.gauge.vram_bar.isVisible()
+    qtbot.waitUntil(lambda: "unknown" in gauge.sections["vram"].caption.text(), timeout=3000)
+    assert rotary.window.isVisible() and gauge.vram_bar.isHidden()
 
 
 def test_without_an_nvidia_gpu_the_gauge_says_so(qtbot, make_app):
     vram = FakeVramReader()
     vram.fail = True
-    rotary = make_app(vram=vram, hardware=FakeHardware(gpus=()))
-    label = rotary.window.gauge.labels["vram"]
-    qtbot.waitUntil(lambda: "No NVIDIA graphics card" in label.text(), timeout=3000)
+    rotary = make_app(vram=vram, hardware=fake_hardware(gpu=False))
+    gauge = rotary.window.gauge
+    qtbot.waitUntil(lambda: "No graphics card" in gauge.sections["vram"].caption.text(),
+                    timeout=3000)
+    assert gauge.vram_bar.isHidden()
 
 
 def test_polling_does_not_block_the_gui(qtbot, make_app):
-    import time
-    vram = FakeVramReader()
-    original = vram.__call__
-
     class Slow(FakeVramReader):
         def __call__(self, index=0):
             time.sleep(0.3)         # a slow driver call must not freeze the window
-            return original(index)
+            return super().__call__(index)
 
     rotary = make_app(vram=Slow())
     start = time.perf_counter()
@@ -59,10 +124,51 @@ def test_polling_does_not_block_the_gui(qtbot, make_app):
     assert rotary.window.isVisible()
 
 
-def test_reuse_tracker_counts_recent_experts():
-    tracker = ReuseTracker(window=2)
-    assert tracker.add(((1, 2), (3, 4))) == [0.0, 0.0]
-    assert tracker.add(((1, 5), (3, 4))) == [0.5, 1.0]
+def test_model_ignores_stale_steps_and_forgets_speeds_after_a_minute():
     model = GaugeModel()
+    floor = next_request_id()
+    model.reset_conversation(floor)
+    assert not model.on_step(_step(floor), now=0.0)
+    assert model.on_step(_step(floor + 1), now=100.0) and model.speeds[-1] == (100.0, 42.0)
+    model.on_step(_step(floor + 1, tps=40.0), now=100.1)     # within 0.25 s: not a new point
+    assert len(model.speeds) == 1
+    model.forget_old_speeds(161.0)
+    assert not model.speeds
     model.on_vram(None)
     assert model.vram_text() == "Graphics memory: unknown"
+
+
+def test_focus_on_a_gauge_section_is_drawn(qtbot, make_app):
+    rotary = make_app()
+    rotary.window.show()
+    rotary.window.activateWindow()
+    section = rotary.window.gauge.first_section()
+    before = section.grab().toImage()
+    rotary.window.actions["focus_gauge"].trigger()
+    qtbot.waitUntil(section.hasFocus, timeout=2000)
+    after = section.grab().toImage()
+    highlight = section.palette().highlight().color()
+    edge = [after.pixelColor(x, 1) for x in range(4, section.width() - 4)]
+    assert sum(c.rgb() == highlight.rgb() for c in edge) > len(edge) // 2
+    assert before.pixelColor(section.width() // 2, 1).rgb() != highlight.rgb()
+
+
+def test_the_chat_is_the_widest_column_at_800_by_500(qtbot, make_app):
+    rotary = make_app()
+    window = rotary.window
+    window.resize(800, 500)
+    window.show()
+    wait_ready(qtbot, rotary)
+    _answer(qtbot, rotary)          # long gauge texts must not widen the gauge
+    qtbot.wait(50)
+    conversations, middle, gauge = window.splitter.sizes()
+    assert middle > conversations and middle > gauge, window.splitter.sizes()
+    for area in window.chat.findChildren(QScrollArea):
+        assert not area.horizontalScrollBar().isVisible()
+    # and it stays so when the window grows and shrinks again
+    window.resize(1400, 800)
+    qtbot.wait(20)
+    window.resize(800, 500)
+    qtbot.wait(20)
+    conversations, middle, gauge = window.splitter.sizes()
+    assert middle > conversations and middle > gauge, window.splitter.sizes()

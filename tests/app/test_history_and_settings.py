@@ -85,7 +85,31 @@ def test_bad_settings_values_are_reset_and_reported(rotary_home):
     loaded = SettingsStore(paths.settings_file).load()
     assert loaded.settings.temperature == Settings().temperature
     assert loaded.settings.preset == "auto" and loaded.settings.system_prompt == "ok"
-    assert len(loaded.problems) == 2 and "temperature" in loaded.problems[0] + loaded.problems[1]
+    assert len(loaded.problems) == 2 and "answer variety" in loaded.problems[0] + loaded.problems[1]
+
+
+def test_preset_names_come_from_the_engine_registry(rotary_home):
+    from engine.plan import preset_names
+    paths = default_paths()
+    for name in preset_names():
+        paths.settings_file.write_text(json.dumps({"schema_version": SETTINGS_VERSION,
+                                                   "preset": name}))
+        loaded = SettingsStore(paths.settings_file).load()
+        assert loaded.problems == () and loaded.settings.preset == name
+
+
+def test_the_dialog_keeps_every_valid_stored_value(qtbot, make_app):
+    """One set of ranges: a large valid context is shown and saved unchanged on OK."""
+    from app.settings import RANGES
+    top = Settings(first_run_done=True, context_size=RANGES["context_size"].high,
+                   gpu_expert_layers=RANGES["gpu_expert_layers"].high,
+                   threads=RANGES["threads"].high)
+    rotary = make_app(settings=top, autoload=False)
+    assert SettingsStore(default_paths().settings_file).load().problems == ()
+    dialog = rotary.open_settings()
+    assert dialog.context.value() == 1_048_576 and dialog.gpu_layers.value() == 1000
+    dialog.accept()
+    assert rotary.settings.current == top
 
 
 def test_unreadable_settings_file_restores_defaults(qtbot, make_app, rotary_home):

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData, QUrl
+from PySide6.QtCore import QMimeData, Qt, QUrl
 
 from app.model_check import is_model_drop
 from app.settings import Settings
 from tests.app.conftest import wait_ready
-from tests.app.fakes import FakeHardware
+from tests.app.fakes import fake_hardware
 
 
 def _model(tmp_path, name="model.gguf"):
@@ -28,7 +28,7 @@ def test_wizard_finds_hardware_checks_a_model_and_picks_the_8gb_recipe(qtbot, ma
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
         wizard.chooser.check(str(_model(tmp_path)))
     assert "Fits well." in wizard.chooser.verdict.text()
-    assert "8 GB graphics card" in wizard.model_page.recipe.text()
+    assert "laptops with an 8 GB graphics card" in wizard.model_page.recipe.text()
     assert wizard.model_page.isComplete()
     wizard.next()
     wizard.accept()
@@ -48,12 +48,89 @@ def test_wizard_red_fit_blocks_and_bad_file_is_explained(qtbot, make_app, tmp_pa
     text_file.write_text("hello")
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
         wizard.chooser.check(str(text_file))
-    assert "cannot be used" in wizard.chooser.verdict.text()
+    # Said once, not "This file cannot be used: This file is not ..."
+    assert wizard.chooser.verdict.text() == "This file is not a language model (GGUF) file."
     assert "not a language model" in rotary.window.notice_bar.message.text()
 
 
+def test_cancelling_the_wizard_clears_its_file_notice(qtbot, make_app, tmp_path):
+    rotary = make_app(settings=Settings(), wizard=True)
+    wizard, bar = rotary.wizard, rotary.window.notice_bar
+    text_file = tmp_path / "notes.gguf"
+    text_file.write_text("hello")
+    with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
+        wizard.chooser.check(str(text_file))
+    assert bar.isVisibleTo(rotary.window) and "not a language model" in bar.message.text()
+    wizard.reject()
+    assert not bar.isVisibleTo(rotary.window) and bar.notice is None
+
+
+def test_a_newer_notice_is_not_withdrawn_with_the_file_notice(qtbot, make_app, tmp_path):
+    rotary = make_app(settings=Settings(), wizard=True)
+    wizard, bar = rotary.wizard, rotary.window.notice_bar
+    text_file = tmp_path / "notes.gguf"
+    text_file.write_text("hello")
+    with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
+        wizard.chooser.check(str(text_file))
+    rotary.notices.info("Something else happened.")
+    wizard.reject()
+    assert bar.message.text() == "Something else happened." and bar.isVisibleTo(rotary.window)
+
+
+def test_clearing_the_model_field_clears_the_error_and_enables_ok(qtbot, make_app, tmp_path):
+    from PySide6.QtWidgets import QDialogButtonBox
+    rotary = make_app()
+    dialog = rotary.open_settings()
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    text_file = tmp_path / "notes.gguf"
+    text_file.write_text("hello")
+    with qtbot.waitSignal(dialog.chooser.check_finished, timeout=3000):
+        dialog.chooser.check(str(text_file))
+    assert not ok.isEnabled() and dialog.chooser.verdict.text()
+    dialog.chooser.path_edit.selectAll()
+    qtbot.keyClick(dialog.chooser.path_edit, Qt.Key.Key_Delete)
+    assert dialog.chooser.verdict.text() == "" and ok.isEnabled()
+    assert not rotary.window.notice_bar.isVisibleTo(rotary.window)
+    dialog.reject()
+
+
+def test_expert_layers_are_disabled_without_a_graphics_card(qtbot, make_app):
+    rotary = make_app(hardware=fake_hardware(gpu=False))
+    qtbot.waitUntil(lambda: rotary.hardware is not None, timeout=3000)
+    dialog = rotary.open_settings()
+    assert not dialog.gpu_layers.isEnabled()
+    assert "no NVIDIA graphics card" in dialog.gpu_layers_note.text()
+    assert "Expert layers on the GPU" in dialog.gpu_layers.toolTip()
+    dialog.reject()
+
+
+def test_expert_layers_are_disabled_for_a_model_without_experts(qtbot, make_app, tmp_path):
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    dialog = rotary.open_settings()
+    assert dialog.gpu_layers.isEnabled()
+    from dataclasses import replace as copy_with
+    from tests.app.fakes import fake_facts
+    dense = copy_with(fake_facts(), n_expert=0, n_expert_used=0)
+    dialog.chooser.show_result(copy_with(rotary.bridge._check_blocking(str(
+        _model(tmp_path)), None), facts=dense))
+    assert not dialog.gpu_layers.isEnabled()
+    assert dialog.gpu_layers_note.text() == "This model has no expert layers."
+    dialog.reject()
+
+
+def test_the_processor_only_setting_is_not_called_slow(qtbot, make_app):
+    rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
+    wizard = rotary.wizard
+    qtbot.waitUntil(lambda: "No NVIDIA" in wizard.hardware_page.found.text(), timeout=3000)
+    with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
+        wizard.model_page.demo_button.click()
+    words = wizard.model_page.recipe.text() + wizard.hardware_page.found.text()
+    assert "slow" not in words.lower() and "processor-only setting" in words
+
+
 def test_wizard_offers_the_demo_model(qtbot, make_app):
-    rotary = make_app(settings=Settings(), wizard=True, hardware=FakeHardware(gpus=()))
+    rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
     wizard = rotary.wizard
     qtbot.waitUntil(lambda: "No NVIDIA" in wizard.hardware_page.found.text(), timeout=3000)
     wizard.next()
@@ -61,6 +138,7 @@ def test_wizard_offers_the_demo_model(qtbot, make_app):
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
         wizard.model_page.demo_button.click()
     assert wizard.using_demo and "processor-only" in wizard.model_page.recipe.text()
+    assert rotary.bridge.preset_for(fake_hardware(gpu=False)) == "cpu-only"
     wizard.next()
     assert "small demo model" in wizard.done_page.summary.text()
     wizard.accept()
