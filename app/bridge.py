@@ -374,6 +374,8 @@ class EngineBridge(QObject):
     async def _in_worker(self, function: Callable[..., Any], *args: Any,
                          pool: ThreadPoolExecutor | None = None) -> Any:
         """Run ``function`` on a worker thread; the result is handed back on our thread."""
+        if self._closed:        # a check started just before closing: nothing to run it on
+            raise EngineStateError(tr("Rotary is closing."))
         future = self._loop.create_future()
 
         def done(work: Future) -> None:          # runs on the worker thread

@@ -108,3 +108,69 @@ def test_keyboard_only_send(qtbot, make_app):
     qtbot.keyClick(rotary.window.chat.input, Qt.Key.Key_Return)
     wait_idle(qtbot, rotary)
     assert rotary.chat.messages[0].content == "Typed with keys"
+
+
+@pytest.fixture
+def log_file(tmp_path):
+    """The app's own log set-up (app.__main__.setup_logging), undone afterwards."""
+    import logging
+    from app.__main__ import setup_logging
+    root = logging.getLogger()
+    before, level = list(root.handlers), root.level
+    path = tmp_path / "logs" / "rotary.log"
+    setup_logging(path)
+    yield path
+    for handler in root.handlers[len(before):]:
+        handler.close()
+        root.removeHandler(handler)
+    root.setLevel(level)
+
+
+def test_every_error_and_its_traceback_reaches_the_log_file(qtbot, make_app, qloop, log_file):
+    from engine.errors import NotAGGUFError
+    rotary = make_app(allow_unexpected=True)
+    try:
+        raise ValueError("main thread boom")
+    except ValueError:
+        sys.excepthook(*sys.exc_info())
+    thread = threading.Thread(target=lambda: {}["thread boom"])
+    thread.start()
+    thread.join()
+
+    async def forgotten():
+        raise RuntimeError("task nobody awaited")
+
+    task = qloop.create_task(forgotten())
+    qtbot.waitUntil(task.done, timeout=2000)
+    del task                      # asyncio reports an unretrieved exception on collection
+    import gc
+    gc.collect()
+    rotary.notices.engine_error(NotAGGUFError("This file is not a language model (GGUF) "
+                                              "file.", "/tmp/notes.gguf: bad magic"))
+    qtbot.waitUntil(lambda: "thread boom" in log_file.read_text(encoding="utf-8"), timeout=2000)
+    text = log_file.read_text(encoding="utf-8")
+    assert 'raise ValueError("main thread boom")' in text     # the traceback, not a line
+    assert "Traceback (most recent call last)" in text and "KeyError: 'thread boom'" in text
+    assert "RuntimeError: task nobody awaited" in text
+    assert "ERROR rotary.notices: This file is not a language model" in text
+    assert "bad magic" in text
+
+
+@pytest.mark.parametrize("code, back, next_, cancel, ok", [
+    ("ko", "뒤로", "다음", "취소", "확인"), ("zh_CN", "上一步", "下一步", "取消", "确定")])
+def test_qt_standard_buttons_follow_the_chosen_language(qtbot, make_app, code, back, next_,
+                                                        cancel, ok):
+    from PySide6.QtWidgets import QDialogButtonBox, QWizard
+    from app.settings import Settings
+    rotary = make_app(settings=Settings(first_run_done=True, language=code), autoload=False)
+    wizard = rotary.open_wizard()       # the app's teardown removes its translators
+    buttons = QWizard.WizardButton
+    assert back in wizard.button(buttons.BackButton).text()
+    assert next_ in wizard.button(buttons.NextButton).text()
+    assert cancel in wizard.button(buttons.CancelButton).text()
+    dialog = rotary.open_settings()
+    box = dialog.buttons
+    assert box.button(QDialogButtonBox.StandardButton.Ok).text() == ok
+    assert box.button(QDialogButtonBox.StandardButton.Cancel).text() == cancel
+    wizard.reject()
+    dialog.reject()
