@@ -27,6 +27,7 @@ from app.theme import gauge_colour
 GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card reads 8.0
 REFRESH_MS = 250
 SPEED_WINDOW_S = 60.0       # the writing-speed chart shows the last minute
+SPEED_MIN_SPAN_S = 10.0     # ...but a first short answer is not a sliver at the right edge
 SPEED_SAMPLE_S = 0.25       # at most four points a second
 
 
@@ -136,6 +137,20 @@ class GaugeModel:
             ours=ours, other=_gb(vram.used_bytes - (vram.process_bytes or 0)),
             free=_gb(vram.free_bytes), total=_gb(vram.total_bytes))
 
+    def vram_legend(self) -> str:
+        """What the bar's colours mean, as rich text with coloured squares."""
+        vram = self.vram
+        if vram is None or self.has_gpu is False:
+            return ""
+        ours = vram.process_bytes or 0
+        square = '<span style="color:{c}">&#9632;</span> '
+        if vram.process_bytes is None:      # e.g. Windows: the driver does not say per program
+            return square.format(c=gauge_colour("other").name()) + tr(
+                "in use by all programs")
+        return (square.format(c=gauge_colour("model").name()) + tr("Rotary {gb} GB").format(
+                    gb=_gb(ours)) + " &nbsp; " + square.format(c=gauge_colour("other").name())
+                + tr("others {gb} GB").format(gb=_gb(vram.used_bytes - ours)))
+
     def ram_text(self) -> str:
         if not self.ram_bytes:
             return tr("System memory used by Rotary: unknown")
@@ -240,24 +255,28 @@ class Meter(QWidget):
 
 
 class SpeedChart(QWidget):
-    """Writing speed over the last minute: newest on the right, scaled to the fastest."""
+    """Writing speed over the last minute (at least the last 10 s across the width): newest
+    on the right, scaled to the fastest."""
 
     HEIGHT = 44
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.points: list[tuple[float, float]] = []     # (seconds ago, tokens/s)
+        self.span = SPEED_MIN_SPAN_S                      # seconds across the width
         self.setFixedHeight(self.HEIGHT)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
 
     def set_samples(self, samples, now: float) -> None:
         self.points = [(now - t, v) for t, v in samples]
+        oldest = self.points[0][0] if self.points else 0.0
+        self.span = min(SPEED_WINDOW_S, max(SPEED_MIN_SPAN_S, oldest))
         self.update()
 
     def polygon(self) -> QPolygonF:
         top = max((v for _, v in self.points), default=0.0) * 1.2 or 1.0
         w, h = self.width() - 1, self.height() - 2
-        return QPolygonF([QPointF(w * (1 - ago / SPEED_WINDOW_S), 1 + h * (1 - v / top))
+        return QPolygonF([QPointF(w * (1 - ago / self.span), 1 + h * (1 - v / top))
                           for ago, v in self.points])
 
     def paintEvent(self, event) -> None:
@@ -327,11 +346,13 @@ class GaugeSection(QFrame):
         self.note.setObjectName("gauge_note")
 
     def show_texts(self, caption: str, note: str, details: str) -> None:
+        """``note`` may be rich text (a colour legend); screen readers get ``details``."""
         self.caption.setText(caption)
         self.note.setText(note)
         self.note.setVisible(bool(note))
         self.setAccessibleName(caption)
-        self.setAccessibleDescription(" ".join(t for t in (note, details) if t))
+        plain_note = "" if note.startswith("<") else note
+        self.setAccessibleDescription(" ".join(t for t in (plain_note, details) if t))
         self.setToolTip(details)
 
     def focusInEvent(self, event) -> None:
@@ -430,7 +451,8 @@ class GaugeWidget(QFrame):
         self.vram_bar.set_parts([] if parts is None else [(parts[0], "model"),
                                                           (parts[1], "other")])
         self.vram_bar.setVisible(parts is not None)
-        self.sections["vram"].show_texts(model.vram_text(), "", model.vram_details())
+        self.sections["vram"].show_texts(model.vram_text(), model.vram_legend(),
+                                         model.vram_details())
         self.sections["ram"].show_texts(
             model.ram_text(), "", tr("Resident memory (RSS) of the Rotary process, measured "
                                      "by the operating system."))

@@ -58,15 +58,14 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
     def balance_columns(self) -> None:
-        """The chat stays the widest column: each side column gets at most a fifth of the
-        width (and its preferred size), the chat the rest."""
+        """The chat stays the widest column: on every resize each side column gets a fifth
+        of the width, within its own limits, and the chat the rest (a drag in between is
+        kept until the next resize)."""
         total = sum(self.splitter.sizes()) or self.splitter.width()
         side = total * SIDE_SHARE
-        left = int(min(230, max(self.conversations.minimumWidth(), side)))
+        left = int(min(230, max(self.conversations.minimumSizeHint().width(), side)))
         right = int(min(self.gauge.MAX_WIDTH, max(self.gauge.MIN_WIDTH, side)))
-        sizes = self.splitter.sizes()
-        if sizes[1] <= max(sizes[0], sizes[2]) or sizes[0] > left or sizes[2] > right:
-            self.splitter.setSizes([left, total - left - right, right])
+        self.splitter.setSizes([left, max(0, total - left - right), right])
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -2,12 +2,16 @@
 
 ``python -m tests.app.screenshot_driver OUT.png`` (DISPLAY must point at an X server).
 Uses the fake engine with a slow, Markdown-rich answer so the picture shows streaming
-text, a code block, the gauge with numbers and the residency strip.
+text, a code block and the gauge: graphics memory bar, writing-speed chart, conversation
+memory bar. Like the real engine today, the fake reports no expert hit rate, so that part
+of the gauge stays hidden. Next to OUT.png it writes OUT.json: where each gauge drawing is
+in the window, and what it should show, for test_screenshot.py to check the pixels.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from pathlib import Path
 
@@ -39,7 +43,8 @@ async def capture(out: Path) -> int:
     from app.application import RotaryApp
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True))
-    backend, _ = fake_backend(FakeScript(answer=pieces(ANSWER), token_delay=0.03))
+    backend, _ = fake_backend(FakeScript(answer=pieces(ANSWER), token_delay=0.03,
+                                         record_routing=False))
     rotary = RotaryApp(QApplication.instance(), asyncio.get_running_loop(), backend, paths)
     rotary.start()
     while not rotary.chat.model_ready:
@@ -49,14 +54,37 @@ async def capture(out: Path) -> int:
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.3)          # let the throttled renderer and gauge catch up
     window = rotary.window
+    window.gauge.refresh()
+    await asyncio.sleep(0.1)
     picture = QGuiApplication.primaryScreen().grabWindow(window.winId())
     if picture.isNull():
         picture = window.grab()
     ok = picture.save(str(out))
+    out.with_suffix(".json").write_text(json.dumps(gauge_layout(window)), encoding="utf-8")
     rotary.chat.stop()
     await asyncio.sleep(0.2)
     rotary.close()
     return 0 if ok else 1
+
+
+def _rect(widget, window) -> list[int]:
+    corner = widget.mapTo(window, widget.rect().topLeft())
+    return [corner.x(), corner.y(), widget.width(), widget.height()]
+
+
+def gauge_layout(window) -> dict:
+    gauge = window.gauge
+    return {
+        "vram_bar": {"rect": _rect(gauge.vram_bar, window),
+                     "parts": [[r.x(), r.width(), c] for r, c in gauge.vram_bar.part_rects()]},
+        "context_bar": {"rect": _rect(gauge.context_bar, window),
+                        "parts": [[r.x(), r.width(), c]
+                                  for r, c in gauge.context_bar.part_rects()]},
+        "chart": {"rect": _rect(gauge.chart, window), "points": len(gauge.chart.points)},
+        "hits_visible": gauge.sections["hits"].isVisible(),
+        "captions": {k: s.caption.text() for k, s in gauge.sections.items()},
+        "window": [window.width(), window.height()],
+    }
 
 
 def main() -> int:

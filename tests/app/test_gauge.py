@@ -172,3 +172,14 @@ def test_the_chat_is_the_widest_column_at_800_by_500(qtbot, make_app):
     qtbot.wait(20)
     conversations, middle, gauge = window.splitter.sizes()
     assert middle > conversations and middle > gauge, window.splitter.sizes()
+
+
+def test_vram_bar_without_a_per_program_reading_does_not_claim_a_share(qtbot, make_app):
+    vram = FakeVramReader(used_gib=6.0, total_gib=8.0)
+    vram.process = None                 # what NVML gives under Windows' WDDM driver model
+    rotary = make_app(vram=vram)
+    gauge = rotary.window.gauge
+    qtbot.waitUntil(lambda: gauge.vram_bar.parts != [], timeout=3000)
+    assert gauge.vram_bar.parts == [(0.0, "model"), (0.75, "other")]
+    assert "Rotary's share not reported" in gauge.sections["vram"].toolTip()
+    assert "in use by all programs" in gauge.sections["vram"].note.text()
