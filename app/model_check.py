@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPus
                                QVBoxLayout, QWidget)
 
 from engine.errors import EngineError
+from app.bridge import words_per_token
 from app.i18n import tr
 from app.notifications import NotificationService
 from app.theme import fit_colour
@@ -23,6 +24,19 @@ from app.qt_compat import emit
 def fit_words(level: str) -> str:
     return {"green": tr("Fits well."), "yellow": tr("Fits, but only just."),
             "red": tr("Too big for this computer.")}.get(level, "")
+
+
+def speed_details(expected_tps) -> str:
+    """The estimate in tokens, for the tooltip beside the estimate in words."""
+    try:
+        low, high = expected_tps
+    except (TypeError, ValueError):
+        return ""
+    if not high:
+        return ""
+    return tr("Estimated for this computer: {low}–{high} tokens per second. A token is a "
+              "piece of a word; words shown are tokens × {ratio}.").format(
+        low=f"{low:.0f}", high=f"{high:.0f}", ratio=f"{words_per_token():.2f}")
 
 
 def is_model_drop(mime) -> str | None:
@@ -133,4 +147,5 @@ class ModelChooser(QWidget):
         self.verdict.setText(f'<b style="color:{colour}">{fit_words(result.level)}</b> '
                              f'{result.text}')
         self.verdict.setAccessibleDescription(f"{fit_words(result.level)} {result.text}")
+        self.verdict.setToolTip(speed_details(result.expected_tps))
         emit(self.check_finished, result)

@@ -173,3 +173,21 @@ def test_settings_dialog_changes_reload_and_rerun_wizard(qtbot, make_app, tmp_pa
     dialog = rotary.open_settings()
     dialog.rerun.click()
     assert rotary.wizard is not None and rotary.wizard.isVisible()
+
+
+def test_the_speed_estimate_says_words_and_tokens_consistently(qtbot, qapp, qloop, tiny_moe_path):
+    """The check's words-per-second and its tooltip's tokens use the engine's one ratio."""
+    import asyncio
+    import re
+    from app.bridge import EngineBridge, real_backend, words_per_token
+    from app.model_check import speed_details
+    bridge = EngineBridge(real_backend(), qloop)
+    task = asyncio.ensure_future(bridge.check_model(str(tiny_moe_path), "cpu-only"))
+    qtbot.waitUntil(task.done, timeout=30_000)
+    result = task.result()
+    bridge.shutdown()
+    words = [int(n) for n in re.search(r"roughly (\d+)–(\d+) words per second",
+                                       result.text).groups()]
+    low, high = result.expected_tps
+    assert words == [round(low * words_per_token()), round(high * words_per_token())]
+    assert f"{low:.0f}–{high:.0f} tokens per second" in speed_details(result.expected_tps)

@@ -1,0 +1,117 @@
+"""Does the writing-speed estimate (engine/plan/speed.py) match what this computer measures?
+
+For fixture models of growing size (generated, never downloaded) this plans a recipe for
+*this* computer exactly as the app's check does (real hardware probe, the preset the app
+would pick), prints the estimated range, then loads the model through the engine thread
+and measures the writing speed of one answer. Measured and estimated figures are labelled;
+the estimate is a model (bandwidth + per-token overhead). Exits non-zero when a measurement
+falls far outside its estimate (below low / MARGIN or above high x MARGIN).
+The largest model is also measured quantized to Q4_K_M by llama.cpp's own quantizer.
+Usage: python bench/bench_speed_estimate.py [--tokens 96] [--skip-large]
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import queue
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.api import ChatMessage, ChatRequest, LoadRequest, RequestFailed, RequestFinished  # noqa: E402
+from engine.fixtures.tiny_moe import SPECS, TinyMoeSpec, ensure_demo_model, write_tiny_moe  # noqa: E402
+from engine.model.inspect_gguf import inspect_model  # noqa: E402
+from engine.plan import describe, plan, resolve_preset  # noqa: E402
+from engine.plan.hardware import probe  # noqa: E402
+from engine.runtime.service import EngineService  # noqa: E402
+
+MARGIN = 1.5
+MIN_TOKENS = 16
+# ~1.2 GB of f16 experts, ~150 MB read per token: large enough that memory bandwidth,
+# not the per-token overhead, decides the speed.
+LARGE = TinyMoeSpec(n_layer=12, n_embd=1024, n_expert=32, n_expert_used=4, n_ff_exp=512,
+                    n_head=8, n_head_kv=2, head_dim=128, name="rotary-calibration-moe")
+PROMPT = (ChatMessage("user", "Write a long summary of the document for the question."),)
+
+
+def quantize_q4_k_m(source: pathlib.Path) -> pathlib.Path:
+    """The same model in Q4_K_M, the format real downloads use (llama.cpp's own quantizer)."""
+    import llama_cpp
+    target = source.with_name(source.stem + "-q4_k_m.gguf")
+    params = llama_cpp.llama_model_quantize_default_params()
+    params.ftype = llama_cpp.LLAMA_FTYPE_MOSTLY_Q4_K_M
+    if llama_cpp.llama_model_quantize(str(source).encode(), str(target).encode(), params) != 0:
+        raise SystemExit("quantizing the calibration model failed")
+    return target
+
+
+def measure(path: pathlib.Path, recipe, tokens: int) -> float:
+    events: queue.Queue = queue.Queue()
+    service = EngineService(events.put)
+    try:
+        service.load(LoadRequest(model_path=str(path), recipe=recipe))
+        _wait(events, "ModelLoaded")
+        speeds = []
+        for _ in range(3):          # the first answer warms caches; keep the median
+            service.chat(ChatRequest(messages=PROMPT, max_tokens=tokens, temperature=0))
+            stats = _wait(events, "RequestFinished").stats
+            if stats.generated_tokens >= MIN_TOKENS:     # a short answer times nothing
+                speeds.append(stats.decode_tps)
+        if not speeds:
+            raise SystemExit(f"{path.name}: every answer was shorter than {MIN_TOKENS} tokens")
+        return sorted(speeds)[len(speeds) // 2]
+    finally:
+        service.shutdown()
+
+
+def _wait(events: queue.Queue, name: str):
+    while True:
+        event = events.get(timeout=900)
+        if isinstance(event, RequestFailed):
+            raise SystemExit(f"engine failed: {event.error} {event.error.details}")
+        if type(event).__name__ == name or (name == "RequestFinished"
+                                            and isinstance(event, RequestFinished)):
+            return event
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tokens", type=int, default=96)
+    parser.add_argument("--skip-large", action="store_true")
+    args = parser.parse_args()
+    hardware = probe()
+    preset = resolve_preset(None, hardware).name
+    print(f"this computer: {hardware.cpu_physical_cores} physical cores, "
+          f"{hardware.ram_total_bytes / 2**30:.0f} GiB RAM, {len(hardware.gpus)} NVIDIA GPU(s); "
+          f"preset {preset}")
+    specs = [("test", SPECS["test"]), ("bench", SPECS["bench"])]
+    if not args.skip_large:
+        specs.append(("large", LARGE))
+    failures = 0
+    with tempfile.TemporaryDirectory() as directory:
+        models = [("demo", ensure_demo_model(directory))]     # the app's own demo
+        models += [(name, write_tiny_moe(pathlib.Path(directory) / f"{name}.gguf", spec))
+                   for name, spec in specs]
+        if not args.skip_large:
+            models.append(("large-q4", quantize_q4_k_m(models[-1][1])))
+        for name, path in models:
+            facts = inspect_model(str(path))
+            recipe = plan(facts, hardware, preset=preset)
+            low, high = describe(recipe, facts, hardware).expected_tps
+            measured = measure(path, recipe, args.tokens)
+            inside = low / MARGIN <= measured <= high * MARGIN
+            failures += not inside
+            print(f"{name:8s} {path.stat().st_size / 2**20:8.1f} MiB  threads {recipe.n_threads}  "
+                  f"estimate (modelled) {low:6.1f}–{high:6.1f} tokens/s  "
+                  f"measured {measured:6.1f} tokens/s  "
+                  f"{'inside' if low <= measured <= high else 'outside'} the range"
+                  f"{'' if inside else f' (beyond the x{MARGIN} margin)'}")
+    print("PASS" if not failures else f"{failures} model(s) far outside the estimate")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
