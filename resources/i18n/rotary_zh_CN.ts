@@ -3,61 +3,66 @@
 <context>
     <name />
     <message>
-        <location filename="../../app/application.py" line="54" />
-        <location filename="../../app/application.py" line="69" />
-        <location filename="../../app/main_window.py" line="32" />
+        <location filename="../../app/application.py" line="56" />
+        <location filename="../../app/application.py" line="73" />
+        <location filename="../../app/main_window.py" line="35" />
         <source>No model loaded</source>
         <translation>尚未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="125" />
+        <location filename="../../app/application.py" line="139" />
         <source>Your saved conversations could not be read, so Rotary started a new, empty history. The damaged file was kept next to the new one.</source>
         <translation>无法读取已保存的对话，因此 Rotary 新建了一个空的历史记录。损坏的文件已保存在新文件旁边。</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="130" />
+        <location filename="../../app/application.py" line="144" />
         <source>Loading: {name}</source>
         <translation>正在加载：{name}</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="134" />
+        <location filename="../../app/application.py" line="148" />
         <source>Model: {name}</source>
         <translation>模型：{name}</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="191" />
+        <location filename="../../app/application.py" line="211" />
         <source>There is no conversation to export yet.</source>
         <translation>还没有可以导出的对话。</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="194" />
+        <location filename="../../app/application.py" line="214" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="196" />
+        <location filename="../../app/application.py" line="216" />
         <source>Markdown files (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="205" />
+        <location filename="../../app/application.py" line="225" />
         <source>The conversation could not be saved there.</source>
         <translation>无法将对话保存到该位置。</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="207" />
+        <location filename="../../app/application.py" line="227" />
         <source>Conversation saved to {path}.</source>
         <translation>对话已保存到 {path}。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="94" />
+        <location filename="../../app/bridge.py" line="78" />
         <source>A part of Rotary is missing or damaged. Please reinstall Rotary.</source>
         <translation>Rotary 的某个部分缺失或已损坏。请重新安装 Rotary。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="248" />
+        <location filename="../../app/bridge.py" line="221" />
         <source>No model is loaded yet.</source>
         <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/bridge.py" line="264" />
+        <source>Rotary is closing.</source>
+        <translation>Rotary 正在关闭。</translation>
     </message>
     <message>
         <location filename="../../app/chat_controller.py" line="92" />
@@ -127,88 +132,88 @@
         <translation>重新撰写这个回答</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="206" />
+        <location filename="../../app/chat_view.py" line="212" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="211" />
+        <location filename="../../app/chat_view.py" line="217" />
         <source>Type a message below and press Enter to send it.</source>
         <translation>在下方输入消息，然后按 Enter 发送。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="215" />
+        <location filename="../../app/chat_view.py" line="221" />
         <source>What the assistant is doing</source>
         <translation>助手正在做什么</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="223" />
+        <location filename="../../app/chat_view.py" line="229" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="224" />
+        <location filename="../../app/chat_view.py" line="230" />
         <source>Enter sends the message; Shift+Enter starts a new line.</source>
         <translation>按 Enter 发送消息；按 Shift+Enter 换行。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="226" />
+        <location filename="../../app/chat_view.py" line="232" />
         <source>Write your message…</source>
         <translation>输入您的消息…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="230" />
-        <location filename="../../app/chat_view.py" line="277" />
+        <location filename="../../app/chat_view.py" line="236" />
+        <location filename="../../app/chat_view.py" line="283" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="230" />
+        <location filename="../../app/chat_view.py" line="236" />
         <source>Send the message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="231" />
+        <location filename="../../app/chat_view.py" line="237" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="231" />
+        <location filename="../../app/chat_view.py" line="237" />
         <source>Stop writing the answer</source>
         <translation>停止撰写回答</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="270" />
+        <location filename="../../app/chat_view.py" line="276" />
         <source>Send edited message</source>
         <translation>发送编辑后的消息</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="271" />
+        <location filename="../../app/chat_view.py" line="277" />
         <source>Editing an earlier message. Press Escape to cancel.</source>
         <translation>正在编辑之前的消息。按 Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="383" />
+        <location filename="../../app/chat_view.py" line="389" />
         <source>You stopped this answer.</source>
         <translation>您停止了这个回答。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="384" />
+        <location filename="../../app/chat_view.py" line="390" />
         <source>The answer reached its length limit.</source>
         <translation>回答已达到长度上限。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="385" />
+        <location filename="../../app/chat_view.py" line="391" />
         <source>This answer was not finished. See the notice at the top.</source>
         <translation>这个回答没有完成。请查看顶部的通知。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="390" />
+        <location filename="../../app/chat_view.py" line="396" />
         <source>Answer stopped.</source>
         <translation>回答已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="390" />
+        <location filename="../../app/chat_view.py" line="396" />
         <source>Answer finished.</source>
         <translation>回答已完成。</translation>
     </message>
@@ -274,104 +279,140 @@
         <translation>要删除“{title}”吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="83" />
-        <source>No NVIDIA graphics card found. The model runs on the processor.</source>
-        <translation>未找到 NVIDIA 显卡。模型将在处理器上运行。</translation>
+        <location filename="../../app/gauge.py" line="113" />
+        <source>No graphics card: the model runs on the processor.</source>
+        <translation>没有显卡：模型在处理器上运行。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="85" />
+        <location filename="../../app/gauge.py" line="115" />
         <source>Graphics memory: unknown (the graphics driver stopped answering)</source>
         <translation>显存：未知（显卡驱动停止响应）</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="87" />
+        <location filename="../../app/gauge.py" line="117" />
         <source>Graphics memory: unknown</source>
         <translation>显存：未知</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="88" />
-        <source>Graphics memory: {used} GB of {total} GB in use</source>
-        <translation>显存：已使用 {used} GB，共 {total} GB</translation>
+        <location filename="../../app/gauge.py" line="118" />
+        <source>Graphics memory: {used} of {total} GB in use</source>
+        <translation>显存：已用 {used} / {total} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="98" />
-        <source>System memory held by the model: none yet</source>
-        <translation>模型占用的内存：暂无</translation>
+        <location filename="../../app/gauge.py" line="133" />
+        <location filename="../../app/gauge.py" line="150" />
+        <source>Rotary {gb} GB</source>
+        <translation>Rotary {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="99" />
-        <source>System memory held by the model: about {size} GB</source>
-        <translation>模型占用的内存：约 {size} GB</translation>
-    </message>
-    <message>
-        <location filename="../../app/gauge.py" line="104" />
-        <source>Reading speed: waiting for the first message</source>
-        <translation>阅读速度：等待第一条消息</translation>
-    </message>
-    <message>
-        <location filename="../../app/gauge.py" line="105" />
-        <source>Writing speed: waiting for the first message</source>
-        <translation>写作速度：等待第一条消息</translation>
-    </message>
-    <message>
-        <location filename="../../app/gauge.py" line="106" />
-        <source>Reading speed: {n} tokens per second</source>
-        <translation>阅读速度：每秒 {n} 个词元</translation>
-    </message>
-    <message>
-        <location filename="../../app/gauge.py" line="107" />
-        <source>Writing speed: {n} tokens per second</source>
-        <translation>写作速度：每秒 {n} 个词元</translation>
-    </message>
-    <message>
-        <location filename="../../app/gauge.py" line="111" />
-        <source>Time to the first word: not measured yet</source>
-        <translation>首个词出现时间：尚未测量</translation>
-    </message>
-    <message>
-        <location filename="../../app/gauge.py" line="112" />
-        <source>Time to the first word: {s} seconds</source>
-        <translation>首个词出现时间：{s} 秒</translation>
-    </message>
-    <message>
-        <location filename="../../app/gauge.py" line="116" />
-        <source>Conversation memory: not known yet</source>
-        <translation>对话记忆容量：暂不清楚</translation>
-    </message>
-    <message>
-        <location filename="../../app/gauge.py" line="117" />
-        <source>Conversation memory: {used} of {size} tokens used</source>
-        <translation>对话记忆容量：已用 {used} 个词元，共 {size} 个</translation>
-    </message>
-    <message>
-        <location filename="../../app/gauge.py" line="123" />
-        <source>Experts already on the graphics card: {pct}%</source>
-        <translation>已在显卡上的专家：{pct}%</translation>
+        <location filename="../../app/gauge.py" line="134" />
+        <source>Rotary's share not reported</source>
+        <translation>未报告 Rotary 的占用</translation>
     </message>
     <message>
         <location filename="../../app/gauge.py" line="135" />
-        <source>Expert reuse per layer</source>
-        <translation>每层专家复用</translation>
+        <source>Graphics memory (VRAM), measured by the NVIDIA driver: {ours}, other programs {other} GB, free {free} GB of {total} GB.</source>
+        <translation>显存（VRAM，由 NVIDIA 驱动测得）：{ours}，其他程序 {other} GB，空闲 {free} GB，共 {total} GB。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="142" />
-        <source>{n} layers; on average {pct}% of experts were used in the last few words</source>
-        <translation>{n} 层；平均有 {pct}% 的专家在最近几个词中被使用</translation>
+        <location filename="../../app/gauge.py" line="149" />
+        <source>in use by all programs</source>
+        <translation>所有程序正在使用</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="162" />
-        <source>Live numbers</source>
-        <translation>实时数据</translation>
+        <location filename="../../app/gauge.py" line="152" />
+        <source>others {gb} GB</source>
+        <translation>其他 {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="167" />
-        <source>Graphics memory in use</source>
-        <translation>正在使用的显存</translation>
+        <location filename="../../app/gauge.py" line="156" />
+        <source>System memory used by Rotary: unknown</source>
+        <translation>Rotary 使用的系统内存：未知</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="170" />
-        <source>Expert reuse per layer (darker = reused more)</source>
-        <translation>每层专家复用（颜色越深复用越多）</translation>
+        <location filename="../../app/gauge.py" line="157" />
+        <source>System memory used by Rotary: {size} GB</source>
+        <translation>Rotary 使用的系统内存：{size} GB</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="164" />
+        <source>Writing speed: shown while an answer is written</source>
+        <translation>写作速度：撰写回答时显示</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="165" />
+        <source>Writing speed: about {n} words a second</source>
+        <translation>写作速度：每秒约 {n} 个词</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="171" />
+        <source>Reading your message: about {n} words a second</source>
+        <translation>阅读您的消息：每秒约 {n} 个词</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="174" />
+        <source>first word after {s} s</source>
+        <translation>{s} 秒后出现第一个词</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="179" />
+        <source>Speeds are measured by the engine while it writes an answer.</source>
+        <translation>速度由引擎在撰写回答时测得。</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="180" />
+        <source>Measured by the engine: writing {w} tokens per second, reading {r} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
+        <translation>由引擎测得：写入每秒 {w} 个 token，读取每秒 {r} 个 token。token 是词的片段；这里显示的词数为 token × {ratio}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="192" />
+        <source>Conversation memory: no model loaded</source>
+        <translation>对话记忆：尚未加载模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="194" />
+        <source>Conversation memory: shown after the next answer</source>
+        <translation>对话记忆：下一次回答后显示</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="196" />
+        <source>Conversation memory: about {n} words left</source>
+        <translation>对话记忆：约剩 {n} 个词</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="201" />
+        <source>Context: {used} of {size} tokens used, measured by the engine.</source>
+        <translation>上下文：已使用 {used} / {size} 个 token（由引擎测得）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="207" />
+        <source>Answered from the graphics card: {pct}%</source>
+        <translation>由显卡处理：{pct}%</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="213" />
+        <source>Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.</source>
+        <translation>专家命中率（由引擎测得）：所需专家已在显存中的专家计算所占比例。</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="216" />
+        <source>Per layer: {values}.</source>
+        <translation>每层：{values}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="380" />
+        <source>How the model is running</source>
+        <translation>模型的运行情况</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="395" />
+        <source>How it is running</source>
+        <translation>运行情况</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="457" />
+        <source>Resident memory (RSS) of the Rotary process, measured by the operating system.</source>
+        <translation>Rotary 进程的常驻内存（RSS），由操作系统测得。</translation>
     </message>
     <message>
         <location filename="../../app/loading.py" line="102" />
@@ -439,155 +480,160 @@
         <translation>正在加载 {name}…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="24" />
-        <location filename="../../app/main_window.py" line="25" />
+        <location filename="../../app/main_window.py" line="27" />
+        <location filename="../../app/main_window.py" line="28" />
         <source>Rotary</source>
         <translation>Rotary</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="33" />
+        <location filename="../../app/main_window.py" line="36" />
         <source>Current model</source>
         <translation>当前模型</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="57" />
+        <location filename="../../app/main_window.py" line="79" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="58" />
+        <location filename="../../app/main_window.py" line="80" />
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="59" />
+        <location filename="../../app/main_window.py" line="81" />
         <source>&amp;Export conversation…</source>
         <translation>导出对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="60" />
+        <location filename="../../app/main_window.py" line="82" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="61" />
+        <location filename="../../app/main_window.py" line="83" />
         <source>First-time &amp;setup…</source>
         <translation>首次设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="62" />
+        <location filename="../../app/main_window.py" line="84" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="63" />
+        <location filename="../../app/main_window.py" line="85" />
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="64" />
+        <location filename="../../app/main_window.py" line="86" />
         <source>&amp;Stop the answer</source>
         <translation>停止回答(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="65" />
+        <location filename="../../app/main_window.py" line="87" />
         <source>&amp;Write the last answer again</source>
         <translation>重新撰写最后一个回答(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="67" />
+        <location filename="../../app/main_window.py" line="89" />
         <source>&amp;Edit my last message</source>
         <translation>编辑我的最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="68" />
+        <location filename="../../app/main_window.py" line="90" />
         <source>&amp;Copy the last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="70" />
+        <location filename="../../app/main_window.py" line="92" />
         <source>&amp;Go</source>
         <translation>转到(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="71" />
+        <location filename="../../app/main_window.py" line="93" />
         <source>Go to the &amp;message box</source>
         <translation>转到消息输入框(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="72" />
+        <location filename="../../app/main_window.py" line="94" />
         <source>&amp;Search conversations</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="74" />
+        <location filename="../../app/main_window.py" line="96" />
         <source>Go to the &amp;conversation list</source>
         <translation>转到对话列表(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="76" />
+        <location filename="../../app/main_window.py" line="98" />
         <source>Go to the &amp;live numbers</source>
         <translation>转到实时数据(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="24" />
+        <location filename="../../app/model_check.py" line="25" />
         <source>Fits well.</source>
         <translation>非常合适。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="24" />
+        <location filename="../../app/model_check.py" line="25" />
         <source>Fits, but only just.</source>
         <translation>能够运行，但余量很小。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="25" />
+        <location filename="../../app/model_check.py" line="26" />
         <source>Too big for this computer.</source>
         <translation>对这台电脑来说太大了。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="46" />
+        <location filename="../../app/model_check.py" line="37" />
+        <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
+        <translation>针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="62" />
         <source>Model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="47" />
-        <source>Choose a .gguf model file, or drop it here</source>
-        <translation>选择一个 .gguf 模型文件，或拖放到这里</translation>
+        <location filename="../../app/model_check.py" line="63" />
+        <source>Choose a model file, or drop it here</source>
+        <translation>选择模型文件，或拖放到这里</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="49" />
+        <location filename="../../app/model_check.py" line="64" />
+        <source>GGUF: the file format of models for llama.cpp. Such files end in .gguf.</source>
+        <translation>GGUF：llama.cpp 使用的模型文件格式。这类文件以 .gguf 结尾。</translation>
+    </message>
+    <message>
+        <location filename="../../app/model_check.py" line="68" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="50" />
+        <location filename="../../app/model_check.py" line="69" />
         <source>Browse for a model file</source>
         <translation>浏览模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="54" />
+        <location filename="../../app/model_check.py" line="73" />
         <source>Does the model fit</source>
         <translation>模型是否合适</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="68" />
+        <location filename="../../app/model_check.py" line="87" />
         <source>Choose a model file</source>
         <translation>选择模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="69" />
+        <location filename="../../app/model_check.py" line="88" />
         <source>Language models (*.gguf)</source>
         <translation>语言模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="89" />
+        <location filename="../../app/model_check.py" line="109" />
         <source>Checking the model file…</source>
         <translation>正在检查模型文件…</translation>
-    </message>
-    <message>
-        <location filename="../../app/model_check.py" line="97" />
-        <source>This file cannot be used: {why}</source>
-        <translation>无法使用此文件：{why}</translation>
     </message>
     <message>
         <location filename="../../app/notification_bar.py" line="29" />
@@ -615,215 +661,255 @@
         <translation>关闭此通知</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="74" />
+        <location filename="../../app/notifications.py" line="90" />
         <source>Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.</source>
         <translation>Rotary 内部出现问题。您的对话是安全的。如果再次发生，请复制详细信息并发给 IT 联系人。</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="106" />
+        <location filename="../../app/notifications.py" line="122" />
         <source>Something went wrong inside Rotary.</source>
         <translation>Rotary 内部出现问题。</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="99" />
+        <location filename="../../app/settings.py" line="123" />
         <source>model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="99" />
-        <source>memory recipe</source>
-        <translation>内存方案</translation>
+        <location filename="../../app/settings.py" line="118" />
+        <source>Processor only (no graphics card)</source>
+        <translation>仅处理器（不用显卡）</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="100" />
-        <source>context length</source>
-        <translation>上下文长度</translation>
+        <location filename="../../app/settings.py" line="123" />
+        <source>setting for this computer</source>
+        <translation>适合这台电脑的设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="101" />
-        <source>expert layers on the graphics card</source>
-        <translation>放在显卡上的专家层</translation>
+        <location filename="../../app/settings.py" line="124" />
+        <source>conversation memory</source>
+        <translation>对话记忆</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="102" />
-        <source>processor threads</source>
-        <translation>处理器线程</translation>
+        <location filename="../../app/settings.py" line="125" />
+        <source>parts of the model on the graphics card</source>
+        <translation>放在显卡上的模型部分</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="102" />
-        <source>temperature</source>
-        <translation>温度</translation>
+        <location filename="../../app/settings.py" line="126" />
+        <source>processor cores used</source>
+        <translation>使用的处理器核心</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="103" />
+        <location filename="../../app/settings.py" line="126" />
+        <source>answer variety</source>
+        <translation>回答的多样性</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="127" />
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="103" />
+        <location filename="../../app/settings.py" line="127" />
         <source>language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="104" />
+        <location filename="../../app/settings.py" line="128" />
         <source>first-time setup</source>
         <translation>首次设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="117" />
+        <location filename="../../app/settings.py" line="141" />
         <source>The saved {what} was not valid, so the default was restored.</source>
         <translation>保存的{what}无效，已恢复为默认值。</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="150" />
+        <location filename="../../app/settings.py" line="174" />
         <source>Your settings file could not be read, so the default settings were restored.</source>
         <translation>无法读取您的设置文件，已恢复默认设置。</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="153" />
+        <location filename="../../app/settings.py" line="177" />
         <source>The old file was kept as {name}.</source>
         <translation>旧文件已保存为 {name}。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="23" />
+        <location filename="../../app/settings.py" line="113" />
         <source>Automatic (fit this computer)</source>
         <translation>自动（适配这台电脑）</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="24" />
+        <location filename="../../app/settings.py" line="114" />
         <source>Laptop with an 8 GB graphics card</source>
         <translation>配备 8 GB 显卡的笔记本电脑</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="25" />
+        <location filename="../../app/settings.py" line="115" />
         <source>Desktop with a 12 GB graphics card</source>
         <translation>配备 12 GB 显卡的台式机</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="26" />
+        <location filename="../../app/settings.py" line="116" />
         <source>Desktop with a 16 GB graphics card</source>
         <translation>配备 16 GB 显卡的台式机</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="27" />
+        <location filename="../../app/settings.py" line="117" />
         <source>Workstation with a 24 GB graphics card</source>
         <translation>配备 24 GB 显卡的工作站</translation>
     </message>
     <message>
         <location filename="../../app/settings_dialog.py" line="28" />
-        <source>Processor only (slow, safest)</source>
-        <translation>仅用处理器（慢，但最稳妥）</translation>
-    </message>
-    <message>
-        <location filename="../../app/settings_dialog.py" line="35" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="50" />
+        <location filename="../../app/settings_dialog.py" line="45" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="57" />
-        <source>Memory recipe</source>
-        <translation>内存方案</translation>
-    </message>
-    <message>
-        <location filename="../../app/settings_dialog.py" line="66" />
+        <location filename="../../app/settings_dialog.py" line="67" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="67" />
+        <location filename="../../app/settings_dialog.py" line="68" />
         <source>Same as the system</source>
         <translation>与系统相同</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="75" />
+        <location filename="../../app/settings_dialog.py" line="76" />
         <source>Model file:</source>
         <translation>模型文件：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="76" />
-        <source>Memory recipe:</source>
-        <translation>内存方案：</translation>
+        <location filename="../../app/settings_dialog.py" line="55" />
+        <source>Setting for this computer</source>
+        <translation>适合这台电脑的设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="56" />
+        <source>Memory recipe (preset): how the model is shared between the graphics card and system memory.</source>
+        <translation>内存方案（预设）：模型如何分配到显卡和系统内存。</translation>
     </message>
     <message>
         <location filename="../../app/settings_dialog.py" line="77" />
+        <source>Setting for this computer:</source>
+        <translation>适合这台电脑的设置：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="78" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="78" />
+        <location filename="../../app/settings_dialog.py" line="79" />
         <source>A new language is used after restarting Rotary.</source>
         <translation>新语言将在重新启动 Rotary 后生效。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="79" />
+        <location filename="../../app/settings_dialog.py" line="80" />
         <source>Colours follow your system's light or dark setting.</source>
         <translation>颜色跟随系统的浅色或深色设置。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="80" />
         <location filename="../../app/settings_dialog.py" line="81" />
+        <location filename="../../app/settings_dialog.py" line="82" />
         <source>Run first-time setup again</source>
         <translation>重新运行首次设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="94" />
+        <location filename="../../app/settings_dialog.py" line="95" />
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="96" />
-        <source>Context length in tokens</source>
-        <translation>以词元计的上下文长度</translation>
+        <location filename="../../app/settings_dialog.py" line="97" />
+        <source>Conversation memory</source>
+        <translation>对话记忆</translation>
     </message>
     <message>
         <location filename="../../app/settings_dialog.py" line="98" />
-        <source>Expert layers on the graphics card</source>
-        <translation>放在显卡上的专家层</translation>
+        <source>Context length, in tokens (pieces of words): how much of the conversation the model can see at once. More uses more memory.</source>
+        <translation>上下文长度（以 token 计，token 是词的片段）：模型一次能看到多少对话内容。越大占用的内存越多。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="99" />
-        <source>Processor threads</source>
-        <translation>处理器线程</translation>
+        <location filename="../../app/settings_dialog.py" line="102" />
+        <source>Model parts on the graphics card</source>
+        <translation>放在显卡上的模型部分</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="104" />
-        <source>Temperature (higher gives more varied answers)</source>
-        <translation>温度（越高回答越多样）</translation>
+        <location filename="../../app/settings_dialog.py" line="103" />
+        <source>Expert layers on the GPU: how many layers keep their experts in graphics memory. More is faster but needs more graphics memory.</source>
+        <translation>GPU 上的专家层：有多少层把专家放在显存中。越多越快，但需要更多显存。</translation>
     </message>
     <message>
         <location filename="../../app/settings_dialog.py" line="106" />
-        <source>System prompt</source>
-        <translation>系统提示词</translation>
+        <source>Processor cores to use</source>
+        <translation>使用的处理器核心</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="110" />
-        <source>Context length:</source>
-        <translation>上下文长度：</translation>
+        <location filename="../../app/settings_dialog.py" line="106" />
+        <source>Processor threads.</source>
+        <translation>处理器线程。</translation>
     </message>
     <message>
         <location filename="../../app/settings_dialog.py" line="111" />
-        <source>Expert layers on the graphics card:</source>
-        <translation>放在显卡上的专家层：</translation>
+        <source>Answer variety</source>
+        <translation>回答的多样性</translation>
     </message>
     <message>
         <location filename="../../app/settings_dialog.py" line="112" />
-        <source>Processor threads:</source>
-        <translation>处理器线程：</translation>
+        <source>Temperature: lower gives steadier answers, higher gives more varied ones.</source>
+        <translation>温度（temperature）：越低回答越稳定，越高回答越多样。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="113" />
-        <source>Temperature:</source>
-        <translation>温度：</translation>
+        <location filename="../../app/settings_dialog.py" line="115" />
+        <source>Standing instructions</source>
+        <translation>固定指示</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="114" />
-        <source>System prompt:</source>
-        <translation>系统提示词：</translation>
+        <location filename="../../app/settings_dialog.py" line="116" />
+        <source>System prompt: text the model reads before every conversation.</source>
+        <translation>系统提示词：模型在每次对话前阅读的文字。</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="123" />
+        <source>Conversation memory:</source>
+        <translation>对话记忆：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="124" />
+        <source>Model parts on the graphics card:</source>
+        <translation>放在显卡上的模型部分：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="126" />
+        <source>Processor cores to use:</source>
+        <translation>使用的处理器核心：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="127" />
+        <source>Answer variety:</source>
+        <translation>回答的多样性：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="128" />
+        <source>Standing instructions:</source>
+        <translation>固定指示：</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="140" />
+        <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
+        <translation>这台电脑没有 NVIDIA 显卡，因此全部在处理器上运行。</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings_dialog.py" line="143" />
+        <source>This model has no expert layers.</source>
+        <translation>这个模型没有专家层。</translation>
     </message>
     <message>
         <location filename="../../app/wizard.py" line="26" />
@@ -831,102 +917,117 @@
         <translation>{size} GB 内存</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="28" />
-        <source>No NVIDIA graphics card was found, so models will run on the processor (slower). This computer has {ram}.</source>
-        <translation>未找到 NVIDIA 显卡，因此模型将在处理器上运行（较慢）。这台电脑有 {ram}。</translation>
-    </message>
-    <message>
         <location filename="../../app/wizard.py" line="31" />
         <source>Found the graphics card {name} with {vram} GB of graphics memory, and {ram}.</source>
         <translation>找到显卡 {name}（显存 {vram} GB），以及 {ram}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="36" />
-        <source>the recipe for laptops with an 8 GB graphics card</source>
-        <translation>适用于配备 8 GB 显卡的笔记本电脑的方案</translation>
-    </message>
-    <message>
-        <location filename="../../app/wizard.py" line="37" />
-        <source>the processor-only recipe (slow, but always works)</source>
-        <translation>仅用处理器的方案（慢，但总能运行）</translation>
+        <location filename="../../app/wizard.py" line="28" />
+        <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
+        <translation>未找到 NVIDIA 显卡，因此模型将在处理器上运行。这台电脑有 {ram}。</translation>
     </message>
     <message>
         <location filename="../../app/wizard.py" line="38" />
-        <source>an automatic recipe for this computer</source>
-        <translation>适配这台电脑的自动方案</translation>
+        <source>the setting for laptops with an 8 GB graphics card</source>
+        <translation>适用于配备 8 GB 显卡的笔记本电脑的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="44" />
+        <location filename="../../app/wizard.py" line="39" />
+        <source>the setting for desktops with a 12 GB graphics card</source>
+        <translation>适用于配备 12 GB 显卡的台式机的设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="40" />
+        <source>the setting for desktops with a 16 GB graphics card</source>
+        <translation>适用于配备 16 GB 显卡的台式机的设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="41" />
+        <source>the setting for workstations with a 24 GB graphics card</source>
+        <translation>适用于配备 24 GB 显卡的工作站的设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="42" />
+        <source>the processor-only setting (no graphics card needed)</source>
+        <translation>仅用处理器的设置（不需要显卡）</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="43" />
+        <source>an automatic setting for this computer</source>
+        <translation>为这台电脑自动选择的设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="49" />
         <source>Your computer</source>
         <translation>您的电脑</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="45" />
+        <location filename="../../app/wizard.py" line="50" />
         <source>Looking at your computer…</source>
         <translation>正在检查您的电脑…</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="47" />
+        <location filename="../../app/wizard.py" line="52" />
         <source>What Rotary found on this computer</source>
         <translation>Rotary 在这台电脑上找到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="49" />
+        <location filename="../../app/wizard.py" line="54" />
         <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
         <translation>Rotary 无需联网，在这台电脑上运行语言模型。首先它会检查电脑的配置。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="57" />
+        <location filename="../../app/wizard.py" line="62" />
         <source>Choose a model</source>
         <translation>选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="61" />
+        <location filename="../../app/wizard.py" line="66" />
         <source>Use the small demo model</source>
         <translation>使用小型演示模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="62" />
+        <location filename="../../app/wizard.py" line="67" />
         <source>Use the small demo model, which always writes the same short message and is only for trying Rotary</source>
         <translation>使用小型演示模型（总是写出同一段简短信息，仅用于试用 Rotary）</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="65" />
+        <location filename="../../app/wizard.py" line="70" />
         <source>The demo model is tiny and always writes the same short message. It only shows how Rotary works; it cannot answer questions.</source>
         <translation>演示模型很小，总是写出同一段简短信息。它只用来展示 Rotary 的工作方式，不能回答问题。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="70" />
+        <location filename="../../app/wizard.py" line="75" />
         <source>Choose a model file (.gguf) with Browse, or drag it onto this window.</source>
         <translation>用“浏览”选择模型文件（.gguf），或将其拖到此窗口。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="96" />
+        <location filename="../../app/wizard.py" line="101" />
         <source>Ready</source>
         <translation>准备就绪</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="109" />
+        <location filename="../../app/wizard.py" line="114" />
         <source>Set up Rotary</source>
         <translation>设置 Rotary</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="129" />
+        <location filename="../../app/wizard.py" line="134" />
         <source>Rotary could not look at this computer's hardware. You can still continue.</source>
         <translation>Rotary 无法检查这台电脑的硬件。您仍然可以继续。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="142" />
+        <location filename="../../app/wizard.py" line="147" />
         <source>Rotary will use {recipe}.</source>
         <translation>Rotary 将使用{recipe}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="165" />
+        <location filename="../../app/wizard.py" line="170" />
         <source>the small demo model</source>
         <translation>小型演示模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="167" />
+        <location filename="../../app/wizard.py" line="172" />
         <source>Rotary will use {name} with {recipe}. You can change this later in Settings.</source>
         <translation>Rotary 将以{recipe}使用 {name}。您之后可以在设置中更改。</translation>
     </message>

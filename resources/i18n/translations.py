@@ -70,40 +70,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Delete conversation": ("대화 삭제", "删除对话"),
     "Delete “{title}”? This cannot be undone.": (
         "“{title}” 대화를 삭제할까요? 되돌릴 수 없습니다.", "要删除“{title}”吗？此操作无法撤销。"),
-    "No NVIDIA graphics card found. The model runs on the processor.": (
-        "NVIDIA 그래픽 카드를 찾지 못했습니다. 모델은 프로세서에서 실행됩니다.",
-        "未找到 NVIDIA 显卡。模型将在处理器上运行。"),
     "Graphics memory: unknown (the graphics driver stopped answering)": (
         "그래픽 메모리: 알 수 없음 (그래픽 드라이버가 응답하지 않음)", "显存：未知（显卡驱动停止响应）"),
     "Graphics memory: unknown": ("그래픽 메모리: 알 수 없음", "显存：未知"),
-    "Graphics memory: {used} GB of {total} GB in use": (
-        "그래픽 메모리: {total} GB 중 {used} GB 사용 중", "显存：已使用 {used} GB，共 {total} GB"),
-    "System memory held by the model: none yet": (
-        "모델이 차지한 시스템 메모리: 아직 없음", "模型占用的内存：暂无"),
-    "System memory held by the model: about {size} GB": (
-        "모델이 차지한 시스템 메모리: 약 {size} GB", "模型占用的内存：约 {size} GB"),
-    "Reading speed: waiting for the first message": (
-        "읽는 속도: 첫 메시지를 기다리는 중", "阅读速度：等待第一条消息"),
-    "Writing speed: waiting for the first message": (
-        "쓰는 속도: 첫 메시지를 기다리는 중", "写作速度：等待第一条消息"),
-    "Reading speed: {n} tokens per second": ("읽는 속도: 초당 {n} 토큰", "阅读速度：每秒 {n} 个词元"),
-    "Writing speed: {n} tokens per second": ("쓰는 속도: 초당 {n} 토큰", "写作速度：每秒 {n} 个词元"),
-    "Time to the first word: not measured yet": (
-        "첫 단어까지 걸린 시간: 아직 측정 안 됨", "首个词出现时间：尚未测量"),
-    "Time to the first word: {s} seconds": ("첫 단어까지 걸린 시간: {s}초", "首个词出现时间：{s} 秒"),
-    "Conversation memory: not known yet": ("대화 기억 용량: 아직 알 수 없음", "对话记忆容量：暂不清楚"),
-    "Conversation memory: {used} of {size} tokens used": (
-        "대화 기억 용량: {size} 토큰 중 {used} 토큰 사용", "对话记忆容量：已用 {used} 个词元，共 {size} 个"),
-    "Experts already on the graphics card: {pct}%": (
-        "이미 그래픽 카드에 있던 전문가: {pct}%", "已在显卡上的专家：{pct}%"),
-    "Expert reuse per layer": ("층별 전문가 재사용", "每层专家复用"),
-    "{n} layers; on average {pct}% of experts were used in the last few words": (
-        "{n}개 층; 평균적으로 전문가의 {pct}%가 최근 몇 단어에서 쓰였습니다",
-        "{n} 层；平均有 {pct}% 的专家在最近几个词中被使用"),
-    "Live numbers": ("실시간 수치", "实时数据"),
-    "Graphics memory in use": ("사용 중인 그래픽 메모리", "正在使用的显存"),
-    "Expert reuse per layer (darker = reused more)": (
-        "층별 전문가 재사용 (진할수록 많이 재사용)", "每层专家复用（颜色越深复用越多）"),
     "Small demo model (always writes the same short message; for trying Rotary only)": (
         "작은 데모 모델 (항상 같은 짧은 메시지를 씀; Rotary 체험용)",
         "小型演示模型（总是写出同一段简短信息；仅用于试用 Rotary）"),
@@ -149,15 +118,12 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Fits, but only just.": ("맞지만 여유가 거의 없습니다.", "能够运行，但余量很小。"),
     "Too big for this computer.": ("이 컴퓨터에는 너무 큽니다.", "对这台电脑来说太大了。"),
     "Model file": ("모델 파일", "模型文件"),
-    "Choose a .gguf model file, or drop it here": (
-        ".gguf 모델 파일을 선택하거나 여기에 끌어다 놓으세요", "选择一个 .gguf 模型文件，或拖放到这里"),
     "Browse…": ("찾아보기…", "浏览…"),
     "Browse for a model file": ("모델 파일 찾아보기", "浏览模型文件"),
     "Does the model fit": ("모델이 맞는지 여부", "模型是否合适"),
     "Choose a model file": ("모델 파일 선택", "选择模型文件"),
     "Language models (*.gguf)": ("언어 모델 (*.gguf)", "语言模型 (*.gguf)"),
     "Checking the model file…": ("모델 파일을 확인하는 중…", "正在检查模型文件…"),
-    "This file cannot be used: {why}": ("이 파일은 사용할 수 없습니다: {why}", "无法使用此文件：{why}"),
     "Notice": ("알림", "通知"),
     "Copy details": ("자세한 내용 복사", "复制详细信息"),
     "Copy the details of this notice": ("이 알림의 자세한 내용 복사", "复制此通知的详细信息"),
@@ -168,11 +134,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         "Rotary 内部出现问题。您的对话是安全的。如果再次发生，请复制详细信息并发给 IT 联系人。"),
     "Something went wrong inside Rotary.": ("Rotary 내부에서 문제가 생겼습니다.", "Rotary 内部出现问题。"),
     "model file": ("모델 파일", "模型文件"),
-    "memory recipe": ("메모리 구성", "内存方案"),
-    "context length": ("문맥 길이", "上下文长度"),
-    "expert layers on the graphics card": ("그래픽 카드에 둘 전문가 층", "放在显卡上的专家层"),
-    "processor threads": ("프로세서 스레드", "处理器线程"),
-    "temperature": ("온도", "温度"),
     "system prompt": ("시스템 프롬프트", "系统提示词"),
     "language": ("언어", "语言"),
     "first-time setup": ("처음 설정", "首次设置"),
@@ -186,14 +147,11 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Desktop with a 12 GB graphics card": ("12 GB 그래픽 카드 데스크톱", "配备 12 GB 显卡的台式机"),
     "Desktop with a 16 GB graphics card": ("16 GB 그래픽 카드 데스크톱", "配备 16 GB 显卡的台式机"),
     "Workstation with a 24 GB graphics card": ("24 GB 그래픽 카드 워크스테이션", "配备 24 GB 显卡的工作站"),
-    "Processor only (slow, safest)": ("프로세서만 사용 (느리지만 가장 안전)", "仅用处理器（慢，但最稳妥）"),
     "Automatic": ("자동", "自动"),
     "Settings": ("설정", "设置"),
-    "Memory recipe": ("메모리 구성", "内存方案"),
     "Language": ("언어", "语言"),
     "Same as the system": ("시스템과 같게", "与系统相同"),
     "Model file:": ("모델 파일:", "模型文件："),
-    "Memory recipe:": ("메모리 구성:", "内存方案："),
     "Language:": ("언어:", "语言："),
     "A new language is used after restarting Rotary.": (
         "새 언어는 Rotary를 다시 시작한 뒤에 적용됩니다.", "新语言将在重新启动 Rotary 后生效。"),
@@ -201,29 +159,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         "색상은 시스템의 밝은/어두운 모드 설정을 따릅니다.", "颜色跟随系统的浅色或深色设置。"),
     "Run first-time setup again": ("처음 설정 다시 실행", "重新运行首次设置"),
     "Advanced": ("고급", "高级"),
-    "Context length in tokens": ("토큰 단위 문맥 길이", "以词元计的上下文长度"),
-    "Expert layers on the graphics card": ("그래픽 카드에 둘 전문가 층", "放在显卡上的专家层"),
-    "Processor threads": ("프로세서 스레드", "处理器线程"),
-    "Temperature (higher gives more varied answers)": (
-        "온도 (높을수록 다양한 답변)", "温度（越高回答越多样）"),
-    "System prompt": ("시스템 프롬프트", "系统提示词"),
-    "Context length:": ("문맥 길이:", "上下文长度："),
-    "Expert layers on the graphics card:": ("그래픽 카드에 둘 전문가 층:", "放在显卡上的专家层："),
-    "Processor threads:": ("프로세서 스레드:", "处理器线程："),
-    "Temperature:": ("온도:", "温度："),
-    "System prompt:": ("시스템 프롬프트:", "系统提示词："),
     "{size} GB of system memory": ("시스템 메모리 {size} GB", "{size} GB 内存"),
-    "No NVIDIA graphics card was found, so models will run on the processor (slower). This computer has {ram}.": (
-        "NVIDIA 그래픽 카드를 찾지 못해 모델은 프로세서에서 실행됩니다 (더 느림). 이 컴퓨터에는 {ram}가 있습니다.",
-        "未找到 NVIDIA 显卡，因此模型将在处理器上运行（较慢）。这台电脑有 {ram}。"),
     "Found the graphics card {name} with {vram} GB of graphics memory, and {ram}.": (
         "그래픽 카드 {name}(그래픽 메모리 {vram} GB)와 {ram}를 찾았습니다.",
         "找到显卡 {name}（显存 {vram} GB），以及 {ram}。"),
-    "the recipe for laptops with an 8 GB graphics card": (
-        "8 GB 그래픽 카드 노트북용 구성", "适用于配备 8 GB 显卡的笔记本电脑的方案"),
-    "the processor-only recipe (slow, but always works)": (
-        "프로세서 전용 구성 (느리지만 항상 작동)", "仅用处理器的方案（慢，但总能运行）"),
-    "an automatic recipe for this computer": ("이 컴퓨터에 맞춘 자동 구성", "适配这台电脑的自动方案"),
     "Your computer": ("내 컴퓨터", "您的电脑"),
     "Looking at your computer…": ("컴퓨터를 살펴보는 중…", "正在检查您的电脑…"),
     "What Rotary found on this computer": ("Rotary가 이 컴퓨터에서 찾은 것", "Rotary 在这台电脑上找到的内容"),
@@ -251,4 +190,190 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Rotary will use {name} with {recipe}. You can change this later in Settings.": (
         "Rotary는 {name}을(를) {recipe}(으)로 사용합니다. 나중에 설정에서 바꿀 수 있습니다.",
         "Rotary 将以{recipe}使用 {name}。您之后可以在设置中更改。"),
+    'Answer variety': (
+        '답변의 다양성',
+        '回答的多样性'),
+    'Answer variety:': (
+        '답변의 다양성:',
+        '回答的多样性：'),
+    'Answered from the graphics card: {pct}%': (
+        '그래픽 카드에서 처리: {pct}%',
+        '由显卡处理：{pct}%'),
+    'Choose a model file, or drop it here': (
+        '모델 파일을 선택하거나 여기에 끌어다 놓으세요',
+        '选择模型文件，或拖放到这里'),
+    'Context length, in tokens (pieces of words): how much of the conversation the model can see at once. More uses more memory.': (
+        '컨텍스트 길이(토큰 단위, 토큰은 단어의 조각): 모델이 한 번에 볼 수 있는 대화의 양입니다. 늘리면 메모리를 더 씁니다.',
+        '上下文长度（以 token 计，token 是词的片段）：模型一次能看到多少对话内容。越大占用的内存越多。'),
+    'Context: {used} of {size} tokens used, measured by the engine.': (
+        '컨텍스트: {size}개 토큰 중 {used}개 사용 (엔진이 측정).',
+        '上下文：已使用 {used} / {size} 个 token（由引擎测得）。'),
+    'Conversation memory': (
+        '대화 기억',
+        '对话记忆'),
+    'Conversation memory:': (
+        '대화 기억:',
+        '对话记忆：'),
+    'Conversation memory: about {n} words left': (
+        '대화 기억: 약 {n}단어 남음',
+        '对话记忆：约剩 {n} 个词'),
+    'Conversation memory: no model loaded': (
+        '대화 기억: 불러온 모델 없음',
+        '对话记忆：尚未加载模型'),
+    'Conversation memory: shown after the next answer': (
+        '대화 기억: 다음 답변 후에 표시',
+        '对话记忆：下一次回答后显示'),
+    'Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.': (
+        '이 컴퓨터에 대한 예상: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.',
+        '针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。'),
+    'Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.': (
+        '전문가 적중률(엔진이 측정): 필요한 전문가가 이미 그래픽 메모리에 있던 작업의 비율.',
+        '专家命中率（由引擎测得）：所需专家已在显存中的专家计算所占比例。'),
+    'Expert layers on the GPU: how many layers keep their experts in graphics memory. More is faster but needs more graphics memory.': (
+        'GPU의 전문가 레이어: 전문가를 그래픽 메모리에 두는 레이어 수입니다. 많을수록 빠르지만 그래픽 메모리가 더 필요합니다.',
+        'GPU 上的专家层：有多少层把专家放在显存中。越多越快，但需要更多显存。'),
+    'GGUF: the file format of models for llama.cpp. Such files end in .gguf.': (
+        'GGUF: llama.cpp용 모델 파일 형식입니다. 이런 파일은 .gguf로 끝납니다.',
+        'GGUF：llama.cpp 使用的模型文件格式。这类文件以 .gguf 结尾。'),
+    'Graphics memory (VRAM), measured by the NVIDIA driver: {ours}, other programs {other} GB, free {free} GB of {total} GB.': (
+        '그래픽 메모리(VRAM, NVIDIA 드라이버가 측정): {ours}, 다른 프로그램 {other} GB, 여유 {free} GB / 전체 {total} GB.',
+        '显存（VRAM，由 NVIDIA 驱动测得）：{ours}，其他程序 {other} GB，空闲 {free} GB，共 {total} GB。'),
+    'Graphics memory: {used} of {total} GB in use': (
+        '그래픽 메모리: {total} GB 중 {used} GB 사용 중',
+        '显存：已用 {used} / {total} GB'),
+    'How it is running': (
+        '실행 상태',
+        '运行情况'),
+    'How the model is running': (
+        '모델의 실행 상태',
+        '模型的运行情况'),
+    'Measured by the engine: writing {w} tokens per second, reading {r} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.': (
+        '엔진이 측정: 쓰기 초당 {w}개 토큰, 읽기 초당 {r}개 토큰. 토큰은 단어의 조각이며, 여기 표시되는 단어 수는 토큰 × {ratio}입니다.',
+        '由引擎测得：写入每秒 {w} 个 token，读取每秒 {r} 个 token。token 是词的片段；这里显示的词数为 token × {ratio}。'),
+    'Memory recipe (preset): how the model is shared between the graphics card and system memory.': (
+        '메모리 구성(프리셋): 모델을 그래픽 카드와 시스템 메모리에 어떻게 나눌지 정합니다.',
+        '内存方案（预设）：模型如何分配到显卡和系统内存。'),
+    'Model parts on the graphics card': (
+        '그래픽 카드에 두는 모델 부분',
+        '放在显卡上的模型部分'),
+    'Model parts on the graphics card:': (
+        '그래픽 카드에 두는 모델 부분:',
+        '放在显卡上的模型部分：'),
+    'No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.': (
+        'NVIDIA 그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.',
+        '未找到 NVIDIA 显卡，因此模型将在处理器上运行。这台电脑有 {ram}。'),
+    'No graphics card: the model runs on the processor.': (
+        '그래픽 카드 없음: 모델이 프로세서에서 실행됩니다.',
+        '没有显卡：模型在处理器上运行。'),
+    'Per layer: {values}.': (
+        '레이어별: {values}.',
+        '每层：{values}。'),
+    'Processor cores to use': (
+        '사용할 프로세서 코어',
+        '使用的处理器核心'),
+    'Processor cores to use:': (
+        '사용할 프로세서 코어:',
+        '使用的处理器核心：'),
+    'Processor only (no graphics card)': (
+        '프로세서만 사용 (그래픽 카드 없음)',
+        '仅处理器（不用显卡）'),
+    'Processor threads.': (
+        '프로세서 스레드.',
+        '处理器线程。'),
+    'Reading your message: about {n} words a second': (
+        '메시지 읽기: 초당 약 {n}단어',
+        '阅读您的消息：每秒约 {n} 个词'),
+    'Resident memory (RSS) of the Rotary process, measured by the operating system.': (
+        'Rotary 프로세스의 상주 메모리(RSS), 운영체제가 측정.',
+        'Rotary 进程的常驻内存（RSS），由操作系统测得。'),
+    'Rotary is closing.': (
+        'Rotary를 닫는 중입니다.',
+        'Rotary 正在关闭。'),
+    'Rotary {gb} GB': (
+        'Rotary {gb} GB',
+        'Rotary {gb} GB'),
+    "Rotary's share not reported": (
+        'Rotary 사용량은 보고되지 않음',
+        '未报告 Rotary 的占用'),
+    'Setting for this computer': (
+        '이 컴퓨터용 설정',
+        '适合这台电脑的设置'),
+    'Setting for this computer:': (
+        '이 컴퓨터용 설정:',
+        '适合这台电脑的设置：'),
+    'Speeds are measured by the engine while it writes an answer.': (
+        '속도는 엔진이 답변을 쓰는 동안 측정합니다.',
+        '速度由引擎在撰写回答时测得。'),
+    'Standing instructions': (
+        '고정 지시문',
+        '固定指示'),
+    'Standing instructions:': (
+        '고정 지시문:',
+        '固定指示：'),
+    'System memory used by Rotary: unknown': (
+        'Rotary가 쓰는 시스템 메모리: 알 수 없음',
+        'Rotary 使用的系统内存：未知'),
+    'System memory used by Rotary: {size} GB': (
+        'Rotary가 쓰는 시스템 메모리: {size} GB',
+        'Rotary 使用的系统内存：{size} GB'),
+    'System prompt: text the model reads before every conversation.': (
+        '시스템 프롬프트: 모델이 모든 대화 전에 읽는 글입니다.',
+        '系统提示词：模型在每次对话前阅读的文字。'),
+    'Temperature: lower gives steadier answers, higher gives more varied ones.': (
+        '온도(temperature): 낮으면 답변이 안정적이고, 높으면 더 다양해집니다.',
+        '温度（temperature）：越低回答越稳定，越高回答越多样。'),
+    'This computer has no NVIDIA graphics card, so everything runs on the processor.': (
+        '이 컴퓨터에는 NVIDIA 그래픽 카드가 없어 모든 작업이 프로세서에서 실행됩니다.',
+        '这台电脑没有 NVIDIA 显卡，因此全部在处理器上运行。'),
+    'This model has no expert layers.': (
+        '이 모델에는 전문가 레이어가 없습니다.',
+        '这个模型没有专家层。'),
+    'Writing speed: about {n} words a second': (
+        '쓰기 속도: 초당 약 {n}단어',
+        '写作速度：每秒约 {n} 个词'),
+    'Writing speed: shown while an answer is written': (
+        '쓰기 속도: 답변을 쓰는 동안 표시',
+        '写作速度：撰写回答时显示'),
+    'an automatic setting for this computer': (
+        '이 컴퓨터에 맞춘 자동 설정',
+        '为这台电脑自动选择的设置'),
+    'answer variety': (
+        '답변의 다양성',
+        '回答的多样性'),
+    'conversation memory': (
+        '대화 기억',
+        '对话记忆'),
+    'first word after {s} s': (
+        '{s}초 후 첫 단어',
+        '{s} 秒后出现第一个词'),
+    'in use by all programs': (
+        '모든 프로그램이 사용 중',
+        '所有程序正在使用'),
+    'others {gb} GB': (
+        '기타 {gb} GB',
+        '其他 {gb} GB'),
+    'parts of the model on the graphics card': (
+        '그래픽 카드에 두는 모델 부분',
+        '放在显卡上的模型部分'),
+    'processor cores used': (
+        '사용하는 프로세서 코어',
+        '使用的处理器核心'),
+    'setting for this computer': (
+        '이 컴퓨터용 설정',
+        '适合这台电脑的设置'),
+    'the processor-only setting (no graphics card needed)': (
+        '프로세서 전용 설정 (그래픽 카드 필요 없음)',
+        '仅用处理器的设置（不需要显卡）'),
+    'the setting for desktops with a 12 GB graphics card': (
+        '12 GB 그래픽 카드가 있는 데스크톱용 설정',
+        '适用于配备 12 GB 显卡的台式机的设置'),
+    'the setting for desktops with a 16 GB graphics card': (
+        '16 GB 그래픽 카드가 있는 데스크톱용 설정',
+        '适用于配备 16 GB 显卡的台式机的设置'),
+    'the setting for laptops with an 8 GB graphics card': (
+        '8 GB 그래픽 카드가 있는 노트북용 설정',
+        '适用于配备 8 GB 显卡的笔记本电脑的设置'),
+    'the setting for workstations with a 24 GB graphics card': (
+        '24 GB 그래픽 카드가 있는 워크스테이션용 설정',
+        '适用于配备 24 GB 显卡的工作站的设置'),
 }
