@@ -1,6 +1,6 @@
 """Screen reader announcements.
 
-Qt 6.8+ (PySide6 6.12 here) has ``QAccessibleAnnouncementEvent`` with a politeness
+Qt 6.8+ has ``QAccessibleAnnouncementEvent`` with a politeness
 setting; it maps to ARIA live regions / UIA notifications / AT-SPI announcements.
 A streamed answer is announced politely in whole sentences, at most every couple of
 seconds, so a screen reader is not interrupted on every token.

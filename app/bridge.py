@@ -7,9 +7,9 @@ listener only hands the event over to the GUI thread through a queued signal
 
 Blocking engine calls (inspect a GGUF, probe hardware, plan, read VRAM, write the demo
 model) run on worker threads and are awaited from the qasync loop, so the window never
-freezes. We do not use qasync's ``call_soon_threadsafe``/``run_in_executor`` for these
-hand-offs: on PySide6 6.12.0 they crash the interpreter (see app.qt_compat). This is the only app module that imports engine modules other than the data
-types in ``engine.api``/``engine.errors`` (checked by tests/app/test_app_import_contract.py
+freezes; results come back through the same queued hand-off. This is the only app module
+that imports engine modules other than the frozen data types (``engine.api``, ``engine.errors``,
+the recipe, model facts; the hardware types are re-exported from here) (checked by tests/app/test_app_import_contract.py
 and the import-linter contract in pyproject.toml). The engine modules are imported
 lazily, so a missing or broken part shows a plain message instead of killing the app.
 """

@@ -22,7 +22,6 @@ from app.notifications import NoticeAction, NotificationService
 from app.paths import AppPaths
 from app.server_settings import server_failure_actions, server_model_name, start_on_server
 from app.settings_holder import SettingsHolder
-from app.qt_compat import emit
 
 SAFE_PRESET = "cpu-only"
 
@@ -89,7 +88,7 @@ class ModelLoader(QObject):
             path = await self.bridge.demo_model(self.paths.demo_dir)
         except EngineError as error:
             self.notices.engine_error(error)
-            emit(self.failed)
+            self.failed.emit()
             return
         self._load(str(path), is_demo=True)
 
@@ -97,7 +96,7 @@ class ModelLoader(QObject):
         settings = self.settings.current
         self.loading, self.is_demo, self.fallbacks = True, is_demo, []
         self.marker.write(path, settings.preset)
-        emit(self.started, self.display_name(path), is_demo)
+        self.started.emit(self.display_name(path), is_demo)
         self.bridge.load_model(path, settings.preset, {} if is_demo else settings.overrides())
 
     def display_name(self, path: str) -> str:
@@ -110,23 +109,23 @@ class ModelLoader(QObject):
             tr("The model file was moved or deleted: {path}. Please choose it again.")
             .format(path=path), "",
             NoticeAction(tr("Choose a model…"), self.ask_for_model))
-        emit(self.failed)
+        self.failed.emit()
 
     # ---- what the engine reports (wired in app.wiring) ----------------------------------
 
     def on_progress(self, fraction: float, message: str) -> None:
-        emit(self.progress, fraction, message)
+        self.progress.emit(fraction, message)
 
     def on_fallback(self, message: str) -> None:
         self.fallbacks.append(message)
-        emit(self.fallback_explained, 
+        self.fallback_explained.emit(
             tr("Your computer did not have enough memory for the first plan, so Rotary "
                "chose a safer one: {what}").format(what=message))
 
     def on_loaded(self, event) -> None:
         self.loading = False
         self.marker.clear()
-        emit(self.ready, server_model_name(event) or (
+        self.ready.emit(server_model_name(event) or (
             self.display_name(event.facts.path) if self.is_demo
             else (event.facts.name or Path(event.facts.path).name)), self.is_demo)
         if self.fallbacks:
@@ -140,7 +139,7 @@ class ModelLoader(QObject):
             NoticeAction(tr("Try the safer setting"), self.use_safer_recipe),
             NoticeAction(tr("Choose another model…"), self.ask_for_model))
         self.notices.engine_error(error, *actions)
-        emit(self.failed)
+        self.failed.emit()
 
     # ---- crash during an earlier load ---------------------------------------------------
 
@@ -159,7 +158,7 @@ class ModelLoader(QObject):
         return True
 
     def ask_for_model(self) -> None:
-        emit(self.choose_model_requested)
+        self.choose_model_requested.emit()
 
     def use_safer_recipe(self) -> None:
         self.settings.update(preset=SAFE_PRESET, gpu_expert_layers=None)

@@ -13,7 +13,6 @@ from app.gauge import GaugeWidget
 from app.i18n import tr
 from app.loading import LoadingPanel
 from app.notification_bar import NotificationBar
-from app.qt_compat import emit
 
 
 SIDE_SHARE = 0.2       # at most this share of the width for each side column
@@ -117,5 +116,5 @@ class MainWindow(QMainWindow):
         self.activateWindow()
 
     def closeEvent(self, event) -> None:
-        emit(self.closed)
+        self.closed.emit()
         super().closeEvent(event)

@@ -18,7 +18,6 @@ from app.bridge import words_per_token
 from app.i18n import tr
 from app.notifications import NotificationService
 from app.theme import fit_colour
-from app.qt_compat import emit
 
 
 def fit_words(level: str) -> str:
@@ -107,7 +106,7 @@ class ModelChooser(QWidget):
         self.result = None
         self.withdraw_problem()
         self.verdict.setText(tr("Checking the model file…"))
-        emit(self.check_started)
+        self.check_started.emit()
         asyncio.ensure_future(self._check(path))
 
     async def _check(self, path: str) -> None:
@@ -118,7 +117,7 @@ class ModelChooser(QWidget):
                 return          # the user has moved on to another file (or none)
             self.verdict.setText(error.message)      # already says what is wrong, once
             self.problem = self.notices.engine_error(error)
-            emit(self.check_finished, None)
+            self.check_finished.emit(None)
             return
         if path == self.path_edit.text().strip():
             self.show_result(result)
@@ -132,7 +131,7 @@ class ModelChooser(QWidget):
         self.verdict.setText("")
         self.verdict.setAccessibleDescription("")
         if not text.strip():
-            emit(self.cleared)
+            self.cleared.emit()
 
     def withdraw_problem(self) -> None:
         """Take back the notice about an earlier file: the user left it behind."""
@@ -148,4 +147,4 @@ class ModelChooser(QWidget):
                              f'{result.text}')
         self.verdict.setAccessibleDescription(f"{fit_words(result.level)} {result.text}")
         self.verdict.setToolTip(speed_details(result.expected_tps))
-        emit(self.check_finished, result)
+        self.check_finished.emit(result)

@@ -15,8 +15,7 @@ from app.notifications import Notice
 
 
 def _call(callback) -> None:
-    """Action callbacks must not be a raw ``Signal.emit`` (see app.qt_compat); calling
-    through here also keeps the button's ``checked`` argument away from them."""
+    """Calling through here keeps the button's ``checked`` argument away from callbacks."""
     callback()
 
 

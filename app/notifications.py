@@ -19,7 +19,6 @@ from PySide6.QtCore import QObject, Signal
 
 from engine.errors import EngineError
 from app.i18n import tr
-from app.qt_compat import emit
 
 log = logging.getLogger("rotary.notices")
 _LOG_LEVELS = {"info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
@@ -60,16 +59,16 @@ class NotificationService(QObject):
         if threading.current_thread() is threading.main_thread():
             self._deliver(notice)
         else:
-            emit(self._posted_from_thread, notice)
+            self._posted_from_thread.emit(notice)
         return notice
 
     def _deliver(self, notice: Notice) -> None:
         self.history.append(notice)
-        emit(self.posted, notice)
+        self.posted.emit(notice)
 
     def withdraw(self, notice: Notice) -> None:
         """GUI thread only: e.g. the user cancelled the dialog the notice was about."""
-        emit(self.withdrawn, notice)
+        self.withdrawn.emit(notice)
 
     def info(self, message: str, *actions: NoticeAction) -> Notice:
         return self.post(Notice("info", message, "", actions))

@@ -1,48 +1,21 @@
-"""Work-arounds for Qt binding bugs, kept in one place with a detector for each.
+"""Hand-offs to the GUI thread, and a plain ``emit`` kept for modules not yet moved off it.
 
-PySide6 6.12.0: ``SignalInstance.emit()`` called from Python returns ``True`` without
-taking a reference, so every emit leaves ``True`` one reference short; after a few
-hundred emits CPython aborts ("bool_dealloc: deallocating True or False"). qasync's
-``loop.call_soon_threadsafe`` and ``run_in_executor`` emit a signal internally, so we
-avoid them and hand work to the GUI thread through ``MainThreadHandoff``, whose emits
-go through ``emit()`` below. ``emit()`` gives the missing reference back only when the
-bug was detected at import, so a fixed PySide6 needs no change here.
+The PySide6 6.12.0 work-around that lived here (a reference to ``True`` lost on every
+``Signal.emit``) is gone: pyproject.toml excludes 6.12.0, and its detector measured no
+leak on the pinned versions (6.11.3 here). New code calls ``signal.emit(...)`` directly.
 """
 
 from __future__ import annotations
 
-import ctypes
-import sys
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Qt, Signal
 
 
-class _Probe(QObject):
-    ping = Signal()
-
-
-def _emit_loses_a_reference(tries: int = 8) -> bool:
-    probe = _Probe()
-    before = sys.getrefcount(True)
-    results = [probe.ping.emit() for _ in range(tries)]
-    lost = before - sys.getrefcount(True) + results.count(True)
-    del results
-    leaks = lost >= tries
-    if leaks:
-        for _ in range(tries):      # give back what the probe itself took
-            ctypes.pythonapi.Py_IncRef(ctypes.py_object(True))
-    return leaks
-
-
-EMIT_LEAKS_TRUE = _emit_loses_a_reference()
-
-
 def emit(signal: Any, *args: Any) -> None:
-    """``signal.emit(*args)``, with the PySide6 6.12.0 reference fixed when needed."""
-    result = signal.emit(*args)
-    if EMIT_LEAKS_TRUE and result is True:
-        ctypes.pythonapi.Py_IncRef(ctypes.py_object(True))
+    """``signal.emit(*args)``; remaining callers: chat_controller, chat_view,
+    conversation_list, bridge, single_instance (their owners move them)."""
+    signal.emit(*args)
 
 
 class MainThreadHandoff(QObject):
@@ -58,7 +31,7 @@ class MainThreadHandoff(QObject):
         self._call.connect(self._run, Qt.ConnectionType.QueuedConnection)
 
     def post(self, function: Callable[[], None]) -> None:
-        emit(self._call, function)
+        self._call.emit(function)
 
     @staticmethod
     def _run(function: Callable[[], None]) -> None:

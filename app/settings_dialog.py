@@ -18,7 +18,6 @@ from app.model_check import ModelChooser
 from app.bridge import preset_names
 from app.server_settings import ServerSettingsBox
 from app.settings import RANGES, TEMPERATURE_RANGE, Range, Settings, preset_label
-from app.qt_compat import emit
 
 
 def _auto_spin(valid: Range, value: int | None, name: str, term: str) -> QSpinBox:
@@ -161,7 +160,7 @@ class SettingsDialog(QDialog):
 
     def _rerun(self) -> None:
         self.reject()
-        emit(self.rerun_setup_requested)
+        self.rerun_setup_requested.emit()
 
     def result_settings(self) -> Settings:
         return self.server_box.apply(replace(

@@ -7,7 +7,6 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Signal
 
 from app.settings import Settings, SettingsStore
-from app.qt_compat import emit
 
 
 class SettingsHolder(QObject):
@@ -24,5 +23,5 @@ class SettingsHolder(QObject):
         old, self.current = self.current, settings
         self.store.save(settings)
         if old != settings:
-            emit(self.changed, old, settings)
+            self.changed.emit(old, settings)
         return settings

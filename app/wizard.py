@@ -17,7 +17,6 @@ from app.i18n import tr
 from app.model_check import ModelChooser
 from app.notifications import NotificationService
 from app.paths import AppPaths
-from app.qt_compat import emit
 from app.server_settings import offer_server_button
 
 GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card reads 8.0
@@ -89,7 +88,7 @@ class ModelPage(QWizardPage):
         self.chooser.dropEvent(event)
 
     def _on_check_changed(self, *args) -> None:
-        emit(self.completeChanged)
+        self.completeChanged.emit()
 
     def isComplete(self) -> bool:
         result = self.chooser.result
@@ -125,7 +124,7 @@ class FirstRunWizard(QWizard):
         self.model_page.demo_button.clicked.connect(self.use_demo)
         self.server_button = offer_server_button()
         self.hardware_page.layout().addWidget(self.server_button)
-        self.server_button.clicked.connect(lambda: (self.reject(), emit(self.server_requested)))
+        self.server_button.clicked.connect(lambda: (self.reject(), self.server_requested.emit()))
         self.chooser.check_finished.connect(self._show_recipe)
         self.currentIdChanged.connect(self._on_page)
         self.accepted.connect(self._emit_completed)
@@ -144,7 +143,7 @@ class FirstRunWizard(QWizard):
         self.chooser.preset = self.preset
         self.hardware_page.found.setText(describe_hardware(self.hardware))
         self.server_button.setVisible(not self.hardware.gpus)
-        emit(self.hardware_found, self.hardware)
+        self.hardware_found.emit(self.hardware)
 
     def _show_recipe(self, result) -> None:
         if result is None:
@@ -181,4 +180,4 @@ class FirstRunWizard(QWizard):
     def _emit_completed(self) -> None:
         result = self.chooser.result
         if result is not None:
-            emit(self.completed, "" if self.using_demo else result.path, result.preset)
+            self.completed.emit("" if self.using_demo else result.path, result.preset)

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QComboBox, QLi
                                QPlainTextEdit, QWidget)
 
 from app.i18n import I18N_DIR
-from app.qt_compat import emit
 from app.single_instance import SingleInstance
 
 
@@ -47,7 +46,7 @@ def test_async_slot_exceptions_reach_the_notice(qtbot, make_app):
 
     source = Source()
     source.fired.connect(broken)
-    emit(source.fired, 7)
+    source.fired.emit(7)
     qtbot.waitUntil(lambda: "async slot failed" in rotary.window.notice_bar.details_text(),
                     timeout=2000)
 
