@@ -82,7 +82,7 @@ class GaugeModel:
         self.ttft_s = step.ttft_s
         self.context_used, self.context_size = step.context_used, step.context_size
         self.hit_rate = step.expert_hit_rate
-        self.layer_hits = tuple(getattr(step, "layer_hit_rates", None) or ())
+        self.layer_hits = tuple(step.layer_hit_rates or ())
         if step.generated_tokens > 1 and (not self.speeds
                                           or now - self.speeds[-1][0] >= SPEED_SAMPLE_S):
             self.speeds.append((now, step.decode_tps))

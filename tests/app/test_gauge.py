@@ -183,3 +183,25 @@ def test_vram_bar_without_a_per_program_reading_does_not_claim_a_share(qtbot, ma
     assert gauge.vram_bar.parts == [(0.0, "model"), (0.75, "other")]
     assert "Rotary's share not reported" in gauge.sections["vram"].toolTip()
     assert "in use by all programs" in gauge.sections["vram"].note.text()
+
+
+def test_per_layer_hits_are_drawn_when_the_engine_reports_them(qtbot, make_app):
+    from dataclasses import replace
+    rotary = make_app()
+    gauge = rotary.window.gauge
+    rotary.window.show()
+    wait_ready(qtbot, rotary)
+    step = replace(_step(next_request_id(), hit=0.5), layer_hit_rates=(0.0, 0.5, 1.0, 1.0))
+    gauge.on_stats(step)
+    gauge.refresh()
+    qtbot.wait(10)
+    section = gauge.sections["hits"]
+    assert section.isVisible() and gauge.layers.isVisible()
+    assert "Per layer: 0%, 50%, 100%, 100%." in section.toolTip()
+    image = gauge.layers.grab().toImage()
+    cell = gauge.layers.width() / 4
+    column = lambda i: [image.pixelColor(int(cell * i + cell / 2), y).rgb()   # noqa: E731
+                        for y in range(image.height())]
+    hits = gauge_colour("hits").rgb()
+    assert hits not in column(0) and column(3).count(hits) == image.height()
+    assert 0.4 < column(1).count(hits) / image.height() < 0.6
