@@ -4,8 +4,8 @@ For fixture models of growing size (generated, never downloaded) this plans a re
 *this* computer exactly as the app's check does (real hardware probe, the preset the app
 would pick), prints the estimated range, then loads the model through the engine thread
 and measures the writing speed of one answer. Measured and estimated figures are labelled;
-the estimate is a model (bandwidth + per-token overhead). Exits non-zero when a measurement
-falls far outside its estimate (below low / MARGIN or above high x MARGIN).
+the estimate is a model (bandwidth + per-token overhead). Exits non-zero (bench/verdict.py)
+when a measurement falls far outside its estimate (below low / 1.5 or above high x 1.5).
 The largest model is also measured quantized to Q4_K_M by llama.cpp's own quantizer.
 Usage: python bench/bench_speed_estimate.py [--tokens 96] [--skip-large]
 """
@@ -27,6 +27,7 @@ from engine.model.inspect_gguf import inspect_model  # noqa: E402
 from engine.plan import describe, plan, resolve_preset  # noqa: E402
 from engine.plan.hardware import probe  # noqa: E402
 from engine.runtime.service import EngineService  # noqa: E402
+from bench.verdict import Verdicts  # noqa: E402
 
 MARGIN = 1.5
 MIN_TOKENS = 16
@@ -90,7 +91,7 @@ def main() -> int:
     specs = [("test", SPECS["test"]), ("bench", SPECS["bench"])]
     if not args.skip_large:
         specs.append(("large", LARGE))
-    failures = 0
+    verdicts = Verdicts()
     with tempfile.TemporaryDirectory() as directory:
         models = [("demo", ensure_demo_model(directory))]     # the app's own demo
         models += [(name, write_tiny_moe(pathlib.Path(directory) / f"{name}.gguf", spec))
@@ -102,15 +103,15 @@ def main() -> int:
             recipe = plan(facts, hardware, preset=preset)
             low, high = describe(recipe, facts, hardware).expected_tps
             measured = measure(path, recipe, args.tokens)
-            inside = low / MARGIN <= measured <= high * MARGIN
-            failures += not inside
             print(f"{name:8s} {path.stat().st_size / 2**20:8.1f} MiB  threads {recipe.n_threads}  "
-                  f"estimate (modelled) {low:6.1f}–{high:6.1f} tokens/s  "
-                  f"measured {measured:6.1f} tokens/s  "
-                  f"{'inside' if low <= measured <= high else 'outside'} the range"
-                  f"{'' if inside else f' (beyond the x{MARGIN} margin)'}")
-    print("PASS" if not failures else f"{failures} model(s) far outside the estimate")
-    return 1 if failures else 0
+                  f"estimate {low:6.1f}–{high:6.1f} tokens/s [modelled]  "
+                  f"writing {measured:6.1f} tokens/s [measured]")
+            verdicts.check(f"{name}: measured ÷ estimate's low end", measured / low,
+                           target=1.0, fail_at=1 / MARGIN, kind="measured ÷ modelled")
+            verdicts.check(f"{name}: measured ÷ estimate's high end", measured / high,
+                           target=1.0, fail_at=MARGIN, higher_is_better=False,
+                           kind="measured ÷ modelled")
+    return verdicts.exit_code()
 
 
 if __name__ == "__main__":
