@@ -145,7 +145,7 @@ class SettingsDialog(QDialog):
             reason = tr("This computer has no NVIDIA graphics card, so everything runs on "
                         "the processor.")
         elif self.model_has_experts is False:
-            reason = tr("This model has no expert layers.")
+            reason = tr("This model is not made of experts, so this does not apply.")
         self.gpu_layers.setEnabled(not reason)
         self.gpu_layers_note.setText(reason)
         self.gpu_layers_note.setVisible(bool(reason))

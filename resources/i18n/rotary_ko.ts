@@ -5,7 +5,7 @@
     <message>
         <location filename="../../app/application.py" line="56" />
         <location filename="../../app/application.py" line="73" />
-        <location filename="../../app/main_window.py" line="35" />
+        <location filename="../../app/main_window.py" line="34" />
         <source>No model loaded</source>
         <translation>불러온 모델 없음</translation>
     </message>
@@ -415,258 +415,258 @@
         <translation>Rotary 프로세스의 상주 메모리(RSS), 운영체제가 측정.</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="102" />
+        <location filename="../../app/loading.py" line="101" />
         <source>Small demo model (always writes the same short message; for trying Rotary only)</source>
         <translation>작은 데모 모델 (항상 같은 짧은 메시지를 씀; Rotary 체험용)</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="107" />
+        <location filename="../../app/loading.py" line="106" />
         <source>The model file was moved or deleted: {path}. Please choose it again.</source>
         <translation>모델 파일이 옮겨졌거나 삭제되었습니다: {path}. 다시 선택해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="109" />
+        <location filename="../../app/loading.py" line="108" />
         <source>Choose a model…</source>
         <translation>모델 선택…</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="120" />
+        <location filename="../../app/loading.py" line="119" />
         <source>Your computer did not have enough memory for the first plan, so Rotary chose a safer one: {what}</source>
         <translation>처음 계획에 필요한 메모리가 부족해서 Rotary가 더 안전한 계획을 골랐습니다: {what}</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="129" />
+        <location filename="../../app/loading.py" line="128" />
         <source>The model is ready. It uses less graphics memory than planned, so answers may be a little slower.</source>
         <translation>모델이 준비되었습니다. 계획보다 그래픽 메모리를 적게 쓰므로 답변이 조금 느릴 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="137" />
+        <location filename="../../app/loading.py" line="136" />
         <source>Try the safer setting</source>
         <translation>더 안전한 설정으로 시도</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="138" />
+        <location filename="../../app/loading.py" line="137" />
         <source>Choose another model…</source>
         <translation>다른 모델 선택…</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="149" />
+        <location filename="../../app/loading.py" line="148" />
         <source>Rotary closed unexpectedly while loading the model last time. Loading it with the safer setting keeps the whole model in system memory and uses the processor: slower, but it should not crash.</source>
         <translation>지난번 모델을 불러오는 중에 Rotary가 예기치 않게 종료되었습니다. 더 안전한 설정은 모델 전체를 시스템 메모리에 두고 프로세서를 사용합니다. 느리지만 멈추지 않을 것입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="153" />
+        <location filename="../../app/loading.py" line="152" />
         <source>Use the safer setting</source>
         <translation>더 안전한 설정 사용</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="154" />
+        <location filename="../../app/loading.py" line="153" />
         <source>Try the same setting again</source>
         <translation>같은 설정으로 다시 시도</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="173" />
+        <location filename="../../app/loading.py" line="172" />
         <source>Loading progress</source>
         <translation>불러오기 진행 상황</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="178" />
+        <location filename="../../app/loading.py" line="177" />
         <source>Why a safer setting was chosen</source>
         <translation>더 안전한 설정을 고른 이유</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="185" />
+        <location filename="../../app/loading.py" line="184" />
         <source>Loading {name}…</source>
         <translation>{name} 불러오는 중…</translation>
     </message>
     <message>
+        <location filename="../../app/main_window.py" line="26" />
         <location filename="../../app/main_window.py" line="27" />
-        <location filename="../../app/main_window.py" line="28" />
         <source>Rotary</source>
         <translation>Rotary</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="36" />
+        <location filename="../../app/main_window.py" line="35" />
         <source>Current model</source>
         <translation>현재 모델</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="79" />
+        <location filename="../../app/main_window.py" line="78" />
         <source>&amp;File</source>
         <translation>파일(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="80" />
+        <location filename="../../app/main_window.py" line="79" />
         <source>&amp;New chat</source>
         <translation>새 대화(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="81" />
+        <location filename="../../app/main_window.py" line="80" />
         <source>&amp;Export conversation…</source>
         <translation>대화 내보내기(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="82" />
+        <location filename="../../app/main_window.py" line="81" />
         <source>&amp;Settings…</source>
         <translation>설정(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="83" />
+        <location filename="../../app/main_window.py" line="82" />
         <source>First-time &amp;setup…</source>
         <translation>처음 설정(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="84" />
+        <location filename="../../app/main_window.py" line="83" />
         <source>&amp;Quit</source>
         <translation>끝내기(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="85" />
+        <location filename="../../app/main_window.py" line="84" />
         <source>&amp;Chat</source>
         <translation>대화(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="86" />
+        <location filename="../../app/main_window.py" line="85" />
         <source>&amp;Stop the answer</source>
         <translation>답변 멈추기(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="87" />
+        <location filename="../../app/main_window.py" line="86" />
         <source>&amp;Write the last answer again</source>
         <translation>마지막 답변 다시 쓰기(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="89" />
+        <location filename="../../app/main_window.py" line="88" />
         <source>&amp;Edit my last message</source>
         <translation>내 마지막 메시지 수정(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="90" />
+        <location filename="../../app/main_window.py" line="89" />
         <source>&amp;Copy the last answer</source>
         <translation>마지막 답변 복사(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="92" />
+        <location filename="../../app/main_window.py" line="91" />
         <source>&amp;Go</source>
         <translation>이동(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="93" />
+        <location filename="../../app/main_window.py" line="92" />
         <source>Go to the &amp;message box</source>
         <translation>메시지 입력란으로 이동(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="94" />
+        <location filename="../../app/main_window.py" line="93" />
         <source>&amp;Search conversations</source>
         <translation>대화 검색(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="96" />
+        <location filename="../../app/main_window.py" line="95" />
         <source>Go to the &amp;conversation list</source>
         <translation>대화 목록으로 이동(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="98" />
+        <location filename="../../app/main_window.py" line="97" />
         <source>Go to the &amp;live numbers</source>
         <translation>실시간 수치로 이동(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="25" />
+        <location filename="../../app/model_check.py" line="24" />
         <source>Fits well.</source>
         <translation>잘 맞습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="25" />
+        <location filename="../../app/model_check.py" line="24" />
         <source>Fits, but only just.</source>
         <translation>맞지만 여유가 거의 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="26" />
+        <location filename="../../app/model_check.py" line="25" />
         <source>Too big for this computer.</source>
         <translation>이 컴퓨터에는 너무 큽니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="37" />
+        <location filename="../../app/model_check.py" line="36" />
         <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
         <translation>이 컴퓨터에 대한 예상: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="62" />
+        <location filename="../../app/model_check.py" line="61" />
         <source>Model file</source>
         <translation>모델 파일</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="63" />
+        <location filename="../../app/model_check.py" line="62" />
         <source>Choose a model file, or drop it here</source>
         <translation>모델 파일을 선택하거나 여기에 끌어다 놓으세요</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="64" />
+        <location filename="../../app/model_check.py" line="63" />
         <source>GGUF: the file format of models for llama.cpp. Such files end in .gguf.</source>
         <translation>GGUF: llama.cpp용 모델 파일 형식입니다. 이런 파일은 .gguf로 끝납니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="68" />
+        <location filename="../../app/model_check.py" line="67" />
         <source>Browse…</source>
         <translation>찾아보기…</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="69" />
+        <location filename="../../app/model_check.py" line="68" />
         <source>Browse for a model file</source>
         <translation>모델 파일 찾아보기</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="73" />
+        <location filename="../../app/model_check.py" line="72" />
         <source>Does the model fit</source>
         <translation>모델이 맞는지 여부</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="87" />
+        <location filename="../../app/model_check.py" line="86" />
         <source>Choose a model file</source>
         <translation>모델 파일 선택</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="88" />
+        <location filename="../../app/model_check.py" line="87" />
         <source>Language models (*.gguf)</source>
         <translation>언어 모델 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="109" />
+        <location filename="../../app/model_check.py" line="108" />
         <source>Checking the model file…</source>
         <translation>모델 파일을 확인하는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="29" />
+        <location filename="../../app/notification_bar.py" line="28" />
         <source>Notice</source>
         <translation>알림</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="30" />
+        <location filename="../../app/notification_bar.py" line="29" />
         <source>Copy details</source>
         <translation>자세한 내용 복사</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="31" />
+        <location filename="../../app/notification_bar.py" line="30" />
         <source>Copy the details of this notice</source>
         <translation>이 알림의 자세한 내용 복사</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="33" />
+        <location filename="../../app/notification_bar.py" line="32" />
         <source>Dismiss</source>
         <translation>닫기</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="34" />
+        <location filename="../../app/notification_bar.py" line="33" />
         <source>Dismiss this notice</source>
         <translation>이 알림 닫기</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="90" />
+        <location filename="../../app/notifications.py" line="89" />
         <source>Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.</source>
         <translation>Rotary 내부에서 문제가 생겼습니다. 대화 내용은 안전합니다. 다시 발생하면 자세한 내용을 복사해 IT 담당자에게 전달하세요.</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="122" />
+        <location filename="../../app/notifications.py" line="121" />
         <source>Something went wrong inside Rotary.</source>
         <translation>Rotary 내부에서 문제가 생겼습니다.</translation>
     </message>
@@ -761,273 +761,273 @@
         <translation>24 GB 그래픽 카드 워크스테이션</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="28" />
+        <location filename="../../app/settings_dialog.py" line="27" />
         <source>Automatic</source>
         <translation>자동</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="45" />
+        <location filename="../../app/settings_dialog.py" line="44" />
         <source>Settings</source>
         <translation>설정</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="67" />
+        <location filename="../../app/settings_dialog.py" line="66" />
         <source>Language</source>
         <translation>언어</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="68" />
+        <location filename="../../app/settings_dialog.py" line="67" />
         <source>Same as the system</source>
         <translation>시스템과 같게</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="76" />
+        <location filename="../../app/settings_dialog.py" line="75" />
         <source>Model file:</source>
         <translation>모델 파일:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="55" />
+        <location filename="../../app/settings_dialog.py" line="54" />
         <source>Setting for this computer</source>
         <translation>이 컴퓨터용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="56" />
+        <location filename="../../app/settings_dialog.py" line="55" />
         <source>Memory recipe (preset): how the model is shared between the graphics card and system memory.</source>
         <translation>메모리 구성(프리셋): 모델을 그래픽 카드와 시스템 메모리에 어떻게 나눌지 정합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="77" />
+        <location filename="../../app/settings_dialog.py" line="76" />
         <source>Setting for this computer:</source>
         <translation>이 컴퓨터용 설정:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="78" />
+        <location filename="../../app/settings_dialog.py" line="77" />
         <source>Language:</source>
         <translation>언어:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="79" />
+        <location filename="../../app/settings_dialog.py" line="78" />
         <source>A new language is used after restarting Rotary.</source>
         <translation>새 언어는 Rotary를 다시 시작한 뒤에 적용됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="80" />
+        <location filename="../../app/settings_dialog.py" line="79" />
         <source>Colours follow your system's light or dark setting.</source>
         <translation>색상은 시스템의 밝은/어두운 모드 설정을 따릅니다.</translation>
     </message>
     <message>
+        <location filename="../../app/settings_dialog.py" line="80" />
         <location filename="../../app/settings_dialog.py" line="81" />
-        <location filename="../../app/settings_dialog.py" line="82" />
         <source>Run first-time setup again</source>
         <translation>처음 설정 다시 실행</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="95" />
+        <location filename="../../app/settings_dialog.py" line="94" />
         <source>Advanced</source>
         <translation>고급</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="97" />
+        <location filename="../../app/settings_dialog.py" line="96" />
         <source>Conversation memory</source>
         <translation>대화 기억</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="98" />
+        <location filename="../../app/settings_dialog.py" line="97" />
         <source>Context length, in tokens (pieces of words): how much of the conversation the model can see at once. More uses more memory.</source>
         <translation>컨텍스트 길이(토큰 단위, 토큰은 단어의 조각): 모델이 한 번에 볼 수 있는 대화의 양입니다. 늘리면 메모리를 더 씁니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="102" />
+        <location filename="../../app/settings_dialog.py" line="101" />
         <source>Model parts on the graphics card</source>
         <translation>그래픽 카드에 두는 모델 부분</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="103" />
+        <location filename="../../app/settings_dialog.py" line="102" />
         <source>Expert layers on the GPU: how many layers keep their experts in graphics memory. More is faster but needs more graphics memory.</source>
         <translation>GPU의 전문가 레이어: 전문가를 그래픽 메모리에 두는 레이어 수입니다. 많을수록 빠르지만 그래픽 메모리가 더 필요합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="106" />
+        <location filename="../../app/settings_dialog.py" line="105" />
         <source>Processor cores to use</source>
         <translation>사용할 프로세서 코어</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="106" />
+        <location filename="../../app/settings_dialog.py" line="105" />
         <source>Processor threads.</source>
         <translation>프로세서 스레드.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="111" />
+        <location filename="../../app/settings_dialog.py" line="110" />
         <source>Answer variety</source>
         <translation>답변의 다양성</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="112" />
+        <location filename="../../app/settings_dialog.py" line="111" />
         <source>Temperature: lower gives steadier answers, higher gives more varied ones.</source>
         <translation>온도(temperature): 낮으면 답변이 안정적이고, 높으면 더 다양해집니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="115" />
+        <location filename="../../app/settings_dialog.py" line="114" />
         <source>Standing instructions</source>
         <translation>고정 지시문</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="116" />
+        <location filename="../../app/settings_dialog.py" line="115" />
         <source>System prompt: text the model reads before every conversation.</source>
         <translation>시스템 프롬프트: 모델이 모든 대화 전에 읽는 글입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="123" />
+        <location filename="../../app/settings_dialog.py" line="122" />
         <source>Conversation memory:</source>
         <translation>대화 기억:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="124" />
+        <location filename="../../app/settings_dialog.py" line="123" />
         <source>Model parts on the graphics card:</source>
         <translation>그래픽 카드에 두는 모델 부분:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="126" />
+        <location filename="../../app/settings_dialog.py" line="125" />
         <source>Processor cores to use:</source>
         <translation>사용할 프로세서 코어:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="127" />
+        <location filename="../../app/settings_dialog.py" line="126" />
         <source>Answer variety:</source>
         <translation>답변의 다양성:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="128" />
+        <location filename="../../app/settings_dialog.py" line="127" />
         <source>Standing instructions:</source>
         <translation>고정 지시문:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="140" />
+        <location filename="../../app/settings_dialog.py" line="139" />
         <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
         <translation>이 컴퓨터에는 NVIDIA 그래픽 카드가 없어 모든 작업이 프로세서에서 실행됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="143" />
-        <source>This model has no expert layers.</source>
-        <translation>이 모델에는 전문가 레이어가 없습니다.</translation>
+        <location filename="../../app/settings_dialog.py" line="142" />
+        <source>This model is not made of experts, so this does not apply.</source>
+        <translation>이 모델은 전문가(expert)로 나뉘어 있지 않아 이 설정이 적용되지 않습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="26" />
+        <location filename="../../app/wizard.py" line="25" />
         <source>{size} GB of system memory</source>
         <translation>시스템 메모리 {size} GB</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="31" />
+        <location filename="../../app/wizard.py" line="30" />
         <source>Found the graphics card {name} with {vram} GB of graphics memory, and {ram}.</source>
         <translation>그래픽 카드 {name}(그래픽 메모리 {vram} GB)와 {ram}를 찾았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="28" />
+        <location filename="../../app/wizard.py" line="27" />
         <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
         <translation>NVIDIA 그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="38" />
+        <location filename="../../app/wizard.py" line="37" />
         <source>the setting for laptops with an 8 GB graphics card</source>
         <translation>8 GB 그래픽 카드가 있는 노트북용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="39" />
+        <location filename="../../app/wizard.py" line="38" />
         <source>the setting for desktops with a 12 GB graphics card</source>
         <translation>12 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="40" />
+        <location filename="../../app/wizard.py" line="39" />
         <source>the setting for desktops with a 16 GB graphics card</source>
         <translation>16 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="41" />
+        <location filename="../../app/wizard.py" line="40" />
         <source>the setting for workstations with a 24 GB graphics card</source>
         <translation>24 GB 그래픽 카드가 있는 워크스테이션용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="42" />
+        <location filename="../../app/wizard.py" line="41" />
         <source>the processor-only setting (no graphics card needed)</source>
         <translation>프로세서 전용 설정 (그래픽 카드 필요 없음)</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="43" />
+        <location filename="../../app/wizard.py" line="42" />
         <source>an automatic setting for this computer</source>
         <translation>이 컴퓨터에 맞춘 자동 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="49" />
+        <location filename="../../app/wizard.py" line="48" />
         <source>Your computer</source>
         <translation>내 컴퓨터</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="50" />
+        <location filename="../../app/wizard.py" line="49" />
         <source>Looking at your computer…</source>
         <translation>컴퓨터를 살펴보는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="52" />
+        <location filename="../../app/wizard.py" line="51" />
         <source>What Rotary found on this computer</source>
         <translation>Rotary가 이 컴퓨터에서 찾은 것</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="54" />
+        <location filename="../../app/wizard.py" line="53" />
         <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
         <translation>Rotary는 인터넷 없이 이 컴퓨터에서 언어 모델을 실행합니다. 먼저 컴퓨터 사양을 확인합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="62" />
+        <location filename="../../app/wizard.py" line="61" />
         <source>Choose a model</source>
         <translation>모델 선택</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="66" />
+        <location filename="../../app/wizard.py" line="65" />
         <source>Use the small demo model</source>
         <translation>작은 데모 모델 사용</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="67" />
+        <location filename="../../app/wizard.py" line="66" />
         <source>Use the small demo model, which always writes the same short message and is only for trying Rotary</source>
         <translation>항상 같은 짧은 메시지를 쓰는 Rotary 체험용 작은 데모 모델 사용</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="70" />
+        <location filename="../../app/wizard.py" line="69" />
         <source>The demo model is tiny and always writes the same short message. It only shows how Rotary works; it cannot answer questions.</source>
         <translation>데모 모델은 아주 작고 항상 같은 짧은 메시지를 씁니다. Rotary가 어떻게 작동하는지만 보여 주며, 질문에 답하지는 못합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="75" />
+        <location filename="../../app/wizard.py" line="74" />
         <source>Choose a model file (.gguf) with Browse, or drag it onto this window.</source>
         <translation>찾아보기로 모델 파일(.gguf)을 선택하거나 이 창으로 끌어다 놓으세요.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="101" />
+        <location filename="../../app/wizard.py" line="100" />
         <source>Ready</source>
         <translation>준비 완료</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="114" />
+        <location filename="../../app/wizard.py" line="113" />
         <source>Set up Rotary</source>
         <translation>Rotary 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="134" />
+        <location filename="../../app/wizard.py" line="133" />
         <source>Rotary could not look at this computer's hardware. You can still continue.</source>
         <translation>Rotary가 이 컴퓨터의 하드웨어를 확인하지 못했습니다. 그래도 계속할 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="147" />
+        <location filename="../../app/wizard.py" line="146" />
         <source>Rotary will use {recipe}.</source>
         <translation>Rotary는 {recipe}을(를) 사용합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="170" />
+        <location filename="../../app/wizard.py" line="169" />
         <source>the small demo model</source>
         <translation>작은 데모 모델</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="172" />
+        <location filename="../../app/wizard.py" line="171" />
         <source>Rotary will use {name} with {recipe}. You can change this later in Settings.</source>
         <translation>Rotary는 {name}을(를) {recipe}(으)로 사용합니다. 나중에 설정에서 바꿀 수 있습니다.</translation>
     </message>

@@ -5,7 +5,7 @@
     <message>
         <location filename="../../app/application.py" line="56" />
         <location filename="../../app/application.py" line="73" />
-        <location filename="../../app/main_window.py" line="35" />
+        <location filename="../../app/main_window.py" line="34" />
         <source>No model loaded</source>
         <translation>尚未加载模型</translation>
     </message>
@@ -415,258 +415,258 @@
         <translation>Rotary 进程的常驻内存（RSS），由操作系统测得。</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="102" />
+        <location filename="../../app/loading.py" line="101" />
         <source>Small demo model (always writes the same short message; for trying Rotary only)</source>
         <translation>小型演示模型（总是写出同一段简短信息；仅用于试用 Rotary）</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="107" />
+        <location filename="../../app/loading.py" line="106" />
         <source>The model file was moved or deleted: {path}. Please choose it again.</source>
         <translation>模型文件已被移动或删除：{path}。请重新选择。</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="109" />
+        <location filename="../../app/loading.py" line="108" />
         <source>Choose a model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="120" />
+        <location filename="../../app/loading.py" line="119" />
         <source>Your computer did not have enough memory for the first plan, so Rotary chose a safer one: {what}</source>
         <translation>您的电脑内存不足以执行最初的方案，因此 Rotary 选择了更稳妥的方案：{what}</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="129" />
+        <location filename="../../app/loading.py" line="128" />
         <source>The model is ready. It uses less graphics memory than planned, so answers may be a little slower.</source>
         <translation>模型已就绪。它使用的显存比计划少，因此回答可能会稍慢。</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="137" />
+        <location filename="../../app/loading.py" line="136" />
         <source>Try the safer setting</source>
         <translation>尝试更稳妥的设置</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="138" />
+        <location filename="../../app/loading.py" line="137" />
         <source>Choose another model…</source>
         <translation>选择其他模型…</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="149" />
+        <location filename="../../app/loading.py" line="148" />
         <source>Rotary closed unexpectedly while loading the model last time. Loading it with the safer setting keeps the whole model in system memory and uses the processor: slower, but it should not crash.</source>
         <translation>上次加载模型时 Rotary 意外关闭。更稳妥的设置会把整个模型放在内存中并使用处理器运行：速度较慢，但不应再崩溃。</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="153" />
+        <location filename="../../app/loading.py" line="152" />
         <source>Use the safer setting</source>
         <translation>使用更稳妥的设置</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="154" />
+        <location filename="../../app/loading.py" line="153" />
         <source>Try the same setting again</source>
         <translation>用相同设置再试一次</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="173" />
+        <location filename="../../app/loading.py" line="172" />
         <source>Loading progress</source>
         <translation>加载进度</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="178" />
+        <location filename="../../app/loading.py" line="177" />
         <source>Why a safer setting was chosen</source>
         <translation>为什么选择了更稳妥的设置</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="185" />
+        <location filename="../../app/loading.py" line="184" />
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
     <message>
+        <location filename="../../app/main_window.py" line="26" />
         <location filename="../../app/main_window.py" line="27" />
-        <location filename="../../app/main_window.py" line="28" />
         <source>Rotary</source>
         <translation>Rotary</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="36" />
+        <location filename="../../app/main_window.py" line="35" />
         <source>Current model</source>
         <translation>当前模型</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="79" />
+        <location filename="../../app/main_window.py" line="78" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="80" />
+        <location filename="../../app/main_window.py" line="79" />
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="81" />
+        <location filename="../../app/main_window.py" line="80" />
         <source>&amp;Export conversation…</source>
         <translation>导出对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="82" />
+        <location filename="../../app/main_window.py" line="81" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="83" />
+        <location filename="../../app/main_window.py" line="82" />
         <source>First-time &amp;setup…</source>
         <translation>首次设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="84" />
+        <location filename="../../app/main_window.py" line="83" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="85" />
+        <location filename="../../app/main_window.py" line="84" />
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="86" />
+        <location filename="../../app/main_window.py" line="85" />
         <source>&amp;Stop the answer</source>
         <translation>停止回答(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="87" />
+        <location filename="../../app/main_window.py" line="86" />
         <source>&amp;Write the last answer again</source>
         <translation>重新撰写最后一个回答(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="89" />
+        <location filename="../../app/main_window.py" line="88" />
         <source>&amp;Edit my last message</source>
         <translation>编辑我的最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="90" />
+        <location filename="../../app/main_window.py" line="89" />
         <source>&amp;Copy the last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="92" />
+        <location filename="../../app/main_window.py" line="91" />
         <source>&amp;Go</source>
         <translation>转到(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="93" />
+        <location filename="../../app/main_window.py" line="92" />
         <source>Go to the &amp;message box</source>
         <translation>转到消息输入框(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="94" />
+        <location filename="../../app/main_window.py" line="93" />
         <source>&amp;Search conversations</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="96" />
+        <location filename="../../app/main_window.py" line="95" />
         <source>Go to the &amp;conversation list</source>
         <translation>转到对话列表(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="98" />
+        <location filename="../../app/main_window.py" line="97" />
         <source>Go to the &amp;live numbers</source>
         <translation>转到实时数据(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="25" />
+        <location filename="../../app/model_check.py" line="24" />
         <source>Fits well.</source>
         <translation>非常合适。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="25" />
+        <location filename="../../app/model_check.py" line="24" />
         <source>Fits, but only just.</source>
         <translation>能够运行，但余量很小。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="26" />
+        <location filename="../../app/model_check.py" line="25" />
         <source>Too big for this computer.</source>
         <translation>对这台电脑来说太大了。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="37" />
+        <location filename="../../app/model_check.py" line="36" />
         <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
         <translation>针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="62" />
+        <location filename="../../app/model_check.py" line="61" />
         <source>Model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="63" />
+        <location filename="../../app/model_check.py" line="62" />
         <source>Choose a model file, or drop it here</source>
         <translation>选择模型文件，或拖放到这里</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="64" />
+        <location filename="../../app/model_check.py" line="63" />
         <source>GGUF: the file format of models for llama.cpp. Such files end in .gguf.</source>
         <translation>GGUF：llama.cpp 使用的模型文件格式。这类文件以 .gguf 结尾。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="68" />
+        <location filename="../../app/model_check.py" line="67" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="69" />
+        <location filename="../../app/model_check.py" line="68" />
         <source>Browse for a model file</source>
         <translation>浏览模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="73" />
+        <location filename="../../app/model_check.py" line="72" />
         <source>Does the model fit</source>
         <translation>模型是否合适</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="87" />
+        <location filename="../../app/model_check.py" line="86" />
         <source>Choose a model file</source>
         <translation>选择模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="88" />
+        <location filename="../../app/model_check.py" line="87" />
         <source>Language models (*.gguf)</source>
         <translation>语言模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="109" />
+        <location filename="../../app/model_check.py" line="108" />
         <source>Checking the model file…</source>
         <translation>正在检查模型文件…</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="29" />
+        <location filename="../../app/notification_bar.py" line="28" />
         <source>Notice</source>
         <translation>通知</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="30" />
+        <location filename="../../app/notification_bar.py" line="29" />
         <source>Copy details</source>
         <translation>复制详细信息</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="31" />
+        <location filename="../../app/notification_bar.py" line="30" />
         <source>Copy the details of this notice</source>
         <translation>复制此通知的详细信息</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="33" />
+        <location filename="../../app/notification_bar.py" line="32" />
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="34" />
+        <location filename="../../app/notification_bar.py" line="33" />
         <source>Dismiss this notice</source>
         <translation>关闭此通知</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="90" />
+        <location filename="../../app/notifications.py" line="89" />
         <source>Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.</source>
         <translation>Rotary 内部出现问题。您的对话是安全的。如果再次发生，请复制详细信息并发给 IT 联系人。</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="122" />
+        <location filename="../../app/notifications.py" line="121" />
         <source>Something went wrong inside Rotary.</source>
         <translation>Rotary 内部出现问题。</translation>
     </message>
@@ -761,273 +761,273 @@
         <translation>配备 24 GB 显卡的工作站</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="28" />
+        <location filename="../../app/settings_dialog.py" line="27" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="45" />
+        <location filename="../../app/settings_dialog.py" line="44" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="67" />
+        <location filename="../../app/settings_dialog.py" line="66" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="68" />
+        <location filename="../../app/settings_dialog.py" line="67" />
         <source>Same as the system</source>
         <translation>与系统相同</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="76" />
+        <location filename="../../app/settings_dialog.py" line="75" />
         <source>Model file:</source>
         <translation>模型文件：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="55" />
+        <location filename="../../app/settings_dialog.py" line="54" />
         <source>Setting for this computer</source>
         <translation>适合这台电脑的设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="56" />
+        <location filename="../../app/settings_dialog.py" line="55" />
         <source>Memory recipe (preset): how the model is shared between the graphics card and system memory.</source>
         <translation>内存方案（预设）：模型如何分配到显卡和系统内存。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="77" />
+        <location filename="../../app/settings_dialog.py" line="76" />
         <source>Setting for this computer:</source>
         <translation>适合这台电脑的设置：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="78" />
+        <location filename="../../app/settings_dialog.py" line="77" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="79" />
+        <location filename="../../app/settings_dialog.py" line="78" />
         <source>A new language is used after restarting Rotary.</source>
         <translation>新语言将在重新启动 Rotary 后生效。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="80" />
+        <location filename="../../app/settings_dialog.py" line="79" />
         <source>Colours follow your system's light or dark setting.</source>
         <translation>颜色跟随系统的浅色或深色设置。</translation>
     </message>
     <message>
+        <location filename="../../app/settings_dialog.py" line="80" />
         <location filename="../../app/settings_dialog.py" line="81" />
-        <location filename="../../app/settings_dialog.py" line="82" />
         <source>Run first-time setup again</source>
         <translation>重新运行首次设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="95" />
+        <location filename="../../app/settings_dialog.py" line="94" />
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="97" />
+        <location filename="../../app/settings_dialog.py" line="96" />
         <source>Conversation memory</source>
         <translation>对话记忆</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="98" />
+        <location filename="../../app/settings_dialog.py" line="97" />
         <source>Context length, in tokens (pieces of words): how much of the conversation the model can see at once. More uses more memory.</source>
         <translation>上下文长度（以 token 计，token 是词的片段）：模型一次能看到多少对话内容。越大占用的内存越多。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="102" />
+        <location filename="../../app/settings_dialog.py" line="101" />
         <source>Model parts on the graphics card</source>
         <translation>放在显卡上的模型部分</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="103" />
+        <location filename="../../app/settings_dialog.py" line="102" />
         <source>Expert layers on the GPU: how many layers keep their experts in graphics memory. More is faster but needs more graphics memory.</source>
         <translation>GPU 上的专家层：有多少层把专家放在显存中。越多越快，但需要更多显存。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="106" />
+        <location filename="../../app/settings_dialog.py" line="105" />
         <source>Processor cores to use</source>
         <translation>使用的处理器核心</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="106" />
+        <location filename="../../app/settings_dialog.py" line="105" />
         <source>Processor threads.</source>
         <translation>处理器线程。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="111" />
+        <location filename="../../app/settings_dialog.py" line="110" />
         <source>Answer variety</source>
         <translation>回答的多样性</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="112" />
+        <location filename="../../app/settings_dialog.py" line="111" />
         <source>Temperature: lower gives steadier answers, higher gives more varied ones.</source>
         <translation>温度（temperature）：越低回答越稳定，越高回答越多样。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="115" />
+        <location filename="../../app/settings_dialog.py" line="114" />
         <source>Standing instructions</source>
         <translation>固定指示</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="116" />
+        <location filename="../../app/settings_dialog.py" line="115" />
         <source>System prompt: text the model reads before every conversation.</source>
         <translation>系统提示词：模型在每次对话前阅读的文字。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="123" />
+        <location filename="../../app/settings_dialog.py" line="122" />
         <source>Conversation memory:</source>
         <translation>对话记忆：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="124" />
+        <location filename="../../app/settings_dialog.py" line="123" />
         <source>Model parts on the graphics card:</source>
         <translation>放在显卡上的模型部分：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="126" />
+        <location filename="../../app/settings_dialog.py" line="125" />
         <source>Processor cores to use:</source>
         <translation>使用的处理器核心：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="127" />
+        <location filename="../../app/settings_dialog.py" line="126" />
         <source>Answer variety:</source>
         <translation>回答的多样性：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="128" />
+        <location filename="../../app/settings_dialog.py" line="127" />
         <source>Standing instructions:</source>
         <translation>固定指示：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="140" />
+        <location filename="../../app/settings_dialog.py" line="139" />
         <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
         <translation>这台电脑没有 NVIDIA 显卡，因此全部在处理器上运行。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="143" />
-        <source>This model has no expert layers.</source>
-        <translation>这个模型没有专家层。</translation>
+        <location filename="../../app/settings_dialog.py" line="142" />
+        <source>This model is not made of experts, so this does not apply.</source>
+        <translation>这个模型不是由专家组成的，因此此项不适用。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="26" />
+        <location filename="../../app/wizard.py" line="25" />
         <source>{size} GB of system memory</source>
         <translation>{size} GB 内存</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="31" />
+        <location filename="../../app/wizard.py" line="30" />
         <source>Found the graphics card {name} with {vram} GB of graphics memory, and {ram}.</source>
         <translation>找到显卡 {name}（显存 {vram} GB），以及 {ram}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="28" />
+        <location filename="../../app/wizard.py" line="27" />
         <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
         <translation>未找到 NVIDIA 显卡，因此模型将在处理器上运行。这台电脑有 {ram}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="38" />
+        <location filename="../../app/wizard.py" line="37" />
         <source>the setting for laptops with an 8 GB graphics card</source>
         <translation>适用于配备 8 GB 显卡的笔记本电脑的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="39" />
+        <location filename="../../app/wizard.py" line="38" />
         <source>the setting for desktops with a 12 GB graphics card</source>
         <translation>适用于配备 12 GB 显卡的台式机的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="40" />
+        <location filename="../../app/wizard.py" line="39" />
         <source>the setting for desktops with a 16 GB graphics card</source>
         <translation>适用于配备 16 GB 显卡的台式机的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="41" />
+        <location filename="../../app/wizard.py" line="40" />
         <source>the setting for workstations with a 24 GB graphics card</source>
         <translation>适用于配备 24 GB 显卡的工作站的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="42" />
+        <location filename="../../app/wizard.py" line="41" />
         <source>the processor-only setting (no graphics card needed)</source>
         <translation>仅用处理器的设置（不需要显卡）</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="43" />
+        <location filename="../../app/wizard.py" line="42" />
         <source>an automatic setting for this computer</source>
         <translation>为这台电脑自动选择的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="49" />
+        <location filename="../../app/wizard.py" line="48" />
         <source>Your computer</source>
         <translation>您的电脑</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="50" />
+        <location filename="../../app/wizard.py" line="49" />
         <source>Looking at your computer…</source>
         <translation>正在检查您的电脑…</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="52" />
+        <location filename="../../app/wizard.py" line="51" />
         <source>What Rotary found on this computer</source>
         <translation>Rotary 在这台电脑上找到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="54" />
+        <location filename="../../app/wizard.py" line="53" />
         <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
         <translation>Rotary 无需联网，在这台电脑上运行语言模型。首先它会检查电脑的配置。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="62" />
+        <location filename="../../app/wizard.py" line="61" />
         <source>Choose a model</source>
         <translation>选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="66" />
+        <location filename="../../app/wizard.py" line="65" />
         <source>Use the small demo model</source>
         <translation>使用小型演示模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="67" />
+        <location filename="../../app/wizard.py" line="66" />
         <source>Use the small demo model, which always writes the same short message and is only for trying Rotary</source>
         <translation>使用小型演示模型（总是写出同一段简短信息，仅用于试用 Rotary）</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="70" />
+        <location filename="../../app/wizard.py" line="69" />
         <source>The demo model is tiny and always writes the same short message. It only shows how Rotary works; it cannot answer questions.</source>
         <translation>演示模型很小，总是写出同一段简短信息。它只用来展示 Rotary 的工作方式，不能回答问题。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="75" />
+        <location filename="../../app/wizard.py" line="74" />
         <source>Choose a model file (.gguf) with Browse, or drag it onto this window.</source>
         <translation>用“浏览”选择模型文件（.gguf），或将其拖到此窗口。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="101" />
+        <location filename="../../app/wizard.py" line="100" />
         <source>Ready</source>
         <translation>准备就绪</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="114" />
+        <location filename="../../app/wizard.py" line="113" />
         <source>Set up Rotary</source>
         <translation>设置 Rotary</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="134" />
+        <location filename="../../app/wizard.py" line="133" />
         <source>Rotary could not look at this computer's hardware. You can still continue.</source>
         <translation>Rotary 无法检查这台电脑的硬件。您仍然可以继续。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="147" />
+        <location filename="../../app/wizard.py" line="146" />
         <source>Rotary will use {recipe}.</source>
         <translation>Rotary 将使用{recipe}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="170" />
+        <location filename="../../app/wizard.py" line="169" />
         <source>the small demo model</source>
         <translation>小型演示模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="172" />
+        <location filename="../../app/wizard.py" line="171" />
         <source>Rotary will use {name} with {recipe}. You can change this later in Settings.</source>
         <translation>Rotary 将以{recipe}使用 {name}。您之后可以在设置中更改。</translation>
     </message>

@@ -325,9 +325,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'This computer has no NVIDIA graphics card, so everything runs on the processor.': (
         '이 컴퓨터에는 NVIDIA 그래픽 카드가 없어 모든 작업이 프로세서에서 실행됩니다.',
         '这台电脑没有 NVIDIA 显卡，因此全部在处理器上运行。'),
-    'This model has no expert layers.': (
-        '이 모델에는 전문가 레이어가 없습니다.',
-        '这个模型没有专家层。'),
+    'This model is not made of experts, so this does not apply.': (
+        '이 모델은 전문가(expert)로 나뉘어 있지 않아 이 설정이 적용되지 않습니다.',
+        '这个模型不是由专家组成的，因此此项不适用。'),
     'Writing speed: about {n} words a second': (
         '쓰기 속도: 초당 약 {n}단어',
         '写作速度：每秒约 {n} 个词'),

@@ -115,7 +115,7 @@ def test_expert_layers_are_disabled_for_a_model_without_experts(qtbot, make_app,
     dialog.chooser.show_result(copy_with(rotary.bridge._check_blocking(str(
         _model(tmp_path)), None), facts=dense))
     assert not dialog.gpu_layers.isEnabled()
-    assert dialog.gpu_layers_note.text() == "This model has no expert layers."
+    assert dialog.gpu_layers_note.text() == "This model is not made of experts, so this does not apply."
     dialog.reject()
 
 
