@@ -143,13 +143,14 @@ class GaugeModel:
         if vram is None or self.has_gpu is False:
             return ""
         ours = vram.process_bytes or 0
-        square = '<span style="color:{c}">&#9632;</span> '
+
+        def item(colour: str, text: str) -> str:     # one legend entry never breaks apart
+            return (f'<span style="color:{gauge_colour(colour).name()}">&#9632;</span>&nbsp;'
+                    + text.replace(" ", "&nbsp;"))
         if vram.process_bytes is None:      # e.g. Windows: the driver does not say per program
-            return square.format(c=gauge_colour("other").name()) + tr(
-                "in use by all programs")
-        return (square.format(c=gauge_colour("model").name()) + tr("Rotary {gb} GB").format(
-                    gb=_gb(ours)) + " &nbsp; " + square.format(c=gauge_colour("other").name())
-                + tr("others {gb} GB").format(gb=_gb(vram.used_bytes - ours)))
+            return item("other", tr("in use by all programs"))
+        return (item("model", tr("Rotary {gb} GB").format(gb=_gb(ours))) + " &nbsp; "
+                + item("other", tr("others {gb} GB").format(gb=_gb(vram.used_bytes - ours))))
 
     def ram_text(self) -> str:
         if not self.ram_bytes:

@@ -171,6 +171,7 @@ class LoadingPanel(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.title = QLabel()
+        self.title.setWordWrap(True)        # a long model name must not widen the window
         self.bar = QProgressBar()
         self.bar.setRange(0, 100)
         self.bar.setAccessibleName(tr("Loading progress"))

@@ -3,9 +3,9 @@ the right, notices on top. It only arranges widgets; behaviour is wired in app.w
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from app.chat_view import ChatPane
 from app.conversation_list import ConversationList
@@ -33,6 +33,8 @@ class MainWindow(QMainWindow):
         self.gauge = GaugeWidget()
         self.model_label = QLabel(tr("No model loaded"))
         self.model_label.setAccessibleName(tr("Current model"))
+        # A long model name is cut at the window's edge instead of widening the window.
+        self.model_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.statusBar().addPermanentWidget(self.model_label, 1)
         self._build()
         self.actions: dict[str, QAction] = {}
@@ -60,7 +62,10 @@ class MainWindow(QMainWindow):
         """The chat stays the widest column: on every resize each side column gets a fifth
         of the width, within its own limits, and the chat the rest (a drag in between is
         kept until the next resize)."""
-        total = sum(self.splitter.sizes()) or self.splitter.width()
+        handles = sum(self.splitter.handle(i).width() for i in (1, 2))
+        total = self.splitter.width() - handles
+        if total <= 0:
+            return
         side = total * SIDE_SHARE
         left = int(min(230, max(self.conversations.minimumSizeHint().width(), side)))
         right = int(min(self.gauge.MAX_WIDTH, max(self.gauge.MIN_WIDTH, side)))
@@ -68,11 +73,8 @@ class MainWindow(QMainWindow):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self.balance_columns()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self.balance_columns()
+        # After this event the layouts give the splitter its new width; balance then.
+        QTimer.singleShot(0, self.balance_columns)
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(tr("&File"))
