@@ -109,6 +109,7 @@ class MainWindow(QMainWindow):
 
     def set_model_text(self, text: str) -> None:
         self.model_label.setText(text)
+        self.model_label.setToolTip(text)       # the whole name, when the line is cut
 
     def bring_to_front(self) -> None:
         """Another start of Rotary asked us to show ourselves."""
