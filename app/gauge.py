@@ -333,6 +333,7 @@ class GaugeSection(QFrame):
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.caption, self.note = QLabel(), QLabel()
+        self._texts: tuple[str, str, str] | None = None
         self.drawing = drawing
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
@@ -347,7 +348,11 @@ class GaugeSection(QFrame):
         self.note.setObjectName("gauge_note")
 
     def show_texts(self, caption: str, note: str, details: str) -> None:
-        """``note`` may be rich text (a colour legend); screen readers get ``details``."""
+        """``note`` may be rich text (a colour legend); screen readers get ``details``.
+        Unchanged texts are not set again, so a screen reader hears no repeated changes."""
+        if (caption, note, details) == self._texts:
+            return
+        self._texts = (caption, note, details)
         self.caption.setText(caption)
         self.note.setText(note)
         self.note.setVisible(bool(note))
