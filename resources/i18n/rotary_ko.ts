@@ -55,165 +55,201 @@
         <translation>Rotary의 일부가 없거나 손상되었습니다. Rotary를 다시 설치해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="221" />
+        <location filename="../../app/bridge.py" line="237" />
         <source>No model is loaded yet.</source>
         <translation>아직 불러온 모델이 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="264" />
+        <location filename="../../app/bridge.py" line="297" />
         <source>Rotary is closing.</source>
         <translation>Rotary를 닫는 중입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="92" />
+        <location filename="../../app/chat_controller.py" line="134" />
         <source>The model is not ready yet. Please wait until loading has finished.</source>
         <translation>모델이 아직 준비되지 않았습니다. 불러오기가 끝날 때까지 기다려 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="111" />
+        <location filename="../../app/chat_controller.py" line="153" />
         <source>Reading your message…</source>
         <translation>메시지를 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="121" />
+        <location filename="../../app/chat_controller.py" line="163" />
         <source>Stopping…</source>
         <translation>멈추는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="153" />
+        <location filename="../../app/chat_controller.py" line="224" />
         <source>Writing the answer…</source>
         <translation>답변을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="193" />
-        <location filename="../../app/chat_view.py" line="111" />
+        <location filename="../../app/chat_controller.py" line="310" />
+        <source>“{name}” looks like a base model: it was not trained to chat, so it may continue your text instead of answering it. For a helpful assistant, choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
+        <translation>“{name}”은(는) 기본 모델로 보입니다. 대화용으로 학습되지 않아 질문에 답하는 대신 글을 이어 쓸 수 있습니다. 도움이 되는 도우미를 원하시면 설정에서 이름에 “Instruct” 또는 “Chat”이 들어간 모델을 선택하세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_controller.py" line="313" />
+        <source>This model</source>
+        <translation>이 모델</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_controller.py" line="320" />
+        <location filename="../../app/chat_view.py" line="115" />
         <source>You</source>
         <translation>나</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="193" />
-        <location filename="../../app/chat_view.py" line="111" />
+        <location filename="../../app/chat_controller.py" line="320" />
+        <location filename="../../app/chat_view.py" line="115" />
         <source>Assistant</source>
         <translation>도우미</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="115" />
+        <location filename="../../app/chat_view.py" line="119" />
         <source>Answer status</source>
         <translation>답변 상태</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="132" />
+        <location filename="../../app/chat_view.py" line="137" />
         <source>Copy</source>
         <translation>복사</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="132" />
+        <location filename="../../app/chat_view.py" line="137" />
         <source>Copy this message</source>
         <translation>이 메시지 복사</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="136" />
+        <location filename="../../app/chat_view.py" line="141" />
         <source>Edit</source>
         <translation>수정</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="136" />
+        <location filename="../../app/chat_view.py" line="141" />
         <source>Edit this message and send it again</source>
         <translation>이 메시지를 수정해서 다시 보내기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="140" />
+        <location filename="../../app/chat_view.py" line="145" />
+        <location filename="../../app/chat_view.py" line="149" />
         <source>Write again</source>
         <translation>다시 쓰기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="140" />
+        <location filename="../../app/chat_view.py" line="146" />
+        <source>Write an answer to this message</source>
+        <translation>이 메시지에 대한 답변 쓰기</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="149" />
         <source>Write this answer again</source>
         <translation>이 답변을 다시 쓰기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="212" />
+        <location filename="../../app/chat_view.py" line="234" />
         <source>Conversation</source>
         <translation>대화</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="217" />
+        <location filename="../../app/chat_view.py" line="242" />
         <source>Type a message below and press Enter to send it.</source>
         <translation>아래에 메시지를 입력하고 Enter 키를 눌러 보내세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="221" />
+        <location filename="../../app/chat_view.py" line="246" />
         <source>What the assistant is doing</source>
         <translation>도우미가 하고 있는 일</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="229" />
+        <location filename="../../app/chat_view.py" line="250" />
+        <source>About this model</source>
+        <translation>이 모델에 대하여</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="260" />
         <source>Message</source>
         <translation>메시지</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="230" />
+        <location filename="../../app/chat_view.py" line="261" />
         <source>Enter sends the message; Shift+Enter starts a new line.</source>
         <translation>Enter는 메시지를 보내고, Shift+Enter는 줄을 바꿉니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="232" />
+        <location filename="../../app/chat_view.py" line="263" />
         <source>Write your message…</source>
         <translation>메시지를 입력하세요…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="236" />
-        <location filename="../../app/chat_view.py" line="283" />
+        <location filename="../../app/chat_view.py" line="267" />
+        <location filename="../../app/chat_view.py" line="314" />
         <source>Send</source>
         <translation>보내기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="236" />
+        <location filename="../../app/chat_view.py" line="267" />
         <source>Send the message</source>
         <translation>메시지 보내기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="237" />
+        <location filename="../../app/chat_view.py" line="268" />
         <source>Stop</source>
         <translation>멈추기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="237" />
+        <location filename="../../app/chat_view.py" line="268" />
         <source>Stop writing the answer</source>
         <translation>답변 쓰기 멈추기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="276" />
+        <location filename="../../app/chat_view.py" line="307" />
         <source>Send edited message</source>
         <translation>수정한 메시지 보내기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="277" />
+        <location filename="../../app/chat_view.py" line="308" />
         <source>Editing an earlier message. Press Escape to cancel.</source>
         <translation>이전 메시지를 수정하는 중입니다. 취소하려면 Esc 키를 누르세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="389" />
+        <location filename="../../app/chat_view.py" line="452" />
         <source>You stopped this answer.</source>
         <translation>이 답변을 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="390" />
+        <location filename="../../app/chat_view.py" line="453" />
         <source>The answer reached its length limit.</source>
         <translation>답변이 길이 제한에 도달했습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="391" />
+        <location filename="../../app/chat_view.py" line="454" />
         <source>This answer was not finished. See the notice at the top.</source>
         <translation>이 답변은 끝나지 않았습니다. 위쪽 알림을 확인하세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="396" />
+        <location filename="../../app/chat_view.py" line="460" />
+        <source>This answer was cut off when Rotary closed unexpectedly.</source>
+        <translation>Rotary가 예기치 않게 닫혀 이 답변이 중간에 끊겼습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="462" />
+        <source>This answer is still being written…</source>
+        <translation>이 답변은 아직 작성 중입니다…</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="464" />
+        <source>This answer was not finished.</source>
+        <translation>이 답변은 끝나지 않았습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="470" />
         <source>Answer stopped.</source>
         <translation>답변이 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="396" />
+        <location filename="../../app/chat_view.py" line="470" />
         <source>Answer finished.</source>
         <translation>답변이 끝났습니다.</translation>
     </message>
@@ -259,22 +295,22 @@
         <translation>선택한 대화 삭제</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="85" />
+        <location filename="../../app/conversation_list.py" line="96" />
         <source>Rename conversation</source>
         <translation>대화 이름 바꾸기</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="85" />
+        <location filename="../../app/conversation_list.py" line="96" />
         <source>New name:</source>
         <translation>새 이름:</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="95" />
+        <location filename="../../app/conversation_list.py" line="106" />
         <source>Delete conversation</source>
         <translation>대화 삭제</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="96" />
+        <location filename="../../app/conversation_list.py" line="107" />
         <source>Delete “{title}”? This cannot be undone.</source>
         <translation>“{title}” 대화를 삭제할까요? 되돌릴 수 없습니다.</translation>
     </message>
@@ -300,7 +336,7 @@
     </message>
     <message>
         <location filename="../../app/gauge.py" line="133" />
-        <location filename="../../app/gauge.py" line="150" />
+        <location filename="../../app/gauge.py" line="152" />
         <source>Rotary {gb} GB</source>
         <translation>Rotary {gb} GB</translation>
     </message>
@@ -315,102 +351,102 @@
         <translation>그래픽 메모리(VRAM, NVIDIA 드라이버가 측정): {ours}, 다른 프로그램 {other} GB, 여유 {free} GB / 전체 {total} GB.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="149" />
+        <location filename="../../app/gauge.py" line="151" />
         <source>in use by all programs</source>
         <translation>모든 프로그램이 사용 중</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="152" />
+        <location filename="../../app/gauge.py" line="153" />
         <source>others {gb} GB</source>
         <translation>기타 {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="156" />
+        <location filename="../../app/gauge.py" line="157" />
         <source>System memory used by Rotary: unknown</source>
         <translation>Rotary가 쓰는 시스템 메모리: 알 수 없음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="157" />
+        <location filename="../../app/gauge.py" line="158" />
         <source>System memory used by Rotary: {size} GB</source>
         <translation>Rotary가 쓰는 시스템 메모리: {size} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="164" />
+        <location filename="../../app/gauge.py" line="165" />
         <source>Writing speed: shown while an answer is written</source>
         <translation>쓰기 속도: 답변을 쓰는 동안 표시</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="165" />
+        <location filename="../../app/gauge.py" line="166" />
         <source>Writing speed: about {n} words a second</source>
         <translation>쓰기 속도: 초당 약 {n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="171" />
+        <location filename="../../app/gauge.py" line="172" />
         <source>Reading your message: about {n} words a second</source>
         <translation>메시지 읽기: 초당 약 {n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="174" />
+        <location filename="../../app/gauge.py" line="175" />
         <source>first word after {s} s</source>
         <translation>{s}초 후 첫 단어</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="179" />
+        <location filename="../../app/gauge.py" line="180" />
         <source>Speeds are measured by the engine while it writes an answer.</source>
         <translation>속도는 엔진이 답변을 쓰는 동안 측정합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="180" />
+        <location filename="../../app/gauge.py" line="181" />
         <source>Measured by the engine: writing {w} tokens per second, reading {r} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
         <translation>엔진이 측정: 쓰기 초당 {w}개 토큰, 읽기 초당 {r}개 토큰. 토큰은 단어의 조각이며, 여기 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="192" />
+        <location filename="../../app/gauge.py" line="193" />
         <source>Conversation memory: no model loaded</source>
         <translation>대화 기억: 불러온 모델 없음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="194" />
+        <location filename="../../app/gauge.py" line="195" />
         <source>Conversation memory: shown after the next answer</source>
         <translation>대화 기억: 다음 답변 후에 표시</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="196" />
+        <location filename="../../app/gauge.py" line="197" />
         <source>Conversation memory: about {n} words left</source>
         <translation>대화 기억: 약 {n}단어 남음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="201" />
+        <location filename="../../app/gauge.py" line="202" />
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
         <translation>컨텍스트: {size}개 토큰 중 {used}개 사용 (엔진이 측정).</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="207" />
+        <location filename="../../app/gauge.py" line="208" />
         <source>Answered from the graphics card: {pct}%</source>
         <translation>그래픽 카드에서 처리: {pct}%</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="213" />
+        <location filename="../../app/gauge.py" line="214" />
         <source>Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.</source>
         <translation>전문가 적중률(엔진이 측정): 필요한 전문가가 이미 그래픽 메모리에 있던 작업의 비율.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="216" />
+        <location filename="../../app/gauge.py" line="217" />
         <source>Per layer: {values}.</source>
         <translation>레이어별: {values}.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="380" />
+        <location filename="../../app/gauge.py" line="386" />
         <source>How the model is running</source>
         <translation>모델의 실행 상태</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="395" />
+        <location filename="../../app/gauge.py" line="401" />
         <source>How it is running</source>
         <translation>실행 상태</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="457" />
+        <location filename="../../app/gauge.py" line="463" />
         <source>Resident memory (RSS) of the Rotary process, measured by the operating system.</source>
         <translation>Rotary 프로세스의 상주 메모리(RSS), 운영체제가 측정.</translation>
     </message>
@@ -465,17 +501,17 @@
         <translation>같은 설정으로 다시 시도</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="172" />
+        <location filename="../../app/loading.py" line="173" />
         <source>Loading progress</source>
         <translation>불러오기 진행 상황</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="177" />
+        <location filename="../../app/loading.py" line="178" />
         <source>Why a safer setting was chosen</source>
         <translation>더 안전한 설정을 고른 이유</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="184" />
+        <location filename="../../app/loading.py" line="185" />
         <source>Loading {name}…</source>
         <translation>{name} 불러오는 중…</translation>
     </message>
@@ -491,82 +527,82 @@
         <translation>현재 모델</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="78" />
+        <location filename="../../app/main_window.py" line="80" />
         <source>&amp;File</source>
         <translation>파일(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="79" />
+        <location filename="../../app/main_window.py" line="81" />
         <source>&amp;New chat</source>
         <translation>새 대화(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="80" />
+        <location filename="../../app/main_window.py" line="82" />
         <source>&amp;Export conversation…</source>
         <translation>대화 내보내기(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="81" />
+        <location filename="../../app/main_window.py" line="83" />
         <source>&amp;Settings…</source>
         <translation>설정(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="82" />
+        <location filename="../../app/main_window.py" line="84" />
         <source>First-time &amp;setup…</source>
         <translation>처음 설정(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="83" />
+        <location filename="../../app/main_window.py" line="85" />
         <source>&amp;Quit</source>
         <translation>끝내기(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="84" />
+        <location filename="../../app/main_window.py" line="86" />
         <source>&amp;Chat</source>
         <translation>대화(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="85" />
+        <location filename="../../app/main_window.py" line="87" />
         <source>&amp;Stop the answer</source>
         <translation>답변 멈추기(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="86" />
+        <location filename="../../app/main_window.py" line="88" />
         <source>&amp;Write the last answer again</source>
         <translation>마지막 답변 다시 쓰기(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="88" />
+        <location filename="../../app/main_window.py" line="90" />
         <source>&amp;Edit my last message</source>
         <translation>내 마지막 메시지 수정(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="89" />
+        <location filename="../../app/main_window.py" line="91" />
         <source>&amp;Copy the last answer</source>
         <translation>마지막 답변 복사(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="91" />
+        <location filename="../../app/main_window.py" line="93" />
         <source>&amp;Go</source>
         <translation>이동(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="92" />
+        <location filename="../../app/main_window.py" line="94" />
         <source>Go to the &amp;message box</source>
         <translation>메시지 입력란으로 이동(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="93" />
+        <location filename="../../app/main_window.py" line="95" />
         <source>&amp;Search conversations</source>
         <translation>대화 검색(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="95" />
+        <location filename="../../app/main_window.py" line="97" />
         <source>Go to the &amp;conversation list</source>
         <translation>대화 목록으로 이동(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="97" />
+        <location filename="../../app/main_window.py" line="99" />
         <source>Go to the &amp;live numbers</source>
         <translation>실시간 수치로 이동(&amp;L)</translation>
     </message>

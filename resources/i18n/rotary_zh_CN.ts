@@ -55,165 +55,201 @@
         <translation>Rotary 的某个部分缺失或已损坏。请重新安装 Rotary。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="221" />
+        <location filename="../../app/bridge.py" line="237" />
         <source>No model is loaded yet.</source>
         <translation>尚未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="264" />
+        <location filename="../../app/bridge.py" line="297" />
         <source>Rotary is closing.</source>
         <translation>Rotary 正在关闭。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="92" />
+        <location filename="../../app/chat_controller.py" line="134" />
         <source>The model is not ready yet. Please wait until loading has finished.</source>
         <translation>模型尚未就绪。请等待加载完成。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="111" />
+        <location filename="../../app/chat_controller.py" line="153" />
         <source>Reading your message…</source>
         <translation>正在阅读您的消息…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="121" />
+        <location filename="../../app/chat_controller.py" line="163" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="153" />
+        <location filename="../../app/chat_controller.py" line="224" />
         <source>Writing the answer…</source>
         <translation>正在撰写回答…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="193" />
-        <location filename="../../app/chat_view.py" line="111" />
+        <location filename="../../app/chat_controller.py" line="310" />
+        <source>“{name}” looks like a base model: it was not trained to chat, so it may continue your text instead of answering it. For a helpful assistant, choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
+        <translation>“{name}”看起来是一个基础模型：它没有经过对话训练，可能会接着写您的文字，而不是回答。若想要一个有用的助手，请在“设置”中选择名称包含“Instruct”或“Chat”的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_controller.py" line="313" />
+        <source>This model</source>
+        <translation>这个模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_controller.py" line="320" />
+        <location filename="../../app/chat_view.py" line="115" />
         <source>You</source>
         <translation>您</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="193" />
-        <location filename="../../app/chat_view.py" line="111" />
+        <location filename="../../app/chat_controller.py" line="320" />
+        <location filename="../../app/chat_view.py" line="115" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="115" />
+        <location filename="../../app/chat_view.py" line="119" />
         <source>Answer status</source>
         <translation>回答状态</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="132" />
+        <location filename="../../app/chat_view.py" line="137" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="132" />
+        <location filename="../../app/chat_view.py" line="137" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="136" />
+        <location filename="../../app/chat_view.py" line="141" />
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="136" />
+        <location filename="../../app/chat_view.py" line="141" />
         <source>Edit this message and send it again</source>
         <translation>编辑这条消息并重新发送</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="140" />
+        <location filename="../../app/chat_view.py" line="145" />
+        <location filename="../../app/chat_view.py" line="149" />
         <source>Write again</source>
         <translation>重新撰写</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="140" />
+        <location filename="../../app/chat_view.py" line="146" />
+        <source>Write an answer to this message</source>
+        <translation>为这条消息撰写回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="149" />
         <source>Write this answer again</source>
         <translation>重新撰写这个回答</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="212" />
+        <location filename="../../app/chat_view.py" line="234" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="217" />
+        <location filename="../../app/chat_view.py" line="242" />
         <source>Type a message below and press Enter to send it.</source>
         <translation>在下方输入消息，然后按 Enter 发送。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="221" />
+        <location filename="../../app/chat_view.py" line="246" />
         <source>What the assistant is doing</source>
         <translation>助手正在做什么</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="229" />
+        <location filename="../../app/chat_view.py" line="250" />
+        <source>About this model</source>
+        <translation>关于这个模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="260" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="230" />
+        <location filename="../../app/chat_view.py" line="261" />
         <source>Enter sends the message; Shift+Enter starts a new line.</source>
         <translation>按 Enter 发送消息；按 Shift+Enter 换行。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="232" />
+        <location filename="../../app/chat_view.py" line="263" />
         <source>Write your message…</source>
         <translation>输入您的消息…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="236" />
-        <location filename="../../app/chat_view.py" line="283" />
+        <location filename="../../app/chat_view.py" line="267" />
+        <location filename="../../app/chat_view.py" line="314" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="236" />
+        <location filename="../../app/chat_view.py" line="267" />
         <source>Send the message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="237" />
+        <location filename="../../app/chat_view.py" line="268" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="237" />
+        <location filename="../../app/chat_view.py" line="268" />
         <source>Stop writing the answer</source>
         <translation>停止撰写回答</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="276" />
+        <location filename="../../app/chat_view.py" line="307" />
         <source>Send edited message</source>
         <translation>发送编辑后的消息</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="277" />
+        <location filename="../../app/chat_view.py" line="308" />
         <source>Editing an earlier message. Press Escape to cancel.</source>
         <translation>正在编辑之前的消息。按 Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="389" />
+        <location filename="../../app/chat_view.py" line="452" />
         <source>You stopped this answer.</source>
         <translation>您停止了这个回答。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="390" />
+        <location filename="../../app/chat_view.py" line="453" />
         <source>The answer reached its length limit.</source>
         <translation>回答已达到长度上限。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="391" />
+        <location filename="../../app/chat_view.py" line="454" />
         <source>This answer was not finished. See the notice at the top.</source>
         <translation>这个回答没有完成。请查看顶部的通知。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="396" />
+        <location filename="../../app/chat_view.py" line="460" />
+        <source>This answer was cut off when Rotary closed unexpectedly.</source>
+        <translation>Rotary 意外关闭，这个回答被中断了。</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="462" />
+        <source>This answer is still being written…</source>
+        <translation>这个回答仍在撰写中…</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="464" />
+        <source>This answer was not finished.</source>
+        <translation>这个回答没有完成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/chat_view.py" line="470" />
         <source>Answer stopped.</source>
         <translation>回答已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="396" />
+        <location filename="../../app/chat_view.py" line="470" />
         <source>Answer finished.</source>
         <translation>回答已完成。</translation>
     </message>
@@ -259,22 +295,22 @@
         <translation>删除所选对话</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="85" />
+        <location filename="../../app/conversation_list.py" line="96" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="85" />
+        <location filename="../../app/conversation_list.py" line="96" />
         <source>New name:</source>
         <translation>新名称：</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="95" />
+        <location filename="../../app/conversation_list.py" line="106" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="96" />
+        <location filename="../../app/conversation_list.py" line="107" />
         <source>Delete “{title}”? This cannot be undone.</source>
         <translation>要删除“{title}”吗？此操作无法撤销。</translation>
     </message>
@@ -300,7 +336,7 @@
     </message>
     <message>
         <location filename="../../app/gauge.py" line="133" />
-        <location filename="../../app/gauge.py" line="150" />
+        <location filename="../../app/gauge.py" line="152" />
         <source>Rotary {gb} GB</source>
         <translation>Rotary {gb} GB</translation>
     </message>
@@ -315,102 +351,102 @@
         <translation>显存（VRAM，由 NVIDIA 驱动测得）：{ours}，其他程序 {other} GB，空闲 {free} GB，共 {total} GB。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="149" />
+        <location filename="../../app/gauge.py" line="151" />
         <source>in use by all programs</source>
         <translation>所有程序正在使用</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="152" />
+        <location filename="../../app/gauge.py" line="153" />
         <source>others {gb} GB</source>
         <translation>其他 {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="156" />
+        <location filename="../../app/gauge.py" line="157" />
         <source>System memory used by Rotary: unknown</source>
         <translation>Rotary 使用的系统内存：未知</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="157" />
+        <location filename="../../app/gauge.py" line="158" />
         <source>System memory used by Rotary: {size} GB</source>
         <translation>Rotary 使用的系统内存：{size} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="164" />
+        <location filename="../../app/gauge.py" line="165" />
         <source>Writing speed: shown while an answer is written</source>
         <translation>写作速度：撰写回答时显示</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="165" />
+        <location filename="../../app/gauge.py" line="166" />
         <source>Writing speed: about {n} words a second</source>
         <translation>写作速度：每秒约 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="171" />
+        <location filename="../../app/gauge.py" line="172" />
         <source>Reading your message: about {n} words a second</source>
         <translation>阅读您的消息：每秒约 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="174" />
+        <location filename="../../app/gauge.py" line="175" />
         <source>first word after {s} s</source>
         <translation>{s} 秒后出现第一个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="179" />
+        <location filename="../../app/gauge.py" line="180" />
         <source>Speeds are measured by the engine while it writes an answer.</source>
         <translation>速度由引擎在撰写回答时测得。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="180" />
+        <location filename="../../app/gauge.py" line="181" />
         <source>Measured by the engine: writing {w} tokens per second, reading {r} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
         <translation>由引擎测得：写入每秒 {w} 个 token，读取每秒 {r} 个 token。token 是词的片段；这里显示的词数为 token × {ratio}。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="192" />
+        <location filename="../../app/gauge.py" line="193" />
         <source>Conversation memory: no model loaded</source>
         <translation>对话记忆：尚未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="194" />
+        <location filename="../../app/gauge.py" line="195" />
         <source>Conversation memory: shown after the next answer</source>
         <translation>对话记忆：下一次回答后显示</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="196" />
+        <location filename="../../app/gauge.py" line="197" />
         <source>Conversation memory: about {n} words left</source>
         <translation>对话记忆：约剩 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="201" />
+        <location filename="../../app/gauge.py" line="202" />
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
         <translation>上下文：已使用 {used} / {size} 个 token（由引擎测得）。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="207" />
+        <location filename="../../app/gauge.py" line="208" />
         <source>Answered from the graphics card: {pct}%</source>
         <translation>由显卡处理：{pct}%</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="213" />
+        <location filename="../../app/gauge.py" line="214" />
         <source>Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.</source>
         <translation>专家命中率（由引擎测得）：所需专家已在显存中的专家计算所占比例。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="216" />
+        <location filename="../../app/gauge.py" line="217" />
         <source>Per layer: {values}.</source>
         <translation>每层：{values}。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="380" />
+        <location filename="../../app/gauge.py" line="386" />
         <source>How the model is running</source>
         <translation>模型的运行情况</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="395" />
+        <location filename="../../app/gauge.py" line="401" />
         <source>How it is running</source>
         <translation>运行情况</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="457" />
+        <location filename="../../app/gauge.py" line="463" />
         <source>Resident memory (RSS) of the Rotary process, measured by the operating system.</source>
         <translation>Rotary 进程的常驻内存（RSS），由操作系统测得。</translation>
     </message>
@@ -465,17 +501,17 @@
         <translation>用相同设置再试一次</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="172" />
+        <location filename="../../app/loading.py" line="173" />
         <source>Loading progress</source>
         <translation>加载进度</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="177" />
+        <location filename="../../app/loading.py" line="178" />
         <source>Why a safer setting was chosen</source>
         <translation>为什么选择了更稳妥的设置</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="184" />
+        <location filename="../../app/loading.py" line="185" />
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
@@ -491,82 +527,82 @@
         <translation>当前模型</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="78" />
+        <location filename="../../app/main_window.py" line="80" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="79" />
+        <location filename="../../app/main_window.py" line="81" />
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="80" />
+        <location filename="../../app/main_window.py" line="82" />
         <source>&amp;Export conversation…</source>
         <translation>导出对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="81" />
+        <location filename="../../app/main_window.py" line="83" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="82" />
+        <location filename="../../app/main_window.py" line="84" />
         <source>First-time &amp;setup…</source>
         <translation>首次设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="83" />
+        <location filename="../../app/main_window.py" line="85" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="84" />
+        <location filename="../../app/main_window.py" line="86" />
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="85" />
+        <location filename="../../app/main_window.py" line="87" />
         <source>&amp;Stop the answer</source>
         <translation>停止回答(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="86" />
+        <location filename="../../app/main_window.py" line="88" />
         <source>&amp;Write the last answer again</source>
         <translation>重新撰写最后一个回答(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="88" />
+        <location filename="../../app/main_window.py" line="90" />
         <source>&amp;Edit my last message</source>
         <translation>编辑我的最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="89" />
+        <location filename="../../app/main_window.py" line="91" />
         <source>&amp;Copy the last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="91" />
+        <location filename="../../app/main_window.py" line="93" />
         <source>&amp;Go</source>
         <translation>转到(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="92" />
+        <location filename="../../app/main_window.py" line="94" />
         <source>Go to the &amp;message box</source>
         <translation>转到消息输入框(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="93" />
+        <location filename="../../app/main_window.py" line="95" />
         <source>&amp;Search conversations</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="95" />
+        <location filename="../../app/main_window.py" line="97" />
         <source>Go to the &amp;conversation list</source>
         <translation>转到对话列表(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="97" />
+        <location filename="../../app/main_window.py" line="99" />
         <source>Go to the &amp;live numbers</source>
         <translation>转到实时数据(&amp;L)</translation>
     </message>

@@ -376,4 +376,25 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'the setting for workstations with a 24 GB graphics card': (
         '24 GB 그래픽 카드가 있는 워크스테이션용 설정',
         '适用于配备 24 GB 显卡的工作站的设置'),
+    'About this model': (
+        '이 모델에 대하여',
+        '关于这个模型'),
+    'This answer is still being written…': (
+        '이 답변은 아직 작성 중입니다…',
+        '这个回答仍在撰写中…'),
+    'This answer was cut off when Rotary closed unexpectedly.': (
+        'Rotary가 예기치 않게 닫혀 이 답변이 중간에 끊겼습니다.',
+        'Rotary 意外关闭，这个回答被中断了。'),
+    'This answer was not finished.': (
+        '이 답변은 끝나지 않았습니다.',
+        '这个回答没有完成。'),
+    'This model': (
+        '이 모델',
+        '这个模型'),
+    'Write an answer to this message': (
+        '이 메시지에 대한 답변 쓰기',
+        '为这条消息撰写回答'),
+    '“{name}” looks like a base model: it was not trained to chat, so it may continue your text instead of answering it. For a helpful assistant, choose a model whose name contains “Instruct” or “Chat” in Settings.': (
+        '“{name}”은(는) 기본 모델로 보입니다. 대화용으로 학습되지 않아 질문에 답하는 대신 글을 이어 쓸 수 있습니다. 도움이 되는 도우미를 원하시면 설정에서 이름에 “Instruct” 또는 “Chat”이 들어간 모델을 선택하세요.',
+        '“{name}”看起来是一个基础模型：它没有经过对话训练，可能会接着写您的文字，而不是回答。若想要一个有用的助手，请在“设置”中选择名称包含“Instruct”或“Chat”的模型。'),
 }
