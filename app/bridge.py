@@ -133,8 +133,7 @@ class EngineBridge(QObject):
     load_failed = Signal(object)           # EngineError
     model_unloaded = Signal()
     token = Signal(int, str)               # request id, new text
-    stats = Signal(object)                 # engine.api.StepRecord (speeds, context)
-    residency = Signal(object, object)     # expert ids per layer, hit rate or None
+    stats = Signal(object)                 # engine.api.StepRecord (speeds, context, hits)
     finished = Signal(object)              # engine.api.RequestFinished
     failed = Signal(int, object)           # request id, EngineError
     vram_read = Signal(object)             # engine VramReading, or None when it cannot be read
@@ -177,8 +176,6 @@ class EngineBridge(QObject):
         if event.text:
             emit(self.token, event.request_id, event.text)
         emit(self.stats, event)
-        if event.expert_ids is not None or event.expert_hit_rate is not None:
-            emit(self.residency, event.expert_ids, event.expert_hit_rate)
 
     def _on_failed(self, event: RequestFailed) -> None:
         if event.request_id == self._load_id:
