@@ -3,7 +3,8 @@
 Typed ``EngineError``s, unexpected exceptions from ``sys.excepthook``,
 ``threading.excepthook`` and qasync slots, and warnings about settings or history
 all become a ``Notice``: a plain message, optional details for "Copy details",
-and optional actions. Errors never go into a chat answer.
+and optional actions. Every notice also goes to the log file (logs/rotary.log), errors
+with their traceback. Errors never go into a chat answer.
 """
 
 from __future__ import annotations
@@ -77,7 +78,11 @@ class NotificationService(QObject):
         return self.post(Notice("warning", message, details, actions))
 
     def engine_error(self, error: EngineError, *actions: NoticeAction) -> Notice:
-        return self.post(Notice("error", error.message, error.details or repr(error), actions))
+        """Logged with its traceback when it was raised (not only constructed)."""
+        notice = Notice("error", error.message, error.details or repr(error), actions)
+        log.error("%s\n%s", notice.message, notice.details,
+                  exc_info=error if error.__traceback__ is not None else None)
+        return self.post(notice, logged=True)
 
     def unexpected(self, exc_type, exc, tb) -> None:
         if isinstance(exc, EngineError):

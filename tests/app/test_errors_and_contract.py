@@ -146,6 +146,10 @@ def test_every_error_and_its_traceback_reaches_the_log_file(qtbot, make_app, qlo
     gc.collect()
     rotary.notices.engine_error(NotAGGUFError("This file is not a language model (GGUF) "
                                               "file.", "/tmp/notes.gguf: bad magic"))
+    try:
+        raise NotAGGUFError("This file is broken.", "raised in the check")
+    except NotAGGUFError as error:
+        rotary.notices.engine_error(error)
     qtbot.waitUntil(lambda: "thread boom" in log_file.read_text(encoding="utf-8"), timeout=2000)
     text = log_file.read_text(encoding="utf-8")
     assert 'raise ValueError("main thread boom")' in text     # the traceback, not a line
@@ -153,6 +157,7 @@ def test_every_error_and_its_traceback_reaches_the_log_file(qtbot, make_app, qlo
     assert "RuntimeError: task nobody awaited" in text
     assert "ERROR rotary.notices: This file is not a language model" in text
     assert "bad magic" in text
+    assert 'raise NotAGGUFError("This file is broken."' in text     # its traceback too
 
 
 @pytest.mark.parametrize("code, back, next_, cancel, ok", [
