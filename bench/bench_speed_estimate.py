@@ -6,7 +6,7 @@ would pick), prints the estimated range, then loads the model through the engine
 and measures the writing speed of one answer. Measured and estimated figures are labelled;
 the estimate is a model (bandwidth + per-token overhead). Exits non-zero (bench/verdict.py)
 when a measurement falls far outside its estimate (below low / 1.5 or above high x 1.5).
-The largest model is also measured quantized to Q4_K_M by llama.cpp's own quantizer.
+The larger fixtures are measured quantized to Q4_K_M by llama.cpp's own quantizer.
 Usage: python bench/bench_speed_estimate.py [--tokens 96] [--skip-large]
 """
 
@@ -91,13 +91,16 @@ def main() -> int:
     specs = [("test", SPECS["test"]), ("bench", SPECS["bench"])]
     if not args.skip_large:
         specs.append(("large", LARGE))
+    # Real downloads are quantized (Q4_K_M below); the fixtures are plain f16.
     verdicts = Verdicts()
     with tempfile.TemporaryDirectory() as directory:
         models = [("demo", ensure_demo_model(directory))]     # the app's own demo
-        models += [(name, write_tiny_moe(pathlib.Path(directory) / f"{name}.gguf", spec))
-                   for name, spec in specs]
+        written = {name: write_tiny_moe(pathlib.Path(directory) / f"{name}.gguf", spec)
+                   for name, spec in specs}
+        models += [("test", written["test"]), ("bench-q4", quantize_q4_k_m(written["bench"]))]
         if not args.skip_large:
-            models.append(("large-q4", quantize_q4_k_m(models[-1][1])))
+            models += [("large", written["large"]),
+                       ("large-q4", quantize_q4_k_m(written["large"]))]
         for name, path in models:
             facts = inspect_model(str(path))
             recipe = plan(facts, hardware, preset=preset)

@@ -17,29 +17,34 @@ from engine.recipe import Recipe
 #   active bytes per layer = dense + n_expert_used / n_expert x routed expert bytes
 #   GPU side at 50-75% of the card's peak bandwidth (NVML bus width x memory clock, or
 #     32 GB/s per GiB of VRAM when unknown: 4060 Laptop 256/8, 4070 504/12, 4090 1008/24);
-#   RAM side: each processor thread works through 3.5-7.5 GB/s of quantized weights (it
+#   RAM side: each processor thread works through 3.5-14 GB/s of quantized weights (it
 #     unpacks them as it goes), up to the 12-30 GB/s that dual-channel memory delivers;
 #   plus 0.05 ms per GPU layer (kernel launches) and 0.1 ms per layer whose experts run on
 #     the processor (activations go to the CPU and back, with a sync);
-#   plus 0.4-1.0 ms per token for graph building, sampling and Python.
+#   plus 0.15-1.0 ms per token for graph building, sampling and Python.
+# The low end is a processor shared with other work, the high end an idle one.
 # Checks: Qwen3.6-35B-A3B, --n-cpu-moe 32, RTX 4060 Laptop with 7 threads gives 18-36
-# tokens/s here; the published measurement was 21. On a 2-core machine (1 thread, shared
-# with other work) bench/bench_speed_estimate.py measured a Q4_K_M calibration MoE at
-# 59-102 tokens/s (the old model said 143-271) and the demo at 400-650; a real small base
-# model wrote 25-28 tokens/s where the old model said 45-103 (issue 8). The per-thread rate
-# and overhead were fitted to those runs. KV cache reads are left out.
+# tokens/s here; the published measurement was 21. On a 2-core machine with 1 thread,
+# bench/bench_speed_estimate.py measured a Q4_K_M calibration MoE (~66 MB read per token)
+# at 59-102 tokens/s while other programs kept both cores busy and 145-204 when idle (the old
+# model, 12-30 GB/s whatever the threads, said 143-271); a real small base model wrote
+# 25-28 tokens/s where the old model said 45-103 (issue 8). Plain f16 weights (the demo,
+# the fixtures) have nothing to unpack: a thread reads them about twice as fast per byte
+# (measured: f16 calibration MoE 100 tokens/s idle, 216 MB per token).
+# KV cache reads are left out (small at these contexts).
 
 GPU_EFFICIENCY = (0.5, 0.75)
 CPU_BANDWIDTH_BYTES_S = (12e9, 30e9)            # memory's limit, all threads together
-CPU_BYTES_PER_THREAD_S = (3.5e9, 7.5e9)         # one thread's unpack-and-multiply rate
+CPU_BYTES_PER_THREAD_S = (3.5e9, 14e9)          # one thread's unpack-and-multiply rate
 GPU_BANDWIDTH_PER_GIB = 32e9
 GPU_LAYER_OVERHEAD_S = 50e-6
 CPU_EXPERT_HOP_S = 100e-6
-PER_TOKEN_OVERHEAD_S = (1.0e-3, 0.4e-3)         # (slow end, fast end) of the range
+PER_TOKEN_OVERHEAD_S = (1.0e-3, 0.15e-3)        # (slow end, fast end) of the range
 # A token is a piece of a word. Every speed or length the app shows in words is tokens x
 # this ratio (English prose; other languages use more tokens per word), and says so.
 WORDS_PER_TOKEN = 0.75
 SLOW_TOKENS_PER_S = 5.0
+FLOAT_TYPES = frozenset({"F16", "BF16", "F32"})
 
 
 @dataclass(frozen=True)
@@ -74,10 +79,19 @@ def _gpu_bandwidth(hw: HardwareInfo) -> float:
     return float(gpu.memory_bandwidth_bytes_s or GPU_BANDWIDTH_PER_GIB * gpu.total_bytes / GIB)
 
 
+def float_share(facts: ModelFacts) -> float:
+    """Share of the weight bytes stored as plain floats (F16, BF16, F32): nothing to unpack."""
+    total = sum(t.n_bytes for t in facts.tensors)
+    floats = sum(t.n_bytes for t in facts.tensors if t.type_name in FLOAT_TYPES)
+    return floats / total if total else 0.0
+
+
 def expected_tokens_per_second(sizes: ModelSizes, layout: Layout, hw: HardwareInfo,
-                               threads: int | None = None) -> tuple[float, float]:
+                               threads: int | None = None,
+                               floats: float = 0.0) -> tuple[float, float]:
     """Decode speed range (tokens/s) from the bandwidth model above; ``threads`` is the
-    recipe's processor thread count (None: as many as the physical cores)."""
+    recipe's processor thread count (None: as many as the physical cores), ``floats`` the
+    share of plain-float weights (``float_share``), which a thread reads twice as fast."""
     active, gpu_bw = _active_bytes(sizes, layout), _gpu_bandwidth(hw)
     threads = threads or hw.cpu_physical_cores or 1
     fixed = active.gpu_layers * GPU_LAYER_OVERHEAD_S + active.cpu_expert_layers * CPU_EXPERT_HOP_S
@@ -85,6 +99,7 @@ def expected_tokens_per_second(sizes: ModelSizes, layout: Layout, hw: HardwareIn
     for efficiency, ram_bw, per_thread, overhead in zip(
             GPU_EFFICIENCY, CPU_BANDWIDTH_BYTES_S, CPU_BYTES_PER_THREAD_S, PER_TOKEN_OVERHEAD_S):
         gpu_time = active.gpu / (gpu_bw * efficiency) if active.gpu else 0.0
+        per_thread *= 1.0 / (1.0 - floats / 2)      # bytes at 2x the rate for that share
         cpu_bw = min(ram_bw, per_thread * threads)
         speeds.append(1.0 / (gpu_time + active.cpu / cpu_bw + fixed + overhead))
     return speeds[0], speeds[1]
@@ -128,7 +143,8 @@ def describe(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo) -> PlanSummary
     if red:
         return PlanSummary("red", red, (0.0, 0.0))
     sizes = model_sizes(facts)
-    speed = expected_tokens_per_second(sizes, layout_of(recipe, sizes), hw, recipe.n_threads)
+    speed = expected_tokens_per_second(sizes, layout_of(recipe, sizes), hw, recipe.n_threads,
+                                       float_share(facts))
     warnings = _warnings(recipe, hw, speed)
     text = " ".join([_usage_text(recipe, speed), *warnings])
     return PlanSummary("yellow" if warnings else "green", text, speed)
