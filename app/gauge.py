@@ -50,6 +50,7 @@ class GaugeModel:
 
     words_per_token: float = 0.75
     has_gpu: bool | None = None              # None: not known yet
+    on_server: bool = False                  # the model runs on the office server
     vram: VramReading | None = None
     vram_lost: bool = False                  # NVML worked, then stopped
     ram_bytes: int | None = None             # this process's resident memory (psutil)
@@ -104,11 +105,13 @@ class GaugeModel:
     def reset_model(self, floor: int) -> None:
         """Another model is loading: nothing of the previous one stays on screen."""
         self.reset_conversation(floor)
-        self.context_size = 0
+        self.context_size, self.on_server = 0, False
 
     # ---- sentences (plain words; the technical term goes into the tooltip) -----------------
 
     def vram_text(self) -> str:
+        if self.on_server:
+            return tr("The model runs on the office server, not on this computer.")
         if self.has_gpu is False:
             return tr("No graphics card: the model runs on the processor.")
         if self.vram is None and self.vram_lost:
@@ -121,14 +124,14 @@ class GaugeModel:
     def vram_parts(self) -> tuple[float, float] | None:
         """(Rotary's share, other programs' share) of the card, 0..1; None when unknown."""
         vram = self.vram
-        if vram is None or not vram.total_bytes or self.has_gpu is False:
+        if vram is None or not vram.total_bytes or self.has_gpu is False or self.on_server:
             return None
         ours = min(vram.process_bytes or 0, vram.used_bytes)
         return ours / vram.total_bytes, (vram.used_bytes - ours) / vram.total_bytes
 
     def vram_details(self) -> str:
         vram = self.vram
-        if vram is None or self.has_gpu is False:
+        if vram is None or self.has_gpu is False or self.on_server:
             return ""
         ours = (tr("Rotary {gb} GB").format(gb=_gb(vram.process_bytes))
                 if vram.process_bytes is not None else tr("Rotary's share not reported"))
@@ -140,7 +143,7 @@ class GaugeModel:
     def vram_legend(self) -> str:
         """What the bar's colours mean, as rich text with coloured squares."""
         vram = self.vram
-        if vram is None or self.has_gpu is False:
+        if vram is None or self.has_gpu is False or self.on_server:
             return ""
         ours = vram.process_bytes or 0
 
@@ -429,6 +432,7 @@ class GaugeWidget(QFrame):
 
     def on_model_loaded(self, event) -> None:
         self.model.context_size = int(event.recipe.n_ctx)
+        self.model.on_server = event.server is not None
         self._dirty = True
 
     def on_model_unloaded(self) -> None:

@@ -3,105 +3,118 @@
 <context>
     <name />
     <message>
-        <location filename="../../app/application.py" line="56" />
-        <location filename="../../app/application.py" line="73" />
+        <location filename="../../app/application.py" line="60" />
+        <location filename="../../app/application.py" line="77" />
         <location filename="../../app/main_window.py" line="34" />
         <source>No model loaded</source>
         <translation>불러온 모델 없음</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="139" />
+        <location filename="../../app/application.py" line="143" />
         <source>Your saved conversations could not be read, so Rotary started a new, empty history. The damaged file was kept next to the new one.</source>
         <translation>저장된 대화를 읽을 수 없어 Rotary가 새 빈 기록을 시작했습니다. 손상된 파일은 새 파일 옆에 보관했습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="144" />
+        <location filename="../../app/application.py" line="148" />
         <source>Loading: {name}</source>
         <translation>불러오는 중: {name}</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="148" />
+        <location filename="../../app/application.py" line="152" />
         <source>Model: {name}</source>
         <translation>모델: {name}</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="211" />
+        <location filename="../../app/application.py" line="216" />
         <source>There is no conversation to export yet.</source>
         <translation>아직 내보낼 대화가 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="214" />
+        <location filename="../../app/application.py" line="219" />
         <source>Export conversation</source>
         <translation>대화 내보내기</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="216" />
+        <location filename="../../app/application.py" line="221" />
         <source>Markdown files (*.md)</source>
         <translation>마크다운 파일 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="225" />
+        <location filename="../../app/application.py" line="230" />
         <source>The conversation could not be saved there.</source>
         <translation>그 위치에 대화를 저장할 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="227" />
+        <location filename="../../app/application.py" line="232" />
         <source>Conversation saved to {path}.</source>
         <translation>대화를 {path}에 저장했습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="78" />
+        <location filename="../../app/bridge.py" line="83" />
         <source>A part of Rotary is missing or damaged. Please reinstall Rotary.</source>
         <translation>Rotary의 일부가 없거나 손상되었습니다. Rotary를 다시 설치해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="237" />
+        <location filename="../../app/bridge.py" line="240" />
+        <location filename="../../app/bridge.py" line="256" />
+        <source>This copy of Rotary cannot use an office server.</source>
+        <translation>이 Rotary는 사무실 서버를 사용할 수 없습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/bridge.py" line="290" />
+        <location filename="../../app/bridge.py" line="303" />
         <source>No model is loaded yet.</source>
         <translation>아직 불러온 모델이 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="297" />
+        <location filename="../../app/bridge.py" line="335" />
+        <source>The document was not read: it was stopped before it started.</source>
+        <translation>문서를 읽지 않았습니다: 시작하기 전에 멈췄습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/bridge.py" line="375" />
         <source>Rotary is closing.</source>
         <translation>Rotary를 닫는 중입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="134" />
+        <location filename="../../app/chat_controller.py" line="137" />
+        <location filename="../../app/document_flow.py" line="88" />
         <source>The model is not ready yet. Please wait until loading has finished.</source>
         <translation>모델이 아직 준비되지 않았습니다. 불러오기가 끝날 때까지 기다려 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="153" />
+        <location filename="../../app/chat_controller.py" line="156" />
         <source>Reading your message…</source>
         <translation>메시지를 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="163" />
+        <location filename="../../app/chat_controller.py" line="166" />
         <source>Stopping…</source>
         <translation>멈추는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="224" />
+        <location filename="../../app/chat_controller.py" line="253" />
         <source>Writing the answer…</source>
         <translation>답변을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="310" />
+        <location filename="../../app/chat_controller.py" line="339" />
         <source>“{name}” looks like a base model: it was not trained to chat, so it may continue your text instead of answering it. For a helpful assistant, choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
         <translation>“{name}”은(는) 기본 모델로 보입니다. 대화용으로 학습되지 않아 질문에 답하는 대신 글을 이어 쓸 수 있습니다. 도움이 되는 도우미를 원하시면 설정에서 이름에 “Instruct” 또는 “Chat”이 들어간 모델을 선택하세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="313" />
+        <location filename="../../app/chat_controller.py" line="342" />
         <source>This model</source>
         <translation>이 모델</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="320" />
+        <location filename="../../app/chat_controller.py" line="349" />
         <location filename="../../app/chat_view.py" line="115" />
         <source>You</source>
         <translation>나</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="320" />
+        <location filename="../../app/chat_controller.py" line="349" />
         <location filename="../../app/chat_view.py" line="115" />
         <source>Assistant</source>
         <translation>도우미</translation>
@@ -195,6 +208,7 @@
     </message>
     <message>
         <location filename="../../app/chat_view.py" line="268" />
+        <location filename="../../app/document_view.py" line="77" />
         <source>Stop</source>
         <translation>멈추기</translation>
     </message>
@@ -315,203 +329,208 @@
         <translation>“{title}” 대화를 삭제할까요? 되돌릴 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="113" />
+        <location filename="../../app/gauge.py" line="114" />
+        <source>The model runs on the office server, not on this computer.</source>
+        <translation>모델은 이 컴퓨터가 아니라 사무실 서버에서 실행됩니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="116" />
         <source>No graphics card: the model runs on the processor.</source>
         <translation>그래픽 카드 없음: 모델이 프로세서에서 실행됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="115" />
+        <location filename="../../app/gauge.py" line="118" />
         <source>Graphics memory: unknown (the graphics driver stopped answering)</source>
         <translation>그래픽 메모리: 알 수 없음 (그래픽 드라이버가 응답하지 않음)</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="117" />
+        <location filename="../../app/gauge.py" line="120" />
         <source>Graphics memory: unknown</source>
         <translation>그래픽 메모리: 알 수 없음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="118" />
+        <location filename="../../app/gauge.py" line="121" />
         <source>Graphics memory: {used} of {total} GB in use</source>
         <translation>그래픽 메모리: {total} GB 중 {used} GB 사용 중</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="133" />
-        <location filename="../../app/gauge.py" line="152" />
+        <location filename="../../app/gauge.py" line="136" />
+        <location filename="../../app/gauge.py" line="155" />
         <source>Rotary {gb} GB</source>
         <translation>Rotary {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="134" />
+        <location filename="../../app/gauge.py" line="137" />
         <source>Rotary's share not reported</source>
         <translation>Rotary 사용량은 보고되지 않음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="135" />
+        <location filename="../../app/gauge.py" line="138" />
         <source>Graphics memory (VRAM), measured by the NVIDIA driver: {ours}, other programs {other} GB, free {free} GB of {total} GB.</source>
         <translation>그래픽 메모리(VRAM, NVIDIA 드라이버가 측정): {ours}, 다른 프로그램 {other} GB, 여유 {free} GB / 전체 {total} GB.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="151" />
+        <location filename="../../app/gauge.py" line="154" />
         <source>in use by all programs</source>
         <translation>모든 프로그램이 사용 중</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="153" />
+        <location filename="../../app/gauge.py" line="156" />
         <source>others {gb} GB</source>
         <translation>기타 {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="157" />
+        <location filename="../../app/gauge.py" line="160" />
         <source>System memory used by Rotary: unknown</source>
         <translation>Rotary가 쓰는 시스템 메모리: 알 수 없음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="158" />
+        <location filename="../../app/gauge.py" line="161" />
         <source>System memory used by Rotary: {size} GB</source>
         <translation>Rotary가 쓰는 시스템 메모리: {size} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="165" />
+        <location filename="../../app/gauge.py" line="168" />
         <source>Writing speed: shown while an answer is written</source>
         <translation>쓰기 속도: 답변을 쓰는 동안 표시</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="166" />
+        <location filename="../../app/gauge.py" line="169" />
         <source>Writing speed: about {n} words a second</source>
         <translation>쓰기 속도: 초당 약 {n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="172" />
+        <location filename="../../app/gauge.py" line="175" />
         <source>Reading your message: about {n} words a second</source>
         <translation>메시지 읽기: 초당 약 {n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="175" />
+        <location filename="../../app/gauge.py" line="178" />
         <source>first word after {s} s</source>
         <translation>{s}초 후 첫 단어</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="180" />
+        <location filename="../../app/gauge.py" line="183" />
         <source>Speeds are measured by the engine while it writes an answer.</source>
         <translation>속도는 엔진이 답변을 쓰는 동안 측정합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="181" />
+        <location filename="../../app/gauge.py" line="184" />
         <source>Measured by the engine: writing {w} tokens per second, reading {r} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
         <translation>엔진이 측정: 쓰기 초당 {w}개 토큰, 읽기 초당 {r}개 토큰. 토큰은 단어의 조각이며, 여기 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="193" />
+        <location filename="../../app/gauge.py" line="196" />
         <source>Conversation memory: no model loaded</source>
         <translation>대화 기억: 불러온 모델 없음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="195" />
+        <location filename="../../app/gauge.py" line="198" />
         <source>Conversation memory: shown after the next answer</source>
         <translation>대화 기억: 다음 답변 후에 표시</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="197" />
+        <location filename="../../app/gauge.py" line="200" />
         <source>Conversation memory: about {n} words left</source>
         <translation>대화 기억: 약 {n}단어 남음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="202" />
+        <location filename="../../app/gauge.py" line="205" />
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
         <translation>컨텍스트: {size}개 토큰 중 {used}개 사용 (엔진이 측정).</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="208" />
+        <location filename="../../app/gauge.py" line="211" />
         <source>Answered from the graphics card: {pct}%</source>
         <translation>그래픽 카드에서 처리: {pct}%</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="214" />
+        <location filename="../../app/gauge.py" line="217" />
         <source>Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.</source>
         <translation>전문가 적중률(엔진이 측정): 필요한 전문가가 이미 그래픽 메모리에 있던 작업의 비율.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="217" />
+        <location filename="../../app/gauge.py" line="220" />
         <source>Per layer: {values}.</source>
         <translation>레이어별: {values}.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="386" />
+        <location filename="../../app/gauge.py" line="389" />
         <source>How the model is running</source>
         <translation>모델의 실행 상태</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="401" />
+        <location filename="../../app/gauge.py" line="404" />
         <source>How it is running</source>
         <translation>실행 상태</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="463" />
+        <location filename="../../app/gauge.py" line="467" />
         <source>Resident memory (RSS) of the Rotary process, measured by the operating system.</source>
         <translation>Rotary 프로세스의 상주 메모리(RSS), 운영체제가 측정.</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="101" />
+        <location filename="../../app/loading.py" line="104" />
         <source>Small demo model (always writes the same short message; for trying Rotary only)</source>
         <translation>작은 데모 모델 (항상 같은 짧은 메시지를 씀; Rotary 체험용)</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="106" />
+        <location filename="../../app/loading.py" line="109" />
         <source>The model file was moved or deleted: {path}. Please choose it again.</source>
         <translation>모델 파일이 옮겨졌거나 삭제되었습니다: {path}. 다시 선택해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="108" />
+        <location filename="../../app/loading.py" line="111" />
         <source>Choose a model…</source>
         <translation>모델 선택…</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="119" />
+        <location filename="../../app/loading.py" line="122" />
         <source>Your computer did not have enough memory for the first plan, so Rotary chose a safer one: {what}</source>
         <translation>처음 계획에 필요한 메모리가 부족해서 Rotary가 더 안전한 계획을 골랐습니다: {what}</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="128" />
+        <location filename="../../app/loading.py" line="132" />
         <source>The model is ready. It uses less graphics memory than planned, so answers may be a little slower.</source>
         <translation>모델이 준비되었습니다. 계획보다 그래픽 메모리를 적게 쓰므로 답변이 조금 느릴 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="136" />
+        <location filename="../../app/loading.py" line="139" />
         <source>Try the safer setting</source>
         <translation>더 안전한 설정으로 시도</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="137" />
+        <location filename="../../app/loading.py" line="140" />
         <source>Choose another model…</source>
         <translation>다른 모델 선택…</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="148" />
+        <location filename="../../app/loading.py" line="152" />
         <source>Rotary closed unexpectedly while loading the model last time. Loading it with the safer setting keeps the whole model in system memory and uses the processor: slower, but it should not crash.</source>
         <translation>지난번 모델을 불러오는 중에 Rotary가 예기치 않게 종료되었습니다. 더 안전한 설정은 모델 전체를 시스템 메모리에 두고 프로세서를 사용합니다. 느리지만 멈추지 않을 것입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="152" />
+        <location filename="../../app/loading.py" line="156" />
         <source>Use the safer setting</source>
         <translation>더 안전한 설정 사용</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="153" />
+        <location filename="../../app/loading.py" line="157" />
         <source>Try the same setting again</source>
         <translation>같은 설정으로 다시 시도</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="173" />
+        <location filename="../../app/loading.py" line="177" />
         <source>Loading progress</source>
         <translation>불러오기 진행 상황</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="178" />
+        <location filename="../../app/loading.py" line="182" />
         <source>Why a safer setting was chosen</source>
         <translation>더 안전한 설정을 고른 이유</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="185" />
+        <location filename="../../app/loading.py" line="189" />
         <source>Loading {name}…</source>
         <translation>{name} 불러오는 중…</translation>
     </message>
@@ -643,6 +662,7 @@
     </message>
     <message>
         <location filename="../../app/model_check.py" line="67" />
+        <location filename="../../app/server_settings.py" line="84" />
         <source>Browse…</source>
         <translation>찾아보기…</translation>
     </message>
@@ -697,375 +717,735 @@
         <translation>이 알림 닫기</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="89" />
+        <location filename="../../app/notifications.py" line="94" />
         <source>Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.</source>
         <translation>Rotary 내부에서 문제가 생겼습니다. 대화 내용은 안전합니다. 다시 발생하면 자세한 내용을 복사해 IT 담당자에게 전달하세요.</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="121" />
+        <location filename="../../app/notifications.py" line="126" />
         <source>Something went wrong inside Rotary.</source>
         <translation>Rotary 내부에서 문제가 생겼습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="123" />
+        <location filename="../../app/settings.py" line="142" />
         <source>model file</source>
         <translation>모델 파일</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="118" />
+        <location filename="../../app/settings.py" line="137" />
         <source>Processor only (no graphics card)</source>
         <translation>프로세서만 사용 (그래픽 카드 없음)</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="123" />
+        <location filename="../../app/settings.py" line="142" />
         <source>setting for this computer</source>
         <translation>이 컴퓨터용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="124" />
+        <location filename="../../app/settings.py" line="143" />
         <source>conversation memory</source>
         <translation>대화 기억</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="125" />
+        <location filename="../../app/settings.py" line="144" />
         <source>parts of the model on the graphics card</source>
         <translation>그래픽 카드에 두는 모델 부분</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="126" />
+        <location filename="../../app/settings.py" line="145" />
         <source>processor cores used</source>
         <translation>사용하는 프로세서 코어</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="126" />
+        <location filename="../../app/settings.py" line="145" />
         <source>answer variety</source>
         <translation>답변의 다양성</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="127" />
+        <location filename="../../app/settings.py" line="146" />
         <source>system prompt</source>
         <translation>시스템 프롬프트</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="127" />
+        <location filename="../../app/settings.py" line="146" />
         <source>language</source>
         <translation>언어</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="128" />
+        <location filename="../../app/settings.py" line="147" />
         <source>first-time setup</source>
         <translation>처음 설정</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="141" />
+        <location filename="../../app/settings.py" line="148" />
+        <source>where the model runs</source>
+        <translation>모델이 실행되는 곳</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="148" />
+        <source>office server address</source>
+        <translation>사무실 서버 주소</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="149" />
+        <source>office server model</source>
+        <translation>사무실 서버 모델</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="150" />
+        <source>office server certificate check</source>
+        <translation>사무실 서버 인증서 확인</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="151" />
+        <source>office certificate file</source>
+        <translation>사무실 인증서 파일</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="164" />
         <source>The saved {what} was not valid, so the default was restored.</source>
         <translation>저장된 {what} 값이 올바르지 않아 기본값으로 되돌렸습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="174" />
+        <location filename="../../app/settings.py" line="197" />
         <source>Your settings file could not be read, so the default settings were restored.</source>
         <translation>설정 파일을 읽을 수 없어 기본 설정으로 되돌렸습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="177" />
+        <location filename="../../app/settings.py" line="200" />
         <source>The old file was kept as {name}.</source>
         <translation>이전 파일은 {name}(으)로 보관했습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="113" />
+        <location filename="../../app/settings.py" line="132" />
         <source>Automatic (fit this computer)</source>
         <translation>자동 (이 컴퓨터에 맞춤)</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="114" />
+        <location filename="../../app/settings.py" line="133" />
         <source>Laptop with an 8 GB graphics card</source>
         <translation>8 GB 그래픽 카드 노트북</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="115" />
+        <location filename="../../app/settings.py" line="134" />
         <source>Desktop with a 12 GB graphics card</source>
         <translation>12 GB 그래픽 카드 데스크톱</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="116" />
+        <location filename="../../app/settings.py" line="135" />
         <source>Desktop with a 16 GB graphics card</source>
         <translation>16 GB 그래픽 카드 데스크톱</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="117" />
+        <location filename="../../app/settings.py" line="136" />
         <source>Workstation with a 24 GB graphics card</source>
         <translation>24 GB 그래픽 카드 워크스테이션</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="27" />
+        <location filename="../../app/settings_dialog.py" line="28" />
         <source>Automatic</source>
         <translation>자동</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="44" />
+        <location filename="../../app/settings_dialog.py" line="45" />
         <source>Settings</source>
         <translation>설정</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="66" />
+        <location filename="../../app/settings_dialog.py" line="69" />
         <source>Language</source>
         <translation>언어</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="67" />
+        <location filename="../../app/settings_dialog.py" line="70" />
         <source>Same as the system</source>
         <translation>시스템과 같게</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="75" />
+        <location filename="../../app/settings_dialog.py" line="78" />
         <source>Model file:</source>
         <translation>모델 파일:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="54" />
+        <location filename="../../app/settings_dialog.py" line="55" />
         <source>Setting for this computer</source>
         <translation>이 컴퓨터용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="55" />
+        <location filename="../../app/settings_dialog.py" line="56" />
         <source>Memory recipe (preset): how the model is shared between the graphics card and system memory.</source>
         <translation>메모리 구성(프리셋): 모델을 그래픽 카드와 시스템 메모리에 어떻게 나눌지 정합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="76" />
+        <location filename="../../app/settings_dialog.py" line="79" />
         <source>Setting for this computer:</source>
         <translation>이 컴퓨터용 설정:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="77" />
+        <location filename="../../app/settings_dialog.py" line="80" />
         <source>Language:</source>
         <translation>언어:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="78" />
+        <location filename="../../app/settings_dialog.py" line="81" />
         <source>A new language is used after restarting Rotary.</source>
         <translation>새 언어는 Rotary를 다시 시작한 뒤에 적용됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="79" />
+        <location filename="../../app/settings_dialog.py" line="82" />
         <source>Colours follow your system's light or dark setting.</source>
         <translation>색상은 시스템의 밝은/어두운 모드 설정을 따릅니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="80" />
-        <location filename="../../app/settings_dialog.py" line="81" />
+        <location filename="../../app/settings_dialog.py" line="83" />
+        <location filename="../../app/settings_dialog.py" line="84" />
         <source>Run first-time setup again</source>
         <translation>처음 설정 다시 실행</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="94" />
+        <location filename="../../app/settings_dialog.py" line="100" />
         <source>Advanced</source>
         <translation>고급</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="96" />
+        <location filename="../../app/settings_dialog.py" line="102" />
         <source>Conversation memory</source>
         <translation>대화 기억</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="97" />
+        <location filename="../../app/settings_dialog.py" line="103" />
         <source>Context length, in tokens (pieces of words): how much of the conversation the model can see at once. More uses more memory.</source>
         <translation>컨텍스트 길이(토큰 단위, 토큰은 단어의 조각): 모델이 한 번에 볼 수 있는 대화의 양입니다. 늘리면 메모리를 더 씁니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="101" />
+        <location filename="../../app/settings_dialog.py" line="107" />
         <source>Model parts on the graphics card</source>
         <translation>그래픽 카드에 두는 모델 부분</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="102" />
+        <location filename="../../app/settings_dialog.py" line="108" />
         <source>Expert layers on the GPU: how many layers keep their experts in graphics memory. More is faster but needs more graphics memory.</source>
         <translation>GPU의 전문가 레이어: 전문가를 그래픽 메모리에 두는 레이어 수입니다. 많을수록 빠르지만 그래픽 메모리가 더 필요합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="105" />
+        <location filename="../../app/settings_dialog.py" line="111" />
         <source>Processor cores to use</source>
         <translation>사용할 프로세서 코어</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="105" />
+        <location filename="../../app/settings_dialog.py" line="111" />
         <source>Processor threads.</source>
         <translation>프로세서 스레드.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="110" />
+        <location filename="../../app/settings_dialog.py" line="116" />
         <source>Answer variety</source>
         <translation>답변의 다양성</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="111" />
+        <location filename="../../app/settings_dialog.py" line="117" />
         <source>Temperature: lower gives steadier answers, higher gives more varied ones.</source>
         <translation>온도(temperature): 낮으면 답변이 안정적이고, 높으면 더 다양해집니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="114" />
+        <location filename="../../app/settings_dialog.py" line="120" />
         <source>Standing instructions</source>
         <translation>고정 지시문</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="115" />
+        <location filename="../../app/settings_dialog.py" line="121" />
         <source>System prompt: text the model reads before every conversation.</source>
         <translation>시스템 프롬프트: 모델이 모든 대화 전에 읽는 글입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="122" />
+        <location filename="../../app/settings_dialog.py" line="128" />
         <source>Conversation memory:</source>
         <translation>대화 기억:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="123" />
+        <location filename="../../app/settings_dialog.py" line="129" />
         <source>Model parts on the graphics card:</source>
         <translation>그래픽 카드에 두는 모델 부분:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="125" />
+        <location filename="../../app/settings_dialog.py" line="131" />
         <source>Processor cores to use:</source>
         <translation>사용할 프로세서 코어:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="126" />
+        <location filename="../../app/settings_dialog.py" line="132" />
         <source>Answer variety:</source>
         <translation>답변의 다양성:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="127" />
+        <location filename="../../app/settings_dialog.py" line="133" />
         <source>Standing instructions:</source>
         <translation>고정 지시문:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="139" />
+        <location filename="../../app/settings_dialog.py" line="145" />
         <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
         <translation>이 컴퓨터에는 NVIDIA 그래픽 카드가 없어 모든 작업이 프로세서에서 실행됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="142" />
+        <location filename="../../app/settings_dialog.py" line="148" />
         <source>This model is not made of experts, so this does not apply.</source>
         <translation>이 모델은 전문가(expert)로 나뉘어 있지 않아 이 설정이 적용되지 않습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="25" />
+        <location filename="../../app/wizard.py" line="26" />
         <source>{size} GB of system memory</source>
         <translation>시스템 메모리 {size} GB</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="30" />
+        <location filename="../../app/wizard.py" line="31" />
         <source>Found the graphics card {name} with {vram} GB of graphics memory, and {ram}.</source>
         <translation>그래픽 카드 {name}(그래픽 메모리 {vram} GB)와 {ram}를 찾았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="27" />
+        <location filename="../../app/wizard.py" line="28" />
         <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
         <translation>NVIDIA 그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="37" />
+        <location filename="../../app/wizard.py" line="38" />
         <source>the setting for laptops with an 8 GB graphics card</source>
         <translation>8 GB 그래픽 카드가 있는 노트북용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="38" />
+        <location filename="../../app/wizard.py" line="39" />
         <source>the setting for desktops with a 12 GB graphics card</source>
         <translation>12 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="39" />
+        <location filename="../../app/wizard.py" line="40" />
         <source>the setting for desktops with a 16 GB graphics card</source>
         <translation>16 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="40" />
+        <location filename="../../app/wizard.py" line="41" />
         <source>the setting for workstations with a 24 GB graphics card</source>
         <translation>24 GB 그래픽 카드가 있는 워크스테이션용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="41" />
+        <location filename="../../app/wizard.py" line="42" />
         <source>the processor-only setting (no graphics card needed)</source>
         <translation>프로세서 전용 설정 (그래픽 카드 필요 없음)</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="42" />
+        <location filename="../../app/wizard.py" line="43" />
         <source>an automatic setting for this computer</source>
         <translation>이 컴퓨터에 맞춘 자동 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="48" />
+        <location filename="../../app/wizard.py" line="49" />
         <source>Your computer</source>
         <translation>내 컴퓨터</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="49" />
+        <location filename="../../app/wizard.py" line="50" />
         <source>Looking at your computer…</source>
         <translation>컴퓨터를 살펴보는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="51" />
+        <location filename="../../app/wizard.py" line="52" />
         <source>What Rotary found on this computer</source>
         <translation>Rotary가 이 컴퓨터에서 찾은 것</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="53" />
+        <location filename="../../app/wizard.py" line="54" />
         <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
         <translation>Rotary는 인터넷 없이 이 컴퓨터에서 언어 모델을 실행합니다. 먼저 컴퓨터 사양을 확인합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="61" />
+        <location filename="../../app/wizard.py" line="62" />
         <source>Choose a model</source>
         <translation>모델 선택</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="65" />
+        <location filename="../../app/wizard.py" line="66" />
         <source>Use the small demo model</source>
         <translation>작은 데모 모델 사용</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="66" />
+        <location filename="../../app/wizard.py" line="67" />
         <source>Use the small demo model, which always writes the same short message and is only for trying Rotary</source>
         <translation>항상 같은 짧은 메시지를 쓰는 Rotary 체험용 작은 데모 모델 사용</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="69" />
+        <location filename="../../app/wizard.py" line="70" />
         <source>The demo model is tiny and always writes the same short message. It only shows how Rotary works; it cannot answer questions.</source>
         <translation>데모 모델은 아주 작고 항상 같은 짧은 메시지를 씁니다. Rotary가 어떻게 작동하는지만 보여 주며, 질문에 답하지는 못합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="74" />
+        <location filename="../../app/wizard.py" line="75" />
         <source>Choose a model file (.gguf) with Browse, or drag it onto this window.</source>
         <translation>찾아보기로 모델 파일(.gguf)을 선택하거나 이 창으로 끌어다 놓으세요.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="100" />
+        <location filename="../../app/wizard.py" line="101" />
         <source>Ready</source>
         <translation>준비 완료</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="113" />
+        <location filename="../../app/wizard.py" line="115" />
         <source>Set up Rotary</source>
         <translation>Rotary 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="133" />
+        <location filename="../../app/wizard.py" line="138" />
         <source>Rotary could not look at this computer's hardware. You can still continue.</source>
         <translation>Rotary가 이 컴퓨터의 하드웨어를 확인하지 못했습니다. 그래도 계속할 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="146" />
+        <location filename="../../app/wizard.py" line="152" />
         <source>Rotary will use {recipe}.</source>
         <translation>Rotary는 {recipe}을(를) 사용합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="169" />
+        <location filename="../../app/wizard.py" line="175" />
         <source>the small demo model</source>
         <translation>작은 데모 모델</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="171" />
+        <location filename="../../app/wizard.py" line="177" />
         <source>Rotary will use {name} with {recipe}. You can change this later in Settings.</source>
         <translation>Rotary는 {name}을(를) {recipe}(으)로 사용합니다. 나중에 설정에서 바꿀 수 있습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_flow.py" line="52" />
+        <source>Rotary reads PDF, Word (.docx), text and Markdown files.</source>
+        <translation>Rotary는 PDF, Word(.docx), 텍스트, 마크다운 파일을 읽습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_flow.py" line="57" />
+        <location filename="../../app/document_view.py" line="99" />
+        <source>Looking at the document…</source>
+        <translation>문서를 살펴보는 중…</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_flow.py" line="71" />
+        <location filename="../../app/document_view.py" line="116" />
+        <source>Reading the document…</source>
+        <translation>문서를 읽는 중…</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_flow.py" line="85" />
+        <source>Please wait until the current answer is finished.</source>
+        <translation>지금 답변이 끝날 때까지 기다려 주세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_flow.py" line="140" />
+        <source>Document: {name} — {found}
+{style}</source>
+        <translation>문서: {name} — {found}
+{style}</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="35" />
+        <source>Document</source>
+        <translation>문서</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="40" />
+        <source>What was found in the document</source>
+        <translation>문서에서 찾은 내용</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="53" />
+        <source>Kind of summary</source>
+        <translation>요약 종류</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="57" />
+        <source>Anything to look for? (optional)</source>
+        <translation>특별히 찾을 내용이 있나요? (선택)</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="58" />
+        <source>What the summary should focus on</source>
+        <translation>요약에서 중점을 둘 내용</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="60" />
+        <source>Summarise</source>
+        <translation>요약하기</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="60" />
+        <source>Summarise the document</source>
+        <translation>문서 요약하기</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="62" />
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="62" />
+        <source>Do not summarise this document</source>
+        <translation>이 문서를 요약하지 않기</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="74" />
+        <source>Parts of the document read</source>
+        <translation>읽은 문서 부분</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="76" />
+        <source>Reading progress</source>
+        <translation>읽기 진행 상황</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="77" />
+        <source>Stop reading; keep what was read so far</source>
+        <translation>읽기 멈추기; 지금까지 읽은 내용은 유지</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="132" />
+        <source>1 page</source>
+        <translation>1쪽</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="132" />
+        <source>{n} pages</source>
+        <translation>{n}쪽</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="134" />
+        <source>1 section</source>
+        <translation>1개 절</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="135" />
+        <source>{n} sections</source>
+        <translation>{n}개 절</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="136" />
+        <source>{n} words</source>
+        <translation>{n}단어</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="137" />
+        <source>about {n} words</source>
+        <translation>약 {n}단어</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="138" />
+        <source>read in one pass</source>
+        <translation>한 번에 읽기</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="139" />
+        <source>read in {n} parts</source>
+        <translation>{n}개 부분으로 나눠 읽기</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="146" />
+        <source>Pages without text (probably images) are skipped: {pages}.</source>
+        <translation>글자가 없는 쪽(아마 그림)은 건너뜁니다: {pages}.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="153" />
+        <source>less than a minute on this computer</source>
+        <translation>이 컴퓨터에서 1분 미만</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="156" />
+        <source>about {n} hours on this computer</source>
+        <translation>이 컴퓨터에서 약 {n}시간</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="157" />
+        <source>about 1 minute on this computer</source>
+        <translation>이 컴퓨터에서 약 1분</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="158" />
+        <source>about {n} minutes on this computer</source>
+        <translation>이 컴퓨터에서 약 {n}분</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="163" />
+        <source>Reading part {part} of {parts}…</source>
+        <translation>{parts}개 중 {part}번째 부분을 읽는 중…</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="165" />
+        <source>Writing the summary from the notes on all {parts} parts…</source>
+        <translation>{parts}개 부분 전체의 메모로 요약을 쓰는 중…</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="167" />
+        <source>Reading the whole document and writing the summary…</source>
+        <translation>문서 전체를 읽고 요약을 쓰는 중…</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="174" />
+        <source>Less than a minute left.</source>
+        <translation>1분도 남지 않았습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="176" />
+        <source>About 1 minute left.</source>
+        <translation>약 1분 남았습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="177" />
+        <source>About {n} minutes left.</source>
+        <translation>약 {n}분 남았습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="218" />
+        <source>Attach…</source>
+        <translation>첨부…</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="218" />
+        <source>Summarise a document (PDF, Word, text)</source>
+        <translation>문서 요약하기 (PDF, Word, 텍스트)</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="256" />
+        <source>Choose a document to summarise</source>
+        <translation>요약할 문서 선택</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="257" />
+        <source>Documents ({patterns})</source>
+        <translation>문서 ({patterns})</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="34" />
+        <source>Where the model runs</source>
+        <translation>모델이 실행되는 곳</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="36" />
+        <source>This computer</source>
+        <translation>이 컴퓨터</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="37" />
+        <source>An office server</source>
+        <translation>사무실 서버</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="45" />
+        <source>Where your conversations are sent</source>
+        <translation>대화가 보내지는 곳</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="60" />
+        <source>Office server address</source>
+        <translation>사무실 서버 주소</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="63" />
+        <location filename="../../app/server_settings.py" line="64" />
+        <source>Model on the office server</source>
+        <translation>사무실 서버의 모델</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="67" />
+        <source>Ask the server for its models</source>
+        <translation>서버에 모델 목록 요청</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="71" />
+        <source>Access key (leave empty if the server needs none)</source>
+        <translation>접근 키 (서버에 필요 없으면 비워 두세요)</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="72" />
+        <source>The key is kept in this computer's password store, not in Rotary's files.</source>
+        <translation>키는 Rotary 파일이 아니라 이 컴퓨터의 암호 저장소에 보관됩니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="75" />
+        <source>Check the server's security certificate (recommended)</source>
+        <translation>서버의 보안 인증서 확인 (권장)</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="77" />
+        <source>Without this check, someone on the network could pretend to be the server and read your conversations.</source>
+        <translation>이 확인이 없으면 네트워크의 누군가가 서버인 척하고 대화를 읽을 수 있습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="83" />
+        <source>The office's certificate file (optional)</source>
+        <translation>사무실 인증서 파일 (선택)</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="93" />
+        <source>Address:</source>
+        <translation>주소:</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="94" />
+        <source>Model:</source>
+        <translation>모델:</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="95" />
+        <source>Access key:</source>
+        <translation>접근 키:</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="99" />
+        <source>Office certificate:</source>
+        <translation>사무실 인증서:</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="111" />
+        <source>The office's certificate file</source>
+        <translation>사무실 인증서 파일</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="112" />
+        <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
+        <translation>인증서 (*.pem *.crt *.cer);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="126" />
+        <source>Type the server's address, for example https://ai.office.lan:8000.</source>
+        <translation>서버 주소를 입력하세요. 예: https://ai.office.lan:8000</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="206" />
+        <source>{model} on the office server</source>
+        <translation>사무실 서버의 {model}</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="220" />
+        <source>Try again</source>
+        <translation>다시 시도</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="227" />
+        <source>My office has a model server: use it instead…</source>
+        <translation>사무실에 모델 서버가 있습니다: 대신 사용하기…</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="228" />
+        <source>Use the office's model server instead of this computer</source>
+        <translation>이 컴퓨터 대신 사무실 모델 서버 사용</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings_model.py" line="33" />
+        <source>This computer has no password store Rotary can use, so the access key cannot be saved. Ask IT to set one up, or use a server that needs no key.</source>
+        <translation>이 컴퓨터에는 Rotary가 쓸 수 있는 암호 저장소가 없어 접근 키를 저장할 수 없습니다. IT 담당자에게 설정을 요청하거나 키가 필요 없는 서버를 사용하세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings_model.py" line="97" />
+        <source>Your conversations stay on this computer. Rotary opens no network connection.</source>
+        <translation>대화는 이 컴퓨터에만 남습니다. Rotary는 네트워크 연결을 열지 않습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings_model.py" line="99" />
+        <source>Your conversations are sent to {address} and answered by the model there. Nothing is sent anywhere else.</source>
+        <translation>대화는 {address}(으)로 보내져 그곳의 모델이 답합니다. 다른 곳으로는 아무것도 보내지 않습니다.</translation>
     </message>
 </context>
 </TS>

@@ -3,105 +3,118 @@
 <context>
     <name />
     <message>
-        <location filename="../../app/application.py" line="56" />
-        <location filename="../../app/application.py" line="73" />
+        <location filename="../../app/application.py" line="60" />
+        <location filename="../../app/application.py" line="77" />
         <location filename="../../app/main_window.py" line="34" />
         <source>No model loaded</source>
         <translation>尚未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="139" />
+        <location filename="../../app/application.py" line="143" />
         <source>Your saved conversations could not be read, so Rotary started a new, empty history. The damaged file was kept next to the new one.</source>
         <translation>无法读取已保存的对话，因此 Rotary 新建了一个空的历史记录。损坏的文件已保存在新文件旁边。</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="144" />
+        <location filename="../../app/application.py" line="148" />
         <source>Loading: {name}</source>
         <translation>正在加载：{name}</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="148" />
+        <location filename="../../app/application.py" line="152" />
         <source>Model: {name}</source>
         <translation>模型：{name}</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="211" />
+        <location filename="../../app/application.py" line="216" />
         <source>There is no conversation to export yet.</source>
         <translation>还没有可以导出的对话。</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="214" />
+        <location filename="../../app/application.py" line="219" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="216" />
+        <location filename="../../app/application.py" line="221" />
         <source>Markdown files (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="225" />
+        <location filename="../../app/application.py" line="230" />
         <source>The conversation could not be saved there.</source>
         <translation>无法将对话保存到该位置。</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="227" />
+        <location filename="../../app/application.py" line="232" />
         <source>Conversation saved to {path}.</source>
         <translation>对话已保存到 {path}。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="78" />
+        <location filename="../../app/bridge.py" line="83" />
         <source>A part of Rotary is missing or damaged. Please reinstall Rotary.</source>
         <translation>Rotary 的某个部分缺失或已损坏。请重新安装 Rotary。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="237" />
+        <location filename="../../app/bridge.py" line="240" />
+        <location filename="../../app/bridge.py" line="256" />
+        <source>This copy of Rotary cannot use an office server.</source>
+        <translation>这个 Rotary 副本无法使用办公室服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../app/bridge.py" line="290" />
+        <location filename="../../app/bridge.py" line="303" />
         <source>No model is loaded yet.</source>
         <translation>尚未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="297" />
+        <location filename="../../app/bridge.py" line="335" />
+        <source>The document was not read: it was stopped before it started.</source>
+        <translation>文档未被阅读：在开始之前就已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/bridge.py" line="375" />
         <source>Rotary is closing.</source>
         <translation>Rotary 正在关闭。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="134" />
+        <location filename="../../app/chat_controller.py" line="137" />
+        <location filename="../../app/document_flow.py" line="88" />
         <source>The model is not ready yet. Please wait until loading has finished.</source>
         <translation>模型尚未就绪。请等待加载完成。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="153" />
+        <location filename="../../app/chat_controller.py" line="156" />
         <source>Reading your message…</source>
         <translation>正在阅读您的消息…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="163" />
+        <location filename="../../app/chat_controller.py" line="166" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="224" />
+        <location filename="../../app/chat_controller.py" line="253" />
         <source>Writing the answer…</source>
         <translation>正在撰写回答…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="310" />
+        <location filename="../../app/chat_controller.py" line="339" />
         <source>“{name}” looks like a base model: it was not trained to chat, so it may continue your text instead of answering it. For a helpful assistant, choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
         <translation>“{name}”看起来是一个基础模型：它没有经过对话训练，可能会接着写您的文字，而不是回答。若想要一个有用的助手，请在“设置”中选择名称包含“Instruct”或“Chat”的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="313" />
+        <location filename="../../app/chat_controller.py" line="342" />
         <source>This model</source>
         <translation>这个模型</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="320" />
+        <location filename="../../app/chat_controller.py" line="349" />
         <location filename="../../app/chat_view.py" line="115" />
         <source>You</source>
         <translation>您</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="320" />
+        <location filename="../../app/chat_controller.py" line="349" />
         <location filename="../../app/chat_view.py" line="115" />
         <source>Assistant</source>
         <translation>助手</translation>
@@ -195,6 +208,7 @@
     </message>
     <message>
         <location filename="../../app/chat_view.py" line="268" />
+        <location filename="../../app/document_view.py" line="77" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -315,203 +329,208 @@
         <translation>要删除“{title}”吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="113" />
+        <location filename="../../app/gauge.py" line="114" />
+        <source>The model runs on the office server, not on this computer.</source>
+        <translation>模型在办公室服务器上运行，而不是在这台电脑上。</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="116" />
         <source>No graphics card: the model runs on the processor.</source>
         <translation>没有显卡：模型在处理器上运行。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="115" />
+        <location filename="../../app/gauge.py" line="118" />
         <source>Graphics memory: unknown (the graphics driver stopped answering)</source>
         <translation>显存：未知（显卡驱动停止响应）</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="117" />
+        <location filename="../../app/gauge.py" line="120" />
         <source>Graphics memory: unknown</source>
         <translation>显存：未知</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="118" />
+        <location filename="../../app/gauge.py" line="121" />
         <source>Graphics memory: {used} of {total} GB in use</source>
         <translation>显存：已用 {used} / {total} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="133" />
-        <location filename="../../app/gauge.py" line="152" />
+        <location filename="../../app/gauge.py" line="136" />
+        <location filename="../../app/gauge.py" line="155" />
         <source>Rotary {gb} GB</source>
         <translation>Rotary {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="134" />
+        <location filename="../../app/gauge.py" line="137" />
         <source>Rotary's share not reported</source>
         <translation>未报告 Rotary 的占用</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="135" />
+        <location filename="../../app/gauge.py" line="138" />
         <source>Graphics memory (VRAM), measured by the NVIDIA driver: {ours}, other programs {other} GB, free {free} GB of {total} GB.</source>
         <translation>显存（VRAM，由 NVIDIA 驱动测得）：{ours}，其他程序 {other} GB，空闲 {free} GB，共 {total} GB。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="151" />
+        <location filename="../../app/gauge.py" line="154" />
         <source>in use by all programs</source>
         <translation>所有程序正在使用</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="153" />
+        <location filename="../../app/gauge.py" line="156" />
         <source>others {gb} GB</source>
         <translation>其他 {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="157" />
+        <location filename="../../app/gauge.py" line="160" />
         <source>System memory used by Rotary: unknown</source>
         <translation>Rotary 使用的系统内存：未知</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="158" />
+        <location filename="../../app/gauge.py" line="161" />
         <source>System memory used by Rotary: {size} GB</source>
         <translation>Rotary 使用的系统内存：{size} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="165" />
+        <location filename="../../app/gauge.py" line="168" />
         <source>Writing speed: shown while an answer is written</source>
         <translation>写作速度：撰写回答时显示</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="166" />
+        <location filename="../../app/gauge.py" line="169" />
         <source>Writing speed: about {n} words a second</source>
         <translation>写作速度：每秒约 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="172" />
+        <location filename="../../app/gauge.py" line="175" />
         <source>Reading your message: about {n} words a second</source>
         <translation>阅读您的消息：每秒约 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="175" />
+        <location filename="../../app/gauge.py" line="178" />
         <source>first word after {s} s</source>
         <translation>{s} 秒后出现第一个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="180" />
+        <location filename="../../app/gauge.py" line="183" />
         <source>Speeds are measured by the engine while it writes an answer.</source>
         <translation>速度由引擎在撰写回答时测得。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="181" />
+        <location filename="../../app/gauge.py" line="184" />
         <source>Measured by the engine: writing {w} tokens per second, reading {r} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
         <translation>由引擎测得：写入每秒 {w} 个 token，读取每秒 {r} 个 token。token 是词的片段；这里显示的词数为 token × {ratio}。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="193" />
+        <location filename="../../app/gauge.py" line="196" />
         <source>Conversation memory: no model loaded</source>
         <translation>对话记忆：尚未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="195" />
+        <location filename="../../app/gauge.py" line="198" />
         <source>Conversation memory: shown after the next answer</source>
         <translation>对话记忆：下一次回答后显示</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="197" />
+        <location filename="../../app/gauge.py" line="200" />
         <source>Conversation memory: about {n} words left</source>
         <translation>对话记忆：约剩 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="202" />
+        <location filename="../../app/gauge.py" line="205" />
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
         <translation>上下文：已使用 {used} / {size} 个 token（由引擎测得）。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="208" />
+        <location filename="../../app/gauge.py" line="211" />
         <source>Answered from the graphics card: {pct}%</source>
         <translation>由显卡处理：{pct}%</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="214" />
+        <location filename="../../app/gauge.py" line="217" />
         <source>Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.</source>
         <translation>专家命中率（由引擎测得）：所需专家已在显存中的专家计算所占比例。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="217" />
+        <location filename="../../app/gauge.py" line="220" />
         <source>Per layer: {values}.</source>
         <translation>每层：{values}。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="386" />
+        <location filename="../../app/gauge.py" line="389" />
         <source>How the model is running</source>
         <translation>模型的运行情况</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="401" />
+        <location filename="../../app/gauge.py" line="404" />
         <source>How it is running</source>
         <translation>运行情况</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="463" />
+        <location filename="../../app/gauge.py" line="467" />
         <source>Resident memory (RSS) of the Rotary process, measured by the operating system.</source>
         <translation>Rotary 进程的常驻内存（RSS），由操作系统测得。</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="101" />
+        <location filename="../../app/loading.py" line="104" />
         <source>Small demo model (always writes the same short message; for trying Rotary only)</source>
         <translation>小型演示模型（总是写出同一段简短信息；仅用于试用 Rotary）</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="106" />
+        <location filename="../../app/loading.py" line="109" />
         <source>The model file was moved or deleted: {path}. Please choose it again.</source>
         <translation>模型文件已被移动或删除：{path}。请重新选择。</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="108" />
+        <location filename="../../app/loading.py" line="111" />
         <source>Choose a model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="119" />
+        <location filename="../../app/loading.py" line="122" />
         <source>Your computer did not have enough memory for the first plan, so Rotary chose a safer one: {what}</source>
         <translation>您的电脑内存不足以执行最初的方案，因此 Rotary 选择了更稳妥的方案：{what}</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="128" />
+        <location filename="../../app/loading.py" line="132" />
         <source>The model is ready. It uses less graphics memory than planned, so answers may be a little slower.</source>
         <translation>模型已就绪。它使用的显存比计划少，因此回答可能会稍慢。</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="136" />
+        <location filename="../../app/loading.py" line="139" />
         <source>Try the safer setting</source>
         <translation>尝试更稳妥的设置</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="137" />
+        <location filename="../../app/loading.py" line="140" />
         <source>Choose another model…</source>
         <translation>选择其他模型…</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="148" />
+        <location filename="../../app/loading.py" line="152" />
         <source>Rotary closed unexpectedly while loading the model last time. Loading it with the safer setting keeps the whole model in system memory and uses the processor: slower, but it should not crash.</source>
         <translation>上次加载模型时 Rotary 意外关闭。更稳妥的设置会把整个模型放在内存中并使用处理器运行：速度较慢，但不应再崩溃。</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="152" />
+        <location filename="../../app/loading.py" line="156" />
         <source>Use the safer setting</source>
         <translation>使用更稳妥的设置</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="153" />
+        <location filename="../../app/loading.py" line="157" />
         <source>Try the same setting again</source>
         <translation>用相同设置再试一次</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="173" />
+        <location filename="../../app/loading.py" line="177" />
         <source>Loading progress</source>
         <translation>加载进度</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="178" />
+        <location filename="../../app/loading.py" line="182" />
         <source>Why a safer setting was chosen</source>
         <translation>为什么选择了更稳妥的设置</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="185" />
+        <location filename="../../app/loading.py" line="189" />
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
@@ -643,6 +662,7 @@
     </message>
     <message>
         <location filename="../../app/model_check.py" line="67" />
+        <location filename="../../app/server_settings.py" line="84" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -697,375 +717,735 @@
         <translation>关闭此通知</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="89" />
+        <location filename="../../app/notifications.py" line="94" />
         <source>Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.</source>
         <translation>Rotary 内部出现问题。您的对话是安全的。如果再次发生，请复制详细信息并发给 IT 联系人。</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="121" />
+        <location filename="../../app/notifications.py" line="126" />
         <source>Something went wrong inside Rotary.</source>
         <translation>Rotary 内部出现问题。</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="123" />
+        <location filename="../../app/settings.py" line="142" />
         <source>model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="118" />
+        <location filename="../../app/settings.py" line="137" />
         <source>Processor only (no graphics card)</source>
         <translation>仅处理器（不用显卡）</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="123" />
+        <location filename="../../app/settings.py" line="142" />
         <source>setting for this computer</source>
         <translation>适合这台电脑的设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="124" />
+        <location filename="../../app/settings.py" line="143" />
         <source>conversation memory</source>
         <translation>对话记忆</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="125" />
+        <location filename="../../app/settings.py" line="144" />
         <source>parts of the model on the graphics card</source>
         <translation>放在显卡上的模型部分</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="126" />
+        <location filename="../../app/settings.py" line="145" />
         <source>processor cores used</source>
         <translation>使用的处理器核心</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="126" />
+        <location filename="../../app/settings.py" line="145" />
         <source>answer variety</source>
         <translation>回答的多样性</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="127" />
+        <location filename="../../app/settings.py" line="146" />
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="127" />
+        <location filename="../../app/settings.py" line="146" />
         <source>language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="128" />
+        <location filename="../../app/settings.py" line="147" />
         <source>first-time setup</source>
         <translation>首次设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="141" />
+        <location filename="../../app/settings.py" line="148" />
+        <source>where the model runs</source>
+        <translation>模型运行的位置</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="148" />
+        <source>office server address</source>
+        <translation>办公室服务器地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="149" />
+        <source>office server model</source>
+        <translation>办公室服务器模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="150" />
+        <source>office server certificate check</source>
+        <translation>办公室服务器证书检查</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="151" />
+        <source>office certificate file</source>
+        <translation>办公室证书文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/settings.py" line="164" />
         <source>The saved {what} was not valid, so the default was restored.</source>
         <translation>保存的{what}无效，已恢复为默认值。</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="174" />
+        <location filename="../../app/settings.py" line="197" />
         <source>Your settings file could not be read, so the default settings were restored.</source>
         <translation>无法读取您的设置文件，已恢复默认设置。</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="177" />
+        <location filename="../../app/settings.py" line="200" />
         <source>The old file was kept as {name}.</source>
         <translation>旧文件已保存为 {name}。</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="113" />
+        <location filename="../../app/settings.py" line="132" />
         <source>Automatic (fit this computer)</source>
         <translation>自动（适配这台电脑）</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="114" />
+        <location filename="../../app/settings.py" line="133" />
         <source>Laptop with an 8 GB graphics card</source>
         <translation>配备 8 GB 显卡的笔记本电脑</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="115" />
+        <location filename="../../app/settings.py" line="134" />
         <source>Desktop with a 12 GB graphics card</source>
         <translation>配备 12 GB 显卡的台式机</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="116" />
+        <location filename="../../app/settings.py" line="135" />
         <source>Desktop with a 16 GB graphics card</source>
         <translation>配备 16 GB 显卡的台式机</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="117" />
+        <location filename="../../app/settings.py" line="136" />
         <source>Workstation with a 24 GB graphics card</source>
         <translation>配备 24 GB 显卡的工作站</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="27" />
+        <location filename="../../app/settings_dialog.py" line="28" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="44" />
+        <location filename="../../app/settings_dialog.py" line="45" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="66" />
+        <location filename="../../app/settings_dialog.py" line="69" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="67" />
+        <location filename="../../app/settings_dialog.py" line="70" />
         <source>Same as the system</source>
         <translation>与系统相同</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="75" />
+        <location filename="../../app/settings_dialog.py" line="78" />
         <source>Model file:</source>
         <translation>模型文件：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="54" />
+        <location filename="../../app/settings_dialog.py" line="55" />
         <source>Setting for this computer</source>
         <translation>适合这台电脑的设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="55" />
+        <location filename="../../app/settings_dialog.py" line="56" />
         <source>Memory recipe (preset): how the model is shared between the graphics card and system memory.</source>
         <translation>内存方案（预设）：模型如何分配到显卡和系统内存。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="76" />
+        <location filename="../../app/settings_dialog.py" line="79" />
         <source>Setting for this computer:</source>
         <translation>适合这台电脑的设置：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="77" />
+        <location filename="../../app/settings_dialog.py" line="80" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="78" />
+        <location filename="../../app/settings_dialog.py" line="81" />
         <source>A new language is used after restarting Rotary.</source>
         <translation>新语言将在重新启动 Rotary 后生效。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="79" />
+        <location filename="../../app/settings_dialog.py" line="82" />
         <source>Colours follow your system's light or dark setting.</source>
         <translation>颜色跟随系统的浅色或深色设置。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="80" />
-        <location filename="../../app/settings_dialog.py" line="81" />
+        <location filename="../../app/settings_dialog.py" line="83" />
+        <location filename="../../app/settings_dialog.py" line="84" />
         <source>Run first-time setup again</source>
         <translation>重新运行首次设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="94" />
+        <location filename="../../app/settings_dialog.py" line="100" />
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="96" />
+        <location filename="../../app/settings_dialog.py" line="102" />
         <source>Conversation memory</source>
         <translation>对话记忆</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="97" />
+        <location filename="../../app/settings_dialog.py" line="103" />
         <source>Context length, in tokens (pieces of words): how much of the conversation the model can see at once. More uses more memory.</source>
         <translation>上下文长度（以 token 计，token 是词的片段）：模型一次能看到多少对话内容。越大占用的内存越多。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="101" />
+        <location filename="../../app/settings_dialog.py" line="107" />
         <source>Model parts on the graphics card</source>
         <translation>放在显卡上的模型部分</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="102" />
+        <location filename="../../app/settings_dialog.py" line="108" />
         <source>Expert layers on the GPU: how many layers keep their experts in graphics memory. More is faster but needs more graphics memory.</source>
         <translation>GPU 上的专家层：有多少层把专家放在显存中。越多越快，但需要更多显存。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="105" />
+        <location filename="../../app/settings_dialog.py" line="111" />
         <source>Processor cores to use</source>
         <translation>使用的处理器核心</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="105" />
+        <location filename="../../app/settings_dialog.py" line="111" />
         <source>Processor threads.</source>
         <translation>处理器线程。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="110" />
+        <location filename="../../app/settings_dialog.py" line="116" />
         <source>Answer variety</source>
         <translation>回答的多样性</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="111" />
+        <location filename="../../app/settings_dialog.py" line="117" />
         <source>Temperature: lower gives steadier answers, higher gives more varied ones.</source>
         <translation>温度（temperature）：越低回答越稳定，越高回答越多样。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="114" />
+        <location filename="../../app/settings_dialog.py" line="120" />
         <source>Standing instructions</source>
         <translation>固定指示</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="115" />
+        <location filename="../../app/settings_dialog.py" line="121" />
         <source>System prompt: text the model reads before every conversation.</source>
         <translation>系统提示词：模型在每次对话前阅读的文字。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="122" />
+        <location filename="../../app/settings_dialog.py" line="128" />
         <source>Conversation memory:</source>
         <translation>对话记忆：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="123" />
+        <location filename="../../app/settings_dialog.py" line="129" />
         <source>Model parts on the graphics card:</source>
         <translation>放在显卡上的模型部分：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="125" />
+        <location filename="../../app/settings_dialog.py" line="131" />
         <source>Processor cores to use:</source>
         <translation>使用的处理器核心：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="126" />
+        <location filename="../../app/settings_dialog.py" line="132" />
         <source>Answer variety:</source>
         <translation>回答的多样性：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="127" />
+        <location filename="../../app/settings_dialog.py" line="133" />
         <source>Standing instructions:</source>
         <translation>固定指示：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="139" />
+        <location filename="../../app/settings_dialog.py" line="145" />
         <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
         <translation>这台电脑没有 NVIDIA 显卡，因此全部在处理器上运行。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="142" />
+        <location filename="../../app/settings_dialog.py" line="148" />
         <source>This model is not made of experts, so this does not apply.</source>
         <translation>这个模型不是由专家组成的，因此此项不适用。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="25" />
+        <location filename="../../app/wizard.py" line="26" />
         <source>{size} GB of system memory</source>
         <translation>{size} GB 内存</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="30" />
+        <location filename="../../app/wizard.py" line="31" />
         <source>Found the graphics card {name} with {vram} GB of graphics memory, and {ram}.</source>
         <translation>找到显卡 {name}（显存 {vram} GB），以及 {ram}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="27" />
+        <location filename="../../app/wizard.py" line="28" />
         <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
         <translation>未找到 NVIDIA 显卡，因此模型将在处理器上运行。这台电脑有 {ram}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="37" />
+        <location filename="../../app/wizard.py" line="38" />
         <source>the setting for laptops with an 8 GB graphics card</source>
         <translation>适用于配备 8 GB 显卡的笔记本电脑的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="38" />
+        <location filename="../../app/wizard.py" line="39" />
         <source>the setting for desktops with a 12 GB graphics card</source>
         <translation>适用于配备 12 GB 显卡的台式机的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="39" />
+        <location filename="../../app/wizard.py" line="40" />
         <source>the setting for desktops with a 16 GB graphics card</source>
         <translation>适用于配备 16 GB 显卡的台式机的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="40" />
+        <location filename="../../app/wizard.py" line="41" />
         <source>the setting for workstations with a 24 GB graphics card</source>
         <translation>适用于配备 24 GB 显卡的工作站的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="41" />
+        <location filename="../../app/wizard.py" line="42" />
         <source>the processor-only setting (no graphics card needed)</source>
         <translation>仅用处理器的设置（不需要显卡）</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="42" />
+        <location filename="../../app/wizard.py" line="43" />
         <source>an automatic setting for this computer</source>
         <translation>为这台电脑自动选择的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="48" />
+        <location filename="../../app/wizard.py" line="49" />
         <source>Your computer</source>
         <translation>您的电脑</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="49" />
+        <location filename="../../app/wizard.py" line="50" />
         <source>Looking at your computer…</source>
         <translation>正在检查您的电脑…</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="51" />
+        <location filename="../../app/wizard.py" line="52" />
         <source>What Rotary found on this computer</source>
         <translation>Rotary 在这台电脑上找到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="53" />
+        <location filename="../../app/wizard.py" line="54" />
         <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
         <translation>Rotary 无需联网，在这台电脑上运行语言模型。首先它会检查电脑的配置。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="61" />
+        <location filename="../../app/wizard.py" line="62" />
         <source>Choose a model</source>
         <translation>选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="65" />
+        <location filename="../../app/wizard.py" line="66" />
         <source>Use the small demo model</source>
         <translation>使用小型演示模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="66" />
+        <location filename="../../app/wizard.py" line="67" />
         <source>Use the small demo model, which always writes the same short message and is only for trying Rotary</source>
         <translation>使用小型演示模型（总是写出同一段简短信息，仅用于试用 Rotary）</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="69" />
+        <location filename="../../app/wizard.py" line="70" />
         <source>The demo model is tiny and always writes the same short message. It only shows how Rotary works; it cannot answer questions.</source>
         <translation>演示模型很小，总是写出同一段简短信息。它只用来展示 Rotary 的工作方式，不能回答问题。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="74" />
+        <location filename="../../app/wizard.py" line="75" />
         <source>Choose a model file (.gguf) with Browse, or drag it onto this window.</source>
         <translation>用“浏览”选择模型文件（.gguf），或将其拖到此窗口。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="100" />
+        <location filename="../../app/wizard.py" line="101" />
         <source>Ready</source>
         <translation>准备就绪</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="113" />
+        <location filename="../../app/wizard.py" line="115" />
         <source>Set up Rotary</source>
         <translation>设置 Rotary</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="133" />
+        <location filename="../../app/wizard.py" line="138" />
         <source>Rotary could not look at this computer's hardware. You can still continue.</source>
         <translation>Rotary 无法检查这台电脑的硬件。您仍然可以继续。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="146" />
+        <location filename="../../app/wizard.py" line="152" />
         <source>Rotary will use {recipe}.</source>
         <translation>Rotary 将使用{recipe}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="169" />
+        <location filename="../../app/wizard.py" line="175" />
         <source>the small demo model</source>
         <translation>小型演示模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="171" />
+        <location filename="../../app/wizard.py" line="177" />
         <source>Rotary will use {name} with {recipe}. You can change this later in Settings.</source>
         <translation>Rotary 将以{recipe}使用 {name}。您之后可以在设置中更改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_flow.py" line="52" />
+        <source>Rotary reads PDF, Word (.docx), text and Markdown files.</source>
+        <translation>Rotary 可以读取 PDF、Word（.docx）、文本和 Markdown 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_flow.py" line="57" />
+        <location filename="../../app/document_view.py" line="99" />
+        <source>Looking at the document…</source>
+        <translation>正在查看文档…</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_flow.py" line="71" />
+        <location filename="../../app/document_view.py" line="116" />
+        <source>Reading the document…</source>
+        <translation>正在阅读文档…</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_flow.py" line="85" />
+        <source>Please wait until the current answer is finished.</source>
+        <translation>请等待当前回答完成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_flow.py" line="140" />
+        <source>Document: {name} — {found}
+{style}</source>
+        <translation>文档：{name} — {found}
+{style}</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="35" />
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="40" />
+        <source>What was found in the document</source>
+        <translation>在文档中发现的内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="53" />
+        <source>Kind of summary</source>
+        <translation>总结类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="57" />
+        <source>Anything to look for? (optional)</source>
+        <translation>有什么需要特别关注的吗？（可选）</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="58" />
+        <source>What the summary should focus on</source>
+        <translation>总结应关注的内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="60" />
+        <source>Summarise</source>
+        <translation>总结</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="60" />
+        <source>Summarise the document</source>
+        <translation>总结文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="62" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="62" />
+        <source>Do not summarise this document</source>
+        <translation>不总结这个文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="74" />
+        <source>Parts of the document read</source>
+        <translation>已阅读的文档部分</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="76" />
+        <source>Reading progress</source>
+        <translation>阅读进度</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="77" />
+        <source>Stop reading; keep what was read so far</source>
+        <translation>停止阅读；保留目前已读的内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="132" />
+        <source>1 page</source>
+        <translation>1 页</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="132" />
+        <source>{n} pages</source>
+        <translation>{n} 页</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="134" />
+        <source>1 section</source>
+        <translation>1 节</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="135" />
+        <source>{n} sections</source>
+        <translation>{n} 节</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="136" />
+        <source>{n} words</source>
+        <translation>{n} 个词</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="137" />
+        <source>about {n} words</source>
+        <translation>约 {n} 个词</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="138" />
+        <source>read in one pass</source>
+        <translation>一次读完</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="139" />
+        <source>read in {n} parts</source>
+        <translation>分 {n} 部分阅读</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="146" />
+        <source>Pages without text (probably images) are skipped: {pages}.</source>
+        <translation>没有文字的页面（可能是图片）将被跳过：{pages}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="153" />
+        <source>less than a minute on this computer</source>
+        <translation>在这台电脑上不到 1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="156" />
+        <source>about {n} hours on this computer</source>
+        <translation>在这台电脑上大约 {n} 小时</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="157" />
+        <source>about 1 minute on this computer</source>
+        <translation>在这台电脑上大约 1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="158" />
+        <source>about {n} minutes on this computer</source>
+        <translation>在这台电脑上大约 {n} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="163" />
+        <source>Reading part {part} of {parts}…</source>
+        <translation>正在阅读第 {part} 部分，共 {parts} 部分…</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="165" />
+        <source>Writing the summary from the notes on all {parts} parts…</source>
+        <translation>正在根据全部 {parts} 个部分的笔记撰写总结…</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="167" />
+        <source>Reading the whole document and writing the summary…</source>
+        <translation>正在阅读整个文档并撰写总结…</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="174" />
+        <source>Less than a minute left.</source>
+        <translation>剩余不到 1 分钟。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="176" />
+        <source>About 1 minute left.</source>
+        <translation>大约还剩 1 分钟。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="177" />
+        <source>About {n} minutes left.</source>
+        <translation>大约还剩 {n} 分钟。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="218" />
+        <source>Attach…</source>
+        <translation>附加…</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="218" />
+        <source>Summarise a document (PDF, Word, text)</source>
+        <translation>总结文档（PDF、Word、文本）</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="256" />
+        <source>Choose a document to summarise</source>
+        <translation>选择要总结的文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="257" />
+        <source>Documents ({patterns})</source>
+        <translation>文档 ({patterns})</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="34" />
+        <source>Where the model runs</source>
+        <translation>模型运行的位置</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="36" />
+        <source>This computer</source>
+        <translation>这台电脑</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="37" />
+        <source>An office server</source>
+        <translation>办公室服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="45" />
+        <source>Where your conversations are sent</source>
+        <translation>您的对话发送到哪里</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="60" />
+        <source>Office server address</source>
+        <translation>办公室服务器地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="63" />
+        <location filename="../../app/server_settings.py" line="64" />
+        <source>Model on the office server</source>
+        <translation>办公室服务器上的模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="67" />
+        <source>Ask the server for its models</source>
+        <translation>向服务器查询可用模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="71" />
+        <source>Access key (leave empty if the server needs none)</source>
+        <translation>访问密钥（服务器不需要时请留空）</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="72" />
+        <source>The key is kept in this computer's password store, not in Rotary's files.</source>
+        <translation>密钥保存在这台电脑的密码库中，而不是 Rotary 的文件里。</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="75" />
+        <source>Check the server's security certificate (recommended)</source>
+        <translation>检查服务器的安全证书（推荐）</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="77" />
+        <source>Without this check, someone on the network could pretend to be the server and read your conversations.</source>
+        <translation>如果不检查，网络上的其他人可能冒充服务器并读取您的对话。</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="83" />
+        <source>The office's certificate file (optional)</source>
+        <translation>办公室的证书文件（可选）</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="93" />
+        <source>Address:</source>
+        <translation>地址：</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="94" />
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="95" />
+        <source>Access key:</source>
+        <translation>访问密钥：</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="99" />
+        <source>Office certificate:</source>
+        <translation>办公室证书：</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="111" />
+        <source>The office's certificate file</source>
+        <translation>办公室的证书文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="112" />
+        <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
+        <translation>证书 (*.pem *.crt *.cer);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="126" />
+        <source>Type the server's address, for example https://ai.office.lan:8000.</source>
+        <translation>请输入服务器地址，例如 https://ai.office.lan:8000。</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="206" />
+        <source>{model} on the office server</source>
+        <translation>办公室服务器上的 {model}</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="220" />
+        <source>Try again</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="227" />
+        <source>My office has a model server: use it instead…</source>
+        <translation>我的办公室有模型服务器：改用它…</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings.py" line="228" />
+        <source>Use the office's model server instead of this computer</source>
+        <translation>使用办公室的模型服务器，而不是这台电脑</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings_model.py" line="33" />
+        <source>This computer has no password store Rotary can use, so the access key cannot be saved. Ask IT to set one up, or use a server that needs no key.</source>
+        <translation>这台电脑没有 Rotary 可用的密码库，因此无法保存访问密钥。请让 IT 人员设置一个，或使用不需要密钥的服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings_model.py" line="97" />
+        <source>Your conversations stay on this computer. Rotary opens no network connection.</source>
+        <translation>您的对话只留在这台电脑上。Rotary 不会打开任何网络连接。</translation>
+    </message>
+    <message>
+        <location filename="../../app/server_settings_model.py" line="99" />
+        <source>Your conversations are sent to {address} and answered by the model there. Nothing is sent anywhere else.</source>
+        <translation>您的对话会发送到 {address}，由那里的模型回答。不会发送到其他任何地方。</translation>
     </message>
 </context>
 </TS>

@@ -397,4 +397,226 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     '“{name}” looks like a base model: it was not trained to chat, so it may continue your text instead of answering it. For a helpful assistant, choose a model whose name contains “Instruct” or “Chat” in Settings.': (
         '“{name}”은(는) 기본 모델로 보입니다. 대화용으로 학습되지 않아 질문에 답하는 대신 글을 이어 쓸 수 있습니다. 도움이 되는 도우미를 원하시면 설정에서 이름에 “Instruct” 또는 “Chat”이 들어간 모델을 선택하세요.',
         '“{name}”看起来是一个基础模型：它没有经过对话训练，可能会接着写您的文字，而不是回答。若想要一个有用的助手，请在“设置”中选择名称包含“Instruct”或“Chat”的模型。'),
+    'The model runs on the office server, not on this computer.': (
+        '모델은 이 컴퓨터가 아니라 사무실 서버에서 실행됩니다.',
+        '模型在办公室服务器上运行，而不是在这台电脑上。'),
+    '1 page': (
+        '1쪽',
+        '1 页'),
+    '1 section': (
+        '1개 절',
+        '1 节'),
+    'About 1 minute left.': (
+        '약 1분 남았습니다.',
+        '大约还剩 1 分钟。'),
+    'About {n} minutes left.': (
+        '약 {n}분 남았습니다.',
+        '大约还剩 {n} 分钟。'),
+    'Access key (leave empty if the server needs none)': (
+        '접근 키 (서버에 필요 없으면 비워 두세요)',
+        '访问密钥（服务器不需要时请留空）'),
+    'Access key:': (
+        '접근 키:',
+        '访问密钥：'),
+    'Address:': (
+        '주소:',
+        '地址：'),
+    'An office server': (
+        '사무실 서버',
+        '办公室服务器'),
+    'Anything to look for? (optional)': (
+        '특별히 찾을 내용이 있나요? (선택)',
+        '有什么需要特别关注的吗？（可选）'),
+    'Ask the server for its models': (
+        '서버에 모델 목록 요청',
+        '向服务器查询可用模型'),
+    'Attach…': (
+        '첨부…',
+        '附加…'),
+    'Cancel': (
+        '취소',
+        '取消'),
+    'Certificates (*.pem *.crt *.cer);;All files (*)': (
+        '인증서 (*.pem *.crt *.cer);;모든 파일 (*)',
+        '证书 (*.pem *.crt *.cer);;所有文件 (*)'),
+    "Check the server's security certificate (recommended)": (
+        '서버의 보안 인증서 확인 (권장)',
+        '检查服务器的安全证书（推荐）'),
+    'Choose a document to summarise': (
+        '요약할 문서 선택',
+        '选择要总结的文档'),
+    'Do not summarise this document': (
+        '이 문서를 요약하지 않기',
+        '不总结这个文档'),
+    'Document': (
+        '문서',
+        '文档'),
+    'Document: {name} — {found}\n{style}': (
+        '문서: {name} — {found}\n{style}',
+        '文档：{name} — {found}\n{style}'),
+    'Documents ({patterns})': (
+        '문서 ({patterns})',
+        '文档 ({patterns})'),
+    'Kind of summary': (
+        '요약 종류',
+        '总结类型'),
+    'Less than a minute left.': (
+        '1분도 남지 않았습니다.',
+        '剩余不到 1 分钟。'),
+    'Looking at the document…': (
+        '문서를 살펴보는 중…',
+        '正在查看文档…'),
+    'Model on the office server': (
+        '사무실 서버의 모델',
+        '办公室服务器上的模型'),
+    'Model:': (
+        '모델:',
+        '模型：'),
+    'My office has a model server: use it instead…': (
+        '사무실에 모델 서버가 있습니다: 대신 사용하기…',
+        '我的办公室有模型服务器：改用它…'),
+    'Office certificate:': (
+        '사무실 인증서:',
+        '办公室证书：'),
+    'Office server address': (
+        '사무실 서버 주소',
+        '办公室服务器地址'),
+    'Pages without text (probably images) are skipped: {pages}.': (
+        '글자가 없는 쪽(아마 그림)은 건너뜁니다: {pages}.',
+        '没有文字的页面（可能是图片）将被跳过：{pages}。'),
+    'Parts of the document read': (
+        '읽은 문서 부분',
+        '已阅读的文档部分'),
+    'Please wait until the current answer is finished.': (
+        '지금 답변이 끝날 때까지 기다려 주세요.',
+        '请等待当前回答完成。'),
+    'Reading part {part} of {parts}…': (
+        '{parts}개 중 {part}번째 부분을 읽는 중…',
+        '正在阅读第 {part} 部分，共 {parts} 部分…'),
+    'Reading progress': (
+        '읽기 진행 상황',
+        '阅读进度'),
+    'Reading the document…': (
+        '문서를 읽는 중…',
+        '正在阅读文档…'),
+    'Reading the whole document and writing the summary…': (
+        '문서 전체를 읽고 요약을 쓰는 중…',
+        '正在阅读整个文档并撰写总结…'),
+    'Rotary reads PDF, Word (.docx), text and Markdown files.': (
+        'Rotary는 PDF, Word(.docx), 텍스트, 마크다운 파일을 읽습니다.',
+        'Rotary 可以读取 PDF、Word（.docx）、文本和 Markdown 文件。'),
+    'Stop reading; keep what was read so far': (
+        '읽기 멈추기; 지금까지 읽은 내용은 유지',
+        '停止阅读；保留目前已读的内容'),
+    'Summarise': (
+        '요약하기',
+        '总结'),
+    'Summarise a document (PDF, Word, text)': (
+        '문서 요약하기 (PDF, Word, 텍스트)',
+        '总结文档（PDF、Word、文本）'),
+    'Summarise the document': (
+        '문서 요약하기',
+        '总结文档'),
+    'The document was not read: it was stopped before it started.': (
+        '문서를 읽지 않았습니다: 시작하기 전에 멈췄습니다.',
+        '文档未被阅读：在开始之前就已停止。'),
+    "The key is kept in this computer's password store, not in Rotary's files.": (
+        '키는 Rotary 파일이 아니라 이 컴퓨터의 암호 저장소에 보관됩니다.',
+        '密钥保存在这台电脑的密码库中，而不是 Rotary 的文件里。'),
+    "The office's certificate file": (
+        '사무실 인증서 파일',
+        '办公室的证书文件'),
+    "The office's certificate file (optional)": (
+        '사무실 인증서 파일 (선택)',
+        '办公室的证书文件（可选）'),
+    'This computer': (
+        '이 컴퓨터',
+        '这台电脑'),
+    'This computer has no password store Rotary can use, so the access key cannot be saved. Ask IT to set one up, or use a server that needs no key.': (
+        '이 컴퓨터에는 Rotary가 쓸 수 있는 암호 저장소가 없어 접근 키를 저장할 수 없습니다. IT 담당자에게 설정을 요청하거나 키가 필요 없는 서버를 사용하세요.',
+        '这台电脑没有 Rotary 可用的密码库，因此无法保存访问密钥。请让 IT 人员设置一个，或使用不需要密钥的服务器。'),
+    'This copy of Rotary cannot use an office server.': (
+        '이 Rotary는 사무실 서버를 사용할 수 없습니다.',
+        '这个 Rotary 副本无法使用办公室服务器。'),
+    'Try again': (
+        '다시 시도',
+        '重试'),
+    "Type the server's address, for example https://ai.office.lan:8000.": (
+        '서버 주소를 입력하세요. 예: https://ai.office.lan:8000',
+        '请输入服务器地址，例如 https://ai.office.lan:8000。'),
+    "Use the office's model server instead of this computer": (
+        '이 컴퓨터 대신 사무실 모델 서버 사용',
+        '使用办公室的模型服务器，而不是这台电脑'),
+    'What the summary should focus on': (
+        '요약에서 중점을 둘 내용',
+        '总结应关注的内容'),
+    'What was found in the document': (
+        '문서에서 찾은 내용',
+        '在文档中发现的内容'),
+    'Where the model runs': (
+        '모델이 실행되는 곳',
+        '模型运行的位置'),
+    'Where your conversations are sent': (
+        '대화가 보내지는 곳',
+        '您的对话发送到哪里'),
+    'Without this check, someone on the network could pretend to be the server and read your conversations.': (
+        '이 확인이 없으면 네트워크의 누군가가 서버인 척하고 대화를 읽을 수 있습니다.',
+        '如果不检查，网络上的其他人可能冒充服务器并读取您的对话。'),
+    'Writing the summary from the notes on all {parts} parts…': (
+        '{parts}개 부분 전체의 메모로 요약을 쓰는 중…',
+        '正在根据全部 {parts} 个部分的笔记撰写总结…'),
+    'Your conversations are sent to {address} and answered by the model there. Nothing is sent anywhere else.': (
+        '대화는 {address}(으)로 보내져 그곳의 모델이 답합니다. 다른 곳으로는 아무것도 보내지 않습니다.',
+        '您的对话会发送到 {address}，由那里的模型回答。不会发送到其他任何地方。'),
+    'Your conversations stay on this computer. Rotary opens no network connection.': (
+        '대화는 이 컴퓨터에만 남습니다. Rotary는 네트워크 연결을 열지 않습니다.',
+        '您的对话只留在这台电脑上。Rotary 不会打开任何网络连接。'),
+    'about 1 minute on this computer': (
+        '이 컴퓨터에서 약 1분',
+        '在这台电脑上大约 1 分钟'),
+    'about {n} hours on this computer': (
+        '이 컴퓨터에서 약 {n}시간',
+        '在这台电脑上大约 {n} 小时'),
+    'about {n} minutes on this computer': (
+        '이 컴퓨터에서 약 {n}분',
+        '在这台电脑上大约 {n} 分钟'),
+    'about {n} words': (
+        '약 {n}단어',
+        '约 {n} 个词'),
+    'less than a minute on this computer': (
+        '이 컴퓨터에서 1분 미만',
+        '在这台电脑上不到 1 分钟'),
+    'office certificate file': (
+        '사무실 인증서 파일',
+        '办公室证书文件'),
+    'office server address': (
+        '사무실 서버 주소',
+        '办公室服务器地址'),
+    'office server certificate check': (
+        '사무실 서버 인증서 확인',
+        '办公室服务器证书检查'),
+    'office server model': (
+        '사무실 서버 모델',
+        '办公室服务器模型'),
+    'read in one pass': (
+        '한 번에 읽기',
+        '一次读完'),
+    'read in {n} parts': (
+        '{n}개 부분으로 나눠 읽기',
+        '分 {n} 部分阅读'),
+    'where the model runs': (
+        '모델이 실행되는 곳',
+        '模型运行的位置'),
+    '{model} on the office server': (
+        '사무실 서버의 {model}',
+        '办公室服务器上的 {model}'),
+    '{n} pages': (
+        '{n}쪽',
+        '{n} 页'),
+    '{n} sections': (
+        '{n}개 절',
+        '{n} 节'),
+    '{n} words': (
+        '{n}단어',
+        '{n} 个词'),
 }
