@@ -144,9 +144,9 @@ def test_dialog_lists_the_servers_models(qtbot, qloop, demo_server):
 
 @pytest.mark.parametrize("gpus", [(), None])
 def test_wizard_offers_the_server_only_without_a_gpu(qtbot, make_app, gpus):
-    from tests.app.fakes import FakeHardware
+    from tests.app.fakes import fake_hardware     # the engine's own HardwareInfo
 
-    rotary = make_app(hardware=FakeHardware() if gpus is None else FakeHardware(gpus=gpus))
+    rotary = make_app(hardware=fake_hardware(gpu=gpus is None))
     wizard = rotary.open_wizard()
     qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=5000)
     assert wizard.server_button.isVisibleTo(wizard.hardware_page) == (gpus == ())
