@@ -4,8 +4,8 @@
 the current conversation (no widgets, easy to test) and turns it into plain sentences;
 ``GaugeWidget`` draws it: graphics memory as a bar (Rotary's share / other programs /
 free), writing speed as a line over the last minute, the conversation memory as a
-filling bar, and the share of expert work answered from the graphics card, only when
-the engine reports one. It repaints at most four times a second, however fast tokens
+filling bar, and the share of this answer's expert work done from the slot cache on the
+graphics card, only when the engine reports one (StepRecord.expert_hit_rate). It repaints at most four times a second, however fast tokens
 arrive. Every section is reachable with Tab and reads its numbers to screen readers.
 """
 
@@ -60,7 +60,8 @@ class GaugeModel:
     context_used: int | None = None
     context_size: int = 0
     hit_rate: float | None = None            # only when the engine reports one
-    layer_hits: tuple[float, ...] = ()
+    token_hits: tuple[int, int] | None = None   # this word's (from slots, from memory)
+    uploaded_bytes: int = 0                  # copied into slots during this answer
     speeds: deque = field(default_factory=deque)    # (monotonic time, tokens/s)
     request_floor: int = 0                   # steps of requests up to this id are stale
 
@@ -83,7 +84,10 @@ class GaugeModel:
         self.ttft_s = step.ttft_s
         self.context_used, self.context_size = step.context_used, step.context_size
         self.hit_rate = step.expert_hit_rate
-        self.layer_hits = tuple(step.layer_hit_rates or ())
+        if step.expert_hits is not None and step.expert_misses is not None:
+            self.token_hits = (step.expert_hits, step.expert_misses)
+            self.uploaded_bytes = (0 if step.generated_tokens <= 1 else self.uploaded_bytes) \
+                + (step.expert_uploaded_bytes or 0)
         if step.generated_tokens > 1 and (not self.speeds
                                           or now - self.speeds[-1][0] >= SPEED_SAMPLE_S):
             self.speeds.append((now, step.decode_tps))
@@ -98,8 +102,8 @@ class GaugeModel:
         """New chat or another conversation: its numbers are not known until it answers."""
         self.request_floor = max(self.request_floor, floor)
         self.prompt_tps = self.decode_tps = 0.0
-        self.ttft_s = self.context_used = self.hit_rate = None
-        self.layer_hits = ()
+        self.ttft_s = self.context_used = self.hit_rate = self.token_hits = None
+        self.uploaded_bytes = 0
         self.speeds.clear()
 
     def reset_model(self, floor: int) -> None:
@@ -216,9 +220,11 @@ class GaugeModel:
             return ""
         text = tr("Expert hit rate, measured by the engine: the share of expert work whose "
                   "experts were already in graphics memory.")
-        if self.layer_hits:
-            text += " " + tr("Per layer: {values}.").format(
-                values=", ".join(f"{h * 100:.0f}%" for h in self.layer_hits))
+        if self.token_hits is not None:
+            hits, misses = self.token_hits
+            text += " " + tr("This word: {hits} of {all} experts from the graphics card; "
+                             "{mb} MB copied there during this answer.").format(
+                hits=hits, all=hits + misses, mb=f"{self.uploaded_bytes / 2**20:.0f}")
         return text
 
 
@@ -300,34 +306,6 @@ class SpeedChart(QWidget):
         painter.end()
 
 
-class LayerCells(QWidget):
-    """One small cell per layer, filled from the bottom by that layer's hit rate."""
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.values: tuple[float, ...] = ()
-        self.setFixedHeight(18)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-
-    def set_values(self, values: tuple[float, ...]) -> None:
-        if values != self.values:
-            self.values = tuple(values)
-            self.update()
-
-    def paintEvent(self, event) -> None:
-        if not self.values:
-            return
-        painter = QPainter(self)
-        width = self.width() / len(self.values)
-        for index, value in enumerate(self.values):
-            cell = QRectF(index * width, 0, max(1.0, width - 1), self.height())
-            painter.fillRect(cell, gauge_colour("track"))
-            filled = cell.height() * max(0.0, min(1.0, value))
-            painter.fillRect(QRectF(cell.x(), cell.bottom() - filled, cell.width(), filled),
-                             gauge_colour("hits"))
-        painter.end()
-
-
 class GaugeSection(QFrame):
     """A caption, a drawing and a small note; Tab stops here with a visible frame, and a
     screen reader hears the caption and the exact numbers."""
@@ -390,12 +368,11 @@ class GaugeWidget(QFrame):
         self.model = GaugeModel(words_per_token=words_per_token())
         self._dirty = False
         self.vram_bar, self.context_bar, self.hit_bar = Meter(), Meter(), Meter()
-        self.chart, self.layers = SpeedChart(), LayerCells()
+        self.chart = SpeedChart()
         self.sections = {"vram": GaugeSection(self.vram_bar), "ram": GaugeSection(),
                          "speed": GaugeSection(self.chart),
                          "context": GaugeSection(self.context_bar),
                          "hits": GaugeSection(self.hit_bar)}
-        self.sections["hits"].layout().addWidget(self.layers)
         self.setMinimumWidth(self.MIN_WIDTH)
         self.setMaximumWidth(self.MAX_WIDTH)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -481,8 +458,6 @@ class GaugeWidget(QFrame):
         if model.hit_rate is None:
             return
         self.hit_bar.set_parts([(model.hit_rate, "hits")])
-        self.layers.set_values(model.layer_hits)
-        self.layers.setVisible(bool(model.layer_hits))
         section.show_texts(model.hit_text(), "", model.hit_details())
 
     def first_section(self) -> GaugeSection:

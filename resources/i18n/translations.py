@@ -265,9 +265,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'No graphics card: the model runs on the processor.': (
         '그래픽 카드 없음: 모델이 프로세서에서 실행됩니다.',
         '没有显卡：模型在处理器上运行。'),
-    'Per layer: {values}.': (
-        '레이어별: {values}.',
-        '每层：{values}。'),
     'Processor cores to use': (
         '사용할 프로세서 코어',
         '使用的处理器核心'),
@@ -619,4 +616,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     '{n} words': (
         '{n}단어',
         '{n} 个词'),
+    'This word: {hits} of {all} experts from the graphics card; {mb} MB copied there during this answer.': (
+        '이번 단어: 전문가 {all}개 중 {hits}개를 그래픽 카드에서 처리; 이 답변 동안 {mb} MB를 그곳으로 복사.',
+        '这个词：{all} 个专家中有 {hits} 个由显卡处理；本次回答期间向显卡复制了 {mb} MB。'),
 }

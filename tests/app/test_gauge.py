@@ -187,23 +187,22 @@ def test_vram_bar_without_a_per_program_reading_does_not_claim_a_share(qtbot, ma
     assert "in&nbsp;use&nbsp;by&nbsp;all&nbsp;programs" in gauge.sections["vram"].note.text()
 
 
-def test_per_layer_hits_are_drawn_when_the_engine_reports_them(qtbot, make_app):
+def test_slot_cache_numbers_are_in_the_hit_details(qtbot, make_app):
+    """The slot cache reports this token's hits and misses and what it copied."""
     from dataclasses import replace
     rotary = make_app()
     gauge = rotary.window.gauge
-    rotary.window.show()
     wait_ready(qtbot, rotary)
-    step = replace(_step(next_request_id(), hit=0.5), layer_hit_rates=(0.0, 0.5, 1.0, 1.0))
-    gauge.on_stats(step)
+    request = next_request_id()
+    first = replace(_step(request, n=1, hit=0.5), expert_hits=3, expert_misses=5,
+                    expert_uploaded_bytes=2 * 2**20)
+    second = replace(_step(request, n=2, hit=0.6), expert_hits=6, expert_misses=2,
+                     expert_uploaded_bytes=2**20)
+    for step in (first, second):
+        gauge.on_stats(step)
     gauge.refresh()
-    qtbot.wait(10)
     section = gauge.sections["hits"]
-    assert section.isVisible() and gauge.layers.isVisible()
-    assert "Per layer: 0%, 50%, 100%, 100%." in section.toolTip()
-    image = gauge.layers.grab().toImage()
-    cell = gauge.layers.width() / 4
-    column = lambda i: [image.pixelColor(int(cell * i + cell / 2), y).rgb()   # noqa: E731
-                        for y in range(image.height())]
-    hits = gauge_colour("hits").rgb()
-    assert hits not in column(0) and column(3).count(hits) == image.height()
-    assert 0.4 < column(1).count(hits) / image.height() < 0.6
+    assert not section.isHidden() and gauge.hit_bar.parts == [(0.6, "hits")]
+    assert section.caption.text() == "Answered from the graphics card: 60%"
+    assert "This word: 6 of 8 experts from the graphics card; 3 MB copied there" in \
+        section.toolTip()
