@@ -43,6 +43,7 @@ async def run(qapp: QApplication, args: argparse.Namespace, instance: SingleInst
     loop = asyncio.get_running_loop()
     rotary = RotaryApp(qapp, loop, real_backend(), default_paths())
     instance.activation_requested.connect(rotary.window.bring_to_front)
+    rotary.bridge.model_loaded.connect(rotary.window.notice_bar.context.remember_model)
     closed = asyncio.Event()
     rotary.window.closed.connect(closed.set)
     rotary.start(autoload=not args.no_model, wizard=not args.no_wizard)

@@ -8,6 +8,7 @@ here can load and run a model. Everything blocks: the window runs it on a worker
 
 from __future__ import annotations
 
+import functools
 import os
 import queue
 import socket
@@ -22,6 +23,7 @@ from typing import Any, Callable
 from engine.api import (ChatMessage, ChatRequest, LoadRequest, ModelLoaded, RequestFailed,
                         RequestFinished, StepRecord)
 from app.bridge import EngineBackend, real_backend
+from app.i18n import tr
 from app.paths import AppPaths
 
 SELF_TEST_TOKENS = 8
@@ -53,6 +55,15 @@ class SelfTestReport:
         failed = "; ".join(f"{c.name}: {c.detail}" for c in self.checks if not c.ok)
         return (f"ROTARY SELF-TEST FAILED ({sum(not c.ok for c in self.checks)} of "
                 f"{len(self.checks)} checks) in {self.seconds:.1f} s: {failed}")
+
+    def user_text(self) -> str:
+        """Plain words for the wizard; the verdict line goes to "Copy details"."""
+        if self.ok:
+            return tr("Everything works: Rotary wrote a short answer with its demo model, can "
+                      "save your conversations and settings, and used no network.")
+        names = ", ".join(tr(c.name) for c in self.checks if not c.ok)
+        return tr("Rotary found a problem on this computer ({names}). Please copy the details "
+                  "for your IT contact.").format(names=names)
 
 
 # ---- no internet ---------------------------------------------------------------------
@@ -250,3 +261,12 @@ def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
         checks.extend(check() for check in extra)
     checks.append(check_network(guard))
     return SelfTestReport(tuple(checks), time.perf_counter() - started)
+
+
+async def check_my_computer(bridge, paths: AppPaths, preset: str = "cpu-only") -> SelfTestReport:
+    """The wizard's "check my computer": the same checks, on the bridge's worker thread."""
+    return await bridge.run_self_test(functools.partial(_checks_with, paths, preset))
+
+
+def _checks_with(paths: AppPaths, preset: str, backend: EngineBackend) -> SelfTestReport:
+    return run_checks(paths, backend, preset)

@@ -57,7 +57,8 @@ def make_deb(bundle: Path, out: Path, version: str) -> Path | None:
             destination = tree / f"usr/share/icons/hicolor/{folder}/apps/{icon}"
             destination.parent.mkdir(parents=True)
             shutil.copy(ICONS / icon, destination)
-        size_kib = sum(p.stat().st_size for p in tree.rglob("*") if p.is_file()) // 1024
+        size_kib = sum(p.stat().st_size for p in tree.rglob("*")
+                       if p.is_file() and not p.is_symlink()) // 1024
         _put(tree / "DEBIAN" / "control", _control(version, size_kib))
         target = out / f"rotary_{version}_amd64.deb"
         subprocess.run(["dpkg-deb", "--root-owner-group", "--build", str(tree), str(target)],

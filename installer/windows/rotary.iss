@@ -1,7 +1,7 @@
 ; Inno Setup 6 script: Rotary for one user, without administrator rights.
 ;
 ;   iscc /DAppVersion=0.1.0 installer\windows\rotary.iss        (after building dist\Rotary)
-;   signed:  iscc /DAppVersion=0.1.0 /DSign "/Ssigntool=signtool.exe sign /fd sha256 /tr http://timestamp.digicert.com /td sha256 /a $f" installer\windows\rotary.iss
+;   signed:  iscc /DAppVersion=0.1.0 /DSign "/Ssigntool=signtool.exe sign /fd sha256 /tr <your CA's RFC 3161 timestamp URL> /td sha256 /a $f" installer\windows\rotary.iss
 ;
 ; Installs into %LOCALAPPDATA%\Programs\Rotary, adds Start-menu and (optionally) desktop
 ; shortcuts and an uninstaller. Conversations and settings live apart, in

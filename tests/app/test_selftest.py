@@ -94,3 +94,19 @@ def test_a_socket_left_open_by_anyone_fails_the_offline_check():
     with NetworkGuard() as guard:
         pass
     assert check_network(guard).ok
+
+
+def test_the_wizard_runs_the_same_checks_through_the_bridge(qtbot, qloop, rotary_home):
+    import asyncio
+    from app.bridge import EngineBridge
+    from app.selftest import check_my_computer
+    backend, state = fake_backend()
+    bridge = EngineBridge(backend, qloop)
+    task = asyncio.ensure_future(check_my_computer(bridge, default_paths()))
+    qtbot.waitUntil(task.done, timeout=20_000)
+    report = task.result()
+    bridge.shutdown()
+    assert report.ok, report.verdict()
+    assert [c.name for c in report.checks][-1] == "offline"
+    assert state["engine"] is not None                  # the bridge's backend did the work
+    assert "Everything works" in report.user_text()
