@@ -180,8 +180,11 @@ def _load_and_generate(engine, events: queue.Queue, model: Path, preset: str,
         return Check("engine", False, f"generation failed: {_describe(finished)}")
     if not tokens or not finished.text.strip():
         return Check("engine", False, "the model loaded but wrote nothing")
+    recipe = loaded.recipe        # what was planned; the log says what llama.cpp did
+    layers = "all" if recipe.n_gpu_layers < 0 else str(recipe.n_gpu_layers)
     return Check("engine", True, f"{len(tokens)} tokens, {tokens[-1].decode_tps:.0f} tokens/s, "
-                                 f"{time.perf_counter() - started:.1f} s")
+                                 f"{time.perf_counter() - started:.1f} s, recipe "
+                                 f"{recipe.preset} with {layers} layers on the GPU")
 
 
 def _wait_for(events: queue.Queue, request_id: int, wanted: type, timeout: float,
@@ -247,8 +250,10 @@ def check_window(qapp) -> Check:
 
 
 def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
-               preset: str = "cpu-only", extra: tuple[Callable[[], Check], ...] = ()) -> SelfTestReport:
-    """Folders, demo model, engine, no network; ``extra`` adds checks (e.g. the window's)."""
+               preset: str = "auto", extra: tuple[Callable[[], Check], ...] = ()) -> SelfTestReport:
+    """Folders, demo model, engine, no network; ``extra`` adds checks (e.g. the window's).
+
+    "auto" plans for this computer, so an NVIDIA machine runs the demo on its GPU."""
     backend = backend or real_backend()
     started = time.perf_counter()
     with NetworkGuard() as guard:
@@ -263,7 +268,7 @@ def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
     return SelfTestReport(tuple(checks), time.perf_counter() - started)
 
 
-async def check_my_computer(bridge, paths: AppPaths, preset: str = "cpu-only") -> SelfTestReport:
+async def check_my_computer(bridge, paths: AppPaths, preset: str = "auto") -> SelfTestReport:
     """The wizard's "check my computer": the same checks, on the bridge's worker thread."""
     return await bridge.run_self_test(functools.partial(_checks_with, paths, preset))
 

@@ -108,16 +108,20 @@ def main(argv: list[str]) -> int:
     size = folder_size(BUNDLE)
     code, line, log = self_test(BUNDLE)
     problems = bundle_problems(BUNDLE, log)
-    if seconds is not None:
-        print(f"bundle build time: {seconds:.0f} s")
+    if seconds is not None:     # the load says how shared the machine was meanwhile
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(f"bundle build time: {seconds:.0f} s (load average {load:.1f}, "
+              f"{os.cpu_count()} cores)")
     print(f"bundle size: {size / 2**20:.0f} MiB ({BUNDLE})")
     print(f"bundled self-test (exit {code}): {line}")
     for problem in problems:
         print(f"bundle problem: {problem}")
     code = code or (1 if problems else 0)
     if code == 0 and args.packages:
+        started = time.perf_counter()
         code = subprocess.call([sys.executable, str(ROOT / "installer" / "linux" /
                                                     "make_packages.py")])
+        print(f"packages time: {time.perf_counter() - started:.0f} s")
     return code
 
 
