@@ -33,7 +33,8 @@ def project_version() -> str:
 def make_tarball(bundle: Path, out: Path, version: str) -> Path:
     name = f"rotary-{version}-linux-x86_64"
     target = out / f"{name}.tar.gz"
-    with tarfile.open(target, "w:gz") as tar:
+    # Level 6: nearly the size of 9 at a fraction of the time (CI builds this every run).
+    with tarfile.open(target, "w:gz", compresslevel=6) as tar:
         tar.add(bundle, arcname=f"{name}/Rotary")            # keeps the library symlinks
         for script in ("install.sh", "uninstall.sh", "rotary.desktop"):
             tar.add(HERE / script, arcname=f"{name}/{script}")
@@ -61,7 +62,8 @@ def make_deb(bundle: Path, out: Path, version: str) -> Path | None:
                        if p.is_file() and not p.is_symlink()) // 1024
         _put(tree / "DEBIAN" / "control", _control(version, size_kib))
         target = out / f"rotary_{version}_amd64.deb"
-        subprocess.run(["dpkg-deb", "--root-owner-group", "--build", str(tree), str(target)],
+        subprocess.run(["dpkg-deb", "--root-owner-group", "-Zgzip", "-z6", "--build", str(tree),
+                        str(target)],
                        check=True, stdout=subprocess.DEVNULL)
     return target
 
