@@ -74,7 +74,8 @@ def _versions() -> str:
             return "unknown"
     llama = sys.modules.get("llama_cpp")        # never imported here just to read it
     from PySide6 import __version__ as pyside   # noqa: PLC0415
-    return (f"Rotary {version('rotary')}{' (installed bundle)' if getattr(sys, 'frozen', False) else ''}"
+    bundle = " (installed bundle)" if getattr(sys, "frozen", False) else ""
+    return (f"Rotary {version('rotary')}{bundle}"
             f", Python {platform.python_version()}, PySide6 {pyside}, llama-cpp-python "
             f"{getattr(llama, '__version__', 'not loaded')}, {platform.platform()}")
 
