@@ -46,3 +46,15 @@ def test_without_a_model_or_log_the_details_say_so(qtbot):
     bar.show_notice(Notice("warning", "Something happened.", "details"))
     text = bar.details_text()
     assert "---- recipe\nnone loaded" in text
+
+
+def test_the_running_app_copies_the_recipe_of_the_loaded_model(make_app, qtbot):
+    from app.__main__ import wire_diagnostics
+    from tests.app.conftest import wait_ready
+    rotary = make_app(start=False)
+    wire_diagnostics(rotary)
+    rotary.start(autoload=True, wizard=False)
+    wait_ready(qtbot, rotary)
+    rotary.notices.warning("Something to report.", "details")
+    text = rotary.window.notice_bar.details_text()
+    assert "---- recipe\n{" in text and '"n_ctx": 4096' in text
