@@ -59,19 +59,25 @@ def executable(bundle: Path) -> Path:
     return bundle / ("Rotary.exe" if sys.platform == "win32" else "Rotary")
 
 
-def self_test(bundle: Path, platform: str = "offscreen") -> tuple[int, str, str]:
+def self_test(bundle: Path, platform: str = "offscreen",
+              console: bool = True) -> tuple[int, str, str]:
     """Run the bundled app with nothing of the checkout or the venv within reach.
 
-    ``platform="xcb"`` shows the window on a virtual X display (xvfb-run), as on a desktop.
+    ``platform="xcb"`` shows the window on a virtual X display (xvfb-run), as on a desktop;
+    ``console=False`` closes its stdout and stderr, so that Python hands the app
+    ``sys.stdout = sys.stderr = None`` as in a windowed Windows build.
     Returns the exit code, the verdict line and the bundled app's log.
     """
+    command = [str(executable(bundle)), "--self-test"]
+    if platform == "xcb":
+        command = ["xvfb-run", "-a", *command]
+    if not console:
+        command = ["sh", "-c", 'exec "$@" >&- 2>&-', "sh", *command]
     with tempfile.TemporaryDirectory(prefix="rotary-selftest-") as scratch:
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("PYTHON", "VIRTUAL_ENV", "LD_LIBRARY_PATH"))}
         env.update(ROTARY_HOME=str(Path(scratch) / "home"), QT_QPA_PLATFORM=platform)
-        display = ["xvfb-run", "-a"] if platform == "xcb" else []
-        result = subprocess.run([*display, str(executable(bundle)), "--self-test"], cwd=scratch,
-                                env=env, capture_output=True, text=True,
+        result = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True,
                                 timeout=SELF_TEST_TIMEOUT_S)
         log_file = Path(scratch) / "home" / "data" / "logs" / "rotary.log"
         log = log_file.read_text(encoding="utf-8", errors="replace") if log_file.exists() else ""
@@ -101,6 +107,26 @@ def bundle_problems(bundle: Path, log: str) -> list[str]:
     return problems
 
 
+def self_test_all(bundle: Path) -> int:
+    """Offscreen, then (Linux) on an X display and without any console; 0 when all pass."""
+    code, line, log = self_test(bundle)
+    print(f"bundled self-test (exit {code}): {line}")
+    problems = bundle_problems(bundle, log)
+    if sys.platform.startswith("linux"):
+        if shutil.which("xvfb-run"):
+            xcb_code, line, _log = self_test(bundle, "xcb")
+            print(f"bundled self-test on an X display (exit {xcb_code}): {line}")
+            code = code or xcb_code
+        quiet_code, line, log = self_test(bundle, console=False)
+        print(f"bundled self-test without stdout/stderr (exit {quiet_code}): {line}")
+        code = code or quiet_code
+        if "rotary.stdout: ROTARY SELF-TEST PASSED" not in log or " rotary.llama: " not in log:
+            problems.append("without a console, the verdict or llama.cpp's lines missed the log")
+    for problem in problems:
+        print(f"bundle problem: {problem}")
+    return code or (1 if problems else 0)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--skip-build", action="store_true", help="self-test dist/Rotary as is")
@@ -111,20 +137,12 @@ def main(argv: list[str]) -> int:
         print(f"no bundle at {BUNDLE}")
         return 1
     size = folder_size(BUNDLE)
-    code, line, log = self_test(BUNDLE)
-    problems = bundle_problems(BUNDLE, log)
     if seconds is not None:     # the load says how shared the machine was meanwhile
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         print(f"bundle build time: {seconds:.0f} s (load average {load:.1f}, "
               f"{os.cpu_count()} cores)")
     print(f"bundle size: {size / 2**20:.0f} MiB ({BUNDLE})")
-    print(f"bundled self-test (exit {code}): {line}")
-    for problem in problems:
-        print(f"bundle problem: {problem}")
-    code = code or (1 if problems else 0)
-    if code == 0 and shutil.which("xvfb-run") and sys.platform.startswith("linux"):
-        code, line, _log = self_test(BUNDLE, "xcb")
-        print(f"bundled self-test on an X display (exit {code}): {line}")
+    code = self_test_all(BUNDLE)
     if code == 0 and args.packages:
         started = time.perf_counter()
         code = subprocess.call([sys.executable, str(ROOT / "installer" / "linux" /
