@@ -98,6 +98,9 @@ def bundle_problems(bundle: Path, log: str) -> list[str]:
     helpers = list(prebuilt.glob("rotary_routing.*"))
     if not helpers:
         problems.append("the prebuilt routing helper is missing from the bundle")
+    # Native parts the self-test does not run: PDF reading (documents) needs pdfium.
+    if not any((bundle / "_internal").rglob("*pdfium*.*")):
+        problems.append("pdfium (PDF reading) is missing from the bundle")
     if "falls back to Python" in log or "falling back to Python" in log:
         problems.append("the bundled engine fell back to Python: " + next(
             line for line in log.splitlines() if "back to Python" in line))
