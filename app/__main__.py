@@ -1,10 +1,17 @@
-"""``python -m app``: start Rotary (or bring the running one to the front)."""
+"""``python -m app``: start Rotary (or bring the running one to the front).
+
+Also the entry point of the installed bundle (build.spec), where a windowed build has
+``sys.stdout``/``sys.stderr`` set to None: ``main`` installs fallback streams and the log
+file before anything imports llama_cpp (the bridge imports the engine lazily).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import logging
+import os
 import sys
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
@@ -25,6 +32,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="do not open first-time setup")
     parser.add_argument("--quit-after-shown", action="store_true",
                         help="print the time until the window was shown, then quit")
+    parser.add_argument("--self-test", action="store_true",
+                        help="check this installation offscreen (demo model, folders, no "
+                             "network), print one line and exit 0 when all is well")
     return parser.parse_args(argv)
 
 
@@ -33,6 +43,7 @@ async def run(qapp: QApplication, args: argparse.Namespace, instance: SingleInst
     loop = asyncio.get_running_loop()
     rotary = RotaryApp(qapp, loop, real_backend(), default_paths())
     instance.activation_requested.connect(rotary.window.bring_to_front)
+    wire_diagnostics(rotary)
     closed = asyncio.Event()
     rotary.window.closed.connect(closed.set)
     rotary.start(autoload=not args.no_model, wizard=not args.no_wizard)
@@ -42,6 +53,49 @@ async def run(qapp: QApplication, args: argparse.Namespace, instance: SingleInst
     await closed.wait()
     rotary.close()
     return 0
+
+
+class LogStream(io.TextIOBase):
+    """Stands in for a missing sys.stdout/sys.stderr: whole lines go to the log file."""
+
+    def __init__(self, logger: logging.Logger, level: int) -> None:
+        super().__init__()
+        self._logger, self._level, self._partial = logger, level, ""
+        self._busy = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if self._busy:          # a failing log handler reports to stderr: do not loop
+            return len(text)
+        self._busy = True
+        try:
+            *lines, self._partial = (self._partial + text).split("\n")
+            for line in lines:
+                if line.strip():
+                    self._logger.log(self._level, "%s", line)
+        finally:
+            self._busy = False
+        return len(text)
+
+    def flush(self) -> None:
+        if self._partial.strip():
+            self._logger.log(self._level, "%s", self._partial)
+        self._partial = ""
+
+
+def install_fallback_streams() -> None:
+    """A windowed build has no console: print() and tracebacks then reach the log file."""
+    if sys.stdout is None:
+        sys.stdout = LogStream(logging.getLogger("rotary.stdout"), logging.INFO)
+    if sys.stderr is None:
+        sys.stderr = LogStream(logging.getLogger("rotary.stderr"), logging.WARNING)
+
+
+def wire_diagnostics(rotary) -> None:
+    """"Copy details" names the recipe of the model in use (app.notifications)."""
+    rotary.bridge.model_loaded.connect(rotary.window.notice_bar.context.remember_model)
 
 
 def setup_logging(log_file: Path) -> None:
@@ -55,12 +109,28 @@ def setup_logging(log_file: Path) -> None:
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
-    logging.getLogger("rotary.llama").setLevel(logging.WARNING)   # llama.cpp is chatty
+    # llama.cpp's INFO lines (backends, buffer sizes) are what an IT person asks for first;
+    # a load writes a few hundred, a token none.
+    logging.getLogger("rotary.llama").setLevel(logging.INFO)
+
+
+def self_test() -> int:
+    """Offscreen: the checks of app.selftest plus the window, one verdict line, exit code."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    qapp = QApplication.instance() or QApplication(sys.argv[:1])
+    from app.selftest import check_window, run_checks   # after QApplication: widgets
+    report = run_checks(default_paths(), extra=(lambda: check_window(qapp),))
+    logging.getLogger("rotary.selftest").info("%s", report.verdict())
+    print(report.verdict(), flush=True)
+    return 0 if report.ok else 1
 
 
 def main(argv: list[str] | None = None) -> int:
+    install_fallback_streams()
     args = parse_args(sys.argv[1:] if argv is None else argv)
     setup_logging(default_paths().log_file)
+    if args.self_test:
+        return self_test()
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
     qapp.setApplicationName("Rotary")
     qapp.setQuitOnLastWindowClosed(False)      # we quit once our own cleanup has run

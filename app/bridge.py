@@ -365,6 +365,10 @@ class EngineBridge(QObject):
                           chosen, summary.level, summary.text,
                           getattr(summary, "expected_tps", None), facts, recipe)
 
+    async def run_self_test(self, checks: Callable[[EngineBackend], Any]) -> Any:
+        """``checks(backend)`` (app.selftest) on a worker: the wizard's "check my computer"."""
+        return await self._in_worker(checks, self._backend)
+
     async def demo_model(self, directory: Path) -> Path:
         return Path(await self._in_worker(self._backend.ensure_demo_model, directory))
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
 
 from app.accessibility import announce
 from app.i18n import tr
-from app.notifications import Notice
+from app.notifications import DiagnosticContext, Notice, copy_details_text
 
 
 def _call(callback) -> None:
@@ -23,6 +23,7 @@ class NotificationBar(QFrame):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.notice: Notice | None = None
+        self.context = DiagnosticContext()      # app.__main__ feeds it the loaded recipe
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setAccessibleName(tr("Notice"))
@@ -71,7 +72,7 @@ class NotificationBar(QFrame):
     def details_text(self) -> str:
         if self.notice is None:
             return ""
-        return f"{self.notice.message}\n\n{self.notice.details}".strip()
+        return copy_details_text(self.notice, self.context)
 
     def copy_details(self) -> None:
         QGuiApplication.clipboard().setText(self.details_text())

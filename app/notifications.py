@@ -9,16 +9,22 @@ with their traceback. Errors never go into a chat answer.
 
 from __future__ import annotations
 
+import json
 import logging
+import platform
 import sys
 import threading
 import traceback
 from dataclasses import dataclass, field
+from importlib import metadata
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
 
 from engine.errors import EngineError
+from engine.recipe import recipe_to_dict
 from app.i18n import tr
 
 log = logging.getLogger("rotary.notices")
@@ -37,6 +43,55 @@ class Notice:
     message: str
     details: str = ""
     actions: tuple[NoticeAction, ...] = field(default=())
+
+
+LOG_TAIL_LINES = 40
+
+
+class DiagnosticContext:
+    """What "Copy details" adds for the IT person: versions, the recipe, the log's tail."""
+
+    def __init__(self) -> None:
+        self.recipe = None            # engine.recipe.Recipe of the model in use
+
+    def remember_model(self, loaded) -> None:
+        """Slot for EngineBridge.model_loaded (an engine.api.ModelLoaded)."""
+        self.recipe = loaded.recipe
+
+    def text(self) -> str:
+        recipe = json.dumps(recipe_to_dict(self.recipe), indent=1) if self.recipe else "none loaded"
+        return (f"---- versions\n{_versions()}\n---- recipe\n{recipe}\n"
+                f"---- log (last {LOG_TAIL_LINES} lines)\n{_log_tail(LOG_TAIL_LINES)}")
+
+
+def copy_details_text(notice: "Notice", context: DiagnosticContext) -> str:
+    """The text "Copy details" puts on the clipboard."""
+    return f"{notice.message}\n\n{notice.details}".strip() + "\n\n" + context.text()
+
+
+def _versions() -> str:
+    def version(name: str) -> str:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return "unknown"
+    llama = sys.modules.get("llama_cpp")        # never imported here just to read it
+    from PySide6 import __version__ as pyside   # noqa: PLC0415
+    bundle = " (installed bundle)" if getattr(sys, "frozen", False) else ""
+    return (f"Rotary {version('rotary')}{bundle}"
+            f", Python {platform.python_version()}, PySide6 {pyside}, llama-cpp-python "
+            f"{getattr(llama, '__version__', 'not loaded')}, {platform.platform()}")
+
+
+def _log_tail(lines: int) -> str:
+    files = [Path(h.baseFilename) for h in logging.getLogger().handlers
+             if isinstance(h, RotatingFileHandler)]
+    if not files or not files[0].exists():
+        return "no log file"
+    with files[0].open("rb") as log:
+        log.seek(max(0, files[0].stat().st_size - 200 * lines))
+        text = log.read().decode("utf-8", errors="replace")
+    return "\n".join(text.splitlines()[-lines:])
 
 
 class NotificationService(QObject):

@@ -54,16 +54,23 @@ class BufferTypeOverride(ctypes.Structure):
     _fields_ = [("pattern", ctypes.c_char_p), ("buft", ctypes.c_void_p)]
 
 
+@functools.lru_cache(maxsize=1)
 def llama_cpp_module():
-    """Import llama_cpp lazily: inspection and planning must work without it."""
+    """Import llama_cpp lazily: inspection and planning must work without it.
+
+    Our log callback replaces llama-cpp-python's (which prints to sys.stderr, None in a
+    windowed build) right at import, before any model or backend says anything.
+    """
     import llama_cpp  # noqa: PLC0415 - heavy native import, only when a model runs
 
+    _NATIVE_LOG.install(llama_cpp)
     return llama_cpp
 
 
 @functools.lru_cache(maxsize=1)
 def ggml() -> ctypes.CDLL:
     """The bundled ggml library with the few signatures the engine calls."""
+    llama_cpp_module()
     from llama_cpp import _ggml  # noqa: PLC0415
 
     lib = _ggml.libggml
@@ -132,8 +139,7 @@ class NativeLog:
         self._lock = threading.Lock()
         self._callback = None
 
-    def install(self) -> None:
-        llama_cpp = llama_cpp_module()
+    def install(self, llama_cpp) -> None:
         self._callback = llama_cpp.llama_log_callback(self._on_log)
         llama_cpp.llama_log_set(self._callback, ctypes.c_void_p(0))
 
@@ -158,11 +164,12 @@ class NativeLog:
         return lines[max(0, mark - first):]
 
 
-@functools.lru_cache(maxsize=1)
+_NATIVE_LOG = NativeLog()
+
+
 def native_log() -> NativeLog:
-    sink = NativeLog()
-    sink.install()
-    return sink
+    llama_cpp_module()          # installs the callback on first use
+    return _NATIVE_LOG
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,277 @@
+"""``Rotary --self-test`` and the wizard's "check my computer": one set of checks.
+
+Each check is a small function returning a ``Check``; ``run_checks`` runs them all and
+``SelfTestReport.verdict`` is the one line the command prints. The engine is reached the
+same way the window reaches it (the bridge's backend), so an installed bundle that passes
+here can load and run a model. Everything blocks: the window runs it on a worker thread.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import queue
+import socket
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from engine.api import (ChatMessage, ChatRequest, LoadRequest, ModelLoaded, RequestFailed,
+                        RequestFinished, StepRecord)
+from app.bridge import EngineBackend, real_backend
+from app.i18n import tr
+from app.paths import AppPaths
+
+SELF_TEST_TOKENS = 8
+ENGINE_TIMEOUT_S = 120.0
+INTERNET_FAMILIES = (socket.AF_INET, socket.AF_INET6)
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class SelfTestReport:
+    checks: tuple[Check, ...]
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return all(check.ok for check in self.checks)
+
+    def verdict(self) -> str:
+        """One line: what passed, or what failed and why."""
+        if self.ok:
+            names = ", ".join(f"{c.name} ({c.detail})" for c in self.checks)
+            return f"ROTARY SELF-TEST PASSED in {self.seconds:.1f} s: {names}"
+        failed = "; ".join(f"{c.name}: {c.detail}" for c in self.checks if not c.ok)
+        return (f"ROTARY SELF-TEST FAILED ({sum(not c.ok for c in self.checks)} of "
+                f"{len(self.checks)} checks) in {self.seconds:.1f} s: {failed}")
+
+    def user_text(self) -> str:
+        """Plain words for the wizard; the verdict line goes to "Copy details"."""
+        if self.ok:
+            return tr("Everything works: Rotary wrote a short answer with its demo model, can "
+                      "save your conversations and settings, and used no network.")
+        names = ", ".join(tr(c.name) for c in self.checks if not c.ok)
+        return tr("Rotary found a problem on this computer ({names}). Please copy the details "
+                  "for your IT contact.").format(names=names)
+
+
+# ---- no internet ---------------------------------------------------------------------
+
+class NetworkGuard:
+    """Records every internet (AF_INET/AF_INET6) socket that Python code creates or uses.
+
+    An audit hook cannot be removed, so one hook is installed per process and records
+    only while a guard is active. Sockets made by native code (Qt, llama.cpp, drivers)
+    are not audited; ``open_internet_sockets`` looks for those at the end instead.
+    Unix-domain sockets (Qt's single-instance server) are not the network and pass.
+    """
+
+    _active: list["NetworkGuard"] = []
+    _hook_installed = False
+    _lock = threading.Lock()
+
+    def __init__(self) -> None:
+        self.attempts: list[str] = []
+
+    def __enter__(self) -> "NetworkGuard":
+        with NetworkGuard._lock:
+            if not NetworkGuard._hook_installed:
+                sys.addaudithook(NetworkGuard._audit)
+                NetworkGuard._hook_installed = True
+            NetworkGuard._active.append(self)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        with NetworkGuard._lock:
+            NetworkGuard._active.remove(self)
+
+    @staticmethod
+    def _audit(event: str, args: tuple) -> None:
+        if not NetworkGuard._active or not event.startswith("socket."):
+            return
+        attempt = _internet_attempt(event, args)
+        if attempt:
+            for guard in list(NetworkGuard._active):
+                guard.attempts.append(attempt)
+
+
+def _internet_attempt(event: str, args: tuple) -> str | None:
+    if event == "socket.__new__":
+        family = args[1]
+        return f"created {socket.AddressFamily(family).name} socket" \
+            if family in INTERNET_FAMILIES else None
+    if event in ("socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg"):
+        family = getattr(args[0], "family", None)
+        return f"{event.split('.')[1]} {args[1]!r}" if family in INTERNET_FAMILIES else None
+    if event in ("socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyname_ex"):
+        return f"looked up {args[0]!r}"
+    return None
+
+
+def open_internet_sockets() -> list[str]:
+    """Internet sockets this process holds now, whoever made them (psutil)."""
+    import psutil  # noqa: PLC0415 - only the self-test needs it
+
+    return [f"{c.laddr} -> {c.raddr or '-'} ({c.status})"
+            for c in psutil.Process().net_connections(kind="inet")]
+
+
+# ---- the checks ------------------------------------------------------------------------
+
+def check_folder_writable(name: str, folder: Path) -> Check:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".rotary-selftest-") as probe:
+            probe.write(b"ok")
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as exc:
+        return Check(name, False, f"{folder} is not writable: {exc.strerror or exc}")
+    return Check(name, True, "writable")
+
+
+def check_demo_model(backend: EngineBackend, paths: AppPaths) -> tuple[Check, Path | None]:
+    try:
+        path = Path(backend.ensure_demo_model(paths.demo_dir))
+    except Exception as exc:         # noqa: BLE001 - any failure is the verdict
+        return Check("demo model", False, f"could not be written: {exc!r}"), None
+    return Check("demo model", True, f"{path.stat().st_size / 2**20:.0f} MiB"), path
+
+
+def check_engine(backend: EngineBackend, model: Path, preset: str,
+                 timeout: float = ENGINE_TIMEOUT_S) -> Check:
+    """Load ``model`` on the real engine thread and stream a few tokens from it."""
+    events: queue.Queue[Any] = queue.Queue()
+    try:
+        engine = backend.make_engine(events.put)
+    except Exception as exc:         # noqa: BLE001
+        return Check("engine", False, f"did not start: {exc!r}")
+    try:
+        return _load_and_generate(engine, events, model, preset, timeout)
+    finally:
+        engine.shutdown(timeout)
+
+
+def _load_and_generate(engine, events: queue.Queue, model: Path, preset: str,
+                       timeout: float) -> Check:
+    started = time.perf_counter()
+    load = LoadRequest(str(model), preset=preset)
+    engine.load(load)
+    loaded = _wait_for(events, load.request_id, ModelLoaded, timeout)
+    if not isinstance(loaded, ModelLoaded):
+        return Check("engine", False, f"model did not load: {_describe(loaded)}")
+    chat = ChatRequest((ChatMessage("user", "Hello"),), max_tokens=SELF_TEST_TOKENS,
+                       temperature=0.0)
+    engine.chat(chat)
+    tokens: list[StepRecord] = []
+    finished = _wait_for(events, chat.request_id, RequestFinished, timeout, tokens.append)
+    if not isinstance(finished, RequestFinished):
+        return Check("engine", False, f"generation failed: {_describe(finished)}")
+    if not tokens or not finished.text.strip():
+        return Check("engine", False, "the model loaded but wrote nothing")
+    recipe = loaded.recipe        # what was planned; the log says what llama.cpp did
+    layers = "all" if recipe.n_gpu_layers < 0 else str(recipe.n_gpu_layers)
+    return Check("engine", True, f"{len(tokens)} tokens, {tokens[-1].decode_tps:.0f} tokens/s, "
+                                 f"{time.perf_counter() - started:.1f} s, recipe "
+                                 f"{recipe.preset} with {layers} layers on the GPU")
+
+
+def _wait_for(events: queue.Queue, request_id: int, wanted: type, timeout: float,
+              on_step: Callable[[StepRecord], None] | None = None) -> Any:
+    """The ``wanted`` event of ``request_id``, its RequestFailed, or None on timeout."""
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            event = events.get(timeout=left)
+        except queue.Empty:
+            break
+        if getattr(event, "request_id", None) != request_id:
+            continue
+        if isinstance(event, StepRecord) and on_step is not None:
+            on_step(event)
+        elif isinstance(event, (wanted, RequestFailed)):
+            return event
+    return None
+
+
+def _describe(event: Any) -> str:
+    if event is None:
+        return "no answer from the engine in time"
+    error = event.error
+    return f"{error.message} ({error.details[-300:]})" if error.details else error.message
+
+
+def check_network(guard: NetworkGuard) -> Check:
+    try:
+        still_open = open_internet_sockets()
+    except Exception as exc:         # noqa: BLE001 - psutil missing or not permitted
+        still_open = [f"could not list sockets: {exc!r}"]
+    problems = guard.attempts + still_open
+    if problems:
+        return Check("offline", False, "network use: " + "; ".join(problems[:5]))
+    return Check("offline", True, "no internet socket")
+
+
+def check_window(qapp) -> Check:
+    """The main window builds and shows (Qt plugins, styles, translations are bundled)."""
+    from app.i18n import I18N_DIR, LANGUAGES  # noqa: PLC0415 - GUI parts only when asked
+    from app.main_window import MainWindow  # noqa: PLC0415
+    from app.theme import STYLES_DIR, apply_theme  # noqa: PLC0415
+
+    missing = [str(p) for p in (*(I18N_DIR / f"rotary_{code}.qm" for code in LANGUAGES
+                                  if code != "en"), STYLES_DIR / "light.qss",
+                                STYLES_DIR / "dark.qss") if not p.exists()]
+    if missing:
+        return Check("window", False, "missing resources: " + ", ".join(missing))
+    try:
+        apply_theme(qapp)
+        window = MainWindow()
+        window.show()
+        qapp.processEvents()
+        shown = window.isVisible()
+        window.close()
+        window.deleteLater()
+    except Exception as exc:         # noqa: BLE001 - a broken install shows up here
+        return Check("window", False, f"could not be shown: {exc!r}")
+    if not shown:
+        return Check("window", False, "did not become visible")
+    return Check("window", True, f"Qt {qapp.platformName()}")
+
+
+def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
+               preset: str = "auto", extra: tuple[Callable[[], Check], ...] = ()) -> SelfTestReport:
+    """Folders, demo model, engine, no network; ``extra`` adds checks (e.g. the window's).
+
+    "auto" plans for this computer, so an NVIDIA machine runs the demo on its GPU."""
+    backend = backend or real_backend()
+    started = time.perf_counter()
+    with NetworkGuard() as guard:
+        checks = [check_folder_writable("settings folder", paths.config_dir),
+                  check_folder_writable("history folder", paths.history_db.parent)]
+        demo, model = check_demo_model(backend, paths)
+        checks.append(demo)
+        if model is not None:
+            checks.append(check_engine(backend, model, preset))
+        checks.extend(check() for check in extra)
+    checks.append(check_network(guard))
+    return SelfTestReport(tuple(checks), time.perf_counter() - started)
+
+
+async def check_my_computer(bridge, paths: AppPaths, preset: str = "auto") -> SelfTestReport:
+    """The wizard's "check my computer": the same checks, on the bridge's worker thread."""
+    return await bridge.run_self_test(functools.partial(_checks_with, paths, preset))
+
+
+def _checks_with(paths: AppPaths, preset: str, backend: EngineBackend) -> SelfTestReport:
+    return run_checks(paths, backend, preset)

@@ -1,0 +1,158 @@
+"""Build the Linux bundle from this checkout and self-test the BUNDLED app.
+
+    python installer/build_bundle.py [--skip-build] [--packages]
+
+1. ``PyInstaller build.spec`` into dist/Rotary (a fresh work folder every time: nothing
+   cached, so a missing collect step cannot hide behind an old build);
+2. runs dist/Rotary/Rotary --self-test from a folder outside the checkout, with a
+   throw-away ROTARY_HOME and a PYTHONPATH that does not reach the source tree, offscreen
+   and, where xvfb-run exists, once more on a virtual X display (Qt's xcb plugin);
+3. with --packages, the tarball and .deb (installer/linux/make_packages.py).
+Prints the build time, the bundle size and the self-test line; exits non-zero when any
+step fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DIST = ROOT / "dist"
+BUNDLE = DIST / "Rotary"
+SELF_TEST_TIMEOUT_S = 300
+
+
+def ensure_pyinstaller() -> None:
+    """The test extra lists it; a plain install gets it here."""
+    try:
+        import PyInstaller  # noqa: F401, PLC0415
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "pyinstaller>=6.10"],
+                       check=True)
+
+
+def build() -> float:
+    ensure_pyinstaller()
+    work = Path(tempfile.mkdtemp(prefix="rotary-pyinstaller-"))
+    started = time.perf_counter()
+    try:
+        subprocess.run([sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean",
+                        "--log-level", "WARN", "--distpath", str(DIST), "--workpath", str(work),
+                        str(ROOT / "build.spec")], cwd=ROOT, check=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return time.perf_counter() - started
+
+
+def folder_size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def executable(bundle: Path) -> Path:
+    return bundle / ("Rotary.exe" if sys.platform == "win32" else "Rotary")
+
+
+def self_test(bundle: Path, platform: str = "offscreen",
+              console: bool = True) -> tuple[int, str, str]:
+    """Run the bundled app with nothing of the checkout or the venv within reach.
+
+    ``platform="xcb"`` shows the window on a virtual X display (xvfb-run), as on a desktop;
+    ``console=False`` closes its stdout and stderr, so that Python hands the app
+    ``sys.stdout = sys.stderr = None`` as in a windowed Windows build.
+    Returns the exit code, the verdict line and the bundled app's log.
+    """
+    command = [str(executable(bundle)), "--self-test"]
+    if platform == "xcb":
+        command = ["xvfb-run", "-a", *command]
+    if not console:
+        command = ["sh", "-c", 'exec "$@" >&- 2>&-', "sh", *command]
+    with tempfile.TemporaryDirectory(prefix="rotary-selftest-") as scratch:
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("PYTHON", "VIRTUAL_ENV", "LD_LIBRARY_PATH"))}
+        env.update(ROTARY_HOME=str(Path(scratch) / "home"), QT_QPA_PLATFORM=platform)
+        result = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True,
+                                timeout=SELF_TEST_TIMEOUT_S)
+        log_file = Path(scratch) / "home" / "data" / "logs" / "rotary.log"
+        log = log_file.read_text(encoding="utf-8", errors="replace") if log_file.exists() else ""
+    # A windowed Windows build has no stdout at all: its verdict is in the log file.
+    lines = [line for line in result.stdout.splitlines() if line.startswith("ROTARY SELF-TEST")]
+    lines = lines or [line[line.index("ROTARY SELF-TEST"):] for line in log.splitlines()
+                      if "rotary.selftest: ROTARY SELF-TEST" in line]
+    if result.returncode != 0 or not lines:
+        print(result.stdout[-3000:], result.stderr[-3000:], sep="\n")
+        print("---- bundled app's log (last lines)", *log.splitlines()[-40:], sep="\n")
+    return result.returncode, lines[-1] if lines else "no self-test line", log
+
+
+def bundle_problems(bundle: Path, log: str) -> list[str]:
+    """What the self-test line cannot show: the C helper came prebuilt, not compiled."""
+    problems = []
+    prebuilt = bundle / "_internal" / "engine" / "native" / "prebuilt"
+    helpers = list(prebuilt.glob("rotary_routing.*"))
+    if not helpers:
+        problems.append("the prebuilt routing helper is missing from the bundle")
+    # Native parts the self-test does not run: PDF reading (documents) needs pdfium.
+    if not any((bundle / "_internal").rglob("*pdfium*.*")):
+        problems.append("pdfium (PDF reading) is missing from the bundle")
+    if "falls back to Python" in log or "falling back to Python" in log:
+        problems.append("the bundled engine fell back to Python: " + next(
+            line for line in log.splitlines() if "back to Python" in line))
+    source = [str(ROOT / part) + os.sep for part in ("engine", "app", ".venv")]
+    if any(folder in log for folder in source):
+        problems.append(f"the bundled app reached the source tree ({ROOT}) at run time")
+    return problems
+
+
+def self_test_all(bundle: Path) -> int:
+    """Offscreen, then (Linux) on an X display and without any console; 0 when all pass."""
+    code, line, log = self_test(bundle)
+    print(f"bundled self-test (exit {code}): {line}")
+    problems = bundle_problems(bundle, log)
+    if sys.platform.startswith("linux"):
+        if shutil.which("xvfb-run"):
+            xcb_code, line, _log = self_test(bundle, "xcb")
+            print(f"bundled self-test on an X display (exit {xcb_code}): {line}")
+            code = code or xcb_code
+        quiet_code, line, log = self_test(bundle, console=False)
+        print(f"bundled self-test without stdout/stderr (exit {quiet_code}): {line}")
+        code = code or quiet_code
+        if "rotary.stdout: ROTARY SELF-TEST PASSED" not in log or " rotary.llama: " not in log:
+            problems.append("without a console, the verdict or llama.cpp's lines missed the log")
+    for problem in problems:
+        print(f"bundle problem: {problem}")
+    return code or (1 if problems else 0)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--skip-build", action="store_true", help="self-test dist/Rotary as is")
+    parser.add_argument("--packages", action="store_true", help="also make the tarball and .deb")
+    args = parser.parse_args(argv)
+    seconds = None if args.skip_build else build()
+    if not executable(BUNDLE).exists():
+        print(f"no bundle at {BUNDLE}")
+        return 1
+    size = folder_size(BUNDLE)
+    if seconds is not None:     # the load says how shared the machine was meanwhile
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(f"bundle build time: {seconds:.0f} s (load average {load:.1f}, "
+              f"{os.cpu_count()} cores)")
+    print(f"bundle size: {size / 2**20:.0f} MiB ({BUNDLE})")
+    code = self_test_all(BUNDLE)
+    if code == 0 and args.packages:
+        started = time.perf_counter()
+        code = subprocess.call([sys.executable, str(ROOT / "installer" / "linux" /
+                                                    "make_packages.py")])
+        print(f"packages time: {time.perf_counter() - started:.0f} s")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

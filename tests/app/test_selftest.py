@@ -1,0 +1,112 @@
+"""``--self-test``: real checks that pass on a good install and fail, in words, on a bad one."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.paths import AppPaths, default_paths
+from app.selftest import (Check, NetworkGuard, SelfTestReport, check_engine, check_folder_writable,
+                          check_network, run_checks)
+from engine.errors import ModelLoadError
+from tests.app.fakes import FakeScript, fake_backend
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_the_real_engine_passes_every_check(rotary_home):
+    report = run_checks(default_paths())
+    assert report.ok, report.verdict()
+    names = [check.name for check in report.checks]
+    assert names == ["settings folder", "history folder", "demo model", "engine", "offline"]
+    engine = next(c for c in report.checks if c.name == "engine")
+    assert engine.detail.startswith("8 tokens")
+    assert report.verdict().startswith("ROTARY SELF-TEST PASSED")
+
+
+@pytest.mark.slow
+def test_command_line_prints_one_verdict_and_exits_zero(rotary_home):
+    result = subprocess.run([sys.executable, "-m", "app", "--self-test"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=300)
+    lines = result.stdout.strip().splitlines()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert len(lines) == 1 and lines[0].startswith("ROTARY SELF-TEST PASSED"), lines
+    assert "window (Qt offscreen)" in lines[0]
+    log = (rotary_home / "data" / "logs" / "rotary.log").read_text(encoding="utf-8")
+    assert lines[0] in log
+
+
+def test_a_folder_that_cannot_be_written_fails_in_words(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    check = check_folder_writable("settings folder", blocker / "config")
+    assert not check.ok and "not writable" in check.detail
+
+
+def test_a_model_that_does_not_load_fails_the_verdict(rotary_home, tmp_path):
+    backend, _state = fake_backend(FakeScript(fail_load=ModelLoadError("The model did not load.",
+                                                                       "llama: bad tensor")))
+    check = check_engine(backend, tmp_path / "demo.gguf", "cpu-only", timeout=10)
+    assert not check.ok and "did not load" in check.detail and "bad tensor" in check.detail
+    report = SelfTestReport((Check("settings folder", True, "writable"), check), 1.0)
+    assert not report.ok
+    assert report.verdict().startswith("ROTARY SELF-TEST FAILED (1 of 2 checks)")
+
+
+def test_fake_engine_run_writes_tokens(rotary_home):
+    backend, _state = fake_backend()
+    paths = AppPaths(rotary_home / "config", rotary_home / "data").ensure()
+    report = run_checks(paths, backend)
+    assert report.ok, report.verdict()
+
+
+def test_the_guard_sees_internet_sockets_but_not_unix_ones():
+    with NetworkGuard() as guard:
+        local = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        local.close()
+        assert guard.attempts == []
+        internet = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            internet.connect(("127.0.0.1", 9))       # UDP connect sends nothing
+        finally:
+            internet.close()
+    assert guard.attempts[0] == "created AF_INET socket"
+    assert any(a.startswith("connect ('127.0.0.1', 9)") for a in guard.attempts)
+    assert not check_network(guard).ok
+
+
+def test_a_socket_left_open_by_anyone_fails_the_offline_check():
+    listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)   # outside any guard
+    listening.bind(("127.0.0.1", 0))
+    listening.listen()
+    try:
+        with NetworkGuard() as guard:
+            pass
+        check = check_network(guard)
+    finally:
+        listening.close()
+    assert not check.ok and "127.0.0.1" in check.detail
+    with NetworkGuard() as guard:
+        pass
+    assert check_network(guard).ok
+
+
+def test_the_wizard_runs_the_same_checks_through_the_bridge(qtbot, qloop, rotary_home):
+    import asyncio
+    from app.bridge import EngineBridge
+    from app.selftest import check_my_computer
+    backend, state = fake_backend()
+    bridge = EngineBridge(backend, qloop)
+    task = asyncio.ensure_future(check_my_computer(bridge, default_paths()))
+    qtbot.waitUntil(task.done, timeout=20_000)
+    report = task.result()
+    bridge.shutdown()
+    assert report.ok, report.verdict()
+    assert [c.name for c in report.checks][-1] == "offline"
+    assert state["engine"] is not None                  # the bridge's backend did the work
+    assert "Everything works" in report.user_text()
