@@ -175,6 +175,7 @@ BENCHMARKS = (
     ("bench/bench_app_stall.py",),
     ("bench/bench_remote.py",),
     ("bench/bench_documents.py",),
+    ("bench/bench_speed_estimate.py",),
 )
 
 

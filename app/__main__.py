@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QApplication
 from app.bridge import real_backend
 from app.paths import default_paths
 from app.single_instance import SingleInstance
+from app.theme import window_icon
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -133,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         return self_test()
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
     qapp.setApplicationName("Rotary")
+    qapp.setWindowIcon(window_icon())
     qapp.setQuitOnLastWindowClosed(False)      # we quit once our own cleanup has run
     instance = SingleInstance(default_paths().instance_key())
     if instance.notify_running_instance():

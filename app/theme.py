@@ -9,10 +9,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication
+from PySide6.QtGui import QColor, QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
-STYLES_DIR = Path(__file__).resolve().parent.parent / "resources" / "styles"
+ROOT = Path(__file__).resolve().parent.parent
+STYLES_DIR = ROOT / "resources" / "styles"
+# The bundle carries the icon under resources/icons (build.spec); the source tree keeps it
+# with the installers, where installer/make_icons.py renders it.
+ICON_PATHS = (ROOT / "resources" / "icons" / "rotary.png", ROOT / "installer" / "icons" / "rotary.png")
+
+
+def window_icon() -> QIcon:
+    """Rotary's icon for every window and the task bar; empty if the file is missing."""
+    found = next((path for path in ICON_PATHS if path.exists()), None)
+    return QIcon(str(found)) if found else QIcon()
 
 # Fit levels: colour plus words (never colour alone), readable in both schemes.
 FIT_COLOURS = {"green": ("#1e7b34", "#7ddc8f"), "yellow": ("#8a6100", "#f2c94c"),

@@ -17,6 +17,7 @@ from app.i18n import tr
 from app.model_check import ModelChooser
 from app.notifications import NotificationService
 from app.paths import AppPaths
+from app.selftest import check_my_computer
 from app.server_settings import offer_server_button
 
 GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card reads 8.0
@@ -54,6 +55,15 @@ class HardwarePage(QWizardPage):
         layout.addWidget(QLabel(tr("Rotary runs language models on this computer, without "
                                    "the internet. First it checks what the computer has.")))
         layout.addWidget(self.found)
+        # The same checks as `--self-test`, so IT and the user see one verdict.
+        self.check_button = QPushButton(tr("Check my computer"))
+        self.check_button.setToolTip(tr("Writes a short test answer with the demo model, checks "
+                                        "that conversations and settings can be saved, and "
+                                        "that nothing went to the network."))
+        self.check_result = QLabel()
+        self.check_result.setWordWrap(True)
+        layout.addWidget(self.check_button)
+        layout.addWidget(self.check_result)
 
 
 class ModelPage(QWizardPage):
@@ -125,6 +135,7 @@ class FirstRunWizard(QWizard):
         self.server_button = offer_server_button()
         self.hardware_page.layout().addWidget(self.server_button)
         self.server_button.clicked.connect(lambda: (self.reject(), self.server_requested.emit()))
+        self.hardware_page.check_button.clicked.connect(self.check_computer)
         self.chooser.check_finished.connect(self._show_recipe)
         self.currentIdChanged.connect(self._on_page)
         self.accepted.connect(self._emit_completed)
@@ -144,6 +155,25 @@ class FirstRunWizard(QWizard):
         self.hardware_page.found.setText(describe_hardware(self.hardware))
         self.server_button.setVisible(not self.hardware.gpus)
         self.hardware_found.emit(self.hardware)
+
+    def check_computer(self) -> None:
+        asyncio.ensure_future(self._check_computer())
+
+    async def _check_computer(self) -> None:
+        page = self.hardware_page
+        page.check_button.setEnabled(False)
+        page.check_result.setText(tr("Checking…"))
+        try:
+            report = await check_my_computer(self.bridge, self.paths, self.preset)
+        except EngineError as error:
+            page.check_result.setText("")
+            self.notices.engine_error(error)
+            return
+        finally:
+            page.check_button.setEnabled(True)
+        page.check_result.setText(report.user_text())
+        if not report.ok:
+            self.notices.warning(report.user_text(), report.verdict())
 
     def _show_recipe(self, result) -> None:
         if result is None:

@@ -72,7 +72,7 @@
         <translation>문서를 읽지 않았습니다: 시작하기 전에 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="375" />
+        <location filename="../../app/bridge.py" line="379" />
         <source>Rotary is closing.</source>
         <translation>Rotary를 닫는 중입니다.</translation>
     </message>
@@ -692,37 +692,37 @@
         <translation>모델 파일을 확인하는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="28" />
+        <location filename="../../app/notification_bar.py" line="29" />
         <source>Notice</source>
         <translation>알림</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="29" />
+        <location filename="../../app/notification_bar.py" line="30" />
         <source>Copy details</source>
         <translation>자세한 내용 복사</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="30" />
+        <location filename="../../app/notification_bar.py" line="31" />
         <source>Copy the details of this notice</source>
         <translation>이 알림의 자세한 내용 복사</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="32" />
+        <location filename="../../app/notification_bar.py" line="33" />
         <source>Dismiss</source>
         <translation>닫기</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="33" />
+        <location filename="../../app/notification_bar.py" line="34" />
         <source>Dismiss this notice</source>
         <translation>이 알림 닫기</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="94" />
+        <location filename="../../app/notifications.py" line="149" />
         <source>Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.</source>
         <translation>Rotary 내부에서 문제가 생겼습니다. 대화 내용은 안전합니다. 다시 발생하면 자세한 내용을 복사해 IT 담당자에게 전달하세요.</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="126" />
+        <location filename="../../app/notifications.py" line="181" />
         <source>Something went wrong inside Rotary.</source>
         <translation>Rotary 내부에서 문제가 생겼습니다.</translation>
     </message>
@@ -993,122 +993,137 @@
         <translation>이 모델은 전문가(expert)로 나뉘어 있지 않아 이 설정이 적용되지 않습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="26" />
+        <location filename="../../app/wizard.py" line="27" />
         <source>{size} GB of system memory</source>
         <translation>시스템 메모리 {size} GB</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="31" />
+        <location filename="../../app/wizard.py" line="32" />
         <source>Found the graphics card {name} with {vram} GB of graphics memory, and {ram}.</source>
         <translation>그래픽 카드 {name}(그래픽 메모리 {vram} GB)와 {ram}를 찾았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="28" />
+        <location filename="../../app/wizard.py" line="29" />
         <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
         <translation>NVIDIA 그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="38" />
+        <location filename="../../app/wizard.py" line="39" />
         <source>the setting for laptops with an 8 GB graphics card</source>
         <translation>8 GB 그래픽 카드가 있는 노트북용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="39" />
+        <location filename="../../app/wizard.py" line="40" />
         <source>the setting for desktops with a 12 GB graphics card</source>
         <translation>12 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="40" />
+        <location filename="../../app/wizard.py" line="41" />
         <source>the setting for desktops with a 16 GB graphics card</source>
         <translation>16 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="41" />
+        <location filename="../../app/wizard.py" line="42" />
         <source>the setting for workstations with a 24 GB graphics card</source>
         <translation>24 GB 그래픽 카드가 있는 워크스테이션용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="42" />
+        <location filename="../../app/wizard.py" line="43" />
         <source>the processor-only setting (no graphics card needed)</source>
         <translation>프로세서 전용 설정 (그래픽 카드 필요 없음)</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="43" />
+        <location filename="../../app/wizard.py" line="44" />
         <source>an automatic setting for this computer</source>
         <translation>이 컴퓨터에 맞춘 자동 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="49" />
+        <location filename="../../app/wizard.py" line="50" />
         <source>Your computer</source>
         <translation>내 컴퓨터</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="50" />
+        <location filename="../../app/wizard.py" line="51" />
         <source>Looking at your computer…</source>
         <translation>컴퓨터를 살펴보는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="52" />
+        <location filename="../../app/wizard.py" line="53" />
         <source>What Rotary found on this computer</source>
         <translation>Rotary가 이 컴퓨터에서 찾은 것</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="54" />
+        <location filename="../../app/wizard.py" line="55" />
         <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
         <translation>Rotary는 인터넷 없이 이 컴퓨터에서 언어 모델을 실행합니다. 먼저 컴퓨터 사양을 확인합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="62" />
+        <location filename="../../app/wizard.py" line="59" />
+        <source>Check my computer</source>
+        <translation>내 컴퓨터 점검</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="60" />
+        <source>Writes a short test answer with the demo model, checks that conversations and settings can be saved, and that nothing went to the network.</source>
+        <translation>데모 모델로 짧은 시험 답변을 쓰고, 대화와 설정을 저장할 수 있는지, 네트워크로 아무것도 나가지 않았는지 확인합니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="72" />
         <source>Choose a model</source>
         <translation>모델 선택</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="66" />
+        <location filename="../../app/wizard.py" line="76" />
         <source>Use the small demo model</source>
         <translation>작은 데모 모델 사용</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="67" />
+        <location filename="../../app/wizard.py" line="77" />
         <source>Use the small demo model, which always writes the same short message and is only for trying Rotary</source>
         <translation>항상 같은 짧은 메시지를 쓰는 Rotary 체험용 작은 데모 모델 사용</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="70" />
+        <location filename="../../app/wizard.py" line="80" />
         <source>The demo model is tiny and always writes the same short message. It only shows how Rotary works; it cannot answer questions.</source>
         <translation>데모 모델은 아주 작고 항상 같은 짧은 메시지를 씁니다. Rotary가 어떻게 작동하는지만 보여 주며, 질문에 답하지는 못합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="75" />
+        <location filename="../../app/wizard.py" line="85" />
         <source>Choose a model file (.gguf) with Browse, or drag it onto this window.</source>
         <translation>찾아보기로 모델 파일(.gguf)을 선택하거나 이 창으로 끌어다 놓으세요.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="101" />
+        <location filename="../../app/wizard.py" line="111" />
         <source>Ready</source>
         <translation>준비 완료</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="115" />
+        <location filename="../../app/wizard.py" line="125" />
         <source>Set up Rotary</source>
         <translation>Rotary 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="138" />
+        <location filename="../../app/wizard.py" line="149" />
         <source>Rotary could not look at this computer's hardware. You can still continue.</source>
         <translation>Rotary가 이 컴퓨터의 하드웨어를 확인하지 못했습니다. 그래도 계속할 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="152" />
+        <location filename="../../app/wizard.py" line="165" />
+        <source>Checking…</source>
+        <translation>점검 중…</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="182" />
         <source>Rotary will use {recipe}.</source>
         <translation>Rotary는 {recipe}을(를) 사용합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="175" />
+        <location filename="../../app/wizard.py" line="205" />
         <source>the small demo model</source>
         <translation>작은 데모 모델</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="177" />
+        <location filename="../../app/wizard.py" line="207" />
         <source>Rotary will use {name} with {recipe}. You can change this later in Settings.</source>
         <translation>Rotary는 {name}을(를) {recipe}(으)로 사용합니다. 나중에 설정에서 바꿀 수 있습니다.</translation>
     </message>
@@ -1446,6 +1461,16 @@
         <location filename="../../app/server_settings_model.py" line="99" />
         <source>Your conversations are sent to {address} and answered by the model there. Nothing is sent anywhere else.</source>
         <translation>대화는 {address}(으)로 보내져 그곳의 모델이 답합니다. 다른 곳으로는 아무것도 보내지 않습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="62" />
+        <source>Everything works: Rotary wrote a short answer with its demo model, can save your conversations and settings, and used no network.</source>
+        <translation>모두 정상입니다: Rotary가 데모 모델로 짧은 답변을 썼고, 대화와 설정을 저장할 수 있으며, 네트워크를 사용하지 않았습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="65" />
+        <source>Rotary found a problem on this computer ({names}). Please copy the details for your IT contact.</source>
+        <translation>Rotary가 이 컴퓨터에서 문제를 발견했습니다 ({names}). 자세한 내용을 복사해 IT 담당자에게 전달해 주세요.</translation>
     </message>
 </context>
 </TS>

@@ -72,7 +72,7 @@
         <translation>文档未被阅读：在开始之前就已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="375" />
+        <location filename="../../app/bridge.py" line="379" />
         <source>Rotary is closing.</source>
         <translation>Rotary 正在关闭。</translation>
     </message>
@@ -692,37 +692,37 @@
         <translation>正在检查模型文件…</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="28" />
+        <location filename="../../app/notification_bar.py" line="29" />
         <source>Notice</source>
         <translation>通知</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="29" />
+        <location filename="../../app/notification_bar.py" line="30" />
         <source>Copy details</source>
         <translation>复制详细信息</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="30" />
+        <location filename="../../app/notification_bar.py" line="31" />
         <source>Copy the details of this notice</source>
         <translation>复制此通知的详细信息</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="32" />
+        <location filename="../../app/notification_bar.py" line="33" />
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="33" />
+        <location filename="../../app/notification_bar.py" line="34" />
         <source>Dismiss this notice</source>
         <translation>关闭此通知</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="94" />
+        <location filename="../../app/notifications.py" line="149" />
         <source>Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.</source>
         <translation>Rotary 内部出现问题。您的对话是安全的。如果再次发生，请复制详细信息并发给 IT 联系人。</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="126" />
+        <location filename="../../app/notifications.py" line="181" />
         <source>Something went wrong inside Rotary.</source>
         <translation>Rotary 内部出现问题。</translation>
     </message>
@@ -993,122 +993,137 @@
         <translation>这个模型不是由专家组成的，因此此项不适用。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="26" />
+        <location filename="../../app/wizard.py" line="27" />
         <source>{size} GB of system memory</source>
         <translation>{size} GB 内存</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="31" />
+        <location filename="../../app/wizard.py" line="32" />
         <source>Found the graphics card {name} with {vram} GB of graphics memory, and {ram}.</source>
         <translation>找到显卡 {name}（显存 {vram} GB），以及 {ram}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="28" />
+        <location filename="../../app/wizard.py" line="29" />
         <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
         <translation>未找到 NVIDIA 显卡，因此模型将在处理器上运行。这台电脑有 {ram}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="38" />
+        <location filename="../../app/wizard.py" line="39" />
         <source>the setting for laptops with an 8 GB graphics card</source>
         <translation>适用于配备 8 GB 显卡的笔记本电脑的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="39" />
+        <location filename="../../app/wizard.py" line="40" />
         <source>the setting for desktops with a 12 GB graphics card</source>
         <translation>适用于配备 12 GB 显卡的台式机的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="40" />
+        <location filename="../../app/wizard.py" line="41" />
         <source>the setting for desktops with a 16 GB graphics card</source>
         <translation>适用于配备 16 GB 显卡的台式机的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="41" />
+        <location filename="../../app/wizard.py" line="42" />
         <source>the setting for workstations with a 24 GB graphics card</source>
         <translation>适用于配备 24 GB 显卡的工作站的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="42" />
+        <location filename="../../app/wizard.py" line="43" />
         <source>the processor-only setting (no graphics card needed)</source>
         <translation>仅用处理器的设置（不需要显卡）</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="43" />
+        <location filename="../../app/wizard.py" line="44" />
         <source>an automatic setting for this computer</source>
         <translation>为这台电脑自动选择的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="49" />
+        <location filename="../../app/wizard.py" line="50" />
         <source>Your computer</source>
         <translation>您的电脑</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="50" />
+        <location filename="../../app/wizard.py" line="51" />
         <source>Looking at your computer…</source>
         <translation>正在检查您的电脑…</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="52" />
+        <location filename="../../app/wizard.py" line="53" />
         <source>What Rotary found on this computer</source>
         <translation>Rotary 在这台电脑上找到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="54" />
+        <location filename="../../app/wizard.py" line="55" />
         <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
         <translation>Rotary 无需联网，在这台电脑上运行语言模型。首先它会检查电脑的配置。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="62" />
+        <location filename="../../app/wizard.py" line="59" />
+        <source>Check my computer</source>
+        <translation>检查我的电脑</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="60" />
+        <source>Writes a short test answer with the demo model, checks that conversations and settings can be saved, and that nothing went to the network.</source>
+        <translation>用演示模型写一段简短的测试回答，检查对话和设置能否保存，以及没有任何内容发送到网络。</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="72" />
         <source>Choose a model</source>
         <translation>选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="66" />
+        <location filename="../../app/wizard.py" line="76" />
         <source>Use the small demo model</source>
         <translation>使用小型演示模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="67" />
+        <location filename="../../app/wizard.py" line="77" />
         <source>Use the small demo model, which always writes the same short message and is only for trying Rotary</source>
         <translation>使用小型演示模型（总是写出同一段简短信息，仅用于试用 Rotary）</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="70" />
+        <location filename="../../app/wizard.py" line="80" />
         <source>The demo model is tiny and always writes the same short message. It only shows how Rotary works; it cannot answer questions.</source>
         <translation>演示模型很小，总是写出同一段简短信息。它只用来展示 Rotary 的工作方式，不能回答问题。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="75" />
+        <location filename="../../app/wizard.py" line="85" />
         <source>Choose a model file (.gguf) with Browse, or drag it onto this window.</source>
         <translation>用“浏览”选择模型文件（.gguf），或将其拖到此窗口。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="101" />
+        <location filename="../../app/wizard.py" line="111" />
         <source>Ready</source>
         <translation>准备就绪</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="115" />
+        <location filename="../../app/wizard.py" line="125" />
         <source>Set up Rotary</source>
         <translation>设置 Rotary</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="138" />
+        <location filename="../../app/wizard.py" line="149" />
         <source>Rotary could not look at this computer's hardware. You can still continue.</source>
         <translation>Rotary 无法检查这台电脑的硬件。您仍然可以继续。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="152" />
+        <location filename="../../app/wizard.py" line="165" />
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <location filename="../../app/wizard.py" line="182" />
         <source>Rotary will use {recipe}.</source>
         <translation>Rotary 将使用{recipe}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="175" />
+        <location filename="../../app/wizard.py" line="205" />
         <source>the small demo model</source>
         <translation>小型演示模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="177" />
+        <location filename="../../app/wizard.py" line="207" />
         <source>Rotary will use {name} with {recipe}. You can change this later in Settings.</source>
         <translation>Rotary 将以{recipe}使用 {name}。您之后可以在设置中更改。</translation>
     </message>
@@ -1446,6 +1461,16 @@
         <location filename="../../app/server_settings_model.py" line="99" />
         <source>Your conversations are sent to {address} and answered by the model there. Nothing is sent anywhere else.</source>
         <translation>您的对话会发送到 {address}，由那里的模型回答。不会发送到其他任何地方。</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="62" />
+        <source>Everything works: Rotary wrote a short answer with its demo model, can save your conversations and settings, and used no network.</source>
+        <translation>一切正常：Rotary 用演示模型写出了一段简短回答，可以保存您的对话和设置，并且没有使用网络。</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="65" />
+        <source>Rotary found a problem on this computer ({names}). Please copy the details for your IT contact.</source>
+        <translation>Rotary 在这台电脑上发现了问题（{names}）。请复制详细信息并发给您的 IT 联系人。</translation>
     </message>
 </context>
 </TS>

@@ -619,4 +619,15 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'This word: {hits} of {all} experts from the graphics card; {mb} MB copied there during this answer.': (
         '이번 단어: 전문가 {all}개 중 {hits}개를 그래픽 카드에서 처리; 이 답변 동안 {mb} MB를 그곳으로 복사.',
         '这个词：{all} 个专家中有 {hits} 个由显卡处理；本次回答期间向显卡复制了 {mb} MB。'),
+    "Check my computer": ("내 컴퓨터 점검", "检查我的电脑"),
+    "Checking…": ("점검 중…", "正在检查…"),
+    "Everything works: Rotary wrote a short answer with its demo model, can save your conversations and settings, and used no network.": (
+        "모두 정상입니다: Rotary가 데모 모델로 짧은 답변을 썼고, 대화와 설정을 저장할 수 있으며, 네트워크를 사용하지 않았습니다.",
+        "一切正常：Rotary 用演示模型写出了一段简短回答，可以保存您的对话和设置，并且没有使用网络。"),
+    "Rotary found a problem on this computer ({names}). Please copy the details for your IT contact.": (
+        "Rotary가 이 컴퓨터에서 문제를 발견했습니다 ({names}). 자세한 내용을 복사해 IT 담당자에게 전달해 주세요.",
+        "Rotary 在这台电脑上发现了问题（{names}）。请复制详细信息并发给您的 IT 联系人。"),
+    "Writes a short test answer with the demo model, checks that conversations and settings can be saved, and that nothing went to the network.": (
+        "데모 모델로 짧은 시험 답변을 쓰고, 대화와 설정을 저장할 수 있는지, 네트워크로 아무것도 나가지 않았는지 확인합니다.",
+        "用演示模型写一段简短的测试回答，检查对话和设置能否保存，以及没有任何内容发送到网络。"),
 }

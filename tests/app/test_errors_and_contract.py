@@ -196,3 +196,9 @@ def test_every_visible_text_has_korean_and_chinese(tmp_path):
     sources = {m.findtext("source") for m in ET.parse(ts).getroot().iter("message")}
     assert sources and not sorted(sources - set(TRANSLATIONS))
     assert all(ko and zh for ko, zh in TRANSLATIONS.values())
+
+
+def test_windows_carry_rotary_icon(qapp):
+    from app.theme import window_icon
+    icon = window_icon()
+    assert not icon.isNull() and icon.availableSizes(), "installer/icons/rotary.png not found"

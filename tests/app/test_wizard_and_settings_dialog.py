@@ -191,3 +191,12 @@ def test_the_speed_estimate_says_words_and_tokens_consistently(qtbot, qapp, qloo
     low, high = result.expected_tps
     assert words == [round(low * words_per_token()), round(high * words_per_token())]
     assert f"{low:.0f}–{high:.0f} tokens per second" in speed_details(result.expected_tps)
+
+
+def test_wizard_check_my_computer_shows_the_self_test_verdict(qtbot, make_app):
+    rotary = make_app(settings=Settings(), wizard=True)
+    page = rotary.wizard.hardware_page
+    qtbot.waitUntil(lambda: "RTX 4060" in page.found.text(), timeout=3000)
+    qtbot.mouseClick(page.check_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: "Everything works" in page.check_result.text(), timeout=20_000)
+    assert page.check_button.isEnabled()
