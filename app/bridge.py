@@ -283,13 +283,15 @@ class EngineBridge(QObject):
         return self._backend.plan(facts, hardware, preset=preset, overrides=overrides)
 
     def chat(self, messages: list[tuple[str, str]], temperature: float,
-             max_tokens: int = 1024) -> int:
+             max_tokens: int = 1024, conversation_id: int | None = None) -> int:
         """Returns the request id every event of this answer carries. Raises EngineError
-        (e.g. no engine yet) for the caller to show."""
+        (e.g. no engine yet) for the caller to show. ``conversation_id`` lets the engine keep
+        each conversation's experts on the graphics card apart (the slot cache)."""
         if self._engine is None:
             raise EngineStateError(tr("No model is loaded yet."))
         request = ChatRequest(tuple(ChatMessage(role, text) for role, text in messages),
-                              max_tokens=max_tokens, temperature=temperature)
+                              max_tokens=max_tokens, temperature=temperature,
+                              conversation_id=conversation_id)
         if self._chat_id is None:
             self._start_chat(request)
         else:

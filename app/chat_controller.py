@@ -145,7 +145,8 @@ class ChatController(QObject):
 
     def _ask(self) -> bool:
         try:
-            request_id = self.bridge.chat(self._prompt(), self.temperature)
+            request_id = self.bridge.chat(self._prompt(), self.temperature,
+                                          conversation_id=self.conversation_id)
         except EngineError as error:
             self.notices.engine_error(error)
             return False

@@ -193,3 +193,18 @@ def test_a_chat_model_gets_no_base_model_warning(qtbot, make_app):
     rotary = make_app()
     wait_ready(qtbot, rotary)
     assert not rotary.window.chat.model_warning.isVisible()
+
+
+def test_each_question_names_its_conversation_for_the_engine(qtbot, make_app):
+    # The slot cache keeps a resident set per conversation; it needs to know which one asks.
+    from engine.api import ChatRequest
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "First chat")
+    wait_idle(qtbot, rotary)
+    first = rotary.chat.conversation_id
+    rotary.chat.new_chat()
+    _send(qtbot, rotary, "Second chat")
+    wait_idle(qtbot, rotary)
+    asked = [r.conversation_id for r in rotary.fake["engine"].requests if isinstance(r, ChatRequest)]
+    assert asked == [first, rotary.chat.conversation_id] and first != asked[-1]
