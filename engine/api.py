@@ -190,6 +190,7 @@ class DocumentOverview:
     unreadable_pages: tuple[int, ...]
     from_cache: bool
     message: str                       # the plain sentence the app shows
+    on_server: bool = False            # read by the office server's model, timed from here
 
 
 @dataclass(frozen=True)

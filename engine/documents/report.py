@@ -7,12 +7,14 @@ from engine.documents.plan import DocumentPlan
 from engine.documents.split import span_label
 
 
-def overview_of(plan: DocumentPlan, estimated_s: float) -> DocumentOverview:
+def overview_of(plan: DocumentPlan, estimated_s: float,
+                on_server: bool = False) -> DocumentOverview:
     doc = plan.document
     found = (f"{doc.page_count} page{'s' * (doc.page_count != 1)}" if doc.kind == "pdf"
              else f"{len(doc.sections)} section{'s' * (len(doc.sections) != 1)}")
     how = "read in one pass" if plan.whole else f"read in {len(plan.parts)} parts"
-    when = f", {duration_text(estimated_s)} on this computer" if estimated_s >= 0 else ""
+    where = "on the office server" if on_server else "on this computer"
+    when = f", {duration_text(estimated_s)} {where}" if estimated_s >= 0 else ""
     message = f"{found}, {words_text(doc.words)}, {how}{when}."
     if doc.unreadable_pages:
         message += f" {pages_text(doc.unreadable_pages).capitalize()} {_have(doc)} no text " \
@@ -21,7 +23,7 @@ def overview_of(plan: DocumentPlan, estimated_s: float) -> DocumentOverview:
         name=doc.name, kind=doc.kind, pages=doc.page_count, sections=len(doc.sections),
         words=doc.words, tokens=plan.tokens, parts=len(plan.parts), model_calls=plan.model_calls,
         estimated_s=estimated_s, unreadable_pages=doc.unreadable_pages,
-        from_cache=doc.from_cache, message=message)
+        from_cache=doc.from_cache, message=message, on_server=on_server)
 
 
 def _have(doc) -> str:

@@ -1,4 +1,4 @@
-"""Reading and writing speed measured on this computer, for "about 4 minutes" and time left."""
+"""Reading and writing speed as measured (here or through the office server), for "about 4 minutes" and time left."""
 
 from __future__ import annotations
 
@@ -19,20 +19,20 @@ class SpeedMeter:
     decode_tps: float = 0.0
     model_key: tuple = ()      # which loaded model was measured; another one measures again
 
-    def ensure_measured(self, loaded, sample_text: str) -> None:
-        key = (id(loaded.native), loaded.native.path, loaded.native.recipe)
+    def ensure_measured(self, model, sample_text: str) -> None:
+        """``model``: an engine.documents.model.SummaryModel (here or on the office server)."""
+        key = model.speed_key
         if self.model_key == key and self.prompt_tps > 0 and self.decode_tps > 0:
             return
         self.prompt_tps = self.decode_tps = 0.0
         self.model_key = key
-        tokens = loaded.native.tokenize(sample_text, special=False)[:CALIBRATION_TOKENS]
-        text = loaded.native.model.detokenize(tokens).decode("utf-8", errors="replace")
+        text = model.clip(sample_text, CALIBRATION_TOKENS)
         request = ChatRequest(messages=(ChatMessage("user", text),), max_tokens=CALIBRATION_ANSWER,
                               temperature=0.0, record_routing=False)
-        run = loaded.start_chat(request, threading.Event())
+        run = model.start_chat(request, threading.Event())
         for _ in run.records():
             pass
-        loaded.finish_chat(run)
+        model.finish_chat(run)
         self.add(run.stats, force=True)
 
     def add(self, stats: ResponseStats, force: bool = False) -> None:

@@ -18,6 +18,7 @@ from engine.api import (ChatMessage, ChatRequest, Citation, DocumentFinished, Do
                         DocumentProgress, DocumentRequest, DocumentSummary, Event)
 from engine.documents.cache import TextCache
 from engine.documents.extract import read_document
+from engine.documents.model import SummaryModel, as_summary_model
 from engine.documents.plan import Budget, DocumentPlan, note_words, plan_document
 from engine.documents.presets import summary_preset
 from engine.documents.prompts import Prompts
@@ -65,7 +66,7 @@ class Stopped(Exception):
 
 @dataclass
 class DocumentSummarizer:
-    loaded: object                                # engine.runtime.loader.LoadedModel
+    model: SummaryModel                           # or a LoadedModel, wrapped on creation
     request: DocumentRequest
     emit: Callable[[Event], None]
     stop: threading.Event
@@ -73,18 +74,16 @@ class DocumentSummarizer:
     calls: list[CallRecord] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.native = self.loaded.native
+        self.model = as_summary_model(self.model)
         self.preset = summary_preset(self.request.preset)
 
     # ---- counting with the model's own tokenizer -------------------------------------
 
     def count(self, text: str) -> int:
-        return len(self.native.tokenize(text, special=False))
+        return self.model.count(text)
 
-    def render(self, messages: Sequence[ChatMessage]) -> list[int]:
-        from engine.runtime.generate import render_chat  # noqa: PLC0415
-
-        return self.native.tokenize(render_chat(self.native, messages))
+    def count_chat(self, messages: Sequence[ChatMessage]) -> int:
+        return self.model.count_chat(messages)
 
     # ---- the run ---------------------------------------------------------------------
 
@@ -93,11 +92,12 @@ class DocumentSummarizer:
         document = read_document(self.request.path, cache=cache)
         self.prompts = Prompts(document.name, self.preset, self.request.language,
                                self.request.question)
-        budget = Budget.measure(self.prompts, self.native.n_ctx, lambda m: len(self.render(m)))
+        budget = Budget.measure(self.prompts, self.model.context_size, self.count_chat)
         self.plan = plan_document(document, budget, self.count)
-        self.speed.ensure_measured(self.loaded, self.plan.parts[0].text)
+        self.speed.ensure_measured(self.model, self.plan.parts[0].text)
         self.overview = overview_of(self.plan, self.speed.seconds(self.plan.read_tokens,
-                                                                 self.plan.write_tokens))
+                                                                 self.plan.write_tokens),
+                                    self.model.on_server)
         self.emit(DocumentInspected(self.request.request_id, self.request.conversation_id,
                                     self.overview))
         return self.plan
@@ -167,11 +167,10 @@ class DocumentSummarizer:
 
     def _clip(self, note: Note, max_tokens: int) -> Note:
         tag = self.count(f"[{note.label}]\n")
-        tokens = self.native.tokenize(note.text.strip(), special=False)
-        if tag + len(tokens) <= max_tokens:
+        text = note.text.strip()
+        if tag + self.count(text) <= max_tokens:
             return note
-        kept = self.native.model.detokenize(tokens[:max(1, max_tokens - tag - 2)])
-        return Note(note.label, note.pages, kept.decode("utf-8", errors="ignore"))
+        return Note(note.label, note.pages, self.model.clip(text, max(1, max_tokens - tag - 2)))
 
     def _check_stop(self) -> None:
         if self.stop.is_set():
@@ -180,21 +179,22 @@ class DocumentSummarizer:
     # ---- one model call ----------------------------------------------------------------
 
     def _call(self, kind: str, label: str, messages: tuple[ChatMessage, ...], max_tokens: int) -> str:
-        prompt_tokens = len(self.render(messages))
-        room = self.native.n_ctx - prompt_tokens
+        prompt_tokens = self.count_chat(messages)
+        room = self.model.context_size - prompt_tokens
         if room < max_tokens:   # the planner sized every call; this would be our bug
             raise DocumentError("The document could not be split to fit the model's memory.",
                                 f"{kind} {label}: prompt {prompt_tokens} + answer {max_tokens} "
-                                f"> context {self.native.n_ctx}")
+                                f"> context {self.model.context_size}")
         request = ChatRequest(messages=messages, max_tokens=max_tokens, temperature=TEMPERATURE,
-                              record_routing=False, request_id=self.request.request_id)
+                              record_routing=False, request_id=self.request.request_id,
+                              conversation_id=self.request.conversation_id)
         started = time.perf_counter()
-        run = self.loaded.start_chat(request, self.stop)
+        run = self.model.start_chat(request, self.stop)
         for record in run.records():
             self.emit(record)            # the gauge shows reading and writing speed as in chat
             if record.generated_tokens % PROGRESS_EVERY_TOKENS == 0:
                 self._progress_again()
-        self.loaded.finish_chat(run)
+        self.model.finish_chat(run)
         stats = run.stats
         seconds = time.perf_counter() - started
         self.calls.append(CallRecord(kind, label, prompt_tokens, stats.prompt_tokens, max_tokens,
@@ -277,6 +277,7 @@ def cited_sections(answer: str, plan: DocumentPlan) -> tuple[Citation, ...]:
 _SPEED = SpeedMeter()   # only the engine thread touches it; re-measures when the model changes
 
 
-def summarize_on_engine_thread(loaded, request: DocumentRequest, emit: Callable[[Event], None],
+def summarize_on_engine_thread(model, request: DocumentRequest, emit: Callable[[Event], None],
                                stop: threading.Event) -> DocumentSummary | None:
-    return DocumentSummarizer(loaded, request, emit, stop, _SPEED).run()
+    """``model``: a SummaryModel (the office server's) or the LoadedModel of this computer."""
+    return DocumentSummarizer(model, request, emit, stop, _SPEED).run()

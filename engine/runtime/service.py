@@ -136,9 +136,9 @@ class EngineWorker:
     def _do_document(self, request: DocumentRequest) -> None:
         from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
 
-        if self.loaded is None:   # also with the office server: it has no documents path yet
-            raise EngineStateError("Documents are summarised by a model on this computer, "
-                                   "and none is loaded now.")
+        if self.loaded is None:
+            raise EngineStateError("No model is loaded yet, so the document cannot be read. "
+                                   "Choose a model in Settings.")
         summarize_on_engine_thread(self.loaded, request, self.emit, self.stop)
 
     def _do_unload(self, _request=None) -> None:

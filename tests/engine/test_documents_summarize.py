@@ -148,7 +148,7 @@ def test_citations_point_at_pages_that_exist(loaded, tmp_path):
 def test_the_shared_instructions_come_from_the_prompt_cache(loaded, tmp_path):
     summarizer, _, _, _ = summarize(loaded, tmp_path, pdf(tmp_path / "f.pdf", 3))
     later_parts = [c for c in summarizer.calls if c.kind == "part"][1:]
-    system = len(summarizer.render(summarizer.prompts.whole("")[:1]))
+    system = summarizer.count_chat(summarizer.prompts.whole("")[:1])
     assert later_parts and all(c.read_tokens <= c.prompt_tokens - system + 8 for c in later_parts)
 
 
