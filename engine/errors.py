@@ -110,6 +110,10 @@ class ServerProtocolError(ServerError):
     """The server answered, but not like an OpenAI-compatible server (or without a tokenizer)."""
 
 
+class ServerNoTokenizerError(ServerProtocolError):
+    """The server cannot count tokens (no /tokenize), so documents cannot be split for it."""
+
+
 class DocumentError(EngineError):
     """A document that cannot be read or summarised; ``message`` says why in plain words."""
 

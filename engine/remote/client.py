@@ -18,7 +18,8 @@ import httpx
 from httpx_sse import connect_sse
 
 from engine.errors import (EngineError, ServerAuthError, ServerCertificateError, ServerDroppedError,
-                           ServerError, ServerProtocolError, ServerUnreachableError)
+                           ServerError, ServerNoTokenizerError, ServerProtocolError,
+                           ServerUnreachableError)
 from engine.remote.config import ServerConfig
 from engine.remote.errors import (connection_errors, context_size_in, error_text,
                                   model_not_found, status_error)
@@ -127,9 +128,7 @@ class ServerClient:
         if self.tokenizer is None:
             self.find_tokenizer(model)
         if not self.tokenizer:
-            raise ServerProtocolError(
-                "The office server cannot count words for Rotary, so long documents cannot "
-                "be split safely on it.", f"no tokenizer endpoint at {self.config.root}")
+            raise no_tokenizer(self.config.root)
         return self._tokenize(self.tokenizer, text, model)
 
     def find_tokenizer(self, model: str) -> str:
@@ -254,6 +253,13 @@ def _stream_error(error: Any, root: str, payload: dict) -> EngineError:
                         payload.get("model", ""))
 
 
+def no_tokenizer(root: str) -> ServerNoTokenizerError:
+    return ServerNoTokenizerError(
+        f"The office server at {root} cannot count tokens (it has no /tokenize service), so "
+        "Rotary cannot split documents to fit its model. Chat still works. Servers such as "
+        "llama.cpp's llama-server and vLLM can count.", f"no tokenizer endpoint at {root}")
+
+
 def dropped(root: str, partial: str, details: str) -> ServerDroppedError:
     kept = " The answer so far is kept." if partial else ""
     return ServerDroppedError(
@@ -261,4 +267,4 @@ def dropped(root: str, partial: str, details: str) -> ServerDroppedError:
         f"writing.{kept}", details, partial)
 
 
-__all__ = ["ServerClient", "ModelEntry", "context_size_in", "dropped"]
+__all__ = ["ServerClient", "ModelEntry", "context_size_in", "dropped", "no_tokenizer"]

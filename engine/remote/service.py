@@ -11,8 +11,8 @@ import threading
 import time
 from typing import Callable, Sequence
 
-from engine.api import (ChatMessage, ChatRequest, Event, Listener, LoadProgress, LoadRequest, ModelLoaded,
-                        RequestFinished, ServerInfo)
+from engine.api import (ChatMessage, ChatRequest, DocumentRequest, Event, Listener, LoadProgress,
+                        LoadRequest, ModelLoaded, RequestFinished, ServerInfo)
 from engine.errors import EngineStateError, ServerContextFullError, ServerProtocolError
 from engine.model.facts import AttentionShape, ModelFacts
 from engine.recipe import MemoryEstimate, Recipe
@@ -58,6 +58,7 @@ class RemoteWorker(EngineWorker):
         self.client: ServerClient | None = None
         self.server: ServerInfo | None = None
         self._usage_seen = False     # does this server report token usage itself?
+        self._documents = None       # engine.remote.documents.RemoteSummaryModel, made once
 
     def _do_load(self, request: LoadRequest) -> None:
         self.unload()
@@ -102,6 +103,17 @@ class RemoteWorker(EngineWorker):
                 raise
             return self._answer(dataclasses.replace(request, max_tokens=0), counted, started)
         return run
+
+    def _do_document(self, request: DocumentRequest) -> None:
+        from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
+        from engine.remote.documents import RemoteSummaryModel  # noqa: PLC0415
+
+        if self.client is None or self.server is None:
+            raise EngineStateError("Rotary is not connected to the office server yet.")
+        if self._documents is None or self._documents.client is not self.client:
+            self._documents = RemoteSummaryModel(self.client, self.server)
+            self.server = self._documents.server      # with the context it may have learnt
+        summarize_on_engine_thread(self._documents, request, self.emit, self.stop)
 
     def _count_prompt(self, request: ChatRequest) -> int:
         try:

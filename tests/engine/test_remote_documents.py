@@ -1,0 +1,182 @@
+"""Document summaries through the office server: a real llama-cpp-python server on 127.0.0.1
+(demo model), and a fake server with no tokenizer."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
+
+from engine.api import (DocumentFinished, DocumentInspected, DocumentProgress,  # noqa: E402
+                        DocumentRequest, RequestFailed, StepRecord)
+from engine.documents.samples import long_pdf  # noqa: E402
+from engine.documents.summarize import DocumentSummarizer  # noqa: E402
+from engine.errors import ServerNoTokenizerError  # noqa: E402
+from engine.remote.client import ServerClient  # noqa: E402
+from engine.remote.config import ServerConfig  # noqa: E402
+from engine.remote.documents import RemoteSummaryModel  # noqa: E402
+from engine.remote.fixture_server import FixtureServer, free_port  # noqa: E402
+from engine.remote.service import connect  # noqa: E402
+from tests.engine.test_remote import Recorder, connected, demo_gguf  # noqa: E402,F401
+
+N_CTX = 2048
+
+
+@pytest.fixture(scope="module")
+def server(demo_gguf):  # noqa: F811
+    with FixtureServer(demo_gguf, n_ctx=N_CTX) as running:
+        yield running
+
+
+class Tokenizations:
+    """Counts the server's tokenizer calls by wrapping the engine's HTTP client."""
+
+    def __init__(self, client) -> None:
+        self.calls = 0
+        original = client._tokenize
+
+        def counting(path, text, model):
+            self.calls += 1
+            return original(path, text, model)
+        client._tokenize = counting
+
+
+def document_events(recorder: Recorder, request_id: int):
+    """Events until the document's DocumentFinished or RequestFailed."""
+    while True:
+        event = recorder.events.get(timeout=120)
+        recorder.seen.append(event)
+        if getattr(event, "request_id", None) == request_id and isinstance(
+                event, (DocumentFinished, RequestFailed)):
+            return event
+
+
+def test_a_long_document_is_read_in_parts_sized_by_the_server(server, tmp_path):
+    recorder = Recorder()
+    engine = connected(server.url, recorder)
+    path = long_pdf(tmp_path / "long.pdf", 6, paragraphs_per_page=1)
+    try:
+        assert engine.server.context_size == 0          # llama-cpp-python's server does not say
+        tokenizations = Tokenizations(engine.worker.client)
+        request = DocumentRequest(str(path), cache_dir=str(tmp_path / "cache"), conversation_id=5)
+        finished = document_events(recorder, engine.document(request))
+        learnt = engine.server.context_size
+    finally:
+        engine.shutdown()
+    assert isinstance(finished, DocumentFinished), finished
+    summary = finished.summary
+    assert learnt == N_CTX                               # from the server's refusal
+    assert summary.parts >= 2 and summary.parts_read == summary.parts and not summary.partial
+    assert summary.model_calls > summary.parts           # parts, then combining
+    assert tokenizations.calls > summary.parts           # every count asked the server
+    assert finished.overview.on_server and "on the office server" in finished.overview.message
+    mine = [e for e in recorder.seen if getattr(e, "request_id", None) == request.request_id]
+    progress = [e for e in mine if isinstance(e, DocumentProgress)]
+    steps = [e for e in mine if isinstance(e, StepRecord)]
+    assert isinstance(mine[0], DocumentInspected) and mine[0].conversation_id == 5
+    assert progress and all(e.conversation_id == 5 and e.parts == summary.parts for e in progress)
+    reading = [e.part for e in progress if e.phase == "reading"]
+    assert reading == sorted(reading) and set(reading) == set(range(1, summary.parts + 1))
+    assert steps and all(s.on_server and s.conversation_id == 5 for s in steps)
+    assert all(s.context_used <= N_CTX for s in steps)   # no prompt exceeded the context
+    assert finished.conversation_id == 5
+
+
+def test_stop_keeps_the_notes_of_the_parts_already_read(server, tmp_path):
+    box = {}
+
+    def stop_in_part_two(event):
+        if isinstance(event, DocumentProgress) and event.phase == "reading" and event.part == 2:
+            box["engine"].stop()          # on the engine thread, between calls
+
+    recorder = Recorder(stop_in_part_two)
+    box["engine"] = engine = connected(server.url, recorder)
+    path = long_pdf(tmp_path / "stop.pdf", 6, paragraphs_per_page=1)
+    try:
+        request = DocumentRequest(str(path), cache_dir=str(tmp_path / "cache"), conversation_id=8)
+        finished = document_events(recorder, engine.document(request))
+    finally:
+        engine.shutdown()
+    assert isinstance(finished, DocumentFinished), finished
+    summary = finished.summary
+    assert summary.partial and summary.parts_read == 1 < summary.parts
+    assert summary.text.startswith("Partial summary")
+    assert len(summary.citations) == 1 and summary.citations[0].text.strip()
+
+
+def test_parts_fit_the_servers_context_by_its_own_counts(server, tmp_path):
+    client = ServerClient(ServerConfig(server.url))
+    try:
+        model = RemoteSummaryModel(client, connect(client, ""))
+        path = long_pdf(tmp_path / "plan.pdf", 6, paragraphs_per_page=1)
+        summarizer = DocumentSummarizer(model, DocumentRequest(str(path), inspect_only=True),
+                                        lambda event: None, threading.Event())
+        summarizer.run()
+        plan = summarizer.plan
+        assert model.context_size == plan.budget.n_ctx == N_CTX
+        assert len(plan.parts) >= 2
+        for part in plan.parts:
+            assert part.tokens <= plan.budget.part_text
+            assert model.count(part.text) == part.tokens           # the server's tokenizer
+            messages = summarizer.prompts.part(part.text, part.index, len(plan.parts),
+                                               part.label, 100)
+            # the whole prompt as counted here is what the server reads (its own usage)
+            assert model.count_chat(messages) == model._prompt_tokens(
+                [{"role": m.role, "content": m.content} for m in messages])
+        clipped = model.clip(plan.parts[0].text, 50)       # notes too long for a merge
+        assert plan.parts[0].text.startswith(clipped) and 40 <= model.count(clipped) <= 50
+    finally:
+        client.close()
+
+
+def no_tokenizer_app(calls: list[str]):
+    from starlette.applications import Starlette  # noqa: PLC0415
+    from starlette.responses import JSONResponse  # noqa: PLC0415
+    from starlette.routing import Route  # noqa: PLC0415
+
+    async def models(request):
+        return JSONResponse({"object": "list", "data": [
+            {"id": "plain-model", "object": "model", "max_model_len": 4096}]})
+
+    async def chat(request):
+        calls.append("chat")
+        return JSONResponse({"detail": "not in this test"}, status_code=500)
+
+    return Starlette(routes=[Route("/v1/models", models),
+                             Route("/v1/chat/completions", chat, methods=["POST"])])
+
+
+@pytest.fixture
+def plain_server():
+    uvicorn = pytest.importorskip("uvicorn")
+    calls: list[str] = []
+    port = free_port()
+    running = uvicorn.Server(uvicorn.Config(no_tokenizer_app(calls), host="127.0.0.1",
+                                            port=port, log_level="error"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    while not running.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", calls
+    running.should_exit = True
+    thread.join(10)
+
+
+def test_a_server_without_a_tokenizer_says_so_instead_of_guessing(plain_server, tmp_path):
+    url, calls = plain_server
+    recorder = Recorder()
+    engine = connected(url, recorder)
+    try:
+        path = long_pdf(tmp_path / "plain.pdf", 2, paragraphs_per_page=1)
+        request = DocumentRequest(str(path), conversation_id=3)
+        failed = document_events(recorder, engine.document(request))
+    finally:
+        engine.shutdown()
+    assert isinstance(failed, RequestFailed) and failed.conversation_id == 3
+    assert isinstance(failed.error, ServerNoTokenizerError)
+    assert "cannot count tokens" in failed.error.message and url in failed.error.message
+    assert calls == []                   # nothing was sent to the model on a guess
+    assert not [e for e in recorder.seen if isinstance(e, (DocumentInspected, StepRecord))]
