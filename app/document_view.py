@@ -139,7 +139,7 @@ def overview_text(overview) -> str:
         tr("read in {n} parts").format(n=overview.parts)
     text = f"{found}, {words}, {parts}"
     if overview.estimated_s >= 0:
-        text += ", " + duration_text(overview.estimated_s)
+        text += ", " + duration_text(overview.estimated_s, overview.on_server)
     text += "."
     if overview.unreadable_pages:
         shown = ", ".join(str(p) for p in overview.unreadable_pages[:10])
@@ -148,7 +148,9 @@ def overview_text(overview) -> str:
     return text
 
 
-def duration_text(seconds: float) -> str:
+def duration_text(seconds: float, on_server: bool = False) -> str:
+    if on_server:         # the office server's model reads it; the time is measured from here
+        return _server_duration_text(seconds)
     if seconds < 45:
         return tr("less than a minute on this computer")
     minutes = max(1, round(seconds / 60))
@@ -156,6 +158,16 @@ def duration_text(seconds: float) -> str:
         return tr("about {n} hours on this computer").format(n=f"{seconds / 3600:.1f}")
     return tr("about 1 minute on this computer") if minutes == 1 else \
         tr("about {n} minutes on this computer").format(n=minutes)
+
+
+def _server_duration_text(seconds: float) -> str:
+    if seconds < 45:
+        return tr("less than a minute on the office server")
+    minutes = max(1, round(seconds / 60))
+    if minutes >= 90:
+        return tr("about {n} hours on the office server").format(n=f"{seconds / 3600:.1f}")
+    return tr("about 1 minute on the office server") if minutes == 1 else \
+        tr("about {n} minutes on the office server").format(n=minutes)
 
 
 def progress_text(event) -> str:

@@ -61,18 +61,18 @@
         <translation>이 Rotary는 사무실 서버를 사용할 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="290" />
-        <location filename="../../app/bridge.py" line="303" />
+        <location filename="../../app/bridge.py" line="291" />
+        <location filename="../../app/bridge.py" line="305" />
         <source>No model is loaded yet.</source>
         <translation>아직 불러온 모델이 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="335" />
+        <location filename="../../app/bridge.py" line="337" />
         <source>The document was not read: it was stopped before it started.</source>
         <translation>문서를 읽지 않았습니다: 시작하기 전에 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="379" />
+        <location filename="../../app/bridge.py" line="381" />
         <source>Rotary is closing.</source>
         <translation>Rotary를 닫는 중입니다.</translation>
     </message>
@@ -83,38 +83,38 @@
         <translation>모델이 아직 준비되지 않았습니다. 불러오기가 끝날 때까지 기다려 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="156" />
+        <location filename="../../app/chat_controller.py" line="157" />
         <source>Reading your message…</source>
         <translation>메시지를 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="166" />
+        <location filename="../../app/chat_controller.py" line="167" />
         <source>Stopping…</source>
         <translation>멈추는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="253" />
+        <location filename="../../app/chat_controller.py" line="254" />
         <source>Writing the answer…</source>
         <translation>답변을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="339" />
+        <location filename="../../app/chat_controller.py" line="340" />
         <source>“{name}” looks like a base model: it was not trained to chat, so it may continue your text instead of answering it. For a helpful assistant, choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
         <translation>“{name}”은(는) 기본 모델로 보입니다. 대화용으로 학습되지 않아 질문에 답하는 대신 글을 이어 쓸 수 있습니다. 도움이 되는 도우미를 원하시면 설정에서 이름에 “Instruct” 또는 “Chat”이 들어간 모델을 선택하세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="342" />
+        <location filename="../../app/chat_controller.py" line="343" />
         <source>This model</source>
         <translation>이 모델</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="349" />
+        <location filename="../../app/chat_controller.py" line="350" />
         <location filename="../../app/chat_view.py" line="115" />
         <source>You</source>
         <translation>나</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="349" />
+        <location filename="../../app/chat_controller.py" line="350" />
         <location filename="../../app/chat_view.py" line="115" />
         <source>Assistant</source>
         <translation>도우미</translation>
@@ -1262,72 +1262,92 @@
         <translation>글자가 없는 쪽(아마 그림)은 건너뜁니다: {pages}.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="153" />
+        <location filename="../../app/document_view.py" line="155" />
         <source>less than a minute on this computer</source>
         <translation>이 컴퓨터에서 1분 미만</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="156" />
+        <location filename="../../app/document_view.py" line="158" />
         <source>about {n} hours on this computer</source>
         <translation>이 컴퓨터에서 약 {n}시간</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="157" />
+        <location filename="../../app/document_view.py" line="159" />
         <source>about 1 minute on this computer</source>
         <translation>이 컴퓨터에서 약 1분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="158" />
+        <location filename="../../app/document_view.py" line="160" />
         <source>about {n} minutes on this computer</source>
         <translation>이 컴퓨터에서 약 {n}분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="163" />
+        <location filename="../../app/document_view.py" line="165" />
+        <source>less than a minute on the office server</source>
+        <translation>사무실 서버에서 1분 미만</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="168" />
+        <source>about {n} hours on the office server</source>
+        <translation>사무실 서버에서 약 {n}시간</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="169" />
+        <source>about 1 minute on the office server</source>
+        <translation>사무실 서버에서 약 1분</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="170" />
+        <source>about {n} minutes on the office server</source>
+        <translation>사무실 서버에서 약 {n}분</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="175" />
         <source>Reading part {part} of {parts}…</source>
         <translation>{parts}개 중 {part}번째 부분을 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="165" />
+        <location filename="../../app/document_view.py" line="177" />
         <source>Writing the summary from the notes on all {parts} parts…</source>
         <translation>{parts}개 부분 전체의 메모로 요약을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="167" />
+        <location filename="../../app/document_view.py" line="179" />
         <source>Reading the whole document and writing the summary…</source>
         <translation>문서 전체를 읽고 요약을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="174" />
+        <location filename="../../app/document_view.py" line="186" />
         <source>Less than a minute left.</source>
         <translation>1분도 남지 않았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="176" />
+        <location filename="../../app/document_view.py" line="188" />
         <source>About 1 minute left.</source>
         <translation>약 1분 남았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="177" />
+        <location filename="../../app/document_view.py" line="189" />
         <source>About {n} minutes left.</source>
         <translation>약 {n}분 남았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="218" />
+        <location filename="../../app/document_view.py" line="230" />
         <source>Attach…</source>
         <translation>첨부…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="218" />
+        <location filename="../../app/document_view.py" line="230" />
         <source>Summarise a document (PDF, Word, text)</source>
         <translation>문서 요약하기 (PDF, Word, 텍스트)</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="256" />
+        <location filename="../../app/document_view.py" line="268" />
         <source>Choose a document to summarise</source>
         <translation>요약할 문서 선택</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="257" />
+        <location filename="../../app/document_view.py" line="269" />
         <source>Documents ({patterns})</source>
         <translation>문서 ({patterns})</translation>
     </message>

@@ -61,18 +61,18 @@
         <translation>这个 Rotary 副本无法使用办公室服务器。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="290" />
-        <location filename="../../app/bridge.py" line="303" />
+        <location filename="../../app/bridge.py" line="291" />
+        <location filename="../../app/bridge.py" line="305" />
         <source>No model is loaded yet.</source>
         <translation>尚未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="335" />
+        <location filename="../../app/bridge.py" line="337" />
         <source>The document was not read: it was stopped before it started.</source>
         <translation>文档未被阅读：在开始之前就已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="379" />
+        <location filename="../../app/bridge.py" line="381" />
         <source>Rotary is closing.</source>
         <translation>Rotary 正在关闭。</translation>
     </message>
@@ -83,38 +83,38 @@
         <translation>模型尚未就绪。请等待加载完成。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="156" />
+        <location filename="../../app/chat_controller.py" line="157" />
         <source>Reading your message…</source>
         <translation>正在阅读您的消息…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="166" />
+        <location filename="../../app/chat_controller.py" line="167" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="253" />
+        <location filename="../../app/chat_controller.py" line="254" />
         <source>Writing the answer…</source>
         <translation>正在撰写回答…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="339" />
+        <location filename="../../app/chat_controller.py" line="340" />
         <source>“{name}” looks like a base model: it was not trained to chat, so it may continue your text instead of answering it. For a helpful assistant, choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
         <translation>“{name}”看起来是一个基础模型：它没有经过对话训练，可能会接着写您的文字，而不是回答。若想要一个有用的助手，请在“设置”中选择名称包含“Instruct”或“Chat”的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="342" />
+        <location filename="../../app/chat_controller.py" line="343" />
         <source>This model</source>
         <translation>这个模型</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="349" />
+        <location filename="../../app/chat_controller.py" line="350" />
         <location filename="../../app/chat_view.py" line="115" />
         <source>You</source>
         <translation>您</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="349" />
+        <location filename="../../app/chat_controller.py" line="350" />
         <location filename="../../app/chat_view.py" line="115" />
         <source>Assistant</source>
         <translation>助手</translation>
@@ -1262,72 +1262,92 @@
         <translation>没有文字的页面（可能是图片）将被跳过：{pages}。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="153" />
+        <location filename="../../app/document_view.py" line="155" />
         <source>less than a minute on this computer</source>
         <translation>在这台电脑上不到 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="156" />
+        <location filename="../../app/document_view.py" line="158" />
         <source>about {n} hours on this computer</source>
         <translation>在这台电脑上大约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="157" />
+        <location filename="../../app/document_view.py" line="159" />
         <source>about 1 minute on this computer</source>
         <translation>在这台电脑上大约 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="158" />
+        <location filename="../../app/document_view.py" line="160" />
         <source>about {n} minutes on this computer</source>
         <translation>在这台电脑上大约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="163" />
+        <location filename="../../app/document_view.py" line="165" />
+        <source>less than a minute on the office server</source>
+        <translation>在办公室服务器上不到 1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="168" />
+        <source>about {n} hours on the office server</source>
+        <translation>在办公室服务器上约 {n} 小时</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="169" />
+        <source>about 1 minute on the office server</source>
+        <translation>在办公室服务器上约 1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="170" />
+        <source>about {n} minutes on the office server</source>
+        <translation>在办公室服务器上约 {n} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="175" />
         <source>Reading part {part} of {parts}…</source>
         <translation>正在阅读第 {part} 部分，共 {parts} 部分…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="165" />
+        <location filename="../../app/document_view.py" line="177" />
         <source>Writing the summary from the notes on all {parts} parts…</source>
         <translation>正在根据全部 {parts} 个部分的笔记撰写总结…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="167" />
+        <location filename="../../app/document_view.py" line="179" />
         <source>Reading the whole document and writing the summary…</source>
         <translation>正在阅读整个文档并撰写总结…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="174" />
+        <location filename="../../app/document_view.py" line="186" />
         <source>Less than a minute left.</source>
         <translation>剩余不到 1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="176" />
+        <location filename="../../app/document_view.py" line="188" />
         <source>About 1 minute left.</source>
         <translation>大约还剩 1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="177" />
+        <location filename="../../app/document_view.py" line="189" />
         <source>About {n} minutes left.</source>
         <translation>大约还剩 {n} 分钟。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="218" />
+        <location filename="../../app/document_view.py" line="230" />
         <source>Attach…</source>
         <translation>附加…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="218" />
+        <location filename="../../app/document_view.py" line="230" />
         <source>Summarise a document (PDF, Word, text)</source>
         <translation>总结文档（PDF、Word、文本）</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="256" />
+        <location filename="../../app/document_view.py" line="268" />
         <source>Choose a document to summarise</source>
         <translation>选择要总结的文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="257" />
+        <location filename="../../app/document_view.py" line="269" />
         <source>Documents ({patterns})</source>
         <translation>文档 ({patterns})</translation>
     </message>

@@ -630,4 +630,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Writes a short test answer with the demo model, checks that conversations and settings can be saved, and that nothing went to the network.": (
         "데모 모델로 짧은 시험 답변을 쓰고, 대화와 설정을 저장할 수 있는지, 네트워크로 아무것도 나가지 않았는지 확인합니다.",
         "用演示模型写一段简短的测试回答，检查对话和设置能否保存，以及没有任何内容发送到网络。"),
+    "less than a minute on the office server": ("사무실 서버에서 1분 미만", "在办公室服务器上不到 1 分钟"),
+    "about 1 minute on the office server": ("사무실 서버에서 약 1분", "在办公室服务器上约 1 分钟"),
+    "about {n} minutes on the office server": ("사무실 서버에서 약 {n}분", "在办公室服务器上约 {n} 分钟"),
+    "about {n} hours on the office server": ("사무실 서버에서 약 {n}시간", "在办公室服务器上约 {n} 小时"),
 }
