@@ -9,6 +9,7 @@
       [--slots N | --slot-gib G | --no-slots] [--policy NAME] [--replay TRACE.npz] [--json]
     demo DIR                       write the built-in demo model
     summarize FILE --model MODEL [--preset short] [--json]   (engine/documents/cli.py)
+    summarize FILE --server URL [--model NAME]   the office server's model reads it
 
 Errors print one plain sentence and exit with status 2.
 """

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 
@@ -10,8 +11,8 @@ import pytest
 
 pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
 
-from engine.api import (DocumentFinished, DocumentInspected, DocumentProgress,  # noqa: E402
-                        DocumentRequest, RequestFailed, StepRecord)
+from engine.api import (ChatMessage, DocumentFinished, DocumentInspected,  # noqa: E402
+                        DocumentProgress, DocumentRequest, RequestFailed, StepRecord)
 from engine.documents.samples import long_pdf  # noqa: E402
 from engine.documents.summarize import DocumentSummarizer  # noqa: E402
 from engine.errors import ServerNoTokenizerError  # noqa: E402
@@ -78,6 +79,9 @@ def test_a_long_document_is_read_in_parts_sized_by_the_server(server, tmp_path):
     steps = [e for e in mine if isinstance(e, StepRecord)]
     assert isinstance(mine[0], DocumentInspected) and mine[0].conversation_id == 5
     assert progress and all(e.conversation_id == 5 and e.parts == summary.parts for e in progress)
+    assert all(e.request_id == request.request_id for e in recorder.seen
+               if isinstance(e, (DocumentProgress, DocumentInspected)))
+    assert progress[-1].phase == "combining"
     reading = [e.part for e in progress if e.phase == "reading"]
     assert reading == sorted(reading) and set(reading) == set(range(1, summary.parts + 1))
     assert steps and all(s.on_server and s.conversation_id == 5 for s in steps)
@@ -149,20 +153,28 @@ def no_tokenizer_app(calls: list[str]):
                              Route("/v1/chat/completions", chat, methods=["POST"])])
 
 
-@pytest.fixture
-def plain_server():
+@contextlib.contextmanager
+def serving(app):
+    """An ASGI app on 127.0.0.1 in a thread; yields its URL."""
     uvicorn = pytest.importorskip("uvicorn")
-    calls: list[str] = []
     port = free_port()
-    running = uvicorn.Server(uvicorn.Config(no_tokenizer_app(calls), host="127.0.0.1",
-                                            port=port, log_level="error"))
+    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
     while not running.started:
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", calls
-    running.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        running.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def plain_server():
+    calls: list[str] = []
+    with serving(no_tokenizer_app(calls)) as url:
+        yield url, calls
 
 
 def test_a_server_without_a_tokenizer_says_so_instead_of_guessing(plain_server, tmp_path):
@@ -180,3 +192,41 @@ def test_a_server_without_a_tokenizer_says_so_instead_of_guessing(plain_server, 
     assert "cannot count tokens" in failed.error.message and url in failed.error.message
     assert calls == []                   # nothing was sent to the model on a guess
     assert not [e for e in recorder.seen if isinstance(e, (DocumentInspected, StepRecord))]
+
+
+def test_llama_server_and_vllm_count_whole_chats_themselves(tmp_path):
+    """With a chat counter (llama-server's /apply-template, vLLM's chat /tokenize) nothing is
+    measured by probing, and the context comes from /props or /v1/models."""
+    pytest.importorskip("sse_starlette")
+    from tests.engine.test_remote_families import family_app  # noqa: PLC0415
+
+    for family, context, counted in (("llama-server", 8192, 13), ("vllm", 32768, 11)):
+        calls: list[str] = []
+        with serving(family_app(family, calls)) as url:
+            client = ServerClient(ServerConfig(url))
+            try:
+                model = RemoteSummaryModel(client, connect(client, ""))
+                messages = (ChatMessage("system", "Be brief."),
+                            ChatMessage("user", "one two three"))
+                assert (model.context_size, model.count_chat(messages)) == (context, counted)
+                assert "chat" not in calls              # no probe answer was asked for
+            finally:
+                client.close()
+
+
+def test_the_command_line_summarises_on_the_server(server, tmp_path, capsys, monkeypatch):
+    import json  # noqa: PLC0415
+
+    from engine.__main__ import main  # noqa: PLC0415
+
+    monkeypatch.setenv("ROTARY_HOME", str(tmp_path / "home"))
+    path = long_pdf(tmp_path / "cli.pdf", 6, paragraphs_per_page=1)
+    assert main(["summarize", str(path), "--server", server.url, "--model", server.alias,
+                 "--json"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert len(out["parts"]) >= 2 and out["overview"]["on_server"]
+    assert out["summary"]["parts_read"] == len(out["parts"]) and not out["summary"]["partial"]
+    assert "on the office server" in captured.err
+    assert main(["summarize", str(path)]) == 2                 # neither a file nor a server
+    assert "--server" in capsys.readouterr().err
