@@ -14,7 +14,7 @@ from typing import Sequence
 
 from engine.api import ChatMessage, ChatRequest, ServerInfo
 from engine.documents.model import clip_by_words
-from engine.errors import ServerContextFullError, ServerNoTokenizerError, ServerProtocolError
+from engine.errors import ServerContextFullError, ServerProtocolError
 from engine.remote.chat_tokens import ChatTokenCounter
 from engine.remote.client import ServerClient, no_tokenizer
 from engine.remote.errors import context_size_in
@@ -55,8 +55,6 @@ class RemoteSummaryModel:
     def _count_chat(self, messages: Sequence[ChatMessage]) -> int:
         try:
             return self._chat_counter([{"role": m.role, "content": m.content} for m in messages])
-        except ServerNoTokenizerError:
-            raise
         except ServerProtocolError:       # texts only: add the template's measured share
             roles = tuple(m.role for m in messages)
             return self._template_tokens(roles) + sum(self.count(m.content) for m in messages)
