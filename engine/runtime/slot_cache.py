@@ -158,10 +158,10 @@ class SlotCache:
         self.router_probs = router_probs
         self._probs = np.zeros((len(self.layers), n_expert), dtype=np.float32)  # [layers, n_expert]
         self._probs_ptr = self._probs.ctypes.data_as(_f32p) if router_probs else None
-        # Reused argument buffers of upload/stage: [k] experts, [k] slots, [max slots] table.
-        self._up_experts = (ctypes.c_int32 * n_expert)()
-        self._up_slots = (ctypes.c_int32 * n_expert)()
-        self._table = (ctypes.c_int32 * max(self.slots, default=1))()
+        # Reused argument buffers of upload/stage: experts, slots (<= a layer's slots), table.
+        most = max(self.slots, default=1)
+        self._up_experts, self._up_slots = (ctypes.c_int32 * most)(), (ctypes.c_int32 * most)()
+        self._table = (ctypes.c_int32 * most)()
         self._resident_rows: list[tuple[int, ...]] = [() for _ in self.layers]  # = native tables
         self._resident: tuple[tuple[int, ...], ...] | None = None     # built when asked
         self.totals = Totals()
