@@ -49,6 +49,7 @@ class Recipe:
     expert_slots: tuple[int, ...] = ()
     residency_policy: str = "rotary"     # engine.residency registry name
     upload_cap: int | None = None        # uploads per layer per token; None = k
+    router_probs: bool = False           # the policy also sees the router's scores (unmeasured)
 
     @property
     def slot_layers(self) -> tuple[int, ...]:

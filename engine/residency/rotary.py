@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -115,13 +116,9 @@ class RotaryPolicy(ResidencyPolicy):
     def _forecast(self, layer: int, start: int) -> dict[int, int]:
         """expert -> first distance at which it followed token ``start`` (known rows only)."""
         memory, history = self.cfg.memory, self.history
-        forecast: dict[int, int] = {}
-        for d in range(min(self.cfg.horizon, self.token - start), 0, -1):   # nearest written last
-            row = history[(start + d) % memory][layer]
-            if row is not None:
-                for expert in row:        # a plain loop: ~5x cheaper than dict.fromkeys + update
-                    forecast[expert] = d
-        return forecast
+        rows = [(d, history[(start + d) % memory][layer])          # nearest written last
+                for d in range(min(self.cfg.horizon, self.token - start), 0, -1)]
+        return {expert: d for d, row in rows if row is not None for expert in row}
 
     def _count(self, layer: int, ids: list[int], probs) -> None:
         boost = self.boost[layer] * self.growth
@@ -159,8 +156,8 @@ class RotaryPolicy(ResidencyPolicy):
         if forecast is None:
             start = self.start[layer]
             forecast = self.forecast[layer] = self._forecast(layer, start) if start >= 0 else {}
-        freq, inv_boost, get = self.freq[layer], 1.0 / self.boost[layer], forecast.get
-        return [1e9 / d if d else freq[e] * inv_boost for e, d in ((e, get(e)) for e in experts)]
+        freq, inv_boost = self.freq[layer], 1.0 / self.boost[layer]
+        return [1e9 / forecast[e] if e in forecast else freq[e] * inv_boost for e in experts]
 
     def _decide(self, layer, ids, missed, uploads, evictions) -> None:
         """Best-ranked misses first; each takes a free slot or the lowest-ranked sampled
@@ -185,19 +182,23 @@ class RotaryPolicy(ResidencyPolicy):
     def _sample_victims(self, layer: int, count: int, protected) -> list[tuple[float, int]]:
         """The hand samples >= ``scan`` occupied, unprotected slots ahead of it; returns the
         ``count`` lowest-ranked as (key, slot), lowest first, and rotates past the last."""
-        table = self.tables[layer]
-        ring, n_slots, hand = table.expert_in, table.n_slots, self.hand[layer]
-        want = max(self.cfg.scan, count)
-        slots, experts = [], []
-        for offset in range(n_slots):
-            slot = hand + offset if hand + offset < n_slots else hand + offset - n_slots
-            expert = ring[slot]
-            if expert != FREE and expert not in protected:
-                slots.append(slot)
-                experts.append(expert)
-                if len(slots) == want:
-                    break
-        chosen = sorted(zip(self._keys(layer, experts), slots))[:count]
+        ring, hand = self.tables[layer].expert_in, self.hand[layer]
+        n_slots, want = len(ring), max(self.cfg.scan, count)
+        order = chain(range(hand, n_slots), range(hand))       # the ring, starting at the hand
+        if n_slots > want:       # stop after ``want`` candidates (a list comprehension cannot)
+            slots = []
+            for slot in order:
+                if ring[slot] != FREE and ring[slot] not in protected:
+                    slots.append(slot)
+                    if len(slots) == want:
+                        break
+        else:                    # the hand sees the whole ring anyway
+            slots = [slot for slot in order if ring[slot] != FREE and ring[slot] not in protected]
+        pairs = zip(self._keys(layer, [ring[slot] for slot in slots]), slots)
+        if count == 1:           # (key, slot) pairs are distinct: min is sorted's first
+            chosen = [min(pairs)] if slots else []
+        else:
+            chosen = sorted(pairs)[:count]
         if chosen:
             last = max(chosen, key=lambda pair: (pair[1] - hand) % n_slots)[1]
             self.hand[layer] = (last + 1) % n_slots

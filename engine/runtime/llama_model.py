@@ -88,7 +88,8 @@ class NativeModel:
                 self.ctx.ctx, self.model.model, layers,
                 tuple(self.recipe.expert_slots[i] for i in layers),
                 n_layer=len(self.recipe.expert_slots), n_expert=n_expert, k=k,
-                policy_name=self.recipe.residency_policy, upload_cap=self.recipe.upload_cap)
+                policy_name=self.recipe.residency_policy, upload_cap=self.recipe.upload_cap,
+                router_probs=self.recipe.router_probs)
         except slot_cache.SlotCacheError as error:
             if error.status == slot_cache.E_ALLOC:   # the loader steps down: fewer slots, then stock
                 raise InsufficientMemoryError(

@@ -134,7 +134,8 @@ class SlotCache:
 
     def __init__(self, ctx_ptr, model_ptr, layers: tuple[int, ...], slots: tuple[int, ...],
                  n_layer: int, n_expert: int, k: int, policy_name: str,
-                 upload_cap: int | None = None, verify: bool = False) -> None:
+                 upload_cap: int | None = None, verify: bool = False,
+                 router_probs: bool = False) -> None:
         from engine.residency.policy import make_policy  # noqa: PLC0415
 
         self._api = native_api()
@@ -151,59 +152,76 @@ class SlotCache:
         self.expert_bytes = [expert_bytes(model_ptr, layer) for layer in self.layers]
         self.bank_bytes = int(self._api.llama_slot_cache_bank_bytes(ctx_ptr))
         self._ids = np.zeros((len(self.layers), k), dtype=np.int32)            # [layers, k]
+        self._ids_ptr = self._ids.ctypes.data_as(_i32p)
+        # The router's full scores reach the policy only when asked: reading and ranking them
+        # costs ~10 us per layer and their effect on real models is unmeasured.
+        self.router_probs = router_probs
         self._probs = np.zeros((len(self.layers), n_expert), dtype=np.float32)  # [layers, n_expert]
-        self._published = [set() for _ in self.layers]   # mirror of the native tables
-        self._resident: tuple[tuple[int, ...], ...] = tuple(() for _ in self.layers)
+        self._probs_ptr = self._probs.ctypes.data_as(_f32p) if router_probs else None
+        # Reused argument buffers of upload/stage: experts, slots (<= a layer's slots), table.
+        most = max(self.slots, default=1)
+        self._up_experts, self._up_slots = (ctypes.c_int32 * most)(), (ctypes.c_int32 * most)()
+        self._table = (ctypes.c_int32 * most)()
+        self._resident_rows: list[tuple[int, ...]] = [() for _ in self.layers]  # = native tables
+        self._resident: tuple[tuple[int, ...], ...] | None = None     # built when asked
         self.totals = Totals()
         self.conversation: str | None = None
         self._saved: dict[str, object] = {}          # conversation id -> policy snapshot
-        # When set to []: every decode step's (ids [layers, k], probs [layers, n_expert]).
-        self.routing_log: list[tuple[np.ndarray, np.ndarray]] | None = None
+        # When set to []: every decode step's (ids [layers, k], probs [layers, n_expert] or
+        # None when the router's scores are not read).
+        self.routing_log: list[tuple[np.ndarray, np.ndarray | None]] | None = None
 
     # ---- after every decoded token --------------------------------------------------
     def after_token(self) -> TokenResidency | None:
-        """Run the policy on the routing of the step that just ran; None if it was a batch."""
-        ids, probs = self._ids, self._probs
-        got = self._api.llama_slot_cache_read_routing(
-            self._ctx, ids.ctypes.data_as(_i32p), probs.ctypes.data_as(_f32p))
-        _check(got, "Reading the routing failed")
-        if got == 0:
+        """Run the policy on the routing of the step that just ran; None if it was a batch.
+
+        The hot path of decoding (every token, every cached layer): one ctypes call reads
+        all layers' routing, and only layers whose table changed are uploaded and staged."""
+        got = self._api.llama_slot_cache_read_routing(self._ctx, self._ids_ptr, self._probs_ptr)
+        if got <= 0:
+            _check(got, "Reading the routing failed")
             return None
+        probs = self._probs if self.router_probs else None
         if self.routing_log is not None:
-            self.routing_log.append((ids.copy(), probs.copy()))
+            self.routing_log.append((self._ids.copy(), None if probs is None else probs.copy()))
+        step, verify = self.policy.after_token, self.verify
         hits = misses = uploads = uploaded = 0
-        for j, routed in enumerate(ids.tolist()):
-            decision = self.policy.after_token(j, routed, probs[j])
-            if self.verify:
+        for j, routed in enumerate(self._ids.tolist()):
+            decision = step(j, routed, None if probs is None else probs[j])
+            if verify:
                 self._verify(j, routed, decision)
-            hits, misses = hits + decision.hits, misses + decision.misses
+            hits += decision.hits
+            misses += decision.misses
             if decision.uploads:
-                self._apply(j, decision.uploads)
-                uploads += len(decision.uploads)
-                uploaded += len(decision.uploads) * self.expert_bytes[j]
+                n = self._apply(j, decision.uploads)
+                uploads += n
+                uploaded += n * self.expert_bytes[j]
         if uploads:
             _check(self._api.llama_slot_cache_commit(self._ctx), "Publishing the slot tables failed")
-        step = TokenResidency(hits, misses, uploads, uploaded)
-        self.totals.add(step)
-        return step
+        result = TokenResidency(hits, misses, uploads, uploaded)
+        self.totals.add(result)
+        return result
 
-    def _apply(self, j: int, uploads: list) -> None:
-        """Upload (expert, slot) pairs of policy layer j and stage its new table."""
-        layer = self.layers[j]
-        experts, slots = zip(*uploads)
-        _check(self._api.llama_slot_cache_upload(self._ctx, layer, len(uploads), _i32(experts),
-                                                 _i32(slots)), "Uploading experts failed")
-        table = self.policy.resident(j)
-        _check(self._api.llama_slot_cache_stage(self._ctx, layer, _i32(table)),
+    def _apply(self, j: int, uploads: list) -> int:
+        """Upload (expert, slot) pairs of policy layer j and stage its new table; returns n."""
+        layer, n = self.layers[j], len(uploads)
+        experts, slots = self._up_experts, self._up_slots
+        for i, (expert, slot) in enumerate(uploads):
+            experts[i], slots[i] = expert, slot
+        _check(self._api.llama_slot_cache_upload(self._ctx, layer, n, experts, slots),
+               "Uploading experts failed")
+        table = self.policy.tables[j].expert_in          # slot -> expert, FREE = -1
+        self._table[: len(table)] = table
+        _check(self._api.llama_slot_cache_stage(self._ctx, layer, self._table),
                "Staging the slot table failed")
-        self._published[j] = {e for e in table if e >= 0}
-        resident = list(self._resident)
-        resident[j] = tuple(sorted(self._published[j]))
-        self._resident = tuple(resident)
+        self._resident_rows[j] = tuple(sorted(e for e in table if e >= 0))
+        self._resident = None
+        return n
 
     def _verify(self, j: int, routed: list[int], decision) -> None:
         # The graph computed this token from the tables published before it: count against them.
-        hits = sum(e in self._published[j] for e in routed)
+        published = set(self._resident_rows[j])
+        hits = sum(e in published for e in routed)
         if hits != decision.hits or len(routed) - hits != decision.misses:
             raise AssertionError(f"layer {self.layers[j]}: engine hits {hits}, policy {decision}")
 
@@ -252,6 +270,8 @@ class SlotCache:
 
     def resident(self) -> tuple[tuple[int, ...], ...]:
         """[cached layer] experts in slots, as published for the next token."""
+        if self._resident is None:
+            self._resident = tuple(self._resident_rows)
         return self._resident
 
     def close(self) -> None:

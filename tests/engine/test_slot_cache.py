@@ -107,16 +107,20 @@ def test_cache_on_gives_bitwise_the_stock_logits_with_evictions(fixture_path, po
     assert sum(s.hits for s in steps) > 0 and sum(s.misses for s in steps) > 0
 
 
+@pytest.mark.parametrize("router_probs", [False, True])
 @pytest.mark.parametrize("policy", ["lru", "rotary"])
-def test_engine_counts_equal_the_simulator_on_the_same_routing(tiny_moe_path, cpu_recipe, policy):
+def test_engine_counts_equal_the_simulator_on_the_same_routing(tiny_moe_path, cpu_recipe, policy,
+                                                               router_probs):
     from engine.residency.simulate import replay  # noqa: PLC0415
 
-    model = load(tiny_moe_path, cpu_recipe, slots=[3, 2, 3, 2], policy=policy, upload_cap=1)
+    model = load(tiny_moe_path, cpu_recipe, slots=[3, 2, 3, 2], policy=policy, upload_cap=1,
+                 router_probs=router_probs)
     try:
         _, _, steps = greedy(model, n=96)
         log = model.slot_cache.routing_log
         ids = np.stack([i for i, _ in log])            # [tokens, layers, k]
-        probs = np.stack([p for _, p in log])          # [tokens, layers, n_expert]
+        probs = np.stack([p for _, p in log]) if router_probs else None  # [tokens, layers, n_expert]
+        assert all((p is None) == (not router_probs) for _, p in log)
     finally:
         model.close()
     counts = replay(make_policy(policy, Budget((3, 2, 3, 2), 1), 8, 2), ids, probs)
