@@ -119,7 +119,7 @@ def main() -> int:
     verdicts = Verdicts()
     verdicts.check("rotary after_token, worst budget (best repeat)", worst, target=TARGET_US,
                    fail_at=FAIL_US, higher_is_better=False, unit=" us")
-    verdicts.check("rotary after_token with router probs (as the slot cache calls it)", worst_probs,
+    verdicts.check("rotary after_token with router probs (the slot cache with Recipe.router_probs)", worst_probs,
                    target=TARGET_US, fail_at=FAIL_US, higher_is_better=False, unit=" us")
     return verdicts.exit_code()
 

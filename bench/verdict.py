@@ -18,14 +18,20 @@ class Verdicts:
     failed: list[str] = field(default_factory=list)
 
     def check(self, name: str, value: float, target: float, fail_at: float, *,
-              higher_is_better: bool = True, unit: str = "", kind: str = "measured") -> bool:
-        """Print and record one figure; returns False when it is beyond ``fail_at``."""
+              higher_is_better: bool = True, unit: str = "", kind: str = "measured",
+              guard: bool = False) -> bool:
+        """Print and record one figure; returns False when it is beyond ``fail_at``.
+
+        ``guard``: the target is not met yet and ``fail_at`` is a regression guard set from
+        today's measurement, not a noise margin around the target; the line says so."""
         meets = value >= target if higher_is_better else value <= target
         far = value < fail_at if higher_is_better else value > fail_at
         sign = ">=" if higher_is_better else "<="
-        word = "OK" if meets else ("FAR BELOW TARGET" if far else "BELOW TARGET (within margin)")
+        within = "not met; above the regression guard" if guard else "within margin"
+        word = "OK" if meets else ("FAR BELOW TARGET" if far else f"BELOW TARGET ({within})")
+        bound = "regression guard" if guard else "fails CI beyond"
         line = (f"{name}: {value:.3f}{unit} [{kind}]  target {sign} {target:g}{unit}, "
-                f"fails CI beyond {fail_at:g}{unit}  {word}")
+                f"{bound} {fail_at:g}{unit}  {word}")
         print(line, flush=True)
         self.lines.append(line)
         if far:
