@@ -62,6 +62,8 @@ class GaugeModel:
     hit_rate: float | None = None            # only when the engine reports one
     token_hits: tuple[int, int] | None = None   # this word's (from slots, from memory)
     uploaded_bytes: int = 0                  # copied into slots during this answer
+    layer_hits: list = field(default_factory=list)   # [cached layer] hits over this answer
+    layer_routed: int = 0                    # routed experts per layer over this answer
     speeds: deque = field(default_factory=deque)    # (monotonic time, tokens/s)
     request_floor: int = 0                   # steps of requests up to this id are stale
 
@@ -88,11 +90,28 @@ class GaugeModel:
             self.token_hits = (step.expert_hits, step.expert_misses)
             self.uploaded_bytes = (0 if step.generated_tokens <= 1 else self.uploaded_bytes) \
                 + (step.expert_uploaded_bytes or 0)
+        if step.expert_layer_hits:
+            self._add_layer_hits(step)
         if step.generated_tokens > 1 and (not self.speeds
                                           or now - self.speeds[-1][0] >= SPEED_SAMPLE_S):
             self.speeds.append((now, step.decode_tps))
         self.forget_old_speeds(now)
         return True
+
+    def _add_layer_hits(self, step) -> None:
+        """Sum each layer's hits over the answer; k routed experts per layer and token."""
+        per_layer = step.expert_layer_hits
+        k = (step.expert_hits + step.expert_misses) // len(per_layer)
+        if step.generated_tokens <= 1 or len(self.layer_hits) != len(per_layer):
+            self.layer_hits, self.layer_routed = [0] * len(per_layer), 0
+        self.layer_hits = [a + b for a, b in zip(self.layer_hits, per_layer)]
+        self.layer_routed += k
+
+    def layer_shares(self) -> list[float]:
+        """Per cached layer, the share of its expert work answered from the graphics card."""
+        if not self.layer_routed:
+            return []
+        return [hits / self.layer_routed for hits in self.layer_hits]
 
     def forget_old_speeds(self, now: float) -> None:
         while self.speeds and now - self.speeds[0][0] > SPEED_WINDOW_S:
@@ -103,6 +122,7 @@ class GaugeModel:
         self.request_floor = max(self.request_floor, floor)
         self.prompt_tps = self.decode_tps = 0.0
         self.ttft_s = self.context_used = self.hit_rate = self.token_hits = None
+        self.layer_hits, self.layer_routed = [], 0
         self.uploaded_bytes = 0
         self.speeds.clear()
 
@@ -225,6 +245,10 @@ class GaugeModel:
             text += " " + tr("This word: {hits} of {all} experts from the graphics card; "
                              "{mb} MB copied there during this answer.").format(
                 hits=hits, all=hits + misses, mb=f"{self.uploaded_bytes / 2**20:.0f}")
+        shares = self.layer_shares()
+        if shares:
+            text += " " + tr("Per layer, in order: {shares}.").format(
+                shares=", ".join(f"{share * 100:.0f}%" for share in shares))
         return text
 
 
@@ -261,6 +285,46 @@ class Meter(QWidget):
         painter.fillRect(self.rect(), gauge_colour("track"))
         for rect, colour in self.part_rects():
             painter.fillRect(rect, gauge_colour(colour))
+        painter.end()
+
+
+class LayerStrip(QWidget):
+    """One thin column per cached layer, filled to the share answered from the graphics
+    card: a layer that misses often stands out at a glance."""
+
+    HEIGHT = 22
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.shares: list[float] = []
+        self.setFixedHeight(self.HEIGHT)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def set_shares(self, shares: list[float]) -> None:
+        if shares != self.shares:
+            self.shares = list(shares)
+            self.update()
+
+    def column_rects(self) -> list[tuple[QRectF, QRectF]]:
+        """(track, fill) of each layer's column (tests check the pixels there)."""
+        if not self.shares:
+            return []
+        step = self.width() / len(self.shares)
+        gap = 1.0 if step >= 3 else 0.0
+        rects = []
+        for i, share in enumerate(self.shares):
+            track = QRectF(i * step, 0, max(1.0, step - gap), self.height())
+            fill_height = max(0.0, min(1.0, share)) * self.height()
+            fill = QRectF(track.x(), self.height() - fill_height, track.width(), fill_height)
+            rects.append((track, fill))
+        return rects
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        for track, fill in self.column_rects():
+            painter.fillRect(track, gauge_colour("track"))
+            if fill.height() >= 0.5:
+                painter.fillRect(fill, gauge_colour("hits"))
         painter.end()
 
 
@@ -368,11 +432,12 @@ class GaugeWidget(QFrame):
         self.model = GaugeModel(words_per_token=words_per_token())
         self._dirty = False
         self.vram_bar, self.context_bar, self.hit_bar = Meter(), Meter(), Meter()
+        self.layer_strip = LayerStrip()
         self.chart = SpeedChart()
         self.sections = {"vram": GaugeSection(self.vram_bar), "ram": GaugeSection(),
                          "speed": GaugeSection(self.chart),
                          "context": GaugeSection(self.context_bar),
-                         "hits": GaugeSection(self.hit_bar)}
+                         "hits": GaugeSection(_stacked(self.hit_bar, self.layer_strip))}
         self.setMinimumWidth(self.MIN_WIDTH)
         self.setMaximumWidth(self.MAX_WIDTH)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -458,10 +523,24 @@ class GaugeWidget(QFrame):
         if model.hit_rate is None:
             return
         self.hit_bar.set_parts([(model.hit_rate, "hits")])
+        shares = model.layer_shares()
+        self.layer_strip.set_shares(shares)
+        self.layer_strip.setVisible(bool(shares))
         section.show_texts(model.hit_text(), "", model.hit_details())
 
     def first_section(self) -> GaugeSection:
         return self.sections["vram"]
+
+
+def _stacked(*drawings: QWidget) -> QWidget:
+    """Several drawings in one section, one under the other."""
+    holder = QWidget()
+    layout = QVBoxLayout(holder)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(3)
+    for drawing in drawings:
+        layout.addWidget(drawing)
+    return holder
 
 
 def _newest_request_id() -> int:

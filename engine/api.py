@@ -116,6 +116,7 @@ class StepRecord:
     expert_misses: int | None = None         # routed experts computed from system memory
     expert_uploaded_bytes: int | None = None # copied into slots after this token
     resident_experts: tuple[tuple[int, ...], ...] | None = None  # [cached layer] experts in slots
+    expert_layer_hits: tuple[int, ...] | None = None  # [cached layer] hits of this token, of k
 
 
 @dataclass(frozen=True)

@@ -198,6 +198,7 @@ class GenerationRun:
         return dict(expert_hits=residency.hits if residency else 0,
                     expert_misses=residency.misses if residency else 0,
                     expert_uploaded_bytes=residency.uploaded_bytes if residency else 0,
+                    expert_layer_hits=residency.layer_hits if residency else None,
                     expert_hit_rate=state.expert_hits / seen if seen else None,
                     resident_experts=cache.resident())
 

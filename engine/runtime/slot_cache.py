@@ -82,6 +82,7 @@ class TokenResidency:
     misses: int               # routed experts computed on the CPU
     uploads: int              # experts copied into slots for the next token
     uploaded_bytes: int
+    layer_hits: tuple[int, ...] = ()   # [cached layer] hits of this token (of k each)
 
 
 @dataclass
@@ -186,10 +187,12 @@ class SlotCache:
             self.routing_log.append((self._ids.copy(), None if probs is None else probs.copy()))
         step, verify = self.policy.after_token, self.verify
         hits = misses = uploads = uploaded = 0
+        layer_hits = []
         for j, routed in enumerate(self._ids.tolist()):
             decision = step(j, routed, None if probs is None else probs[j])
             if verify:
                 self._verify(j, routed, decision)
+            layer_hits.append(decision.hits)
             hits += decision.hits
             misses += decision.misses
             if decision.uploads:
@@ -198,7 +201,7 @@ class SlotCache:
                 uploaded += n * self.expert_bytes[j]
         if uploads:
             _check(self._api.llama_slot_cache_commit(self._ctx), "Publishing the slot tables failed")
-        result = TokenResidency(hits, misses, uploads, uploaded)
+        result = TokenResidency(hits, misses, uploads, uploaded, tuple(layer_hits))
         self.totals.add(result)
         return result
 

@@ -329,143 +329,148 @@
         <translation>“{title}” 대화를 삭제할까요? 되돌릴 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="118" />
+        <location filename="../../app/gauge.py" line="138" />
         <source>The model runs on the office server, not on this computer.</source>
         <translation>모델은 이 컴퓨터가 아니라 사무실 서버에서 실행됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="120" />
+        <location filename="../../app/gauge.py" line="140" />
         <source>No graphics card: the model runs on the processor.</source>
         <translation>그래픽 카드 없음: 모델이 프로세서에서 실행됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="122" />
+        <location filename="../../app/gauge.py" line="142" />
         <source>Graphics memory: unknown (the graphics driver stopped answering)</source>
         <translation>그래픽 메모리: 알 수 없음 (그래픽 드라이버가 응답하지 않음)</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="124" />
+        <location filename="../../app/gauge.py" line="144" />
         <source>Graphics memory: unknown</source>
         <translation>그래픽 메모리: 알 수 없음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="125" />
+        <location filename="../../app/gauge.py" line="145" />
         <source>Graphics memory: {used} of {total} GB in use</source>
         <translation>그래픽 메모리: {total} GB 중 {used} GB 사용 중</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="140" />
-        <location filename="../../app/gauge.py" line="159" />
+        <location filename="../../app/gauge.py" line="160" />
+        <location filename="../../app/gauge.py" line="179" />
         <source>Rotary {gb} GB</source>
         <translation>Rotary {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="141" />
+        <location filename="../../app/gauge.py" line="161" />
         <source>Rotary's share not reported</source>
         <translation>Rotary 사용량은 보고되지 않음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="142" />
+        <location filename="../../app/gauge.py" line="162" />
         <source>Graphics memory (VRAM), measured by the NVIDIA driver: {ours}, other programs {other} GB, free {free} GB of {total} GB.</source>
         <translation>그래픽 메모리(VRAM, NVIDIA 드라이버가 측정): {ours}, 다른 프로그램 {other} GB, 여유 {free} GB / 전체 {total} GB.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="158" />
+        <location filename="../../app/gauge.py" line="178" />
         <source>in use by all programs</source>
         <translation>모든 프로그램이 사용 중</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="160" />
+        <location filename="../../app/gauge.py" line="180" />
         <source>others {gb} GB</source>
         <translation>기타 {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="164" />
+        <location filename="../../app/gauge.py" line="184" />
         <source>System memory used by Rotary: unknown</source>
         <translation>Rotary가 쓰는 시스템 메모리: 알 수 없음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="165" />
+        <location filename="../../app/gauge.py" line="185" />
         <source>System memory used by Rotary: {size} GB</source>
         <translation>Rotary가 쓰는 시스템 메모리: {size} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="172" />
+        <location filename="../../app/gauge.py" line="192" />
         <source>Writing speed: shown while an answer is written</source>
         <translation>쓰기 속도: 답변을 쓰는 동안 표시</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="173" />
+        <location filename="../../app/gauge.py" line="193" />
         <source>Writing speed: about {n} words a second</source>
         <translation>쓰기 속도: 초당 약 {n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="179" />
+        <location filename="../../app/gauge.py" line="199" />
         <source>Reading your message: about {n} words a second</source>
         <translation>메시지 읽기: 초당 약 {n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="182" />
+        <location filename="../../app/gauge.py" line="202" />
         <source>first word after {s} s</source>
         <translation>{s}초 후 첫 단어</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="187" />
+        <location filename="../../app/gauge.py" line="207" />
         <source>Speeds are measured by the engine while it writes an answer.</source>
         <translation>속도는 엔진이 답변을 쓰는 동안 측정합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="188" />
+        <location filename="../../app/gauge.py" line="208" />
         <source>Measured by the engine: writing {w} tokens per second, reading {r} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
         <translation>엔진이 측정: 쓰기 초당 {w}개 토큰, 읽기 초당 {r}개 토큰. 토큰은 단어의 조각이며, 여기 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="200" />
+        <location filename="../../app/gauge.py" line="220" />
         <source>Conversation memory: no model loaded</source>
         <translation>대화 기억: 불러온 모델 없음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="202" />
+        <location filename="../../app/gauge.py" line="222" />
         <source>Conversation memory: shown after the next answer</source>
         <translation>대화 기억: 다음 답변 후에 표시</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="204" />
+        <location filename="../../app/gauge.py" line="224" />
         <source>Conversation memory: about {n} words left</source>
         <translation>대화 기억: 약 {n}단어 남음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="209" />
+        <location filename="../../app/gauge.py" line="229" />
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
         <translation>컨텍스트: {size}개 토큰 중 {used}개 사용 (엔진이 측정).</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="215" />
+        <location filename="../../app/gauge.py" line="235" />
         <source>Answered from the graphics card: {pct}%</source>
         <translation>그래픽 카드에서 처리: {pct}%</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="221" />
+        <location filename="../../app/gauge.py" line="241" />
         <source>Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.</source>
         <translation>전문가 적중률(엔진이 측정): 필요한 전문가가 이미 그래픽 메모리에 있던 작업의 비율.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="225" />
+        <location filename="../../app/gauge.py" line="245" />
         <source>This word: {hits} of {all} experts from the graphics card; {mb} MB copied there during this answer.</source>
         <translation>이번 단어: 전문가 {all}개 중 {hits}개를 그래픽 카드에서 처리; 이 답변 동안 {mb} MB를 그곳으로 복사.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="367" />
+        <location filename="../../app/gauge.py" line="250" />
+        <source>Per layer, in order: {shares}.</source>
+        <translation>층별, 순서대로: {shares}.</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="431" />
         <source>How the model is running</source>
         <translation>모델의 실행 상태</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="381" />
+        <location filename="../../app/gauge.py" line="446" />
         <source>How it is running</source>
         <translation>실행 상태</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="444" />
+        <location filename="../../app/gauge.py" line="509" />
         <source>Resident memory (RSS) of the Rotary process, measured by the operating system.</source>
         <translation>Rotary 프로세스의 상주 메모리(RSS), 운영체제가 측정.</translation>
     </message>

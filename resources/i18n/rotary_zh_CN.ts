@@ -329,143 +329,148 @@
         <translation>要删除“{title}”吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="118" />
+        <location filename="../../app/gauge.py" line="138" />
         <source>The model runs on the office server, not on this computer.</source>
         <translation>模型在办公室服务器上运行，而不是在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="120" />
+        <location filename="../../app/gauge.py" line="140" />
         <source>No graphics card: the model runs on the processor.</source>
         <translation>没有显卡：模型在处理器上运行。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="122" />
+        <location filename="../../app/gauge.py" line="142" />
         <source>Graphics memory: unknown (the graphics driver stopped answering)</source>
         <translation>显存：未知（显卡驱动停止响应）</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="124" />
+        <location filename="../../app/gauge.py" line="144" />
         <source>Graphics memory: unknown</source>
         <translation>显存：未知</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="125" />
+        <location filename="../../app/gauge.py" line="145" />
         <source>Graphics memory: {used} of {total} GB in use</source>
         <translation>显存：已用 {used} / {total} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="140" />
-        <location filename="../../app/gauge.py" line="159" />
+        <location filename="../../app/gauge.py" line="160" />
+        <location filename="../../app/gauge.py" line="179" />
         <source>Rotary {gb} GB</source>
         <translation>Rotary {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="141" />
+        <location filename="../../app/gauge.py" line="161" />
         <source>Rotary's share not reported</source>
         <translation>未报告 Rotary 的占用</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="142" />
+        <location filename="../../app/gauge.py" line="162" />
         <source>Graphics memory (VRAM), measured by the NVIDIA driver: {ours}, other programs {other} GB, free {free} GB of {total} GB.</source>
         <translation>显存（VRAM，由 NVIDIA 驱动测得）：{ours}，其他程序 {other} GB，空闲 {free} GB，共 {total} GB。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="158" />
+        <location filename="../../app/gauge.py" line="178" />
         <source>in use by all programs</source>
         <translation>所有程序正在使用</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="160" />
+        <location filename="../../app/gauge.py" line="180" />
         <source>others {gb} GB</source>
         <translation>其他 {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="164" />
+        <location filename="../../app/gauge.py" line="184" />
         <source>System memory used by Rotary: unknown</source>
         <translation>Rotary 使用的系统内存：未知</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="165" />
+        <location filename="../../app/gauge.py" line="185" />
         <source>System memory used by Rotary: {size} GB</source>
         <translation>Rotary 使用的系统内存：{size} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="172" />
+        <location filename="../../app/gauge.py" line="192" />
         <source>Writing speed: shown while an answer is written</source>
         <translation>写作速度：撰写回答时显示</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="173" />
+        <location filename="../../app/gauge.py" line="193" />
         <source>Writing speed: about {n} words a second</source>
         <translation>写作速度：每秒约 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="179" />
+        <location filename="../../app/gauge.py" line="199" />
         <source>Reading your message: about {n} words a second</source>
         <translation>阅读您的消息：每秒约 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="182" />
+        <location filename="../../app/gauge.py" line="202" />
         <source>first word after {s} s</source>
         <translation>{s} 秒后出现第一个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="187" />
+        <location filename="../../app/gauge.py" line="207" />
         <source>Speeds are measured by the engine while it writes an answer.</source>
         <translation>速度由引擎在撰写回答时测得。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="188" />
+        <location filename="../../app/gauge.py" line="208" />
         <source>Measured by the engine: writing {w} tokens per second, reading {r} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
         <translation>由引擎测得：写入每秒 {w} 个 token，读取每秒 {r} 个 token。token 是词的片段；这里显示的词数为 token × {ratio}。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="200" />
+        <location filename="../../app/gauge.py" line="220" />
         <source>Conversation memory: no model loaded</source>
         <translation>对话记忆：尚未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="202" />
+        <location filename="../../app/gauge.py" line="222" />
         <source>Conversation memory: shown after the next answer</source>
         <translation>对话记忆：下一次回答后显示</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="204" />
+        <location filename="../../app/gauge.py" line="224" />
         <source>Conversation memory: about {n} words left</source>
         <translation>对话记忆：约剩 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="209" />
+        <location filename="../../app/gauge.py" line="229" />
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
         <translation>上下文：已使用 {used} / {size} 个 token（由引擎测得）。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="215" />
+        <location filename="../../app/gauge.py" line="235" />
         <source>Answered from the graphics card: {pct}%</source>
         <translation>由显卡处理：{pct}%</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="221" />
+        <location filename="../../app/gauge.py" line="241" />
         <source>Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.</source>
         <translation>专家命中率（由引擎测得）：所需专家已在显存中的专家计算所占比例。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="225" />
+        <location filename="../../app/gauge.py" line="245" />
         <source>This word: {hits} of {all} experts from the graphics card; {mb} MB copied there during this answer.</source>
         <translation>这个词：{all} 个专家中有 {hits} 个由显卡处理；本次回答期间向显卡复制了 {mb} MB。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="367" />
+        <location filename="../../app/gauge.py" line="250" />
+        <source>Per layer, in order: {shares}.</source>
+        <translation>按层依次：{shares}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/gauge.py" line="431" />
         <source>How the model is running</source>
         <translation>模型的运行情况</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="381" />
+        <location filename="../../app/gauge.py" line="446" />
         <source>How it is running</source>
         <translation>运行情况</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="444" />
+        <location filename="../../app/gauge.py" line="509" />
         <source>Resident memory (RSS) of the Rotary process, measured by the operating system.</source>
         <translation>Rotary 进程的常驻内存（RSS），由操作系统测得。</translation>
     </message>

@@ -634,4 +634,5 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "about 1 minute on the office server": ("사무실 서버에서 약 1분", "在办公室服务器上约 1 分钟"),
     "about {n} minutes on the office server": ("사무실 서버에서 약 {n}분", "在办公室服务器上约 {n} 分钟"),
     "about {n} hours on the office server": ("사무실 서버에서 약 {n}시간", "在办公室服务器上约 {n} 小时"),
+    "Per layer, in order: {shares}.": ("층별, 순서대로: {shares}.", "按层依次：{shares}。"),
 }

@@ -206,3 +206,35 @@ def test_slot_cache_numbers_are_in_the_hit_details(qtbot, make_app):
     assert section.caption.text() == "Answered from the graphics card: 60%"
     assert "This word: 6 of 8 experts from the graphics card; 3 MB copied there" in \
         section.toolTip()
+
+
+def test_per_layer_strip_shows_each_layers_share_from_the_graphics_card(qtbot, make_app):
+    """Two cached layers, k = 4: layer 0 always hits, layer 1 hits 1 of 4, then 3 of 4."""
+    from dataclasses import replace
+    rotary = make_app()
+    gauge = rotary.window.gauge
+    wait_ready(qtbot, rotary)
+    gauge.resize(260, 600)
+    request = next_request_id()
+    steps = [replace(_step(request, n=1, hit=5 / 8), expert_hits=5, expert_misses=3,
+                     expert_layer_hits=(4, 1)),
+             replace(_step(request, n=2, hit=0.75), expert_hits=7, expert_misses=1,
+                     expert_layer_hits=(4, 3))]
+    for step in steps:
+        gauge.on_stats(step)
+    gauge.refresh()
+    assert gauge.model.layer_shares() == [1.0, 0.5]
+    assert "Per layer, in order: 100%, 50%." in gauge.sections["hits"].toolTip()
+    strip = gauge.layer_strip
+    assert strip.isVisibleTo(gauge)
+    image = strip.grab().toImage()
+    (track0, fill0), (track1, fill1) = strip.column_rects()
+    assert fill0.height() == strip.height() and abs(fill1.height() - strip.height() / 2) < 1
+    hits = gauge_colour("hits").rgb()
+    x0, x1 = int(track0.center().x()), int(track1.center().x())
+    assert image.pixelColor(x0, 1).rgb() == hits                     # full column
+    assert image.pixelColor(x1, 1).rgb() != hits                     # half column: track on top
+    assert image.pixelColor(x1, strip.height() - 2).rgb() == hits
+    gauge.reset_conversation()
+    gauge.refresh()
+    assert gauge.model.layer_shares() == [] and gauge.sections["hits"].isHidden()

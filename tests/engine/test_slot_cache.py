@@ -221,6 +221,9 @@ def test_step_records_carry_the_slot_cache_numbers(tiny_moe_path, cpu_recipe):
     assert sum(r.expert_uploaded_bytes for r in later) > 0
     assert 0.0 <= later[-1].expert_hit_rate <= 1.0
     assert len(later[-1].resident_experts) == 4
+    # Per layer: 4 cached layers, each with k = 2 routed experts, summing to the token's hits.
+    assert all(len(r.expert_layer_hits) == 4 and sum(r.expert_layer_hits) == r.expert_hits
+               and all(0 <= h <= 2 for h in r.expert_layer_hits) for r in later)
 
 
 def test_a_prompt_batch_after_decoding_leaves_the_decode_set_alone(tiny_moe_path, cpu_recipe):
