@@ -4,7 +4,7 @@ the right, notices on top. It only arranges widgets; behaviour is wired in app.w
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from app.chat_view import ChatPane
@@ -16,6 +16,7 @@ from app.notification_bar import NotificationBar
 
 
 SIDE_SHARE = 0.2       # at most this share of the width for each side column
+DEFAULT_SIZE = (1180, 760)
 
 
 class MainWindow(QMainWindow):
@@ -25,7 +26,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setWindowTitle(tr("Rotary"))
         self.setAccessibleName(tr("Rotary"))
-        self.resize(1180, 760)
+        self.resize(*_first_size())
         self.notice_bar = NotificationBar()
         self.conversations = ConversationList()
         self.chat = ChatPane()
@@ -121,3 +122,13 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         self.closed.emit()
         super().closeEvent(event)
+
+
+def _first_size() -> tuple[int, int]:
+    """The default size, shrunk to fit a small screen (a 1024x768 laptop or projector) so
+    that the gauge column is never cut off at the screen's edge."""
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return DEFAULT_SIZE
+    room = screen.availableGeometry()
+    return min(DEFAULT_SIZE[0], room.width() - 40), min(DEFAULT_SIZE[1], room.height() - 60)

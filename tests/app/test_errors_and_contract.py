@@ -202,3 +202,17 @@ def test_windows_carry_rotary_icon(qapp):
     from app.theme import window_icon
     icon = window_icon()
     assert not icon.isNull() and icon.availableSizes(), "installer/icons/rotary.png not found"
+
+
+def test_first_window_size_fits_a_small_screen(qapp, monkeypatch):
+    from PySide6.QtCore import QRect
+    from app import main_window
+
+    class SmallScreen:
+        def availableGeometry(self):
+            return QRect(0, 0, 1024, 700)
+
+    monkeypatch.setattr(main_window.QGuiApplication, "primaryScreen", staticmethod(SmallScreen))
+    assert main_window._first_size() == (984, 640)
+    monkeypatch.setattr(main_window.QGuiApplication, "primaryScreen", staticmethod(lambda: None))
+    assert main_window._first_size() == main_window.DEFAULT_SIZE
