@@ -133,20 +133,10 @@ class RotaryPolicy(ResidencyPolicy):
             self.boost[layer] = 1.0
 
     def _credit_near_misses(self, layer: int, ids: list[int], probs, boost: float) -> None:
-        """The router's runners-up get their probability relative to the top one as a use.
-        Scores that are not probabilities (negative or > 1: raw logits, e.g. gpt-oss gating)
-        count as exp(score - top), a softmax ratio."""
-        probs = np.asarray(probs, dtype=np.float32)                        # [n_expert]
-        count = min(len(probs), (self.cfg.near_miss or 2 * self.k) + len(ids))
-        top = np.argpartition(probs, len(probs) - count)[-count:]          # [count] best scores
-        values = probs[top].tolist()
-        peak = max(values)
-        logits = peak > 1.0 or min(values) < 0.0
-        freq, routed = self.freq[layer], set(ids)
-        for expert, value in zip(top.tolist(), values):
-            if expert not in routed:
-                share = math.exp(value - peak) if logits else value / peak if peak > 0 else 0.0
-                freq[expert] += boost * share
+        """The router's runners-up get a share of a use (see near_miss_credits)."""
+        freq = self.freq[layer]
+        for expert, share in near_miss_credits(probs, ids, self.cfg.near_miss or 2 * self.k):
+            freq[expert] += boost * share
 
     # -- ranking: forecast experts by distance, then the rest by decayed frequency ---------
     def _keys(self, layer: int, experts) -> list[float]:
@@ -215,3 +205,19 @@ class RotaryPolicy(ResidencyPolicy):
         self.context = context_id
         saved = self.contexts.get(context_id)
         return self.restore(saved) if saved is not None and self.cfg.restore_on_return else []
+
+
+def near_miss_credits(probs, ids: list[int], runners_up: int) -> list[tuple[int, float]]:
+    """(expert, share) for the router's top non-routed experts: the probability relative to
+    the top one as a use. Scores that are not probabilities (negative or > 1: raw logits,
+    e.g. gpt-oss gating) count as exp(score - top), a softmax ratio. Shared with the native
+    policy, so both credit exactly the same experts and shares."""
+    probs = np.asarray(probs, dtype=np.float32)                        # [n_expert]
+    count = min(len(probs), runners_up + len(ids))
+    top = np.argpartition(probs, len(probs) - count)[-count:]          # [count] best scores
+    values = probs[top].tolist()
+    peak = max(values)
+    logits = peak > 1.0 or min(values) < 0.0
+    routed = set(ids)
+    return [(expert, math.exp(value - peak) if logits else value / peak if peak > 0 else 0.0)
+            for expert, value in zip(top.tolist(), values) if expert not in routed]
