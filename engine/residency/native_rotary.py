@@ -34,6 +34,8 @@ _SIGNATURES = {
     "rp_free": ([ctypes.c_void_p], None),
     "rp_step": ([ctypes.c_void_p, ctypes.c_int32, _i32p, ctypes.c_int32, _i32p, _f64p], ctypes.c_int32),
     "rp_step_all": ([ctypes.c_void_p, _i32p], ctypes.c_int32),
+    "rp_read_and_step": ([ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, _i32p, _i32p],
+                         ctypes.c_int32),
     "rp_restore_layer": ([ctypes.c_void_p, ctypes.c_int32, _i32p, ctypes.c_int32, _i32p, _i32p],
                          ctypes.c_int32),
     "rp_out_cap": ([ctypes.c_void_p], ctypes.c_int32),
@@ -220,6 +222,25 @@ class NativeRotaryPolicy(ResidencyPolicy):
         self._raise(got)
         self._all.total_uploads = got
         return self._all
+
+    def read_and_step(self, read_routing: int, ctx, ids: np.ndarray):
+        """A callable for the engine: reads a decode step's routing into ids int32 [layers, k]
+        through ``read_routing`` (the address of llama_slot_cache_read_routing) and decides
+        every layer, in one call; it returns (read status, AllLayers) (status <= 0: no step)."""
+        if ids.dtype != np.int32 or ids.shape != (self.budget.n_layers, self.k) \
+                or not ids.flags.c_contiguous:
+            raise ValueError("read_and_step takes int32 ids [layers, k], C-contiguous")
+        status, ids_ptr, function = ctypes.c_int32(), _ptr(ids, _i32p), self._lib.rp_read_and_step
+        keep = (ids, status)                       # the buffers live as long as the callable
+
+        def step():
+            got = function(self._handle, read_routing, ctx, ids_ptr, ctypes.byref(status))
+            if got < 0:
+                self._raise(got)
+            self._all.total_uploads = got
+            return status.value, self._all
+        step.buffers = keep
+        return step
 
     def upload_pointers(self, layer: int) -> tuple:
         """int32 pointers to the (experts, slots) that the last step uploads into ``layer``."""

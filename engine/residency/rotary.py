@@ -22,6 +22,10 @@ Per layer, after token t:
 
 Calls must come layer 0 first for every token (layer 0's call opens a new token).
 ``switch_context`` keeps each conversation's resident set and restores it on return.
+
+This class is the reference. ``make_policy("rotary", ...)`` gives the same policy with its
+step in C (native_rotary.NativeRotaryPolicy, identical decisions, tested step by step)
+wherever that compiles; ``make_policy("rotary", ..., native=False)`` gives this one.
 """
 
 from __future__ import annotations

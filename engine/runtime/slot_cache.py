@@ -166,8 +166,10 @@ class SlotCache:
         self._resident_rows: list[tuple[int, ...]] = [() for _ in self.layers]  # = native tables
         # A native policy (engine/residency/native_rotary.py) decides all layers in one call and
         # the engine uploads and stages straight from its arrays.
-        self._step_all = getattr(self.policy, "after_token_all", None)
-        if self._step_all is not None:
+        self._read_and_step = None
+        if hasattr(self.policy, "read_and_step") and not router_probs:
+            read = ctypes.cast(self._api.llama_slot_cache_read_routing, ctypes.c_void_p).value
+            self._read_and_step = self.policy.read_and_step(read, ctx_ptr, self._ids)
             self._native_ptrs = [self.policy.upload_pointers(j) for j in range(len(self.layers))]
             self._native_tables = [self.policy.table_pointer(j) for j in range(len(self.layers))]
         self._resident: tuple[tuple[int, ...], ...] | None = None     # built when asked
@@ -184,23 +186,23 @@ class SlotCache:
 
         The hot path of decoding (every token, every cached layer): one ctypes call reads
         all layers' routing, and only layers whose table changed are uploaded and staged."""
-        got = self._api.llama_slot_cache_read_routing(self._ctx, self._ids_ptr, self._probs_ptr)
+        if self._read_and_step is not None:        # native policy: read and decide in one call
+            got, step = self._read_and_step()
+        else:
+            got, step = self._api.llama_slot_cache_read_routing(
+                self._ctx, self._ids_ptr, self._probs_ptr), None
         if got <= 0:
             _check(got, "Reading the routing failed")
             return None
         probs = self._probs if self.router_probs else None
         if self.routing_log is not None:
             self.routing_log.append((self._ids.copy(), None if probs is None else probs.copy()))
-        if self._step_all is not None and probs is None:
-            result = self._after_token_all()
-        else:
-            result = self._after_token_by_layer(probs)
+        result = self._after_token_all(step) if step is not None else self._after_token_by_layer(probs)
         self.totals.add(result)
         return result
 
-    def _after_token_all(self) -> TokenResidency:
-        """The native policy decides every layer in one call; upload only where it chose to."""
-        step = self._step_all(self._ids)
+    def _after_token_all(self, step) -> TokenResidency:
+        """The native policy decided every layer (``step``); upload only where it chose to."""
         layer_hits, layer_misses = step.hits.tolist(), step.misses.tolist()
         if self.verify:
             for j, routed in enumerate(self._ids.tolist()):

@@ -227,6 +227,14 @@ def _engine_available() -> bool:
     return slot_cache.available()
 
 
+def test_the_read_routing_signature_is_the_one_the_c_step_calls():
+    from engine.runtime import slot_cache  # noqa: PLC0415
+
+    argtypes, restype = slot_cache._SIGNATURES["llama_slot_cache_read_routing"]
+    assert [a.__name__ for a in argtypes] == ["c_void_p", "LP_c_int", "LP_c_float"]
+    assert restype.__name__ in ("c_int", "c_int32")                    # rp_read_routing_fn
+
+
 @pytest.mark.skipif(not _engine_available(), reason="the installed llama-cpp-python has no slot cache")
 def test_the_engine_decides_with_the_native_policy_and_matches_python(tiny_moe_path, cpu_recipe):
     from engine.residency.simulate import replay  # noqa: PLC0415
@@ -238,8 +246,8 @@ def test_the_engine_decides_with_the_native_policy_and_matches_python(tiny_moe_p
         cache = model.slot_cache
         assert isinstance(cache.policy, native_rotary.NativeRotaryPolicy)
         calls = []
-        step_all = cache._step_all
-        cache._step_all = lambda ids: calls.append(1) or step_all(ids)
+        read_and_step = cache._read_and_step
+        cache._read_and_step = lambda: calls.append(1) or read_and_step()
         cache.verify, cache.routing_log = True, []
         model.set_sampling(Sampling(temperature=0))
         model.decode(model.tokenize("hello the model and the expert"))

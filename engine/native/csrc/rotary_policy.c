@@ -28,13 +28,18 @@ enum { RP_OK = 0, RP_E_ARGS = -1, RP_E_ORDER = -2, RP_E_ID = -3, RP_E_NOMEM = -4
 
 /* ---- an open-addressing map: full key (n uint16 ids) -> last token (int64) ---------------- */
 
+/* One entry is {int64 value (-1 = empty), uint64 hash, uint16 key[keylen]} in one run of bytes,
+ * so that a probe after a decode step (cold caches) touches one cache line, not three. */
 typedef struct {
     int32_t keylen;            /* uint16 words per key */
+    int64_t stride;            /* bytes per entry */
     int64_t cap, count;        /* cap: a power of two; count <= cap / 2 */
-    uint16_t *keys;            /* [cap][keylen] */
-    int64_t *vals;             /* [cap]; -1 = empty */
-    uint64_t *hashes;          /* [cap] */
+    unsigned char *entries;    /* [cap][stride] */
 } rp_map;
+
+#define RP_VAL(m, i) (*(int64_t *)((m)->entries + (i) * (m)->stride))
+#define RP_HASH(m, i) (*(uint64_t *)((m)->entries + (i) * (m)->stride + 8))
+#define RP_KEY(m, i) ((uint16_t *)((m)->entries + (i) * (m)->stride + 16))
 
 static uint64_t rp_hash(const uint16_t *key, int32_t n) {
     uint64_t h = 1469598103934665603ULL;                 /* FNV-1a over the 16-bit words */
@@ -47,67 +52,64 @@ static uint64_t rp_hash(const uint16_t *key, int32_t n) {
 
 static int rp_map_alloc(rp_map *m, int32_t keylen, int64_t cap) {
     m->keylen = keylen;
+    m->stride = 16 + (((int64_t)keylen * 2 + 7) / 8) * 8;
     m->cap = cap;
     m->count = 0;
-    m->keys = malloc((size_t)cap * (size_t)(keylen ? keylen : 1) * sizeof(uint16_t));
-    m->vals = malloc((size_t)cap * sizeof(int64_t));
-    m->hashes = malloc((size_t)cap * sizeof(uint64_t));
-    if (!m->keys || !m->vals || !m->hashes) return RP_E_NOMEM;
-    for (int64_t i = 0; i < cap; i++) m->vals[i] = -1;
+    m->entries = malloc((size_t)(cap * m->stride));
+    if (!m->entries) return RP_E_NOMEM;
+    for (int64_t i = 0; i < cap; i++) RP_VAL(m, i) = -1;
     return RP_OK;
 }
 
 static void rp_map_free(rp_map *m) {
-    free(m->keys);
-    free(m->vals);
-    free(m->hashes);
-    m->keys = NULL;
-    m->vals = NULL;
-    m->hashes = NULL;
+    free(m->entries);
+    m->entries = NULL;
 }
 
 /* Index of the key's entry, or of the empty entry where it would go. */
 static int64_t rp_map_find(const rp_map *m, const uint16_t *key, uint64_t h) {
     int64_t mask = m->cap - 1, i = (int64_t)(h & (uint64_t)mask);
     size_t bytes = (size_t)m->keylen * sizeof(uint16_t);
-    while (m->vals[i] >= 0) {
-        if (m->hashes[i] == h && memcmp(m->keys + i * m->keylen, key, bytes) == 0) return i;
+    while (RP_VAL(m, i) >= 0) {
+        if (RP_HASH(m, i) == h && memcmp(RP_KEY(m, i), key, bytes) == 0) return i;
         i = (i + 1) & mask;
     }
     return i;
 }
 
-static int64_t rp_map_get(const rp_map *m, const uint16_t *key) {
-    return m->vals[rp_map_find(m, key, rp_hash(key, m->keylen))];
-}
-
 static void rp_map_place(rp_map *m, const uint16_t *key, uint64_t h, int64_t val) {
     int64_t i = rp_map_find(m, key, h);
-    if (m->vals[i] < 0) {
-        memcpy(m->keys + i * m->keylen, key, (size_t)m->keylen * sizeof(uint16_t));
-        m->hashes[i] = h;
+    if (RP_VAL(m, i) < 0) {
+        memcpy(RP_KEY(m, i), key, (size_t)m->keylen * sizeof(uint16_t));
+        RP_HASH(m, i) = h;
         m->count++;
     }
-    m->vals[i] = val;
+    RP_VAL(m, i) = val;
 }
 
 /* Rebuild with capacity `cap`, keeping the entries whose value is >= keep_from. */
 static int rp_map_rebuild(rp_map *m, int64_t cap, int64_t keep_from) {
     rp_map old = *m;
     if (rp_map_alloc(m, old.keylen, cap) != RP_OK) {
-        rp_map_free(m);
         *m = old;
         return RP_E_NOMEM;
     }
     for (int64_t i = 0; i < old.cap; i++)
-        if (old.vals[i] >= keep_from)
-            rp_map_place(m, old.keys + i * old.keylen, old.hashes[i], old.vals[i]);
+        if (RP_VAL(&old, i) >= keep_from)
+            rp_map_place(m, RP_KEY(&old, i), RP_HASH(&old, i), RP_VAL(&old, i));
     rp_map_free(&old);
     return RP_OK;
 }
 
-static int rp_map_put(rp_map *m, const uint16_t *key, int64_t val) {
+/* get, then put `val` under the same key: the last token before this one with the key, or -1. */
+static int rp_map_swap(rp_map *m, const uint16_t *key, int64_t val, int64_t *previous) {
     uint64_t h = rp_hash(key, m->keylen);
+    int64_t i = rp_map_find(m, key, h);
+    *previous = RP_VAL(m, i);
+    if (*previous >= 0) {
+        RP_VAL(m, i) = val;
+        return RP_OK;
+    }
     if (2 * (m->count + 1) > m->cap) {                    /* keep the load at most 1/2 */
         int status = rp_map_rebuild(m, 2 * m->cap, 0);
         if (status != RP_OK) return status;
@@ -119,12 +121,14 @@ static int rp_map_put(rp_map *m, const uint16_t *key, int64_t val) {
 /* Python's _forget_before: drop entries older than `oldest`; shrink when few remain. */
 static int rp_map_forget(rp_map *m, int64_t oldest) {
     int64_t live = 0, cap = 64;
-    for (int64_t i = 0; i < m->cap; i++) live += m->vals[i] >= oldest;
+    for (int64_t i = 0; i < m->cap; i++) live += RP_VAL(m, i) >= oldest;
     while (cap < 4 * live) cap *= 2;
     return rp_map_rebuild(m, cap, oldest);
 }
 
 /* ---- the policy state --------------------------------------------------------------------- */
+
+typedef struct { uint32_t stamp; int32_t dist; } rp_mark;
 
 typedef struct {
     int32_t n_layers, n_expert, k, order, horizon, scan, memory, layer_match, upload_cap;
@@ -145,13 +149,15 @@ typedef struct {
     int32_t *hits, *misses, *n_up, *n_ev;        /* [L] outputs of the last step */
     int32_t *up_e, *up_s, *ev_e, *ev_s;          /* [L][out_cap] */
     /* private */
-    uint16_t *history;           /* [memory][L][k] routed ids of each token */
-    uint8_t *written;            /* [memory][L] the history row exists (Python: not None) */
+    /* [L][memory] records {int64 token; uint16 ids[k]}: a layer's consecutive tokens lie
+     * together (a forecast reads `horizon` of them); the token says the row is that token's
+     * (Python: the history row is not None). */
+    unsigned char *history;
+    int64_t row_bytes;
     uint16_t *signature;         /* [memory][k] sorted layer-0 ids */
     rp_map *seen;                /* [order]: context of length i+1 -> last token */
     rp_map *seen_layer;          /* [L]: sorted ids -> last token */
-    uint32_t *f_stamp;           /* [L][E] == f_cur[l]: expert is in the forecast */
-    int32_t *f_dist;             /* [L][E] its first distance */
+    rp_mark *forecast;           /* [L][E] stamp == f_cur[l]: in the forecast, at distance dist */
     uint32_t *f_cur;             /* [L] */
     uint8_t *f_built;            /* [L] Python: forecast[layer] is not None */
     uint16_t *key;               /* [order * k] scratch */
@@ -160,6 +166,8 @@ typedef struct {
 } rp_state;
 
 #define TOKEN(s) ((s)->token_match[0])
+#define RP_ROW_TOKEN(s, at) ((int64_t *)((s)->history + (at) * (s)->row_bytes))
+#define RP_ROW_IDS(s, at) ((uint16_t *)((s)->history + (at) * (s)->row_bytes + 8))
 #define MATCH(s) ((s)->token_match[1])
 
 static int64_t rp_mod(int64_t a, int64_t n) { return ((a % n) + n) % n; }
@@ -190,22 +198,22 @@ RP_EXPORT rp_state *rp_new(int32_t n_layers, int32_t n_expert, int32_t k, const 
     }
     int32_t scratch = s->max_slots > k ? s->max_slots : k;
     if (scan > scratch) scratch = scan;
-    s->history = malloc((size_t)memory * n_layers * k * sizeof(uint16_t));
-    s->written = calloc((size_t)memory * n_layers, 1);
+    s->row_bytes = 8 + (((int64_t)k * 2 + 7) / 8) * 8;
+    s->history = malloc((size_t)(memory * n_layers * s->row_bytes));
     s->signature = malloc((size_t)memory * k * sizeof(uint16_t));
     s->seen = calloc(order ? order : 1, sizeof(rp_map));
     s->seen_layer = calloc(n_layers, sizeof(rp_map));
-    s->f_stamp = calloc((size_t)n_layers * n_expert, sizeof(uint32_t));
-    s->f_dist = calloc((size_t)n_layers * n_expert, sizeof(int32_t));
+    s->forecast = calloc((size_t)n_layers * n_expert, sizeof(rp_mark));
     s->f_cur = calloc(n_layers, sizeof(uint32_t));
     s->f_built = calloc(n_layers, 1);
     s->key = malloc(sizeof(uint16_t) * ((size_t)(order ? order : 1) * k));
     s->cand_key = malloc(sizeof(double) * (scratch + 1));
     s->cand_slot = malloc(sizeof(int32_t) * (scratch + 1));
-    if (!s->history || !s->written || !s->signature || !s->seen || !s->seen_layer || !s->f_stamp
-        || !s->f_dist || !s->f_cur || !s->f_built || !s->key || !s->cand_key || !s->cand_slot) {
+    if (!s->history || !s->signature || !s->seen || !s->seen_layer || !s->forecast || !s->f_cur
+        || !s->f_built || !s->key || !s->cand_key || !s->cand_slot) {
         rp_free(s); return NULL;
     }
+    for (int64_t i = 0; i < (int64_t)memory * n_layers; i++) *RP_ROW_TOKEN(s, i) = -1;
     for (int32_t i = 0; i < order; i++)
         if (rp_map_alloc(&s->seen[i], (i + 1) * k, 64) != RP_OK) { rp_free(s); return NULL; }
     for (int32_t l = 0; l < n_layers; l++)
@@ -238,8 +246,8 @@ RP_EXPORT void rp_free(rp_state *s) {
     if (!s) return;
     for (int32_t i = 0; s->seen && i < s->order; i++) rp_map_free(&s->seen[i]);
     for (int32_t l = 0; s->seen_layer && l < s->n_layers; l++) rp_map_free(&s->seen_layer[l]);
-    free(s->slots); free(s->slot_off); free(s->history); free(s->written); free(s->signature);
-    free(s->seen); free(s->seen_layer); free(s->f_stamp); free(s->f_dist); free(s->f_cur);
+    free(s->slots); free(s->slot_off); free(s->history); free(s->signature);
+    free(s->seen); free(s->seen_layer); free(s->forecast); free(s->f_cur);
     free(s->f_built); free(s->key); free(s->cand_key); free(s->cand_slot);
     free(s);
 }
@@ -267,7 +275,6 @@ static int rp_next_token(rp_state *s, const uint16_t *sorted0) {
     int64_t t = TOKEN(s) + 1, mem = s->memory;
     int32_t k = s->k;
     TOKEN(s) = t;
-    memset(s->written + (t % mem) * s->n_layers, 0, s->n_layers);
     memcpy(s->signature + (t % mem) * k, sorted0, sizeof(uint16_t) * k);
     if (t && t % mem == 0 && rp_forget_before(s, t - mem) != RP_OK) return RP_E_NOMEM;
     MATCH(s) = -1;
@@ -275,10 +282,9 @@ static int rp_next_token(rp_state *s, const uint16_t *sorted0) {
     for (int64_t length = longest; length > 0; length--) {      /* longest context first */
         for (int64_t i = 0; i < length; i++)
             memcpy(s->key + i * k, s->signature + ((t - i) % mem) * k, sizeof(uint16_t) * k);
-        rp_map *seen = &s->seen[length - 1];
-        int64_t earlier = rp_map_get(seen, s->key);
+        int64_t earlier;
+        if (rp_map_swap(&s->seen[length - 1], s->key, t, &earlier) != RP_OK) return RP_E_NOMEM;
         if (MATCH(s) < 0 && earlier >= 0 && t - earlier < mem - s->horizon) MATCH(s) = earlier;
-        if (rp_map_put(seen, s->key, t) != RP_OK) return RP_E_NOMEM;
     }
     return RP_OK;
 }
@@ -303,17 +309,16 @@ static int rp_observe(rp_state *s, int32_t l, const int32_t *ids, int32_t n_cred
     rp_sorted(ids, k, sorted);
     if (l == 0 && rp_next_token(s, sorted) != RP_OK) return RP_E_NOMEM;
     int64_t t = TOKEN(s), mem = s->memory, row = t % mem;
-    uint16_t *hist = s->history + (row * s->n_layers + l) * k;
+    int64_t at = (int64_t)l * mem + row;
+    uint16_t *hist = RP_ROW_IDS(s, at);
     for (int32_t i = 0; i < k; i++) hist[i] = (uint16_t)ids[i];
-    s->written[row * s->n_layers + l] = 1;
+    *RP_ROW_TOKEN(s, at) = t;
     rp_count(s, l, ids, n_credit, credit_e, credit_share);
     int64_t start = MATCH(s);
     if (s->layer_match) {
-        if (start < 0) {
-            start = rp_map_get(&s->seen_layer[l], sorted);
-            if (t - start >= mem - s->horizon) start = -1;
-        }
-        if (rp_map_put(&s->seen_layer[l], sorted, t) != RP_OK) return RP_E_NOMEM;
+        int64_t earlier;
+        if (rp_map_swap(&s->seen_layer[l], sorted, t, &earlier) != RP_OK) return RP_E_NOMEM;
+        if (start < 0) start = t - earlier >= mem - s->horizon ? -1 : earlier;
     }
     s->start[l] = start;
     s->f_built[l] = 0;
@@ -323,10 +328,9 @@ static int rp_observe(rp_state *s, int32_t l, const int32_t *ids, int32_t n_cred
 /* ---- ranking (_forecast, _keys) ----------------------------------------------------------- */
 
 static void rp_build_forecast(rp_state *s, int32_t l) {
-    uint32_t *stamp = s->f_stamp + (int64_t)l * s->n_expert;
-    int32_t *dist = s->f_dist + (int64_t)l * s->n_expert;
+    rp_mark *mark = s->forecast + (int64_t)l * s->n_expert;
     if (++s->f_cur[l] == 0) {                            /* wrapped: clear the old stamps */
-        memset(stamp, 0, sizeof(uint32_t) * s->n_expert);
+        memset(mark, 0, sizeof(rp_mark) * s->n_expert);
         s->f_cur[l] = 1;
     }
     uint32_t cur = s->f_cur[l];
@@ -336,17 +340,20 @@ static void rp_build_forecast(rp_state *s, int32_t l) {
     int64_t span = TOKEN(s) - start;
     int64_t far = s->horizon < span ? s->horizon : span;
     for (int64_t d = far; d > 0; d--) {                  /* nearest written last: first distance wins */
-        int64_t row = (start + d) % mem;
-        if (!s->written[row * s->n_layers + l]) continue;
-        const uint16_t *ids = s->history + (row * s->n_layers + l) * s->k;
-        for (int32_t i = 0; i < s->k; i++) { stamp[ids[i]] = cur; dist[ids[i]] = (int32_t)d; }
+        int64_t at = (int64_t)l * mem + (start + d) % mem;
+        if (*RP_ROW_TOKEN(s, at) != start + d) continue;   /* that layer was not called then */
+        const uint16_t *ids = RP_ROW_IDS(s, at);
+        for (int32_t i = 0; i < s->k; i++) {
+            mark[ids[i]].stamp = cur;
+            mark[ids[i]].dist = (int32_t)d;
+        }
     }
 }
 
 /* 1e9 / d for an expert forecast at distance d, else freq * (1 / boost). */
 static double rp_key(const rp_state *s, int32_t l, int32_t e, double inv_boost) {
     int64_t i = (int64_t)l * s->n_expert + e;
-    if (s->f_stamp[i] == s->f_cur[l]) return 1e9 / (double)s->f_dist[i];
+    if (s->forecast[i].stamp == s->f_cur[l]) return 1e9 / (double)s->forecast[i].dist;
     return s->freq[i] * inv_boost;
 }
 
@@ -482,6 +489,19 @@ RP_EXPORT int32_t rp_step_all(rp_state *s, const int32_t *ids) {
         total += got;
     }
     return total;
+}
+
+/* The engine's llama_slot_cache_read_routing (engine/runtime/slot_cache.py declares the same). */
+typedef int32_t (*rp_read_routing_fn)(void *ctx, int32_t *ids, float *probs);
+
+/* Read the step's routing into ids [L][k] and decide every layer: one call from Python per
+ * token instead of two (after a decode step each call costs microseconds of cold caches).
+ * *read_status: what read_routing returned (<= 0: no decode step, nothing decided). */
+RP_EXPORT int32_t rp_read_and_step(rp_state *s, rp_read_routing_fn read_routing, void *ctx,
+                                   int32_t *ids, int32_t *read_status) {
+    if (!s || !s->freq) return RP_E_UNBOUND;
+    *read_status = read_routing(ctx, ids, NULL);
+    return *read_status > 0 ? rp_step_all(s, ids) : 0;
 }
 
 /* _restore_layer: make `wanted` resident; writes (expert, slot) uploads; returns how many. */
