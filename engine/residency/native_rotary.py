@@ -156,7 +156,7 @@ class NativeRotaryPolicy(ResidencyPolicy):
         self.clock, self.start = np.zeros(n_layers, np.int64), np.full(n_layers, -1, np.int64)
         self._token_match = np.array([-1, -1], dtype=np.int64)
         self._counts = np.zeros((4, n_layers), dtype=np.int32)
-        self._moves = np.zeros((4, n_layers, max(1, out_cap)), dtype=np.int32)
+        self._moves = np.zeros((4, n_layers, out_cap), dtype=np.int32)     # C's row stride
         status = self._lib.rp_bind(
             self._handle, _ptr(self.freq, _f64p), _ptr(self.boost, _f64p), _ptr(self._slot_of, _i32p),
             _ptr(self._expert_in, _i32p), _ptr(self._next_free, _i32p), _ptr(self.hand, _i32p),
@@ -292,8 +292,11 @@ class NativeRotaryPolicy(ResidencyPolicy):
 
 
 def _make(budget, n_expert, k, config: RotaryConfig | None = None, **options):
-    """The native policy, or None when the library is unavailable (the caller uses Python)."""
-    return NativeRotaryPolicy(budget, n_expert, k, config, **options) if available() else None
+    """The native policy, or None (the caller uses Python) when the library is unavailable or
+    the model is beyond its sizes (ids are kept as 16-bit, at most 256 routed per token)."""
+    if not available() or n_expert > 65535 or k > 256:
+        return None
+    return NativeRotaryPolicy(budget, n_expert, k, config, **options)
 
 
 NATIVE["rotary"] = _make

@@ -12,6 +12,8 @@ import pathlib
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.residency import native_rotary
 from engine.residency.budget import Budget
@@ -85,6 +87,30 @@ def test_synthetic_traces_decide_identically(slots, cap, config):
     native, reference = pair(Budget.uniform(3, slots, cap), 32, 4, config)
     uploads = lockstep(native, reference, ids)
     assert (uploads > 0) == (cap != 0)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n_expert=st.sampled_from([8, 16, 40]), k=st.integers(1, 4), data=st.data(),
+       order=st.integers(-1, 4), horizon=st.integers(-2, 20), scan=st.integers(-1, 20),
+       memory=st.integers(1, 48), layer_match=st.booleans(),
+       half_life=st.sampled_from([0.25, 1.0, 8.0, 1e9]), seed=st.integers(0, 2**16))
+def test_random_configs_decide_identically(n_expert, k, data, order, horizon, scan, memory,
+                                           layer_match, half_life, seed):
+    slots = tuple(data.draw(st.integers(k, n_expert)) for _ in range(2))
+    cap = data.draw(st.one_of(st.none(), st.integers(0, k + 2)))
+    rng = np.random.default_rng(seed)
+    pool = rng.choice(n_expert, size=min(n_expert, 2 * k + 3), replace=False)
+    ids = np.array([[rng.choice(pool, size=k, replace=False) for _ in range(2)]
+                    for _ in range(120)], dtype=np.int16)                 # [tokens, 2 layers, k]
+    config = RotaryConfig(order=order, horizon=horizon, scan=scan, memory=memory,
+                          layer_match=layer_match, half_life=half_life)
+    native, reference = pair(Budget(slots, cap), n_expert, k, config)
+    lockstep(native, reference, ids)
+    snapshot = Snapshot([rng.choice(n_expert, size=n, replace=False).tolist() for n in slots])
+    assert native.restore(snapshot) == reference.restore(snapshot)
+    for layer in range(2):
+        same_state(native, reference, layer)
+    lockstep(native, reference, ids[:20])
 
 
 def test_uneven_budgets_and_a_latent_trace():

@@ -132,7 +132,7 @@ typedef struct { uint32_t stamp; int32_t dist; } rp_mark;
 
 typedef struct {
     int32_t n_layers, n_expert, k, order, horizon, scan, memory, layer_match, upload_cap;
-    int32_t out_cap;             /* upload/eviction rows per layer: min(upload_cap, k) */
+    int32_t out_cap;             /* upload/eviction rows per layer: max(1, min(upload_cap, k)) */
     int32_t max_slots;
     double growth;               /* 2.0 ** (1.0 / half_life), computed by Python */
     int32_t *slots, *slot_off;   /* [L] slots per layer, offset of its ring in expert_in */
@@ -178,13 +178,15 @@ RP_EXPORT rp_state *rp_new(int32_t n_layers, int32_t n_expert, int32_t k, const 
                            int32_t upload_cap, int32_t order, int32_t horizon, int32_t scan,
                            int32_t memory, int32_t layer_match, double growth) {
     if (n_layers < 1 || n_expert < 1 || n_expert > 65535 || k < 1 || k > 256 || upload_cap < 0
-        || order < 0 || memory < 1) return NULL;
+        || memory < 1) return NULL;
+    if (order < 0) order = 0;                            /* Python: no context lengths either */
     rp_state *s = calloc(1, sizeof(rp_state));
     if (!s) return NULL;
     s->n_layers = n_layers; s->n_expert = n_expert; s->k = k; s->order = order;
     s->horizon = horizon; s->scan = scan; s->memory = memory; s->layer_match = layer_match;
     s->upload_cap = upload_cap; s->growth = growth;
     s->out_cap = upload_cap < k ? upload_cap : k;
+    if (s->out_cap < 1) s->out_cap = 1;              /* the row stride; cap 0 writes nothing */
     s->slots = malloc(sizeof(int32_t) * n_layers);
     s->slot_off = malloc(sizeof(int32_t) * n_layers);
     if (!s->slots || !s->slot_off) { rp_free(s); return NULL; }
