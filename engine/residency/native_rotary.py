@@ -6,8 +6,8 @@ compiler it gives the Python ``RotaryPolicy`` and logs that once. The Python cla
 the reference: ``make_policy("rotary", ..., native=False)`` (or ``RotaryPolicy(...)``), and
 tests/engine/test_native_rotary.py compares both decision by decision and bit for bit.
 
-Router probabilities work too: the near-miss credits come from the same Python function
-(``rotary.near_miss_credits``) and C adds them; only the probs-free step is all C. The engine
+Router probabilities work too: numpy picks the best scores for both (``rotary.near_miss_top``,
+so ties fall the same way) and C computes and adds their shares. The engine
 calls ``after_token_all(ids)`` once per token for every layer (one ctypes call); the
 simulator calls ``after_token(layer, ids)`` layer by layer, layer 0 first.
 """
@@ -21,18 +21,19 @@ import logging
 import numpy as np
 
 from engine.residency.policy import NATIVE, ResidencyPolicy, Snapshot
-from engine.residency.rotary import RotaryConfig, near_miss_credits
+from engine.residency.rotary import RotaryConfig, near_miss_top
 from engine.residency.slots import FREE, Decision
 
 log = logging.getLogger("rotary.residency")
 
-_i32p, _i64p, _f64p = (ctypes.POINTER(t) for t in (ctypes.c_int32, ctypes.c_int64, ctypes.c_double))
+_i32p, _i64p, _f32p, _f64p = (ctypes.POINTER(t) for t in (ctypes.c_int32, ctypes.c_int64,
+                                                             ctypes.c_float, ctypes.c_double))
 _SIGNATURES = {
     "rp_new": ([ctypes.c_int32] * 3 + [_i32p] + [ctypes.c_int32] * 6 + [ctypes.c_double], ctypes.c_void_p),
     "rp_bind": ([ctypes.c_void_p, _f64p, _f64p, _i32p, _i32p, _i32p, _i32p, _i64p, _i64p, _i64p,
                  _i32p, _i32p], ctypes.c_int32),
     "rp_free": ([ctypes.c_void_p], None),
-    "rp_step": ([ctypes.c_void_p, ctypes.c_int32, _i32p, ctypes.c_int32, _i32p, _f64p], ctypes.c_int32),
+    "rp_step": ([ctypes.c_void_p, ctypes.c_int32, _i32p, ctypes.c_int32, _i64p, _f32p], ctypes.c_int32),
     "rp_step_all": ([ctypes.c_void_p, _i32p], ctypes.c_int32),
     "rp_read_and_step": ([ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, _i32p, _i32p],
                          ctypes.c_int32),
@@ -193,12 +194,11 @@ class NativeRotaryPolicy(ResidencyPolicy):
         self._ids_buffer[:] = ids
         if probs is None:
             got = self._step(self._handle, layer, self._ids_buffer, 0, None, None)
-        else:
-            credits = near_miss_credits(probs, ids, self.cfg.near_miss or 2 * self.k)
-            experts = np.array([e for e, _ in credits], dtype=np.int32)
-            shares = np.array([s for _, s in credits], dtype=np.float64)
-            got = self._step(self._handle, layer, self._ids_buffer, len(credits),
-                             _ptr(experts, _i32p), _ptr(shares, _f64p))
+        else:                 # the same best scores as the reference; C computes the shares
+            scores, top = near_miss_top(probs, self.k, self.cfg.near_miss or 2 * self.k)
+            scores, top = np.ascontiguousarray(scores), np.ascontiguousarray(top, dtype=np.int64)
+            got = self._step(self._handle, layer, self._ids_buffer, len(top), _ptr(top, _i64p),
+                             _ptr(scores, _f32p))
         if got < 0:
             self._raise(got)
         counts, moves, n_layers, row = self._counts_view, self._moves_view, self.budget.n_layers, self._row

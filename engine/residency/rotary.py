@@ -211,14 +211,19 @@ class RotaryPolicy(ResidencyPolicy):
         return self.restore(saved) if saved is not None and self.cfg.restore_on_return else []
 
 
+def near_miss_top(probs, n_routed: int, runners_up: int) -> tuple[np.ndarray, np.ndarray]:
+    """probs as float32 [n_expert] and the indices [count] of its best ``runners_up +
+    n_routed`` scores (the native policy credits from the same indices)."""
+    probs = np.asarray(probs, dtype=np.float32)                        # [n_expert]
+    count = min(len(probs), runners_up + n_routed)
+    return probs, np.argpartition(probs, len(probs) - count)[-count:]  # [count] best scores
+
+
 def near_miss_credits(probs, ids: list[int], runners_up: int) -> list[tuple[int, float]]:
     """(expert, share) for the router's top non-routed experts: the probability relative to
     the top one as a use. Scores that are not probabilities (negative or > 1: raw logits,
-    e.g. gpt-oss gating) count as exp(score - top), a softmax ratio. Shared with the native
-    policy, so both credit exactly the same experts and shares."""
-    probs = np.asarray(probs, dtype=np.float32)                        # [n_expert]
-    count = min(len(probs), runners_up + len(ids))
-    top = np.argpartition(probs, len(probs) - count)[-count:]          # [count] best scores
+    e.g. gpt-oss gating) count as exp(score - top), a softmax ratio."""
+    probs, top = near_miss_top(probs, len(ids), runners_up)
     values = probs[top].tolist()
     peak = max(values)
     logits = peak > 1.0 or min(values) < 0.0

@@ -103,9 +103,13 @@ def test_random_configs_decide_identically(n_expert, k, data, order, horizon, sc
     ids = np.array([[rng.choice(pool, size=k, replace=False) for _ in range(2)]
                     for _ in range(120)], dtype=np.int16)                 # [tokens, 2 layers, k]
     config = RotaryConfig(order=order, horizon=horizon, scan=scan, memory=memory,
-                          layer_match=layer_match, half_life=half_life)
+                          layer_match=layer_match, half_life=half_life,
+                          near_miss=data.draw(st.integers(0, 5)))
+    scores = None
+    if data.draw(st.booleans()):            # router scores with ties (one decimal), some < 0
+        scores = np.round(rng.normal(0.3, 0.5, (*ids.shape[:2], n_expert)), 1).astype(np.float32)
     native, reference = pair(Budget(slots, cap), n_expert, k, config)
-    lockstep(native, reference, ids)
+    lockstep(native, reference, ids, scores)
     snapshot = Snapshot([rng.choice(n_expert, size=n, replace=False).tolist() for n in slots])
     assert native.restore(snapshot) == reference.restore(snapshot)
     for layer in range(2):

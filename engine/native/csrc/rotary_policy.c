@@ -10,6 +10,7 @@
  * Memory that Python reads (tables, frequencies, outputs) is owned by numpy arrays and bound
  * with rp_bind; the state owns only its private history, maps and scratch.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,21 +292,46 @@ static int rp_next_token(rp_state *s, const uint16_t *sorted0) {
     return RP_OK;
 }
 
-static void rp_count(rp_state *s, int32_t l, const int32_t *ids, int32_t n_credit,
-                     const int32_t *credit_e, const double *credit_share) {
+static int rp_contains(const int32_t *values, int32_t n, int32_t v) {
+    for (int32_t i = 0; i < n; i++) if (values[i] == v) return 1;
+    return 0;
+}
+
+/* rotary.py's near_miss_credits: the router's best `n_top` scores (numpy's argpartition
+ * picks them, ties included) that were not routed get their share of a use. */
+static void rp_credit(rp_state *s, double *freq, const int32_t *ids, int32_t n_top,
+                      const int64_t *top, const float *probs, double boost) {
+    double peak = (double)probs[top[0]], low = peak;
+    for (int32_t i = 1; i < n_top; i++) {
+        double value = (double)probs[top[i]];
+        if (value > peak) peak = value;
+        if (value < low) low = value;
+    }
+    int logits = peak > 1.0 || low < 0.0;           /* raw scores: a softmax ratio instead */
+    for (int32_t i = 0; i < n_top; i++) {
+        int32_t e = (int32_t)top[i];
+        if (rp_contains(ids, s->k, e)) continue;
+        double value = (double)probs[e];
+        double share = logits ? exp(value - peak) : peak > 0 ? value / peak : 0.0;
+        freq[e] += boost * share;
+    }
+}
+
+static void rp_count(rp_state *s, int32_t l, const int32_t *ids, int32_t n_top,
+                     const int64_t *top, const float *probs) {
     double boost = s->boost[l] * s->growth;
     double *freq = s->freq + (int64_t)l * s->n_expert;
     s->boost[l] = boost;
     for (int32_t i = 0; i < s->k; i++) freq[ids[i]] += boost;
-    for (int32_t i = 0; i < n_credit; i++) freq[credit_e[i]] += boost * credit_share[i];
+    if (n_top > 0) rp_credit(s, freq, ids, n_top, top, probs, boost);
     if (boost > RENORMALISE_AT) {
         for (int32_t e = 0; e < s->n_expert; e++) freq[e] = freq[e] / boost;
         s->boost[l] = 1.0;
     }
 }
 
-static int rp_observe(rp_state *s, int32_t l, const int32_t *ids, int32_t n_credit,
-                      const int32_t *credit_e, const double *credit_share) {
+static int rp_observe(rp_state *s, int32_t l, const int32_t *ids, int32_t n_top,
+                      const int64_t *top, const float *probs) {
     uint16_t sorted[256];
     int32_t k = s->k;
     rp_sorted(ids, k, sorted);
@@ -315,7 +341,7 @@ static int rp_observe(rp_state *s, int32_t l, const int32_t *ids, int32_t n_cred
     uint16_t *hist = RP_ROW_IDS(s, at);
     for (int32_t i = 0; i < k; i++) hist[i] = (uint16_t)ids[i];
     *RP_ROW_TOKEN(s, at) = t;
-    rp_count(s, l, ids, n_credit, credit_e, credit_share);
+    rp_count(s, l, ids, n_top, top, probs);
     int64_t start = MATCH(s);
     if (s->layer_match) {
         int64_t earlier;
@@ -370,11 +396,6 @@ static int rp_less(double ka, int32_t a, double kb, int32_t b) {
 }
 
 /* ---- victims (_sample_victims) and table moves --------------------------------------------- */
-
-static int rp_contains(const int32_t *values, int32_t n, int32_t v) {
-    for (int32_t i = 0; i < n; i++) if (values[i] == v) return 1;
-    return 0;
-}
 
 /* The `count` lowest (key, slot) of >= scan sampled slots into cand_*[0..], lowest first;
  * returns how many; moves the hand past the last chosen. */
@@ -458,16 +479,15 @@ static void rp_decide(rp_state *s, int32_t l, const int32_t *ids, const int32_t 
 
 /* ---- entry points --------------------------------------------------------------------------- */
 
-/* One layer after one token (ResidencyPolicy.after_token); the credits are the router's
- * near misses (rotary.py's near_miss_credits), none without probabilities. Returns uploads. */
-RP_EXPORT int32_t rp_step(rp_state *s, int32_t l, const int32_t *ids, int32_t n_credit,
-                          const int32_t *credit_e, const double *credit_share) {
+/* One layer after one token (ResidencyPolicy.after_token). With the router's scores probs
+ * [E], top [n_top] are their best indices (argpartition); n_top = 0 without. Returns uploads. */
+RP_EXPORT int32_t rp_step(rp_state *s, int32_t l, const int32_t *ids, int32_t n_top,
+                          const int64_t *top, const float *probs) {
     if (!s || !s->freq) return RP_E_UNBOUND;
     if (l < 0 || l >= s->n_layers) return RP_E_ARGS;
     if (l != 0 && TOKEN(s) < 0) return RP_E_ORDER;       /* layer 0 opens every token */
     for (int32_t i = 0; i < s->k; i++) if (ids[i] < 0 || ids[i] >= s->n_expert) return RP_E_ID;
-    for (int32_t i = 0; i < n_credit; i++)
-        if (credit_e[i] < 0 || credit_e[i] >= s->n_expert) return RP_E_ID;
+    for (int32_t i = 0; i < n_top; i++) if (top[i] < 0 || top[i] >= s->n_expert) return RP_E_ID;
     const int32_t *slot_of = s->slot_of + (int64_t)l * s->n_expert;
     int32_t missed[256], nm = 0;
     for (int32_t i = 0; i < s->k; i++) if (slot_of[ids[i]] == RP_FREE) missed[nm++] = ids[i];
@@ -476,7 +496,7 @@ RP_EXPORT int32_t rp_step(rp_state *s, int32_t l, const int32_t *ids, int32_t n_
     s->misses[l] = nm;
     s->n_up[l] = 0;
     s->n_ev[l] = 0;
-    if (rp_observe(s, l, ids, n_credit, credit_e, credit_share) != RP_OK) return RP_E_NOMEM;
+    if (rp_observe(s, l, ids, n_top, top, probs) != RP_OK) return RP_E_NOMEM;
     if (nm > 0 && s->upload_cap > 0) rp_decide(s, l, ids, missed, nm);
     return s->n_up[l];
 }
