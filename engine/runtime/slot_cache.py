@@ -185,7 +185,8 @@ class SlotCache:
         """Run the policy on the routing of the step that just ran; None if it was a batch.
 
         The hot path of decoding (every token, every cached layer): one ctypes call reads
-        all layers' routing, and only layers whose table changed are uploaded and staged."""
+        all layers' routing (with a native policy the same call also decides every layer),
+        and only layers whose table changed are uploaded and staged."""
         if self._read_and_step is not None:        # native policy: read and decide in one call
             got, step = self._read_and_step()
         else:
