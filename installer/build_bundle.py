@@ -92,12 +92,12 @@ def self_test(bundle: Path, platform: str = "offscreen",
 
 
 def bundle_problems(bundle: Path, log: str) -> list[str]:
-    """What the self-test line cannot show: the C helper came prebuilt, not compiled."""
+    """What the self-test line cannot show: the C helpers came prebuilt, not compiled."""
     problems = []
     prebuilt = bundle / "_internal" / "engine" / "native" / "prebuilt"
-    helpers = list(prebuilt.glob("rotary_routing.*"))
-    if not helpers:
-        problems.append("the prebuilt routing helper is missing from the bundle")
+    for helper, what in (("rotary_routing", "routing helper"), ("rotary_policy", "rotary policy step")):
+        if not list(prebuilt.glob(f"{helper}.*")):
+            problems.append(f"the prebuilt {what} is missing from the bundle")
     # Native parts the self-test does not run: PDF reading (documents) needs pdfium.
     if not any((bundle / "_internal").rglob("*pdfium*.*")):
         problems.append("pdfium (PDF reading) is missing from the bundle")

@@ -77,6 +77,8 @@ def _compile(compiler: str, source: pathlib.Path, target: pathlib.Path) -> pathl
         partial = pathlib.Path(folder) / target.name
         command = [compiler, "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-o",
                    str(partial), str(source)]
+        if sys.platform != "win32":
+            command.append("-lm")           # rotary_policy.c's exp(); Windows has it in the CRT
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
             log.warning("compiling %s failed: %s", source.name, result.stderr[-2000:])

@@ -1,6 +1,7 @@
 """Imports every policy module so that the registry is complete, then checks its names."""
 
-from engine.residency import baselines, opt, rotary  # noqa: F401  (each registers on import)
+# Each registers on import; native_rotary adds rotary's C step to NATIVE.
+from engine.residency import baselines, native_rotary, opt, rotary  # noqa: F401
 from engine.residency.policy import REGISTRY
 
 POLICY_NAMES = ("rotary", "lru", "lfu", "lfru", "static", "layer", "opt")

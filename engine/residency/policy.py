@@ -24,6 +24,9 @@ from engine.residency.budget import Budget
 from engine.residency.slots import FREE, Decision, SlotTable
 
 REGISTRY: dict[str, type["ResidencyPolicy"]] = {}
+# name -> factory of the same policy with its step in C, None where it can't be built
+# (filled by engine/residency/native_rotary.py); the registered class is the reference.
+NATIVE: dict[str, object] = {}
 
 
 def register(cls: type["ResidencyPolicy"]) -> type["ResidencyPolicy"]:
@@ -34,11 +37,17 @@ def register(cls: type["ResidencyPolicy"]) -> type["ResidencyPolicy"]:
     return cls
 
 
-def make_policy(name: str, budget: Budget, n_expert: int, k: int, **options) -> "ResidencyPolicy":
-    """Build a registered policy by name; unknown names raise BudgetError listing the known ones."""
-    import engine.residency.policies  # noqa: F401  (fills REGISTRY)
+def make_policy(name: str, budget: Budget, n_expert: int, k: int, native: bool = True,
+                **options) -> "ResidencyPolicy":
+    """Build a registered policy by name; unknown names raise BudgetError listing the known ones.
+    A policy with a native step gets it unless ``native=False`` (the Python reference)."""
+    import engine.residency.policies  # noqa: F401  (fills REGISTRY and NATIVE)
     if name not in REGISTRY:
         raise BudgetError(f"Unknown residency policy '{name}'", f"known: {', '.join(sorted(REGISTRY))}")
+    if native and name in NATIVE:
+        policy = NATIVE[name](budget, n_expert, k, **options)
+        if policy is not None:
+            return policy
     return REGISTRY[name](budget, n_expert, k, **options)
 
 

@@ -22,6 +22,10 @@ Per layer, after token t:
 
 Calls must come layer 0 first for every token (layer 0's call opens a new token).
 ``switch_context`` keeps each conversation's resident set and restores it on return.
+
+This class is the reference. ``make_policy("rotary", ...)`` gives the same policy with its
+step in C (native_rotary.NativeRotaryPolicy, identical decisions, tested step by step)
+wherever that compiles; ``make_policy("rotary", ..., native=False)`` gives this one.
 """
 
 from __future__ import annotations
@@ -133,20 +137,10 @@ class RotaryPolicy(ResidencyPolicy):
             self.boost[layer] = 1.0
 
     def _credit_near_misses(self, layer: int, ids: list[int], probs, boost: float) -> None:
-        """The router's runners-up get their probability relative to the top one as a use.
-        Scores that are not probabilities (negative or > 1: raw logits, e.g. gpt-oss gating)
-        count as exp(score - top), a softmax ratio."""
-        probs = np.asarray(probs, dtype=np.float32)                        # [n_expert]
-        count = min(len(probs), (self.cfg.near_miss or 2 * self.k) + len(ids))
-        top = np.argpartition(probs, len(probs) - count)[-count:]          # [count] best scores
-        values = probs[top].tolist()
-        peak = max(values)
-        logits = peak > 1.0 or min(values) < 0.0
-        freq, routed = self.freq[layer], set(ids)
-        for expert, value in zip(top.tolist(), values):
-            if expert not in routed:
-                share = math.exp(value - peak) if logits else value / peak if peak > 0 else 0.0
-                freq[expert] += boost * share
+        """The router's runners-up get a share of a use (see near_miss_credits)."""
+        freq = self.freq[layer]
+        for expert, share in near_miss_credits(probs, ids, self.cfg.near_miss or 2 * self.k):
+            freq[expert] += boost * share
 
     # -- ranking: forecast experts by distance, then the rest by decayed frequency ---------
     def _keys(self, layer: int, experts) -> list[float]:
@@ -215,3 +209,24 @@ class RotaryPolicy(ResidencyPolicy):
         self.context = context_id
         saved = self.contexts.get(context_id)
         return self.restore(saved) if saved is not None and self.cfg.restore_on_return else []
+
+
+def near_miss_top(probs, n_routed: int, runners_up: int) -> tuple[np.ndarray, np.ndarray]:
+    """probs as float32 [n_expert] and the indices [count] of its best ``runners_up +
+    n_routed`` scores (the native policy credits from the same indices)."""
+    probs = np.asarray(probs, dtype=np.float32)                        # [n_expert]
+    count = min(len(probs), runners_up + n_routed)
+    return probs, np.argpartition(probs, len(probs) - count)[-count:]  # [count] best scores
+
+
+def near_miss_credits(probs, ids: list[int], runners_up: int) -> list[tuple[int, float]]:
+    """(expert, share) for the router's top non-routed experts: the probability relative to
+    the top one as a use. Scores that are not probabilities (negative or > 1: raw logits,
+    e.g. gpt-oss gating) count as exp(score - top), a softmax ratio."""
+    probs, top = near_miss_top(probs, len(ids), runners_up)
+    values = probs[top].tolist()
+    peak = max(values)
+    logits = peak > 1.0 or min(values) < 0.0
+    routed = set(ids)
+    return [(expert, math.exp(value - peak) if logits else value / peak if peak > 0 else 0.0)
+            for expert, value in zip(top.tolist(), values) if expert not in routed]

@@ -164,6 +164,14 @@ class SlotCache:
         self._up_experts, self._up_slots = (ctypes.c_int32 * most)(), (ctypes.c_int32 * most)()
         self._table = (ctypes.c_int32 * most)()
         self._resident_rows: list[tuple[int, ...]] = [() for _ in self.layers]  # = native tables
+        # A native policy (engine/residency/native_rotary.py) decides all layers in one call and
+        # the engine uploads and stages straight from its arrays.
+        self._read_and_step = None
+        if hasattr(self.policy, "read_and_step") and not router_probs:
+            read = ctypes.cast(self._api.llama_slot_cache_read_routing, ctypes.c_void_p).value
+            self._read_and_step = self.policy.read_and_step(read, ctx_ptr, self._ids)
+            self._native_ptrs = [self.policy.upload_pointers(j) for j in range(len(self.layers))]
+            self._native_tables = [self.policy.table_pointer(j) for j in range(len(self.layers))]
         self._resident: tuple[tuple[int, ...], ...] | None = None     # built when asked
         self.totals = Totals()
         self.conversation: str | None = None
@@ -177,21 +185,59 @@ class SlotCache:
         """Run the policy on the routing of the step that just ran; None if it was a batch.
 
         The hot path of decoding (every token, every cached layer): one ctypes call reads
-        all layers' routing, and only layers whose table changed are uploaded and staged."""
-        got = self._api.llama_slot_cache_read_routing(self._ctx, self._ids_ptr, self._probs_ptr)
+        all layers' routing (with a native policy the same call also decides every layer),
+        and only layers whose table changed are uploaded and staged."""
+        if self._read_and_step is not None:        # native policy: read and decide in one call
+            got, step = self._read_and_step()
+        else:
+            got, step = self._api.llama_slot_cache_read_routing(
+                self._ctx, self._ids_ptr, self._probs_ptr), None
         if got <= 0:
             _check(got, "Reading the routing failed")
             return None
         probs = self._probs if self.router_probs else None
         if self.routing_log is not None:
             self.routing_log.append((self._ids.copy(), None if probs is None else probs.copy()))
+        result = self._after_token_all(step) if step is not None else self._after_token_by_layer(probs)
+        self.totals.add(result)
+        return result
+
+    def _after_token_all(self, step) -> TokenResidency:
+        """The native policy decided every layer (``step``); upload only where it chose to."""
+        layer_hits, layer_misses = step.hits.tolist(), step.misses.tolist()
+        if self.verify:
+            for j, routed in enumerate(self._ids.tolist()):
+                self._verify(j, routed, layer_hits[j], layer_misses[j])
+        uploads = uploaded = 0
+        if step.total_uploads:
+            for j, n in enumerate(step.n_uploads.tolist()):
+                if n:
+                    self._upload_staged(j, n)
+                    uploads += n
+                    uploaded += n * self.expert_bytes[j]
+            _check(self._api.llama_slot_cache_commit(self._ctx), "Publishing the slot tables failed")
+        return TokenResidency(sum(layer_hits), sum(layer_misses), uploads, uploaded,
+                              tuple(layer_hits))
+
+    def _upload_staged(self, j: int, n: int) -> None:
+        """Upload the native policy's n choices for policy layer j straight from its arrays."""
+        layer, (experts, slots) = self.layers[j], self._native_ptrs[j]
+        _check(self._api.llama_slot_cache_upload(self._ctx, layer, n, experts, slots),
+               "Uploading experts failed")
+        _check(self._api.llama_slot_cache_stage(self._ctx, layer, self._native_tables[j]),
+               "Staging the slot table failed")
+        self._resident_rows[j] = tuple(sorted(e for e in self.policy.tables[j].expert_in if e >= 0))
+        self._resident = None
+
+    def _after_token_by_layer(self, probs) -> TokenResidency:
+        """One policy call per layer (Python policies, and router scores)."""
         step, verify = self.policy.after_token, self.verify
         hits = misses = uploads = uploaded = 0
         layer_hits = []
         for j, routed in enumerate(self._ids.tolist()):
             decision = step(j, routed, None if probs is None else probs[j])
             if verify:
-                self._verify(j, routed, decision)
+                self._verify(j, routed, decision.hits, decision.misses)
             layer_hits.append(decision.hits)
             hits += decision.hits
             misses += decision.misses
@@ -201,9 +247,7 @@ class SlotCache:
                 uploaded += n * self.expert_bytes[j]
         if uploads:
             _check(self._api.llama_slot_cache_commit(self._ctx), "Publishing the slot tables failed")
-        result = TokenResidency(hits, misses, uploads, uploaded, tuple(layer_hits))
-        self.totals.add(result)
-        return result
+        return TokenResidency(hits, misses, uploads, uploaded, tuple(layer_hits))
 
     def _apply(self, j: int, uploads: list) -> int:
         """Upload (expert, slot) pairs of policy layer j and stage its new table; returns n."""
@@ -221,12 +265,13 @@ class SlotCache:
         self._resident = None
         return n
 
-    def _verify(self, j: int, routed: list[int], decision) -> None:
+    def _verify(self, j: int, routed: list[int], policy_hits: int, policy_misses: int) -> None:
         # The graph computed this token from the tables published before it: count against them.
         published = set(self._resident_rows[j])
         hits = sum(e in published for e in routed)
-        if hits != decision.hits or len(routed) - hits != decision.misses:
-            raise AssertionError(f"layer {self.layers[j]}: engine hits {hits}, policy {decision}")
+        if hits != policy_hits or len(routed) - hits != policy_misses:
+            raise AssertionError(f"layer {self.layers[j]}: engine hits {hits}, policy "
+                                 f"{policy_hits} hits and {policy_misses} misses")
 
     # ---- conversations ------------------------------------------------------------------
     def snapshot(self):
@@ -281,6 +326,9 @@ class SlotCache:
         if self._ctx is not None:
             self._api.llama_slot_cache_free(self._ctx)
             self._ctx = None
+        close_policy = getattr(self.policy, "close", None)   # a native policy's C state
+        if close_policy is not None:
+            close_policy()
 
 
 def check_budget(slots: tuple[int, ...], n_expert: int, k: int) -> None:

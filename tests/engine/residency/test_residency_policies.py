@@ -270,7 +270,8 @@ def test_static_placements_never_upload(name):
 
 def test_rotary_forgets_contexts_older_than_its_memory():
     trace = random_trace(np.random.default_rng(9), 300, 2, 32, 2, hot=32)
-    policy = make_policy("rotary", Budget.uniform(2, 4), 32, 2, config=RotaryConfig(memory=64))
+    policy = make_policy("rotary", Budget.uniform(2, 4), 32, 2, config=RotaryConfig(memory=64),
+                         native=False)          # the Python reference's dicts (native: its maps)
     replay(policy, trace.ids)
     assert all(policy.token - t <= 2 * 64 for seen in (*policy.seen, *policy.seen_layer)
                for t in seen.values())

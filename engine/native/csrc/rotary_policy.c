@@ -1,0 +1,561 @@
+/*
+ * The rotary residency policy's step in C: engine/residency/rotary.py (RotaryPolicy with the
+ * base-class flow of engine/residency/policy.py) ported operation for operation.
+ *
+ * The Python class stays the reference; tests compare every decision, table and frequency
+ * bit for bit. So: the same floating-point operations in the same order (never -ffast-math),
+ * ties broken as Python's sorted()/min() do, and the context maps keep exactly the entries
+ * Python's dicts keep (full keys stored, old entries dropped at the same moments).
+ *
+ * Memory that Python reads (tables, frequencies, outputs) is owned by numpy arrays and bound
+ * with rp_bind; the state owns only its private history, maps and scratch.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(_WIN32)
+#define RP_EXPORT __declspec(dllexport)
+#else
+#define RP_EXPORT __attribute__((visibility("default")))
+#endif
+
+#define RP_FREE (-1)
+#define RENORMALISE_AT 1e150      /* rotary.py's RENORMALISE_AT */
+
+enum { RP_OK = 0, RP_E_ARGS = -1, RP_E_ORDER = -2, RP_E_ID = -3, RP_E_NOMEM = -4,
+       RP_E_NO_VICTIM = -5, RP_E_UNBOUND = -6 };
+
+/* ---- an open-addressing map: full key (n uint16 ids) -> last token (int64) ---------------- */
+
+/* One entry is {int64 value (-1 = empty), uint64 hash, uint16 key[keylen]} in one run of bytes,
+ * so that a probe after a decode step (cold caches) touches one cache line, not three. */
+typedef struct {
+    int32_t keylen;            /* uint16 words per key */
+    int64_t stride;            /* bytes per entry */
+    int64_t cap, count;        /* cap: a power of two; count <= cap / 2 */
+    unsigned char *entries;    /* [cap][stride] */
+} rp_map;
+
+#define RP_VAL(m, i) (*(int64_t *)((m)->entries + (i) * (m)->stride))
+#define RP_HASH(m, i) (*(uint64_t *)((m)->entries + (i) * (m)->stride + 8))
+#define RP_KEY(m, i) ((uint16_t *)((m)->entries + (i) * (m)->stride + 16))
+
+static uint64_t rp_hash(const uint16_t *key, int32_t n) {
+    uint64_t h = 1469598103934665603ULL;                 /* FNV-1a over the 16-bit words */
+    for (int32_t i = 0; i < n; i++) {
+        h ^= key[i];
+        h *= 1099511628211ULL;
+    }
+    return h ^ (h >> 29);
+}
+
+static int rp_map_alloc(rp_map *m, int32_t keylen, int64_t cap) {
+    m->keylen = keylen;
+    m->stride = 16 + (((int64_t)keylen * 2 + 7) / 8) * 8;
+    m->cap = cap;
+    m->count = 0;
+    m->entries = malloc((size_t)(cap * m->stride));
+    if (!m->entries) return RP_E_NOMEM;
+    for (int64_t i = 0; i < cap; i++) RP_VAL(m, i) = -1;
+    return RP_OK;
+}
+
+static void rp_map_free(rp_map *m) {
+    free(m->entries);
+    m->entries = NULL;
+}
+
+/* Index of the key's entry, or of the empty entry where it would go. */
+static int64_t rp_map_find(const rp_map *m, const uint16_t *key, uint64_t h) {
+    int64_t mask = m->cap - 1, i = (int64_t)(h & (uint64_t)mask);
+    size_t bytes = (size_t)m->keylen * sizeof(uint16_t);
+    while (RP_VAL(m, i) >= 0) {
+        if (RP_HASH(m, i) == h && memcmp(RP_KEY(m, i), key, bytes) == 0) return i;
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+static void rp_map_place(rp_map *m, const uint16_t *key, uint64_t h, int64_t val) {
+    int64_t i = rp_map_find(m, key, h);
+    if (RP_VAL(m, i) < 0) {
+        memcpy(RP_KEY(m, i), key, (size_t)m->keylen * sizeof(uint16_t));
+        RP_HASH(m, i) = h;
+        m->count++;
+    }
+    RP_VAL(m, i) = val;
+}
+
+/* Rebuild with capacity `cap`, keeping the entries whose value is >= keep_from. */
+static int rp_map_rebuild(rp_map *m, int64_t cap, int64_t keep_from) {
+    rp_map old = *m;
+    if (rp_map_alloc(m, old.keylen, cap) != RP_OK) {
+        *m = old;
+        return RP_E_NOMEM;
+    }
+    for (int64_t i = 0; i < old.cap; i++)
+        if (RP_VAL(&old, i) >= keep_from)
+            rp_map_place(m, RP_KEY(&old, i), RP_HASH(&old, i), RP_VAL(&old, i));
+    rp_map_free(&old);
+    return RP_OK;
+}
+
+/* get, then put `val` under the same key: the last token before this one with the key, or -1. */
+static int rp_map_swap(rp_map *m, const uint16_t *key, int64_t val, int64_t *previous) {
+    uint64_t h = rp_hash(key, m->keylen);
+    int64_t i = rp_map_find(m, key, h);
+    *previous = RP_VAL(m, i);
+    if (*previous >= 0) {
+        RP_VAL(m, i) = val;
+        return RP_OK;
+    }
+    if (2 * (m->count + 1) > m->cap) {                    /* keep the load at most 1/2 */
+        int status = rp_map_rebuild(m, 2 * m->cap, 0);
+        if (status != RP_OK) return status;
+    }
+    rp_map_place(m, key, h, val);
+    return RP_OK;
+}
+
+/* Python's _forget_before: drop entries older than `oldest`; shrink when few remain. */
+static int rp_map_forget(rp_map *m, int64_t oldest) {
+    int64_t live = 0, cap = 64;
+    for (int64_t i = 0; i < m->cap; i++) live += RP_VAL(m, i) >= oldest;
+    while (cap < 4 * live) cap *= 2;
+    return rp_map_rebuild(m, cap, oldest);
+}
+
+/* ---- the policy state --------------------------------------------------------------------- */
+
+typedef struct { uint32_t stamp; int32_t dist; } rp_mark;
+
+typedef struct {
+    int32_t n_layers, n_expert, k, order, horizon, scan, memory, layer_match, upload_cap;
+    int32_t out_cap;             /* upload/eviction rows per layer: max(1, min(upload_cap, k)) */
+    int32_t max_slots;
+    double growth;               /* 2.0 ** (1.0 / half_life), computed by Python */
+    int32_t *slots, *slot_off;   /* [L] slots per layer, offset of its ring in expert_in */
+    /* bound (numpy-owned) */
+    double *freq;                /* [L][E] decayed uses x boost */
+    double *boost;               /* [L] */
+    int32_t *slot_of;            /* [L][E] expert -> slot, -1 */
+    int32_t *expert_in;          /* [sum slots] slot -> expert, -1 */
+    int32_t *next_free;          /* [L] free slots are next_free..slots-1 (Python's stack pops 0 first) */
+    int32_t *hand;               /* [L] */
+    int64_t *clock;              /* [L] */
+    int64_t *start;              /* [L] past token the forecast follows, -1 */
+    int64_t *token_match;        /* [2] token, match */
+    int32_t *hits, *misses, *n_up, *n_ev;        /* [L] outputs of the last step */
+    int32_t *up_e, *up_s, *ev_e, *ev_s;          /* [L][out_cap] */
+    /* private */
+    /* [L][memory] records {int64 token; uint16 ids[k]}: a layer's consecutive tokens lie
+     * together (a forecast reads `horizon` of them); the token says the row is that token's
+     * (Python: the history row is not None). */
+    unsigned char *history;
+    int64_t row_bytes;
+    uint16_t *signature;         /* [memory][k] sorted layer-0 ids */
+    rp_map *seen;                /* [order]: context of length i+1 -> last token */
+    rp_map *seen_layer;          /* [L]: sorted ids -> last token */
+    rp_mark *forecast;           /* [L][E] stamp == f_cur[l]: in the forecast, at distance dist */
+    uint32_t *f_cur;             /* [L] */
+    uint8_t *f_built;            /* [L] Python: forecast[layer] is not None */
+    uint16_t *key;               /* [order * k] scratch */
+    double *cand_key;            /* [max(scan, k, max_slots) + 1] scratch */
+    int32_t *cand_slot;
+} rp_state;
+
+#define TOKEN(s) ((s)->token_match[0])
+#define RP_ROW_TOKEN(s, at) ((int64_t *)((s)->history + (at) * (s)->row_bytes))
+#define RP_ROW_IDS(s, at) ((uint16_t *)((s)->history + (at) * (s)->row_bytes + 8))
+#define MATCH(s) ((s)->token_match[1])
+
+static int64_t rp_mod(int64_t a, int64_t n) { return ((a % n) + n) % n; }
+
+RP_EXPORT void rp_free(rp_state *s);
+
+RP_EXPORT rp_state *rp_new(int32_t n_layers, int32_t n_expert, int32_t k, const int32_t *slots,
+                           int32_t upload_cap, int32_t order, int32_t horizon, int32_t scan,
+                           int32_t memory, int32_t layer_match, double growth) {
+    if (n_layers < 1 || n_expert < 1 || n_expert > 65535 || k < 1 || k > 256 || upload_cap < 0
+        || memory < 1) return NULL;
+    if (order < 0) order = 0;                            /* Python: no context lengths either */
+    rp_state *s = calloc(1, sizeof(rp_state));
+    if (!s) return NULL;
+    s->n_layers = n_layers; s->n_expert = n_expert; s->k = k; s->order = order;
+    s->horizon = horizon; s->scan = scan; s->memory = memory; s->layer_match = layer_match;
+    s->upload_cap = upload_cap; s->growth = growth;
+    s->out_cap = upload_cap < k ? upload_cap : k;
+    if (s->out_cap < 1) s->out_cap = 1;              /* the row stride; cap 0 writes nothing */
+    s->slots = malloc(sizeof(int32_t) * n_layers);
+    s->slot_off = malloc(sizeof(int32_t) * n_layers);
+    if (!s->slots || !s->slot_off) { rp_free(s); return NULL; }
+    int32_t total = 0;
+    for (int32_t l = 0; l < n_layers; l++) {
+        if (slots[l] < 1 || slots[l] > n_expert) { rp_free(s); return NULL; }
+        s->slots[l] = slots[l];
+        s->slot_off[l] = total;
+        total += slots[l];
+        if (slots[l] > s->max_slots) s->max_slots = slots[l];
+    }
+    int32_t scratch = s->max_slots > k ? s->max_slots : k;
+    if (scan > scratch) scratch = scan;
+    s->row_bytes = 8 + (((int64_t)k * 2 + 7) / 8) * 8;
+    s->history = malloc((size_t)(memory * n_layers * s->row_bytes));
+    s->signature = malloc((size_t)memory * k * sizeof(uint16_t));
+    s->seen = calloc(order ? order : 1, sizeof(rp_map));
+    s->seen_layer = calloc(n_layers, sizeof(rp_map));
+    s->forecast = calloc((size_t)n_layers * n_expert, sizeof(rp_mark));
+    s->f_cur = calloc(n_layers, sizeof(uint32_t));
+    s->f_built = calloc(n_layers, 1);
+    s->key = malloc(sizeof(uint16_t) * ((size_t)(order ? order : 1) * k));
+    s->cand_key = malloc(sizeof(double) * (scratch + 1));
+    s->cand_slot = malloc(sizeof(int32_t) * (scratch + 1));
+    if (!s->history || !s->signature || !s->seen || !s->seen_layer || !s->forecast || !s->f_cur
+        || !s->f_built || !s->key || !s->cand_key || !s->cand_slot) {
+        rp_free(s); return NULL;
+    }
+    for (int64_t i = 0; i < (int64_t)memory * n_layers; i++) *RP_ROW_TOKEN(s, i) = -1;
+    for (int32_t i = 0; i < order; i++)
+        if (rp_map_alloc(&s->seen[i], (i + 1) * k, 64) != RP_OK) { rp_free(s); return NULL; }
+    for (int32_t l = 0; l < n_layers; l++)
+        if (rp_map_alloc(&s->seen_layer[l], k, 64) != RP_OK) { rp_free(s); return NULL; }
+    return s;
+}
+
+/* Bind the numpy-owned arrays (shapes in rp_state); tables start empty, boost at 1. */
+RP_EXPORT int32_t rp_bind(rp_state *s, double *freq, double *boost, int32_t *slot_of,
+                          int32_t *expert_in, int32_t *next_free, int32_t *hand, int64_t *clock,
+                          int64_t *start, int64_t *token_match, int32_t *counts /* [4][L] */,
+                          int32_t *moves /* [4][L][out_cap] */) {
+    int32_t L = s->n_layers, E = s->n_expert, C = s->out_cap;
+    s->freq = freq; s->boost = boost; s->slot_of = slot_of; s->expert_in = expert_in;
+    s->next_free = next_free; s->hand = hand; s->clock = clock; s->start = start;
+    s->token_match = token_match;
+    s->hits = counts; s->misses = counts + L; s->n_up = counts + 2 * L; s->n_ev = counts + 3 * L;
+    s->up_e = moves; s->up_s = moves + L * C; s->ev_e = moves + 2 * L * C; s->ev_s = moves + 3 * L * C;
+    for (int32_t l = 0; l < L; l++) {
+        boost[l] = 1.0; next_free[l] = 0; hand[l] = 0; clock[l] = 0; start[l] = -1;
+        for (int32_t i = 0; i < s->slots[l]; i++) expert_in[s->slot_off[l] + i] = RP_FREE;
+    }
+    for (int64_t i = 0; i < (int64_t)L * E; i++) { freq[i] = 0.0; slot_of[i] = RP_FREE; }
+    TOKEN(s) = -1;
+    MATCH(s) = -1;
+    return RP_OK;
+}
+
+RP_EXPORT void rp_free(rp_state *s) {
+    if (!s) return;
+    for (int32_t i = 0; s->seen && i < s->order; i++) rp_map_free(&s->seen[i]);
+    for (int32_t l = 0; s->seen_layer && l < s->n_layers; l++) rp_map_free(&s->seen_layer[l]);
+    free(s->slots); free(s->slot_off); free(s->history); free(s->signature);
+    free(s->seen); free(s->seen_layer); free(s->forecast); free(s->f_cur);
+    free(s->f_built); free(s->key); free(s->cand_key); free(s->cand_slot);
+    free(s);
+}
+
+static void rp_sorted(const int32_t *ids, int32_t k, uint16_t *out) {   /* insertion sort */
+    for (int32_t i = 0; i < k; i++) {
+        uint16_t v = (uint16_t)ids[i];
+        int32_t j = i;
+        for (; j > 0 && out[j - 1] > v; j--) out[j] = out[j - 1];
+        out[j] = v;
+    }
+}
+
+/* ---- bookkeeping (_next_token, _forget_before, _observe, _count) --------------------------- */
+
+static int rp_forget_before(rp_state *s, int64_t oldest) {
+    for (int32_t i = 0; i < s->order; i++)
+        if (rp_map_forget(&s->seen[i], oldest) != RP_OK) return RP_E_NOMEM;
+    for (int32_t l = 0; l < s->n_layers; l++)
+        if (rp_map_forget(&s->seen_layer[l], oldest) != RP_OK) return RP_E_NOMEM;
+    return RP_OK;
+}
+
+static int rp_next_token(rp_state *s, const uint16_t *sorted0) {
+    int64_t t = TOKEN(s) + 1, mem = s->memory;
+    int32_t k = s->k;
+    TOKEN(s) = t;
+    memcpy(s->signature + (t % mem) * k, sorted0, sizeof(uint16_t) * k);
+    if (t && t % mem == 0 && rp_forget_before(s, t - mem) != RP_OK) return RP_E_NOMEM;
+    MATCH(s) = -1;
+    int64_t longest = s->order < t + 1 ? s->order : t + 1;
+    for (int64_t length = longest; length > 0; length--) {      /* longest context first */
+        for (int64_t i = 0; i < length; i++)
+            memcpy(s->key + i * k, s->signature + ((t - i) % mem) * k, sizeof(uint16_t) * k);
+        int64_t earlier;
+        if (rp_map_swap(&s->seen[length - 1], s->key, t, &earlier) != RP_OK) return RP_E_NOMEM;
+        if (MATCH(s) < 0 && earlier >= 0 && t - earlier < mem - s->horizon) MATCH(s) = earlier;
+    }
+    return RP_OK;
+}
+
+static int rp_contains(const int32_t *values, int32_t n, int32_t v) {
+    for (int32_t i = 0; i < n; i++) if (values[i] == v) return 1;
+    return 0;
+}
+
+/* rotary.py's near_miss_credits: the router's best `n_top` scores (numpy's argpartition
+ * picks them, ties included) that were not routed get their share of a use. */
+static void rp_credit(rp_state *s, double *freq, const int32_t *ids, int32_t n_top,
+                      const int64_t *top, const float *probs, double boost) {
+    double peak = (double)probs[top[0]], low = peak;
+    for (int32_t i = 1; i < n_top; i++) {
+        double value = (double)probs[top[i]];
+        if (value > peak) peak = value;
+        if (value < low) low = value;
+    }
+    int logits = peak > 1.0 || low < 0.0;           /* raw scores: a softmax ratio instead */
+    for (int32_t i = 0; i < n_top; i++) {
+        int32_t e = (int32_t)top[i];
+        if (rp_contains(ids, s->k, e)) continue;
+        double value = (double)probs[e];
+        double share = logits ? exp(value - peak) : peak > 0 ? value / peak : 0.0;
+        freq[e] += boost * share;
+    }
+}
+
+static void rp_count(rp_state *s, int32_t l, const int32_t *ids, int32_t n_top,
+                     const int64_t *top, const float *probs) {
+    double boost = s->boost[l] * s->growth;
+    double *freq = s->freq + (int64_t)l * s->n_expert;
+    s->boost[l] = boost;
+    for (int32_t i = 0; i < s->k; i++) freq[ids[i]] += boost;
+    if (n_top > 0) rp_credit(s, freq, ids, n_top, top, probs, boost);
+    if (boost > RENORMALISE_AT) {
+        for (int32_t e = 0; e < s->n_expert; e++) freq[e] = freq[e] / boost;
+        s->boost[l] = 1.0;
+    }
+}
+
+static int rp_observe(rp_state *s, int32_t l, const int32_t *ids, int32_t n_top,
+                      const int64_t *top, const float *probs) {
+    uint16_t sorted[256];
+    int32_t k = s->k;
+    rp_sorted(ids, k, sorted);
+    if (l == 0 && rp_next_token(s, sorted) != RP_OK) return RP_E_NOMEM;
+    int64_t t = TOKEN(s), mem = s->memory, row = t % mem;
+    int64_t at = (int64_t)l * mem + row;
+    uint16_t *hist = RP_ROW_IDS(s, at);
+    for (int32_t i = 0; i < k; i++) hist[i] = (uint16_t)ids[i];
+    *RP_ROW_TOKEN(s, at) = t;
+    rp_count(s, l, ids, n_top, top, probs);
+    int64_t start = MATCH(s);
+    if (s->layer_match) {
+        int64_t earlier;
+        if (rp_map_swap(&s->seen_layer[l], sorted, t, &earlier) != RP_OK) return RP_E_NOMEM;
+        if (start < 0) start = t - earlier >= mem - s->horizon ? -1 : earlier;
+    }
+    s->start[l] = start;
+    s->f_built[l] = 0;
+    return RP_OK;
+}
+
+/* ---- ranking (_forecast, _keys) ----------------------------------------------------------- */
+
+static void rp_build_forecast(rp_state *s, int32_t l) {
+    rp_mark *mark = s->forecast + (int64_t)l * s->n_expert;
+    if (++s->f_cur[l] == 0) {                            /* wrapped: clear the old stamps */
+        memset(mark, 0, sizeof(rp_mark) * s->n_expert);
+        s->f_cur[l] = 1;
+    }
+    uint32_t cur = s->f_cur[l];
+    int64_t start = s->start[l], mem = s->memory;
+    s->f_built[l] = 1;
+    if (start < 0) return;
+    int64_t span = TOKEN(s) - start;
+    int64_t far = s->horizon < span ? s->horizon : span;
+    for (int64_t d = far; d > 0; d--) {                  /* nearest written last: first distance wins */
+        int64_t at = (int64_t)l * mem + (start + d) % mem;
+        if (*RP_ROW_TOKEN(s, at) != start + d) continue;   /* that layer was not called then */
+        const uint16_t *ids = RP_ROW_IDS(s, at);
+        for (int32_t i = 0; i < s->k; i++) {
+            mark[ids[i]].stamp = cur;
+            mark[ids[i]].dist = (int32_t)d;
+        }
+    }
+}
+
+/* 1e9 / d for an expert forecast at distance d, else freq * (1 / boost). */
+static double rp_key(const rp_state *s, int32_t l, int32_t e, double inv_boost) {
+    int64_t i = (int64_t)l * s->n_expert + e;
+    if (s->forecast[i].stamp == s->f_cur[l]) return 1e9 / (double)s->forecast[i].dist;
+    return s->freq[i] * inv_boost;
+}
+
+static double rp_inv_boost(rp_state *s, int32_t l) {
+    if (!s->f_built[l]) rp_build_forecast(s, l);
+    return 1.0 / s->boost[l];
+}
+
+/* (key, id) a < b as Python compares tuples. */
+static int rp_less(double ka, int32_t a, double kb, int32_t b) {
+    return ka < kb || (ka == kb && a < b);
+}
+
+/* ---- victims (_sample_victims) and table moves --------------------------------------------- */
+
+/* The `count` lowest (key, slot) of >= scan sampled slots into cand_*[0..], lowest first;
+ * returns how many; moves the hand past the last chosen. */
+static int32_t rp_sample_victims(rp_state *s, int32_t l, int32_t count, const int32_t *protected_,
+                                 int32_t n_protected) {
+    int32_t n = s->slots[l], hand = s->hand[l];
+    int32_t want = s->scan > count ? s->scan : count, got = 0;
+    const int32_t *ring = s->expert_in + s->slot_off[l];
+    double inv_boost = rp_inv_boost(s, l);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t slot = (hand + i) % n, e = ring[slot];
+        if (e == RP_FREE || rp_contains(protected_, n_protected, e)) continue;
+        double key = rp_key(s, l, e, inv_boost);
+        int32_t j = got++;                               /* insertion sort by (key, slot) */
+        for (; j > 0 && rp_less(key, slot, s->cand_key[j - 1], s->cand_slot[j - 1]); j--) {
+            s->cand_key[j] = s->cand_key[j - 1];
+            s->cand_slot[j] = s->cand_slot[j - 1];
+        }
+        s->cand_key[j] = key;
+        s->cand_slot[j] = slot;
+        if (n > want && got == want) break;
+    }
+    int32_t chosen = got < count ? got : count;
+    if (chosen > 0) {
+        int32_t last = s->cand_slot[0];
+        for (int32_t i = 1; i < chosen; i++)
+            if (rp_mod(s->cand_slot[i] - hand, n) > rp_mod(last - hand, n)) last = s->cand_slot[i];
+        s->hand[l] = (last + 1) % n;
+    }
+    return chosen;
+}
+
+static void rp_admit(rp_state *s, int32_t l, int32_t e, int32_t slot) {
+    s->expert_in[s->slot_off[l] + slot] = e;
+    s->slot_of[(int64_t)l * s->n_expert + e] = slot;
+}
+
+static int32_t rp_evict(rp_state *s, int32_t l, int32_t slot) {
+    int32_t e = s->expert_in[s->slot_off[l] + slot];
+    s->expert_in[s->slot_off[l] + slot] = RP_FREE;
+    s->slot_of[(int64_t)l * s->n_expert + e] = RP_FREE;
+    return e;
+}
+
+/* ---- the decision (RotaryPolicy._decide) ---------------------------------------------------- */
+
+static void rp_decide(rp_state *s, int32_t l, const int32_t *ids, const int32_t *missed, int32_t nm) {
+    double key[256];
+    int32_t expert[256], C = s->out_cap;
+    double inv_boost = rp_inv_boost(s, l);
+    for (int32_t i = 0; i < nm; i++) {                   /* sorted(..., reverse=True) */
+        double kv = rp_key(s, l, missed[i], inv_boost);
+        int32_t j = i;
+        for (; j > 0 && rp_less(key[j - 1], expert[j - 1], kv, missed[i]); j--) {
+            key[j] = key[j - 1];
+            expert[j] = expert[j - 1];
+        }
+        key[j] = kv;
+        expert[j] = missed[i];
+    }
+    int32_t ranked = nm < s->upload_cap ? nm : s->upload_cap;
+    int32_t need = ranked - (s->slots[l] - s->next_free[l]);
+    int32_t n_victims = need > 0 ? rp_sample_victims(s, l, need, ids, s->k) : 0, v = 0;
+    for (int32_t i = 0; i < ranked; i++) {
+        int32_t slot;
+        if (s->next_free[l] < s->slots[l]) {
+            slot = s->next_free[l]++;
+        } else {
+            if (v >= n_victims || s->cand_key[v] >= key[i]) return;   /* stays on the CPU */
+            slot = s->cand_slot[v++];
+            int32_t n = s->n_ev[l]++;
+            s->ev_s[l * C + n] = slot;
+            s->ev_e[l * C + n] = rp_evict(s, l, slot);
+        }
+        rp_admit(s, l, expert[i], slot);
+        int32_t n = s->n_up[l]++;
+        s->up_e[l * C + n] = expert[i];
+        s->up_s[l * C + n] = slot;
+    }
+}
+
+/* ---- entry points --------------------------------------------------------------------------- */
+
+/* One layer after one token (ResidencyPolicy.after_token). With the router's scores probs
+ * [E], top [n_top] are their best indices (argpartition); n_top = 0 without. Returns uploads. */
+RP_EXPORT int32_t rp_step(rp_state *s, int32_t l, const int32_t *ids, int32_t n_top,
+                          const int64_t *top, const float *probs) {
+    if (!s || !s->freq) return RP_E_UNBOUND;
+    if (l < 0 || l >= s->n_layers) return RP_E_ARGS;
+    if (l != 0 && TOKEN(s) < 0) return RP_E_ORDER;       /* layer 0 opens every token */
+    for (int32_t i = 0; i < s->k; i++) if (ids[i] < 0 || ids[i] >= s->n_expert) return RP_E_ID;
+    for (int32_t i = 0; i < n_top; i++) if (top[i] < 0 || top[i] >= s->n_expert) return RP_E_ID;
+    const int32_t *slot_of = s->slot_of + (int64_t)l * s->n_expert;
+    int32_t missed[256], nm = 0;
+    for (int32_t i = 0; i < s->k; i++) if (slot_of[ids[i]] == RP_FREE) missed[nm++] = ids[i];
+    s->clock[l] += 1;
+    s->hits[l] = s->k - nm;
+    s->misses[l] = nm;
+    s->n_up[l] = 0;
+    s->n_ev[l] = 0;
+    if (rp_observe(s, l, ids, n_top, top, probs) != RP_OK) return RP_E_NOMEM;
+    if (nm > 0 && s->upload_cap > 0) rp_decide(s, l, ids, missed, nm);
+    return s->n_up[l];
+}
+
+/* All layers of one token, layer 0 first: ids [L][k]. Returns the uploads of all layers. */
+RP_EXPORT int32_t rp_step_all(rp_state *s, const int32_t *ids) {
+    int32_t total = 0;
+    if (!s || !s->freq) return RP_E_UNBOUND;
+    for (int32_t l = 0; l < s->n_layers; l++) {
+        int32_t got = rp_step(s, l, ids + (int64_t)l * s->k, 0, NULL, NULL);
+        if (got < 0) return got;
+        total += got;
+    }
+    return total;
+}
+
+/* The engine's llama_slot_cache_read_routing (engine/runtime/slot_cache.py declares the same). */
+typedef int32_t (*rp_read_routing_fn)(void *ctx, int32_t *ids, float *probs);
+
+/* Read the step's routing into ids [L][k] and decide every layer: one call from Python per
+ * token instead of two (after a decode step each call costs microseconds of cold caches).
+ * *read_status: what read_routing returned (<= 0: no decode step, nothing decided). */
+RP_EXPORT int32_t rp_read_and_step(rp_state *s, rp_read_routing_fn read_routing, void *ctx,
+                                   int32_t *ids, int32_t *read_status) {
+    if (!s || !s->freq) return RP_E_UNBOUND;
+    *read_status = read_routing(ctx, ids, NULL);
+    return *read_status > 0 ? rp_step_all(s, ids) : 0;
+}
+
+/* _restore_layer: make `wanted` resident; writes (expert, slot) uploads; returns how many. */
+RP_EXPORT int32_t rp_restore_layer(rp_state *s, int32_t l, const int32_t *wanted, int32_t n_wanted,
+                                   int32_t *up_e, int32_t *up_s) {
+    if (!s || !s->freq) return RP_E_UNBOUND;
+    if (l < 0 || l >= s->n_layers || n_wanted < 0) return RP_E_ARGS;
+    for (int32_t i = 0; i < n_wanted; i++)
+        if (wanted[i] < 0 || wanted[i] >= s->n_expert) return RP_E_ID;
+    const int32_t *slot_of = s->slot_of + (int64_t)l * s->n_expert;
+    int32_t n = 0;
+    for (int32_t i = 0; i < n_wanted && n < s->slots[l]; i++)       /* missing[:n_slots] */
+        if (slot_of[wanted[i]] == RP_FREE) up_e[n++] = wanted[i];
+    for (int32_t i = 0; i < n; i++) {
+        int32_t slot;
+        if (s->next_free[l] < s->slots[l]) {
+            slot = s->next_free[l]++;
+        } else {
+            if (rp_sample_victims(s, l, 1, wanted, n_wanted) < 1) return RP_E_NO_VICTIM;
+            slot = s->cand_slot[0];
+        }
+        if (s->expert_in[s->slot_off[l] + slot] != RP_FREE) rp_evict(s, l, slot);
+        rp_admit(s, l, up_e[i], slot);
+        up_s[i] = slot;
+    }
+    return n;
+}
+
+RP_EXPORT int32_t rp_out_cap(const rp_state *s) { return s->out_cap; }
+RP_EXPORT int64_t rp_map_entries(const rp_state *s) {   /* for tests: memory stays bounded */
+    int64_t total = 0;
+    for (int32_t i = 0; i < s->order; i++) total += s->seen[i].count;
+    for (int32_t l = 0; l < s->n_layers; l++) total += s->seen_layer[l].count;
+    return total;
+}

@@ -1,0 +1,317 @@
+"""The rotary policy's C step equals the Python reference, decision by decision and bit for bit.
+
+Every comparison runs the two side by side on the same routing and checks, after every call,
+the Decision (hits, misses, uploads, evictions), both tables, the free slots, the hand and
+the clock; at the end the decayed frequencies and boosts bit for bit.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.residency import native_rotary
+from engine.residency.budget import Budget
+from engine.residency.policy import Snapshot, make_policy
+from engine.residency.rotary import RotaryConfig, RotaryPolicy
+from engine.residency.synth import SynthSpec, synth_trace
+from engine.residency.trace import load_trace
+
+pytestmark = pytest.mark.skipif(not native_rotary.available(),
+                                reason="no C compiler: the native rotary policy is not built")
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+# The real traces lie beside the checkout (CI: a copy of shared/); a worktree elsewhere names them.
+TRACES_DIR = pathlib.Path(os.environ.get("ROTARY_TRACES_DIR", ROOT.parent / "shared" / "traces"))
+TRACES = sorted(TRACES_DIR.glob("*.npz"))
+
+
+def pair(budget: Budget, n_expert: int, k: int, config: RotaryConfig | None = None):
+    native = make_policy("rotary", budget, n_expert, k, config=config)
+    reference = make_policy("rotary", budget, n_expert, k, native=False, config=config)
+    assert type(native) is native_rotary.NativeRotaryPolicy and type(reference) is RotaryPolicy
+    return native, reference
+
+
+def same_state(native, reference, layer: int) -> None:
+    got, want = native.tables[layer], reference.tables[layer]
+    assert got.expert_in == want.expert_in
+    assert got.slot_of == want.slot_of
+    assert got.free == want.free
+    got.check()
+    assert int(native.hand[layer]) == reference.hand[layer]
+    assert int(native.clock[layer]) == reference.clock[layer]
+
+
+def same_bits(native, reference) -> None:
+    assert np.array_equal(native.freq.view(np.uint64), np.array(reference.freq).view(np.uint64))
+    assert np.array_equal(native.boost.view(np.uint64), np.array(reference.boost).view(np.uint64))
+    assert (native.token, native.match, native.start.tolist()) == \
+        (reference.token, reference.match, reference.start)
+
+
+def lockstep(native, reference, ids: np.ndarray, probs: np.ndarray | None = None) -> int:
+    """Step both through ids [tokens, layers, k]; returns the uploads (so tests see turnover)."""
+    uploads = 0
+    for t, token in enumerate(ids.tolist()):
+        for layer, routed in enumerate(token):
+            p = None if probs is None else probs[t, layer]
+            got, want = native.after_token(layer, routed, p), reference.after_token(layer, routed, p)
+            assert (got.layer, got.hits, got.misses, got.uploads, got.evictions) == \
+                (want.layer, want.hits, want.misses, want.uploads, want.evictions), (t, layer)
+            same_state(native, reference, layer)
+            uploads += len(want.uploads)
+    same_bits(native, reference)
+    return uploads
+
+
+def synthetic(n_expert=32, k=4, n_layers=3, n_tokens=400, seed=0, **extra):
+    spec = SynthSpec(n_expert=n_expert, k=k, n_layers=n_layers, n_tokens=n_tokens, seed=seed,
+                     segment=80, prompt=0, **extra)
+    return synth_trace(spec).ids
+
+
+@pytest.mark.parametrize("slots", [4, 9, 32])                     # slots == k ... == n_expert
+@pytest.mark.parametrize("cap", [0, 1, None])
+@pytest.mark.parametrize("config", [RotaryConfig(), RotaryConfig(memory=64),
+                                    RotaryConfig(memory=40, horizon=4, order=2, scan=3),
+                                    RotaryConfig(layer_match=False, half_life=2.0, order=1)],
+                         ids=["default", "memory64", "small", "no-layer-match"])
+def test_synthetic_traces_decide_identically(slots, cap, config):
+    ids = synthetic(seed=slots)
+    native, reference = pair(Budget.uniform(3, slots, cap), 32, 4, config)
+    uploads = lockstep(native, reference, ids)
+    assert (uploads > 0) == (cap != 0)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n_expert=st.sampled_from([8, 16, 40]), k=st.integers(1, 4), data=st.data(),
+       order=st.integers(-1, 4), horizon=st.integers(-2, 20), scan=st.integers(-1, 20),
+       memory=st.integers(1, 48), layer_match=st.booleans(),
+       half_life=st.sampled_from([0.25, 1.0, 8.0, 1e9]), seed=st.integers(0, 2**16))
+def test_random_configs_decide_identically(n_expert, k, data, order, horizon, scan, memory,
+                                           layer_match, half_life, seed):
+    slots = tuple(data.draw(st.integers(k, n_expert)) for _ in range(2))
+    cap = data.draw(st.one_of(st.none(), st.integers(0, k + 2)))
+    rng = np.random.default_rng(seed)
+    pool = rng.choice(n_expert, size=min(n_expert, 2 * k + 3), replace=False)
+    ids = np.array([[rng.choice(pool, size=k, replace=False) for _ in range(2)]
+                    for _ in range(120)], dtype=np.int16)                 # [tokens, 2 layers, k]
+    config = RotaryConfig(order=order, horizon=horizon, scan=scan, memory=memory,
+                          layer_match=layer_match, half_life=half_life,
+                          near_miss=data.draw(st.integers(0, 5)))
+    scores = None
+    if data.draw(st.booleans()):            # router scores with ties (one decimal), some < 0
+        scores = np.round(rng.normal(0.3, 0.5, (*ids.shape[:2], n_expert)), 1).astype(np.float32)
+    native, reference = pair(Budget(slots, cap), n_expert, k, config)
+    lockstep(native, reference, ids, scores)
+    snapshot = Snapshot([rng.choice(n_expert, size=n, replace=False).tolist() for n in slots])
+    assert native.restore(snapshot) == reference.restore(snapshot)
+    for layer in range(2):
+        same_state(native, reference, layer)
+    lockstep(native, reference, ids[:20])
+
+
+def test_uneven_budgets_and_a_latent_trace():
+    ids = synthetic(n_expert=64, k=6, n_layers=4, n_tokens=300, seed=3, mode="latent")
+    native, reference = pair(Budget((6, 20, 64, 11), 2), 64, 6, RotaryConfig(memory=50))
+    assert lockstep(native, reference, ids) > 0
+
+
+def test_frequencies_renormalise_identically():
+    # half_life 0.5 quadruples the boost each token: RENORMALISE_AT (1e150) is passed at ~250.
+    ids = synthetic(n_tokens=600, seed=4)
+    native, reference = pair(Budget.uniform(3, 6, 2), 32, 4, RotaryConfig(half_life=0.5))
+    lockstep(native, reference, ids)
+    assert max(reference.boost) < 1e150            # 4 ** 600 without renormalising: it happened
+
+
+@pytest.mark.parametrize("kind", ["softmax", "logits"])
+def test_router_probabilities_credit_identically(kind):
+    ids = synthetic(seed=6)
+    rng = np.random.default_rng(6)
+    scores = rng.normal(0, 1, (*ids.shape[:2], 32)).astype(np.float32)   # [tokens, layers, 32]
+    np.put_along_axis(scores, ids.astype(np.int64), 4.0, axis=2)
+    if kind == "softmax":
+        scores = np.exp(scores) / np.exp(scores).sum(axis=2, keepdims=True)
+    native, reference = pair(Budget.uniform(3, 8, 2), 32, 4)
+    assert lockstep(native, reference, ids, scores) > 0
+
+
+@pytest.mark.parametrize("path", TRACES, ids=[p.stem for p in TRACES])
+@pytest.mark.parametrize("fraction", [0.125, 0.25, 0.5])
+def test_real_traces_decide_identically(path, fraction):
+    trace = load_trace(str(path))
+    slots = max(trace.k, round(fraction * trace.n_expert))      # granite: 12.5% of 40 < top-8
+    native, reference = pair(Budget.uniform(trace.n_layers, slots), trace.n_expert, trace.k)
+    assert lockstep(native, reference, trace.ids[:1500]) > 0
+
+
+def test_real_traces_are_there_or_skipped():
+    if not TRACES:
+        pytest.skip(f"no traces in {TRACES_DIR}")
+    assert all(load_trace(str(p)).n_tokens > 0 for p in TRACES)
+
+
+def test_the_batch_entry_equals_layer_by_layer_calls():
+    ids = synthetic(n_layers=5, seed=8).astype(np.int32)
+    batch, reference = pair(Budget.uniform(5, 7, 2), 32, 4, RotaryConfig(memory=64))
+    buffer = np.zeros((5, 4), dtype=np.int32)                           # reused, as the engine does
+    for t, token in enumerate(ids):
+        buffer[:] = token
+        step = batch.after_token_all(buffer)
+        decisions = [reference.after_token(layer, row.tolist()) for layer, row in enumerate(token)]
+        assert step.total_uploads == sum(len(d.uploads) for d in decisions)
+        for layer, d in enumerate(decisions):
+            n_up, n_ev = int(step.n_uploads[layer]), int(step.n_evictions[layer])
+            assert (int(step.hits[layer]), int(step.misses[layer])) == (d.hits, d.misses), t
+            assert list(zip(step.upload_expert[layer, :n_up].tolist(),
+                            step.upload_slot[layer, :n_up].tolist())) == d.uploads
+            assert list(zip(step.eviction_expert[layer, :n_ev].tolist(),
+                            step.eviction_slot[layer, :n_ev].tolist())) == d.evictions
+            same_state(batch, reference, layer)
+    same_bits(batch, reference)
+
+
+def test_conversations_snapshots_and_restores_match():
+    ids = synthetic(n_tokens=480, seed=9)
+    native, reference = pair(Budget.uniform(3, 8, 2), 32, 4, RotaryConfig(memory=64))
+    both = (native, reference)
+    plan = [("a", 0, 80), ("b", 80, 160), ("a", 160, 240), ("c", 240, 300), ("b", 300, 380),
+            ("a", 380, 480)]
+    saved = []
+    for context, start, stop in plan:
+        ops = [p.switch_context(context) for p in both]
+        assert ops[0] == ops[1]
+        lockstep(native, reference, ids[start:stop])
+        snaps = [p.snapshot() for p in both]
+        assert snaps[0].resident == snaps[1].resident
+        saved.append(snaps[1])
+    for snapshot in (saved[1], saved[0], Snapshot([[3, 1, 4, 15, 9, 26]] * 3)):
+        ops = [p.restore(snapshot) for p in both]
+        assert ops[0] == ops[1]
+        for layer in range(3):
+            same_state(native, reference, layer)
+        lockstep(native, reference, ids[:40])
+
+
+def test_a_snapshot_larger_than_the_slots_fails_the_same_way():
+    native, reference = pair(Budget.uniform(1, 4), 32, 4)
+    everything = Snapshot([list(range(32))])
+    for policy in (native, reference):
+        policy.restore(everything)                                  # fills the 4 free slots
+    assert native.tables[0].expert_in == reference.tables[0].expert_in == [0, 1, 2, 3]
+    ops = [p.restore(Snapshot([[5, 6]])) for p in (native, reference)]   # victims by rank
+    assert ops[0] == ops[1]
+    for policy in (native, reference):
+        with pytest.raises(IndexError):
+            policy.restore(Snapshot([[0, 1, 2, 3, 5, 6, 7][::-1]]))  # every resident is wanted
+
+
+def test_context_maps_hold_what_the_python_dicts_hold():
+    ids = synthetic(n_tokens=700, seed=10, n_expert=16, k=2)
+    native, reference = pair(Budget.uniform(3, 4), 16, 2, RotaryConfig(memory=64))
+    for t in range(0, 700, 50):
+        lockstep(native, reference, ids[t:t + 50])
+        entries = sum(len(d) for d in (*reference.seen, *reference.seen_layer))
+        assert native.map_entries() == entries <= (3 + 3) * 2 * 64       # bounded by 2 x memory
+
+
+def test_out_of_order_and_bad_calls_raise():
+    policy = make_policy("rotary", Budget.uniform(2, 4), 16, 2)
+    with pytest.raises(RuntimeError, match="layer 0"):
+        policy.after_token(1, [0, 1])
+    with pytest.raises(ValueError):
+        policy.after_token(0, [0, 1, 2])
+    with pytest.raises(RuntimeError, match="out of range"):
+        policy.after_token(0, [0, 16])
+    assert policy.token == -1                                           # nothing happened
+    policy.after_token(0, [0, 1])
+    policy.close()
+    policy.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        policy.after_token(1, [0, 1])
+    assert policy.tables[0].expert_in == [1, 0, -1, -1]   # still readable (ties: higher id first)
+
+
+def test_selection_native_by_default_python_as_reference_and_fallback(monkeypatch):
+    budget = Budget.uniform(2, 4)
+    assert isinstance(make_policy("rotary", budget, 16, 2), native_rotary.NativeRotaryPolicy)
+    assert type(make_policy("rotary", budget, 16, 2, native=False)) is RotaryPolicy
+    configured = make_policy("rotary", budget, 16, 2, config=RotaryConfig(horizon=3))
+    assert configured.cfg.horizon == 3
+    monkeypatch.setattr(native_rotary, "available", lambda: False)   # as without a compiler
+    assert type(make_policy("rotary", budget, 16, 2)) is RotaryPolicy
+
+
+# ---- the engine runs the native policy ------------------------------------------------------
+
+def _engine_available() -> bool:
+    from engine.runtime import slot_cache  # noqa: PLC0415
+
+    return slot_cache.available()
+
+
+def test_the_read_routing_signature_is_the_one_the_c_step_calls():
+    from engine.runtime import slot_cache  # noqa: PLC0415
+
+    argtypes, restype = slot_cache._SIGNATURES["llama_slot_cache_read_routing"]
+    assert [a.__name__ for a in argtypes] == ["c_void_p", "LP_c_int", "LP_c_float"]
+    assert restype.__name__ in ("c_int", "c_int32")                    # rp_read_routing_fn
+
+
+@pytest.mark.skipif(not _engine_available(), reason="the installed llama-cpp-python has no slot cache")
+def test_the_engine_decides_with_the_native_policy_and_matches_python(tiny_moe_path, cpu_recipe):
+    from engine.residency.simulate import replay  # noqa: PLC0415
+    from engine.runtime.llama_model import NativeModel, Sampling  # noqa: PLC0415
+
+    recipe = cpu_recipe(expert_slots=(3, 2, 3, 2), residency_policy="rotary", upload_cap=1)
+    model = NativeModel(str(tiny_moe_path), recipe)
+    try:
+        cache = model.slot_cache
+        assert isinstance(cache.policy, native_rotary.NativeRotaryPolicy)
+        calls = []
+        read_and_step = cache._read_and_step
+        cache._read_and_step = lambda: calls.append(1) or read_and_step()
+        cache.verify, cache.routing_log = True, []
+        model.set_sampling(Sampling(temperature=0))
+        model.decode(model.tokenize("hello the model and the expert"))
+        steps = []
+        for _ in range(64):
+            model.decode([model.sample()], step=True)
+            steps.append(model.last_residency)
+        ids = np.stack([i for i, _ in cache.routing_log])              # [tokens, layers, k]
+        resident = cache.resident()
+        tables = [cache.policy.tables[j].expert_in for j in range(4)]
+    finally:
+        model.close()
+    assert len(calls) == 64                                             # one call per token
+    reference = make_policy("rotary", Budget((3, 2, 3, 2), 1), 8, 2, native=False)
+    counts = replay(reference, ids)
+    engine = (sum(s.hits for s in steps), sum(s.misses for s in steps), sum(s.uploads for s in steps))
+    assert engine == (counts.hits, counts.misses, counts.uploads) and counts.uploads > 0
+    assert tables == [reference.tables[j].expert_in for j in range(4)]
+    assert resident == tuple(tuple(sorted(e for e in t if e >= 0)) for t in tables)
+
+
+def test_a_prebuilt_policy_library_is_taken_before_compiling(monkeypatch, tmp_path):
+    from engine.native import build as native_build  # noqa: PLC0415
+
+    if native_build.find_compiler() is None:
+        pytest.skip("needs a C compiler")
+    prebuilt = native_build.compile_into("rotary_policy.c", tmp_path / "prebuilt")   # build.spec's step
+    monkeypatch.setattr(native_build, "PREBUILT", prebuilt.parent)
+    monkeypatch.setattr(native_build, "find_compiler", lambda: pytest.fail("compiled"))
+    native_build.build_library.cache_clear()
+    native_rotary.library.cache_clear()
+    try:
+        assert native_build.build_library("rotary_policy.c") == prebuilt
+        assert native_rotary.available()
+    finally:
+        native_build.build_library.cache_clear()
+        native_rotary.library.cache_clear()
