@@ -167,7 +167,7 @@ def ensure_test_system_packages() -> None:
 # beyond it (bench/verdict.py), or a crash, makes the benchmark and so the command fail.
 BENCHMARKS = (
     ("bench/bench_engine.py", "--rounds", "9"),
-    ("bench/bench_slotcache.py", "--rounds", "7"),
+    ("bench/bench_slotcache.py",),
     ("bench/bench_planner.py",),
     ("bench/bench_residency_step.py",),
     ("bench/bench_residency_quality.py", "--out", "artifacts/bench"),

@@ -4,17 +4,16 @@ Without a GPU nothing can get faster: the banks are a second CPU buffer and ever
 expert is still computed by the CPU, from a slot or from the original weights. What this
 bounds is the price of the mechanism: the cached graph (two half-chains and an add per
 expert matmul, table lookups, the routing copy), the uploads (a memcpy here), and the
-policy step after every token (Python). Sides: cache off, on with LRU, on with rotary, and
-two that isolate the mechanism from the uploads: every expert preloaded (all hits, nothing
-uploaded) and uploads forbidden (all misses). All loaded at once and driven through ``stream_generate`` in this thread, in alternating short
-rounds compared pairwise. Two clocks: wall time, and this thread's CPU time (ggml runs in
-this thread with one thread): on a shared 2-core machine the second is the steadier one,
-so the verdict uses it; both are printed. Target >= 0.90 (issue 9), NOT MET yet: 0.66-0.77
-was measured when the cache landed, and bench/profile_slotcache.py shows why (the cached
-graph costs ~0.25 ms a token on this 1.9 ms fixture, the memcpy uploads ~0.19 ms). Until the
-target is met the CI bound is a regression guard below that measurement (0.55), not the
-margin around the target; the run says so in its verdict line.
-Usage: python bench/bench_slotcache.py [--rounds 12] [--tokens 48] [--slots 16]
+policy step after every token (C for rotary, Python for LRU). Sides: cache off, on with LRU,
+on with rotary, and two that isolate the mechanism from the uploads: every expert preloaded
+(all hits, nothing uploaded) and uploads forbidden (all misses). All loaded at once and
+driven through ``stream_generate`` in this thread, in alternating short rounds compared
+pairwise. Two clocks: wall time, and this thread's CPU time (ggml runs in this thread with
+one thread): on a shared 2-core machine the second is the steadier one, so the verdict uses
+it; both are printed. Target >= 0.90 for rotary (issue 9). On this 1.7 ms/token F16 fixture
+the uploads alone (~2.8 a token, ~0.15 ms) cost ~8.5%, so rotary sits just above the
+target and single runs move by about ±0.02; CI fails beyond 0.80.
+Usage: python bench/bench_slotcache.py [--rounds 30] [--tokens 48] [--slots 16]
 """
 
 from __future__ import annotations
@@ -50,14 +49,13 @@ def tokens_per_s(model: NativeModel, tokens: int) -> tuple[float, float]:
     return n / (time.perf_counter() - wall), n / (time.thread_time() - cpu)
 
 
-# Below the 0.66-0.77 measured when the slot cache landed (idle and busy machine), by the
-# run-to-run noise seen here (±0.06).
-REGRESSION_GUARD = 0.55
+# Noise margin: paired medians moved by ±0.02 run to run on an idle machine, ±0.06 on a busy one.
+FAIL_AT = 0.80
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--tokens", type=int, default=48)
     parser.add_argument("--slots", type=int, default=16, help="slots per layer (of 32 experts)")
     args = parser.parse_args()
@@ -114,12 +112,7 @@ def _report(results: dict, totals: dict) -> int:
         label = f"slot cache on ({name}) / off (CPU build), decode tokens/s"
         print(f"{label}, wall clock: {wall:.3f} [measured]")
         if name == "rotary":        # the engine's policy: the figure the target is about
-            verdicts.check(f"{label} per CPU second", cpu, target=0.90, fail_at=REGRESSION_GUARD,
-                           guard=True)
-            if cpu < 0.90:
-                print(f"  the 0.90 target is not met yet (issue 9 stays open); CI fails below "
-                      f"{REGRESSION_GUARD}, a regression guard set from the measurement when the "
-                      "cache landed")
+            verdicts.check(f"{label} per CPU second", cpu, target=0.90, fail_at=FAIL_AT)
         else:
             print(f"{label} per CPU second: {cpu:.3f} [measured]")
     return verdicts.exit_code()

@@ -35,8 +35,7 @@ _SIGNATURES = {
     "rp_free": ([ctypes.c_void_p], None),
     "rp_step": ([ctypes.c_void_p, ctypes.c_int32, _i32p, ctypes.c_int32, _i64p, _f32p], ctypes.c_int32),
     "rp_step_all": ([ctypes.c_void_p, _i32p], ctypes.c_int32),
-    "rp_read_and_step": ([ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, _i32p, _i32p],
-                         ctypes.c_int32),
+    "rp_engine_step": ([ctypes.c_void_p, ctypes.c_void_p, _i32p, _i32p, _i32p], ctypes.c_int32),
     "rp_restore_layer": ([ctypes.c_void_p, ctypes.c_int32, _i32p, ctypes.c_int32, _i32p, _i32p],
                          ctypes.c_int32),
     "rp_out_cap": ([ctypes.c_void_p], ctypes.c_int32),
@@ -111,6 +110,22 @@ class NativeSlotTable:
         for expert, slot in enumerate(lookup):
             assert slot == FREE or ring[slot] == expert, (expert, slot)
         assert sorted(self.free) == [s for s, e in enumerate(ring) if e == FREE]
+
+
+class _Engine(ctypes.Structure):
+    """rotary_policy.c's rp_engine: the libllama calls one engine step makes."""
+
+    CALLS = ("read_routing", "upload", "stage", "commit")    # rp_engine's order; failed - 1
+    _fields_ = [*((name, ctypes.c_void_p) for name in CALLS),
+                ("ctx", ctypes.c_void_p), ("model_layer", _i32p)]
+
+
+class SlotStepError(RuntimeError):
+    """A libllama slot-cache call inside the engine step failed: ``call`` and its ``status``."""
+
+    def __init__(self, call: str, status: int) -> None:
+        super().__init__(f"llama_slot_cache_{call} returned {status}")
+        self.call, self.status = call, status
 
 
 class AllLayers:
@@ -223,32 +238,32 @@ class NativeRotaryPolicy(ResidencyPolicy):
         self._all.total_uploads = got
         return self._all
 
-    def read_and_step(self, read_routing: int, ctx, ids: np.ndarray):
-        """A callable for the engine: reads a decode step's routing into ids int32 [layers, k]
-        through ``read_routing`` (the address of llama_slot_cache_read_routing) and decides
-        every layer, in one call; it returns (read status, AllLayers) (status <= 0: no step)."""
+    def engine_step(self, functions: dict, ctx, model_layers, ids: np.ndarray):
+        """A callable for the engine, one per decoded token: reads the step's routing into ids
+        int32 [layers, k], decides every layer, uploads and stages the layers that changed and
+        publishes, all in C. ``functions``: the addresses of libllama's
+        llama_slot_cache_{read_routing, upload, stage, commit}. The callable returns
+        (read status, AllLayers) (status <= 0: no decode step), or raises SlotStepError."""
         if ids.dtype != np.int32 or ids.shape != (self.budget.n_layers, self.k) \
                 or not ids.flags.c_contiguous:
-            raise ValueError("read_and_step takes int32 ids [layers, k], C-contiguous")
-        status, ids_ptr, function = ctypes.c_int32(), _ptr(ids, _i32p), self._lib.rp_read_and_step
-        keep = (ids, status)                       # the buffers live as long as the callable
+            raise ValueError("engine_step takes int32 ids [layers, k], C-contiguous")
+        layers = (ctypes.c_int32 * len(model_layers))(*model_layers)
+        engine = _Engine(*(functions[name] for name in _Engine.CALLS), ctx, layers)
+        status, failed = ctypes.c_int32(), ctypes.c_int32()
+        args = (self._handle, ctypes.byref(engine), _ptr(ids, _i32p), ctypes.byref(status),
+                ctypes.byref(failed))
+        function = self._lib.rp_engine_step
 
         def step():
-            got = function(self._handle, read_routing, ctx, ids_ptr, ctypes.byref(status))
+            got = function(*args)
+            if failed.value:
+                raise SlotStepError(_Engine.CALLS[failed.value - 1], got)
             if got < 0:
                 self._raise(got)
             self._all.total_uploads = got
             return status.value, self._all
-        step.buffers = keep
+        step.buffers = (ids, layers, engine, status, failed)   # alive as long as the callable
         return step
-
-    def upload_pointers(self, layer: int) -> tuple:
-        """int32 pointers to the (experts, slots) that the last step uploads into ``layer``."""
-        return _ptr(self._moves[0, layer], _i32p), _ptr(self._moves[1, layer], _i32p)
-
-    def table_pointer(self, layer: int):
-        """int32 pointer to ``layer``'s slot -> expert ring (what the engine stages)."""
-        return _ptr(self.tables[layer].ring, _i32p)
 
     def _victim(self, layer: int, protected) -> int:
         raise NotImplementedError("the native policy chooses its victims in C")

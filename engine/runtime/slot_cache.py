@@ -18,6 +18,7 @@ import numpy as np
 
 from engine.errors import BudgetError, ModelLoadError
 from engine.residency.budget import Budget
+from engine.residency.native_rotary import SlotStepError
 from engine.runtime.bindings import llama_cpp_module
 
 log = logging.getLogger("rotary.slot_cache")
@@ -117,6 +118,13 @@ class SlotCacheError(RuntimeError):
 
 E_ALLOC = -4
 
+# The libllama calls of one engine step (native policies make them from C), and what a
+# failure of each tells the user.
+STEP_FAILURES = {"read_routing": "Reading the routing failed",
+                 "upload": "Uploading experts failed",
+                 "stage": "Staging the slot table failed",
+                 "commit": "Publishing the slot tables failed"}
+
 
 def _check(status: int, what: str) -> None:
     if status < 0:
@@ -164,14 +172,14 @@ class SlotCache:
         self._up_experts, self._up_slots = (ctypes.c_int32 * most)(), (ctypes.c_int32 * most)()
         self._table = (ctypes.c_int32 * most)()
         self._resident_rows: list[tuple[int, ...]] = [() for _ in self.layers]  # = native tables
-        # A native policy (engine/residency/native_rotary.py) decides all layers in one call and
-        # the engine uploads and stages straight from its arrays.
-        self._read_and_step = None
-        if hasattr(self.policy, "read_and_step") and not router_probs:
-            read = ctypes.cast(self._api.llama_slot_cache_read_routing, ctypes.c_void_p).value
-            self._read_and_step = self.policy.read_and_step(read, ctx_ptr, self._ids)
-            self._native_ptrs = [self.policy.upload_pointers(j) for j in range(len(self.layers))]
-            self._native_tables = [self.policy.table_pointer(j) for j in range(len(self.layers))]
+        # A native policy (engine/residency/native_rotary.py) makes the whole step after a token
+        # in C: read the routing, decide every layer, upload, stage, publish.
+        self._engine_step = None
+        if hasattr(self.policy, "engine_step") and not router_probs:
+            functions = {name: ctypes.cast(getattr(self._api, f"llama_slot_cache_{name}"),
+                                           ctypes.c_void_p).value for name in STEP_FAILURES}
+            self._engine_step = self.policy.engine_step(functions, ctx_ptr, self.layers, self._ids)
+            self._native_rings = [table.ring for table in self.policy.tables]  # [n_slots] int32 views
         self._resident: tuple[tuple[int, ...], ...] | None = None     # built when asked
         self.totals = Totals()
         self.conversation: str | None = None
@@ -187,8 +195,11 @@ class SlotCache:
         The hot path of decoding (every token, every cached layer): one ctypes call reads
         all layers' routing (with a native policy the same call also decides every layer),
         and only layers whose table changed are uploaded and staged."""
-        if self._read_and_step is not None:        # native policy: read and decide in one call
-            got, step = self._read_and_step()
+        if self._engine_step is not None:      # native policy: the whole step in one call
+            try:
+                got, step = self._engine_step()
+            except SlotStepError as error:
+                _check(error.status, STEP_FAILURES[error.call])
         else:
             got, step = self._api.llama_slot_cache_read_routing(
                 self._ctx, self._ids_ptr, self._probs_ptr), None
@@ -203,7 +214,7 @@ class SlotCache:
         return result
 
     def _after_token_all(self, step) -> TokenResidency:
-        """The native policy decided every layer (``step``); upload only where it chose to."""
+        """Count what the native policy decided, uploaded and published for every layer."""
         layer_hits, layer_misses = step.hits.tolist(), step.misses.tolist()
         if self.verify:
             for j, routed in enumerate(self._ids.tolist()):
@@ -212,22 +223,13 @@ class SlotCache:
         if step.total_uploads:
             for j, n in enumerate(step.n_uploads.tolist()):
                 if n:
-                    self._upload_staged(j, n)
                     uploads += n
                     uploaded += n * self.expert_bytes[j]
-            _check(self._api.llama_slot_cache_commit(self._ctx), "Publishing the slot tables failed")
+                    self._resident_rows[j] = tuple(sorted(
+                        e for e in self._native_rings[j].tolist() if e >= 0))
+            self._resident = None
         return TokenResidency(sum(layer_hits), sum(layer_misses), uploads, uploaded,
                               tuple(layer_hits))
-
-    def _upload_staged(self, j: int, n: int) -> None:
-        """Upload the native policy's n choices for policy layer j straight from its arrays."""
-        layer, (experts, slots) = self.layers[j], self._native_ptrs[j]
-        _check(self._api.llama_slot_cache_upload(self._ctx, layer, n, experts, slots),
-               "Uploading experts failed")
-        _check(self._api.llama_slot_cache_stage(self._ctx, layer, self._native_tables[j]),
-               "Staging the slot table failed")
-        self._resident_rows[j] = tuple(sorted(e for e in self.policy.tables[j].expert_in if e >= 0))
-        self._resident = None
 
     def _after_token_by_layer(self, probs) -> TokenResidency:
         """One policy call per layer (Python policies, and router scores)."""

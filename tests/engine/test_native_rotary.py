@@ -7,6 +7,7 @@ the clock; at the end the decayed frequencies and boosts bit for bit.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import pathlib
 
@@ -257,12 +258,73 @@ def _engine_available() -> bool:
     return slot_cache.available()
 
 
-def test_the_read_routing_signature_is_the_one_the_c_step_calls():
+def test_the_slot_cache_signatures_are_the_ones_the_c_step_calls():
+    # rotary_policy.c's rp_read_routing_fn, rp_upload_fn, rp_stage_fn and rp_commit_fn
     from engine.runtime import slot_cache  # noqa: PLC0415
 
-    argtypes, restype = slot_cache._SIGNATURES["llama_slot_cache_read_routing"]
-    assert [a.__name__ for a in argtypes] == ["c_void_p", "LP_c_int", "LP_c_float"]
-    assert restype.__name__ in ("c_int", "c_int32")                    # rp_read_routing_fn
+    expected = {"read_routing": ["c_void_p", "LP_c_int", "LP_c_float"],
+                "upload": ["c_void_p", "c_int", "c_int", "LP_c_int", "LP_c_int"],
+                "stage": ["c_void_p", "c_int", "LP_c_int"],
+                "commit": ["c_void_p"]}
+    assert set(expected) == set(slot_cache.STEP_FAILURES)
+    for name, args in expected.items():
+        argtypes, restype = slot_cache._SIGNATURES[f"llama_slot_cache_{name}"]
+        assert [a.__name__ for a in argtypes] == args, name
+        assert restype.__name__ in ("c_int", "c_int32"), name
+
+
+_READ = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32),
+                         ctypes.POINTER(ctypes.c_float))
+_UPLOAD = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32,
+                           ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int32))
+_STAGE = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(ctypes.c_int32))
+_COMMIT = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p)
+
+
+def _fake_libllama(calls: list, upload_status: int):
+    """Stand-ins for libllama's slot-cache calls: each records itself; routing is 0..k-1."""
+    def read(ctx, ids, probs):
+        for i in range(4):                                  # 2 layers x k = 2
+            ids[i] = i % 2
+        calls.append(("read",))
+        return 2
+    def upload(ctx, il, n, experts, slots):
+        calls.append(("upload", il, [experts[i] for i in range(n)], [slots[i] for i in range(n)]))
+        return upload_status
+    def stage(ctx, il, table):
+        calls.append(("stage", il, [table[i] for i in range(4)]))
+        return 0
+    def commit(ctx):
+        calls.append(("commit",))
+        return 0
+    kept = (_READ(read), _UPLOAD(upload), _STAGE(stage), _COMMIT(commit))
+    return kept, {name: ctypes.cast(f, ctypes.c_void_p).value
+                  for name, f in zip(("read_routing", "upload", "stage", "commit"), kept)}
+
+
+def test_the_c_step_uploads_stages_and_publishes_what_it_decided():
+    policy = make_policy("rotary", Budget.uniform(2, 4), 8, 2)
+    calls = []
+    kept, functions = _fake_libllama(calls, upload_status=0)
+    step = policy.engine_step(functions, None, (5, 9), np.zeros((2, 2), dtype=np.int32))
+    status, decided = step()
+    assert status == 2 and decided.total_uploads == 4 and decided.misses.tolist() == [2, 2]
+    # equal keys rank the higher expert first (Python's sorted(..., reverse=True))
+    assert calls == [("read",), ("upload", 5, [1, 0], [0, 1]), ("stage", 5, [1, 0, -1, -1]),
+                     ("upload", 9, [1, 0], [0, 1]), ("stage", 9, [1, 0, -1, -1]), ("commit",)]
+    policy.close()
+
+
+def test_a_failing_slot_cache_call_inside_the_c_step_is_reported_by_name():
+    policy = make_policy("rotary", Budget.uniform(2, 4), 8, 2)
+    calls = []
+    kept, functions = _fake_libllama(calls, upload_status=-1)
+    step = policy.engine_step(functions, None, (5, 9), np.zeros((2, 2), dtype=np.int32))
+    with pytest.raises(native_rotary.SlotStepError) as caught:
+        step()
+    assert (caught.value.call, caught.value.status) == ("upload", -1)
+    assert calls[-1][0] == "upload"                        # nothing staged after the failure
+    policy.close()
 
 
 @pytest.mark.skipif(not _engine_available(), reason="the installed llama-cpp-python has no slot cache")
@@ -276,8 +338,8 @@ def test_the_engine_decides_with_the_native_policy_and_matches_python(tiny_moe_p
         cache = model.slot_cache
         assert isinstance(cache.policy, native_rotary.NativeRotaryPolicy)
         calls = []
-        read_and_step = cache._read_and_step
-        cache._read_and_step = lambda: calls.append(1) or read_and_step()
+        engine_step = cache._engine_step
+        cache._engine_step = lambda: calls.append(1) or engine_step()
         cache.verify, cache.routing_log = True, []
         model.set_sampling(Sampling(temperature=0))
         model.decode(model.tokenize("hello the model and the expert"))

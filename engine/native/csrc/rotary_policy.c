@@ -513,17 +513,54 @@ RP_EXPORT int32_t rp_step_all(rp_state *s, const int32_t *ids) {
     return total;
 }
 
-/* The engine's llama_slot_cache_read_routing (engine/runtime/slot_cache.py declares the same). */
+/* The slot-cache calls of libllama the engine step makes (engine/runtime/slot_cache.py
+ * declares the same signatures; a test ties them together). */
 typedef int32_t (*rp_read_routing_fn)(void *ctx, int32_t *ids, float *probs);
+typedef int32_t (*rp_upload_fn)(void *ctx, int32_t il, int32_t n, const int32_t *experts, const int32_t *slots);
+typedef int32_t (*rp_stage_fn)(void *ctx, int32_t il, const int32_t *slot_to_expert);
+typedef int32_t (*rp_commit_fn)(void *ctx);
 
-/* Read the step's routing into ids [L][k] and decide every layer: one call from Python per
- * token instead of two (after a decode step each call costs microseconds of cold caches).
- * *read_status: what read_routing returned (<= 0: no decode step, nothing decided). */
-RP_EXPORT int32_t rp_read_and_step(rp_state *s, rp_read_routing_fn read_routing, void *ctx,
-                                   int32_t *ids, int32_t *read_status) {
+typedef struct {
+    rp_read_routing_fn read_routing;
+    rp_upload_fn upload;
+    rp_stage_fn stage;
+    rp_commit_fn commit;
+    void *ctx;
+    const int32_t *model_layer;   /* [L] model layer of each policy layer */
+} rp_engine;
+
+enum { RP_FAILED_NONE = 0, RP_FAILED_READ = 1, RP_FAILED_UPLOAD = 2, RP_FAILED_STAGE = 3,
+       RP_FAILED_COMMIT = 4 };
+
+/* One decoded token, in one call from Python: read the step's routing into ids [L][k],
+ * decide every layer, upload and stage the layers that changed, publish. After a decode step
+ * every ctypes call costs microseconds of cold caches, so the whole step stays here.
+ * *read_status: what read_routing returned (<= 0: no decode step, nothing decided).
+ * Returns the uploads; a libllama status < 0 comes back with *failed saying which call. */
+RP_EXPORT int32_t rp_engine_step(rp_state *s, const rp_engine *e, int32_t *ids,
+                                 int32_t *read_status, int32_t *failed) {
+    *failed = RP_FAILED_NONE;
     if (!s || !s->freq) return RP_E_UNBOUND;
-    *read_status = read_routing(ctx, ids, NULL);
-    return *read_status > 0 ? rp_step_all(s, ids) : 0;
+    *read_status = e->read_routing(e->ctx, ids, NULL);
+    if (*read_status <= 0) {
+        *failed = *read_status < 0 ? RP_FAILED_READ : RP_FAILED_NONE;
+        return *read_status;
+    }
+    const int32_t total = rp_step_all(s, ids);
+    if (total <= 0) return total;
+    const int64_t row = s->out_cap;
+    for (int32_t l = 0; l < s->n_layers; l++) {
+        const int32_t n = s->n_up[l];
+        if (n == 0) continue;
+        const int32_t il = e->model_layer[l];
+        int32_t status = e->upload(e->ctx, il, n, s->up_e + l * row, s->up_s + l * row);
+        if (status < 0) { *failed = RP_FAILED_UPLOAD; return status; }
+        status = e->stage(e->ctx, il, s->expert_in + s->slot_off[l]);
+        if (status < 0) { *failed = RP_FAILED_STAGE; return status; }
+    }
+    const int32_t status = e->commit(e->ctx);
+    if (status < 0) { *failed = RP_FAILED_COMMIT; return status; }
+    return total;
 }
 
 /* _restore_layer: make `wanted` resident; writes (expert, slot) uploads; returns how many. */
