@@ -31,7 +31,7 @@ _converter = (MarkdownIt("commonmark", {"html": False, "breaks": True, "linkify"
 def code_block_html(code: str, dark: bool) -> str:
     shade = "#2b2b2b" if dark else "#f0f0f0"
     return (f'<table width="100%" cellpadding="8" bgcolor="{shade}"><tr><td>'
-            f'<pre style="font-family: monospace;">{code}</pre></td></tr></table>')
+            f'<pre style="font-family: monospace; white-space: pre-wrap;">{code}</pre></td></tr></table>')
 
 
 def render(text: str, dark: bool = False) -> str:

@@ -151,3 +151,24 @@ def test_a_streamed_indented_code_block_stays_one_block(qapp):
             tables.add(table.firstPosition())
         block = block.next()
     assert len(tables) == 1
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_long_code_line_wraps_inside_the_bubble_instead_of_being_cut_off(qtbot, qapp, streamed):
+    # The bubble has no horizontal scroll bar: what runs past its right edge is lost.
+    from app.chat_view import MessageWidget
+    line = "total = " + " + ".join(f"value_{i}" for i in range(60))     # ~700 characters
+    text = f"```python\n{line}\n```"
+    widget = MessageWidget(1, "assistant", "" if streamed else text)
+    qtbot.addWidget(widget)
+    widget.resize(420, 300)
+    widget.show()
+    if streamed:
+        widget.append(text)
+        widget.refresh()
+    qapp.processEvents()
+    body = widget.body
+    document = body.document()
+    assert document.toPlainText().count("value_59") == 1           # the whole line is there
+    assert document.size().width() <= body.viewport().width() + 1, \
+        (document.size().width(), body.viewport().width())
