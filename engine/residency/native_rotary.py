@@ -21,7 +21,7 @@ import logging
 import numpy as np
 
 from engine.residency.policy import NATIVE, ResidencyPolicy, Snapshot
-from engine.residency.rotary import RotaryConfig, near_miss_top
+from engine.residency.rotary import RotaryConfig, RotaryPolicy, near_miss_top
 from engine.residency.slots import FREE, Decision
 
 log = logging.getLogger("rotary.residency")
@@ -283,13 +283,8 @@ class NativeRotaryPolicy(ResidencyPolicy):
         self._raise(n)
         return [(layer, e, s) for e, s in zip(out[0, :n].tolist(), out[1, :n].tolist())]
 
-    def switch_context(self, context_id: str) -> list:
-        """Remember the set the old conversation leaves with; restore the new one's."""
-        if self.context is not None:
-            self.contexts[self.context] = self.snapshot()
-        self.context = context_id
-        saved = self.contexts.get(context_id)
-        return self.restore(saved) if saved is not None and self.cfg.restore_on_return else []
+    # The conversations' bookkeeping is plain Python on top of snapshot/restore: the reference's.
+    switch_context = RotaryPolicy.switch_context
 
     def map_entries(self) -> int:
         """Entries in the context maps (tests: memory stays bounded)."""
