@@ -7,9 +7,11 @@ the reference: ``make_policy("rotary", ..., native=False)`` (or ``RotaryPolicy(.
 tests/engine/test_native_rotary.py compares both decision by decision and bit for bit.
 
 Router probabilities work too: numpy picks the best scores for both (``rotary.near_miss_top``,
-so ties fall the same way) and C computes and adds their shares. The engine
-calls ``after_token_all(ids)`` once per token for every layer (one ctypes call); the
-simulator calls ``after_token(layer, ids)`` layer by layer, layer 0 first.
+so ties fall the same way) and C computes and adds their shares. The engine makes the
+whole step after a token through ``engine_step`` (read the routing, decide every layer,
+upload, stage, publish: one ctypes call); ``after_token_all(ids)`` decides every layer of a
+token in one call; the simulator calls ``after_token(layer, ids)`` layer by layer, layer 0
+first.
 """
 
 from __future__ import annotations

@@ -192,9 +192,10 @@ class SlotCache:
     def after_token(self) -> TokenResidency | None:
         """Run the policy on the routing of the step that just ran; None if it was a batch.
 
-        The hot path of decoding (every token, every cached layer): one ctypes call reads
-        all layers' routing (with a native policy the same call also decides every layer),
-        and only layers whose table changed are uploaded and staged."""
+        The hot path of decoding (every token, every cached layer). With a native policy one
+        ctypes call makes the whole step in C; otherwise one call reads all layers' routing,
+        the Python policy decides layer by layer, and only layers whose table changed are
+        uploaded and staged."""
         if self._engine_step is not None:      # native policy: the whole step in one call
             try:
                 got, step = self._engine_step()
