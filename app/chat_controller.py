@@ -12,6 +12,7 @@ to its own conversation (or dropped, see KEEP/DROP), never to the one now open.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from dataclasses import dataclass
 
@@ -328,8 +329,16 @@ class ChatController(QObject):
                 emit(self.message_updated, index, message)
 
 
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_LINE_MARKUP = re.compile(r"^\s*(#+|>|[-*+]|\d+[.)])\s+")
+
+
 def _title_from(text: str) -> str:
-    first_line = text.strip().splitlines()[0]
+    """The first line with words in it, without its Markdown marks: a message that starts
+    with a code fence or a heading is not listed as "```" or "# ..."."""
+    lines = text.strip().splitlines() or [""]
+    words = (_LINE_MARKUP.sub("", line).strip() for line in lines if not _FENCE.match(line))
+    first_line = next((line for line in words if any(c.isalnum() for c in line)), lines[0].strip())
     return first_line if len(first_line) <= TITLE_LENGTH else first_line[:TITLE_LENGTH - 1] + "…"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
@@ -208,3 +209,16 @@ def test_each_question_names_its_conversation_for_the_engine(qtbot, make_app):
     wait_idle(qtbot, rotary)
     asked = [r.conversation_id for r in rotary.fake["engine"].requests if isinstance(r, ChatRequest)]
     assert asked == [first, rotary.chat.conversation_id] and first != asked[-1]
+
+
+@pytest.mark.parametrize("text, title", [
+    ("```python\ntotal = a + b\n```", "total = a + b"),
+    ("~~~\n\n    x = 1\n~~~\nWhat does this do?", "x = 1"),
+    ("# Quarterly report\nSummarise it", "Quarterly report"),
+    ("- first point\n- second", "first point"),
+    ("Plain question?", "Plain question?"),
+    ("```\n```", "```"),
+])
+def test_a_conversation_is_named_after_its_first_words_not_its_markdown(text, title):
+    from app.chat_controller import _title_from
+    assert _title_from(text) == title
