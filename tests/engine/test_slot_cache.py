@@ -418,7 +418,8 @@ def _transparent_huge_pages() -> str:
 @pytest.mark.skipif(_transparent_huge_pages() not in ("madvise", "always"),
                     reason="Linux transparent huge pages are off or absent here")
 def test_cpu_slot_banks_live_in_huge_pages(tmp_path, cpu_recipe):
-    # With 4 KiB pages, reading the host banks cost ~10% more than the mmapped weights.
+    # With 4 KiB pages, reading the host banks cost ~10% more than the mmapped weights; banks
+    # in a malloc'ed buffer had only its 2 MiB-aligned middle (86%) in huge pages.
     from engine.fixtures.tiny_moe import SPECS, write_tiny_moe  # noqa: PLC0415
 
     spec = SPECS["bench"]                          # banks of ~200 MiB: room for 2 MiB pages
@@ -427,6 +428,6 @@ def test_cpu_slot_banks_live_in_huge_pages(tmp_path, cpu_recipe):
     model = load(path, cpu_recipe, slots=(spec.n_expert,) * spec.n_layer)
     try:
         grown = (_anon_huge_kib() - before) * 1024
-        assert grown >= model.slot_cache.bank_bytes // 2, (grown, model.slot_cache.bank_bytes)
+        assert grown >= 0.97 * model.slot_cache.bank_bytes, (grown, model.slot_cache.bank_bytes)
     finally:
         model.close()
