@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from engine.api import (DocumentFinished, DocumentInspected, DocumentOverview, DocumentProgress,
                         DocumentRequest)
 from engine.errors import EngineError
+from app.document_text import answer_text, found_text, words_text
 from app.history import StoredMessage
 from app.i18n import tr
 from app.qt_compat import emit
@@ -38,6 +39,7 @@ class DocumentFlow(QObject):
         self.bridge, self.chat, self.notices, self.language = bridge, chat, notices, language
         self.path: str | None = None
         self.overview: DocumentOverview | None = None
+        self.last_folder = ""            # where the file chooser opens next time
         self.request_id: int | None = None
         self.running = False
         self.conversation_id: int | None = None
@@ -52,6 +54,7 @@ class DocumentFlow(QObject):
             self.notices.info(tr("Rotary reads PDF, Word (.docx), text and Markdown files."))
             return False
         self.path, self.overview, self.running = path, None, False
+        self.last_folder = str(Path(path).parent)
         if not self._send(DocumentRequest(path, inspect_only=True)):
             return False
         self.chat.begin_external(self.request_id, tr("Looking at the document…"))
@@ -138,11 +141,12 @@ class DocumentFlow(QObject):
         titles = dict(self.bridge.summary_presets())
         asked = f"\n\n{tr('I asked:')} {self.question}" if self.question else ""
         user = StoredMessage("user", tr("Document: {name} — {found}\n{style}").format(
-            name=overview.name, found=overview.message.split(", read in")[0],
+            name=overview.name, found=f"{found_text(overview)}, {words_text(overview.words)}",
             style=titles.get(summary.preset, summary.preset)) + asked,
             stats={"document": {"path": self.path, "name": overview.name, "kind": overview.kind,
                                 "pages": overview.pages, "words": overview.words}})
-        answer = StoredMessage("assistant", summary.text, model_name=self.chat.model_name,
+        answer = StoredMessage("assistant", answer_text(overview, summary),
+                               model_name=self.chat.model_name,
                                stats={"document_summary": {
                                    "partial": summary.partial, "parts": summary.parts,
                                    "parts_read": summary.parts_read,

@@ -6,12 +6,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import platformdirs
 from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QVBoxLayout, QWidget)
 
 from app.document_flow import SUPPORTED, DocumentFlow
+from app.document_text import found_text, words_text
 from app.i18n import LANGUAGES, resolve_language, tr
 from app.qt_compat import emit
 
@@ -128,13 +132,7 @@ class DocumentPanel(QFrame):
 
 def overview_text(overview) -> str:
     """The engine's numbers in the interface's words: "42 pages, about 31,000 words, ..."."""
-    if overview.kind == "pdf":
-        found = tr("1 page") if overview.pages == 1 else tr("{n} pages").format(n=overview.pages)
-    else:
-        found = tr("1 section") if overview.sections == 1 else \
-            tr("{n} sections").format(n=overview.sections)
-    words = tr("{n} words").format(n=overview.words) if overview.words < 1000 else \
-        tr("about {n} words").format(n=f"{int(float(f'{overview.words:.2g}')):,}")
+    found, words = found_text(overview), words_text(overview.words)
     parts = tr("read in one pass") if overview.parts == 1 else \
         tr("read in {n} parts").format(n=overview.parts)
     text = f"{found}, {words}, {parts}"
@@ -263,9 +261,19 @@ def _input_row(pane) -> QHBoxLayout:
     raise RuntimeError("the chat pane has no message row")   # chat_view changed: fail loudly
 
 
+def start_folder(flow: DocumentFlow) -> str:
+    """Where the file chooser opens: the last document's folder, else the user's Documents
+    (with "" Qt opens the folder the app was started from: its own install folder)."""
+    for folder in (flow.last_folder, platformdirs.user_documents_dir(), str(Path.home())):
+        if folder and Path(folder).is_dir():
+            return folder
+    return ""
+
+
 def choose_file(parent, flow: DocumentFlow) -> None:
     patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED)
-    path, _ = QFileDialog.getOpenFileName(parent, tr("Choose a document to summarise"), "",
+    path, _ = QFileDialog.getOpenFileName(parent, tr("Choose a document to summarise"),
+                                          start_folder(flow),
                                           tr("Documents ({patterns})").format(patterns=patterns))
     if path:
         flow.open_file(path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFormLayout,
@@ -108,7 +109,8 @@ class ServerSettingsBox(QGroupBox):
             return ""
 
     def _browse_ca(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, tr("The office's certificate file"), "",
+        path, _ = QFileDialog.getOpenFileName(self, tr("The office's certificate file"),
+                                              str(Path.home()),
                                               tr("Certificates (*.pem *.crt *.cer);;All files (*)"))
         if path:
             self.ca_bundle.setText(path)

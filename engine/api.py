@@ -229,9 +229,10 @@ class DocumentSummary:
     tokens: int
     tokens_read: int
     model_calls: int
-    read_note: str                     # "Read all 42 pages in 9 parts."
+    read_note: str                     # "Read all of it (42 pages) in 9 parts."
     citations: tuple[Citation, ...]
     preset: str
+    body: str = ""                     # the summary alone: no partial notice, no read note
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,7 @@ from engine.documents.split import span_label
 def overview_of(plan: DocumentPlan, estimated_s: float,
                 on_server: bool = False) -> DocumentOverview:
     doc = plan.document
-    found = (f"{doc.page_count} page{'s' * (doc.page_count != 1)}" if doc.kind == "pdf"
-             else f"{len(doc.sections)} section{'s' * (len(doc.sections) != 1)}")
+    found = found_text(doc)
     how = "read in one pass" if plan.whole else f"read in {len(plan.parts)} parts"
     where = "on the office server" if on_server else "on this computer"
     when = f", {duration_text(estimated_s)} {where}" if estimated_s >= 0 else ""
@@ -30,22 +29,30 @@ def _have(doc) -> str:
     return "has" if len(doc.unreadable_pages) == 1 else "have"
 
 
+def found_text(doc) -> str:
+    """"42 pages" or "1 section": how much the document has."""
+    if doc.kind == "pdf":
+        return f"{doc.page_count} page{'s' * (doc.page_count != 1)}"
+    return f"{len(doc.sections)} section{'s' * (len(doc.sections) != 1)}"
+
+
 def read_note(plan: DocumentPlan, parts_read: int, partial: bool) -> str:
-    """"Read all 42 pages in 9 parts." or what was read before the stop."""
+    """"Read all of it (42 pages) in 9 parts." or what was read before the stop.
+
+    The app says the same in the interface's language from the summary's numbers."""
     doc, parts = plan.document, plan.parts
-    unit = "pages" if doc.kind == "pdf" else "sections"
-    total = doc.page_count if doc.kind == "pdf" else len(doc.sections)
+    found = found_text(doc)
     how = "in one pass" if plan.whole else f"in {len(parts)} parts"
     if not partial:
-        note = f"Read all {total} {unit} {how}."
+        note = f"Read all of it ({found}) {how}."
     elif parts_read == len(parts):
-        note = f"Read all {total} {unit} {how}, but stopped before the summary was finished."
+        note = f"Read all of it ({found}) {how}, but stopped before the summary was finished."
     elif parts_read == 0:
-        note = f"Stopped before any of the {total} {unit} were read."
+        note = f"Stopped before any of it ({found}) was read."
     else:
         pieces = [piece for part in parts[:parts_read] for piece in part.pieces]
         read = span_label([p.label for p in pieces], [p.page for p in pieces if p.page])
-        note = (f"Partial: read {read} ({parts_read} of {len(parts)} parts) of {total} {unit}; "
+        note = (f"Partial: read {read} ({parts_read} of {len(parts)} parts) of it ({found}); "
                 "the rest was not read.")
     if doc.unreadable_pages:
         note += f" {pages_text(doc.unreadable_pages).capitalize()} {_have(doc)} no text and " \

@@ -237,15 +237,15 @@ class DocumentSummarizer:
         parts_read = len(self.notes) if not plan.whole else int(not partial or whole_read)
         note = read_note(plan, parts_read, partial)
         body = answer or "\n\n".join(n.tagged for n in self.notes)
-        if partial and body:
-            body = "Partial summary: stopped before the end.\n\n" + body
+        text = f"Partial summary: stopped before the end.\n\n{body}" if partial and body else body
         citations = tuple(Citation(n.label, n.pages, n.text) for n in self.notes) \
             or cited_sections(answer, plan)
         tokens_read = sum(p.tokens for p in plan.parts[:parts_read])
-        return DocumentSummary(text=f"{body}\n\n{note}" if body else note, partial=partial, parts=len(plan.parts),
-                               parts_read=parts_read, tokens=plan.tokens, tokens_read=tokens_read,
-                               model_calls=len(self.calls), read_note=note,
-                               citations=citations, preset=self.preset.name)
+        return DocumentSummary(text=f"{text}\n\n{note}" if text else note, partial=partial,
+                               parts=len(plan.parts), parts_read=parts_read, tokens=plan.tokens,
+                               tokens_read=tokens_read, model_calls=len(self.calls),
+                               read_note=note, citations=citations, preset=self.preset.name,
+                               body=body)
 
 
 def group_notes(notes: list[Note], budget: int, count: Callable[[str], int]) -> list[list[Note]]:

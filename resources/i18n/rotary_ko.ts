@@ -5,7 +5,7 @@
     <message>
         <location filename="../../app/application.py" line="60" />
         <location filename="../../app/application.py" line="77" />
-        <location filename="../../app/main_window.py" line="34" />
+        <location filename="../../app/main_window.py" line="35" />
         <source>No model loaded</source>
         <translation>불러온 모델 없음</translation>
     </message>
@@ -77,44 +77,44 @@
         <translation>Rotary를 닫는 중입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="137" />
-        <location filename="../../app/document_flow.py" line="88" />
+        <location filename="../../app/chat_controller.py" line="138" />
+        <location filename="../../app/document_flow.py" line="89" />
         <source>The model is not ready yet. Please wait until loading has finished.</source>
         <translation>모델이 아직 준비되지 않았습니다. 불러오기가 끝날 때까지 기다려 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="157" />
+        <location filename="../../app/chat_controller.py" line="158" />
         <source>Reading your message…</source>
         <translation>메시지를 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="167" />
+        <location filename="../../app/chat_controller.py" line="168" />
         <source>Stopping…</source>
         <translation>멈추는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="254" />
+        <location filename="../../app/chat_controller.py" line="255" />
         <source>Writing the answer…</source>
         <translation>답변을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="340" />
+        <location filename="../../app/chat_controller.py" line="349" />
         <source>“{name}” looks like a base model: it was not trained to chat, so it may continue your text instead of answering it. For a helpful assistant, choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
         <translation>“{name}”은(는) 기본 모델로 보입니다. 대화용으로 학습되지 않아 질문에 답하는 대신 글을 이어 쓸 수 있습니다. 도움이 되는 도우미를 원하시면 설정에서 이름에 “Instruct” 또는 “Chat”이 들어간 모델을 선택하세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="343" />
+        <location filename="../../app/chat_controller.py" line="352" />
         <source>This model</source>
         <translation>이 모델</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="350" />
+        <location filename="../../app/chat_controller.py" line="359" />
         <location filename="../../app/chat_view.py" line="115" />
         <source>You</source>
         <translation>나</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="350" />
+        <location filename="../../app/chat_controller.py" line="359" />
         <location filename="../../app/chat_view.py" line="115" />
         <source>Assistant</source>
         <translation>도우미</translation>
@@ -208,7 +208,7 @@
     </message>
     <message>
         <location filename="../../app/chat_view.py" line="268" />
-        <location filename="../../app/document_view.py" line="77" />
+        <location filename="../../app/document_view.py" line="78" />
         <source>Stop</source>
         <translation>멈추기</translation>
     </message>
@@ -540,93 +540,93 @@
         <translation>{name} 불러오는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="26" />
         <location filename="../../app/main_window.py" line="27" />
+        <location filename="../../app/main_window.py" line="28" />
         <source>Rotary</source>
         <translation>Rotary</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="35" />
+        <location filename="../../app/main_window.py" line="36" />
         <source>Current model</source>
         <translation>현재 모델</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="80" />
+        <location filename="../../app/main_window.py" line="81" />
         <source>&amp;File</source>
         <translation>파일(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="81" />
+        <location filename="../../app/main_window.py" line="82" />
         <source>&amp;New chat</source>
         <translation>새 대화(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="82" />
+        <location filename="../../app/main_window.py" line="83" />
         <source>&amp;Export conversation…</source>
         <translation>대화 내보내기(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="83" />
+        <location filename="../../app/main_window.py" line="84" />
         <source>&amp;Settings…</source>
         <translation>설정(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="84" />
+        <location filename="../../app/main_window.py" line="85" />
         <source>First-time &amp;setup…</source>
         <translation>처음 설정(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="85" />
+        <location filename="../../app/main_window.py" line="86" />
         <source>&amp;Quit</source>
         <translation>끝내기(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="86" />
+        <location filename="../../app/main_window.py" line="87" />
         <source>&amp;Chat</source>
         <translation>대화(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="87" />
+        <location filename="../../app/main_window.py" line="88" />
         <source>&amp;Stop the answer</source>
         <translation>답변 멈추기(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="88" />
+        <location filename="../../app/main_window.py" line="89" />
         <source>&amp;Write the last answer again</source>
         <translation>마지막 답변 다시 쓰기(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="90" />
+        <location filename="../../app/main_window.py" line="91" />
         <source>&amp;Edit my last message</source>
         <translation>내 마지막 메시지 수정(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="91" />
+        <location filename="../../app/main_window.py" line="92" />
         <source>&amp;Copy the last answer</source>
         <translation>마지막 답변 복사(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="93" />
+        <location filename="../../app/main_window.py" line="94" />
         <source>&amp;Go</source>
         <translation>이동(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="94" />
+        <location filename="../../app/main_window.py" line="95" />
         <source>Go to the &amp;message box</source>
         <translation>메시지 입력란으로 이동(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="95" />
+        <location filename="../../app/main_window.py" line="96" />
         <source>&amp;Search conversations</source>
         <translation>대화 검색(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="97" />
+        <location filename="../../app/main_window.py" line="98" />
         <source>Go to the &amp;conversation list</source>
         <translation>대화 목록으로 이동(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="99" />
+        <location filename="../../app/main_window.py" line="100" />
         <source>Go to the &amp;live numbers</source>
         <translation>실시간 수치로 이동(&amp;L)</translation>
     </message>
@@ -1133,226 +1133,266 @@
         <translation>Rotary는 {name}을(를) {recipe}(으)로 사용합니다. 나중에 설정에서 바꿀 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="52" />
+        <location filename="../../app/document_flow.py" line="53" />
         <source>Rotary reads PDF, Word (.docx), text and Markdown files.</source>
         <translation>Rotary는 PDF, Word(.docx), 텍스트, 마크다운 파일을 읽습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="57" />
-        <location filename="../../app/document_view.py" line="99" />
+        <location filename="../../app/document_flow.py" line="58" />
+        <location filename="../../app/document_view.py" line="100" />
         <source>Looking at the document…</source>
         <translation>문서를 살펴보는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="71" />
-        <location filename="../../app/document_view.py" line="116" />
+        <location filename="../../app/document_flow.py" line="72" />
+        <location filename="../../app/document_view.py" line="117" />
         <source>Reading the document…</source>
         <translation>문서를 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="85" />
+        <location filename="../../app/document_flow.py" line="86" />
         <source>Please wait until the current answer is finished.</source>
         <translation>지금 답변이 끝날 때까지 기다려 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="140" />
+        <location filename="../../app/document_flow.py" line="141" />
         <source>Document: {name} — {found}
 {style}</source>
         <translation>문서: {name} — {found}
 {style}</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="35" />
+        <location filename="../../app/document_view.py" line="36" />
         <source>Document</source>
         <translation>문서</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="40" />
+        <location filename="../../app/document_view.py" line="41" />
         <source>What was found in the document</source>
         <translation>문서에서 찾은 내용</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="53" />
+        <location filename="../../app/document_view.py" line="54" />
         <source>Kind of summary</source>
         <translation>요약 종류</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="57" />
+        <location filename="../../app/document_view.py" line="58" />
         <source>Anything to look for? (optional)</source>
         <translation>특별히 찾을 내용이 있나요? (선택)</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="58" />
+        <location filename="../../app/document_view.py" line="59" />
         <source>What the summary should focus on</source>
         <translation>요약에서 중점을 둘 내용</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="60" />
+        <location filename="../../app/document_view.py" line="61" />
         <source>Summarise</source>
         <translation>요약하기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="60" />
+        <location filename="../../app/document_view.py" line="61" />
         <source>Summarise the document</source>
         <translation>문서 요약하기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="62" />
+        <location filename="../../app/document_view.py" line="63" />
         <source>Cancel</source>
         <translation>취소</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="62" />
+        <location filename="../../app/document_view.py" line="63" />
         <source>Do not summarise this document</source>
         <translation>이 문서를 요약하지 않기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="74" />
+        <location filename="../../app/document_view.py" line="75" />
         <source>Parts of the document read</source>
         <translation>읽은 문서 부분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="76" />
+        <location filename="../../app/document_view.py" line="77" />
         <source>Reading progress</source>
         <translation>읽기 진행 상황</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="77" />
+        <location filename="../../app/document_view.py" line="78" />
         <source>Stop reading; keep what was read so far</source>
         <translation>읽기 멈추기; 지금까지 읽은 내용은 유지</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="132" />
+        <location filename="../../app/document_text.py" line="16" />
         <source>1 page</source>
         <translation>1쪽</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="132" />
+        <location filename="../../app/document_text.py" line="16" />
         <source>{n} pages</source>
         <translation>{n}쪽</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="134" />
+        <location filename="../../app/document_text.py" line="17" />
         <source>1 section</source>
         <translation>1개 절</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="135" />
+        <location filename="../../app/document_text.py" line="18" />
         <source>{n} sections</source>
         <translation>{n}개 절</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="136" />
+        <location filename="../../app/document_text.py" line="24" />
         <source>{n} words</source>
         <translation>{n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="137" />
+        <location filename="../../app/document_text.py" line="25" />
         <source>about {n} words</source>
         <translation>약 {n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="138" />
+        <location filename="../../app/document_text.py" line="31" />
+        <source>in one pass</source>
+        <translation>한 번에</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="31" />
+        <source>in {n} parts</source>
+        <translation>{n}개 부분으로 나눠</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="33" />
+        <source>Read all of it ({found}) {how}.</source>
+        <translation>전체({found})를 {how} 읽었습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="35" />
+        <source>Read all of it ({found}) {how}, but stopped before the summary was finished.</source>
+        <translation>전체({found})를 {how} 읽었지만, 요약이 끝나기 전에 멈췄습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="38" />
+        <source>Stopped before any of it ({found}) was read.</source>
+        <translation>문서({found})를 읽기 전에 멈췄습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="40" />
+        <source>Partial: read {done} of {parts} parts of it ({found}); the rest was not read.</source>
+        <translation>일부만: 문서({found})의 {parts}개 부분 중 {done}개를 읽었고, 나머지는 읽지 않았습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="44" />
+        <source>Pages without text could not be read: {pages}.</source>
+        <translation>글자가 없는 쪽은 읽을 수 없었습니다: {pages}.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="54" />
+        <source>Partial summary: stopped before the end.</source>
+        <translation>일부 요약: 끝나기 전에 멈췄습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="133" />
         <source>read in one pass</source>
         <translation>한 번에 읽기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="139" />
+        <location filename="../../app/document_view.py" line="134" />
         <source>read in {n} parts</source>
         <translation>{n}개 부분으로 나눠 읽기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="146" />
+        <location filename="../../app/document_view.py" line="141" />
         <source>Pages without text (probably images) are skipped: {pages}.</source>
         <translation>글자가 없는 쪽(아마 그림)은 건너뜁니다: {pages}.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="155" />
+        <location filename="../../app/document_view.py" line="150" />
         <source>less than a minute on this computer</source>
         <translation>이 컴퓨터에서 1분 미만</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="158" />
+        <location filename="../../app/document_view.py" line="153" />
         <source>about {n} hours on this computer</source>
         <translation>이 컴퓨터에서 약 {n}시간</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="159" />
+        <location filename="../../app/document_view.py" line="154" />
         <source>about 1 minute on this computer</source>
         <translation>이 컴퓨터에서 약 1분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="160" />
+        <location filename="../../app/document_view.py" line="155" />
         <source>about {n} minutes on this computer</source>
         <translation>이 컴퓨터에서 약 {n}분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="165" />
+        <location filename="../../app/document_view.py" line="160" />
         <source>less than a minute on the office server</source>
         <translation>사무실 서버에서 1분 미만</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="168" />
+        <location filename="../../app/document_view.py" line="163" />
         <source>about {n} hours on the office server</source>
         <translation>사무실 서버에서 약 {n}시간</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="169" />
+        <location filename="../../app/document_view.py" line="164" />
         <source>about 1 minute on the office server</source>
         <translation>사무실 서버에서 약 1분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="170" />
+        <location filename="../../app/document_view.py" line="165" />
         <source>about {n} minutes on the office server</source>
         <translation>사무실 서버에서 약 {n}분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="175" />
+        <location filename="../../app/document_view.py" line="170" />
         <source>Reading part {part} of {parts}…</source>
         <translation>{parts}개 중 {part}번째 부분을 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="177" />
+        <location filename="../../app/document_view.py" line="172" />
         <source>Writing the summary from the notes on all {parts} parts…</source>
         <translation>{parts}개 부분 전체의 메모로 요약을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="179" />
+        <location filename="../../app/document_view.py" line="174" />
         <source>Reading the whole document and writing the summary…</source>
         <translation>문서 전체를 읽고 요약을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="186" />
+        <location filename="../../app/document_view.py" line="181" />
         <source>Less than a minute left.</source>
         <translation>1분도 남지 않았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="188" />
+        <location filename="../../app/document_view.py" line="183" />
         <source>About 1 minute left.</source>
         <translation>약 1분 남았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="189" />
+        <location filename="../../app/document_view.py" line="184" />
         <source>About {n} minutes left.</source>
         <translation>약 {n}분 남았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="230" />
+        <location filename="../../app/document_view.py" line="225" />
         <source>Attach…</source>
         <translation>첨부…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="230" />
+        <location filename="../../app/document_view.py" line="225" />
         <source>Summarise a document (PDF, Word, text)</source>
         <translation>문서 요약하기 (PDF, Word, 텍스트)</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="268" />
+        <location filename="../../app/document_view.py" line="263" />
         <source>Choose a document to summarise</source>
         <translation>요약할 문서 선택</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="269" />
+        <location filename="../../app/document_view.py" line="264" />
         <source>Documents ({patterns})</source>
         <translation>문서 ({patterns})</translation>
     </message>

@@ -5,7 +5,7 @@
     <message>
         <location filename="../../app/application.py" line="60" />
         <location filename="../../app/application.py" line="77" />
-        <location filename="../../app/main_window.py" line="34" />
+        <location filename="../../app/main_window.py" line="35" />
         <source>No model loaded</source>
         <translation>尚未加载模型</translation>
     </message>
@@ -77,44 +77,44 @@
         <translation>Rotary 正在关闭。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="137" />
-        <location filename="../../app/document_flow.py" line="88" />
+        <location filename="../../app/chat_controller.py" line="138" />
+        <location filename="../../app/document_flow.py" line="89" />
         <source>The model is not ready yet. Please wait until loading has finished.</source>
         <translation>模型尚未就绪。请等待加载完成。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="157" />
+        <location filename="../../app/chat_controller.py" line="158" />
         <source>Reading your message…</source>
         <translation>正在阅读您的消息…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="167" />
+        <location filename="../../app/chat_controller.py" line="168" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="254" />
+        <location filename="../../app/chat_controller.py" line="255" />
         <source>Writing the answer…</source>
         <translation>正在撰写回答…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="340" />
+        <location filename="../../app/chat_controller.py" line="349" />
         <source>“{name}” looks like a base model: it was not trained to chat, so it may continue your text instead of answering it. For a helpful assistant, choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
         <translation>“{name}”看起来是一个基础模型：它没有经过对话训练，可能会接着写您的文字，而不是回答。若想要一个有用的助手，请在“设置”中选择名称包含“Instruct”或“Chat”的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="343" />
+        <location filename="../../app/chat_controller.py" line="352" />
         <source>This model</source>
         <translation>这个模型</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="350" />
+        <location filename="../../app/chat_controller.py" line="359" />
         <location filename="../../app/chat_view.py" line="115" />
         <source>You</source>
         <translation>您</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="350" />
+        <location filename="../../app/chat_controller.py" line="359" />
         <location filename="../../app/chat_view.py" line="115" />
         <source>Assistant</source>
         <translation>助手</translation>
@@ -208,7 +208,7 @@
     </message>
     <message>
         <location filename="../../app/chat_view.py" line="268" />
-        <location filename="../../app/document_view.py" line="77" />
+        <location filename="../../app/document_view.py" line="78" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -540,93 +540,93 @@
         <translation>正在加载 {name}…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="26" />
         <location filename="../../app/main_window.py" line="27" />
+        <location filename="../../app/main_window.py" line="28" />
         <source>Rotary</source>
         <translation>Rotary</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="35" />
+        <location filename="../../app/main_window.py" line="36" />
         <source>Current model</source>
         <translation>当前模型</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="80" />
+        <location filename="../../app/main_window.py" line="81" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="81" />
+        <location filename="../../app/main_window.py" line="82" />
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="82" />
+        <location filename="../../app/main_window.py" line="83" />
         <source>&amp;Export conversation…</source>
         <translation>导出对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="83" />
+        <location filename="../../app/main_window.py" line="84" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="84" />
+        <location filename="../../app/main_window.py" line="85" />
         <source>First-time &amp;setup…</source>
         <translation>首次设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="85" />
+        <location filename="../../app/main_window.py" line="86" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="86" />
+        <location filename="../../app/main_window.py" line="87" />
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="87" />
+        <location filename="../../app/main_window.py" line="88" />
         <source>&amp;Stop the answer</source>
         <translation>停止回答(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="88" />
+        <location filename="../../app/main_window.py" line="89" />
         <source>&amp;Write the last answer again</source>
         <translation>重新撰写最后一个回答(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="90" />
+        <location filename="../../app/main_window.py" line="91" />
         <source>&amp;Edit my last message</source>
         <translation>编辑我的最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="91" />
+        <location filename="../../app/main_window.py" line="92" />
         <source>&amp;Copy the last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="93" />
+        <location filename="../../app/main_window.py" line="94" />
         <source>&amp;Go</source>
         <translation>转到(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="94" />
+        <location filename="../../app/main_window.py" line="95" />
         <source>Go to the &amp;message box</source>
         <translation>转到消息输入框(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="95" />
+        <location filename="../../app/main_window.py" line="96" />
         <source>&amp;Search conversations</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="97" />
+        <location filename="../../app/main_window.py" line="98" />
         <source>Go to the &amp;conversation list</source>
         <translation>转到对话列表(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="99" />
+        <location filename="../../app/main_window.py" line="100" />
         <source>Go to the &amp;live numbers</source>
         <translation>转到实时数据(&amp;L)</translation>
     </message>
@@ -1133,226 +1133,266 @@
         <translation>Rotary 将以{recipe}使用 {name}。您之后可以在设置中更改。</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="52" />
+        <location filename="../../app/document_flow.py" line="53" />
         <source>Rotary reads PDF, Word (.docx), text and Markdown files.</source>
         <translation>Rotary 可以读取 PDF、Word（.docx）、文本和 Markdown 文件。</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="57" />
-        <location filename="../../app/document_view.py" line="99" />
+        <location filename="../../app/document_flow.py" line="58" />
+        <location filename="../../app/document_view.py" line="100" />
         <source>Looking at the document…</source>
         <translation>正在查看文档…</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="71" />
-        <location filename="../../app/document_view.py" line="116" />
+        <location filename="../../app/document_flow.py" line="72" />
+        <location filename="../../app/document_view.py" line="117" />
         <source>Reading the document…</source>
         <translation>正在阅读文档…</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="85" />
+        <location filename="../../app/document_flow.py" line="86" />
         <source>Please wait until the current answer is finished.</source>
         <translation>请等待当前回答完成。</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="140" />
+        <location filename="../../app/document_flow.py" line="141" />
         <source>Document: {name} — {found}
 {style}</source>
         <translation>文档：{name} — {found}
 {style}</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="35" />
+        <location filename="../../app/document_view.py" line="36" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="40" />
+        <location filename="../../app/document_view.py" line="41" />
         <source>What was found in the document</source>
         <translation>在文档中发现的内容</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="53" />
+        <location filename="../../app/document_view.py" line="54" />
         <source>Kind of summary</source>
         <translation>总结类型</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="57" />
+        <location filename="../../app/document_view.py" line="58" />
         <source>Anything to look for? (optional)</source>
         <translation>有什么需要特别关注的吗？（可选）</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="58" />
+        <location filename="../../app/document_view.py" line="59" />
         <source>What the summary should focus on</source>
         <translation>总结应关注的内容</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="60" />
+        <location filename="../../app/document_view.py" line="61" />
         <source>Summarise</source>
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="60" />
+        <location filename="../../app/document_view.py" line="61" />
         <source>Summarise the document</source>
         <translation>总结文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="62" />
+        <location filename="../../app/document_view.py" line="63" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="62" />
+        <location filename="../../app/document_view.py" line="63" />
         <source>Do not summarise this document</source>
         <translation>不总结这个文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="74" />
+        <location filename="../../app/document_view.py" line="75" />
         <source>Parts of the document read</source>
         <translation>已阅读的文档部分</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="76" />
+        <location filename="../../app/document_view.py" line="77" />
         <source>Reading progress</source>
         <translation>阅读进度</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="77" />
+        <location filename="../../app/document_view.py" line="78" />
         <source>Stop reading; keep what was read so far</source>
         <translation>停止阅读；保留目前已读的内容</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="132" />
+        <location filename="../../app/document_text.py" line="16" />
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="132" />
+        <location filename="../../app/document_text.py" line="16" />
         <source>{n} pages</source>
         <translation>{n} 页</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="134" />
+        <location filename="../../app/document_text.py" line="17" />
         <source>1 section</source>
         <translation>1 节</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="135" />
+        <location filename="../../app/document_text.py" line="18" />
         <source>{n} sections</source>
         <translation>{n} 节</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="136" />
+        <location filename="../../app/document_text.py" line="24" />
         <source>{n} words</source>
         <translation>{n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="137" />
+        <location filename="../../app/document_text.py" line="25" />
         <source>about {n} words</source>
         <translation>约 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="138" />
+        <location filename="../../app/document_text.py" line="31" />
+        <source>in one pass</source>
+        <translation>一次</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="31" />
+        <source>in {n} parts</source>
+        <translation>分 {n} 部分</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="33" />
+        <source>Read all of it ({found}) {how}.</source>
+        <translation>已{how}读完全部内容（{found}）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="35" />
+        <source>Read all of it ({found}) {how}, but stopped before the summary was finished.</source>
+        <translation>已{how}读完全部内容（{found}），但在摘要完成之前停止了。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="38" />
+        <source>Stopped before any of it ({found}) was read.</source>
+        <translation>在阅读文档（{found}）之前就停止了。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="40" />
+        <source>Partial: read {done} of {parts} parts of it ({found}); the rest was not read.</source>
+        <translation>部分：已读文档（{found}）{parts} 个部分中的 {done} 个，其余未读。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="44" />
+        <source>Pages without text could not be read: {pages}.</source>
+        <translation>没有文字的页面无法读取：{pages}。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="54" />
+        <source>Partial summary: stopped before the end.</source>
+        <translation>部分摘要：在结束前停止了。</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_view.py" line="133" />
         <source>read in one pass</source>
         <translation>一次读完</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="139" />
+        <location filename="../../app/document_view.py" line="134" />
         <source>read in {n} parts</source>
         <translation>分 {n} 部分阅读</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="146" />
+        <location filename="../../app/document_view.py" line="141" />
         <source>Pages without text (probably images) are skipped: {pages}.</source>
         <translation>没有文字的页面（可能是图片）将被跳过：{pages}。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="155" />
+        <location filename="../../app/document_view.py" line="150" />
         <source>less than a minute on this computer</source>
         <translation>在这台电脑上不到 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="158" />
+        <location filename="../../app/document_view.py" line="153" />
         <source>about {n} hours on this computer</source>
         <translation>在这台电脑上大约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="159" />
+        <location filename="../../app/document_view.py" line="154" />
         <source>about 1 minute on this computer</source>
         <translation>在这台电脑上大约 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="160" />
+        <location filename="../../app/document_view.py" line="155" />
         <source>about {n} minutes on this computer</source>
         <translation>在这台电脑上大约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="165" />
+        <location filename="../../app/document_view.py" line="160" />
         <source>less than a minute on the office server</source>
         <translation>在办公室服务器上不到 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="168" />
+        <location filename="../../app/document_view.py" line="163" />
         <source>about {n} hours on the office server</source>
         <translation>在办公室服务器上约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="169" />
+        <location filename="../../app/document_view.py" line="164" />
         <source>about 1 minute on the office server</source>
         <translation>在办公室服务器上约 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="170" />
+        <location filename="../../app/document_view.py" line="165" />
         <source>about {n} minutes on the office server</source>
         <translation>在办公室服务器上约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="175" />
+        <location filename="../../app/document_view.py" line="170" />
         <source>Reading part {part} of {parts}…</source>
         <translation>正在阅读第 {part} 部分，共 {parts} 部分…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="177" />
+        <location filename="../../app/document_view.py" line="172" />
         <source>Writing the summary from the notes on all {parts} parts…</source>
         <translation>正在根据全部 {parts} 个部分的笔记撰写总结…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="179" />
+        <location filename="../../app/document_view.py" line="174" />
         <source>Reading the whole document and writing the summary…</source>
         <translation>正在阅读整个文档并撰写总结…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="186" />
+        <location filename="../../app/document_view.py" line="181" />
         <source>Less than a minute left.</source>
         <translation>剩余不到 1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="188" />
+        <location filename="../../app/document_view.py" line="183" />
         <source>About 1 minute left.</source>
         <translation>大约还剩 1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="189" />
+        <location filename="../../app/document_view.py" line="184" />
         <source>About {n} minutes left.</source>
         <translation>大约还剩 {n} 分钟。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="230" />
+        <location filename="../../app/document_view.py" line="225" />
         <source>Attach…</source>
         <translation>附加…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="230" />
+        <location filename="../../app/document_view.py" line="225" />
         <source>Summarise a document (PDF, Word, text)</source>
         <translation>总结文档（PDF、Word、文本）</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="268" />
+        <location filename="../../app/document_view.py" line="263" />
         <source>Choose a document to summarise</source>
         <translation>选择要总结的文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="269" />
+        <location filename="../../app/document_view.py" line="264" />
         <source>Documents ({patterns})</source>
         <translation>文档 ({patterns})</translation>
     </message>

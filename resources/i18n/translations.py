@@ -635,4 +635,29 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "about {n} minutes on the office server": ("사무실 서버에서 약 {n}분", "在办公室服务器上约 {n} 分钟"),
     "about {n} hours on the office server": ("사무실 서버에서 약 {n}시간", "在办公室服务器上约 {n} 小时"),
     "Per layer, in order: {shares}.": ("층별, 순서대로: {shares}.", "按层依次：{shares}。"),
+    # What was read of a document, at the end of its summary (app/document_text.py).
+    'in one pass': (
+        '한 번에',
+        '一次'),
+    'in {n} parts': (
+        '{n}개 부분으로 나눠',
+        '分 {n} 部分'),
+    'Read all of it ({found}) {how}.': (
+        '전체({found})를 {how} 읽었습니다.',
+        '已{how}读完全部内容（{found}）。'),
+    'Read all of it ({found}) {how}, but stopped before the summary was finished.': (
+        '전체({found})를 {how} 읽었지만, 요약이 끝나기 전에 멈췄습니다.',
+        '已{how}读完全部内容（{found}），但在摘要完成之前停止了。'),
+    'Stopped before any of it ({found}) was read.': (
+        '문서({found})를 읽기 전에 멈췄습니다.',
+        '在阅读文档（{found}）之前就停止了。'),
+    'Partial: read {done} of {parts} parts of it ({found}); the rest was not read.': (
+        '일부만: 문서({found})의 {parts}개 부분 중 {done}개를 읽었고, 나머지는 읽지 않았습니다.',
+        '部分：已读文档（{found}）{parts} 个部分中的 {done} 个，其余未读。'),
+    'Pages without text could not be read: {pages}.': (
+        '글자가 없는 쪽은 읽을 수 없었습니다: {pages}.',
+        '没有文字的页面无法读取：{pages}。'),
+    'Partial summary: stopped before the end.': (
+        '일부 요약: 끝나기 전에 멈췄습니다.',
+        '部分摘要：在结束前停止了。'),
 }

@@ -6,10 +6,11 @@ is tested in tests/engine/test_documents_summarize.py); one test uses the real e
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTranslator, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
@@ -54,14 +55,15 @@ class FakeDocuments:
             time.sleep(self.part_delay)
             done = part
         partial = done < 3
+        body = "Travel costs rose [pages 1–14]."
         text = ("Partial summary: stopped before the end.\n\n" if partial else "") + \
-            "Travel costs rose [pages 1–14].\n\nRead all 42 pages in 3 parts."
+            body + "\n\nRead all of it (42 pages) in 3 parts."
         citations = tuple(Citation(f"pages {14 * p - 13}–{14 * p}", tuple(range(14 * p - 13, 14 * p + 1)),
                                    "notes") for p in range(1, done + 1))
         emit(DocumentFinished(rid, cid, OVERVIEW, DocumentSummary(
             text=text, partial=partial, parts=3, parts_read=done, tokens=40000,
             tokens_read=done * 13000, model_calls=done + (not partial), read_note="…",
-            citations=citations, preset=request.preset)))
+            citations=citations, preset=request.preset, body=body)))
 
 
 def _app(make_app, qtbot, **kwargs):
@@ -201,3 +203,64 @@ def test_the_chat_stop_button_stops_the_document_and_a_chat_waits_its_turn(qtbot
     assert rotary.chat.messages[-1].stats["document_summary"]["partial"] is True
     qtbot.waitUntil(lambda: any(getattr(r, "request_id", None) == request_id
                                 for r in engine.requests), timeout=3000)   # then it ran
+
+
+def _summary(parts: int, parts_read: int, partial: bool, body: str = "Costs rose."):
+    return DocumentSummary(text="(the engine's English)", partial=partial, parts=parts,
+                           parts_read=parts_read, tokens=1, tokens_read=1, model_calls=1,
+                           read_note="…", citations=(), preset="short", body=body)
+
+
+def test_what_was_read_is_said_in_the_singular_and_after_a_stop(qapp):
+    from app.document_text import answer_text  # noqa: PLC0415
+    memo = dataclasses.replace(OVERVIEW, kind="text", name="memo.docx", sections=1)
+    assert answer_text(memo, _summary(2, 2, False)) == \
+        "Costs rose.\n\nRead all of it (1 section) in 2 parts."       # was "all 1 sections"
+    assert answer_text(OVERVIEW, _summary(3, 1, True)) == (
+        "Partial summary: stopped before the end.\n\nCosts rose.\n\n"
+        "Partial: read 1 of 3 parts of it (42 pages); the rest was not read.")
+    assert answer_text(OVERVIEW, _summary(3, 0, True, body="")) == \
+        "Stopped before any of it (42 pages) was read."
+
+
+def test_the_summary_and_its_note_are_kept_in_the_interface_language(qapp):
+    # The engine writes its note in English; in a Korean interface none of it may show.
+    from app.document_text import answer_text, found_text  # noqa: PLC0415
+    from app.i18n import I18N_DIR  # noqa: PLC0415
+    translator = QTranslator()
+    assert translator.load(str(I18N_DIR / "rotary_ko.qm"))
+    qapp.installTranslator(translator)
+    try:
+        text = answer_text(OVERVIEW, _summary(3, 3, True))
+        assert found_text(OVERVIEW) == "42쪽"
+        assert text == ("일부 요약: 끝나기 전에 멈췄습니다.\n\nCosts rose.\n\n"
+                        "전체(42쪽)를 3개 부분으로 나눠 읽었지만, 요약이 끝나기 전에 멈췄습니다.")
+    finally:
+        qapp.removeTranslator(translator)
+
+
+def test_the_file_chooser_opens_in_documents_then_where_the_last_one_was(qtbot, make_app,
+                                                                          tmp_path, monkeypatch):
+    # It opened in the folder the app was started from: Rotary's own install folder.
+    import platformdirs  # noqa: PLC0415
+
+    import app.document_view as document_view  # noqa: PLC0415
+    rotary, _ = _app(make_app, qtbot)
+    documents = tmp_path / "Documents"
+    documents.mkdir()
+    monkeypatch.setattr(platformdirs, "user_documents_dir", lambda: str(documents))
+    opened_in = []
+
+    def chooser(parent, title, folder, patterns):
+        opened_in.append(folder)
+        return "", ""                     # the user cancels
+    monkeypatch.setattr(document_view.QFileDialog, "getOpenFileName", chooser)
+    attach = rotary.window.chat.attach_button
+    qtbot.mouseClick(attach, Qt.MouseButton.LeftButton)
+    report = tmp_path / "reports" / "Jahresbericht.pdf"
+    report.parent.mkdir()
+    report.write_bytes(b"%PDF-1.4")
+    assert rotary.documents.open_file(str(report))
+    qtbot.waitUntil(lambda: rotary.window.chat.document_panel.options.isVisible(), timeout=3000)
+    qtbot.mouseClick(attach, Qt.MouseButton.LeftButton)
+    assert opened_in == [str(documents), str(report.parent)]

@@ -93,7 +93,7 @@ def test_a_short_document_is_read_whole_in_one_call(loaded, tmp_path):
     summarizer, summary, events, _ = summarize(loaded, tmp_path, path)
     assert [c.kind for c in summarizer.calls] == ["whole"]
     assert summary.parts == summary.parts_read == 1 and not summary.partial
-    assert summary.read_note == "Read all 2 sections in one pass."
+    assert summary.read_note == "Read all of it (2 sections) in one pass."
     assert summary.text.endswith(summary.read_note)
     assert "[section 'Budget']\nTravel costs rose." in summarizer.plan.parts[0].text
 
@@ -114,7 +114,18 @@ def test_every_part_reaches_the_model_and_no_prompt_exceeds_the_context(loaded, 
     assert summarizer.calls[-1].kind == "final"
     assert summary.model_calls == len(summarizer.calls) == len(spy.requests) - 1
     assert summary.parts_read == summary.parts == len(parts) and not summary.partial
-    assert summary.read_note == f"Read all 4 pages in {len(parts)} parts."
+    assert summary.read_note == f"Read all of it (4 pages) in {len(parts)} parts."
+
+
+def test_one_long_section_is_counted_in_the_singular(loaded, tmp_path):
+    # was "Read all 1 sections in 2 parts."
+    path = tmp_path / "memo.txt"
+    path.write_text("# Memo\n" + "The archive answered every request within ten days. " * 150,
+                    encoding="utf-8")
+    _, summary, _, _ = summarize(loaded, tmp_path, path)
+    assert summary.parts >= 2 and not summary.partial
+    assert summary.read_note == f"Read all of it (1 section) in {summary.parts} parts."
+    assert summary.text == f"{summary.body}\n\n{summary.read_note}" and summary.body
 
 
 def test_progress_events_arrive_in_order_with_ids(loaded, tmp_path):
@@ -182,7 +193,7 @@ def test_stop_while_writing_a_one_pass_answer(loaded, tmp_path):
     stop_at_token_3 = lambda e: isinstance(e, StepRecord) and e.generated_tokens == 3 and stop.set()  # noqa: E731
     _, summary, _, _ = summarize(loaded, tmp_path, path, stop=stop, on_event=stop_at_token_3)
     assert summary.partial and summary.parts_read == 1
-    assert summary.read_note == ("Read all 2 sections in one pass, but stopped before the "
+    assert summary.read_note == ("Read all of it (2 sections) in one pass, but stopped before the "
                                  "summary was finished.")
     assert summary.text.startswith("Partial summary: stopped before the end.")
 
@@ -193,7 +204,7 @@ def test_stop_before_anything_was_read(loaded, tmp_path):
     summarizer, summary, _, _ = summarize(loaded, tmp_path, pdf(tmp_path / "z.pdf", 3), stop=stop,
                                           on_event=stop_on_plan)
     assert summary.partial and summary.parts_read == 0 and summarizer.calls == []
-    assert summary.text == summary.read_note == "Stopped before any of the 3 pages were read."
+    assert summary.text == summary.read_note == "Stopped before any of it (3 pages) was read."
 
 
 def test_language_and_question_reach_the_instructions(loaded, tmp_path):
@@ -284,7 +295,7 @@ def test_pages_without_text_are_named_before_and_after(loaded, tmp_path):
                      blank=(2,))
     _, summary, events, _ = summarize(loaded, tmp_path, path)
     assert "Page 2 has no text (probably images) and will be skipped." in events[0].overview.message
-    assert summary.read_note == "Read all 3 pages in one pass. Page 2 has no text and could not be read."
+    assert summary.read_note == "Read all of it (3 pages) in one pass. Page 2 has no text and could not be read."
 
 
 def test_a_300_page_pdf_is_planned_quickly_and_completely(loaded, tmp_path):
