@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from engine.api import (DocumentFinished, DocumentInspected, DocumentOverview, DocumentProgress,
                         DocumentRequest)
 from engine.errors import EngineError
-from app.document_text import answer_text, found_text, words_text
+from app.document_text import answer_text, found_text, preset_titles, words_text
 from app.history import StoredMessage
 from app.i18n import tr
 from app.qt_compat import emit
@@ -138,7 +138,7 @@ class DocumentFlow(QObject):
     def _exchange(self, event: DocumentFinished) -> tuple[StoredMessage, StoredMessage]:
         """The document as the user's message, the summary as the answer (kept in history)."""
         overview, summary = event.overview, event.summary
-        titles = dict(self.bridge.summary_presets())
+        titles = dict(self.bridge.summary_presets()) | preset_titles()
         asked = f"\n\n{tr('I asked:')} {self.question}" if self.question else ""
         user = StoredMessage("user", tr("Document: {name} — {found}\n{style}").format(
             name=overview.name, found=f"{found_text(overview)}, {words_text(overview.words)}",

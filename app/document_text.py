@@ -10,6 +10,13 @@ from engine.api import DocumentOverview, DocumentSummary
 from app.i18n import tr
 
 
+def preset_titles() -> dict[str, str]:
+    """The engine's summary styles (engine/documents/presets.py) by name, in the interface's
+    language: plain tr() calls, so that lupdate finds them."""
+    return {"short": tr("Short summary"), "detailed": tr("Detailed summary"),
+            "bullets": tr("Bullet points"), "actions": tr("Action items")}
+
+
 def found_text(overview: DocumentOverview) -> str:
     """"42 pages" or "1 section"."""
     if overview.kind == "pdf":

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLab
                                QProgressBar, QPushButton, QVBoxLayout, QWidget)
 
 from app.document_flow import SUPPORTED, DocumentFlow
-from app.document_text import found_text, words_text
+from app.document_text import found_text, preset_titles, words_text
 from app.i18n import LANGUAGES, resolve_language, tr
 from app.qt_compat import emit
 
@@ -55,8 +55,9 @@ class DocumentPanel(QFrame):
         layout.setContentsMargins(0, 0, 0, 0)
         self.preset = QComboBox()
         self.preset.setAccessibleName(tr("Kind of summary"))
+        titles = preset_titles()
         for name, title in presets:
-            self.preset.addItem(tr(title), name)
+            self.preset.addItem(titles.get(name, title), name)
         self.question = QLineEdit()
         self.question.setPlaceholderText(tr("Anything to look for? (optional)"))
         self.question.setAccessibleName(tr("What the summary should focus on"))

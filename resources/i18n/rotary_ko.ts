@@ -78,7 +78,7 @@
     </message>
     <message>
         <location filename="../../app/chat_controller.py" line="138" />
-        <location filename="../../app/document_flow.py" line="89" />
+        <location filename="../../app/document_flow.py" line="91" />
         <source>The model is not ready yet. Please wait until loading has finished.</source>
         <translation>모델이 아직 준비되지 않았습니다. 불러오기가 끝날 때까지 기다려 주세요.</translation>
     </message>
@@ -208,7 +208,7 @@
     </message>
     <message>
         <location filename="../../app/chat_view.py" line="268" />
-        <location filename="../../app/document_view.py" line="78" />
+        <location filename="../../app/document_view.py" line="82" />
         <source>Stop</source>
         <translation>멈추기</translation>
     </message>
@@ -667,7 +667,7 @@
     </message>
     <message>
         <location filename="../../app/model_check.py" line="67" />
-        <location filename="../../app/server_settings.py" line="84" />
+        <location filename="../../app/server_settings.py" line="85" />
         <source>Browse…</source>
         <translation>찾아보기…</translation>
     </message>
@@ -1133,382 +1133,402 @@
         <translation>Rotary는 {name}을(를) {recipe}(으)로 사용합니다. 나중에 설정에서 바꿀 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="53" />
+        <location filename="../../app/document_flow.py" line="54" />
         <source>Rotary reads PDF, Word (.docx), text and Markdown files.</source>
         <translation>Rotary는 PDF, Word(.docx), 텍스트, 마크다운 파일을 읽습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="58" />
-        <location filename="../../app/document_view.py" line="100" />
+        <location filename="../../app/document_flow.py" line="60" />
+        <location filename="../../app/document_view.py" line="104" />
         <source>Looking at the document…</source>
         <translation>문서를 살펴보는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="72" />
-        <location filename="../../app/document_view.py" line="117" />
+        <location filename="../../app/document_flow.py" line="74" />
+        <location filename="../../app/document_view.py" line="121" />
         <source>Reading the document…</source>
         <translation>문서를 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="86" />
+        <location filename="../../app/document_flow.py" line="88" />
         <source>Please wait until the current answer is finished.</source>
         <translation>지금 답변이 끝날 때까지 기다려 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="141" />
+        <location filename="../../app/document_flow.py" line="143" />
         <source>Document: {name} — {found}
 {style}</source>
         <translation>문서: {name} — {found}
 {style}</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="36" />
+        <location filename="../../app/document_view.py" line="39" />
         <source>Document</source>
         <translation>문서</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="41" />
+        <location filename="../../app/document_view.py" line="44" />
         <source>What was found in the document</source>
         <translation>문서에서 찾은 내용</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="54" />
+        <location filename="../../app/document_view.py" line="57" />
         <source>Kind of summary</source>
         <translation>요약 종류</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="58" />
+        <location filename="../../app/document_view.py" line="62" />
         <source>Anything to look for? (optional)</source>
         <translation>특별히 찾을 내용이 있나요? (선택)</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="59" />
+        <location filename="../../app/document_view.py" line="63" />
         <source>What the summary should focus on</source>
         <translation>요약에서 중점을 둘 내용</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="61" />
+        <location filename="../../app/document_view.py" line="65" />
         <source>Summarise</source>
         <translation>요약하기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="61" />
+        <location filename="../../app/document_view.py" line="65" />
         <source>Summarise the document</source>
         <translation>문서 요약하기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="63" />
+        <location filename="../../app/document_view.py" line="67" />
         <source>Cancel</source>
         <translation>취소</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="63" />
+        <location filename="../../app/document_view.py" line="67" />
         <source>Do not summarise this document</source>
         <translation>이 문서를 요약하지 않기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="75" />
+        <location filename="../../app/document_view.py" line="79" />
         <source>Parts of the document read</source>
         <translation>읽은 문서 부분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="77" />
+        <location filename="../../app/document_view.py" line="81" />
         <source>Reading progress</source>
         <translation>읽기 진행 상황</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="78" />
+        <location filename="../../app/document_view.py" line="82" />
         <source>Stop reading; keep what was read so far</source>
         <translation>읽기 멈추기; 지금까지 읽은 내용은 유지</translation>
     </message>
     <message>
         <location filename="../../app/document_text.py" line="16" />
+        <source>Short summary</source>
+        <translation>짧은 요약</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="16" />
+        <source>Detailed summary</source>
+        <translation>자세한 요약</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="17" />
+        <source>Bullet points</source>
+        <translation>요점 목록</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="17" />
+        <source>Action items</source>
+        <translation>할 일 목록</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="23" />
         <source>1 page</source>
         <translation>1쪽</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="16" />
+        <location filename="../../app/document_text.py" line="23" />
         <source>{n} pages</source>
         <translation>{n}쪽</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="17" />
+        <location filename="../../app/document_text.py" line="24" />
         <source>1 section</source>
         <translation>1개 절</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="18" />
+        <location filename="../../app/document_text.py" line="25" />
         <source>{n} sections</source>
         <translation>{n}개 절</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="24" />
+        <location filename="../../app/document_text.py" line="31" />
         <source>{n} words</source>
         <translation>{n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="25" />
+        <location filename="../../app/document_text.py" line="32" />
         <source>about {n} words</source>
         <translation>약 {n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="31" />
+        <location filename="../../app/document_text.py" line="38" />
         <source>in one pass</source>
         <translation>한 번에</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="31" />
+        <location filename="../../app/document_text.py" line="38" />
         <source>in {n} parts</source>
         <translation>{n}개 부분으로 나눠</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="33" />
+        <location filename="../../app/document_text.py" line="40" />
         <source>Read all of it ({found}) {how}.</source>
         <translation>전체({found})를 {how} 읽었습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="35" />
+        <location filename="../../app/document_text.py" line="42" />
         <source>Read all of it ({found}) {how}, but stopped before the summary was finished.</source>
         <translation>전체({found})를 {how} 읽었지만, 요약이 끝나기 전에 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="38" />
+        <location filename="../../app/document_text.py" line="45" />
         <source>Stopped before any of it ({found}) was read.</source>
         <translation>문서({found})를 읽기 전에 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="40" />
+        <location filename="../../app/document_text.py" line="47" />
         <source>Partial: read {done} of {parts} parts of it ({found}); the rest was not read.</source>
         <translation>일부만: 문서({found})의 {parts}개 부분 중 {done}개를 읽었고, 나머지는 읽지 않았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="44" />
+        <location filename="../../app/document_text.py" line="51" />
         <source>Pages without text could not be read: {pages}.</source>
         <translation>글자가 없는 쪽은 읽을 수 없었습니다: {pages}.</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="54" />
+        <location filename="../../app/document_text.py" line="61" />
         <source>Partial summary: stopped before the end.</source>
         <translation>일부 요약: 끝나기 전에 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="133" />
+        <location filename="../../app/document_view.py" line="137" />
         <source>read in one pass</source>
         <translation>한 번에 읽기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="134" />
+        <location filename="../../app/document_view.py" line="138" />
         <source>read in {n} parts</source>
         <translation>{n}개 부분으로 나눠 읽기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="141" />
+        <location filename="../../app/document_view.py" line="145" />
         <source>Pages without text (probably images) are skipped: {pages}.</source>
         <translation>글자가 없는 쪽(아마 그림)은 건너뜁니다: {pages}.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="150" />
+        <location filename="../../app/document_view.py" line="154" />
         <source>less than a minute on this computer</source>
         <translation>이 컴퓨터에서 1분 미만</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="153" />
+        <location filename="../../app/document_view.py" line="157" />
         <source>about {n} hours on this computer</source>
         <translation>이 컴퓨터에서 약 {n}시간</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="154" />
+        <location filename="../../app/document_view.py" line="158" />
         <source>about 1 minute on this computer</source>
         <translation>이 컴퓨터에서 약 1분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="155" />
+        <location filename="../../app/document_view.py" line="159" />
         <source>about {n} minutes on this computer</source>
         <translation>이 컴퓨터에서 약 {n}분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="160" />
+        <location filename="../../app/document_view.py" line="164" />
         <source>less than a minute on the office server</source>
         <translation>사무실 서버에서 1분 미만</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="163" />
+        <location filename="../../app/document_view.py" line="167" />
         <source>about {n} hours on the office server</source>
         <translation>사무실 서버에서 약 {n}시간</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="164" />
+        <location filename="../../app/document_view.py" line="168" />
         <source>about 1 minute on the office server</source>
         <translation>사무실 서버에서 약 1분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="165" />
+        <location filename="../../app/document_view.py" line="169" />
         <source>about {n} minutes on the office server</source>
         <translation>사무실 서버에서 약 {n}분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="170" />
+        <location filename="../../app/document_view.py" line="174" />
         <source>Reading part {part} of {parts}…</source>
         <translation>{parts}개 중 {part}번째 부분을 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="172" />
+        <location filename="../../app/document_view.py" line="176" />
         <source>Writing the summary from the notes on all {parts} parts…</source>
         <translation>{parts}개 부분 전체의 메모로 요약을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="174" />
+        <location filename="../../app/document_view.py" line="178" />
         <source>Reading the whole document and writing the summary…</source>
         <translation>문서 전체를 읽고 요약을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="181" />
+        <location filename="../../app/document_view.py" line="185" />
         <source>Less than a minute left.</source>
         <translation>1분도 남지 않았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="183" />
+        <location filename="../../app/document_view.py" line="187" />
         <source>About 1 minute left.</source>
         <translation>약 1분 남았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="184" />
+        <location filename="../../app/document_view.py" line="188" />
         <source>About {n} minutes left.</source>
         <translation>약 {n}분 남았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="225" />
+        <location filename="../../app/document_view.py" line="229" />
         <source>Attach…</source>
         <translation>첨부…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="225" />
+        <location filename="../../app/document_view.py" line="229" />
         <source>Summarise a document (PDF, Word, text)</source>
         <translation>문서 요약하기 (PDF, Word, 텍스트)</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="263" />
+        <location filename="../../app/document_view.py" line="276" />
         <source>Choose a document to summarise</source>
         <translation>요약할 문서 선택</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="264" />
+        <location filename="../../app/document_view.py" line="278" />
         <source>Documents ({patterns})</source>
         <translation>문서 ({patterns})</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="34" />
+        <location filename="../../app/server_settings.py" line="35" />
         <source>Where the model runs</source>
         <translation>모델이 실행되는 곳</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="36" />
+        <location filename="../../app/server_settings.py" line="37" />
         <source>This computer</source>
         <translation>이 컴퓨터</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="37" />
+        <location filename="../../app/server_settings.py" line="38" />
         <source>An office server</source>
         <translation>사무실 서버</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="45" />
+        <location filename="../../app/server_settings.py" line="46" />
         <source>Where your conversations are sent</source>
         <translation>대화가 보내지는 곳</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="60" />
+        <location filename="../../app/server_settings.py" line="61" />
         <source>Office server address</source>
         <translation>사무실 서버 주소</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="63" />
         <location filename="../../app/server_settings.py" line="64" />
+        <location filename="../../app/server_settings.py" line="65" />
         <source>Model on the office server</source>
         <translation>사무실 서버의 모델</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="67" />
+        <location filename="../../app/server_settings.py" line="68" />
         <source>Ask the server for its models</source>
         <translation>서버에 모델 목록 요청</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="71" />
+        <location filename="../../app/server_settings.py" line="72" />
         <source>Access key (leave empty if the server needs none)</source>
         <translation>접근 키 (서버에 필요 없으면 비워 두세요)</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="72" />
+        <location filename="../../app/server_settings.py" line="73" />
         <source>The key is kept in this computer's password store, not in Rotary's files.</source>
         <translation>키는 Rotary 파일이 아니라 이 컴퓨터의 암호 저장소에 보관됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="75" />
+        <location filename="../../app/server_settings.py" line="76" />
         <source>Check the server's security certificate (recommended)</source>
         <translation>서버의 보안 인증서 확인 (권장)</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="77" />
+        <location filename="../../app/server_settings.py" line="78" />
         <source>Without this check, someone on the network could pretend to be the server and read your conversations.</source>
         <translation>이 확인이 없으면 네트워크의 누군가가 서버인 척하고 대화를 읽을 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="83" />
+        <location filename="../../app/server_settings.py" line="84" />
         <source>The office's certificate file (optional)</source>
         <translation>사무실 인증서 파일 (선택)</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="93" />
+        <location filename="../../app/server_settings.py" line="94" />
         <source>Address:</source>
         <translation>주소:</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="94" />
+        <location filename="../../app/server_settings.py" line="95" />
         <source>Model:</source>
         <translation>모델:</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="95" />
+        <location filename="../../app/server_settings.py" line="96" />
         <source>Access key:</source>
         <translation>접근 키:</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="99" />
+        <location filename="../../app/server_settings.py" line="100" />
         <source>Office certificate:</source>
         <translation>사무실 인증서:</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="111" />
+        <location filename="../../app/server_settings.py" line="112" />
         <source>The office's certificate file</source>
         <translation>사무실 인증서 파일</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="112" />
+        <location filename="../../app/server_settings.py" line="114" />
         <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
         <translation>인증서 (*.pem *.crt *.cer);;모든 파일 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="126" />
+        <location filename="../../app/server_settings.py" line="128" />
         <source>Type the server's address, for example https://ai.office.lan:8000.</source>
         <translation>서버 주소를 입력하세요. 예: https://ai.office.lan:8000</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="206" />
+        <location filename="../../app/server_settings.py" line="208" />
         <source>{model} on the office server</source>
         <translation>사무실 서버의 {model}</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="220" />
+        <location filename="../../app/server_settings.py" line="222" />
         <source>Try again</source>
         <translation>다시 시도</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="227" />
+        <location filename="../../app/server_settings.py" line="229" />
         <source>My office has a model server: use it instead…</source>
         <translation>사무실에 모델 서버가 있습니다: 대신 사용하기…</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="228" />
+        <location filename="../../app/server_settings.py" line="230" />
         <source>Use the office's model server instead of this computer</source>
         <translation>이 컴퓨터 대신 사무실 모델 서버 사용</translation>
     </message>
@@ -1528,12 +1548,42 @@
         <translation>대화는 {address}(으)로 보내져 그곳의 모델이 답합니다. 다른 곳으로는 아무것도 보내지 않습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="62" />
+        <location filename="../../app/selftest.py" line="44" />
+        <source>settings folder</source>
+        <translation>설정 폴더</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="44" />
+        <source>history folder</source>
+        <translation>대화 기록 폴더</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="45" />
+        <source>demo model</source>
+        <translation>데모 모델</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="45" />
+        <source>engine</source>
+        <translation>엔진</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="46" />
+        <source>working without the network</source>
+        <translation>네트워크 없이 작동</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="46" />
+        <source>showing the window</source>
+        <translation>창 표시</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="70" />
         <source>Everything works: Rotary wrote a short answer with its demo model, can save your conversations and settings, and used no network.</source>
         <translation>모두 정상입니다: Rotary가 데모 모델로 짧은 답변을 썼고, 대화와 설정을 저장할 수 있으며, 네트워크를 사용하지 않았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="65" />
+        <location filename="../../app/selftest.py" line="74" />
         <source>Rotary found a problem on this computer ({names}). Please copy the details for your IT contact.</source>
         <translation>Rotary가 이 컴퓨터에서 문제를 발견했습니다 ({names}). 자세한 내용을 복사해 IT 담당자에게 전달해 주세요.</translation>
     </message>

@@ -78,7 +78,7 @@
     </message>
     <message>
         <location filename="../../app/chat_controller.py" line="138" />
-        <location filename="../../app/document_flow.py" line="89" />
+        <location filename="../../app/document_flow.py" line="91" />
         <source>The model is not ready yet. Please wait until loading has finished.</source>
         <translation>模型尚未就绪。请等待加载完成。</translation>
     </message>
@@ -208,7 +208,7 @@
     </message>
     <message>
         <location filename="../../app/chat_view.py" line="268" />
-        <location filename="../../app/document_view.py" line="78" />
+        <location filename="../../app/document_view.py" line="82" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -667,7 +667,7 @@
     </message>
     <message>
         <location filename="../../app/model_check.py" line="67" />
-        <location filename="../../app/server_settings.py" line="84" />
+        <location filename="../../app/server_settings.py" line="85" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -1133,382 +1133,402 @@
         <translation>Rotary 将以{recipe}使用 {name}。您之后可以在设置中更改。</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="53" />
+        <location filename="../../app/document_flow.py" line="54" />
         <source>Rotary reads PDF, Word (.docx), text and Markdown files.</source>
         <translation>Rotary 可以读取 PDF、Word（.docx）、文本和 Markdown 文件。</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="58" />
-        <location filename="../../app/document_view.py" line="100" />
+        <location filename="../../app/document_flow.py" line="60" />
+        <location filename="../../app/document_view.py" line="104" />
         <source>Looking at the document…</source>
         <translation>正在查看文档…</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="72" />
-        <location filename="../../app/document_view.py" line="117" />
+        <location filename="../../app/document_flow.py" line="74" />
+        <location filename="../../app/document_view.py" line="121" />
         <source>Reading the document…</source>
         <translation>正在阅读文档…</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="86" />
+        <location filename="../../app/document_flow.py" line="88" />
         <source>Please wait until the current answer is finished.</source>
         <translation>请等待当前回答完成。</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="141" />
+        <location filename="../../app/document_flow.py" line="143" />
         <source>Document: {name} — {found}
 {style}</source>
         <translation>文档：{name} — {found}
 {style}</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="36" />
+        <location filename="../../app/document_view.py" line="39" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="41" />
+        <location filename="../../app/document_view.py" line="44" />
         <source>What was found in the document</source>
         <translation>在文档中发现的内容</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="54" />
+        <location filename="../../app/document_view.py" line="57" />
         <source>Kind of summary</source>
         <translation>总结类型</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="58" />
+        <location filename="../../app/document_view.py" line="62" />
         <source>Anything to look for? (optional)</source>
         <translation>有什么需要特别关注的吗？（可选）</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="59" />
+        <location filename="../../app/document_view.py" line="63" />
         <source>What the summary should focus on</source>
         <translation>总结应关注的内容</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="61" />
+        <location filename="../../app/document_view.py" line="65" />
         <source>Summarise</source>
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="61" />
+        <location filename="../../app/document_view.py" line="65" />
         <source>Summarise the document</source>
         <translation>总结文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="63" />
+        <location filename="../../app/document_view.py" line="67" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="63" />
+        <location filename="../../app/document_view.py" line="67" />
         <source>Do not summarise this document</source>
         <translation>不总结这个文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="75" />
+        <location filename="../../app/document_view.py" line="79" />
         <source>Parts of the document read</source>
         <translation>已阅读的文档部分</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="77" />
+        <location filename="../../app/document_view.py" line="81" />
         <source>Reading progress</source>
         <translation>阅读进度</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="78" />
+        <location filename="../../app/document_view.py" line="82" />
         <source>Stop reading; keep what was read so far</source>
         <translation>停止阅读；保留目前已读的内容</translation>
     </message>
     <message>
         <location filename="../../app/document_text.py" line="16" />
+        <source>Short summary</source>
+        <translation>简短摘要</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="16" />
+        <source>Detailed summary</source>
+        <translation>详细摘要</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="17" />
+        <source>Bullet points</source>
+        <translation>要点列表</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="17" />
+        <source>Action items</source>
+        <translation>待办事项</translation>
+    </message>
+    <message>
+        <location filename="../../app/document_text.py" line="23" />
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="16" />
+        <location filename="../../app/document_text.py" line="23" />
         <source>{n} pages</source>
         <translation>{n} 页</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="17" />
+        <location filename="../../app/document_text.py" line="24" />
         <source>1 section</source>
         <translation>1 节</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="18" />
+        <location filename="../../app/document_text.py" line="25" />
         <source>{n} sections</source>
         <translation>{n} 节</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="24" />
+        <location filename="../../app/document_text.py" line="31" />
         <source>{n} words</source>
         <translation>{n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="25" />
+        <location filename="../../app/document_text.py" line="32" />
         <source>about {n} words</source>
         <translation>约 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="31" />
+        <location filename="../../app/document_text.py" line="38" />
         <source>in one pass</source>
         <translation>一次</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="31" />
+        <location filename="../../app/document_text.py" line="38" />
         <source>in {n} parts</source>
         <translation>分 {n} 部分</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="33" />
+        <location filename="../../app/document_text.py" line="40" />
         <source>Read all of it ({found}) {how}.</source>
         <translation>已{how}读完全部内容（{found}）。</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="35" />
+        <location filename="../../app/document_text.py" line="42" />
         <source>Read all of it ({found}) {how}, but stopped before the summary was finished.</source>
         <translation>已{how}读完全部内容（{found}），但在摘要完成之前停止了。</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="38" />
+        <location filename="../../app/document_text.py" line="45" />
         <source>Stopped before any of it ({found}) was read.</source>
         <translation>在阅读文档（{found}）之前就停止了。</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="40" />
+        <location filename="../../app/document_text.py" line="47" />
         <source>Partial: read {done} of {parts} parts of it ({found}); the rest was not read.</source>
         <translation>部分：已读文档（{found}）{parts} 个部分中的 {done} 个，其余未读。</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="44" />
+        <location filename="../../app/document_text.py" line="51" />
         <source>Pages without text could not be read: {pages}.</source>
         <translation>没有文字的页面无法读取：{pages}。</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="54" />
+        <location filename="../../app/document_text.py" line="61" />
         <source>Partial summary: stopped before the end.</source>
         <translation>部分摘要：在结束前停止了。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="133" />
+        <location filename="../../app/document_view.py" line="137" />
         <source>read in one pass</source>
         <translation>一次读完</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="134" />
+        <location filename="../../app/document_view.py" line="138" />
         <source>read in {n} parts</source>
         <translation>分 {n} 部分阅读</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="141" />
+        <location filename="../../app/document_view.py" line="145" />
         <source>Pages without text (probably images) are skipped: {pages}.</source>
         <translation>没有文字的页面（可能是图片）将被跳过：{pages}。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="150" />
+        <location filename="../../app/document_view.py" line="154" />
         <source>less than a minute on this computer</source>
         <translation>在这台电脑上不到 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="153" />
+        <location filename="../../app/document_view.py" line="157" />
         <source>about {n} hours on this computer</source>
         <translation>在这台电脑上大约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="154" />
+        <location filename="../../app/document_view.py" line="158" />
         <source>about 1 minute on this computer</source>
         <translation>在这台电脑上大约 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="155" />
+        <location filename="../../app/document_view.py" line="159" />
         <source>about {n} minutes on this computer</source>
         <translation>在这台电脑上大约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="160" />
+        <location filename="../../app/document_view.py" line="164" />
         <source>less than a minute on the office server</source>
         <translation>在办公室服务器上不到 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="163" />
+        <location filename="../../app/document_view.py" line="167" />
         <source>about {n} hours on the office server</source>
         <translation>在办公室服务器上约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="164" />
+        <location filename="../../app/document_view.py" line="168" />
         <source>about 1 minute on the office server</source>
         <translation>在办公室服务器上约 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="165" />
+        <location filename="../../app/document_view.py" line="169" />
         <source>about {n} minutes on the office server</source>
         <translation>在办公室服务器上约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="170" />
+        <location filename="../../app/document_view.py" line="174" />
         <source>Reading part {part} of {parts}…</source>
         <translation>正在阅读第 {part} 部分，共 {parts} 部分…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="172" />
+        <location filename="../../app/document_view.py" line="176" />
         <source>Writing the summary from the notes on all {parts} parts…</source>
         <translation>正在根据全部 {parts} 个部分的笔记撰写总结…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="174" />
+        <location filename="../../app/document_view.py" line="178" />
         <source>Reading the whole document and writing the summary…</source>
         <translation>正在阅读整个文档并撰写总结…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="181" />
+        <location filename="../../app/document_view.py" line="185" />
         <source>Less than a minute left.</source>
         <translation>剩余不到 1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="183" />
+        <location filename="../../app/document_view.py" line="187" />
         <source>About 1 minute left.</source>
         <translation>大约还剩 1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="184" />
+        <location filename="../../app/document_view.py" line="188" />
         <source>About {n} minutes left.</source>
         <translation>大约还剩 {n} 分钟。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="225" />
+        <location filename="../../app/document_view.py" line="229" />
         <source>Attach…</source>
         <translation>附加…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="225" />
+        <location filename="../../app/document_view.py" line="229" />
         <source>Summarise a document (PDF, Word, text)</source>
         <translation>总结文档（PDF、Word、文本）</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="263" />
+        <location filename="../../app/document_view.py" line="276" />
         <source>Choose a document to summarise</source>
         <translation>选择要总结的文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="264" />
+        <location filename="../../app/document_view.py" line="278" />
         <source>Documents ({patterns})</source>
         <translation>文档 ({patterns})</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="34" />
+        <location filename="../../app/server_settings.py" line="35" />
         <source>Where the model runs</source>
         <translation>模型运行的位置</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="36" />
+        <location filename="../../app/server_settings.py" line="37" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="37" />
+        <location filename="../../app/server_settings.py" line="38" />
         <source>An office server</source>
         <translation>办公室服务器</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="45" />
+        <location filename="../../app/server_settings.py" line="46" />
         <source>Where your conversations are sent</source>
         <translation>您的对话发送到哪里</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="60" />
+        <location filename="../../app/server_settings.py" line="61" />
         <source>Office server address</source>
         <translation>办公室服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="63" />
         <location filename="../../app/server_settings.py" line="64" />
+        <location filename="../../app/server_settings.py" line="65" />
         <source>Model on the office server</source>
         <translation>办公室服务器上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="67" />
+        <location filename="../../app/server_settings.py" line="68" />
         <source>Ask the server for its models</source>
         <translation>向服务器查询可用模型</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="71" />
+        <location filename="../../app/server_settings.py" line="72" />
         <source>Access key (leave empty if the server needs none)</source>
         <translation>访问密钥（服务器不需要时请留空）</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="72" />
+        <location filename="../../app/server_settings.py" line="73" />
         <source>The key is kept in this computer's password store, not in Rotary's files.</source>
         <translation>密钥保存在这台电脑的密码库中，而不是 Rotary 的文件里。</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="75" />
+        <location filename="../../app/server_settings.py" line="76" />
         <source>Check the server's security certificate (recommended)</source>
         <translation>检查服务器的安全证书（推荐）</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="77" />
+        <location filename="../../app/server_settings.py" line="78" />
         <source>Without this check, someone on the network could pretend to be the server and read your conversations.</source>
         <translation>如果不检查，网络上的其他人可能冒充服务器并读取您的对话。</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="83" />
+        <location filename="../../app/server_settings.py" line="84" />
         <source>The office's certificate file (optional)</source>
         <translation>办公室的证书文件（可选）</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="93" />
+        <location filename="../../app/server_settings.py" line="94" />
         <source>Address:</source>
         <translation>地址：</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="94" />
+        <location filename="../../app/server_settings.py" line="95" />
         <source>Model:</source>
         <translation>模型：</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="95" />
+        <location filename="../../app/server_settings.py" line="96" />
         <source>Access key:</source>
         <translation>访问密钥：</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="99" />
+        <location filename="../../app/server_settings.py" line="100" />
         <source>Office certificate:</source>
         <translation>办公室证书：</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="111" />
+        <location filename="../../app/server_settings.py" line="112" />
         <source>The office's certificate file</source>
         <translation>办公室的证书文件</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="112" />
+        <location filename="../../app/server_settings.py" line="114" />
         <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
         <translation>证书 (*.pem *.crt *.cer);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="126" />
+        <location filename="../../app/server_settings.py" line="128" />
         <source>Type the server's address, for example https://ai.office.lan:8000.</source>
         <translation>请输入服务器地址，例如 https://ai.office.lan:8000。</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="206" />
+        <location filename="../../app/server_settings.py" line="208" />
         <source>{model} on the office server</source>
         <translation>办公室服务器上的 {model}</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="220" />
+        <location filename="../../app/server_settings.py" line="222" />
         <source>Try again</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="227" />
+        <location filename="../../app/server_settings.py" line="229" />
         <source>My office has a model server: use it instead…</source>
         <translation>我的办公室有模型服务器：改用它…</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="228" />
+        <location filename="../../app/server_settings.py" line="230" />
         <source>Use the office's model server instead of this computer</source>
         <translation>使用办公室的模型服务器，而不是这台电脑</translation>
     </message>
@@ -1528,12 +1548,42 @@
         <translation>您的对话会发送到 {address}，由那里的模型回答。不会发送到其他任何地方。</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="62" />
+        <location filename="../../app/selftest.py" line="44" />
+        <source>settings folder</source>
+        <translation>设置文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="44" />
+        <source>history folder</source>
+        <translation>对话记录文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="45" />
+        <source>demo model</source>
+        <translation>演示模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="45" />
+        <source>engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="46" />
+        <source>working without the network</source>
+        <translation>不使用网络运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="46" />
+        <source>showing the window</source>
+        <translation>显示窗口</translation>
+    </message>
+    <message>
+        <location filename="../../app/selftest.py" line="70" />
         <source>Everything works: Rotary wrote a short answer with its demo model, can save your conversations and settings, and used no network.</source>
         <translation>一切正常：Rotary 用演示模型写出了一段简短回答，可以保存您的对话和设置，并且没有使用网络。</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="65" />
+        <location filename="../../app/selftest.py" line="74" />
         <source>Rotary found a problem on this computer ({names}). Please copy the details for your IT contact.</source>
         <translation>Rotary 在这台电脑上发现了问题（{names}）。请复制详细信息并发给您的 IT 联系人。</translation>
     </message>

@@ -660,4 +660,36 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Partial summary: stopped before the end.': (
         '일부 요약: 끝나기 전에 멈췄습니다.',
         '部分摘要：在结束前停止了。'),
+    # The summary styles (app/document_text.py: preset_titles).
+    'Short summary': (
+        '짧은 요약',
+        '简短摘要'),
+    'Detailed summary': (
+        '자세한 요약',
+        '详细摘要'),
+    'Bullet points': (
+        '요점 목록',
+        '要点列表'),
+    'Action items': (
+        '할 일 목록',
+        '待办事项'),
+    # The self-test's checks, named in its failure message (app/selftest.py: check_titles).
+    'settings folder': (
+        '설정 폴더',
+        '设置文件夹'),
+    'history folder': (
+        '대화 기록 폴더',
+        '对话记录文件夹'),
+    'demo model': (
+        '데모 모델',
+        '演示模型'),
+    'engine': (
+        '엔진',
+        '引擎'),
+    'working without the network': (
+        '네트워크 없이 작동',
+        '不使用网络运行'),
+    'showing the window': (
+        '창 표시',
+        '显示窗口'),
 }

@@ -225,12 +225,13 @@ def test_what_was_read_is_said_in_the_singular_and_after_a_stop(qapp):
 
 def test_the_summary_and_its_note_are_kept_in_the_interface_language(qapp):
     # The engine writes its note in English; in a Korean interface none of it may show.
-    from app.document_text import answer_text, found_text  # noqa: PLC0415
+    from app.document_text import answer_text, found_text, preset_titles  # noqa: PLC0415
     from app.i18n import I18N_DIR  # noqa: PLC0415
     translator = QTranslator()
     assert translator.load(str(I18N_DIR / "rotary_ko.qm"))
     qapp.installTranslator(translator)
     try:
+        assert preset_titles()["short"] == "짧은 요약"        # was English in every language
         text = answer_text(OVERVIEW, _summary(3, 3, True))
         assert found_text(OVERVIEW) == "42쪽"
         assert text == ("일부 요약: 끝나기 전에 멈췄습니다.\n\nCosts rose.\n\n"
@@ -264,3 +265,11 @@ def test_the_file_chooser_opens_in_documents_then_where_the_last_one_was(qtbot, 
     qtbot.waitUntil(lambda: rotary.window.chat.document_panel.options.isVisible(), timeout=3000)
     qtbot.mouseClick(attach, Qt.MouseButton.LeftButton)
     assert opened_in == [str(documents), str(report.parent)]
+
+
+def test_every_summary_style_has_a_title_the_interface_translates():
+    from app.document_text import preset_titles  # noqa: PLC0415
+    from engine.documents.presets import SUMMARY_PRESETS  # noqa: PLC0415
+    titles = preset_titles()
+    assert titles.keys() == SUMMARY_PRESETS.keys()
+    assert all(titles[name] == p.title for name, p in SUMMARY_PRESETS.items())   # English: same

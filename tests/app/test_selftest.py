@@ -110,3 +110,26 @@ def test_the_wizard_runs_the_same_checks_through_the_bridge(qtbot, qloop, rotary
     assert [c.name for c in report.checks][-1] == "offline"
     assert state["engine"] is not None                  # the bridge's backend did the work
     assert "Everything works" in report.user_text()
+
+
+def test_failed_checks_are_named_in_the_interface_language(qapp):
+    # The names went through tr() as variables, which lupdate never sees: they stayed English.
+    import re  # noqa: PLC0415
+
+    from PySide6.QtCore import QTranslator  # noqa: PLC0415
+
+    from app.i18n import I18N_DIR  # noqa: PLC0415
+    from app.selftest import check_titles  # noqa: PLC0415
+    source = (Path(__file__).parents[2] / "app" / "selftest.py").read_text(encoding="utf-8")
+    named = set(re.findall(r'Check\("([a-z ]+)"', source)) | \
+        set(re.findall(r'check_folder_writable\("([a-z ]+)"', source))
+    assert named and named <= check_titles().keys()
+    translator = QTranslator()
+    assert translator.load(str(I18N_DIR / "rotary_ko.qm"))
+    qapp.installTranslator(translator)
+    try:
+        report = SelfTestReport((Check("engine", False, "did not start"),
+                                 Check("offline", True, "no internet socket")), 1.0)
+        assert "(엔진)" in report.user_text() and "engine" not in report.user_text()
+    finally:
+        qapp.removeTranslator(translator)
