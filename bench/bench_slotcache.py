@@ -12,7 +12,7 @@ pairwise. Two clocks: wall time, and this thread's CPU time (ggml runs in this t
 one thread): on a shared 2-core machine the second is the steadier one, so the verdict uses
 it; both are printed. Target >= 0.90 for rotary (issue 9). On this ~2 ms/token F16 fixture
 the uploads alone (~2.6 a token, a memcpy of ~0.15 ms) cost ~7%. With the host banks wholly
-in 2 MiB pages, 17 single runs (one in CI) gave 0.879-0.963, median 0.929, 15 of them at
+in 2 MiB pages, 19 single runs (three in CI) gave 0.879-0.963, median 0.929, 16 of them at
 least 0.90 (16 runs before that change: 0.877-0.927, median 0.894). CI fails beyond 0.80.
 Usage: python bench/bench_slotcache.py [--rounds 30] [--tokens 48] [--slots 16]
 """
