@@ -16,7 +16,7 @@ from engine.errors import EngineError
 from app.bridge import EngineBackend, EngineBridge
 from app.chat_controller import ChatController, conversation_to_markdown
 from app.history import HistoryStore
-from app.i18n import install_translator, tr
+from app.i18n import install_translator, tr, uninstall_translators
 from app.loading import ModelLoader
 from app.main_window import MainWindow
 from app.notifications import (NotificationService, asyncio_exception_handler,
@@ -130,8 +130,7 @@ class RotaryApp(QObject):
         self.bridge.shutdown()
         self.history.close()
         self._uninstall_hooks()
-        for translator in self.translators:
-            self.qapp.removeTranslator(translator)
+        uninstall_translators(self.qapp, self.translators)
 
     # ---- reacting -------------------------------------------------------------------------
 

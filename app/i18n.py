@@ -16,6 +16,10 @@ I18N_DIR = Path(__file__).resolve().parent.parent / "resources" / "i18n"
 LANGUAGES = {"en": "English", "ko": "한국어", "zh_CN": "简体中文"}
 
 
+# The interface's language once install_translator has run ("en" until then).
+active_language = "en"
+
+
 def tr(text: str) -> str:
     return QCoreApplication.translate("", text)
 
@@ -35,7 +39,8 @@ def resolve_language(choice: str) -> str:
 def install_translator(app: QCoreApplication, choice: str) -> list[QTranslator]:
     """Install our .qm for ``choice`` and Qt's own (qtbase: the wizard's Back/Next/Cancel,
     the dialogs' OK/Cancel). English needs none. Returns them to keep them alive."""
-    code = resolve_language(choice)
+    global active_language
+    code = active_language = resolve_language(choice)
     if code == "en":
         return []
     qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
@@ -46,3 +51,11 @@ def install_translator(app: QCoreApplication, choice: str) -> list[QTranslator]:
             app.installTranslator(translator)
             installed.append(translator)
     return installed
+
+
+def uninstall_translators(app: QCoreApplication, translators: list[QTranslator]) -> None:
+    """Undo install_translator: the interface speaks English again."""
+    global active_language
+    for translator in translators:
+        app.removeTranslator(translator)
+    active_language = "en"

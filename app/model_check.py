@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPus
 
 from engine.errors import EngineError
 from app.bridge import words_per_token
+from app.error_text import error_text
 from app.i18n import tr
 from app.notifications import NotificationService
 from app.theme import fit_colour
@@ -115,7 +116,7 @@ class ModelChooser(QWidget):
         except EngineError as error:
             if path != self.path_edit.text().strip():
                 return          # the user has moved on to another file (or none)
-            self.verdict.setText(error.message)      # already says what is wrong, once
+            self.verdict.setText(error_text(error)[0])      # already says what is wrong, once
             self.problem = self.notices.engine_error(error)
             self.check_finished.emit(None)
             return

@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, Signal
 
 from engine.errors import EngineError
 from engine.recipe import recipe_to_dict
+from app.error_text import error_text
 from app.i18n import tr
 
 log = logging.getLogger("rotary.notices")
@@ -134,7 +135,8 @@ class NotificationService(QObject):
 
     def engine_error(self, error: EngineError, *actions: NoticeAction) -> Notice:
         """Logged with its traceback when it was raised (not only constructed)."""
-        notice = Notice("error", error.message, error.details or repr(error), actions)
+        message, details = error_text(error)
+        notice = Notice("error", message, details or repr(error), actions)
         log.error("%s\n%s", notice.message, notice.details,
                   exc_info=error if error.__traceback__ is not None else None)
         return self.post(notice, logged=True)
@@ -142,7 +144,8 @@ class NotificationService(QObject):
     def unexpected(self, exc_type, exc, tb) -> None:
         if isinstance(exc, EngineError):
             log.error("Engine error nobody caught: %s", exc.message, exc_info=(exc_type, exc, tb))
-            self.post(Notice("error", exc.message, exc.details or repr(exc)), logged=True)
+            message, details = error_text(exc)
+            self.post(Notice("error", message, details or repr(exc)), logged=True)
             return
         log.error("Unexpected error", exc_info=(exc_type, exc, tb))
         details = "".join(traceback.format_exception(exc_type, exc, tb))

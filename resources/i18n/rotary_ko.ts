@@ -631,68 +631,68 @@
         <translation>실시간 수치로 이동(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="24" />
+        <location filename="../../app/model_check.py" line="25" />
         <source>Fits well.</source>
         <translation>잘 맞습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="24" />
+        <location filename="../../app/model_check.py" line="25" />
         <source>Fits, but only just.</source>
         <translation>맞지만 여유가 거의 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="25" />
+        <location filename="../../app/model_check.py" line="26" />
         <source>Too big for this computer.</source>
         <translation>이 컴퓨터에는 너무 큽니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="36" />
+        <location filename="../../app/model_check.py" line="37" />
         <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
         <translation>이 컴퓨터에 대한 예상: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="61" />
+        <location filename="../../app/model_check.py" line="62" />
         <source>Model file</source>
         <translation>모델 파일</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="62" />
+        <location filename="../../app/model_check.py" line="63" />
         <source>Choose a model file, or drop it here</source>
         <translation>모델 파일을 선택하거나 여기에 끌어다 놓으세요</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="63" />
+        <location filename="../../app/model_check.py" line="64" />
         <source>GGUF: the file format of models for llama.cpp. Such files end in .gguf.</source>
         <translation>GGUF: llama.cpp용 모델 파일 형식입니다. 이런 파일은 .gguf로 끝납니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="67" />
+        <location filename="../../app/model_check.py" line="68" />
         <location filename="../../app/server_settings.py" line="85" />
         <source>Browse…</source>
         <translation>찾아보기…</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="68" />
+        <location filename="../../app/model_check.py" line="69" />
         <source>Browse for a model file</source>
         <translation>모델 파일 찾아보기</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="72" />
+        <location filename="../../app/model_check.py" line="73" />
         <source>Does the model fit</source>
         <translation>모델이 맞는지 여부</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="86" />
+        <location filename="../../app/model_check.py" line="87" />
         <source>Choose a model file</source>
         <translation>모델 파일 선택</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="87" />
+        <location filename="../../app/model_check.py" line="88" />
         <source>Language models (*.gguf)</source>
         <translation>언어 모델 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="108" />
+        <location filename="../../app/model_check.py" line="109" />
         <source>Checking the model file…</source>
         <translation>모델 파일을 확인하는 중…</translation>
     </message>
@@ -722,12 +722,12 @@
         <translation>이 알림 닫기</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="149" />
+        <location filename="../../app/notifications.py" line="152" />
         <source>Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.</source>
         <translation>Rotary 내부에서 문제가 생겼습니다. 대화 내용은 안전합니다. 다시 발생하면 자세한 내용을 복사해 IT 담당자에게 전달하세요.</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="181" />
+        <location filename="../../app/notifications.py" line="184" />
         <source>Something went wrong inside Rotary.</source>
         <translation>Rotary 내부에서 문제가 생겼습니다.</translation>
     </message>
@@ -1134,6 +1134,7 @@
     </message>
     <message>
         <location filename="../../app/document_flow.py" line="54" />
+        <location filename="../../app/error_text.py" line="47" />
         <source>Rotary reads PDF, Word (.docx), text and Markdown files.</source>
         <translation>Rotary는 PDF, Word(.docx), 텍스트, 마크다운 파일을 읽습니다.</translation>
     </message>
@@ -1586,6 +1587,126 @@
         <location filename="../../app/selftest.py" line="74" />
         <source>Rotary found a problem on this computer ({names}). Please copy the details for your IT contact.</source>
         <translation>Rotary가 이 컴퓨터에서 문제를 발견했습니다 ({names}). 자세한 내용을 복사해 IT 담당자에게 전달해 주세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="18" />
+        <source>This file is not a model Rotary can use (a .gguf file).</source>
+        <translation>이 파일은 Rotary가 사용할 수 있는 모델(.gguf 파일)이 아닙니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="19" />
+        <source>The model file is damaged or incomplete. Copy or download it again.</source>
+        <translation>모델 파일이 손상되었거나 완전하지 않습니다. 다시 복사하거나 내려받아 주세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="21" />
+        <source>The model file cannot be opened. Check that it is still there and that you may read it.</source>
+        <translation>모델 파일을 열 수 없습니다. 파일이 아직 그 자리에 있는지, 읽을 권한이 있는지 확인해 주세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="23" />
+        <source>Rotary cannot run this kind of model yet.</source>
+        <translation>Rotary는 아직 이런 종류의 모델을 실행할 수 없습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="24" />
+        <source>This computer does not have enough memory for this model, even with the smallest settings.</source>
+        <translation>가장 작은 설정으로도 이 컴퓨터의 메모리가 이 모델에 부족합니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="26" />
+        <source>The model could not be loaded.</source>
+        <translation>모델을 불러올 수 없었습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="27" />
+        <source>This conversation is too long for the model. Start a new chat to go on.</source>
+        <translation>이 대화는 모델이 다루기에 너무 깁니다. 계속하려면 새 대화를 시작해 주세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="29" />
+        <source>Something went wrong while writing the answer.</source>
+        <translation>답변을 쓰는 중에 문제가 생겼습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="30" />
+        <source>The model is not ready for this yet.</source>
+        <translation>모델이 아직 이 작업을 할 준비가 되지 않았습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="31" />
+        <source>The office server does not answer. Check the address and the network, or ask your IT contact.</source>
+        <translation>사무실 서버가 응답하지 않습니다. 주소와 네트워크를 확인하거나 IT 담당자에게 문의해 주세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="33" />
+        <source>The office server's certificate is not trusted. Ask your IT contact for the certificate file.</source>
+        <translation>사무실 서버의 인증서를 신뢰할 수 없습니다. IT 담당자에게 인증서 파일을 요청해 주세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="35" />
+        <source>The office server refused the access key. Check it in Settings.</source>
+        <translation>사무실 서버가 접근 키를 거부했습니다. 설정에서 확인해 주세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="37" />
+        <source>The office server does not offer the chosen model. Choose another one in Settings.</source>
+        <translation>사무실 서버에 선택한 모델이 없습니다. 설정에서 다른 모델을 골라 주세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="39" />
+        <source>The office server is busy. Try again in a moment.</source>
+        <translation>사무실 서버가 바쁩니다. 잠시 후 다시 시도해 주세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="40" />
+        <source>The connection to the office server broke during the answer.</source>
+        <translation>답변 도중 사무실 서버와의 연결이 끊어졌습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="42" />
+        <source>The office server cannot count words, so it cannot summarise documents.</source>
+        <translation>사무실 서버가 단어 수를 셀 수 없어 문서를 요약할 수 없습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="44" />
+        <source>The office server answered in a way Rotary does not understand.</source>
+        <translation>사무실 서버가 Rotary가 이해할 수 없는 방식으로 응답했습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="46" />
+        <source>Something went wrong between this computer and the office server.</source>
+        <translation>이 컴퓨터와 사무실 서버 사이에 문제가 생겼습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="49" />
+        <source>This document is too large for Rotary.</source>
+        <translation>이 문서는 Rotary가 다루기에 너무 큽니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="50" />
+        <source>This document is protected by a password. Save a copy without the password and try again.</source>
+        <translation>이 문서는 암호로 보호되어 있습니다. 암호 없는 사본을 저장한 뒤 다시 시도해 주세요.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="52" />
+        <source>This PDF holds only pictures of its pages (a scan), so there is no text to read.</source>
+        <translation>이 PDF에는 쪽의 그림(스캔)만 있어 읽을 글자가 없습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="54" />
+        <source>This document is damaged, or is not what its name says.</source>
+        <translation>이 문서는 손상되었거나 이름과 다른 종류의 파일입니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="55" />
+        <source>This document has no text to read.</source>
+        <translation>이 문서에는 읽을 글자가 없습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="56" />
+        <source>This document cannot be summarised.</source>
+        <translation>이 문서는 요약할 수 없습니다.</translation>
     </message>
 </context>
 </TS>

@@ -631,68 +631,68 @@
         <translation>转到实时数据(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="24" />
+        <location filename="../../app/model_check.py" line="25" />
         <source>Fits well.</source>
         <translation>非常合适。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="24" />
+        <location filename="../../app/model_check.py" line="25" />
         <source>Fits, but only just.</source>
         <translation>能够运行，但余量很小。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="25" />
+        <location filename="../../app/model_check.py" line="26" />
         <source>Too big for this computer.</source>
         <translation>对这台电脑来说太大了。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="36" />
+        <location filename="../../app/model_check.py" line="37" />
         <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
         <translation>针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="61" />
+        <location filename="../../app/model_check.py" line="62" />
         <source>Model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="62" />
+        <location filename="../../app/model_check.py" line="63" />
         <source>Choose a model file, or drop it here</source>
         <translation>选择模型文件，或拖放到这里</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="63" />
+        <location filename="../../app/model_check.py" line="64" />
         <source>GGUF: the file format of models for llama.cpp. Such files end in .gguf.</source>
         <translation>GGUF：llama.cpp 使用的模型文件格式。这类文件以 .gguf 结尾。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="67" />
+        <location filename="../../app/model_check.py" line="68" />
         <location filename="../../app/server_settings.py" line="85" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="68" />
+        <location filename="../../app/model_check.py" line="69" />
         <source>Browse for a model file</source>
         <translation>浏览模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="72" />
+        <location filename="../../app/model_check.py" line="73" />
         <source>Does the model fit</source>
         <translation>模型是否合适</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="86" />
+        <location filename="../../app/model_check.py" line="87" />
         <source>Choose a model file</source>
         <translation>选择模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="87" />
+        <location filename="../../app/model_check.py" line="88" />
         <source>Language models (*.gguf)</source>
         <translation>语言模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="108" />
+        <location filename="../../app/model_check.py" line="109" />
         <source>Checking the model file…</source>
         <translation>正在检查模型文件…</translation>
     </message>
@@ -722,12 +722,12 @@
         <translation>关闭此通知</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="149" />
+        <location filename="../../app/notifications.py" line="152" />
         <source>Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.</source>
         <translation>Rotary 内部出现问题。您的对话是安全的。如果再次发生，请复制详细信息并发给 IT 联系人。</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="181" />
+        <location filename="../../app/notifications.py" line="184" />
         <source>Something went wrong inside Rotary.</source>
         <translation>Rotary 内部出现问题。</translation>
     </message>
@@ -1134,6 +1134,7 @@
     </message>
     <message>
         <location filename="../../app/document_flow.py" line="54" />
+        <location filename="../../app/error_text.py" line="47" />
         <source>Rotary reads PDF, Word (.docx), text and Markdown files.</source>
         <translation>Rotary 可以读取 PDF、Word（.docx）、文本和 Markdown 文件。</translation>
     </message>
@@ -1586,6 +1587,126 @@
         <location filename="../../app/selftest.py" line="74" />
         <source>Rotary found a problem on this computer ({names}). Please copy the details for your IT contact.</source>
         <translation>Rotary 在这台电脑上发现了问题（{names}）。请复制详细信息并发给您的 IT 联系人。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="18" />
+        <source>This file is not a model Rotary can use (a .gguf file).</source>
+        <translation>此文件不是 Rotary 可以使用的模型（.gguf 文件）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="19" />
+        <source>The model file is damaged or incomplete. Copy or download it again.</source>
+        <translation>模型文件已损坏或不完整。请重新复制或下载。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="21" />
+        <source>The model file cannot be opened. Check that it is still there and that you may read it.</source>
+        <translation>无法打开模型文件。请确认文件仍在原处，并且您有读取权限。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="23" />
+        <source>Rotary cannot run this kind of model yet.</source>
+        <translation>Rotary 目前还无法运行这类模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="24" />
+        <source>This computer does not have enough memory for this model, even with the smallest settings.</source>
+        <translation>即使使用最小的设置，这台电脑的内存也不足以运行此模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="26" />
+        <source>The model could not be loaded.</source>
+        <translation>无法加载模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="27" />
+        <source>This conversation is too long for the model. Start a new chat to go on.</source>
+        <translation>这段对话对模型来说太长了。请新建对话继续。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="29" />
+        <source>Something went wrong while writing the answer.</source>
+        <translation>撰写回答时出了问题。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="30" />
+        <source>The model is not ready for this yet.</source>
+        <translation>模型还没有准备好执行此操作。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="31" />
+        <source>The office server does not answer. Check the address and the network, or ask your IT contact.</source>
+        <translation>办公室服务器没有响应。请检查地址和网络，或联系您的 IT 人员。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="33" />
+        <source>The office server's certificate is not trusted. Ask your IT contact for the certificate file.</source>
+        <translation>办公室服务器的证书不受信任。请向您的 IT 人员索取证书文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="35" />
+        <source>The office server refused the access key. Check it in Settings.</source>
+        <translation>办公室服务器拒绝了访问密钥。请在设置中检查。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="37" />
+        <source>The office server does not offer the chosen model. Choose another one in Settings.</source>
+        <translation>办公室服务器不提供所选模型。请在设置中选择其他模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="39" />
+        <source>The office server is busy. Try again in a moment.</source>
+        <translation>办公室服务器正忙。请稍后再试。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="40" />
+        <source>The connection to the office server broke during the answer.</source>
+        <translation>回答过程中与办公室服务器的连接中断了。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="42" />
+        <source>The office server cannot count words, so it cannot summarise documents.</source>
+        <translation>办公室服务器无法计算字数，因此无法总结文档。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="44" />
+        <source>The office server answered in a way Rotary does not understand.</source>
+        <translation>办公室服务器的回应方式 Rotary 无法理解。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="46" />
+        <source>Something went wrong between this computer and the office server.</source>
+        <translation>这台电脑与办公室服务器之间出了问题。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="49" />
+        <source>This document is too large for Rotary.</source>
+        <translation>此文档对 Rotary 来说太大了。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="50" />
+        <source>This document is protected by a password. Save a copy without the password and try again.</source>
+        <translation>此文档受密码保护。请另存一份不带密码的副本后再试。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="52" />
+        <source>This PDF holds only pictures of its pages (a scan), so there is no text to read.</source>
+        <translation>此 PDF 只包含页面图片（扫描件），没有可读取的文字。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="54" />
+        <source>This document is damaged, or is not what its name says.</source>
+        <translation>此文档已损坏，或与其文件名所示的类型不符。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="55" />
+        <source>This document has no text to read.</source>
+        <translation>此文档没有可读取的文字。</translation>
+    </message>
+    <message>
+        <location filename="../../app/error_text.py" line="56" />
+        <source>This document cannot be summarised.</source>
+        <translation>无法总结此文档。</translation>
     </message>
 </context>
 </TS>

@@ -692,4 +692,77 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'showing the window': (
         '창 표시',
         '显示窗口'),
+    # Engine errors by kind (app/error_text.py); the engine's English goes to the details.
+    'This file is not a model Rotary can use (a .gguf file).': (
+        '이 파일은 Rotary가 사용할 수 있는 모델(.gguf 파일)이 아닙니다.',
+        '此文件不是 Rotary 可以使用的模型（.gguf 文件）。'),
+    'The model file is damaged or incomplete. Copy or download it again.': (
+        '모델 파일이 손상되었거나 완전하지 않습니다. 다시 복사하거나 내려받아 주세요.',
+        '模型文件已损坏或不完整。请重新复制或下载。'),
+    'The model file cannot be opened. Check that it is still there and that you may read it.': (
+        '모델 파일을 열 수 없습니다. 파일이 아직 그 자리에 있는지, 읽을 권한이 있는지 확인해 주세요.',
+        '无法打开模型文件。请确认文件仍在原处，并且您有读取权限。'),
+    'Rotary cannot run this kind of model yet.': (
+        'Rotary는 아직 이런 종류의 모델을 실행할 수 없습니다.',
+        'Rotary 目前还无法运行这类模型。'),
+    'This computer does not have enough memory for this model, even with the smallest settings.': (
+        '가장 작은 설정으로도 이 컴퓨터의 메모리가 이 모델에 부족합니다.',
+        '即使使用最小的设置，这台电脑的内存也不足以运行此模型。'),
+    'The model could not be loaded.': (
+        '모델을 불러올 수 없었습니다.',
+        '无法加载模型。'),
+    'This conversation is too long for the model. Start a new chat to go on.': (
+        '이 대화는 모델이 다루기에 너무 깁니다. 계속하려면 새 대화를 시작해 주세요.',
+        '这段对话对模型来说太长了。请新建对话继续。'),
+    'Something went wrong while writing the answer.': (
+        '답변을 쓰는 중에 문제가 생겼습니다.',
+        '撰写回答时出了问题。'),
+    'The model is not ready for this yet.': (
+        '모델이 아직 이 작업을 할 준비가 되지 않았습니다.',
+        '模型还没有准备好执行此操作。'),
+    'The office server does not answer. Check the address and the network, or ask your IT contact.': (
+        '사무실 서버가 응답하지 않습니다. 주소와 네트워크를 확인하거나 IT 담당자에게 문의해 주세요.',
+        '办公室服务器没有响应。请检查地址和网络，或联系您的 IT 人员。'),
+    "The office server's certificate is not trusted. Ask your IT contact for the certificate file.": (
+        '사무실 서버의 인증서를 신뢰할 수 없습니다. IT 담당자에게 인증서 파일을 요청해 주세요.',
+        '办公室服务器的证书不受信任。请向您的 IT 人员索取证书文件。'),
+    'The office server refused the access key. Check it in Settings.': (
+        '사무실 서버가 접근 키를 거부했습니다. 설정에서 확인해 주세요.',
+        '办公室服务器拒绝了访问密钥。请在设置中检查。'),
+    'The office server does not offer the chosen model. Choose another one in Settings.': (
+        '사무실 서버에 선택한 모델이 없습니다. 설정에서 다른 모델을 골라 주세요.',
+        '办公室服务器不提供所选模型。请在设置中选择其他模型。'),
+    'The office server is busy. Try again in a moment.': (
+        '사무실 서버가 바쁩니다. 잠시 후 다시 시도해 주세요.',
+        '办公室服务器正忙。请稍后再试。'),
+    'The connection to the office server broke during the answer.': (
+        '답변 도중 사무실 서버와의 연결이 끊어졌습니다.',
+        '回答过程中与办公室服务器的连接中断了。'),
+    'The office server cannot count words, so it cannot summarise documents.': (
+        '사무실 서버가 단어 수를 셀 수 없어 문서를 요약할 수 없습니다.',
+        '办公室服务器无法计算字数，因此无法总结文档。'),
+    'The office server answered in a way Rotary does not understand.': (
+        '사무실 서버가 Rotary가 이해할 수 없는 방식으로 응답했습니다.',
+        '办公室服务器的回应方式 Rotary 无法理解。'),
+    'Something went wrong between this computer and the office server.': (
+        '이 컴퓨터와 사무실 서버 사이에 문제가 생겼습니다.',
+        '这台电脑与办公室服务器之间出了问题。'),
+    'This document is too large for Rotary.': (
+        '이 문서는 Rotary가 다루기에 너무 큽니다.',
+        '此文档对 Rotary 来说太大了。'),
+    'This document is protected by a password. Save a copy without the password and try again.': (
+        '이 문서는 암호로 보호되어 있습니다. 암호 없는 사본을 저장한 뒤 다시 시도해 주세요.',
+        '此文档受密码保护。请另存一份不带密码的副本后再试。'),
+    'This PDF holds only pictures of its pages (a scan), so there is no text to read.': (
+        '이 PDF에는 쪽의 그림(스캔)만 있어 읽을 글자가 없습니다.',
+        '此 PDF 只包含页面图片（扫描件），没有可读取的文字。'),
+    'This document is damaged, or is not what its name says.': (
+        '이 문서는 손상되었거나 이름과 다른 종류의 파일입니다.',
+        '此文档已损坏，或与其文件名所示的类型不符。'),
+    'This document has no text to read.': (
+        '이 문서에는 읽을 글자가 없습니다.',
+        '此文档没有可读取的文字。'),
+    'This document cannot be summarised.': (
+        '이 문서는 요약할 수 없습니다.',
+        '无法总结此文档。'),
 }

@@ -216,3 +216,32 @@ def test_first_window_size_fits_a_small_screen(qapp, monkeypatch):
     assert main_window._first_size() == (984, 640)
     monkeypatch.setattr(main_window.QGuiApplication, "primaryScreen", staticmethod(lambda: None))
     assert main_window._first_size() == main_window.DEFAULT_SIZE
+
+
+def test_every_kind_of_engine_error_has_a_sentence_in_the_interface_language():
+    import inspect  # noqa: PLC0415
+
+    from app.error_text import _kinds  # noqa: PLC0415
+    from engine import errors  # noqa: PLC0415
+    for_developers = {errors.EngineError, errors.TraceFormatError, errors.BudgetError}
+    kinds = _kinds()
+    for _, kind in inspect.getmembers(errors, inspect.isclass):
+        if issubclass(kind, errors.EngineError) and kind not in for_developers:
+            assert any(k in kinds for k in kind.__mro__ if k is not errors.EngineError), kind
+
+
+def test_engine_errors_are_shown_in_korean_with_the_english_kept_for_it(qapp, qtbot):
+    # The engine writes English; a Korean interface showed it as it was.
+    from app import i18n  # noqa: PLC0415
+    from app.notifications import NotificationService  # noqa: PLC0415
+    from engine.errors import CorruptModelError  # noqa: PLC0415
+    error = CorruptModelError("The model file is missing a setting it needs.", "general.name")
+    notices = NotificationService()
+    assert notices.engine_error(error).message == error.message        # English: as written
+    translators = i18n.install_translator(qapp, "ko")
+    try:
+        notice = notices.engine_error(error)
+        assert notice.message.startswith("모델 파일이 손상되었거나")
+        assert error.message in notice.details and "general.name" in notice.details
+    finally:
+        i18n.uninstall_translators(qapp, translators)
