@@ -269,10 +269,15 @@ class ChatPane(QWidget):
                                    self.stop_requested)
         self.stop_button.hide()
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self._escape)
+        # The buttons stack beside the message box, so a narrow window still leaves it wide;
+        # document_view puts Attach… at the top of this column.
+        self.button_column = QVBoxLayout()
+        self.button_column.addWidget(self.send_button)
+        self.button_column.addWidget(self.stop_button)
+        self.button_column.addStretch(1)
         row = QHBoxLayout()
         row.addWidget(self.input, 1)
-        row.addWidget(self.send_button)
-        row.addWidget(self.stop_button)
+        row.addLayout(self.button_column)
         return row
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -228,7 +228,7 @@ def install_documents(rotary) -> DocumentFlow:
     pane.layout().insertWidget(pane.layout().count() - 1, panel)     # above the message box
     attach = _button(tr("Attach…"), tr("Summarise a document (PDF, Word, text)"),
                      lambda: choose_file(pane, flow))
-    _input_row(pane).insertWidget(1, attach)
+    pane.button_column.insertWidget(0, attach)
     QShortcut(QKeySequence("Ctrl+O"), pane, lambda: choose_file(pane, flow))
     drops = FileDropFilter(flow, pane)
     for widget in (pane, pane.input, pane.scroll.viewport()):
@@ -251,15 +251,6 @@ def _connect(bridge, flow: DocumentFlow, panel: DocumentPanel) -> None:
                                       and panel.show_started())
     panel.cancel_requested.connect(flow.dismiss)
     panel.stop_requested.connect(flow.stop)
-
-
-def _input_row(pane) -> QHBoxLayout:
-    layout = pane.layout()
-    for index in range(layout.count()):
-        row = layout.itemAt(index).layout()
-        if row is not None and row.indexOf(pane.send_button) >= 0:
-            return row
-    raise RuntimeError("the chat pane has no message row")   # chat_view changed: fail loudly
 
 
 def start_folder(flow: DocumentFlow) -> str:

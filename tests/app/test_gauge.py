@@ -238,3 +238,15 @@ def test_per_layer_strip_shows_each_layers_share_from_the_graphics_card(qtbot, m
     gauge.reset_conversation()
     gauge.refresh()
     assert gauge.model.layer_shares() == [] and gauge.sections["hits"].isHidden()
+
+
+def test_the_message_box_keeps_its_width_in_a_small_window(qtbot, make_app):
+    # Attach…, Send and the box shared one row: at 640 px the box was ~70 px wide.
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    window, pane = rotary.window, rotary.window.chat
+    window.resize(640, 420)
+    qtbot.wait(50)
+    attach, send = pane.attach_button.geometry(), pane.send_button.geometry()
+    assert attach.x() == send.x() and attach.bottom() < send.top()     # stacked, not side by side
+    assert pane.input.width() > 1.5 * send.width(), (pane.input.width(), send.width())
