@@ -9,8 +9,9 @@ Blocking engine calls (inspect a GGUF, probe hardware, plan, read VRAM, write th
 model) run on worker threads and are awaited from the qasync loop, so the window never
 freezes; results come back through the same queued hand-off. This is the only app module
 that imports engine modules other than the frozen data types (``engine.api``, ``engine.errors``,
-the recipe, model facts; the hardware types are re-exported from here) (checked by tests/app/test_app_import_contract.py
-and the import-linter contract in pyproject.toml). The engine modules are imported
+``engine.messages``, the recipe, model facts; the hardware types are re-exported from here)
+(checked by tests/app/test_app_import_contract.py and the import-linter contract in
+pyproject.toml). The engine modules are imported
 lazily, so a missing or broken part shows a plain message instead of killing the app.
 """
 

@@ -1,8 +1,9 @@
 """Engine errors in the interface's language.
 
-The engine writes its messages in English (they also serve the command line and the log).
-In another interface language the user reads what kind of problem it is in that language,
-and the engine's own sentence moves to the details that "Copy details" gives to IT.
+An error with a catalogue message (``error.msg``, engine/messages.py) is said in full in
+the interface's language, parameters included (app/messages.py). An error that still
+carries a finished English sentence is named by its kind in that language, and the
+engine's own sentence moves to the details that "Copy details" gives to IT.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import engine.errors as e
 from app import i18n
 from app.i18n import tr
+from app.messages import say
 
 
 def _kinds() -> dict[type, str]:
@@ -62,9 +64,12 @@ def error_text(error: e.EngineError) -> tuple[str, str]:
     kind with no sentence here (the command line's): as the engine wrote it."""
     if i18n.active_language == "en":
         return error.message, error.details
+    # The engine's exact English goes to IT with the details.
+    english = f"{error.message}\n{error.details}" if error.details else error.message
+    if error.msg is not None:
+        return say(error.msg), english
     kinds = _kinds()
     for kind in type(error).__mro__:
         if kind in kinds:
-            details = f"{error.message}\n{error.details}" if error.details else error.message
-            return kinds[kind], details
+            return kinds[kind], english
     return error.message, error.details

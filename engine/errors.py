@@ -1,19 +1,27 @@
 """The one family of errors the engine raises towards its callers.
 
-Every error carries a plain-language ``message`` for the user and optional
-``details`` for the IT person ("Copy details"). Errors never travel inside
-the token stream: the engine reports them as ``RequestFailed`` events.
+Every error carries a plain-language message for the user and optional ``details`` for
+the IT person ("Copy details"). The message is a catalogue code with parameters
+(``engine.messages.Msg``): ``msg`` keeps it so that the app can say it in the
+interface's language, and ``message`` is its English sentence (command line, log).
+Errors never travel inside the token stream: the engine reports them as ``RequestFailed``.
 """
 
 from __future__ import annotations
 
+from engine.messages import Msg, render
+
 
 class EngineError(Exception):
-    """Base class: ``message`` is for people, ``details`` for whoever fixes it."""
+    """Base class: ``message`` is for people, ``details`` for whoever fixes it.
 
-    def __init__(self, message: str, details: str = "") -> None:
-        super().__init__(message)
-        self.message = message
+    ``message`` may still be a finished English sentence (``msg`` is then None): the
+    app shows such an error by its kind only, in the interface's language."""
+
+    def __init__(self, message: str | Msg, details: str = "") -> None:
+        self.msg: Msg | None = message if isinstance(message, Msg) else None
+        self.message = render(message) if isinstance(message, Msg) else message
+        super().__init__(self.message)
         self.details = details
 
     def __str__(self) -> str:
@@ -89,7 +97,7 @@ class ServerModelNotFoundError(ServerError):
 class ServerBusyError(ServerError):
     """The server is overloaded; ``retry_after_s`` is its own hint, or None."""
 
-    def __init__(self, message: str, details: str = "", retry_after_s: float | None = None) -> None:
+    def __init__(self, message: str | Msg, details: str = "", retry_after_s: float | None = None) -> None:
         super().__init__(message, details)
         self.retry_after_s = retry_after_s
 
@@ -101,7 +109,7 @@ class ServerContextFullError(ContextFullError, ServerError):
 class ServerDroppedError(ServerError):
     """The connection broke mid-answer; ``partial_text`` is what arrived before it did."""
 
-    def __init__(self, message: str, details: str = "", partial_text: str = "") -> None:
+    def __init__(self, message: str | Msg, details: str = "", partial_text: str = "") -> None:
         super().__init__(message, details)
         self.partial_text = partial_text
 

@@ -17,6 +17,7 @@ from engine.api import (ChatRequest, DocumentRequest, Event, Listener, LoadFallb
                         ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished,
                         next_request_id)
 from engine.errors import EngineError, EngineStateError, GenerationError
+from engine.messages import msg
 
 log = logging.getLogger("rotary.engine")
 
@@ -107,7 +108,7 @@ class EngineWorker:
             self.emit(RequestFailed(request_id, error, conversation_id))
         except Exception as error:  # unexpected: still one typed path to the user
             self.emit(RequestFailed(request_id, GenerationError(
-                "Something went wrong inside the engine.", traceback.format_exc()),
+                msg("engine.unexpected"), traceback.format_exc()),
                 conversation_id))
             log.exception("engine command %s failed: %s", command.kind, error)
 
@@ -125,7 +126,7 @@ class EngineWorker:
 
     def _do_chat(self, request: ChatRequest) -> None:
         if self.loaded is None:
-            raise EngineStateError("No model is loaded yet. Choose a model in Settings.")
+            raise EngineStateError(msg("engine.no_model"))
         run = self.loaded.start_chat(request, self.stop)
         for record in run.records():
             self.emit(record)

@@ -3,1710 +3,1365 @@
 <context>
     <name />
     <message>
-        <location filename="../../app/application.py" line="60" />
-        <location filename="../../app/application.py" line="77" />
-        <location filename="../../app/main_window.py" line="35" />
         <source>No model loaded</source>
         <translation>불러온 모델 없음</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="143" />
         <source>Your saved conversations could not be read, so Rotary started a new, empty history. The damaged file was kept next to the new one.</source>
         <translation>저장된 대화를 읽을 수 없어 Rotary가 새 빈 기록을 시작했습니다. 손상된 파일은 새 파일 옆에 보관했습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="148" />
         <source>Loading: {name}</source>
         <translation>불러오는 중: {name}</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="152" />
         <source>Model: {name}</source>
         <translation>모델: {name}</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="216" />
         <source>There is no conversation to export yet.</source>
         <translation>아직 내보낼 대화가 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="219" />
         <source>Export conversation</source>
         <translation>대화 내보내기</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="221" />
         <source>Markdown files (*.md)</source>
         <translation>마크다운 파일 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="230" />
         <source>The conversation could not be saved there.</source>
         <translation>그 위치에 대화를 저장할 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="232" />
         <source>Conversation saved to {path}.</source>
         <translation>대화를 {path}에 저장했습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="83" />
         <source>A part of Rotary is missing or damaged. Please reinstall Rotary.</source>
         <translation>Rotary의 일부가 없거나 손상되었습니다. Rotary를 다시 설치해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="240" />
-        <location filename="../../app/bridge.py" line="256" />
         <source>This copy of Rotary cannot use an office server.</source>
         <translation>이 Rotary는 사무실 서버를 사용할 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="291" />
-        <location filename="../../app/bridge.py" line="305" />
         <source>No model is loaded yet.</source>
         <translation>아직 불러온 모델이 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="337" />
         <source>The document was not read: it was stopped before it started.</source>
         <translation>문서를 읽지 않았습니다: 시작하기 전에 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="381" />
         <source>Rotary is closing.</source>
         <translation>Rotary를 닫는 중입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="138" />
-        <location filename="../../app/document_flow.py" line="91" />
         <source>The model is not ready yet. Please wait until loading has finished.</source>
         <translation>모델이 아직 준비되지 않았습니다. 불러오기가 끝날 때까지 기다려 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="158" />
         <source>Reading your message…</source>
         <translation>메시지를 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="168" />
         <source>Stopping…</source>
         <translation>멈추는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="255" />
         <source>Writing the answer…</source>
         <translation>답변을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="349" />
         <source>“{name}” looks like a base model: it was not trained to chat, so it may continue your text instead of answering it. For a helpful assistant, choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
         <translation>“{name}”은(는) 기본 모델로 보입니다. 대화용으로 학습되지 않아 질문에 답하는 대신 글을 이어 쓸 수 있습니다. 도움이 되는 도우미를 원하시면 설정에서 이름에 “Instruct” 또는 “Chat”이 들어간 모델을 선택하세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="352" />
         <source>This model</source>
         <translation>이 모델</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="359" />
-        <location filename="../../app/chat_view.py" line="115" />
         <source>You</source>
         <translation>나</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="359" />
-        <location filename="../../app/chat_view.py" line="115" />
         <source>Assistant</source>
         <translation>도우미</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="119" />
         <source>Answer status</source>
         <translation>답변 상태</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="137" />
         <source>Copy</source>
         <translation>복사</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="137" />
         <source>Copy this message</source>
         <translation>이 메시지 복사</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="141" />
         <source>Edit</source>
         <translation>수정</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="141" />
         <source>Edit this message and send it again</source>
         <translation>이 메시지를 수정해서 다시 보내기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="145" />
-        <location filename="../../app/chat_view.py" line="149" />
         <source>Write again</source>
         <translation>다시 쓰기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="146" />
         <source>Write an answer to this message</source>
         <translation>이 메시지에 대한 답변 쓰기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="149" />
         <source>Write this answer again</source>
         <translation>이 답변을 다시 쓰기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="234" />
         <source>Conversation</source>
         <translation>대화</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="242" />
         <source>Type a message below and press Enter to send it.</source>
         <translation>아래에 메시지를 입력하고 Enter 키를 눌러 보내세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="246" />
         <source>What the assistant is doing</source>
         <translation>도우미가 하고 있는 일</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="250" />
         <source>About this model</source>
         <translation>이 모델에 대하여</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="260" />
         <source>Message</source>
         <translation>메시지</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="261" />
         <source>Enter sends the message; Shift+Enter starts a new line.</source>
         <translation>Enter는 메시지를 보내고, Shift+Enter는 줄을 바꿉니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="263" />
         <source>Write your message…</source>
         <translation>메시지를 입력하세요…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="267" />
-        <location filename="../../app/chat_view.py" line="314" />
         <source>Send</source>
         <translation>보내기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="267" />
         <source>Send the message</source>
         <translation>메시지 보내기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="268" />
-        <location filename="../../app/document_view.py" line="82" />
         <source>Stop</source>
         <translation>멈추기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="268" />
         <source>Stop writing the answer</source>
         <translation>답변 쓰기 멈추기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="307" />
         <source>Send edited message</source>
         <translation>수정한 메시지 보내기</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="308" />
         <source>Editing an earlier message. Press Escape to cancel.</source>
         <translation>이전 메시지를 수정하는 중입니다. 취소하려면 Esc 키를 누르세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="452" />
         <source>You stopped this answer.</source>
         <translation>이 답변을 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="453" />
         <source>The answer reached its length limit.</source>
         <translation>답변이 길이 제한에 도달했습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="454" />
         <source>This answer was not finished. See the notice at the top.</source>
         <translation>이 답변은 끝나지 않았습니다. 위쪽 알림을 확인하세요.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="460" />
         <source>This answer was cut off when Rotary closed unexpectedly.</source>
         <translation>Rotary가 예기치 않게 닫혀 이 답변이 중간에 끊겼습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="462" />
         <source>This answer is still being written…</source>
         <translation>이 답변은 아직 작성 중입니다…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="464" />
         <source>This answer was not finished.</source>
         <translation>이 답변은 끝나지 않았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="470" />
         <source>Answer stopped.</source>
         <translation>답변이 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="470" />
         <source>Answer finished.</source>
         <translation>답변이 끝났습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="25" />
-        <location filename="../../app/conversation_list.py" line="26" />
         <source>Search conversations</source>
         <translation>대화 검색</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="30" />
         <source>Conversations</source>
         <translation>대화 목록</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="35" />
         <source>New chat</source>
         <translation>새 대화</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="36" />
         <source>Start a new chat</source>
         <translation>새 대화 시작</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="38" />
         <source>Rename</source>
         <translation>이름 바꾸기</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="39" />
         <source>Rename the selected conversation</source>
         <translation>선택한 대화의 이름 바꾸기</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="41" />
         <source>Delete</source>
         <translation>삭제</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="42" />
         <source>Delete the selected conversation</source>
         <translation>선택한 대화 삭제</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="96" />
         <source>Rename conversation</source>
         <translation>대화 이름 바꾸기</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="96" />
         <source>New name:</source>
         <translation>새 이름:</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="106" />
         <source>Delete conversation</source>
         <translation>대화 삭제</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="107" />
         <source>Delete “{title}”? This cannot be undone.</source>
         <translation>“{title}” 대화를 삭제할까요? 되돌릴 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="138" />
         <source>The model runs on the office server, not on this computer.</source>
         <translation>모델은 이 컴퓨터가 아니라 사무실 서버에서 실행됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="140" />
         <source>No graphics card: the model runs on the processor.</source>
         <translation>그래픽 카드 없음: 모델이 프로세서에서 실행됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="142" />
         <source>Graphics memory: unknown (the graphics driver stopped answering)</source>
         <translation>그래픽 메모리: 알 수 없음 (그래픽 드라이버가 응답하지 않음)</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="144" />
         <source>Graphics memory: unknown</source>
         <translation>그래픽 메모리: 알 수 없음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="145" />
         <source>Graphics memory: {used} of {total} GB in use</source>
         <translation>그래픽 메모리: {total} GB 중 {used} GB 사용 중</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="160" />
-        <location filename="../../app/gauge.py" line="179" />
         <source>Rotary {gb} GB</source>
         <translation>Rotary {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="161" />
         <source>Rotary's share not reported</source>
         <translation>Rotary 사용량은 보고되지 않음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="162" />
         <source>Graphics memory (VRAM), measured by the NVIDIA driver: {ours}, other programs {other} GB, free {free} GB of {total} GB.</source>
         <translation>그래픽 메모리(VRAM, NVIDIA 드라이버가 측정): {ours}, 다른 프로그램 {other} GB, 여유 {free} GB / 전체 {total} GB.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="178" />
         <source>in use by all programs</source>
         <translation>모든 프로그램이 사용 중</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="180" />
         <source>others {gb} GB</source>
         <translation>기타 {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="184" />
         <source>System memory used by Rotary: unknown</source>
         <translation>Rotary가 쓰는 시스템 메모리: 알 수 없음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="185" />
         <source>System memory used by Rotary: {size} GB</source>
         <translation>Rotary가 쓰는 시스템 메모리: {size} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="192" />
         <source>Writing speed: shown while an answer is written</source>
         <translation>쓰기 속도: 답변을 쓰는 동안 표시</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="193" />
         <source>Writing speed: about {n} words a second</source>
         <translation>쓰기 속도: 초당 약 {n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="199" />
         <source>Reading your message: about {n} words a second</source>
         <translation>메시지 읽기: 초당 약 {n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="202" />
         <source>first word after {s} s</source>
         <translation>{s}초 후 첫 단어</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="207" />
         <source>Speeds are measured by the engine while it writes an answer.</source>
         <translation>속도는 엔진이 답변을 쓰는 동안 측정합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="208" />
         <source>Measured by the engine: writing {w} tokens per second, reading {r} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
         <translation>엔진이 측정: 쓰기 초당 {w}개 토큰, 읽기 초당 {r}개 토큰. 토큰은 단어의 조각이며, 여기 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="220" />
         <source>Conversation memory: no model loaded</source>
         <translation>대화 기억: 불러온 모델 없음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="222" />
         <source>Conversation memory: shown after the next answer</source>
         <translation>대화 기억: 다음 답변 후에 표시</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="224" />
         <source>Conversation memory: about {n} words left</source>
         <translation>대화 기억: 약 {n}단어 남음</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="229" />
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
         <translation>컨텍스트: {size}개 토큰 중 {used}개 사용 (엔진이 측정).</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="235" />
         <source>Answered from the graphics card: {pct}%</source>
         <translation>그래픽 카드에서 처리: {pct}%</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="241" />
         <source>Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.</source>
         <translation>전문가 적중률(엔진이 측정): 필요한 전문가가 이미 그래픽 메모리에 있던 작업의 비율.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="245" />
         <source>This word: {hits} of {all} experts from the graphics card; {mb} MB copied there during this answer.</source>
         <translation>이번 단어: 전문가 {all}개 중 {hits}개를 그래픽 카드에서 처리; 이 답변 동안 {mb} MB를 그곳으로 복사.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="250" />
         <source>Per layer, in order: {shares}.</source>
         <translation>층별, 순서대로: {shares}.</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="431" />
         <source>How the model is running</source>
         <translation>모델의 실행 상태</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="446" />
         <source>How it is running</source>
         <translation>실행 상태</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="509" />
         <source>Resident memory (RSS) of the Rotary process, measured by the operating system.</source>
         <translation>Rotary 프로세스의 상주 메모리(RSS), 운영체제가 측정.</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="104" />
         <source>Small demo model (always writes the same short message; for trying Rotary only)</source>
         <translation>작은 데모 모델 (항상 같은 짧은 메시지를 씀; Rotary 체험용)</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="109" />
         <source>The model file was moved or deleted: {path}. Please choose it again.</source>
         <translation>모델 파일이 옮겨졌거나 삭제되었습니다: {path}. 다시 선택해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="111" />
         <source>Choose a model…</source>
         <translation>모델 선택…</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="122" />
         <source>Your computer did not have enough memory for the first plan, so Rotary chose a safer one: {what}</source>
         <translation>처음 계획에 필요한 메모리가 부족해서 Rotary가 더 안전한 계획을 골랐습니다: {what}</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="132" />
         <source>The model is ready. It uses less graphics memory than planned, so answers may be a little slower.</source>
         <translation>모델이 준비되었습니다. 계획보다 그래픽 메모리를 적게 쓰므로 답변이 조금 느릴 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="139" />
         <source>Try the safer setting</source>
         <translation>더 안전한 설정으로 시도</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="140" />
         <source>Choose another model…</source>
         <translation>다른 모델 선택…</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="152" />
         <source>Rotary closed unexpectedly while loading the model last time. Loading it with the safer setting keeps the whole model in system memory and uses the processor: slower, but it should not crash.</source>
         <translation>지난번 모델을 불러오는 중에 Rotary가 예기치 않게 종료되었습니다. 더 안전한 설정은 모델 전체를 시스템 메모리에 두고 프로세서를 사용합니다. 느리지만 멈추지 않을 것입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="156" />
         <source>Use the safer setting</source>
         <translation>더 안전한 설정 사용</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="157" />
         <source>Try the same setting again</source>
         <translation>같은 설정으로 다시 시도</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="177" />
         <source>Loading progress</source>
         <translation>불러오기 진행 상황</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="182" />
         <source>Why a safer setting was chosen</source>
         <translation>더 안전한 설정을 고른 이유</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="189" />
         <source>Loading {name}…</source>
         <translation>{name} 불러오는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="27" />
-        <location filename="../../app/main_window.py" line="28" />
         <source>Rotary</source>
         <translation>Rotary</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="36" />
         <source>Current model</source>
         <translation>현재 모델</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="81" />
         <source>&amp;File</source>
         <translation>파일(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="82" />
         <source>&amp;New chat</source>
         <translation>새 대화(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="83" />
         <source>&amp;Export conversation…</source>
         <translation>대화 내보내기(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="84" />
         <source>&amp;Settings…</source>
         <translation>설정(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="85" />
         <source>First-time &amp;setup…</source>
         <translation>처음 설정(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="86" />
         <source>&amp;Quit</source>
         <translation>끝내기(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="87" />
         <source>&amp;Chat</source>
         <translation>대화(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="88" />
         <source>&amp;Stop the answer</source>
         <translation>답변 멈추기(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="89" />
         <source>&amp;Write the last answer again</source>
         <translation>마지막 답변 다시 쓰기(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="91" />
         <source>&amp;Edit my last message</source>
         <translation>내 마지막 메시지 수정(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="92" />
         <source>&amp;Copy the last answer</source>
         <translation>마지막 답변 복사(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="94" />
         <source>&amp;Go</source>
         <translation>이동(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="95" />
         <source>Go to the &amp;message box</source>
         <translation>메시지 입력란으로 이동(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="96" />
         <source>&amp;Search conversations</source>
         <translation>대화 검색(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="98" />
         <source>Go to the &amp;conversation list</source>
         <translation>대화 목록으로 이동(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="100" />
         <source>Go to the &amp;live numbers</source>
         <translation>실시간 수치로 이동(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="25" />
         <source>Fits well.</source>
         <translation>잘 맞습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="25" />
         <source>Fits, but only just.</source>
         <translation>맞지만 여유가 거의 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="26" />
         <source>Too big for this computer.</source>
         <translation>이 컴퓨터에는 너무 큽니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="37" />
         <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
         <translation>이 컴퓨터에 대한 예상: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="62" />
         <source>Model file</source>
         <translation>모델 파일</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="63" />
         <source>Choose a model file, or drop it here</source>
         <translation>모델 파일을 선택하거나 여기에 끌어다 놓으세요</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="64" />
         <source>GGUF: the file format of models for llama.cpp. Such files end in .gguf.</source>
         <translation>GGUF: llama.cpp용 모델 파일 형식입니다. 이런 파일은 .gguf로 끝납니다.</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="68" />
-        <location filename="../../app/server_settings.py" line="85" />
         <source>Browse…</source>
         <translation>찾아보기…</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="69" />
         <source>Browse for a model file</source>
         <translation>모델 파일 찾아보기</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="73" />
         <source>Does the model fit</source>
         <translation>모델이 맞는지 여부</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="87" />
         <source>Choose a model file</source>
         <translation>모델 파일 선택</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="88" />
         <source>Language models (*.gguf)</source>
         <translation>언어 모델 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="109" />
         <source>Checking the model file…</source>
         <translation>모델 파일을 확인하는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="29" />
         <source>Notice</source>
         <translation>알림</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="30" />
         <source>Copy details</source>
         <translation>자세한 내용 복사</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="31" />
         <source>Copy the details of this notice</source>
         <translation>이 알림의 자세한 내용 복사</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="33" />
         <source>Dismiss</source>
         <translation>닫기</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="34" />
         <source>Dismiss this notice</source>
         <translation>이 알림 닫기</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="152" />
         <source>Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.</source>
         <translation>Rotary 내부에서 문제가 생겼습니다. 대화 내용은 안전합니다. 다시 발생하면 자세한 내용을 복사해 IT 담당자에게 전달하세요.</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="184" />
         <source>Something went wrong inside Rotary.</source>
         <translation>Rotary 내부에서 문제가 생겼습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="142" />
         <source>model file</source>
         <translation>모델 파일</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="137" />
         <source>Processor only (no graphics card)</source>
         <translation>프로세서만 사용 (그래픽 카드 없음)</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="142" />
         <source>setting for this computer</source>
         <translation>이 컴퓨터용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="143" />
         <source>conversation memory</source>
         <translation>대화 기억</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="144" />
         <source>parts of the model on the graphics card</source>
         <translation>그래픽 카드에 두는 모델 부분</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="145" />
         <source>processor cores used</source>
         <translation>사용하는 프로세서 코어</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="145" />
         <source>answer variety</source>
         <translation>답변의 다양성</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="146" />
         <source>system prompt</source>
         <translation>시스템 프롬프트</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="146" />
         <source>language</source>
         <translation>언어</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="147" />
         <source>first-time setup</source>
         <translation>처음 설정</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="148" />
         <source>where the model runs</source>
         <translation>모델이 실행되는 곳</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="148" />
         <source>office server address</source>
         <translation>사무실 서버 주소</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="149" />
         <source>office server model</source>
         <translation>사무실 서버 모델</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="150" />
         <source>office server certificate check</source>
         <translation>사무실 서버 인증서 확인</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="151" />
         <source>office certificate file</source>
         <translation>사무실 인증서 파일</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="164" />
         <source>The saved {what} was not valid, so the default was restored.</source>
         <translation>저장된 {what} 값이 올바르지 않아 기본값으로 되돌렸습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="197" />
         <source>Your settings file could not be read, so the default settings were restored.</source>
         <translation>설정 파일을 읽을 수 없어 기본 설정으로 되돌렸습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="200" />
         <source>The old file was kept as {name}.</source>
         <translation>이전 파일은 {name}(으)로 보관했습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="132" />
         <source>Automatic (fit this computer)</source>
         <translation>자동 (이 컴퓨터에 맞춤)</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="133" />
         <source>Laptop with an 8 GB graphics card</source>
         <translation>8 GB 그래픽 카드 노트북</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="134" />
         <source>Desktop with a 12 GB graphics card</source>
         <translation>12 GB 그래픽 카드 데스크톱</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="135" />
         <source>Desktop with a 16 GB graphics card</source>
         <translation>16 GB 그래픽 카드 데스크톱</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="136" />
         <source>Workstation with a 24 GB graphics card</source>
         <translation>24 GB 그래픽 카드 워크스테이션</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="28" />
         <source>Automatic</source>
         <translation>자동</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="45" />
         <source>Settings</source>
         <translation>설정</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="69" />
         <source>Language</source>
         <translation>언어</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="70" />
         <source>Same as the system</source>
         <translation>시스템과 같게</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="78" />
         <source>Model file:</source>
         <translation>모델 파일:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="55" />
         <source>Setting for this computer</source>
         <translation>이 컴퓨터용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="56" />
         <source>Memory recipe (preset): how the model is shared between the graphics card and system memory.</source>
         <translation>메모리 구성(프리셋): 모델을 그래픽 카드와 시스템 메모리에 어떻게 나눌지 정합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="79" />
         <source>Setting for this computer:</source>
         <translation>이 컴퓨터용 설정:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="80" />
         <source>Language:</source>
         <translation>언어:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="81" />
         <source>A new language is used after restarting Rotary.</source>
         <translation>새 언어는 Rotary를 다시 시작한 뒤에 적용됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="82" />
         <source>Colours follow your system's light or dark setting.</source>
         <translation>색상은 시스템의 밝은/어두운 모드 설정을 따릅니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="83" />
-        <location filename="../../app/settings_dialog.py" line="84" />
         <source>Run first-time setup again</source>
         <translation>처음 설정 다시 실행</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="100" />
         <source>Advanced</source>
         <translation>고급</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="102" />
         <source>Conversation memory</source>
         <translation>대화 기억</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="103" />
         <source>Context length, in tokens (pieces of words): how much of the conversation the model can see at once. More uses more memory.</source>
         <translation>컨텍스트 길이(토큰 단위, 토큰은 단어의 조각): 모델이 한 번에 볼 수 있는 대화의 양입니다. 늘리면 메모리를 더 씁니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="107" />
         <source>Model parts on the graphics card</source>
         <translation>그래픽 카드에 두는 모델 부분</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="108" />
         <source>Expert layers on the GPU: how many layers keep their experts in graphics memory. More is faster but needs more graphics memory.</source>
         <translation>GPU의 전문가 레이어: 전문가를 그래픽 메모리에 두는 레이어 수입니다. 많을수록 빠르지만 그래픽 메모리가 더 필요합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="111" />
         <source>Processor cores to use</source>
         <translation>사용할 프로세서 코어</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="111" />
         <source>Processor threads.</source>
         <translation>프로세서 스레드.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="116" />
         <source>Answer variety</source>
         <translation>답변의 다양성</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="117" />
         <source>Temperature: lower gives steadier answers, higher gives more varied ones.</source>
         <translation>온도(temperature): 낮으면 답변이 안정적이고, 높으면 더 다양해집니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="120" />
         <source>Standing instructions</source>
         <translation>고정 지시문</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="121" />
         <source>System prompt: text the model reads before every conversation.</source>
         <translation>시스템 프롬프트: 모델이 모든 대화 전에 읽는 글입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="128" />
         <source>Conversation memory:</source>
         <translation>대화 기억:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="129" />
         <source>Model parts on the graphics card:</source>
         <translation>그래픽 카드에 두는 모델 부분:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="131" />
         <source>Processor cores to use:</source>
         <translation>사용할 프로세서 코어:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="132" />
         <source>Answer variety:</source>
         <translation>답변의 다양성:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="133" />
         <source>Standing instructions:</source>
         <translation>고정 지시문:</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="145" />
         <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
         <translation>이 컴퓨터에는 NVIDIA 그래픽 카드가 없어 모든 작업이 프로세서에서 실행됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="148" />
         <source>This model is not made of experts, so this does not apply.</source>
         <translation>이 모델은 전문가(expert)로 나뉘어 있지 않아 이 설정이 적용되지 않습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="27" />
         <source>{size} GB of system memory</source>
         <translation>시스템 메모리 {size} GB</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="32" />
         <source>Found the graphics card {name} with {vram} GB of graphics memory, and {ram}.</source>
         <translation>그래픽 카드 {name}(그래픽 메모리 {vram} GB)와 {ram}를 찾았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="29" />
         <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
         <translation>NVIDIA 그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="39" />
         <source>the setting for laptops with an 8 GB graphics card</source>
         <translation>8 GB 그래픽 카드가 있는 노트북용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="40" />
         <source>the setting for desktops with a 12 GB graphics card</source>
         <translation>12 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="41" />
         <source>the setting for desktops with a 16 GB graphics card</source>
         <translation>16 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="42" />
         <source>the setting for workstations with a 24 GB graphics card</source>
         <translation>24 GB 그래픽 카드가 있는 워크스테이션용 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="43" />
         <source>the processor-only setting (no graphics card needed)</source>
         <translation>프로세서 전용 설정 (그래픽 카드 필요 없음)</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="44" />
         <source>an automatic setting for this computer</source>
         <translation>이 컴퓨터에 맞춘 자동 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="50" />
         <source>Your computer</source>
         <translation>내 컴퓨터</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="51" />
         <source>Looking at your computer…</source>
         <translation>컴퓨터를 살펴보는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="53" />
         <source>What Rotary found on this computer</source>
         <translation>Rotary가 이 컴퓨터에서 찾은 것</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="55" />
         <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
         <translation>Rotary는 인터넷 없이 이 컴퓨터에서 언어 모델을 실행합니다. 먼저 컴퓨터 사양을 확인합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="59" />
         <source>Check my computer</source>
         <translation>내 컴퓨터 점검</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="60" />
         <source>Writes a short test answer with the demo model, checks that conversations and settings can be saved, and that nothing went to the network.</source>
         <translation>데모 모델로 짧은 시험 답변을 쓰고, 대화와 설정을 저장할 수 있는지, 네트워크로 아무것도 나가지 않았는지 확인합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="72" />
         <source>Choose a model</source>
         <translation>모델 선택</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="76" />
         <source>Use the small demo model</source>
         <translation>작은 데모 모델 사용</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="77" />
         <source>Use the small demo model, which always writes the same short message and is only for trying Rotary</source>
         <translation>항상 같은 짧은 메시지를 쓰는 Rotary 체험용 작은 데모 모델 사용</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="80" />
         <source>The demo model is tiny and always writes the same short message. It only shows how Rotary works; it cannot answer questions.</source>
         <translation>데모 모델은 아주 작고 항상 같은 짧은 메시지를 씁니다. Rotary가 어떻게 작동하는지만 보여 주며, 질문에 답하지는 못합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="85" />
         <source>Choose a model file (.gguf) with Browse, or drag it onto this window.</source>
         <translation>찾아보기로 모델 파일(.gguf)을 선택하거나 이 창으로 끌어다 놓으세요.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="111" />
         <source>Ready</source>
         <translation>준비 완료</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="125" />
         <source>Set up Rotary</source>
         <translation>Rotary 설정</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="149" />
         <source>Rotary could not look at this computer's hardware. You can still continue.</source>
         <translation>Rotary가 이 컴퓨터의 하드웨어를 확인하지 못했습니다. 그래도 계속할 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="165" />
         <source>Checking…</source>
         <translation>점검 중…</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="182" />
         <source>Rotary will use {recipe}.</source>
         <translation>Rotary는 {recipe}을(를) 사용합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="205" />
         <source>the small demo model</source>
         <translation>작은 데모 모델</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="207" />
         <source>Rotary will use {name} with {recipe}. You can change this later in Settings.</source>
         <translation>Rotary는 {name}을(를) {recipe}(으)로 사용합니다. 나중에 설정에서 바꿀 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="54" />
-        <location filename="../../app/error_text.py" line="47" />
         <source>Rotary reads PDF, Word (.docx), text and Markdown files.</source>
         <translation>Rotary는 PDF, Word(.docx), 텍스트, 마크다운 파일을 읽습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="60" />
-        <location filename="../../app/document_view.py" line="104" />
         <source>Looking at the document…</source>
         <translation>문서를 살펴보는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="74" />
-        <location filename="../../app/document_view.py" line="121" />
         <source>Reading the document…</source>
         <translation>문서를 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="88" />
         <source>Please wait until the current answer is finished.</source>
         <translation>지금 답변이 끝날 때까지 기다려 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="143" />
         <source>Document: {name} — {found}
 {style}</source>
         <translation>문서: {name} — {found}
 {style}</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="39" />
         <source>Document</source>
         <translation>문서</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="44" />
         <source>What was found in the document</source>
         <translation>문서에서 찾은 내용</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="57" />
         <source>Kind of summary</source>
         <translation>요약 종류</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="62" />
         <source>Anything to look for? (optional)</source>
         <translation>특별히 찾을 내용이 있나요? (선택)</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="63" />
         <source>What the summary should focus on</source>
         <translation>요약에서 중점을 둘 내용</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="65" />
         <source>Summarise</source>
         <translation>요약하기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="65" />
         <source>Summarise the document</source>
         <translation>문서 요약하기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="67" />
         <source>Cancel</source>
         <translation>취소</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="67" />
         <source>Do not summarise this document</source>
         <translation>이 문서를 요약하지 않기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="79" />
         <source>Parts of the document read</source>
         <translation>읽은 문서 부분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="81" />
         <source>Reading progress</source>
         <translation>읽기 진행 상황</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="82" />
         <source>Stop reading; keep what was read so far</source>
         <translation>읽기 멈추기; 지금까지 읽은 내용은 유지</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="16" />
         <source>Short summary</source>
         <translation>짧은 요약</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="16" />
         <source>Detailed summary</source>
         <translation>자세한 요약</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="17" />
         <source>Bullet points</source>
         <translation>요점 목록</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="17" />
         <source>Action items</source>
         <translation>할 일 목록</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="23" />
         <source>1 page</source>
         <translation>1쪽</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="23" />
         <source>{n} pages</source>
         <translation>{n}쪽</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="24" />
         <source>1 section</source>
         <translation>1개 절</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="25" />
         <source>{n} sections</source>
         <translation>{n}개 절</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="31" />
         <source>{n} words</source>
         <translation>{n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="32" />
         <source>about {n} words</source>
         <translation>약 {n}단어</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="38" />
         <source>in one pass</source>
         <translation>한 번에</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="38" />
         <source>in {n} parts</source>
         <translation>{n}개 부분으로 나눠</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="40" />
         <source>Read all of it ({found}) {how}.</source>
         <translation>전체({found})를 {how} 읽었습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="42" />
         <source>Read all of it ({found}) {how}, but stopped before the summary was finished.</source>
         <translation>전체({found})를 {how} 읽었지만, 요약이 끝나기 전에 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="45" />
         <source>Stopped before any of it ({found}) was read.</source>
         <translation>문서({found})를 읽기 전에 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="47" />
         <source>Partial: read {done} of {parts} parts of it ({found}); the rest was not read.</source>
         <translation>일부만: 문서({found})의 {parts}개 부분 중 {done}개를 읽었고, 나머지는 읽지 않았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="51" />
         <source>Pages without text could not be read: {pages}.</source>
         <translation>글자가 없는 쪽은 읽을 수 없었습니다: {pages}.</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="61" />
         <source>Partial summary: stopped before the end.</source>
         <translation>일부 요약: 끝나기 전에 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="137" />
         <source>read in one pass</source>
         <translation>한 번에 읽기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="138" />
         <source>read in {n} parts</source>
         <translation>{n}개 부분으로 나눠 읽기</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="145" />
         <source>Pages without text (probably images) are skipped: {pages}.</source>
         <translation>글자가 없는 쪽(아마 그림)은 건너뜁니다: {pages}.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="154" />
         <source>less than a minute on this computer</source>
         <translation>이 컴퓨터에서 1분 미만</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="157" />
         <source>about {n} hours on this computer</source>
         <translation>이 컴퓨터에서 약 {n}시간</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="158" />
         <source>about 1 minute on this computer</source>
         <translation>이 컴퓨터에서 약 1분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="159" />
         <source>about {n} minutes on this computer</source>
         <translation>이 컴퓨터에서 약 {n}분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="164" />
         <source>less than a minute on the office server</source>
         <translation>사무실 서버에서 1분 미만</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="167" />
         <source>about {n} hours on the office server</source>
         <translation>사무실 서버에서 약 {n}시간</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="168" />
         <source>about 1 minute on the office server</source>
         <translation>사무실 서버에서 약 1분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="169" />
         <source>about {n} minutes on the office server</source>
         <translation>사무실 서버에서 약 {n}분</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="174" />
         <source>Reading part {part} of {parts}…</source>
         <translation>{parts}개 중 {part}번째 부분을 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="176" />
         <source>Writing the summary from the notes on all {parts} parts…</source>
         <translation>{parts}개 부분 전체의 메모로 요약을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="178" />
         <source>Reading the whole document and writing the summary…</source>
         <translation>문서 전체를 읽고 요약을 쓰는 중…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="185" />
         <source>Less than a minute left.</source>
         <translation>1분도 남지 않았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="187" />
         <source>About 1 minute left.</source>
         <translation>약 1분 남았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="188" />
         <source>About {n} minutes left.</source>
         <translation>약 {n}분 남았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="229" />
         <source>Attach…</source>
         <translation>첨부…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="229" />
         <source>Summarise a document (PDF, Word, text)</source>
         <translation>문서 요약하기 (PDF, Word, 텍스트)</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="276" />
         <source>Choose a document to summarise</source>
         <translation>요약할 문서 선택</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="278" />
         <source>Documents ({patterns})</source>
         <translation>문서 ({patterns})</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="35" />
         <source>Where the model runs</source>
         <translation>모델이 실행되는 곳</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="37" />
         <source>This computer</source>
         <translation>이 컴퓨터</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="38" />
         <source>An office server</source>
         <translation>사무실 서버</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="46" />
         <source>Where your conversations are sent</source>
         <translation>대화가 보내지는 곳</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="61" />
         <source>Office server address</source>
         <translation>사무실 서버 주소</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="64" />
-        <location filename="../../app/server_settings.py" line="65" />
         <source>Model on the office server</source>
         <translation>사무실 서버의 모델</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="68" />
         <source>Ask the server for its models</source>
         <translation>서버에 모델 목록 요청</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="72" />
         <source>Access key (leave empty if the server needs none)</source>
         <translation>접근 키 (서버에 필요 없으면 비워 두세요)</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="73" />
         <source>The key is kept in this computer's password store, not in Rotary's files.</source>
         <translation>키는 Rotary 파일이 아니라 이 컴퓨터의 암호 저장소에 보관됩니다.</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="76" />
         <source>Check the server's security certificate (recommended)</source>
         <translation>서버의 보안 인증서 확인 (권장)</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="78" />
         <source>Without this check, someone on the network could pretend to be the server and read your conversations.</source>
         <translation>이 확인이 없으면 네트워크의 누군가가 서버인 척하고 대화를 읽을 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="84" />
         <source>The office's certificate file (optional)</source>
         <translation>사무실 인증서 파일 (선택)</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="94" />
         <source>Address:</source>
         <translation>주소:</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="95" />
         <source>Model:</source>
         <translation>모델:</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="96" />
         <source>Access key:</source>
         <translation>접근 키:</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="100" />
         <source>Office certificate:</source>
         <translation>사무실 인증서:</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="112" />
         <source>The office's certificate file</source>
         <translation>사무실 인증서 파일</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="114" />
         <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
         <translation>인증서 (*.pem *.crt *.cer);;모든 파일 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="128" />
         <source>Type the server's address, for example https://ai.office.lan:8000.</source>
         <translation>서버 주소를 입력하세요. 예: https://ai.office.lan:8000</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="208" />
         <source>{model} on the office server</source>
         <translation>사무실 서버의 {model}</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="222" />
         <source>Try again</source>
         <translation>다시 시도</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="229" />
         <source>My office has a model server: use it instead…</source>
         <translation>사무실에 모델 서버가 있습니다: 대신 사용하기…</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="230" />
         <source>Use the office's model server instead of this computer</source>
         <translation>이 컴퓨터 대신 사무실 모델 서버 사용</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings_model.py" line="33" />
         <source>This computer has no password store Rotary can use, so the access key cannot be saved. Ask IT to set one up, or use a server that needs no key.</source>
         <translation>이 컴퓨터에는 Rotary가 쓸 수 있는 암호 저장소가 없어 접근 키를 저장할 수 없습니다. IT 담당자에게 설정을 요청하거나 키가 필요 없는 서버를 사용하세요.</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings_model.py" line="97" />
         <source>Your conversations stay on this computer. Rotary opens no network connection.</source>
         <translation>대화는 이 컴퓨터에만 남습니다. Rotary는 네트워크 연결을 열지 않습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings_model.py" line="99" />
         <source>Your conversations are sent to {address} and answered by the model there. Nothing is sent anywhere else.</source>
         <translation>대화는 {address}(으)로 보내져 그곳의 모델이 답합니다. 다른 곳으로는 아무것도 보내지 않습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="44" />
         <source>settings folder</source>
         <translation>설정 폴더</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="44" />
         <source>history folder</source>
         <translation>대화 기록 폴더</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="45" />
         <source>demo model</source>
         <translation>데모 모델</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="45" />
         <source>engine</source>
         <translation>엔진</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="46" />
         <source>working without the network</source>
         <translation>네트워크 없이 작동</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="46" />
         <source>showing the window</source>
         <translation>창 표시</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="70" />
         <source>Everything works: Rotary wrote a short answer with its demo model, can save your conversations and settings, and used no network.</source>
         <translation>모두 정상입니다: Rotary가 데모 모델로 짧은 답변을 썼고, 대화와 설정을 저장할 수 있으며, 네트워크를 사용하지 않았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="74" />
         <source>Rotary found a problem on this computer ({names}). Please copy the details for your IT contact.</source>
         <translation>Rotary가 이 컴퓨터에서 문제를 발견했습니다 ({names}). 자세한 내용을 복사해 IT 담당자에게 전달해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="18" />
         <source>This file is not a model Rotary can use (a .gguf file).</source>
         <translation>이 파일은 Rotary가 사용할 수 있는 모델(.gguf 파일)이 아닙니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="19" />
         <source>The model file is damaged or incomplete. Copy or download it again.</source>
         <translation>모델 파일이 손상되었거나 완전하지 않습니다. 다시 복사하거나 내려받아 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="21" />
         <source>The model file cannot be opened. Check that it is still there and that you may read it.</source>
         <translation>모델 파일을 열 수 없습니다. 파일이 아직 그 자리에 있는지, 읽을 권한이 있는지 확인해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="23" />
         <source>Rotary cannot run this kind of model yet.</source>
         <translation>Rotary는 아직 이런 종류의 모델을 실행할 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="24" />
         <source>This computer does not have enough memory for this model, even with the smallest settings.</source>
         <translation>가장 작은 설정으로도 이 컴퓨터의 메모리가 이 모델에 부족합니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="26" />
         <source>The model could not be loaded.</source>
         <translation>모델을 불러올 수 없었습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="27" />
         <source>This conversation is too long for the model. Start a new chat to go on.</source>
         <translation>이 대화는 모델이 다루기에 너무 깁니다. 계속하려면 새 대화를 시작해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="29" />
         <source>Something went wrong while writing the answer.</source>
         <translation>답변을 쓰는 중에 문제가 생겼습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="30" />
         <source>The model is not ready for this yet.</source>
         <translation>모델이 아직 이 작업을 할 준비가 되지 않았습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="31" />
         <source>The office server does not answer. Check the address and the network, or ask your IT contact.</source>
         <translation>사무실 서버가 응답하지 않습니다. 주소와 네트워크를 확인하거나 IT 담당자에게 문의해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="33" />
         <source>The office server's certificate is not trusted. Ask your IT contact for the certificate file.</source>
         <translation>사무실 서버의 인증서를 신뢰할 수 없습니다. IT 담당자에게 인증서 파일을 요청해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="35" />
         <source>The office server refused the access key. Check it in Settings.</source>
         <translation>사무실 서버가 접근 키를 거부했습니다. 설정에서 확인해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="37" />
         <source>The office server does not offer the chosen model. Choose another one in Settings.</source>
         <translation>사무실 서버에 선택한 모델이 없습니다. 설정에서 다른 모델을 골라 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="39" />
         <source>The office server is busy. Try again in a moment.</source>
         <translation>사무실 서버가 바쁩니다. 잠시 후 다시 시도해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="40" />
         <source>The connection to the office server broke during the answer.</source>
         <translation>답변 도중 사무실 서버와의 연결이 끊어졌습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="42" />
         <source>The office server cannot count words, so it cannot summarise documents.</source>
         <translation>사무실 서버가 단어 수를 셀 수 없어 문서를 요약할 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="44" />
         <source>The office server answered in a way Rotary does not understand.</source>
         <translation>사무실 서버가 Rotary가 이해할 수 없는 방식으로 응답했습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="46" />
         <source>Something went wrong between this computer and the office server.</source>
         <translation>이 컴퓨터와 사무실 서버 사이에 문제가 생겼습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="49" />
         <source>This document is too large for Rotary.</source>
         <translation>이 문서는 Rotary가 다루기에 너무 큽니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="50" />
         <source>This document is protected by a password. Save a copy without the password and try again.</source>
         <translation>이 문서는 암호로 보호되어 있습니다. 암호 없는 사본을 저장한 뒤 다시 시도해 주세요.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="52" />
         <source>This PDF holds only pictures of its pages (a scan), so there is no text to read.</source>
         <translation>이 PDF에는 쪽의 그림(스캔)만 있어 읽을 글자가 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="54" />
         <source>This document is damaged, or is not what its name says.</source>
         <translation>이 문서는 손상되었거나 이름과 다른 종류의 파일입니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="55" />
         <source>This document has no text to read.</source>
         <translation>이 문서에는 읽을 글자가 없습니다.</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="56" />
         <source>This document cannot be summarised.</source>
         <translation>이 문서는 요약할 수 없습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>engine</name>
+    <message>
+        <source>No model is loaded yet. Choose a model in Settings.</source>
+        <translation>아직 불러온 모델이 없습니다. 설정에서 모델을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Something went wrong inside the engine.</source>
+        <translation>엔진 내부에서 문제가 발생했습니다.</translation>
     </message>
 </context>
 </TS>

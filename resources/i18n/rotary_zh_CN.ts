@@ -3,1710 +3,1365 @@
 <context>
     <name />
     <message>
-        <location filename="../../app/application.py" line="60" />
-        <location filename="../../app/application.py" line="77" />
-        <location filename="../../app/main_window.py" line="35" />
         <source>No model loaded</source>
         <translation>尚未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="143" />
         <source>Your saved conversations could not be read, so Rotary started a new, empty history. The damaged file was kept next to the new one.</source>
         <translation>无法读取已保存的对话，因此 Rotary 新建了一个空的历史记录。损坏的文件已保存在新文件旁边。</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="148" />
         <source>Loading: {name}</source>
         <translation>正在加载：{name}</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="152" />
         <source>Model: {name}</source>
         <translation>模型：{name}</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="216" />
         <source>There is no conversation to export yet.</source>
         <translation>还没有可以导出的对话。</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="219" />
         <source>Export conversation</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="221" />
         <source>Markdown files (*.md)</source>
         <translation>Markdown 文件 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="230" />
         <source>The conversation could not be saved there.</source>
         <translation>无法将对话保存到该位置。</translation>
     </message>
     <message>
-        <location filename="../../app/application.py" line="232" />
         <source>Conversation saved to {path}.</source>
         <translation>对话已保存到 {path}。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="83" />
         <source>A part of Rotary is missing or damaged. Please reinstall Rotary.</source>
         <translation>Rotary 的某个部分缺失或已损坏。请重新安装 Rotary。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="240" />
-        <location filename="../../app/bridge.py" line="256" />
         <source>This copy of Rotary cannot use an office server.</source>
         <translation>这个 Rotary 副本无法使用办公室服务器。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="291" />
-        <location filename="../../app/bridge.py" line="305" />
         <source>No model is loaded yet.</source>
         <translation>尚未加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="337" />
         <source>The document was not read: it was stopped before it started.</source>
         <translation>文档未被阅读：在开始之前就已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/bridge.py" line="381" />
         <source>Rotary is closing.</source>
         <translation>Rotary 正在关闭。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="138" />
-        <location filename="../../app/document_flow.py" line="91" />
         <source>The model is not ready yet. Please wait until loading has finished.</source>
         <translation>模型尚未就绪。请等待加载完成。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="158" />
         <source>Reading your message…</source>
         <translation>正在阅读您的消息…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="168" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="255" />
         <source>Writing the answer…</source>
         <translation>正在撰写回答…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="349" />
         <source>“{name}” looks like a base model: it was not trained to chat, so it may continue your text instead of answering it. For a helpful assistant, choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
         <translation>“{name}”看起来是一个基础模型：它没有经过对话训练，可能会接着写您的文字，而不是回答。若想要一个有用的助手，请在“设置”中选择名称包含“Instruct”或“Chat”的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="352" />
         <source>This model</source>
         <translation>这个模型</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="359" />
-        <location filename="../../app/chat_view.py" line="115" />
         <source>You</source>
         <translation>您</translation>
     </message>
     <message>
-        <location filename="../../app/chat_controller.py" line="359" />
-        <location filename="../../app/chat_view.py" line="115" />
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="119" />
         <source>Answer status</source>
         <translation>回答状态</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="137" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="137" />
         <source>Copy this message</source>
         <translation>复制这条消息</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="141" />
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="141" />
         <source>Edit this message and send it again</source>
         <translation>编辑这条消息并重新发送</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="145" />
-        <location filename="../../app/chat_view.py" line="149" />
         <source>Write again</source>
         <translation>重新撰写</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="146" />
         <source>Write an answer to this message</source>
         <translation>为这条消息撰写回答</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="149" />
         <source>Write this answer again</source>
         <translation>重新撰写这个回答</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="234" />
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="242" />
         <source>Type a message below and press Enter to send it.</source>
         <translation>在下方输入消息，然后按 Enter 发送。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="246" />
         <source>What the assistant is doing</source>
         <translation>助手正在做什么</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="250" />
         <source>About this model</source>
         <translation>关于这个模型</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="260" />
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="261" />
         <source>Enter sends the message; Shift+Enter starts a new line.</source>
         <translation>按 Enter 发送消息；按 Shift+Enter 换行。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="263" />
         <source>Write your message…</source>
         <translation>输入您的消息…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="267" />
-        <location filename="../../app/chat_view.py" line="314" />
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="267" />
         <source>Send the message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="268" />
-        <location filename="../../app/document_view.py" line="82" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="268" />
         <source>Stop writing the answer</source>
         <translation>停止撰写回答</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="307" />
         <source>Send edited message</source>
         <translation>发送编辑后的消息</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="308" />
         <source>Editing an earlier message. Press Escape to cancel.</source>
         <translation>正在编辑之前的消息。按 Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="452" />
         <source>You stopped this answer.</source>
         <translation>您停止了这个回答。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="453" />
         <source>The answer reached its length limit.</source>
         <translation>回答已达到长度上限。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="454" />
         <source>This answer was not finished. See the notice at the top.</source>
         <translation>这个回答没有完成。请查看顶部的通知。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="460" />
         <source>This answer was cut off when Rotary closed unexpectedly.</source>
         <translation>Rotary 意外关闭，这个回答被中断了。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="462" />
         <source>This answer is still being written…</source>
         <translation>这个回答仍在撰写中…</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="464" />
         <source>This answer was not finished.</source>
         <translation>这个回答没有完成。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="470" />
         <source>Answer stopped.</source>
         <translation>回答已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/chat_view.py" line="470" />
         <source>Answer finished.</source>
         <translation>回答已完成。</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="25" />
-        <location filename="../../app/conversation_list.py" line="26" />
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="30" />
         <source>Conversations</source>
         <translation>对话列表</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="35" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="36" />
         <source>Start a new chat</source>
         <translation>开始新对话</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="38" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="39" />
         <source>Rename the selected conversation</source>
         <translation>重命名所选对话</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="41" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="42" />
         <source>Delete the selected conversation</source>
         <translation>删除所选对话</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="96" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="96" />
         <source>New name:</source>
         <translation>新名称：</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="106" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/conversation_list.py" line="107" />
         <source>Delete “{title}”? This cannot be undone.</source>
         <translation>要删除“{title}”吗？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="138" />
         <source>The model runs on the office server, not on this computer.</source>
         <translation>模型在办公室服务器上运行，而不是在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="140" />
         <source>No graphics card: the model runs on the processor.</source>
         <translation>没有显卡：模型在处理器上运行。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="142" />
         <source>Graphics memory: unknown (the graphics driver stopped answering)</source>
         <translation>显存：未知（显卡驱动停止响应）</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="144" />
         <source>Graphics memory: unknown</source>
         <translation>显存：未知</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="145" />
         <source>Graphics memory: {used} of {total} GB in use</source>
         <translation>显存：已用 {used} / {total} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="160" />
-        <location filename="../../app/gauge.py" line="179" />
         <source>Rotary {gb} GB</source>
         <translation>Rotary {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="161" />
         <source>Rotary's share not reported</source>
         <translation>未报告 Rotary 的占用</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="162" />
         <source>Graphics memory (VRAM), measured by the NVIDIA driver: {ours}, other programs {other} GB, free {free} GB of {total} GB.</source>
         <translation>显存（VRAM，由 NVIDIA 驱动测得）：{ours}，其他程序 {other} GB，空闲 {free} GB，共 {total} GB。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="178" />
         <source>in use by all programs</source>
         <translation>所有程序正在使用</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="180" />
         <source>others {gb} GB</source>
         <translation>其他 {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="184" />
         <source>System memory used by Rotary: unknown</source>
         <translation>Rotary 使用的系统内存：未知</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="185" />
         <source>System memory used by Rotary: {size} GB</source>
         <translation>Rotary 使用的系统内存：{size} GB</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="192" />
         <source>Writing speed: shown while an answer is written</source>
         <translation>写作速度：撰写回答时显示</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="193" />
         <source>Writing speed: about {n} words a second</source>
         <translation>写作速度：每秒约 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="199" />
         <source>Reading your message: about {n} words a second</source>
         <translation>阅读您的消息：每秒约 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="202" />
         <source>first word after {s} s</source>
         <translation>{s} 秒后出现第一个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="207" />
         <source>Speeds are measured by the engine while it writes an answer.</source>
         <translation>速度由引擎在撰写回答时测得。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="208" />
         <source>Measured by the engine: writing {w} tokens per second, reading {r} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
         <translation>由引擎测得：写入每秒 {w} 个 token，读取每秒 {r} 个 token。token 是词的片段；这里显示的词数为 token × {ratio}。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="220" />
         <source>Conversation memory: no model loaded</source>
         <translation>对话记忆：尚未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="222" />
         <source>Conversation memory: shown after the next answer</source>
         <translation>对话记忆：下一次回答后显示</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="224" />
         <source>Conversation memory: about {n} words left</source>
         <translation>对话记忆：约剩 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="229" />
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
         <translation>上下文：已使用 {used} / {size} 个 token（由引擎测得）。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="235" />
         <source>Answered from the graphics card: {pct}%</source>
         <translation>由显卡处理：{pct}%</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="241" />
         <source>Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.</source>
         <translation>专家命中率（由引擎测得）：所需专家已在显存中的专家计算所占比例。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="245" />
         <source>This word: {hits} of {all} experts from the graphics card; {mb} MB copied there during this answer.</source>
         <translation>这个词：{all} 个专家中有 {hits} 个由显卡处理；本次回答期间向显卡复制了 {mb} MB。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="250" />
         <source>Per layer, in order: {shares}.</source>
         <translation>按层依次：{shares}。</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="431" />
         <source>How the model is running</source>
         <translation>模型的运行情况</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="446" />
         <source>How it is running</source>
         <translation>运行情况</translation>
     </message>
     <message>
-        <location filename="../../app/gauge.py" line="509" />
         <source>Resident memory (RSS) of the Rotary process, measured by the operating system.</source>
         <translation>Rotary 进程的常驻内存（RSS），由操作系统测得。</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="104" />
         <source>Small demo model (always writes the same short message; for trying Rotary only)</source>
         <translation>小型演示模型（总是写出同一段简短信息；仅用于试用 Rotary）</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="109" />
         <source>The model file was moved or deleted: {path}. Please choose it again.</source>
         <translation>模型文件已被移动或删除：{path}。请重新选择。</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="111" />
         <source>Choose a model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="122" />
         <source>Your computer did not have enough memory for the first plan, so Rotary chose a safer one: {what}</source>
         <translation>您的电脑内存不足以执行最初的方案，因此 Rotary 选择了更稳妥的方案：{what}</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="132" />
         <source>The model is ready. It uses less graphics memory than planned, so answers may be a little slower.</source>
         <translation>模型已就绪。它使用的显存比计划少，因此回答可能会稍慢。</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="139" />
         <source>Try the safer setting</source>
         <translation>尝试更稳妥的设置</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="140" />
         <source>Choose another model…</source>
         <translation>选择其他模型…</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="152" />
         <source>Rotary closed unexpectedly while loading the model last time. Loading it with the safer setting keeps the whole model in system memory and uses the processor: slower, but it should not crash.</source>
         <translation>上次加载模型时 Rotary 意外关闭。更稳妥的设置会把整个模型放在内存中并使用处理器运行：速度较慢，但不应再崩溃。</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="156" />
         <source>Use the safer setting</source>
         <translation>使用更稳妥的设置</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="157" />
         <source>Try the same setting again</source>
         <translation>用相同设置再试一次</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="177" />
         <source>Loading progress</source>
         <translation>加载进度</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="182" />
         <source>Why a safer setting was chosen</source>
         <translation>为什么选择了更稳妥的设置</translation>
     </message>
     <message>
-        <location filename="../../app/loading.py" line="189" />
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="27" />
-        <location filename="../../app/main_window.py" line="28" />
         <source>Rotary</source>
         <translation>Rotary</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="36" />
         <source>Current model</source>
         <translation>当前模型</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="81" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="82" />
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="83" />
         <source>&amp;Export conversation…</source>
         <translation>导出对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="84" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="85" />
         <source>First-time &amp;setup…</source>
         <translation>首次设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="86" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="87" />
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="88" />
         <source>&amp;Stop the answer</source>
         <translation>停止回答(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="89" />
         <source>&amp;Write the last answer again</source>
         <translation>重新撰写最后一个回答(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="91" />
         <source>&amp;Edit my last message</source>
         <translation>编辑我的最后一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="92" />
         <source>&amp;Copy the last answer</source>
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="94" />
         <source>&amp;Go</source>
         <translation>转到(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="95" />
         <source>Go to the &amp;message box</source>
         <translation>转到消息输入框(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="96" />
         <source>&amp;Search conversations</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="98" />
         <source>Go to the &amp;conversation list</source>
         <translation>转到对话列表(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="100" />
         <source>Go to the &amp;live numbers</source>
         <translation>转到实时数据(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="25" />
         <source>Fits well.</source>
         <translation>非常合适。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="25" />
         <source>Fits, but only just.</source>
         <translation>能够运行，但余量很小。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="26" />
         <source>Too big for this computer.</source>
         <translation>对这台电脑来说太大了。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="37" />
         <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
         <translation>针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="62" />
         <source>Model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="63" />
         <source>Choose a model file, or drop it here</source>
         <translation>选择模型文件，或拖放到这里</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="64" />
         <source>GGUF: the file format of models for llama.cpp. Such files end in .gguf.</source>
         <translation>GGUF：llama.cpp 使用的模型文件格式。这类文件以 .gguf 结尾。</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="68" />
-        <location filename="../../app/server_settings.py" line="85" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="69" />
         <source>Browse for a model file</source>
         <translation>浏览模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="73" />
         <source>Does the model fit</source>
         <translation>模型是否合适</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="87" />
         <source>Choose a model file</source>
         <translation>选择模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="88" />
         <source>Language models (*.gguf)</source>
         <translation>语言模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/model_check.py" line="109" />
         <source>Checking the model file…</source>
         <translation>正在检查模型文件…</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="29" />
         <source>Notice</source>
         <translation>通知</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="30" />
         <source>Copy details</source>
         <translation>复制详细信息</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="31" />
         <source>Copy the details of this notice</source>
         <translation>复制此通知的详细信息</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="33" />
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/notification_bar.py" line="34" />
         <source>Dismiss this notice</source>
         <translation>关闭此通知</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="152" />
         <source>Something went wrong inside Rotary. Your conversations are safe. If it happens again, copy the details for your IT contact.</source>
         <translation>Rotary 内部出现问题。您的对话是安全的。如果再次发生，请复制详细信息并发给 IT 联系人。</translation>
     </message>
     <message>
-        <location filename="../../app/notifications.py" line="184" />
         <source>Something went wrong inside Rotary.</source>
         <translation>Rotary 内部出现问题。</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="142" />
         <source>model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="137" />
         <source>Processor only (no graphics card)</source>
         <translation>仅处理器（不用显卡）</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="142" />
         <source>setting for this computer</source>
         <translation>适合这台电脑的设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="143" />
         <source>conversation memory</source>
         <translation>对话记忆</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="144" />
         <source>parts of the model on the graphics card</source>
         <translation>放在显卡上的模型部分</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="145" />
         <source>processor cores used</source>
         <translation>使用的处理器核心</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="145" />
         <source>answer variety</source>
         <translation>回答的多样性</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="146" />
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="146" />
         <source>language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="147" />
         <source>first-time setup</source>
         <translation>首次设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="148" />
         <source>where the model runs</source>
         <translation>模型运行的位置</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="148" />
         <source>office server address</source>
         <translation>办公室服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="149" />
         <source>office server model</source>
         <translation>办公室服务器模型</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="150" />
         <source>office server certificate check</source>
         <translation>办公室服务器证书检查</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="151" />
         <source>office certificate file</source>
         <translation>办公室证书文件</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="164" />
         <source>The saved {what} was not valid, so the default was restored.</source>
         <translation>保存的{what}无效，已恢复为默认值。</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="197" />
         <source>Your settings file could not be read, so the default settings were restored.</source>
         <translation>无法读取您的设置文件，已恢复默认设置。</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="200" />
         <source>The old file was kept as {name}.</source>
         <translation>旧文件已保存为 {name}。</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="132" />
         <source>Automatic (fit this computer)</source>
         <translation>自动（适配这台电脑）</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="133" />
         <source>Laptop with an 8 GB graphics card</source>
         <translation>配备 8 GB 显卡的笔记本电脑</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="134" />
         <source>Desktop with a 12 GB graphics card</source>
         <translation>配备 12 GB 显卡的台式机</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="135" />
         <source>Desktop with a 16 GB graphics card</source>
         <translation>配备 16 GB 显卡的台式机</translation>
     </message>
     <message>
-        <location filename="../../app/settings.py" line="136" />
         <source>Workstation with a 24 GB graphics card</source>
         <translation>配备 24 GB 显卡的工作站</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="28" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="45" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="69" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="70" />
         <source>Same as the system</source>
         <translation>与系统相同</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="78" />
         <source>Model file:</source>
         <translation>模型文件：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="55" />
         <source>Setting for this computer</source>
         <translation>适合这台电脑的设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="56" />
         <source>Memory recipe (preset): how the model is shared between the graphics card and system memory.</source>
         <translation>内存方案（预设）：模型如何分配到显卡和系统内存。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="79" />
         <source>Setting for this computer:</source>
         <translation>适合这台电脑的设置：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="80" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="81" />
         <source>A new language is used after restarting Rotary.</source>
         <translation>新语言将在重新启动 Rotary 后生效。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="82" />
         <source>Colours follow your system's light or dark setting.</source>
         <translation>颜色跟随系统的浅色或深色设置。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="83" />
-        <location filename="../../app/settings_dialog.py" line="84" />
         <source>Run first-time setup again</source>
         <translation>重新运行首次设置</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="100" />
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="102" />
         <source>Conversation memory</source>
         <translation>对话记忆</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="103" />
         <source>Context length, in tokens (pieces of words): how much of the conversation the model can see at once. More uses more memory.</source>
         <translation>上下文长度（以 token 计，token 是词的片段）：模型一次能看到多少对话内容。越大占用的内存越多。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="107" />
         <source>Model parts on the graphics card</source>
         <translation>放在显卡上的模型部分</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="108" />
         <source>Expert layers on the GPU: how many layers keep their experts in graphics memory. More is faster but needs more graphics memory.</source>
         <translation>GPU 上的专家层：有多少层把专家放在显存中。越多越快，但需要更多显存。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="111" />
         <source>Processor cores to use</source>
         <translation>使用的处理器核心</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="111" />
         <source>Processor threads.</source>
         <translation>处理器线程。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="116" />
         <source>Answer variety</source>
         <translation>回答的多样性</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="117" />
         <source>Temperature: lower gives steadier answers, higher gives more varied ones.</source>
         <translation>温度（temperature）：越低回答越稳定，越高回答越多样。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="120" />
         <source>Standing instructions</source>
         <translation>固定指示</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="121" />
         <source>System prompt: text the model reads before every conversation.</source>
         <translation>系统提示词：模型在每次对话前阅读的文字。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="128" />
         <source>Conversation memory:</source>
         <translation>对话记忆：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="129" />
         <source>Model parts on the graphics card:</source>
         <translation>放在显卡上的模型部分：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="131" />
         <source>Processor cores to use:</source>
         <translation>使用的处理器核心：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="132" />
         <source>Answer variety:</source>
         <translation>回答的多样性：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="133" />
         <source>Standing instructions:</source>
         <translation>固定指示：</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="145" />
         <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
         <translation>这台电脑没有 NVIDIA 显卡，因此全部在处理器上运行。</translation>
     </message>
     <message>
-        <location filename="../../app/settings_dialog.py" line="148" />
         <source>This model is not made of experts, so this does not apply.</source>
         <translation>这个模型不是由专家组成的，因此此项不适用。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="27" />
         <source>{size} GB of system memory</source>
         <translation>{size} GB 内存</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="32" />
         <source>Found the graphics card {name} with {vram} GB of graphics memory, and {ram}.</source>
         <translation>找到显卡 {name}（显存 {vram} GB），以及 {ram}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="29" />
         <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
         <translation>未找到 NVIDIA 显卡，因此模型将在处理器上运行。这台电脑有 {ram}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="39" />
         <source>the setting for laptops with an 8 GB graphics card</source>
         <translation>适用于配备 8 GB 显卡的笔记本电脑的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="40" />
         <source>the setting for desktops with a 12 GB graphics card</source>
         <translation>适用于配备 12 GB 显卡的台式机的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="41" />
         <source>the setting for desktops with a 16 GB graphics card</source>
         <translation>适用于配备 16 GB 显卡的台式机的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="42" />
         <source>the setting for workstations with a 24 GB graphics card</source>
         <translation>适用于配备 24 GB 显卡的工作站的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="43" />
         <source>the processor-only setting (no graphics card needed)</source>
         <translation>仅用处理器的设置（不需要显卡）</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="44" />
         <source>an automatic setting for this computer</source>
         <translation>为这台电脑自动选择的设置</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="50" />
         <source>Your computer</source>
         <translation>您的电脑</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="51" />
         <source>Looking at your computer…</source>
         <translation>正在检查您的电脑…</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="53" />
         <source>What Rotary found on this computer</source>
         <translation>Rotary 在这台电脑上找到的内容</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="55" />
         <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
         <translation>Rotary 无需联网，在这台电脑上运行语言模型。首先它会检查电脑的配置。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="59" />
         <source>Check my computer</source>
         <translation>检查我的电脑</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="60" />
         <source>Writes a short test answer with the demo model, checks that conversations and settings can be saved, and that nothing went to the network.</source>
         <translation>用演示模型写一段简短的测试回答，检查对话和设置能否保存，以及没有任何内容发送到网络。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="72" />
         <source>Choose a model</source>
         <translation>选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="76" />
         <source>Use the small demo model</source>
         <translation>使用小型演示模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="77" />
         <source>Use the small demo model, which always writes the same short message and is only for trying Rotary</source>
         <translation>使用小型演示模型（总是写出同一段简短信息，仅用于试用 Rotary）</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="80" />
         <source>The demo model is tiny and always writes the same short message. It only shows how Rotary works; it cannot answer questions.</source>
         <translation>演示模型很小，总是写出同一段简短信息。它只用来展示 Rotary 的工作方式，不能回答问题。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="85" />
         <source>Choose a model file (.gguf) with Browse, or drag it onto this window.</source>
         <translation>用“浏览”选择模型文件（.gguf），或将其拖到此窗口。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="111" />
         <source>Ready</source>
         <translation>准备就绪</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="125" />
         <source>Set up Rotary</source>
         <translation>设置 Rotary</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="149" />
         <source>Rotary could not look at this computer's hardware. You can still continue.</source>
         <translation>Rotary 无法检查这台电脑的硬件。您仍然可以继续。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="165" />
         <source>Checking…</source>
         <translation>正在检查…</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="182" />
         <source>Rotary will use {recipe}.</source>
         <translation>Rotary 将使用{recipe}。</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="205" />
         <source>the small demo model</source>
         <translation>小型演示模型</translation>
     </message>
     <message>
-        <location filename="../../app/wizard.py" line="207" />
         <source>Rotary will use {name} with {recipe}. You can change this later in Settings.</source>
         <translation>Rotary 将以{recipe}使用 {name}。您之后可以在设置中更改。</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="54" />
-        <location filename="../../app/error_text.py" line="47" />
         <source>Rotary reads PDF, Word (.docx), text and Markdown files.</source>
         <translation>Rotary 可以读取 PDF、Word（.docx）、文本和 Markdown 文件。</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="60" />
-        <location filename="../../app/document_view.py" line="104" />
         <source>Looking at the document…</source>
         <translation>正在查看文档…</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="74" />
-        <location filename="../../app/document_view.py" line="121" />
         <source>Reading the document…</source>
         <translation>正在阅读文档…</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="88" />
         <source>Please wait until the current answer is finished.</source>
         <translation>请等待当前回答完成。</translation>
     </message>
     <message>
-        <location filename="../../app/document_flow.py" line="143" />
         <source>Document: {name} — {found}
 {style}</source>
         <translation>文档：{name} — {found}
 {style}</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="39" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="44" />
         <source>What was found in the document</source>
         <translation>在文档中发现的内容</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="57" />
         <source>Kind of summary</source>
         <translation>总结类型</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="62" />
         <source>Anything to look for? (optional)</source>
         <translation>有什么需要特别关注的吗？（可选）</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="63" />
         <source>What the summary should focus on</source>
         <translation>总结应关注的内容</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="65" />
         <source>Summarise</source>
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="65" />
         <source>Summarise the document</source>
         <translation>总结文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="67" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="67" />
         <source>Do not summarise this document</source>
         <translation>不总结这个文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="79" />
         <source>Parts of the document read</source>
         <translation>已阅读的文档部分</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="81" />
         <source>Reading progress</source>
         <translation>阅读进度</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="82" />
         <source>Stop reading; keep what was read so far</source>
         <translation>停止阅读；保留目前已读的内容</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="16" />
         <source>Short summary</source>
         <translation>简短摘要</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="16" />
         <source>Detailed summary</source>
         <translation>详细摘要</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="17" />
         <source>Bullet points</source>
         <translation>要点列表</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="17" />
         <source>Action items</source>
         <translation>待办事项</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="23" />
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="23" />
         <source>{n} pages</source>
         <translation>{n} 页</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="24" />
         <source>1 section</source>
         <translation>1 节</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="25" />
         <source>{n} sections</source>
         <translation>{n} 节</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="31" />
         <source>{n} words</source>
         <translation>{n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="32" />
         <source>about {n} words</source>
         <translation>约 {n} 个词</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="38" />
         <source>in one pass</source>
         <translation>一次</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="38" />
         <source>in {n} parts</source>
         <translation>分 {n} 部分</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="40" />
         <source>Read all of it ({found}) {how}.</source>
         <translation>已{how}读完全部内容（{found}）。</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="42" />
         <source>Read all of it ({found}) {how}, but stopped before the summary was finished.</source>
         <translation>已{how}读完全部内容（{found}），但在摘要完成之前停止了。</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="45" />
         <source>Stopped before any of it ({found}) was read.</source>
         <translation>在阅读文档（{found}）之前就停止了。</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="47" />
         <source>Partial: read {done} of {parts} parts of it ({found}); the rest was not read.</source>
         <translation>部分：已读文档（{found}）{parts} 个部分中的 {done} 个，其余未读。</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="51" />
         <source>Pages without text could not be read: {pages}.</source>
         <translation>没有文字的页面无法读取：{pages}。</translation>
     </message>
     <message>
-        <location filename="../../app/document_text.py" line="61" />
         <source>Partial summary: stopped before the end.</source>
         <translation>部分摘要：在结束前停止了。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="137" />
         <source>read in one pass</source>
         <translation>一次读完</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="138" />
         <source>read in {n} parts</source>
         <translation>分 {n} 部分阅读</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="145" />
         <source>Pages without text (probably images) are skipped: {pages}.</source>
         <translation>没有文字的页面（可能是图片）将被跳过：{pages}。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="154" />
         <source>less than a minute on this computer</source>
         <translation>在这台电脑上不到 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="157" />
         <source>about {n} hours on this computer</source>
         <translation>在这台电脑上大约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="158" />
         <source>about 1 minute on this computer</source>
         <translation>在这台电脑上大约 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="159" />
         <source>about {n} minutes on this computer</source>
         <translation>在这台电脑上大约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="164" />
         <source>less than a minute on the office server</source>
         <translation>在办公室服务器上不到 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="167" />
         <source>about {n} hours on the office server</source>
         <translation>在办公室服务器上约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="168" />
         <source>about 1 minute on the office server</source>
         <translation>在办公室服务器上约 1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="169" />
         <source>about {n} minutes on the office server</source>
         <translation>在办公室服务器上约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="174" />
         <source>Reading part {part} of {parts}…</source>
         <translation>正在阅读第 {part} 部分，共 {parts} 部分…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="176" />
         <source>Writing the summary from the notes on all {parts} parts…</source>
         <translation>正在根据全部 {parts} 个部分的笔记撰写总结…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="178" />
         <source>Reading the whole document and writing the summary…</source>
         <translation>正在阅读整个文档并撰写总结…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="185" />
         <source>Less than a minute left.</source>
         <translation>剩余不到 1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="187" />
         <source>About 1 minute left.</source>
         <translation>大约还剩 1 分钟。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="188" />
         <source>About {n} minutes left.</source>
         <translation>大约还剩 {n} 分钟。</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="229" />
         <source>Attach…</source>
         <translation>附加…</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="229" />
         <source>Summarise a document (PDF, Word, text)</source>
         <translation>总结文档（PDF、Word、文本）</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="276" />
         <source>Choose a document to summarise</source>
         <translation>选择要总结的文档</translation>
     </message>
     <message>
-        <location filename="../../app/document_view.py" line="278" />
         <source>Documents ({patterns})</source>
         <translation>文档 ({patterns})</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="35" />
         <source>Where the model runs</source>
         <translation>模型运行的位置</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="37" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="38" />
         <source>An office server</source>
         <translation>办公室服务器</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="46" />
         <source>Where your conversations are sent</source>
         <translation>您的对话发送到哪里</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="61" />
         <source>Office server address</source>
         <translation>办公室服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="64" />
-        <location filename="../../app/server_settings.py" line="65" />
         <source>Model on the office server</source>
         <translation>办公室服务器上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="68" />
         <source>Ask the server for its models</source>
         <translation>向服务器查询可用模型</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="72" />
         <source>Access key (leave empty if the server needs none)</source>
         <translation>访问密钥（服务器不需要时请留空）</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="73" />
         <source>The key is kept in this computer's password store, not in Rotary's files.</source>
         <translation>密钥保存在这台电脑的密码库中，而不是 Rotary 的文件里。</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="76" />
         <source>Check the server's security certificate (recommended)</source>
         <translation>检查服务器的安全证书（推荐）</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="78" />
         <source>Without this check, someone on the network could pretend to be the server and read your conversations.</source>
         <translation>如果不检查，网络上的其他人可能冒充服务器并读取您的对话。</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="84" />
         <source>The office's certificate file (optional)</source>
         <translation>办公室的证书文件（可选）</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="94" />
         <source>Address:</source>
         <translation>地址：</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="95" />
         <source>Model:</source>
         <translation>模型：</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="96" />
         <source>Access key:</source>
         <translation>访问密钥：</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="100" />
         <source>Office certificate:</source>
         <translation>办公室证书：</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="112" />
         <source>The office's certificate file</source>
         <translation>办公室的证书文件</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="114" />
         <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
         <translation>证书 (*.pem *.crt *.cer);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="128" />
         <source>Type the server's address, for example https://ai.office.lan:8000.</source>
         <translation>请输入服务器地址，例如 https://ai.office.lan:8000。</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="208" />
         <source>{model} on the office server</source>
         <translation>办公室服务器上的 {model}</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="222" />
         <source>Try again</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="229" />
         <source>My office has a model server: use it instead…</source>
         <translation>我的办公室有模型服务器：改用它…</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings.py" line="230" />
         <source>Use the office's model server instead of this computer</source>
         <translation>使用办公室的模型服务器，而不是这台电脑</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings_model.py" line="33" />
         <source>This computer has no password store Rotary can use, so the access key cannot be saved. Ask IT to set one up, or use a server that needs no key.</source>
         <translation>这台电脑没有 Rotary 可用的密码库，因此无法保存访问密钥。请让 IT 人员设置一个，或使用不需要密钥的服务器。</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings_model.py" line="97" />
         <source>Your conversations stay on this computer. Rotary opens no network connection.</source>
         <translation>您的对话只留在这台电脑上。Rotary 不会打开任何网络连接。</translation>
     </message>
     <message>
-        <location filename="../../app/server_settings_model.py" line="99" />
         <source>Your conversations are sent to {address} and answered by the model there. Nothing is sent anywhere else.</source>
         <translation>您的对话会发送到 {address}，由那里的模型回答。不会发送到其他任何地方。</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="44" />
         <source>settings folder</source>
         <translation>设置文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="44" />
         <source>history folder</source>
         <translation>对话记录文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="45" />
         <source>demo model</source>
         <translation>演示模型</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="45" />
         <source>engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="46" />
         <source>working without the network</source>
         <translation>不使用网络运行</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="46" />
         <source>showing the window</source>
         <translation>显示窗口</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="70" />
         <source>Everything works: Rotary wrote a short answer with its demo model, can save your conversations and settings, and used no network.</source>
         <translation>一切正常：Rotary 用演示模型写出了一段简短回答，可以保存您的对话和设置，并且没有使用网络。</translation>
     </message>
     <message>
-        <location filename="../../app/selftest.py" line="74" />
         <source>Rotary found a problem on this computer ({names}). Please copy the details for your IT contact.</source>
         <translation>Rotary 在这台电脑上发现了问题（{names}）。请复制详细信息并发给您的 IT 联系人。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="18" />
         <source>This file is not a model Rotary can use (a .gguf file).</source>
         <translation>此文件不是 Rotary 可以使用的模型（.gguf 文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="19" />
         <source>The model file is damaged or incomplete. Copy or download it again.</source>
         <translation>模型文件已损坏或不完整。请重新复制或下载。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="21" />
         <source>The model file cannot be opened. Check that it is still there and that you may read it.</source>
         <translation>无法打开模型文件。请确认文件仍在原处，并且您有读取权限。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="23" />
         <source>Rotary cannot run this kind of model yet.</source>
         <translation>Rotary 目前还无法运行这类模型。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="24" />
         <source>This computer does not have enough memory for this model, even with the smallest settings.</source>
         <translation>即使使用最小的设置，这台电脑的内存也不足以运行此模型。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="26" />
         <source>The model could not be loaded.</source>
         <translation>无法加载模型。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="27" />
         <source>This conversation is too long for the model. Start a new chat to go on.</source>
         <translation>这段对话对模型来说太长了。请新建对话继续。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="29" />
         <source>Something went wrong while writing the answer.</source>
         <translation>撰写回答时出了问题。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="30" />
         <source>The model is not ready for this yet.</source>
         <translation>模型还没有准备好执行此操作。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="31" />
         <source>The office server does not answer. Check the address and the network, or ask your IT contact.</source>
         <translation>办公室服务器没有响应。请检查地址和网络，或联系您的 IT 人员。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="33" />
         <source>The office server's certificate is not trusted. Ask your IT contact for the certificate file.</source>
         <translation>办公室服务器的证书不受信任。请向您的 IT 人员索取证书文件。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="35" />
         <source>The office server refused the access key. Check it in Settings.</source>
         <translation>办公室服务器拒绝了访问密钥。请在设置中检查。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="37" />
         <source>The office server does not offer the chosen model. Choose another one in Settings.</source>
         <translation>办公室服务器不提供所选模型。请在设置中选择其他模型。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="39" />
         <source>The office server is busy. Try again in a moment.</source>
         <translation>办公室服务器正忙。请稍后再试。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="40" />
         <source>The connection to the office server broke during the answer.</source>
         <translation>回答过程中与办公室服务器的连接中断了。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="42" />
         <source>The office server cannot count words, so it cannot summarise documents.</source>
         <translation>办公室服务器无法计算字数，因此无法总结文档。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="44" />
         <source>The office server answered in a way Rotary does not understand.</source>
         <translation>办公室服务器的回应方式 Rotary 无法理解。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="46" />
         <source>Something went wrong between this computer and the office server.</source>
         <translation>这台电脑与办公室服务器之间出了问题。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="49" />
         <source>This document is too large for Rotary.</source>
         <translation>此文档对 Rotary 来说太大了。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="50" />
         <source>This document is protected by a password. Save a copy without the password and try again.</source>
         <translation>此文档受密码保护。请另存一份不带密码的副本后再试。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="52" />
         <source>This PDF holds only pictures of its pages (a scan), so there is no text to read.</source>
         <translation>此 PDF 只包含页面图片（扫描件），没有可读取的文字。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="54" />
         <source>This document is damaged, or is not what its name says.</source>
         <translation>此文档已损坏，或与其文件名所示的类型不符。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="55" />
         <source>This document has no text to read.</source>
         <translation>此文档没有可读取的文字。</translation>
     </message>
     <message>
-        <location filename="../../app/error_text.py" line="56" />
         <source>This document cannot be summarised.</source>
         <translation>无法总结此文档。</translation>
+    </message>
+</context>
+<context>
+    <name>engine</name>
+    <message>
+        <source>No model is loaded yet. Choose a model in Settings.</source>
+        <translation>尚未加载模型。请在“设置”中选择模型。</translation>
+    </message>
+    <message>
+        <source>Something went wrong inside the engine.</source>
+        <translation>引擎内部出现问题。</translation>
     </message>
 </context>
 </TS>

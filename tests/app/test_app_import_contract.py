@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # Frozen data types any app module may hold (requests, events, errors, recipe, facts);
 # every engine *function* (service, hardware, inspection, planner, fixtures) goes
 # through the bridge, so a GUI module can never block on or race with the engine.
-ALLOWED_ENGINE_IMPORTS = {"engine.api", "engine.errors", "engine.recipe", "engine.model.facts"}
+ALLOWED_ENGINE_IMPORTS = {"engine.api", "engine.errors", "engine.recipe", "engine.model.facts",
+                          "engine.messages"}
 
 
 def _engine_imports(path: Path) -> set[str]:

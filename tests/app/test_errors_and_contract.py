@@ -245,3 +245,20 @@ def test_engine_errors_are_shown_in_korean_with_the_english_kept_for_it(qapp, qt
         assert error.message in notice.details and "general.name" in notice.details
     finally:
         i18n.uninstall_translators(qapp, translators)
+
+
+def test_catalogue_errors_are_said_in_korean_with_their_parameters(qapp, monkeypatch):
+    # A catalogue message is translated whole, parameters filled in after translation.
+    from app import i18n  # noqa: PLC0415
+    from app.error_text import error_text  # noqa: PLC0415
+    from engine import messages  # noqa: PLC0415
+    from engine.errors import EngineStateError  # noqa: PLC0415
+    error = EngineStateError(messages.msg("engine.no_model"), "trace")
+    assert error_text(error) == (error.message, "trace")
+    translators = i18n.install_translator(qapp, "ko")
+    try:
+        shown, details = error_text(error)
+        assert shown == "아직 불러온 모델이 없습니다. 설정에서 모델을 선택하세요."
+        assert error.message in details and "trace" in details
+    finally:
+        i18n.uninstall_translators(qapp, translators)

@@ -1,0 +1,19 @@
+"""The engine's catalogue (engine/messages.py) in the interface's language.
+
+Templates are translated in the Qt context ``engine`` (build_translations.py writes them
+into the .ts files from resources/i18n/engine_translations.py); parameters are filled in
+after translation, so a Korean user reads which file, which page, which setting.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+
+from engine.messages import Msg, render
+
+CONTEXT = "engine"
+
+
+def say(message: Msg) -> str:
+    """The sentence in the interface's language (English where none is installed)."""
+    return render(message, lambda template: QCoreApplication.translate(CONTEXT, template))
