@@ -2,7 +2,7 @@
 """Set up Rotary from a fresh checkout and start it, or run its tests.
 
     python3 bootstrap.py start     # install everything, then open the app
-    python3 bootstrap.py test      # install everything the tests need, then run them
+    python3 bootstrap.py test      # install everything the tests need, lint, then run them
     python3 bootstrap.py bench     # the same, then print every benchmark's measured ratios
 
 Standard library only: it runs before anything is installed. Every run performs every
@@ -162,6 +162,16 @@ def ensure_test_system_packages() -> None:
                    env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
 
 
+def run_linter(python: pathlib.Path) -> int:
+    """ruff with the rules in pyproject.toml ([tool.ruff]), before the tests; a finding fails
+    the test command once the tests have run too, so one run reports both."""
+    print("+ ruff check .", flush=True)
+    code = subprocess.call([str(python), "-m", "ruff", "check", "--no-cache", "."], cwd=ROOT)
+    if code:
+        print("ruff found problems (listed above): the test command fails", flush=True)
+    return code
+
+
 # Each prints numbers measured in one run (modelled figures are labelled so). A target missed
 # within its stated margin is reported, not fatal (timings are noisy here); one missed far
 # beyond it (bench/verdict.py), or a crash, makes the benchmark and so the command fail.
@@ -197,9 +207,11 @@ def main(argv: list[str]) -> int:
         python = install("test")
         if sys.platform.startswith("linux"):
             ensure_test_system_packages()
+        lint = run_linter(python)
         # The tests then insist on the patched build (a stock wheel fails, not skips).
         env = dict(os.environ, ROTARY_EXPECT_SLOT_CACHE="1")
-        return subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT, env=env)
+        code = subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT, env=env)
+        return code or lint
     if command == "bench":
         return run_benchmarks(install("test"))
     print(__doc__)
