@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import BudgetError, ModelLoadError
+from engine.errors import ModelLoadError
 from engine.residency.budget import Budget
 from engine.residency.native_rotary import SlotStepError
 from engine.runtime.bindings import llama_cpp_module

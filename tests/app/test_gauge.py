@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QScrollArea
 
 from engine.api import StepRecord, next_request_id
