@@ -90,7 +90,7 @@ def cmd_summarize(args) -> int:
 def _run(summarizer, outcome: dict) -> None:
     try:
         outcome["summary"] = summarizer.run()
-    except Exception as error:  # handed to the main thread, which reports it
+    except Exception as error:  # noqa: BLE001 - handed to the main thread, which reports it
         outcome["error"] = error
 
 
