@@ -332,8 +332,3 @@ class SlotCache:
         close_policy = getattr(self.policy, "close", None)   # a native policy's C state
         if close_policy is not None:
             close_policy()
-
-
-def check_budget(slots: tuple[int, ...], n_expert: int, k: int) -> None:
-    """Raise BudgetError (plain words) before loading when a budget cannot work."""
-    Budget(tuple(slots)).check(n_expert, k)
