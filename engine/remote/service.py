@@ -185,8 +185,3 @@ def list_models(config: ServerConfig) -> list[ModelEntry]:
         return client.models()
     finally:
         client.close()
-
-
-def remote_engine_factory(config: ServerConfig) -> Callable[[Listener], RemoteEngineService]:
-    """``make_engine`` for app.bridge.EngineBackend."""
-    return lambda listener: RemoteEngineService(listener, config)
