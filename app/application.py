@@ -85,8 +85,8 @@ class RotaryApp(QObject):
         self.bridge.ram_read.connect(gauge.on_ram)
         self.loader.started.connect(gauge.reset_model)
         self.chat.conversation_opened.connect(gauge.reset_conversation)
-        self.bridge.model_loaded.connect(lambda event: setattr(self, "loaded_facts",
-                                                               event.facts))
+        self.bridge.model_loaded.connect(lambda event: setattr(
+            self, "loaded_facts", getattr(event, "facts", None)))    # None: on the office server
 
     def _wire_actions(self) -> None:
         actions, window = self.window.actions, self.window

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import EngineError
+from engine.messages import msg
 from engine.plan.hardware import GIB, MIB, HardwareInfo
 from engine.plan.memory import KV_BYTES_PER_ELEMENT
 
@@ -78,7 +79,7 @@ def preset_names() -> tuple[str, ...]:
 
 def get_preset(name: str) -> Preset:
     if name not in PRESETS:
-        raise EngineError(f"There is no setting called “{name}”.",
+        raise EngineError(msg("plan.unknown_preset", name=name),
                           f"known presets: {', '.join(preset_names())}")
     return PRESETS[name]
 

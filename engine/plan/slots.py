@@ -13,6 +13,7 @@ import dataclasses
 
 from engine.model.facts import ModelFacts
 from engine.plan.hardware import GIB, HardwareInfo
+from engine.messages import msg, sentences
 from engine.recipe import Recipe
 
 SLOT_HEADROOM_BYTES = int(0.7 * GIB)
@@ -56,8 +57,8 @@ def with_expert_slots(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo, *,
         counts[i] = slots
     bank = sum(slot_bank_bytes(slots, per[i]) for i in layers)
     vram = dataclasses.replace(recipe.vram, expert_bytes=recipe.vram.expert_bytes + bank)
-    note = (f"{recipe.note} Up to {slots} experts of each of the {len(layers)} layers kept in "
-            "main memory are also held on the graphics card, chosen as the text goes.").strip()
+    slot_note = msg("plan.note_slots", layers=len(layers))
+    note = sentences(recipe.note, slot_note) if recipe.note is not None else slot_note
     return dataclasses.replace(recipe, expert_slots=tuple(counts), residency_policy=policy,
                                vram=vram, note=note)
 

@@ -27,6 +27,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Reading your message…": ("메시지를 읽는 중…", "正在阅读您的消息…"),
     "Stopping…": ("멈추는 중…", "正在停止…"),
     "Writing the answer…": ("답변을 쓰는 중…", "正在撰写回答…"),
+    "Waiting for the previous answer to end…": ("앞의 답변이 끝나기를 기다리는 중…",
+                                                "正在等待上一个回答结束…"),
     "You": ("나", "您"),
     "Assistant": ("도우미", "助手"),
     "Answer status": ("답변 상태", "回答状态"),

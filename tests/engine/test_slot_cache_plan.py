@@ -40,7 +40,7 @@ def test_the_slot_layout_spreads_free_vram_over_every_layer_on_8_gb(qwen36):
     per = expert_bytes_per_layer(qwen36)
     one_more = sum(per[i] for i in recipe.slot_layers)
     assert free_after(recipe, hw) - one_more < max(SLOT_HEADROOM_BYTES, stock.vram.headroom_bytes)
-    assert recipe.residency_policy == "rotary" and "graphics card" in recipe.note
+    assert recipe.residency_policy == "rotary" and "graphics card" in str(recipe.note)
 
 
 def test_slot_gib_and_slot_count_fix_the_size(qwen36):
