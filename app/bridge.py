@@ -109,6 +109,33 @@ def preset_names() -> tuple[str, ...]:
     return tuple(_lazy("engine.plan", "preset_names")())
 
 
+def auto_preset() -> str:
+    """The preset name that plans for this computer (the default)."""
+    return str(importlib.import_module("engine.plan.presets").AUTO)
+
+
+def safest_preset() -> str:
+    """The preset "Use the safer setting" chooses: the processor only."""
+    return str(importlib.import_module("engine.plan.presets").SAFEST)
+
+
+def preset_title(name: str) -> str:
+    """A preset in plain words for Settings' list, in the interface's language."""
+    return _preset_words(name, 0)
+
+
+def preset_in_a_sentence(name: str) -> str:
+    """A preset as the wizard names it in "Rotary will use …"."""
+    return _preset_words(name, 1)
+
+
+def _preset_words(name: str, which: int) -> str:
+    try:
+        return say(_lazy("engine.plan", "preset_words")(name)[which])
+    except EngineError:          # a name this version does not know: shown as it is
+        return name
+
+
 def words_per_token() -> float:
     """The one ratio used wherever a token count is shown as words."""
     return float(importlib.import_module("engine.plan.speed").WORDS_PER_TOKEN)

@@ -291,7 +291,7 @@ class EngineLike:
     def load(self, request: LoadRequest) -> int: ...        # returns request_id
     def chat(self, request: ChatRequest) -> int: ...        # returns request_id
     def document(self, request: DocumentRequest) -> int: ...  # returns request_id
-    def stop(self, request_id: int | None = None) -> None: ...  # that request (None: the running one)
+    def stop(self, request_id: int | None = None) -> None: ...  # None: the running one
     def stop_conversation(self, conversation_id: int) -> None: ...  # all it runs and queued
     def waiting(self, request_id: int) -> bool: ...         # queued behind another request?
     def unload(self) -> None: ...

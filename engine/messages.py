@@ -81,6 +81,22 @@ CATALOGUE: dict[str, str] = {
                                 "called “{design}”).",
 
     # ---- engine/plan: what fits on this computer -------------------------------------------
+    "plan.preset_auto": "Automatic (fit this computer)",
+    "plan.preset_auto_in_a_sentence": "an automatic setting for this computer",
+    "plan.preset_8gb_laptop": "Laptop with an 8 GB graphics card",
+    "plan.preset_8gb_laptop_in_a_sentence":
+        "the setting for laptops with an 8 GB graphics card",
+    "plan.preset_12gb_desktop": "Desktop with a 12 GB graphics card",
+    "plan.preset_12gb_desktop_in_a_sentence":
+        "the setting for desktops with a 12 GB graphics card",
+    "plan.preset_16gb_desktop": "Desktop with a 16 GB graphics card",
+    "plan.preset_16gb_desktop_in_a_sentence":
+        "the setting for desktops with a 16 GB graphics card",
+    "plan.preset_24gb_workstation": "Workstation with a 24 GB graphics card",
+    "plan.preset_24gb_workstation_in_a_sentence":
+        "the setting for workstations with a 24 GB graphics card",
+    "plan.preset_cpu_only": "Processor only (no graphics card)",
+    "plan.preset_cpu_only_in_a_sentence": "the processor-only setting (no graphics card needed)",
     "plan.unknown_preset": "There is no setting called “{name}”.",
     "plan.unknown_setting": "One of the advanced settings is not recognised.",
     "plan.unknown_memory_format": "The conversation memory format is not recognised.",

@@ -78,7 +78,8 @@ class ServerClient:
         self._stoppable.close()
 
     @contextlib.contextmanager
-    def _ended_by(self, stop: CancelToken | threading.Event | None) -> Iterator[tuple[httpx.Client, dict]]:
+    def _ended_by(self, stop: CancelToken | threading.Event | None
+                  ) -> Iterator[tuple[httpx.Client, dict]]:
         """The client and request extensions for a request ``stop`` ends at once: its
         connection's socket is shut down from the stopping thread, which wakes the read
         the engine thread is blocked in (closing alone would not). StreamAborted if the

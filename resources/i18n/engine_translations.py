@@ -115,6 +115,42 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         "Rotary 目前还无法运行这类模型（其结构名为“{design}”）。"),
 
     # ---- engine/plan: what fits on this computer -------------------------------------------
+    "Automatic (fit this computer)": (
+        "자동 (이 컴퓨터에 맞춤)",
+        "自动（适配这台电脑）"),
+    "an automatic setting for this computer": (
+        "이 컴퓨터에 맞춘 자동 설정",
+        "为这台电脑自动选择的设置"),
+    "Laptop with an 8 GB graphics card": (
+        "8 GB 그래픽 카드 노트북",
+        "配备 8 GB 显卡的笔记本电脑"),
+    "the setting for laptops with an 8 GB graphics card": (
+        "8 GB 그래픽 카드가 있는 노트북용 설정",
+        "适用于配备 8 GB 显卡的笔记本电脑的设置"),
+    "Desktop with a 12 GB graphics card": (
+        "12 GB 그래픽 카드 데스크톱",
+        "配备 12 GB 显卡的台式机"),
+    "the setting for desktops with a 12 GB graphics card": (
+        "12 GB 그래픽 카드가 있는 데스크톱용 설정",
+        "适用于配备 12 GB 显卡的台式机的设置"),
+    "Desktop with a 16 GB graphics card": (
+        "16 GB 그래픽 카드 데스크톱",
+        "配备 16 GB 显卡的台式机"),
+    "the setting for desktops with a 16 GB graphics card": (
+        "16 GB 그래픽 카드가 있는 데스크톱용 설정",
+        "适用于配备 16 GB 显卡的台式机的设置"),
+    "Workstation with a 24 GB graphics card": (
+        "24 GB 그래픽 카드 워크스테이션",
+        "配备 24 GB 显卡的工作站"),
+    "the setting for workstations with a 24 GB graphics card": (
+        "24 GB 그래픽 카드가 있는 워크스테이션용 설정",
+        "适用于配备 24 GB 显卡的工作站的设置"),
+    "Processor only (no graphics card)": (
+        "프로세서만 사용 (그래픽 카드 없음)",
+        "仅处理器（不用显卡）"),
+    "the processor-only setting (no graphics card needed)": (
+        "프로세서 전용 설정 (그래픽 카드 필요 없음)",
+        "仅用处理器的设置（不需要显卡）"),
     "There is no setting called “{name}”.": (
         "“{name}”(이)라는 설정은 없습니다.", "没有名为“{name}”的设置。"),
     "One of the advanced settings is not recognised.": (

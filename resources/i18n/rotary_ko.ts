@@ -579,10 +579,6 @@
         <translation>모델 파일</translation>
     </message>
     <message>
-        <source>Processor only (no graphics card)</source>
-        <translation>프로세서만 사용 (그래픽 카드 없음)</translation>
-    </message>
-    <message>
         <source>setting for this computer</source>
         <translation>이 컴퓨터용 설정</translation>
     </message>
@@ -645,26 +641,6 @@
     <message>
         <source>The old file was kept as {name}.</source>
         <translation>이전 파일은 {name}(으)로 보관했습니다.</translation>
-    </message>
-    <message>
-        <source>Automatic (fit this computer)</source>
-        <translation>자동 (이 컴퓨터에 맞춤)</translation>
-    </message>
-    <message>
-        <source>Laptop with an 8 GB graphics card</source>
-        <translation>8 GB 그래픽 카드 노트북</translation>
-    </message>
-    <message>
-        <source>Desktop with a 12 GB graphics card</source>
-        <translation>12 GB 그래픽 카드 데스크톱</translation>
-    </message>
-    <message>
-        <source>Desktop with a 16 GB graphics card</source>
-        <translation>16 GB 그래픽 카드 데스크톱</translation>
-    </message>
-    <message>
-        <source>Workstation with a 24 GB graphics card</source>
-        <translation>24 GB 그래픽 카드 워크스테이션</translation>
     </message>
     <message>
         <source>Automatic</source>
@@ -797,30 +773,6 @@
     <message>
         <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
         <translation>NVIDIA 그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.</translation>
-    </message>
-    <message>
-        <source>the setting for laptops with an 8 GB graphics card</source>
-        <translation>8 GB 그래픽 카드가 있는 노트북용 설정</translation>
-    </message>
-    <message>
-        <source>the setting for desktops with a 12 GB graphics card</source>
-        <translation>12 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
-    </message>
-    <message>
-        <source>the setting for desktops with a 16 GB graphics card</source>
-        <translation>16 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
-    </message>
-    <message>
-        <source>the setting for workstations with a 24 GB graphics card</source>
-        <translation>24 GB 그래픽 카드가 있는 워크스테이션용 설정</translation>
-    </message>
-    <message>
-        <source>the processor-only setting (no graphics card needed)</source>
-        <translation>프로세서 전용 설정 (그래픽 카드 필요 없음)</translation>
-    </message>
-    <message>
-        <source>an automatic setting for this computer</source>
-        <translation>이 컴퓨터에 맞춘 자동 설정</translation>
     </message>
     <message>
         <source>Your computer</source>
@@ -1257,14 +1209,6 @@
         <translation>Rotary가 이 컴퓨터에서 문제를 발견했습니다 ({names}). 자세한 내용을 복사해 IT 담당자에게 전달해 주세요.</translation>
     </message>
     <message>
-        <source>This file is not a model Rotary can use (a .gguf file).</source>
-        <translation>이 파일은 Rotary가 사용할 수 있는 모델(.gguf 파일)이 아닙니다.</translation>
-    </message>
-    <message>
-        <source>The model file is damaged or incomplete. Copy or download it again.</source>
-        <translation>모델 파일이 손상되었거나 완전하지 않습니다. 다시 복사하거나 내려받아 주세요.</translation>
-    </message>
-    <message>
         <source>The model file cannot be opened. Check that it is still there and that you may read it.</source>
         <translation>모델 파일을 열 수 없습니다. 파일이 아직 그 자리에 있는지, 읽을 권한이 있는지 확인해 주세요.</translation>
     </message>
@@ -1281,48 +1225,8 @@
         <translation>모델을 불러올 수 없었습니다.</translation>
     </message>
     <message>
-        <source>This conversation is too long for the model. Start a new chat to go on.</source>
-        <translation>이 대화는 모델이 다루기에 너무 깁니다. 계속하려면 새 대화를 시작해 주세요.</translation>
-    </message>
-    <message>
         <source>Something went wrong while writing the answer.</source>
         <translation>답변을 쓰는 중에 문제가 생겼습니다.</translation>
-    </message>
-    <message>
-        <source>The model is not ready for this yet.</source>
-        <translation>모델이 아직 이 작업을 할 준비가 되지 않았습니다.</translation>
-    </message>
-    <message>
-        <source>The office server does not answer. Check the address and the network, or ask your IT contact.</source>
-        <translation>사무실 서버가 응답하지 않습니다. 주소와 네트워크를 확인하거나 IT 담당자에게 문의해 주세요.</translation>
-    </message>
-    <message>
-        <source>The office server's certificate is not trusted. Ask your IT contact for the certificate file.</source>
-        <translation>사무실 서버의 인증서를 신뢰할 수 없습니다. IT 담당자에게 인증서 파일을 요청해 주세요.</translation>
-    </message>
-    <message>
-        <source>The office server refused the access key. Check it in Settings.</source>
-        <translation>사무실 서버가 접근 키를 거부했습니다. 설정에서 확인해 주세요.</translation>
-    </message>
-    <message>
-        <source>The office server does not offer the chosen model. Choose another one in Settings.</source>
-        <translation>사무실 서버에 선택한 모델이 없습니다. 설정에서 다른 모델을 골라 주세요.</translation>
-    </message>
-    <message>
-        <source>The office server is busy. Try again in a moment.</source>
-        <translation>사무실 서버가 바쁩니다. 잠시 후 다시 시도해 주세요.</translation>
-    </message>
-    <message>
-        <source>The connection to the office server broke during the answer.</source>
-        <translation>답변 도중 사무실 서버와의 연결이 끊어졌습니다.</translation>
-    </message>
-    <message>
-        <source>The office server cannot count words, so it cannot summarise documents.</source>
-        <translation>사무실 서버가 단어 수를 셀 수 없어 문서를 요약할 수 없습니다.</translation>
-    </message>
-    <message>
-        <source>The office server answered in a way Rotary does not understand.</source>
-        <translation>사무실 서버가 Rotary가 이해할 수 없는 방식으로 응답했습니다.</translation>
     </message>
     <message>
         <source>Something went wrong between this computer and the office server.</source>
@@ -1502,6 +1406,54 @@
     <message>
         <source>Rotary cannot run this kind of model yet (its design is called “{design}”).</source>
         <translation>Rotary는 아직 이런 종류의 모델을 실행할 수 없습니다 (설계 이름: “{design}”).</translation>
+    </message>
+    <message>
+        <source>Automatic (fit this computer)</source>
+        <translation>자동 (이 컴퓨터에 맞춤)</translation>
+    </message>
+    <message>
+        <source>an automatic setting for this computer</source>
+        <translation>이 컴퓨터에 맞춘 자동 설정</translation>
+    </message>
+    <message>
+        <source>Laptop with an 8 GB graphics card</source>
+        <translation>8 GB 그래픽 카드 노트북</translation>
+    </message>
+    <message>
+        <source>the setting for laptops with an 8 GB graphics card</source>
+        <translation>8 GB 그래픽 카드가 있는 노트북용 설정</translation>
+    </message>
+    <message>
+        <source>Desktop with a 12 GB graphics card</source>
+        <translation>12 GB 그래픽 카드 데스크톱</translation>
+    </message>
+    <message>
+        <source>the setting for desktops with a 12 GB graphics card</source>
+        <translation>12 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
+    </message>
+    <message>
+        <source>Desktop with a 16 GB graphics card</source>
+        <translation>16 GB 그래픽 카드 데스크톱</translation>
+    </message>
+    <message>
+        <source>the setting for desktops with a 16 GB graphics card</source>
+        <translation>16 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
+    </message>
+    <message>
+        <source>Workstation with a 24 GB graphics card</source>
+        <translation>24 GB 그래픽 카드 워크스테이션</translation>
+    </message>
+    <message>
+        <source>the setting for workstations with a 24 GB graphics card</source>
+        <translation>24 GB 그래픽 카드가 있는 워크스테이션용 설정</translation>
+    </message>
+    <message>
+        <source>Processor only (no graphics card)</source>
+        <translation>프로세서만 사용 (그래픽 카드 없음)</translation>
+    </message>
+    <message>
+        <source>the processor-only setting (no graphics card needed)</source>
+        <translation>프로세서 전용 설정 (그래픽 카드 필요 없음)</translation>
     </message>
     <message>
         <source>There is no setting called “{name}”.</source>

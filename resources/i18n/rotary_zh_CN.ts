@@ -579,10 +579,6 @@
         <translation>模型文件</translation>
     </message>
     <message>
-        <source>Processor only (no graphics card)</source>
-        <translation>仅处理器（不用显卡）</translation>
-    </message>
-    <message>
         <source>setting for this computer</source>
         <translation>适合这台电脑的设置</translation>
     </message>
@@ -645,26 +641,6 @@
     <message>
         <source>The old file was kept as {name}.</source>
         <translation>旧文件已保存为 {name}。</translation>
-    </message>
-    <message>
-        <source>Automatic (fit this computer)</source>
-        <translation>自动（适配这台电脑）</translation>
-    </message>
-    <message>
-        <source>Laptop with an 8 GB graphics card</source>
-        <translation>配备 8 GB 显卡的笔记本电脑</translation>
-    </message>
-    <message>
-        <source>Desktop with a 12 GB graphics card</source>
-        <translation>配备 12 GB 显卡的台式机</translation>
-    </message>
-    <message>
-        <source>Desktop with a 16 GB graphics card</source>
-        <translation>配备 16 GB 显卡的台式机</translation>
-    </message>
-    <message>
-        <source>Workstation with a 24 GB graphics card</source>
-        <translation>配备 24 GB 显卡的工作站</translation>
     </message>
     <message>
         <source>Automatic</source>
@@ -797,30 +773,6 @@
     <message>
         <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
         <translation>未找到 NVIDIA 显卡，因此模型将在处理器上运行。这台电脑有 {ram}。</translation>
-    </message>
-    <message>
-        <source>the setting for laptops with an 8 GB graphics card</source>
-        <translation>适用于配备 8 GB 显卡的笔记本电脑的设置</translation>
-    </message>
-    <message>
-        <source>the setting for desktops with a 12 GB graphics card</source>
-        <translation>适用于配备 12 GB 显卡的台式机的设置</translation>
-    </message>
-    <message>
-        <source>the setting for desktops with a 16 GB graphics card</source>
-        <translation>适用于配备 16 GB 显卡的台式机的设置</translation>
-    </message>
-    <message>
-        <source>the setting for workstations with a 24 GB graphics card</source>
-        <translation>适用于配备 24 GB 显卡的工作站的设置</translation>
-    </message>
-    <message>
-        <source>the processor-only setting (no graphics card needed)</source>
-        <translation>仅用处理器的设置（不需要显卡）</translation>
-    </message>
-    <message>
-        <source>an automatic setting for this computer</source>
-        <translation>为这台电脑自动选择的设置</translation>
     </message>
     <message>
         <source>Your computer</source>
@@ -1257,14 +1209,6 @@
         <translation>Rotary 在这台电脑上发现了问题（{names}）。请复制详细信息并发给您的 IT 联系人。</translation>
     </message>
     <message>
-        <source>This file is not a model Rotary can use (a .gguf file).</source>
-        <translation>此文件不是 Rotary 可以使用的模型（.gguf 文件）。</translation>
-    </message>
-    <message>
-        <source>The model file is damaged or incomplete. Copy or download it again.</source>
-        <translation>模型文件已损坏或不完整。请重新复制或下载。</translation>
-    </message>
-    <message>
         <source>The model file cannot be opened. Check that it is still there and that you may read it.</source>
         <translation>无法打开模型文件。请确认文件仍在原处，并且您有读取权限。</translation>
     </message>
@@ -1281,48 +1225,8 @@
         <translation>无法加载模型。</translation>
     </message>
     <message>
-        <source>This conversation is too long for the model. Start a new chat to go on.</source>
-        <translation>这段对话对模型来说太长了。请新建对话继续。</translation>
-    </message>
-    <message>
         <source>Something went wrong while writing the answer.</source>
         <translation>撰写回答时出了问题。</translation>
-    </message>
-    <message>
-        <source>The model is not ready for this yet.</source>
-        <translation>模型还没有准备好执行此操作。</translation>
-    </message>
-    <message>
-        <source>The office server does not answer. Check the address and the network, or ask your IT contact.</source>
-        <translation>办公室服务器没有响应。请检查地址和网络，或联系您的 IT 人员。</translation>
-    </message>
-    <message>
-        <source>The office server's certificate is not trusted. Ask your IT contact for the certificate file.</source>
-        <translation>办公室服务器的证书不受信任。请向您的 IT 人员索取证书文件。</translation>
-    </message>
-    <message>
-        <source>The office server refused the access key. Check it in Settings.</source>
-        <translation>办公室服务器拒绝了访问密钥。请在设置中检查。</translation>
-    </message>
-    <message>
-        <source>The office server does not offer the chosen model. Choose another one in Settings.</source>
-        <translation>办公室服务器不提供所选模型。请在设置中选择其他模型。</translation>
-    </message>
-    <message>
-        <source>The office server is busy. Try again in a moment.</source>
-        <translation>办公室服务器正忙。请稍后再试。</translation>
-    </message>
-    <message>
-        <source>The connection to the office server broke during the answer.</source>
-        <translation>回答过程中与办公室服务器的连接中断了。</translation>
-    </message>
-    <message>
-        <source>The office server cannot count words, so it cannot summarise documents.</source>
-        <translation>办公室服务器无法计算字数，因此无法总结文档。</translation>
-    </message>
-    <message>
-        <source>The office server answered in a way Rotary does not understand.</source>
-        <translation>办公室服务器的回应方式 Rotary 无法理解。</translation>
     </message>
     <message>
         <source>Something went wrong between this computer and the office server.</source>
@@ -1502,6 +1406,54 @@
     <message>
         <source>Rotary cannot run this kind of model yet (its design is called “{design}”).</source>
         <translation>Rotary 目前还无法运行这类模型（其结构名为“{design}”）。</translation>
+    </message>
+    <message>
+        <source>Automatic (fit this computer)</source>
+        <translation>自动（适配这台电脑）</translation>
+    </message>
+    <message>
+        <source>an automatic setting for this computer</source>
+        <translation>为这台电脑自动选择的设置</translation>
+    </message>
+    <message>
+        <source>Laptop with an 8 GB graphics card</source>
+        <translation>配备 8 GB 显卡的笔记本电脑</translation>
+    </message>
+    <message>
+        <source>the setting for laptops with an 8 GB graphics card</source>
+        <translation>适用于配备 8 GB 显卡的笔记本电脑的设置</translation>
+    </message>
+    <message>
+        <source>Desktop with a 12 GB graphics card</source>
+        <translation>配备 12 GB 显卡的台式机</translation>
+    </message>
+    <message>
+        <source>the setting for desktops with a 12 GB graphics card</source>
+        <translation>适用于配备 12 GB 显卡的台式机的设置</translation>
+    </message>
+    <message>
+        <source>Desktop with a 16 GB graphics card</source>
+        <translation>配备 16 GB 显卡的台式机</translation>
+    </message>
+    <message>
+        <source>the setting for desktops with a 16 GB graphics card</source>
+        <translation>适用于配备 16 GB 显卡的台式机的设置</translation>
+    </message>
+    <message>
+        <source>Workstation with a 24 GB graphics card</source>
+        <translation>配备 24 GB 显卡的工作站</translation>
+    </message>
+    <message>
+        <source>the setting for workstations with a 24 GB graphics card</source>
+        <translation>适用于配备 24 GB 显卡的工作站的设置</translation>
+    </message>
+    <message>
+        <source>Processor only (no graphics card)</source>
+        <translation>仅处理器（不用显卡）</translation>
+    </message>
+    <message>
+        <source>the processor-only setting (no graphics card needed)</source>
+        <translation>仅用处理器的设置（不需要显卡）</translation>
     </message>
     <message>
         <source>There is no setting called “{name}”.</source>

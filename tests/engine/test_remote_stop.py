@@ -131,7 +131,8 @@ def test_a_request_queued_behind_a_hung_one_says_it_waits_then_starts(stuck_serv
         deadline = time.monotonic() + STOP_WITHIN_S
         while not any(isinstance(e, RequestStarted) and e.request_id == queued
                       for e in recorder.seen):
-            recorder.seen.append(recorder.events.get(timeout=max(0.01, deadline - time.monotonic())))
+            left = max(0.01, deadline - time.monotonic())
+            recorder.seen.append(recorder.events.get(timeout=left))
         assert not engine.waiting(queued)
         started = next(e for e in recorder.seen
                        if isinstance(e, RequestStarted) and e.request_id == queued)
