@@ -8,7 +8,6 @@ reports RequestStarted when its turn comes, and one stopped while it waits never
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
 from dataclasses import dataclass, field, replace

@@ -7,7 +7,6 @@ is tested in tests/engine/test_documents_summarize.py); one test uses the real e
 from __future__ import annotations
 
 import dataclasses
-import threading
 import time
 
 from PySide6.QtCore import QMimeData, QPointF, Qt, QTranslator, QUrl
