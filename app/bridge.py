@@ -119,6 +119,9 @@ def words_per_token() -> float:
 def _settle(future: asyncio.Future, work: Future) -> None:
     if future.cancelled():
         return
+    if work.cancelled():        # Rotary is closing (shutdown cancels work not yet begun)
+        future.cancel()
+        return
     if work.exception() is not None:
         future.set_exception(work.exception())
     else:
