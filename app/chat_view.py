@@ -301,10 +301,11 @@ class ChatPane(QWidget):
             emit(self.send_requested, text)
 
     def _escape(self) -> None:
-        if self.stop_button.isVisible():
-            emit(self.stop_requested)
-        elif self.editing_index is not None:
+        """Cancels an edit first (the user is in it); a second Escape stops the answer."""
+        if self.editing_index is not None:
             self.cancel_edit()
+        elif self.stop_button.isVisible():
+            emit(self.stop_requested)
 
     def begin_edit(self, index: int) -> None:
         self.editing_index = index

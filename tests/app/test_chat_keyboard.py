@@ -51,3 +51,24 @@ def test_focus_on_a_message_button_is_visible(qtbot, make_app):
     differing = sum(unfocused.pixel(x, y) != focused.pixel(x, y)
                     for x in range(focused.width()) for y in range(focused.height()))
     assert differing > 2 * (focused.width() + focused.height())   # at least a ring around it
+
+
+def test_escape_while_editing_during_an_answer_cancels_the_edit_not_the_answer(qtbot, make_app):
+    long_answer = tuple(f" w{i}" for i in range(400))
+    rotary = make_app(script=FakeScript(answers=[("One",), long_answer]))
+    wait_ready(qtbot, rotary)
+    rotary.window.activateWindow()
+    rotary.chat.send("first")
+    wait_idle(qtbot, rotary)
+    rotary.chat.send("second")
+    qtbot.waitUntil(lambda: len(rotary.chat.partial) > 20, timeout=3000)
+    pane = rotary.window.chat
+    pane.message_widgets[0].edit_button.click()
+    assert pane.editing_index == 0
+    qtbot.keyClick(pane.input, Qt.Key.Key_Escape)
+    assert pane.editing_index is None and pane.input.toPlainText() == ""
+    assert rotary.chat.busy                          # the answer goes on
+    qtbot.keyClick(pane.input, Qt.Key.Key_Escape)     # a second Escape stops it
+    wait_idle(qtbot, rotary)
+    answer = rotary.history.messages(rotary.chat.conversation_id)[-1]
+    assert answer.stats["stop_reason"] == "stopped" and answer.content != "".join(long_answer)
