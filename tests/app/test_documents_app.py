@@ -273,3 +273,16 @@ def test_every_summary_style_has_a_title_the_interface_translates():
     titles = preset_titles()
     assert titles.keys() == SUMMARY_PRESETS.keys()
     assert all(titles[name] == p.title for name, p in SUMMARY_PRESETS.items())   # English: same
+
+
+def test_the_closing_note_is_never_drawn_inside_a_code_block_left_open(qapp):
+    from app.document_text import answer_text  # noqa: PLC0415
+    from app.markdown_render import render  # noqa: PLC0415
+    note = "Read all of it (42 pages) in 3 parts."
+    for body in ("Steps:\n\n```bash\nrm -rf build\n", "Steps:\n\n~~~~\ncode\n```\nstill code",
+                 "Done:\n\n```\nclosed\n```"):
+        html = render(answer_text(OVERVIEW, _summary(3, 3, False, body=body)))
+        code_end = html.rindex("</pre>")
+        assert html.index(note) > code_end, html              # after the block, not in it
+    assert answer_text(OVERVIEW, _summary(3, 3, False, body="Done:\n\n```\nclosed\n```")) == \
+        f"Done:\n\n```\nclosed\n```\n\n{note}"                 # a closed block is left as is
