@@ -447,8 +447,8 @@
         <translation>설정(&amp;S)…</translation>
     </message>
     <message>
-        <source>First-time &amp;setup…</source>
-        <translation>처음 설정(&amp;S)…</translation>
+        <source>&amp;First-time setup…</source>
+        <translation>처음 설정(&amp;F)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>

@@ -102,7 +102,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "&New chat": ("새 대화(&N)", "新对话(&N)"),
     "&Export conversation…": ("대화 내보내기(&E)…", "导出对话(&E)…"),
     "&Settings…": ("설정(&S)…", "设置(&S)…"),
-    "First-time &setup…": ("처음 설정(&S)…", "首次设置(&S)…"),
+    "&First-time setup…": ("처음 설정(&F)…", "首次设置(&F)…"),
     "&Quit": ("끝내기(&Q)", "退出(&Q)"),
     "&Chat": ("대화(&C)", "对话(&C)"),
     "&Stop the answer": ("답변 멈추기(&S)", "停止回答(&S)"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -72,3 +73,29 @@ def test_escape_while_editing_during_an_answer_cancels_the_edit_not_the_answer(q
     wait_idle(qtbot, rotary)
     answer = rotary.history.messages(rotary.chat.conversation_id)[-1]
     assert answer.stats["stop_reason"] == "stopped" and answer.content != "".join(long_answer)
+
+
+def _mnemonic(text: str) -> str:
+    """The letter after a single "&" ("" when there is none; "&&" is a literal "&")."""
+    plain = text.replace("&&", "")
+    at = plain.find("&")
+    return plain[at + 1].lower() if 0 <= at < len(plain) - 1 else ""
+
+
+@pytest.mark.parametrize("language", ["en", "ko", "zh_CN"])
+def test_no_menu_repeats_a_mnemonic_in_any_language(qapp, language):
+    from app.i18n import install_translator, uninstall_translators  # noqa: PLC0415
+    from app.main_window import MainWindow  # noqa: PLC0415
+    translators = install_translator(qapp, language)
+    try:
+        window = MainWindow()
+        menus = [window.menuBar()] + [a.menu() for a in window.menuBar().actions() if a.menu()]
+        for menu in menus:
+            letters = [_mnemonic(a.text()) for a in menu.actions() if not a.isSeparator()]
+            assert all(letters), [a.text() for a in menu.actions()]   # every item has one
+            repeated = {l for l in letters if letters.count(l) > 1}
+            assert not repeated, (language, [a.text() for a in menu.actions()
+                                             if _mnemonic(a.text()) in repeated])
+        window.deleteLater()
+    finally:
+        uninstall_translators(qapp, translators)
