@@ -200,3 +200,24 @@ def test_wizard_check_my_computer_shows_the_self_test_verdict(qtbot, make_app):
     qtbot.mouseClick(page.check_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: "Everything works" in page.check_result.text(), timeout=20_000)
     assert page.check_button.isEnabled()
+
+
+def test_after_check_my_computer_the_focus_stays_on_its_button(qtbot, make_app):
+    """Without a graphics card the office-server offer follows the button: a disabled
+    button handed it the focus, and a second Space left the wizard."""
+    from PySide6.QtWidgets import QApplication  # noqa: PLC0415
+    from tests.app.fakes import fake_hardware  # noqa: PLC0415
+    rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
+    wizard, page = rotary.wizard, rotary.wizard.hardware_page
+    qtbot.waitUntil(lambda: wizard.server_button.isVisible(), timeout=3000)
+    wizard.activateWindow()
+    page.check_button.setFocus()
+    qtbot.waitUntil(page.check_button.hasFocus)
+    qtbot.keyClick(page.check_button, Qt.Key.Key_Space)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)      # pressed again at once
+    qtbot.waitUntil(lambda: "Everything works" in page.check_result.text(), timeout=20_000)
+    assert QApplication.focusWidget() is page.check_button
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)      # and once more after it
+    assert wizard.isVisible() and rotary.window.isVisible()
+    qtbot.waitUntil(lambda: wizard.checking, timeout=3000)             # a second check runs
+    qtbot.waitUntil(lambda: not wizard.checking, timeout=20_000)
