@@ -85,8 +85,13 @@ class RotaryApp(QObject):
         self.bridge.ram_read.connect(gauge.on_ram)
         self.loader.started.connect(gauge.reset_model)
         self.chat.conversation_opened.connect(gauge.reset_conversation)
-        self.bridge.model_loaded.connect(lambda event: setattr(self, "loaded_facts",
-                                                               event.facts))
+        # An answer shown again when its conversation is reopened: its numbers count again.
+        self.chat.answer_started.connect(lambda _index: gauge.follow(self.chat.current))
+        self.bridge.model_loaded.connect(self._remember_model)
+
+    def _remember_model(self, event) -> None:
+        self.loaded_facts = event.facts
+        self.chat.model_facts, self.chat.on_server = event.facts, event.server is not None
 
     def _wire_actions(self) -> None:
         actions, window = self.window.actions, self.window
@@ -165,8 +170,7 @@ class RotaryApp(QObject):
             self.reload_model()
 
     def reload_model(self) -> None:
-        if self.chat.busy:
-            self.chat.stop()
+        self.chat.stop_everything()         # kept, labelled "stopped when the model changed"
         self.bridge.unload()
         self.loader.start()
 

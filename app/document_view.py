@@ -47,6 +47,8 @@ class DocumentPanel(QFrame):
         layout = QVBoxLayout(self)
         for part in (self.title, self.found, self.options, self.running):
             layout.addWidget(part)
+        self.here = True                # its conversation is the open one
+        self.in_use = False             # something to show (checking, options, progress)
         self.hide()
 
     def _build_options(self, presets: list[tuple[str, str]]) -> QWidget:
@@ -104,22 +106,37 @@ class DocumentPanel(QFrame):
         self.found.setText(tr("Looking at the document…"))
         self.options.hide()
         self.running.hide()
-        self.show()
+        self._reveal()
 
-    def show_overview(self, overview) -> None:
+    def show_overview(self, overview, preset: str = "short", question: str = "") -> None:
         self.title.setText(overview.name)
         self.found.setText(overview_text(overview))
-        self.question.clear()
+        self.preset.setCurrentIndex(max(0, self.preset.findData(preset)))
+        self.question.setText(question)
         self.options.show()
         self.running.hide()
-        self.show()
-        self.summarize_button.setFocus()
+        self._reveal()
+        if self.isVisible():
+            self.summarize_button.setFocus()
 
-    def show_started(self) -> None:
+    def show_started(self, name: str = "") -> None:
+        if name:
+            self.title.setText(name)
+            self.found.setText("")
         self.options.hide()
         self.bar.setRange(0, 0)               # busy until the first part reports
         self.status.setText(tr("Reading the document…"))
         self.running.show()
+        self._reveal()
+
+    def _reveal(self) -> None:
+        self.in_use = True
+        self.setVisible(self.here)
+
+    def set_here(self, here: bool) -> None:
+        """Shown only in the conversation the document belongs to."""
+        self.here = here
+        self.setVisible(here and self.in_use)
 
     def show_progress(self, event) -> None:
         self.bar.setRange(0, max(1, event.parts))
@@ -128,6 +145,7 @@ class DocumentPanel(QFrame):
         self.status.setText(f"{progress_text(event)} {left}".strip())
 
     def close_panel(self, *_args) -> None:
+        self.in_use = False
         self.hide()
 
 
@@ -243,12 +261,14 @@ def _connect(bridge, flow: DocumentFlow, panel: DocumentPanel) -> None:
     bridge.document_event.connect(flow.on_event)
     bridge.failed.connect(flow.on_failed)
     flow.checking.connect(panel.show_checking)
-    flow.overview_ready.connect(panel.show_overview)
+    flow.overview_ready.connect(
+        lambda overview: panel.show_overview(overview, flow.preset, flow.question))
+    flow.started.connect(panel.show_started)
     flow.progress.connect(panel.show_progress)
     flow.done.connect(panel.close_panel)
     flow.closed.connect(panel.close_panel)
-    panel.summarize_requested.connect(lambda preset, question: flow.summarize(preset, question)
-                                      and panel.show_started())
+    flow.here_changed.connect(panel.set_here)
+    panel.summarize_requested.connect(flow.summarize)
     panel.cancel_requested.connect(flow.dismiss)
     panel.stop_requested.connect(flow.stop)
 

@@ -488,6 +488,12 @@ class GaugeWidget(QFrame):
         self.model.reset_conversation(_newest_request_id())
         self.refresh()
 
+    def follow(self, answer) -> None:
+        """``answer`` (app.chat_controller.Answer) streams into the open conversation,
+        perhaps again after its conversation was reopened: its steps count."""
+        if answer is not None:
+            self.model.request_floor = min(self.model.request_floor, answer.request_id - 1)
+
     # ---- drawing --------------------------------------------------------------------------
 
     def _tick(self) -> None:

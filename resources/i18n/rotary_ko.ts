@@ -83,6 +83,22 @@
         <translation>이 모델</translation>
     </message>
     <message>
+        <source>The model on the office server ended its answer at once. Its chat template may not suit this model: ask your IT contact.</source>
+        <translation>사무실 서버의 모델이 답변을 바로 끝냈습니다. 대화 형식(채팅 템플릿)이 이 모델에 맞지 않을 수 있습니다. IT 담당자에게 문의해 주세요.</translation>
+    </message>
+    <message>
+        <source>“{name}” looks like a base model: it has no chat template, so it may not know how to answer. Choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
+        <translation>“{name}”은(는) 기본 모델로 보입니다. 대화 형식(채팅 템플릿)이 없어 답하는 법을 모를 수 있습니다. 설정에서 이름에 “Instruct”나 “Chat”이 들어간 모델을 골라 주세요.</translation>
+    </message>
+    <message>
+        <source>It ended its answer at once; its chat template may not suit it. Try Write again, or another model in Settings.</source>
+        <translation>답변을 바로 끝냈습니다. 대화 형식(채팅 템플릿)이 이 모델에 맞지 않을 수 있습니다. 다시 쓰기를 눌러 보거나 설정에서 다른 모델을 골라 주세요.</translation>
+    </message>
+    <message>
+        <source>The model gave no answer.</source>
+        <translation>모델이 답변을 하지 않았습니다.</translation>
+    </message>
+    <message>
         <source>You</source>
         <translation>나</translation>
     </message>
@@ -177,6 +193,14 @@
     <message>
         <source>You stopped this answer.</source>
         <translation>이 답변을 멈췄습니다.</translation>
+    </message>
+    <message>
+        <source>Stopped when the model was changed.</source>
+        <translation>모델을 바꿀 때 멈췄습니다.</translation>
+    </message>
+    <message>
+        <source>Stopped when Rotary was closed.</source>
+        <translation>Rotary를 닫을 때 멈췄습니다.</translation>
     </message>
     <message>
         <source>The answer reached its length limit.</source>
@@ -907,8 +931,16 @@
         <translation>문서를 읽는 중…</translation>
     </message>
     <message>
+        <source>The document is no longer at {path}. Attach it again to summarise it.</source>
+        <translation>문서가 더 이상 {path}에 없습니다. 요약하려면 다시 첨부해 주세요.</translation>
+    </message>
+    <message>
         <source>Please wait until the current answer is finished.</source>
         <translation>지금 답변이 끝날 때까지 기다려 주세요.</translation>
+    </message>
+    <message>
+        <source>I asked: {question}</source>
+        <translation>요청한 내용: {question}</translation>
     </message>
     <message>
         <source>Document: {name} — {found}

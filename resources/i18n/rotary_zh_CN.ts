@@ -83,6 +83,22 @@
         <translation>这个模型</translation>
     </message>
     <message>
+        <source>The model on the office server ended its answer at once. Its chat template may not suit this model: ask your IT contact.</source>
+        <translation>办公室服务器上的模型立即结束了回答。它的对话格式（聊天模板）可能不适合这个模型，请联系您的 IT 人员。</translation>
+    </message>
+    <message>
+        <source>“{name}” looks like a base model: it has no chat template, so it may not know how to answer. Choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
+        <translation>“{name}”看起来是基础模型：它没有对话格式（聊天模板），可能不知道如何回答。请在设置中选择名称含有“Instruct”或“Chat”的模型。</translation>
+    </message>
+    <message>
+        <source>It ended its answer at once; its chat template may not suit it. Try Write again, or another model in Settings.</source>
+        <translation>它立即结束了回答，其对话格式（聊天模板）可能不适合它。请试试“重新撰写”，或在设置中换一个模型。</translation>
+    </message>
+    <message>
+        <source>The model gave no answer.</source>
+        <translation>模型没有给出回答。</translation>
+    </message>
+    <message>
         <source>You</source>
         <translation>您</translation>
     </message>
@@ -177,6 +193,14 @@
     <message>
         <source>You stopped this answer.</source>
         <translation>您停止了这个回答。</translation>
+    </message>
+    <message>
+        <source>Stopped when the model was changed.</source>
+        <translation>更换模型时已停止。</translation>
+    </message>
+    <message>
+        <source>Stopped when Rotary was closed.</source>
+        <translation>关闭 Rotary 时已停止。</translation>
     </message>
     <message>
         <source>The answer reached its length limit.</source>
@@ -907,8 +931,16 @@
         <translation>正在阅读文档…</translation>
     </message>
     <message>
+        <source>The document is no longer at {path}. Attach it again to summarise it.</source>
+        <translation>文档已不在 {path}。请重新附加它以进行总结。</translation>
+    </message>
+    <message>
         <source>Please wait until the current answer is finished.</source>
         <translation>请等待当前回答完成。</translation>
+    </message>
+    <message>
+        <source>I asked: {question}</source>
+        <translation>我的要求：{question}</translation>
     </message>
     <message>
         <source>Document: {name} — {found}

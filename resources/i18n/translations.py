@@ -114,6 +114,31 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "&Search conversations": ("대화 검색(&S)", "搜索对话(&S)"),
     "Go to the &conversation list": ("대화 목록으로 이동(&C)", "转到对话列表(&C)"),
     "Go to the &live numbers": ("실시간 수치로 이동(&L)", "转到实时数据(&L)"),
+    # ---- new-user round 3 (issue 20): lifecycle, documents, settings, gauge ----
+    "Stopped when the model was changed.": (
+        "모델을 바꿀 때 멈췄습니다.",
+        "更换模型时已停止。"),
+    "Stopped when Rotary was closed.": (
+        "Rotary를 닫을 때 멈췄습니다.",
+        "关闭 Rotary 时已停止。"),
+    "The model on the office server ended its answer at once. Its chat template may not suit this model: ask your IT contact.": (
+        "사무실 서버의 모델이 답변을 바로 끝냈습니다. 대화 형식(채팅 템플릿)이 이 모델에 맞지 않을 수 있습니다. IT 담당자에게 문의해 주세요.",
+        "办公室服务器上的模型立即结束了回答。它的对话格式（聊天模板）可能不适合这个模型，请联系您的 IT 人员。"),
+    "“{name}” looks like a base model: it has no chat template, so it may not know how to answer. Choose a model whose name contains “Instruct” or “Chat” in Settings.": (
+        "“{name}”은(는) 기본 모델로 보입니다. 대화 형식(채팅 템플릿)이 없어 답하는 법을 모를 수 있습니다. 설정에서 이름에 “Instruct”나 “Chat”이 들어간 모델을 골라 주세요.",
+        "“{name}”看起来是基础模型：它没有对话格式（聊天模板），可能不知道如何回答。请在设置中选择名称含有“Instruct”或“Chat”的模型。"),
+    "It ended its answer at once; its chat template may not suit it. Try Write again, or another model in Settings.": (
+        "답변을 바로 끝냈습니다. 대화 형식(채팅 템플릿)이 이 모델에 맞지 않을 수 있습니다. 다시 쓰기를 눌러 보거나 설정에서 다른 모델을 골라 주세요.",
+        "它立即结束了回答，其对话格式（聊天模板）可能不适合它。请试试“重新撰写”，或在设置中换一个模型。"),
+    "The model gave no answer.": (
+        "모델이 답변을 하지 않았습니다.",
+        "模型没有给出回答。"),
+    "The document is no longer at {path}. Attach it again to summarise it.": (
+        "문서가 더 이상 {path}에 없습니다. 요약하려면 다시 첨부해 주세요.",
+        "文档已不在 {path}。请重新附加它以进行总结。"),
+    "I asked: {question}": (
+        "요청한 내용: {question}",
+        "我的要求：{question}"),
     "Fits well.": ("잘 맞습니다.", "非常合适。"),
     "Fits, but only just.": ("맞지만 여유가 거의 없습니다.", "能够运行，但余量很小。"),
     "Too big for this computer.": ("이 컴퓨터에는 너무 큽니다.", "对这台电脑来说太大了。"),

@@ -45,3 +45,37 @@ def test_a_pdf_is_summarised_in_parts_through_the_real_engine(qtbot, qapp, qloop
         assert [m.content for m in stored] == [user.content, answer.content]
     finally:
         close_app(rotary)
+
+
+def test_deleting_the_conversation_while_its_summary_runs_on_the_real_engine(
+        qtbot, qapp, qloop, rotary_home, tmp_path):
+    """The summary stops and nothing of it is kept (it was saved into the deleted
+    conversation: a FOREIGN KEY error, a card stuck at 100% and Send hidden)."""
+    from app.application import RotaryApp
+    from app.bridge import real_backend
+    paths = default_paths()
+    SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
+    rotary = RotaryApp(qapp, qloop, real_backend(), paths)
+    path = long_pdf(tmp_path / "Bericht.pdf", 4)
+    try:
+        rotary.start()
+        wait_ready(qtbot, rotary, timeout=120_000)
+        pane, panel = rotary.window.chat, rotary.window.chat.document_panel
+        assert rotary.documents.open_file(str(path))
+        qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
+        assert rotary.documents.summarize("short")
+        qtbot.waitUntil(lambda: panel.bar.maximum() > 0, timeout=120_000)   # parts reported
+        doomed = rotary.chat.conversation_id
+        assert rotary.documents.running and panel.bar.value() < panel.bar.maximum()
+        rotary.chat.delete(doomed)
+        assert not panel.isVisible() and pane.send_button.isVisible()
+        qtbot.waitUntil(lambda: rotary.bridge._chat_id is None, timeout=120_000)
+        qtbot.wait(200)
+        assert not rotary.history.exists(doomed)
+        assert rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
+        assert [n for n in rotary.notices.history if n.level == "error"] == []
+        assert rotary.chat.send("Hello")                 # the chat works again at once
+        wait_idle(qtbot, rotary, timeout=120_000)
+        assert [m.role for m in rotary.chat.messages] == ["user", "assistant"]
+    finally:
+        close_app(rotary)
