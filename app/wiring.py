@@ -27,6 +27,7 @@ def connect_gauge_numbers(bridge: EngineBridge, chat: ChatController, gauge) -> 
 
     def on_stats(record) -> None:
         if chat.shows(record.request_id):
+            gauge.model.reading_document = record.request_id == chat.external_id
             gauge.on_stats(record)
 
     bridge.stats.connect(on_stats)

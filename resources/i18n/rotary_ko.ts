@@ -335,8 +335,16 @@
         <translation>쓰기 속도: 초당 약 {n}단어</translation>
     </message>
     <message>
+        <source>Reading the document: about {n} words a second</source>
+        <translation>문서 읽기: 초당 약 {n}단어</translation>
+    </message>
+    <message>
         <source>Reading your message: about {n} words a second</source>
         <translation>메시지 읽기: 초당 약 {n}단어</translation>
+    </message>
+    <message>
+        <source>first word at once</source>
+        <translation>첫 단어는 바로</translation>
     </message>
     <message>
         <source>first word after {s} s</source>
@@ -351,6 +359,14 @@
         <translation>엔진이 측정: 쓰기 초당 {w}개 토큰, 읽기 초당 {r}개 토큰. 토큰은 단어의 조각이며, 여기 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
     </message>
     <message>
+        <source>Conversation memory: not reported by the server</source>
+        <translation>대화 기억: 서버가 알려 주지 않음</translation>
+    </message>
+    <message>
+        <source>Conversation memory: not reported by the server; about {n} words sent so far</source>
+        <translation>대화 기억: 서버가 알려 주지 않음. 지금까지 약 {n}단어를 보냄</translation>
+    </message>
+    <message>
         <source>Conversation memory: no model loaded</source>
         <translation>대화 기억: 불러온 모델 없음</translation>
     </message>
@@ -361,6 +377,10 @@
     <message>
         <source>Conversation memory: about {n} words left</source>
         <translation>대화 기억: 약 {n}단어 남음</translation>
+    </message>
+    <message>
+        <source>Context: {used} tokens sent so far, counted by the server; it does not say how many it can hold.</source>
+        <translation>컨텍스트: 지금까지 {used}토큰을 보냈습니다(서버가 센 값). 서버는 얼마나 담을 수 있는지 알려 주지 않습니다.</translation>
     </message>
     <message>
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
@@ -783,6 +803,10 @@
         <translation>시스템 프롬프트: 모델이 모든 대화 전에 읽는 글입니다.</translation>
     </message>
     <message>
+        <source> tokens</source>
+        <translation> 토큰</translation>
+    </message>
+    <message>
         <source>Conversation memory:</source>
         <translation>대화 기억:</translation>
     </message>
@@ -801,6 +825,14 @@
     <message>
         <source>Standing instructions:</source>
         <translation>고정 지시문:</translation>
+    </message>
+    <message>
+        <source>Rotary chooses it for the model and this computer.</source>
+        <translation>Rotary가 모델과 이 컴퓨터에 맞게 정합니다.</translation>
+    </message>
+    <message>
+        <source>About {n} words of the conversation.</source>
+        <translation>대화의 약 {n}단어 분량입니다.</translation>
     </message>
     <message>
         <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
@@ -1189,6 +1221,10 @@
         <translation>키는 Rotary 파일이 아니라 이 컴퓨터의 암호 저장소에 보관됩니다.</translation>
     </message>
     <message>
+        <source>This computer has no password store, so Rotary keeps the key only until it closes: type it again after a restart. It is never written to Rotary's files.</source>
+        <translation>이 컴퓨터에는 암호 저장소가 없어 Rotary가 닫힐 때까지만 키를 보관합니다. 다시 시작한 뒤에는 키를 다시 입력해 주세요. 키는 Rotary의 파일에 절대 기록되지 않습니다.</translation>
+    </message>
+    <message>
         <source>Check the server's security certificate (recommended)</source>
         <translation>서버의 보안 인증서 확인 (권장)</translation>
     </message>
@@ -1245,8 +1281,8 @@
         <translation>이 컴퓨터 대신 사무실 모델 서버 사용</translation>
     </message>
     <message>
-        <source>This computer has no password store Rotary can use, so the access key cannot be saved. Ask IT to set one up, or use a server that needs no key.</source>
-        <translation>이 컴퓨터에는 Rotary가 쓸 수 있는 암호 저장소가 없어 접근 키를 저장할 수 없습니다. IT 담당자에게 설정을 요청하거나 키가 필요 없는 서버를 사용하세요.</translation>
+        <source>This computer's password store did not take the access key, so Rotary keeps it only until it closes. Ask IT to set the store up, or use a server that needs no key.</source>
+        <translation>이 컴퓨터의 암호 저장소가 접근 키를 받지 않아, Rotary가 닫힐 때까지만 키를 보관합니다. IT 담당자에게 저장소 설정을 요청하거나 키가 필요 없는 서버를 사용하세요.</translation>
     </message>
     <message>
         <source>Your conversations stay on this computer. Rotary opens no network connection.</source>

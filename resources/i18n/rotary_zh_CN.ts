@@ -335,8 +335,16 @@
         <translation>写作速度：每秒约 {n} 个词</translation>
     </message>
     <message>
+        <source>Reading the document: about {n} words a second</source>
+        <translation>阅读文档：每秒约 {n} 个词</translation>
+    </message>
+    <message>
         <source>Reading your message: about {n} words a second</source>
         <translation>阅读您的消息：每秒约 {n} 个词</translation>
+    </message>
+    <message>
+        <source>first word at once</source>
+        <translation>第一个词立即出现</translation>
     </message>
     <message>
         <source>first word after {s} s</source>
@@ -351,6 +359,14 @@
         <translation>由引擎测得：写入每秒 {w} 个 token，读取每秒 {r} 个 token。token 是词的片段；这里显示的词数为 token × {ratio}。</translation>
     </message>
     <message>
+        <source>Conversation memory: not reported by the server</source>
+        <translation>对话记忆：服务器未提供</translation>
+    </message>
+    <message>
+        <source>Conversation memory: not reported by the server; about {n} words sent so far</source>
+        <translation>对话记忆：服务器未提供；目前已发送约 {n} 个词</translation>
+    </message>
+    <message>
         <source>Conversation memory: no model loaded</source>
         <translation>对话记忆：尚未加载模型</translation>
     </message>
@@ -361,6 +377,10 @@
     <message>
         <source>Conversation memory: about {n} words left</source>
         <translation>对话记忆：约剩 {n} 个词</translation>
+    </message>
+    <message>
+        <source>Context: {used} tokens sent so far, counted by the server; it does not say how many it can hold.</source>
+        <translation>上下文：目前已发送 {used} 个词元（由服务器计数）；服务器未说明它能容纳多少。</translation>
     </message>
     <message>
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
@@ -783,6 +803,10 @@
         <translation>系统提示词：模型在每次对话前阅读的文字。</translation>
     </message>
     <message>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
         <source>Conversation memory:</source>
         <translation>对话记忆：</translation>
     </message>
@@ -801,6 +825,14 @@
     <message>
         <source>Standing instructions:</source>
         <translation>固定指示：</translation>
+    </message>
+    <message>
+        <source>Rotary chooses it for the model and this computer.</source>
+        <translation>由 Rotary 根据模型和这台电脑来决定。</translation>
+    </message>
+    <message>
+        <source>About {n} words of the conversation.</source>
+        <translation>约为对话中的 {n} 个词。</translation>
     </message>
     <message>
         <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
@@ -1189,6 +1221,10 @@
         <translation>密钥保存在这台电脑的密码库中，而不是 Rotary 的文件里。</translation>
     </message>
     <message>
+        <source>This computer has no password store, so Rotary keeps the key only until it closes: type it again after a restart. It is never written to Rotary's files.</source>
+        <translation>这台电脑没有密码库，因此 Rotary 只在关闭前保留密钥：重新启动后请再次输入。密钥从不写入 Rotary 的文件。</translation>
+    </message>
+    <message>
         <source>Check the server's security certificate (recommended)</source>
         <translation>检查服务器的安全证书（推荐）</translation>
     </message>
@@ -1245,8 +1281,8 @@
         <translation>使用办公室的模型服务器，而不是这台电脑</translation>
     </message>
     <message>
-        <source>This computer has no password store Rotary can use, so the access key cannot be saved. Ask IT to set one up, or use a server that needs no key.</source>
-        <translation>这台电脑没有 Rotary 可用的密码库，因此无法保存访问密钥。请让 IT 人员设置一个，或使用不需要密钥的服务器。</translation>
+        <source>This computer's password store did not take the access key, so Rotary keeps it only until it closes. Ask IT to set the store up, or use a server that needs no key.</source>
+        <translation>这台电脑的密码库没有接受访问密钥，因此 Rotary 只在关闭前保留它。请让 IT 人员设置密码库，或使用不需要密钥的服务器。</translation>
     </message>
     <message>
         <source>Your conversations stay on this computer. Rotary opens no network connection.</source>

@@ -115,6 +115,36 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Go to the &conversation list": ("대화 목록으로 이동(&C)", "转到对话列表(&C)"),
     "Go to the &live numbers": ("실시간 수치로 이동(&L)", "转到实时数据(&L)"),
     # ---- new-user round 3 (issue 20): lifecycle, documents, settings, gauge ----
+    "This computer's password store did not take the access key, so Rotary keeps it only until it closes. Ask IT to set the store up, or use a server that needs no key.": (
+        "이 컴퓨터의 암호 저장소가 접근 키를 받지 않아, Rotary가 닫힐 때까지만 키를 보관합니다. IT 담당자에게 저장소 설정을 요청하거나 키가 필요 없는 서버를 사용하세요.",
+        "这台电脑的密码库没有接受访问密钥，因此 Rotary 只在关闭前保留它。请让 IT 人员设置密码库，或使用不需要密钥的服务器。"),
+    "This computer has no password store, so Rotary keeps the key only until it closes: type it again after a restart. It is never written to Rotary's files.": (
+        "이 컴퓨터에는 암호 저장소가 없어 Rotary가 닫힐 때까지만 키를 보관합니다. 다시 시작한 뒤에는 키를 다시 입력해 주세요. 키는 Rotary의 파일에 절대 기록되지 않습니다.",
+        "这台电脑没有密码库，因此 Rotary 只在关闭前保留密钥：重新启动后请再次输入。密钥从不写入 Rotary 的文件。"),
+    "Reading the document: about {n} words a second": (
+        "문서 읽기: 초당 약 {n}단어",
+        "阅读文档：每秒约 {n} 个词"),
+    "first word at once": (
+        "첫 단어는 바로",
+        "第一个词立即出现"),
+    "Conversation memory: not reported by the server": (
+        "대화 기억: 서버가 알려 주지 않음",
+        "对话记忆：服务器未提供"),
+    "Conversation memory: not reported by the server; about {n} words sent so far": (
+        "대화 기억: 서버가 알려 주지 않음. 지금까지 약 {n}단어를 보냄",
+        "对话记忆：服务器未提供；目前已发送约 {n} 个词"),
+    "Context: {used} tokens sent so far, counted by the server; it does not say how many it can hold.": (
+        "컨텍스트: 지금까지 {used}토큰을 보냈습니다(서버가 센 값). 서버는 얼마나 담을 수 있는지 알려 주지 않습니다.",
+        "上下文：目前已发送 {used} 个词元（由服务器计数）；服务器未说明它能容纳多少。"),
+    " tokens": (
+        " 토큰",
+        " 个词元"),
+    "Rotary chooses it for the model and this computer.": (
+        "Rotary가 모델과 이 컴퓨터에 맞게 정합니다.",
+        "由 Rotary 根据模型和这台电脑来决定。"),
+    "About {n} words of the conversation.": (
+        "대화의 약 {n}단어 분량입니다.",
+        "约为对话中的 {n} 个词。"),
     "Stopped when the model was changed.": (
         "모델을 바꿀 때 멈췄습니다.",
         "更换模型时已停止。"),
@@ -554,9 +584,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'This computer': (
         '이 컴퓨터',
         '这台电脑'),
-    'This computer has no password store Rotary can use, so the access key cannot be saved. Ask IT to set one up, or use a server that needs no key.': (
-        '이 컴퓨터에는 Rotary가 쓸 수 있는 암호 저장소가 없어 접근 키를 저장할 수 없습니다. IT 담당자에게 설정을 요청하거나 키가 필요 없는 서버를 사용하세요.',
-        '这台电脑没有 Rotary 可用的密码库，因此无法保存访问密钥。请让 IT 人员设置一个，或使用不需要密钥的服务器。'),
     'This copy of Rotary cannot use an office server.': (
         '이 Rotary는 사무실 서버를 사용할 수 없습니다.',
         '这个 Rotary 副本无法使用办公室服务器。'),
