@@ -244,6 +244,7 @@ class ChatPane(QWidget):
         bar.valueChanged.connect(self._scrolled)
         self.empty_hint = QLabel(tr("Type a message below and press Enter to send it."))
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setWordWrap(True)       # a narrow window shows no sideways scroll bar
         self.column_layout.insertWidget(0, self.empty_hint)
         self.phase = QLabel("")
         self.phase.setAccessibleName(tr("What the assistant is doing"))

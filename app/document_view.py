@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import platformdirs
-from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
-                               QProgressBar, QPushButton, QVBoxLayout, QWidget)
+                               QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
 from app.document_flow import SUPPORTED, DocumentFlow
 from app.document_text import found_text, preset_titles, words_text
@@ -27,6 +27,29 @@ def _button(text: str, accessible: str, slot) -> QPushButton:
     return button
 
 
+class ElidedLabel(QLabel):
+    """One line that never widens the window: a long file name is cut in the middle
+    ("Jahresbericht…final.pdf"), and the whole name is in the tooltip."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.full_text = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def setText(self, text: str) -> None:
+        self.full_text = text
+        self.setToolTip(text)
+        self._elide()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        super().setText(self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideMiddle,
+                                                      max(0, self.width())))
+
+
 class DocumentPanel(QFrame):
     summarize_requested = Signal(str, str)      # preset name, the user's own request
     cancel_requested = Signal()
@@ -37,8 +60,9 @@ class DocumentPanel(QFrame):
         self.setObjectName("documentPanel")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAccessibleName(tr("Document"))
-        self.title = QLabel("")
+        self.title = ElidedLabel()
         self.title.setObjectName("documentTitle")
+        self.title.setAccessibleName(tr("Document"))
         self.found = QLabel("")
         self.found.setWordWrap(True)
         self.found.setAccessibleName(tr("What was found in the document"))
@@ -52,11 +76,15 @@ class DocumentPanel(QFrame):
         self.hide()
 
     def _build_options(self, presets: list[tuple[str, str]]) -> QWidget:
+        """Style, question and buttons one under the other: the card fits the chat column
+        of a 640-px window (in one row it widened the window and cut the question short)."""
         row = QWidget()
-        layout = QHBoxLayout(row)
+        layout = QVBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
         self.preset = QComboBox()
         self.preset.setAccessibleName(tr("Kind of summary"))
+        self.preset.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.preset.setMinimumContentsLength(8)
         titles = preset_titles()
         for name, title in presets:
             self.preset.addItem(titles.get(name, title), name)
@@ -68,24 +96,32 @@ class DocumentPanel(QFrame):
                                         self._summarize_clicked)
         self.cancel_button = _button(tr("Cancel"), tr("Do not summarise this document"),
                                      self._cancel_clicked)
-        for widget, stretch in ((self.preset, 0), (self.question, 1), (self.summarize_button, 0),
-                                (self.cancel_button, 0)):
-            layout.addWidget(widget, stretch)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.summarize_button)
+        buttons.addWidget(self.cancel_button)
+        layout.addWidget(self.preset)
+        layout.addWidget(self.question)
+        layout.addLayout(buttons)
         return row
 
     def _build_running(self) -> QWidget:
         row = QWidget()
-        layout = QHBoxLayout(row)
+        layout = QVBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
         self.bar = QProgressBar()
         self.bar.setAccessibleName(tr("Parts of the document read"))
+        self.bar.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.status = QLabel("")
+        self.status.setWordWrap(True)
         self.status.setAccessibleName(tr("Reading progress"))
         self.stop_button = _button(tr("Stop"), tr("Stop reading; keep what was read so far"),
                                    self._stop_clicked)
-        layout.addWidget(self.status, 1)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.stop_button)
+        progress = QHBoxLayout()
+        progress.addWidget(self.bar, 1)
+        progress.addWidget(self.stop_button)
+        layout.addWidget(self.status)
+        layout.addLayout(progress)
         return row
 
     # Emits go through qt_compat.emit (PySide6 6.12.0), hence these small methods.
@@ -120,9 +156,10 @@ class DocumentPanel(QFrame):
             self.summarize_button.setFocus()
 
     def show_started(self, name: str = "") -> None:
+        if not self.in_use:             # Write again: no look at the document before
+            self.found.setText("")
         if name:
             self.title.setText(name)
-            self.found.setText("")
         self.options.hide()
         self.bar.setRange(0, 0)               # busy until the first part reports
         self.status.setText(tr("Reading the document…"))
@@ -254,7 +291,21 @@ def install_documents(rotary) -> DocumentFlow:
         widget.installEventFilter(drops)
     _connect(rotary.bridge, flow, panel)
     pane.document_panel, pane.attach_button, flow.panel = panel, attach, panel
+    chain_focus(rotary.window, panel, attach)
     return flow
+
+
+def chain_focus(window, panel: DocumentPanel, attach: QPushButton) -> None:
+    """Tab follows the screen: the conversation, the document card, the message box, Send
+    (or Stop), Attach, the notice's buttons, the gauge, then the conversation list."""
+    pane, bar, listing = window.chat, window.notice_bar, window.conversations
+    order = [pane.scroll, panel.preset, panel.question, panel.summarize_button,
+             panel.cancel_button, panel.stop_button, pane.input, pane.send_button,
+             pane.stop_button, attach, bar.copy_button, bar.close_button,
+             *window.gauge.sections.values(), listing.new_button, listing.search,
+             listing.items, listing.rename_button, listing.delete_button, pane.scroll]
+    for first, second in zip(order, order[1:]):
+        QWidget.setTabOrder(first, second)
 
 
 def _connect(bridge, flow: DocumentFlow, panel: DocumentPanel) -> None:

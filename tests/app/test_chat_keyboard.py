@@ -99,3 +99,33 @@ def test_no_menu_repeats_a_mnemonic_in_any_language(qapp, language):
         window.deleteLater()
     finally:
         uninstall_translators(qapp, translators)
+
+
+def test_tab_follows_the_screen_send_attach_notice_then_gauge(qtbot, make_app, tmp_path):
+    """It went Message → Send → four gauge sections → Attach → the notice's buttons."""
+    from app.notifications import NoticeAction  # noqa: PLC0415
+    from tests.app.test_documents_app import FakeDocuments  # noqa: PLC0415
+    rotary = make_app(script=FakeScript(answers=[("One",)]))
+    wait_ready(qtbot, rotary)
+    rotary.window.activateWindow()
+    rotary.chat.send("first")
+    wait_idle(qtbot, rotary)
+    rotary.notices.warning("Something to read", "details", NoticeAction("Try again", lambda: None))
+    pane, bar, gauge = rotary.window.chat, rotary.window.notice_bar, rotary.window.gauge
+    listing = rotary.window.conversations
+    sections = [s for s in gauge.sections.values() if s.isVisible()]
+    wanted = [pane.input, pane.send_button, pane.attach_button, bar.action_buttons[0],
+              bar.copy_button, bar.close_button, *sections, listing.new_button, listing.search,
+              listing.items]
+    assert _tab_through(qtbot, pane.input, len(wanted)) == wanted
+    # The document card sits above the message box: its controls come just before it.
+    FakeDocuments(rotary.fake["engine"])
+    path = tmp_path / "memo.pdf"
+    path.write_bytes(b"%PDF-1.4")
+    rotary.documents.open_file(str(path))
+    panel = pane.document_panel
+    qtbot.waitUntil(panel.options.isVisible, timeout=3000)
+    last_button = pane.message_widgets[-1].regenerate_button
+    wanted = [last_button, panel.preset, panel.question, panel.summarize_button,
+              panel.cancel_button, pane.input]
+    assert _tab_through(qtbot, last_button, len(wanted)) == wanted

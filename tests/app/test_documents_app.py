@@ -10,6 +10,8 @@ import dataclasses
 import threading
 import time
 
+import pytest
+
 from PySide6.QtCore import QMimeData, QPointF, Qt, QTranslator, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
@@ -419,3 +421,31 @@ def test_an_old_document_error_goes_when_the_next_document_is_summarised(qtbot, 
     assert not bar.isVisible()                      # gone while the good one is read
     wait_idle(qtbot, rotary)
     assert not bar.isVisible() and not panel.isVisible()
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_card_fits_a_640_by_420_window(qtbot, make_app, tmp_path, language):
+    """Opening a document widened the window to ~766 px by itself, and "Anything to look
+    for?" shrank to "A…"."""
+    from app.settings import Settings  # noqa: PLC0415
+    rotary = make_app(settings=Settings(first_run_done=True, language=language))
+    wait_ready(qtbot, rotary)
+    FakeDocuments(rotary.fake["engine"], part_delay=0.3)
+    window, panel = rotary.window, rotary.window.chat.document_panel
+    window.resize(640, 420)
+    qtbot.waitUntil(lambda: window.width() == 640, timeout=2000)
+    name = "Jahresbericht über die Reisekosten 2026 (final, korrigiert, zweite Fassung).pdf"
+    (tmp_path / name).write_bytes(b"%PDF-1.4")
+    rotary.documents.open_file(str(tmp_path / name))
+    qtbot.waitUntil(panel.options.isVisible, timeout=3000)
+    qtbot.wait(50)
+    assert window.width() == 640
+    placeholder = panel.question.fontMetrics().horizontalAdvance(panel.question.placeholderText())
+    assert panel.question.width() >= placeholder + 8
+    assert panel.title.toolTip() == "Jahresbericht.pdf"           # the engine's name, in full
+    assert panel.width() <= rotary.window.chat.width()
+    rotary.documents.summarize("short")
+    qtbot.waitUntil(lambda: panel.bar.maximum() == 3, timeout=3000)
+    qtbot.wait(50)
+    assert window.width() == 640 and panel.status.width() <= panel.width()
+    wait_idle(qtbot, rotary)
