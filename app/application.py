@@ -19,6 +19,7 @@ from app.history import HistoryStore
 from app.i18n import install_translator, tr, uninstall_translators
 from app.loading import ModelLoader
 from app.main_window import MainWindow
+from app.measured_speed import MeasuredSpeeds
 from app.notifications import (NotificationService, asyncio_exception_handler,
                                install_exception_hooks)
 from app.paths import AppPaths
@@ -55,6 +56,9 @@ class RotaryApp(QObject):
         self.wizard: FirstRunWizard | None = None
         self.hardware = None              # engine HardwareInfo once probed
         self.loaded_facts = None          # ModelFacts of the model in use
+        self.loaded_recipe = None         # and its Recipe
+        self.speeds = MeasuredSpeeds(paths.measured_speeds)
+        self.bridge.measured_speed = self.speeds.range_for
         self._wire()
         self.documents = install_documents(self)       # app/document_view.py
         self._set_model_ready(False, tr("No model loaded"))
@@ -88,10 +92,20 @@ class RotaryApp(QObject):
         # An answer shown again when its conversation is reopened: its numbers count again.
         self.chat.answer_started.connect(lambda _index: gauge.follow(self.chat.current))
         self.bridge.model_loaded.connect(self._remember_model)
+        self.bridge.finished.connect(self._remember_speed)
 
     def _remember_model(self, event) -> None:
-        self.loaded_facts = event.facts
+        self.loaded_facts, self.loaded_recipe = event.facts, event.recipe
         self.chat.model_facts, self.chat.on_server = event.facts, event.server is not None
+
+    def _remember_speed(self, event) -> None:
+        """Each whole answer's writing speed on this computer, for the model check."""
+        stats = event.stats
+        if self.loaded_recipe is None or self.chat.on_server or \
+                stats.stop_reason not in ("eos", "length"):
+            return
+        self.speeds.add(self.loaded_facts.path, self.loaded_recipe.preset,
+                        stats.generated_tokens, stats.decode_tps)
 
     def _wire_actions(self) -> None:
         actions, window = self.window.actions, self.window

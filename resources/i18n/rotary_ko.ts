@@ -551,8 +551,12 @@
         <translation>이 컴퓨터에는 너무 큽니다.</translation>
     </message>
     <message>
-        <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
-        <translation>이 컴퓨터에 대한 예상: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
+        <source>Measured on this computer with this model and setting, over its last answers: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
+        <translation>이 컴퓨터에서 이 모델과 설정으로 최근 답변들을 쓸 때 잰 값: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
+    </message>
+    <message>
+        <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}. Rotary measures the real speed during the first answers, and then names one figure.</source>
+        <translation>이 컴퓨터에 대한 예상: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다. Rotary는 처음 몇 번의 답변에서 실제 속도를 재고, 그다음부터 하나의 값으로 알려 줍니다.</translation>
     </message>
     <message>
         <source>Model file</source>

@@ -380,7 +380,7 @@
     </message>
     <message>
         <source>Context: {used} tokens sent so far, counted by the server; it does not say how many it can hold.</source>
-        <translation>上下文：目前已发送 {used} 个词元（由服务器计数）；服务器未说明它能容纳多少。</translation>
+        <translation>上下文：目前已发送 {used} 个 token（由服务器计数）；服务器未说明它能容纳多少。</translation>
     </message>
     <message>
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
@@ -551,8 +551,12 @@
         <translation>对这台电脑来说太大了。</translation>
     </message>
     <message>
-        <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
-        <translation>针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。</translation>
+        <source>Measured on this computer with this model and setting, over its last answers: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
+        <translation>在这台电脑上用这个模型和设置，根据最近几次回答测得：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。</translation>
+    </message>
+    <message>
+        <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}. Rotary measures the real speed during the first answers, and then names one figure.</source>
+        <translation>针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。Rotary 会在最初几次回答时测量实际速度，之后给出一个数值。</translation>
     </message>
     <message>
         <source>Model file</source>
@@ -804,7 +808,7 @@
     </message>
     <message>
         <source> tokens</source>
-        <translation> 个词元</translation>
+        <translation> 个 token</translation>
     </message>
     <message>
         <source>Conversation memory:</source>

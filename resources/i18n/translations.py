@@ -115,6 +115,12 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Go to the &conversation list": ("대화 목록으로 이동(&C)", "转到对话列表(&C)"),
     "Go to the &live numbers": ("실시간 수치로 이동(&L)", "转到实时数据(&L)"),
     # ---- new-user round 3 (issue 20): lifecycle, documents, settings, gauge ----
+    "Measured on this computer with this model and setting, over its last answers: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.": (
+        "이 컴퓨터에서 이 모델과 설정으로 최근 답변들을 쓸 때 잰 값: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.",
+        "在这台电脑上用这个模型和设置，根据最近几次回答测得：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。"),
+    "Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}. Rotary measures the real speed during the first answers, and then names one figure.": (
+        "이 컴퓨터에 대한 예상: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다. Rotary는 처음 몇 번의 답변에서 실제 속도를 재고, 그다음부터 하나의 값으로 알려 줍니다.",
+        "针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。Rotary 会在最初几次回答时测量实际速度，之后给出一个数值。"),
     "This computer's password store did not take the access key, so Rotary keeps it only until it closes. Ask IT to set the store up, or use a server that needs no key.": (
         "이 컴퓨터의 암호 저장소가 접근 키를 받지 않아, Rotary가 닫힐 때까지만 키를 보관합니다. IT 담당자에게 저장소 설정을 요청하거나 키가 필요 없는 서버를 사용하세요.",
         "这台电脑的密码库没有接受访问密钥，因此 Rotary 只在关闭前保留它。请让 IT 人员设置密码库，或使用不需要密钥的服务器。"),
@@ -135,10 +141,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         "对话记忆：服务器未提供；目前已发送约 {n} 个词"),
     "Context: {used} tokens sent so far, counted by the server; it does not say how many it can hold.": (
         "컨텍스트: 지금까지 {used}토큰을 보냈습니다(서버가 센 값). 서버는 얼마나 담을 수 있는지 알려 주지 않습니다.",
-        "上下文：目前已发送 {used} 个词元（由服务器计数）；服务器未说明它能容纳多少。"),
+        "上下文：目前已发送 {used} 个 token（由服务器计数）；服务器未说明它能容纳多少。"),
     " tokens": (
         " 토큰",
-        " 个词元"),
+        " 个 token"),
     "Rotary chooses it for the model and this computer.": (
         "Rotary가 모델과 이 컴퓨터에 맞게 정합니다.",
         "由 Rotary 根据模型和这台电脑来决定。"),
@@ -278,9 +284,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Conversation memory: shown after the next answer': (
         '대화 기억: 다음 답변 후에 표시',
         '对话记忆：下一次回答后显示'),
-    'Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.': (
-        '이 컴퓨터에 대한 예상: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.',
-        '针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。'),
     'Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.': (
         '전문가 적중률(엔진이 측정): 필요한 전문가가 이미 그래픽 메모리에 있던 작업의 비율.',
         '专家命中率（由引擎测得）：所需专家已在显存中的专家计算所占比例。'),

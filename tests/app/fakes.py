@@ -206,7 +206,7 @@ def fake_backend(script: FakeScript | None = None, hardware: HardwareInfo | None
         state["plans"].append((preset, overrides))
         return fake_recipe(preset or "auto")
 
-    def describe(recipe, facts, hw):
+    def describe(recipe, facts, hw, measured=None):
         big = "big" in Path(facts.path).name
         return FakeSummary("red", "Too big for this computer.") if big else \
             FakeSummary("green", "Fits well: about 20 words per second expected.")
