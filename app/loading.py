@@ -17,7 +17,9 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from engine.errors import EngineError
+from engine.messages import Msg
 from app.i18n import tr
+from app.messages import say
 from app.notifications import NoticeAction, NotificationService
 from app.paths import AppPaths
 from app.server_settings import server_failure_actions, server_model_name, start_on_server
@@ -192,9 +194,9 @@ class LoadingPanel(QWidget):
         self.explanations.setText("")
         self.show()
 
-    def on_progress(self, fraction: float, message: str) -> None:
+    def on_progress(self, fraction: float, message) -> None:
         self.bar.setValue(int(max(0.0, min(1.0, fraction)) * 100))
-        self.step.setText(message)
+        self.step.setText(say(message) if isinstance(message, Msg) else str(message))
 
     def on_fallback(self, explanation: str) -> None:
         text = self.explanations.text()
