@@ -34,8 +34,10 @@ ROOT = pathlib.Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / "rotary-install.json"
 # Files whose bytes decide what an install puts into .venv (the sources themselves are an
-# editable install, read where they are). Add any file an install step builds from.
-INSTALL_INPUTS = ("pyproject.toml", "bootstrap.py")
+# editable install, read where they are). Add any file an install step builds from. The C
+# helpers' sources are not here: a helper whose sources changed after the install no longer
+# matches its digest, and the engine compiles it on first use (engine/native/build.py).
+INSTALL_INPUTS = ("pyproject.toml", "setup.py", "bootstrap.py", "engine/native/libraries.py")
 LLAMA_REQUIREMENT = "llama-cpp-python==0.3.36"   # keep in step with pyproject.toml
 PATCHES = ROOT / "engine" / "native" / "patches"   # applied to the sdist, in name order
 # Portable CPU build: the cached wheel stays valid on any x86-64 of this image.

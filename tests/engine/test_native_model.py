@@ -11,7 +11,6 @@ import pytest
 from engine.errors import ModelLoadError
 from engine.runtime.llama_model import NativeModel
 from engine.runtime.bindings import GgmlTensor, OverrideArray, cpu_buffer_type, ggml
-from engine.native import build as native_build
 from engine.runtime.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
                             parse_node_name)
 
@@ -203,14 +202,6 @@ def test_c_and_python_recorders_agree_on_a_whole_prompt(tiny_moe_path, cpu_recip
         np.testing.assert_allclose(python.weights[layer], native.weights[layer])
 
 
-def test_without_a_compiler_the_python_recorder_is_used(monkeypatch, tmp_path):
-    monkeypatch.setenv("ROTARY_NATIVE_CACHE", str(tmp_path))
-    monkeypatch.setattr(native_build, "find_compiler", lambda: None)
-    native_build.build_library.cache_clear()
-    try:
-        assert isinstance(make_recorder(), RoutingRecorder)
-    finally:
-        native_build.build_library.cache_clear()
 
 
 def test_c_recorder_captures_the_router_input(tiny_moe_path, cpu_recipe):
