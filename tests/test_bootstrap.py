@@ -30,6 +30,7 @@ def fake_checkout(tmp_path, monkeypatch):
     """bootstrap.py pointed at a copy of its install inputs and an empty .venv."""
     bootstrap = _bootstrap()
     for name in bootstrap.INSTALL_INPUTS:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes((ROOT / name).read_bytes())
     venv = tmp_path / ".venv"
     monkeypatch.setattr(bootstrap, "ROOT", tmp_path)
