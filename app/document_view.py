@@ -83,7 +83,8 @@ class DocumentPanel(QFrame):
         layout.setContentsMargins(0, 0, 0, 0)
         self.preset = QComboBox()
         self.preset.setAccessibleName(tr("Kind of summary"))
-        self.preset.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.preset.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.preset.setMinimumContentsLength(8)
         titles = preset_titles()
         for name, title in presets:
