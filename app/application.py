@@ -226,7 +226,13 @@ class RotaryApp(QObject):
         return dialog
 
     def _apply_dialog(self, dialog: SettingsDialog) -> None:
+        before = self.settings.current
         self.settings.replace_all(dialog.result_settings())
+        # A new key for the same server changes no setting, but the connection needs it.
+        unchanged = all(getattr(before, name) == getattr(self.settings.current, name)
+                        for name in MODEL_FIELDS)
+        if dialog.server_box.key_changed() and unchanged:
+            self.reload_model()
 
     def ask_export(self) -> None:
         if self.chat.conversation_id is None:

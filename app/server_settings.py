@@ -68,6 +68,7 @@ class ServerSettingsBox(QGroupBox):
         self.find_models = QPushButton(tr("Ask the server for its models"))
         self.find_models.clicked.connect(lambda: asyncio.ensure_future(self.fetch_models()))
         self.key = QLineEdit(self._stored_key(settings.server_url))
+        self.key_at_open = self.key.text()
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
         self.key.setAccessibleName(tr("Access key (leave empty if the server needs none)"))
         # Said before the key is typed: whether it will still be there after a restart.
@@ -147,6 +148,10 @@ class ServerSettingsBox(QGroupBox):
         except EngineError:
             return False
         return bool(self.model.currentText().strip())
+
+    def key_changed(self) -> bool:
+        """A new access key was typed (it lives outside the settings, in the key store)."""
+        return self.server.isChecked() and self.key.text() != self.key_at_open
 
     def connection(self) -> ServerConnection:
         return ServerConnection(self.address.text().strip(), self.model.currentText().strip(),

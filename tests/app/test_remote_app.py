@@ -255,6 +255,36 @@ def test_chat_through_the_office_server_and_back_to_this_computer(qtbot, qapp, q
         close_app(rotary)
 
 
+def test_typing_the_key_in_settings_connects_at_once(qtbot, qapp, qloop, rotary_home,
+                                                     demo_server, monkeypatch):
+    """The server refused a missing key; the user typed it in Settings and pressed OK, and
+    nothing happened (a key is not a setting, so nothing reloaded) until "Try again"."""
+    from app.application import RotaryApp
+    from app.bridge import real_backend
+    from app.settings_dialog import QDialogButtonBox  # noqa: PLC0415
+    keys = MemoryKeys()                                   # no key kept yet
+    monkeypatch.setattr("app.server_settings.KeyStore", lambda: keys)
+    paths = default_paths()
+    SettingsStore(paths.settings_file).save(Settings(
+        first_run_done=True, engine_location="server", server_url=demo_server.url,
+        server_model=demo_server.alias))
+    rotary = RotaryApp(qapp, qloop, real_backend(), paths)
+    try:
+        rotary.start()
+        qtbot.waitUntil(rotary.window.notice_bar.isVisible, timeout=60_000)
+        assert "access key" in rotary.notices.history[-1].message
+        dialog = rotary.open_settings()
+        dialog.server_box.key.setText("office-secret")
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+        wait_ready(qtbot, rotary, timeout=60_000)
+        assert "office server" in rotary.window.model_label.text()
+        rotary.chat.send("Hello")
+        wait_idle(qtbot, rotary, timeout=60_000)
+        assert rotary.chat.messages[-1].role == "assistant"
+    finally:
+        close_app(rotary)
+
+
 # ---- trust: with the office server off, no network socket at all --------------------------
 
 NO_SERVER_RUN = textwrap.dedent("""
