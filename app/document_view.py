@@ -66,10 +66,14 @@ class DocumentPanel(QFrame):
         self.found = QLabel("")
         self.found.setWordWrap(True)
         self.found.setAccessibleName(tr("What was found in the document"))
+        self.replacing = QLabel(tr("Summarise replaces this document's earlier summary, and "
+                                   "what followed it in the conversation."))
+        self.replacing.setWordWrap(True)
+        self.replacing.hide()
         self.options = self._build_options(presets)
         self.running = self._build_running()
         layout = QVBoxLayout(self)
-        for part in (self.title, self.found, self.options, self.running):
+        for part in (self.title, self.found, self.replacing, self.options, self.running):
             layout.addWidget(part)
         self.here = True                # its conversation is the open one
         self.in_use = False             # something to show (checking, options, progress)
@@ -145,9 +149,12 @@ class DocumentPanel(QFrame):
         self.running.hide()
         self._reveal()
 
-    def show_overview(self, overview, preset: str = "short", question: str = "") -> None:
+    def show_overview(self, overview, preset: str = "short", question: str = "",
+                      replacing: bool = False) -> None:
+        """``replacing``: Edit on a "Document:" message (its summary will be replaced)."""
         self.title.setText(overview.name)
         self.found.setText(overview_text(overview))
+        self.replacing.setVisible(replacing)
         self.preset.setCurrentIndex(max(0, self.preset.findData(preset)))
         self.question.setText(question)
         self.options.show()
@@ -162,6 +169,7 @@ class DocumentPanel(QFrame):
         if name:
             self.title.setText(name)
         self.options.hide()
+        self.replacing.hide()
         self.bar.setRange(0, 0)               # busy until the first part reports
         self.status.setText(tr("Reading the document…"))
         self.running.show()
@@ -313,8 +321,8 @@ def _connect(bridge, flow: DocumentFlow, panel: DocumentPanel) -> None:
     bridge.document_event.connect(flow.on_event)
     bridge.failed.connect(flow.on_failed)
     flow.checking.connect(panel.show_checking)
-    flow.overview_ready.connect(
-        lambda overview: panel.show_overview(overview, flow.preset, flow.question))
+    flow.overview_ready.connect(lambda overview: panel.show_overview(
+        overview, flow.preset, flow.question, flow.replace_from is not None))
     flow.started.connect(panel.show_started)
     flow.progress.connect(panel.show_progress)
     flow.done.connect(panel.close_panel)

@@ -993,6 +993,10 @@
         <translation>문서에서 찾은 내용</translation>
     </message>
     <message>
+        <source>Summarise replaces this document's earlier summary, and what followed it in the conversation.</source>
+        <translation>요약하기를 누르면 이 문서의 이전 요약과 대화에서 그 뒤에 이어진 내용이 바뀝니다.</translation>
+    </message>
+    <message>
         <source>Kind of summary</source>
         <translation>요약 종류</translation>
     </message>

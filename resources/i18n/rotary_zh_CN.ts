@@ -993,6 +993,10 @@
         <translation>在文档中发现的内容</translation>
     </message>
     <message>
+        <source>Summarise replaces this document's earlier summary, and what followed it in the conversation.</source>
+        <translation>点击“总结”会替换此文档之前的总结，以及对话中在它之后的内容。</translation>
+    </message>
+    <message>
         <source>Kind of summary</source>
         <translation>总结类型</translation>
     </message>

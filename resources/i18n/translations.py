@@ -115,6 +115,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Go to the &conversation list": ("대화 목록으로 이동(&C)", "转到对话列表(&C)"),
     "Go to the &live numbers": ("실시간 수치로 이동(&L)", "转到实时数据(&L)"),
     # ---- new-user round 3 (issue 20): lifecycle, documents, settings, gauge ----
+    "Summarise replaces this document's earlier summary, and what followed it in the conversation.": (
+        "요약하기를 누르면 이 문서의 이전 요약과 대화에서 그 뒤에 이어진 내용이 바뀝니다.",
+        "点击“总结”会替换此文档之前的总结，以及对话中在它之后的内容。"),
     "Measured on this computer with this model and setting, over its last answers: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.": (
         "이 컴퓨터에서 이 모델과 설정으로 최근 답변들을 쓸 때 잰 값: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.",
         "在这台电脑上用这个模型和设置，根据最近几次回答测得：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。"),

@@ -381,6 +381,7 @@ def test_edit_on_a_document_message_opens_its_card_to_change_the_options(qtbot, 
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     assert pane.editing_index is None and pane.input.toPlainText() == ""   # not its text
     assert panel.preset.currentData() == "actions" and panel.question.text() == "Who pays?"
+    assert panel.replacing.isVisible() and "replaces" in panel.replacing.text()
     qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)       # changes nothing
     assert not panel.isVisible() and [m.content for m in rotary.chat.messages] == before
     pane.message_widgets[0].edit_button.click()
