@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
+from engine.api import ServerModelLoaded
 from engine.errors import EngineError
 from app.bridge import EngineBackend, EngineBridge
 from app.chat_controller import ChatController, conversation_to_markdown
@@ -23,17 +24,13 @@ from app.measured_speed import MeasuredSpeeds
 from app.notifications import (NotificationService, asyncio_exception_handler,
                                install_exception_hooks)
 from app.paths import AppPaths
-from app.settings import Settings, SettingsStore
+from app.settings import MODEL_FIELDS, Settings, SettingsStore
 from app.settings_dialog import SettingsDialog
 from app.settings_holder import SettingsHolder
 from app.theme import follow_os_theme
 from app.document_view import install_documents
 from app.wiring import connect_bridge, connect_chat
 from app.wizard import FirstRunWizard
-
-MODEL_FIELDS = ("model_path", "preset", "context_size", "gpu_expert_layers", "threads",
-                "engine_location", "server_url", "server_model", "server_verify_tls",
-                "server_ca_bundle")
 
 
 class RotaryApp(QObject):
@@ -95,8 +92,11 @@ class RotaryApp(QObject):
         self.bridge.finished.connect(self._remember_speed)
 
     def _remember_model(self, event) -> None:
-        self.loaded_facts, self.loaded_recipe = event.facts, event.recipe
-        self.chat.model_facts, self.chat.on_server = event.facts, event.server is not None
+        """engine.api.ModelLoaded, or ServerModelLoaded (no file, no recipe here)."""
+        self.loaded_facts = getattr(event, "facts", None)       # None: on the office server
+        self.loaded_recipe = getattr(event, "recipe", None)
+        self.chat.model_facts = self.loaded_facts
+        self.chat.on_server = isinstance(event, ServerModelLoaded)
 
     def _remember_speed(self, event) -> None:
         """Each whole answer's writing speed on this computer, for the model check."""

@@ -14,11 +14,9 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPus
                                QVBoxLayout, QWidget)
 
 from engine.errors import EngineError
-from engine.messages import Msg
 from app.bridge import words_per_token
 from app.error_text import error_text
 from app.i18n import tr
-from app.messages import say
 from app.notifications import NotificationService
 from app.theme import fit_colour
 
@@ -151,7 +149,7 @@ class ModelChooser(QWidget):
         self.withdraw_problem()
         self.result = result
         colour = fit_colour(result.level)
-        text = say(result.text) if isinstance(result.text, Msg) else str(result.text)
+        text = result.text          # said in the interface's language by the bridge
         self.verdict.setText(f'<b style="color:{colour}">{fit_words(result.level)}</b> {text}')
         self.verdict.setAccessibleDescription(f"{fit_words(result.level)} {text}")
         self.verdict.setToolTip(speed_details(result.expected_tps,

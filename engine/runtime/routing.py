@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass, field
 
 import numpy as np
+from gguf import GGMLQuantizationType
 
 from engine.runtime.bindings import (GGML_MAX_DIMS, TENSOR_NAME_OFFSET, GgmlTensor, ggml,
                            llama_cpp_module)
@@ -21,7 +22,7 @@ from engine.runtime.bindings import (GGML_MAX_DIMS, TENSOR_NAME_OFFSET, GgmlTens
 TOPK = b"ffn_moe_topk"
 WEIGHTS = b"ffn_moe_weights"
 PROBS = b"ffn_moe_probs"
-GGML_TYPE_I32 = 26
+GGML_TYPE_I32 = int(GGMLQuantizationType.I32)    # ggml's enum, as gguf mirrors it
 
 log = logging.getLogger("rotary.routing")
 

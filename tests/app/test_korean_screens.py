@@ -246,10 +246,6 @@ def _real_app(qapp, qloop, settings: Settings):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason=(
-    "the loading steps are the engine's English (engine/runtime/loader.py: 'Checking the "
-    "model file…', 'Loading the model into memory…', 'The model is ready.'); helper 21a "
-    "makes LoadProgress carry a catalogue message"))
 def test_loading_a_model_says_its_steps_in_korean(qtbot, qapp, qloop, rotary_home):
     from tests.app.conftest import close_app  # noqa: PLC0415
     rotary = _real_app(qapp, qloop, Settings(first_run_done=True, language="ko",
@@ -266,10 +262,6 @@ def test_loading_a_model_says_its_steps_in_korean(qtbot, qapp, qloop, rotary_hom
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason=(
-    "the model check's memory and speed sentence is the engine's English (engine/plan/"
-    "speed.py _usage_text, 'About … GB in memory …; expect roughly … words per second'); "
-    "helper 21a converts it to catalogue messages"))
 def test_the_model_check_says_its_verdict_in_korean(qtbot, qapp, qloop, rotary_home):
     from app.model_check import ModelChooser  # noqa: PLC0415
     from tests.app.conftest import close_app  # noqa: PLC0415
