@@ -155,7 +155,8 @@ class ChatController(QObject):
             emit(self.answer_piece, answer.text)
         emit(self.busy_changed, True)
         emit(self.phase_changed, tr("Writing the answer…") if answer.text
-             else tr("Reading your message…"))
+             else tr("Waiting for the previous answer to end…")
+             if self.bridge.waits(answer.request_id) else tr("Reading your message…"))
 
     def _show_external_state(self) -> None:
         if self._external_here():
