@@ -302,10 +302,14 @@ def test_deleting_a_conversation_while_its_summary_runs_drops_it(qtbot, make_app
     rotary, docs = _app(make_app, qtbot, part_delay=0.3)
     pane = rotary.window.chat
     panel = _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf")
-    doomed = rotary.chat.conversation_id
+    doomed, request = rotary.chat.conversation_id, rotary.documents.request_id
+    ended = []
+    rotary.bridge.document_event.connect(
+        lambda e: ended.append(e) if isinstance(e, DocumentFinished) else None)
     rotary.chat.delete(doomed)
     assert not panel.isVisible() and pane.send_button.isVisible() and not rotary.chat.busy
-    qtbot.waitUntil(lambda: rotary.bridge._chat_id is None, timeout=3000)   # the engine stopped
+    qtbot.waitUntil(lambda: [e.request_id for e in ended] == [request], timeout=3000)
+    assert ended[0].summary.partial                          # the engine stopped it
     qtbot.wait(100)
     assert not rotary.history.exists(doomed) and rotary.history.list_conversations() == []
     assert rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.paths import default_paths
+from engine.api import DocumentFinished
 from app.settings import Settings, SettingsStore
 from engine.documents.samples import long_pdf
 from tests.app.conftest import close_app, wait_idle, wait_ready
@@ -65,11 +66,15 @@ def test_deleting_the_conversation_while_its_summary_runs_on_the_real_engine(
         qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
         assert rotary.documents.summarize("short")
         qtbot.waitUntil(lambda: panel.bar.maximum() > 0, timeout=120_000)   # parts reported
-        doomed = rotary.chat.conversation_id
+        doomed, request = rotary.chat.conversation_id, rotary.documents.request_id
         assert rotary.documents.running and panel.bar.value() < panel.bar.maximum()
+        ended = []
+        rotary.bridge.document_event.connect(
+            lambda e: ended.append(e) if isinstance(e, DocumentFinished) else None)
         rotary.chat.delete(doomed)
         assert not panel.isVisible() and pane.send_button.isVisible()
-        qtbot.waitUntil(lambda: rotary.bridge._chat_id is None, timeout=120_000)
+        qtbot.waitUntil(lambda: [e.request_id for e in ended] == [request], timeout=120_000)
+        assert ended[0].summary.partial                      # the engine stopped it
         qtbot.wait(200)
         assert not rotary.history.exists(doomed)
         assert rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0

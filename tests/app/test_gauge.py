@@ -255,14 +255,13 @@ def test_the_message_box_keeps_its_width_in_a_small_window(qtbot, make_app):
 def test_a_server_that_does_not_report_its_context_is_said_so_and_what_was_sent_counts(
         qtbot, make_app):
     """It said "Conversation memory: no model loaded" while chatting through the server."""
-    from engine.api import ModelLoaded, ServerInfo  # noqa: PLC0415
-    from tests.app.fakes import fake_facts, fake_recipe  # noqa: PLC0415
-    import dataclasses  # noqa: PLC0415
+    from engine.api import ServerInfo, ServerModelLoaded  # noqa: PLC0415
+    from engine.messages import msg  # noqa: PLC0415
     rotary = make_app(autoload=False)
     gauge = rotary.window.gauge
     server = ServerInfo("http://127.0.0.1:8000/v1", "qwen3.6", 0, "/extras/tokenize")
-    gauge.on_model_loaded(ModelLoaded(next_request_id(), fake_facts(),
-                                      dataclasses.replace(fake_recipe(), n_ctx=0), "", server))
+    gauge.on_model_loaded(ServerModelLoaded(next_request_id(), server,
+                                            msg("engine.no_model")))
     gauge.refresh()
     context = gauge.sections["context"]
     assert context.caption.text() == "Conversation memory: not reported by the server"
