@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import DocumentError
+from engine.messages import msg
 
 
 @dataclass(frozen=True)
@@ -34,5 +35,5 @@ def summary_preset(name: str) -> SummaryPreset:
     try:
         return SUMMARY_PRESETS[name]
     except KeyError:
-        raise DocumentError(f"There is no summary style called '{name}'.",
+        raise DocumentError(msg("documents.no_preset", name=name),
                             f"known: {', '.join(SUMMARY_PRESETS)}") from None

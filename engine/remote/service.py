@@ -106,6 +106,16 @@ class RemoteWorker(EngineWorker):
 
     def _do_document(self, request: DocumentRequest) -> None:
         from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
+
+        summarize_on_engine_thread(self._document_model(), request, self.emit, self.stop)
+
+    def _do_question(self, request) -> None:
+        from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415
+
+        answer_on_engine_thread(self._document_model(), request, self.emit, self.stop)
+
+    def _document_model(self):
+        """The server's model as engine/documents sees it (made once per connection)."""
         from engine.remote.documents import RemoteSummaryModel  # noqa: PLC0415
 
         if self.client is None or self.server is None:
@@ -113,7 +123,7 @@ class RemoteWorker(EngineWorker):
         if self._documents is None or self._documents.client is not self.client:
             self._documents = RemoteSummaryModel(self.client, self.server)
             self.server = self._documents.server      # with the context it may have learnt
-        summarize_on_engine_thread(self._documents, request, self.emit, self.stop)
+        return self._documents
 
     def _count_prompt(self, request: ChatRequest) -> int:
         try:

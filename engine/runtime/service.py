@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from engine.api import (ChatRequest, DocumentRequest, Event, Listener, LoadFallback, LoadProgress, LoadRequest,
-                        ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished,
+                        ModelLoaded, ModelUnloaded, QuestionRequest, RequestFailed, RequestFinished,
                         next_request_id)
 from engine.errors import EngineError, EngineStateError, GenerationError
 from engine.messages import msg
@@ -24,7 +24,7 @@ log = logging.getLogger("rotary.engine")
 
 @dataclass(frozen=True)
 class _Command:
-    kind: str               # "load", "chat", "document", "unload", "quit"
+    kind: str               # "load", "chat", "document", "question", "unload", "quit"
     request: Any = None
 
 
@@ -57,6 +57,12 @@ class EngineService:
     def document(self, request: DocumentRequest) -> int:
         self._stop.clear()
         self._commands.put(_Command("document", request))
+        return request.request_id
+
+    def ask(self, request: QuestionRequest) -> int:
+        """A question about a conversation's documents (engine/documents/ask.py)."""
+        self._stop.clear()
+        self._commands.put(_Command("question", request))
         return request.request_id
 
     def stop(self) -> None:
@@ -141,6 +147,13 @@ class EngineWorker:
             raise EngineStateError("No model is loaded yet, so the document cannot be read. "
                                    "Choose a model in Settings.")
         summarize_on_engine_thread(self.loaded, request, self.emit, self.stop)
+
+    def _do_question(self, request: QuestionRequest) -> None:
+        from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415
+
+        if self.loaded is None:
+            raise EngineStateError(msg("engine.no_model"))
+        answer_on_engine_thread(self.loaded, request, self.emit, self.stop)
 
     def _do_unload(self, _request=None) -> None:
         self.unload()

@@ -73,7 +73,7 @@ def test_a_long_document_is_read_in_parts_sized_by_the_server(server, tmp_path):
     assert summary.parts >= 2 and summary.parts_read == summary.parts and not summary.partial
     assert summary.model_calls > summary.parts           # parts, then combining
     assert tokenizations.calls > summary.parts           # every count asked the server
-    assert finished.overview.on_server and "on the office server" in finished.overview.message
+    assert finished.overview.on_server and "on the office server" in str(finished.overview.message)
     mine = [e for e in recorder.seen if getattr(e, "request_id", None) == request.request_id]
     progress = [e for e in mine if isinstance(e, DocumentProgress)]
     steps = [e for e in mine if isinstance(e, StepRecord)]
