@@ -28,10 +28,11 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.api import (ChatMessage, ChatRequest, DocumentFinished, DocumentInspected,
-                        DocumentProgress, DocumentRequest, EngineLike, LoadFallback,
-                        LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded, RequestFailed,
-                        RequestFinished, ResponseStats, StepRecord)
+from engine.api import (ChatMessage, ChatRequest, DocumentAnswered, DocumentFinished,
+                        DocumentInspected, DocumentProgress, DocumentRequest, EngineLike,
+                        LoadFallback, LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded,
+                        PassagesChosen, QuestionRequest, RequestFailed, RequestFinished,
+                        ResponseStats, StepRecord)
 from engine.errors import DocumentError, EngineError, EngineStateError
 # The engine's own frozen hardware types, re-exported so GUI modules never mirror them.
 from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading  # noqa: F401
@@ -139,7 +140,8 @@ class EngineBridge(QObject):
     failed = Signal(int, object)           # request id, EngineError
     vram_read = Signal(object)             # engine VramReading, or None when it cannot be read
     ram_read = Signal(object)              # bytes this process holds (measured), or None
-    document_event = Signal(object)        # DocumentInspected, DocumentProgress, DocumentFinished
+    document_event = Signal(object)        # DocumentInspected/Progress/Finished, PassagesChosen,
+                                           # DocumentAnswered
 
     def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
                  parent: QObject | None = None) -> None:
@@ -152,7 +154,7 @@ class EngineBridge(QObject):
         # One answer at a time reaches the engine: its stop flag is shared, and a chat
         # sent while an older one is still stopping would clear it. Later ones wait here.
         self._chat_id: int | None = None
-        self._waiting: list[ChatRequest | DocumentRequest] = []
+        self._waiting: list[ChatRequest | DocumentRequest | QuestionRequest] = []
         self._inspect_only: set[int] = set()
         self._tasks = ThreadPoolExecutor(1, thread_name_prefix="rotary-tasks")
         self._vram_pool = ThreadPoolExecutor(1, thread_name_prefix="rotary-vram")
@@ -222,6 +224,8 @@ class EngineBridge(QObject):
         DocumentInspected: _on_document_event,
         DocumentProgress: _on_document_event,
         DocumentFinished: _on_document_finished,
+        PassagesChosen: lambda self, e: emit(self.document_event, e),
+        DocumentAnswered: lambda self, e: emit(self.document_event, e),
     }
 
     # ---- requests -----------------------------------------------------------------------
@@ -310,18 +314,40 @@ class EngineBridge(QObject):
             self._waiting.append(request)
         return request.request_id
 
+    def ask(self, request: QuestionRequest) -> int:
+        """A question about the documents of a conversation (app.document_questions): it
+        streams like an answer and waits its turn like one. Raises EngineError."""
+        if self._engine is None:
+            raise EngineStateError(tr("No model is loaded yet."))
+        if self._chat_id is None:
+            self._start_chat(request)
+        else:
+            self._waiting.append(request)
+        return request.request_id
+
     @staticmethod
-    def summary_presets() -> list[tuple[str, str]]:
-        """(name, title) of the summary styles, in the engine's order."""
+    def summary_presets() -> list[tuple[str, Any]]:
+        """(name, title) of the summary styles, in the engine's order; the title is a
+        catalogue message (app.messages.say renders it)."""
         presets = importlib.import_module("engine.documents.presets").SUMMARY_PRESETS
         return [(p.name, p.title) for p in presets.values()]
 
-    def _start_chat(self, request: ChatRequest | DocumentRequest) -> None:
+    async def forget_unused_documents(self, index_path: str, keep: set[str]) -> int:
+        """Drop from the passage index the documents no conversation holds any more."""
+        def forget() -> int:
+            index = importlib.import_module("engine.documents.index")
+            with index.PassageIndex(index_path) as passages:
+                return passages.keep_only(keep)
+        return await self._in_worker(forget)
+
+    def _start_chat(self, request: ChatRequest | DocumentRequest | QuestionRequest) -> None:
         self._chat_id = request.request_id
         if isinstance(request, DocumentRequest):
             if request.inspect_only:
                 self._inspect_only.add(request.request_id)
             self._engine.document(request)
+        elif isinstance(request, QuestionRequest):
+            self._engine.ask(request)
         else:
             self._engine.chat(request)
 

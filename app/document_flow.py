@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from engine.api import (DocumentFinished, DocumentInspected, DocumentOverview, DocumentProgress,
                         DocumentRequest)
 from engine.errors import EngineError
-from app.document_text import answer_text, found_text, preset_titles, words_text
+from app.document_text import answer_text, found_text, title_text
 from app.history import StoredMessage
 from app.i18n import tr
 from app.qt_compat import emit
@@ -44,6 +44,7 @@ class DocumentFlow(QObject):
         self.running = False
         self.conversation_id: int | None = None
         self.question = ""
+        self.index_path: str | None = None   # where passages are indexed (the history file)
 
     # ---- the user's actions ------------------------------------------------------------
 
@@ -55,7 +56,10 @@ class DocumentFlow(QObject):
             return False
         self.path, self.overview, self.running = path, None, False
         self.last_folder = str(Path(path).parent)
-        if not self._send(DocumentRequest(path, inspect_only=True)):
+        # The document joins the conversation as soon as it is read: questions search it.
+        self.conversation_id = self.chat.ensure_conversation(Path(path).name)
+        if not self._send(DocumentRequest(path, inspect_only=True, index_path=self.index_path,
+                                          conversation_id=self.conversation_id)):
             return False
         self.chat.begin_external(self.request_id, tr("Looking at the document…"))
         emit(self.checking, Path(path).name)
@@ -138,11 +142,11 @@ class DocumentFlow(QObject):
     def _exchange(self, event: DocumentFinished) -> tuple[StoredMessage, StoredMessage]:
         """The document as the user's message, the summary as the answer (kept in history)."""
         overview, summary = event.overview, event.summary
-        titles = dict(self.bridge.summary_presets()) | preset_titles()
+        titles = dict(self.bridge.summary_presets())
         asked = f"\n\n{tr('I asked:')} {self.question}" if self.question else ""
         user = StoredMessage("user", tr("Document: {name} — {found}\n{style}").format(
-            name=overview.name, found=f"{found_text(overview)}, {words_text(overview.words)}",
-            style=titles.get(summary.preset, summary.preset)) + asked,
+            name=overview.name, found=found_text(overview),
+            style=title_text(titles.get(summary.preset, summary.preset))) + asked,
             stats={"document": {"path": self.path, "name": overview.name, "kind": overview.kind,
                                 "pages": overview.pages, "words": overview.words}})
         answer = StoredMessage("assistant", answer_text(overview, summary),

@@ -221,6 +221,7 @@ class DocumentProgress:
     parts_done: int
     seconds_left: float                # measured from the calls so far; -1 while unknown
     message: Msg                       # "Reading part 3 of 9…"
+    left: Msg | None = None            # "About 3 minutes left."; None while unknown
 
 
 @dataclass(frozen=True)

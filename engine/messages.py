@@ -34,6 +34,10 @@ CATALOGUE: dict[str, str] = {
     "documents.words": "{n} words",
     "documents.words_about": "about {n:,} words",
     "documents.found": "{found}, {words}",
+    "documents.preset.short": "Short summary",
+    "documents.preset.detailed": "Detailed summary",
+    "documents.preset.bullets": "Bullet points",
+    "documents.preset.actions": "Action items",
     "documents.read_one_pass": "read in one pass",
     "documents.read_parts": "read in {n} parts",
     "documents.in_one_pass": "in one pass",
@@ -154,3 +158,21 @@ def render(message: Msg, translate: Callable[[str], str] | None = None) -> str:
     values = {name: render(value, translate) if isinstance(value, Msg) else value
               for name, value in message.params}
     return template.format(**values)
+
+
+def to_data(message: Msg) -> dict:
+    """JSON-ready form, so that a saved message is said again in whatever language is chosen
+    when it is read back (the app keeps document overviews this way)."""
+    return {"code": message.code,
+            "params": {name: to_data(value) if isinstance(value, Msg) else value
+                       for name, value in message.params}}
+
+
+def from_data(data: Any) -> Msg | None:
+    """The message ``to_data`` wrote; None when it is not one this catalogue knows."""
+    try:
+        params = {name: from_data(value) if isinstance(value, dict) else value
+                  for name, value in data["params"].items()}
+        return msg(data["code"], **params)
+    except (KeyError, TypeError, AttributeError):
+        return None

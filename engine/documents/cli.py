@@ -19,7 +19,7 @@ import threading
 from engine.api import (DocumentAnswered, DocumentFinished, DocumentInspected, DocumentProgress,
                         DocumentRequest, PassagesChosen, QuestionRequest, StepRecord)
 from engine.documents.presets import SUMMARY_PRESETS
-from engine.documents.report import found_msg, pages_note, time_left_msg
+from engine.documents.report import found_msg, pages_note
 from engine.messages import Msg
 
 
@@ -211,9 +211,8 @@ def _printer(quiet_overview: bool):
             print(" ".join(str(m) for m in (event.overview.message, *event.overview.notes)),
                   file=sys.stderr)
         elif isinstance(event, DocumentProgress):
-            left = time_left_msg(event.seconds_left)
-            print(f"\r{event.message}{f' {left}' if left else ''}    ", end="", file=sys.stderr,
-                  flush=True)
+            left = f" {event.left}" if event.left else ""
+            print(f"\r{event.message}{left}    ", end="", file=sys.stderr, flush=True)
         elif isinstance(event, DocumentFinished):
             print(file=sys.stderr)
     return emit

@@ -24,7 +24,7 @@ from engine.documents.model import SummaryModel, as_summary_model
 from engine.documents.plan import Budget, DocumentPlan, note_words, plan_document
 from engine.documents.presets import summary_preset
 from engine.documents.prompts import Prompts
-from engine.documents.report import overview_of, pages_note, read_note
+from engine.documents.report import overview_of, pages_note, read_note, time_left_msg
 from engine.documents.speed import SpeedMeter
 from engine.documents.split import span_label
 from engine.documents.types import Document
@@ -110,7 +110,8 @@ class DocumentSummarizer:
     def _ocr_progress(self, page: int, pages: int, seconds_left: float) -> None:
         self.emit(DocumentProgress(self.request.request_id, self.request.conversation_id,
                                    "recognising", page, pages, page - 1, seconds_left,
-                                   msg("documents.progress.ocr", page=page, pages=pages)))
+                                   msg("documents.progress.ocr", page=page, pages=pages),
+                                   time_left_msg(seconds_left)))
 
     def inspect(self) -> DocumentPlan:
         document = self.read()
@@ -235,8 +236,10 @@ class DocumentSummarizer:
 
     def _progress(self, phase: str, part: int, done: int, message: Msg) -> None:
         self._last = (phase, part, done, message)
+        left = self._seconds_left()
         self.emit(DocumentProgress(self.request.request_id, self.request.conversation_id, phase,
-                                   part, len(self.plan.parts), done, self._seconds_left(), message))
+                                   part, len(self.plan.parts), done, left, message,
+                                   time_left_msg(left)))
 
     def _progress_again(self) -> None:
         self._progress(*self._last)

@@ -7,6 +7,18 @@ Qt context ``engine``, where app/messages.py looks them up.
 
 ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chinese)
     # ---- engine/documents -----------------------------------------------------------
+    'Action items': (
+        '할 일 목록',
+        '待办事项'),
+    'Bullet points': (
+        '요점 목록',
+        '要点列表'),
+    'Detailed summary': (
+        '자세한 요약',
+        '详细摘要'),
+    'Short summary': (
+        '짧은 요약',
+        '简短摘要'),
     '1 page': (
         '1쪽',
         '1 页'),
@@ -14,11 +26,11 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         '{n:,}쪽',
         '{n:,} 页'),
     '1 section': (
-        '1개 부분',
-        '1 个部分'),
+        '1개 절',
+        '1 节'),
     '{n:,} sections': (
-        '{n:,}개 부분',
-        '{n:,} 个部分'),
+        '{n:,}개 절',
+        '{n:,} 节'),
     '1 line': (
         '1줄',
         '1 行'),
@@ -35,32 +47,32 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         '{found}, {words}',
         '{found}，{words}'),
     'read in one pass': (
-        '한 번에 읽음',
+        '한 번에 읽기',
         '一次读完'),
     'read in {n} parts': (
-        '{n}부분으로 나누어 읽음',
-        '分 {n} 部分读取'),
+        '{n}개 부분으로 나눠 읽기',
+        '分 {n} 部分阅读'),
     'in one pass': (
         '한 번에',
         '一次'),
     'in {n} parts': (
-        '{n}부분으로 나누어',
+        '{n}개 부분으로 나눠',
         '分 {n} 部分'),
     'less than a minute on this computer': (
         '이 컴퓨터에서 1분 미만',
-        '在本机上不到一分钟'),
+        '在这台电脑上不到 1 分钟'),
     'about 1 minute on this computer': (
         '이 컴퓨터에서 약 1분',
-        '在本机上约 1 分钟'),
+        '在这台电脑上大约 1 分钟'),
     'about {n} minutes on this computer': (
         '이 컴퓨터에서 약 {n}분',
-        '在本机上约 {n} 分钟'),
+        '在这台电脑上大约 {n} 分钟'),
     'about {n:.1f} hours on this computer': (
         '이 컴퓨터에서 약 {n:.1f}시간',
         '在本机上约 {n:.1f} 小时'),
     'less than a minute on the office server': (
         '사무실 서버에서 1분 미만',
-        '在办公室服务器上不到一分钟'),
+        '在办公室服务器上不到 1 分钟'),
     'about 1 minute on the office server': (
         '사무실 서버에서 약 1분',
         '在办公室服务器上约 1 分钟'),
@@ -71,14 +83,14 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         '사무실 서버에서 약 {n:.1f}시간',
         '在办公室服务器上约 {n:.1f} 小时'),
     'Less than a minute left.': (
-        '1분 미만 남았습니다.',
-        '剩余不到一分钟。'),
+        '1분도 남지 않았습니다.',
+        '剩余不到 1 分钟。'),
     'About 1 minute left.': (
         '약 1분 남았습니다.',
-        '约剩 1 分钟。'),
+        '大约还剩 1 分钟。'),
     'About {n} minutes left.': (
         '약 {n}분 남았습니다.',
-        '约剩 {n} 分钟。'),
+        '大约还剩 {n} 分钟。'),
     '{found}, {how}.': (
         '{found}, {how}.',
         '{found}，{how}。'),
@@ -110,26 +122,26 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         '전체({found})를 {how} 읽었습니다.',
         '已{how}读完全部内容（{found}）。'),
     'Read all of it ({found}) {how}, but stopped before the summary was finished.': (
-        '전체({found})를 {how} 읽었지만 요약이 끝나기 전에 멈췄습니다.',
-        '已{how}读完全部内容（{found}），但在摘要完成前停止了。'),
+        '전체({found})를 {how} 읽었지만, 요약이 끝나기 전에 멈췄습니다.',
+        '已{how}读完全部内容（{found}），但在摘要完成之前停止了。'),
     'Stopped before any of it ({found}) was read.': (
         '문서({found})를 읽기 전에 멈췄습니다.',
-        '在读取任何内容（{found}）之前就停止了。'),
+        '在阅读文档（{found}）之前就停止了。'),
     'Partial: read {done} of {parts} parts of it ({found}); the rest was not read.': (
-        '일부만: 전체({found}) {parts}부분 중 {done}부분을 읽었고 나머지는 읽지 않았습니다.',
-        '部分：已读取 {parts} 部分中的 {done} 部分（{found}）；其余未读取。'),
+        '일부만: 문서({found})의 {parts}개 부분 중 {done}개를 읽었고, 나머지는 읽지 않았습니다.',
+        '部分：已读文档（{found}）{parts} 个部分中的 {done} 个，其余未读。'),
     'Partial summary: stopped before the end.': (
-        '부분 요약: 끝나기 전에 멈췄습니다.',
+        '일부 요약: 끝나기 전에 멈췄습니다.',
         '部分摘要：在结束前停止了。'),
     'Reading the whole document and writing the summary…': (
         '문서 전체를 읽고 요약을 쓰는 중…',
-        '正在阅读整个文档并撰写摘要…'),
+        '正在阅读整个文档并撰写总结…'),
     'Reading part {part} of {parts}…': (
-        '{parts}부분 중 {part}부분을 읽는 중…',
-        '正在读取第 {part} 部分，共 {parts} 部分…'),
+        '{parts}개 중 {part}번째 부분을 읽는 중…',
+        '正在阅读第 {part} 部分，共 {parts} 部分…'),
     'Writing the summary from the notes on all {parts} parts…': (
-        '{parts}부분 전체의 메모로 요약을 쓰는 중…',
-        '正在根据全部 {parts} 部分的笔记撰写摘要…'),
+        '{parts}개 부분 전체의 메모로 요약을 쓰는 중…',
+        '正在根据全部 {parts} 个部分的笔记撰写总结…'),
     'Reading page {page} of {pages} with text recognition…': (
         '문자 인식으로 {pages}쪽 중 {page}쪽을 읽는 중…',
         '正在用文字识别读取第 {page} 页，共 {pages} 页…'),
