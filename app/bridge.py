@@ -332,13 +332,13 @@ class EngineBridge(QObject):
         presets = importlib.import_module("engine.documents.presets").SUMMARY_PRESETS
         return [(p.name, p.title) for p in presets.values()]
 
-    async def forget_unused_documents(self, index_path: str, keep: set[str]) -> int:
-        """Drop from the passage index the documents no conversation holds any more."""
-        def forget() -> int:
-            index = importlib.import_module("engine.documents.index")
-            with index.PassageIndex(index_path) as passages:
-                return passages.keep_only(keep)
-        return await self._in_worker(forget)
+    @staticmethod
+    def forget_unused_documents(index_path: str, keep: set[str]) -> int:
+        """Drop from the passage index the documents no conversation holds any more (at
+        start, before the engine writes to it: a few milliseconds)."""
+        index = importlib.import_module("engine.documents.index")
+        with index.PassageIndex(index_path) as passages:
+            return passages.keep_only(keep)
 
     def _start_chat(self, request: ChatRequest | DocumentRequest | QuestionRequest) -> None:
         self._chat_id = request.request_id

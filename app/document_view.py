@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
 
@@ -192,15 +191,15 @@ def install_documents(rotary) -> DocumentFlow:
                                                   language, rotary)
     pane.document_panel, pane.attach_button, flow.panel = panel, attach, panel
     pane.document_shelf, rotary.shelved_documents = shelf, shelved
-    asyncio.ensure_future(_forget_unused(rotary))
+    _forget_unused(rotary)
     return flow
 
 
-async def _forget_unused(rotary) -> None:
+def _forget_unused(rotary) -> None:
     """Passages of documents no conversation holds any more leave the index (at start)."""
     try:
-        gone = await rotary.bridge.forget_unused_documents(str(rotary.history.path),
-                                                           rotary.history.document_hashes())
+        gone = rotary.bridge.forget_unused_documents(str(rotary.history.path),
+                                                     rotary.history.document_hashes())
         if gone:
             log.info("removed %d documents no conversation holds from the passage index", gone)
     except Exception:  # noqa: BLE001 - a cleanup: the next start tries again

@@ -12,9 +12,9 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from engine.api import (LoadFallback, LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded,
-                        RequestFailed, RequestFinished, ResponseStats, StepRecord,
-                        ChatRequest)
+from engine.api import (DocumentRequest, LoadFallback, LoadProgress, LoadRequest, ModelLoaded,
+                        ModelUnloaded, QuestionRequest, RequestFailed, RequestFinished,
+                        ResponseStats, StepRecord, ChatRequest)
 from engine.errors import EngineError, NotAGGUFError
 from engine.model.facts import AttentionShape, LayerBytes, ModelFacts
 from engine.plan import resolve_preset
@@ -57,6 +57,9 @@ class FakeScript:
     answers: list[tuple[str, ...]] = field(default_factory=list)   # per chat, optional
     first_token_delay: float = 0.0              # "reading the prompt" (stop still works)
     chat_template: str | None = CHAT_TEMPLATE   # None: the model looks like a base model
+    # Documents and questions run the engine's own code (reading, index, passages, citation
+    # checks) against this model (tests/scripted_model.py); None: the engine has none.
+    document_model: object | None = None
 
 
 class FakeEngine:
@@ -81,6 +84,16 @@ class FakeEngine:
         self._inbox.put(request)
         return request.request_id
 
+    def document(self, request: DocumentRequest) -> int:
+        self._stop.clear()
+        self._inbox.put(request)
+        return request.request_id
+
+    def ask(self, request: QuestionRequest) -> int:
+        self._stop.clear()
+        self._inbox.put(request)
+        return request.request_id
+
     def stop(self) -> None:
         self._stop.set()
 
@@ -100,6 +113,8 @@ class FakeEngine:
                 self._do_load(item)
             elif isinstance(item, ChatRequest):
                 self._do_chat(item)
+            elif isinstance(item, (DocumentRequest, QuestionRequest)):
+                self._do_documents(item)
             else:
                 self.listener(ModelUnloaded(0))
 
@@ -115,6 +130,20 @@ class FakeEngine:
             self.listener(LoadFallback(request.request_id, message, recipe))
         facts = fake_facts(request.model_path, chat_template=self.script.chat_template)
         self.listener(ModelLoaded(request.request_id, facts, recipe, "Model ready"))
+
+    def _do_documents(self, request: DocumentRequest | QuestionRequest) -> None:
+        from engine.documents.ask import QuestionAnswerer  # noqa: PLC0415
+        from engine.documents.summarize import DocumentSummarizer  # noqa: PLC0415
+
+        try:
+            if isinstance(request, QuestionRequest):
+                QuestionAnswerer(self.script.document_model, request, self.listener,
+                                 self._stop).run()
+            else:
+                DocumentSummarizer(self.script.document_model, request, self.listener,
+                                   self._stop).run()
+        except EngineError as error:
+            self.listener(RequestFailed(request.request_id, error, request.conversation_id))
 
     def _do_chat(self, request: ChatRequest) -> None:
         answer = self.script.answers.pop(0) if self.script.answers else self.script.answer
