@@ -88,6 +88,11 @@ def _lazy(module: str, name: str) -> Callable[..., Any]:
     return call
 
 
+def check_text_recognition() -> tuple[bool, str]:
+    """The self-test's OCR check (engine/documents/ocr.py), imported only when it runs."""
+    return _lazy("engine.documents.ocr", "self_test")()
+
+
 def real_backend() -> EngineBackend:
     return EngineBackend(
         make_engine=_lazy("engine.runtime.service", "EngineService"),

@@ -184,3 +184,22 @@ def read_image(image, languages: tuple[str, ...] = LANGUAGES) -> str:
         return reader.read(image, wanted)[0]
     finally:
         reader.close()
+
+
+SELF_TEST_TEXT = "Rotary reads 48,250 EUR"
+
+
+def self_test() -> tuple[bool, str]:
+    """Recognise one drawn line, offline: (it worked, what to tell IT)."""
+    if not available():
+        return False, "Tesseract or its English data is missing"
+    from PIL import Image, ImageDraw, ImageFont  # noqa: PLC0415
+
+    image = Image.new("L", (900, 120), 255)
+    ImageDraw.Draw(image).text((30, 30), SELF_TEST_TEXT, font=ImageFont.load_default(size=40),
+                               fill=0)
+    read = read_image(image, ("eng",))
+    languages = "+".join(sorted(installed_languages()))
+    if read.split() != SELF_TEST_TEXT.split():
+        return False, f"read {read!r} instead of {SELF_TEST_TEXT!r}"
+    return True, f"Tesseract, {languages}"

@@ -1105,6 +1105,10 @@
         <translation>엔진</translation>
     </message>
     <message>
+        <source>reading scanned pages</source>
+        <translation>스캔한 쪽 읽기</translation>
+    </message>
+    <message>
         <source>working without the network</source>
         <translation>네트워크 없이 작동</translation>
     </message>

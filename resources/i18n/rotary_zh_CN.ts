@@ -1105,6 +1105,10 @@
         <translation>引擎</translation>
     </message>
     <message>
+        <source>reading scanned pages</source>
+        <translation>读取扫描页面</translation>
+    </message>
+    <message>
         <source>working without the network</source>
         <translation>不使用网络运行</translation>
     </message>

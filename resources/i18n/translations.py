@@ -630,6 +630,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         '일부 요약: 끝나기 전에 멈췄습니다.',
         '部分摘要：在结束前停止了。'),
     # The documents of a conversation (app/document_shelf.py, app/document_view.py).
+    'reading scanned pages': (
+        '스캔한 쪽 읽기',
+        '读取扫描页面'),
     'Add documents to ask about or summarise (PDF, Word, text)': (
         '질문하거나 요약할 문서 추가(PDF, Word, 텍스트)',
         '添加要提问或摘要的文档（PDF、Word、文本）'),
