@@ -56,7 +56,7 @@ class DocumentShelf(QFrame):
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
         said = stored_overview_text(document.overview)
-        label = QLabel(f"📄 {document.name} — {said}" if said else f"📄 {document.name}")
+        label = QLabel(f"{document.name} — {said}" if said else document.name)
         label.setWordWrap(True)
         label.setAccessibleName(tr("Document {name}").format(name=document.name))
         button = QPushButton(tr("Summarise…"))

@@ -30,7 +30,9 @@ def overview_text(overview: DocumentOverview) -> str:
 
 def stored_overview_text(data: dict) -> str:
     """The same, from the overview the history keeps (app/history.py: ConversationDocument)."""
-    said = [from_data(item) for item in (data.get("found"), *data.get("notes", ())) if item]
+    found = from_data(data["found"]) if data.get("found") else None
+    notes = [from_data(item) for item in data.get("notes", ()) if item]
+    said = ([msg("documents.sentence", text=found)] if found is not None else []) + notes
     return " ".join(say(m) for m in said if m is not None)
 
 

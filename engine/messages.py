@@ -34,6 +34,7 @@ CATALOGUE: dict[str, str] = {
     "documents.words": "{n} words",
     "documents.words_about": "about {n:,} words",
     "documents.found": "{found}, {words}",
+    "documents.sentence": "{text}.",
     "documents.preset.short": "Short summary",
     "documents.preset.detailed": "Detailed summary",
     "documents.preset.bullets": "Bullet points",

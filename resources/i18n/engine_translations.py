@@ -43,6 +43,9 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     'about {n:,} words': (
         '약 {n:,}단어',
         '约 {n:,} 个词'),
+    '{text}.': (
+        '{text}.',
+        '{text}。'),
     '{found}, {words}': (
         '{found}, {words}',
         '{found}，{words}'),

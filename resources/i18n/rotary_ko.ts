@@ -1288,6 +1288,10 @@
         <translation>{found}, {words}</translation>
     </message>
     <message>
+        <source>{text}.</source>
+        <translation>{text}.</translation>
+    </message>
+    <message>
         <source>Short summary</source>
         <translation>짧은 요약</translation>
     </message>

@@ -1288,6 +1288,10 @@
         <translation>{found}，{words}</translation>
     </message>
     <message>
+        <source>{text}.</source>
+        <translation>{text}。</translation>
+    </message>
+    <message>
         <source>Short summary</source>
         <translation>简短摘要</translation>
     </message>

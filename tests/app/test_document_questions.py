@@ -67,7 +67,7 @@ def test_two_files_dropped_at_once_are_read_in_turn_and_listed(qtbot, make_app, 
     shelf = attach_both(rotary, qtbot, tmp_path)
     assert shelf.isVisible()
     assert [label.text() for label in shelf.labels] == [
-        "📄 budget.pdf — 3 pages, 20 words", "📄 contracts.pdf — 2 pages, 11 words"]
+        "budget.pdf — 3 pages, 20 words.", "contracts.pdf — 2 pages, 11 words."]
     conversation = rotary.chat.conversation_id
     held = rotary.history.documents(conversation)
     assert [d.name for d in held] == ["budget.pdf", "contracts.pdf"]
