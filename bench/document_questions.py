@@ -60,7 +60,8 @@ DOCX_SECTIONS = (
     ("Opening", ["The meeting opened at 9:15 with 14 members present."]),
     ("Budget", ["The marketing budget was cut to 75,000 EUR for the second half."]),
     ("Hiring", ["Two data analysts will join in September under Priya Nair."]),
-    ("예산", ["출장비는 청구 후 30일 이내에 환급됩니다.", "프린터 예산은 12,000유로로 정해졌습니다."]),
+    ("예산", ["출장비는 청구 후 30일 이내에 환급됩니다.",
+             "프린터 예산은 12,000유로로 정해졌습니다."]),
     ("预算", ["差旅费在报销申请后三十天内退还。", "会议室的预订由王丽负责管理。"]),
     ("Closing", ["The next meeting will take place on 3 December."]),
 )

@@ -10,7 +10,6 @@ PassagesChosen, StepRecords (the answer's words), DocumentAnswered, RequestFinis
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import threading
 import time
@@ -65,6 +64,7 @@ class QuestionAnswerer:
 
     def __post_init__(self) -> None:
         self.model = as_summary_model(self.model)
+        self.scores: dict[tuple[str, int], float] = {}     # BM25 of the passages matched
 
     def run(self) -> DocumentAnswered:
         with PassageIndex(self.request.index_path) as index:
@@ -148,7 +148,8 @@ class QuestionAnswerer:
 
     def _system(self) -> str:
         example = f"[{self.documents[0].name}, p. 12]" if self.several else "[p. 12]"
-        own = f"\n\n{self.request.system_prompt.strip()}" if self.request.system_prompt.strip() else ""
+        own = self.request.system_prompt.strip()
+        own = f"\n\n{own}" if own else ""
         return (
             "You answer questions about documents for office staff. Each passage below starts "
             "with its source in square brackets. Answer from the passages only. After each "
@@ -158,16 +159,17 @@ class QuestionAnswerer:
 
     def _messages(self, passages: str) -> tuple[ChatMessage, ...]:
         names = ", ".join(d.name for d in self.documents)
-        user = (f"Passages from {names}:\n\n{passages}\n\nQuestion: {self.request.question.strip()}")
+        question = self.request.question.strip()
+        user = f"Passages from {names}:\n\n{passages}\n\nQuestion: {question}"
         return (ChatMessage("system", self._system()), *self.history, ChatMessage("user", user))
 
     # ---- answering -----------------------------------------------------------------------
 
     def _answer(self, index: PassageIndex, chosen: list[tuple[Passage, int]],
                 whole: bool) -> DocumentAnswered:
-        scores = getattr(self, "scores", {})
         refs = tuple(PassageRef(p.name, p.sha256, p.label, p.page, tokens,
-                                scores.get((p.sha256, p.position), 0.0)) for p, tokens in chosen)
+                                self.scores.get((p.sha256, p.position), 0.0))
+                     for p, tokens in chosen)
         read = read_msg(refs, whole, self.documents)
         self.emit(PassagesChosen(self.request.request_id, self.request.conversation_id, refs,
                                  whole, read))
@@ -230,7 +232,8 @@ class QuestionAnswerer:
         names = ", ".join(d.name for d in self.documents)
         read = msg("documents.read_whole_for_answer", where=names, how=how)
         places = dict.fromkeys((p.sha256, p.name, p.label, p.page) for p in passages)
-        refs = tuple(PassageRef(name, sha, label, page, 0, 0.0) for sha, name, label, page in places)
+        refs = tuple(PassageRef(name, sha, label, page, 0, 0.0)
+                     for sha, name, label, page in places)
         with PassageIndex(self.request.index_path) as index:
             checks = self._check(index, summary.body)
         stats = _stats(self.request.request_id, summarizer, summary, time.perf_counter() - started)
@@ -308,7 +311,8 @@ def _stats(request_id: int, summarizer, summary, seconds: float) -> ResponseStat
                          sum(c.generated for c in calls), summarizer.speed.prompt_tps,
                          summarizer.speed.decode_tps, 0.0, seconds, 0,
                          summarizer.model.context_size,
-                         "stopped" if summary.partial else (calls[-1].stop_reason if calls else "eos"))
+                         "stopped" if summary.partial
+                         else (calls[-1].stop_reason if calls else "eos"))
 
 
 _SPEED = SpeedMeter()     # only the engine thread touches it

@@ -50,7 +50,8 @@ class Marker:
     refs: tuple[Ref, ...]
 
 
-PageText = Callable[[str, Ref], "str | None"]   # (document name, ref) -> that text, None: no such page
+# (document name, ref) -> that place's text; None: the document has no such page
+PageText = Callable[[str, Ref], "str | None"]
 
 
 def find_markers(answer: str, names: Sequence[str] = ()) -> list[Marker]:

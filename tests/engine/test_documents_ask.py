@@ -122,7 +122,8 @@ def test_references_in_other_forms_are_checked_too():
         texts = [pages.get(p) for p in ref.pages]
         return None if all(t is None for t in texts) else "\n".join(t or "" for t in texts)
     answer = ("Lyon must report by 15 May 2026 [page 4]. 리옹은 2026년 5월 15일까지 [4쪽]. "
-              "里昂截止2026年5月15日[第5页]. The Lyon office again [pp. 4–5]. A link [text](http://x) [1].")
+              "里昂截止2026年5月15日[第5页]. The Lyon office again [pp. 4–5]. "
+              "A link [text](http://x) [1].")
     checks = citations.check_answer(answer, ["plan.pdf"], page_text)
     assert [(c.marker, c.status) for c in checks] == [
         ("[page 4]", "found"), ("[4쪽]", "found"), ("[第5页]", "not_found"), ("[pp. 4–5]", "found")]
