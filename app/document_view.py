@@ -130,6 +130,7 @@ class DocumentPanel(QFrame):
         self.bar.setRange(0, max(1, event.parts))
         self.bar.setValue(event.parts_done)
         self.status.setText(progress_text(event))
+        self.running.show()         # also while pictures of pages are read, before the overview
 
     def close_panel(self, *_args) -> None:
         self.hide()

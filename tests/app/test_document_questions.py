@@ -119,9 +119,15 @@ def test_a_conversation_without_documents_still_talks_to_the_model(qtbot, make_a
 def test_a_scanned_page_is_read_by_ocr_and_the_list_says_so(qtbot, make_app, tmp_path):
     rotary, _ = app_with_documents(make_app, qtbot)
     scan = write_scanned_pdf(tmp_path / "scan.pdf", [["The travel budget is 48,250 EUR."]])
+    panel = rotary.window.chat.document_panel
+    seen = []
+    rotary.documents.progress.connect(lambda event: seen.append(
+        (event.phase, panel.running.isVisible(), panel.status.text())))
     drop(rotary.window.chat.input, scan)
     shelf = rotary.window.chat.document_shelf
     qtbot.waitUntil(lambda: len(shelf.labels) == 1, timeout=20000)
+    assert seen and seen[0][:2] == ("recognising", True)       # the card shows it going on
+    assert seen[0][2].startswith("Reading page 1 of 1 with text recognition…")
     assert "text recognition read it" in shelf.labels[0].text()
     assert "Page 1 is a picture" in rotary.window.chat.document_panel.found.text()
 
