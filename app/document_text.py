@@ -30,10 +30,18 @@ def overview_text(overview: DocumentOverview) -> str:
 
 def stored_overview_text(data: dict) -> str:
     """The same, from the overview the history keeps (app/history.py: ConversationDocument)."""
-    found = from_data(data["found"]) if data.get("found") else None
-    notes = [from_data(item) for item in data.get("notes", ()) if item]
+    found = _message(data.get("found"))
+    notes = [_message(item) for item in data.get("notes", ())]
     said = ([msg("documents.sentence", text=found)] if found is not None else []) + notes
     return " ".join(say(m) for m in said if m is not None)
+
+
+def _message(data) -> Msg | None:
+    """A saved message, or None where a later Rotary's code is unknown here."""
+    try:
+        return from_data(data) if data else None
+    except (KeyError, TypeError, AttributeError):
+        return None
 
 
 def read_note_text(summary: DocumentSummary) -> str:

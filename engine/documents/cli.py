@@ -117,7 +117,7 @@ def _read_and_index(model, path: str, index: str, stop: threading.Event) -> str:
     from engine.documents.summarize import DocumentSummarizer  # noqa: PLC0415
 
     request = DocumentRequest(path, inspect_only=True, index_path=index)
-    summarizer = DocumentSummarizer(model, request, _printer(False), stop)
+    summarizer = DocumentSummarizer(model, request, _printer(), stop)
     document = summarizer.read()
     found = found_msg(document.kind, document.page_count, len(document.sections),
                       document.lines, document.words)
@@ -129,7 +129,7 @@ def _read_and_index(model, path: str, index: str, stop: threading.Event) -> str:
 def _run_answer(answerer, outcome: dict) -> None:
     try:
         outcome["answer"] = answerer.run()
-    except Exception as error:  # handed to the main thread, which reports it
+    except Exception as error:  # noqa: BLE001 - handed to the main thread, which reports it
         outcome["error"] = error
 
 
@@ -140,7 +140,7 @@ def _ask_printer(quiet: bool):
         elif isinstance(event, StepRecord) and not quiet:
             print(event.text, end="", flush=True)
         elif isinstance(event, DocumentProgress):
-            _printer(False)(event)
+            _printer()(event)
     return emit
 
 
@@ -178,7 +178,7 @@ def cmd_summarize(args) -> int:
     request = DocumentRequest(args.file, preset=args.preset, language=args.language,
                               question=args.question, inspect_only=args.inspect)
     stop, outcome = threading.Event(), {}
-    summarizer = DocumentSummarizer(model, request, _printer(args.json), stop)
+    summarizer = DocumentSummarizer(model, request, _printer(), stop)
     worker = threading.Thread(target=_run, args=(summarizer, outcome), name="rotary-engine")
     try:
         worker.start()
@@ -201,11 +201,11 @@ def cmd_summarize(args) -> int:
 def _run(summarizer, outcome: dict) -> None:
     try:
         outcome["summary"] = summarizer.run()
-    except Exception as error:  # handed to the main thread, which reports it
+    except Exception as error:  # noqa: BLE001 - handed to the main thread, which reports it
         outcome["error"] = error
 
 
-def _printer(quiet_overview: bool):
+def _printer():
     def emit(event) -> None:
         if isinstance(event, DocumentInspected):
             print(" ".join(str(m) for m in (event.overview.message, *event.overview.notes)),

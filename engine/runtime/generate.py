@@ -16,6 +16,7 @@ from typing import Iterator, Sequence
 
 from engine.api import ChatMessage, ResponseStats, StepRecord
 from engine.errors import ContextFullError, GenerationError
+from engine.messages import msg
 from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.runtime.routing import TokenRouting
@@ -77,7 +78,7 @@ def _decode(model: NativeModel, tokens: list[int], step: bool = False) -> TokenR
     try:
         model.decode(tokens, step)
     except RuntimeError as error:
-        raise GenerationError("The model stopped unexpectedly while writing.", str(error)) from error
+        raise GenerationError(msg("runtime.stopped_unexpectedly"), str(error)) from error
     return recorder.take() if recorder is not None else None
 
 
@@ -111,7 +112,7 @@ def render_builtin(name: str, messages: Sequence[ChatMessage]) -> str:
         *(llama.llama_chat_message(role=role, content=content) for role, content in encoded))
     size = llama.llama_chat_apply_template(name.encode(), chat, len(encoded), True, None, 0)
     if size < 0:
-        raise GenerationError("This model's conversation format is not supported.",
+        raise GenerationError(msg("runtime.chat_format_unsupported"),
                               f"llama_chat_apply_template({name!r}) returned {size}")
     buffer = ctypes.create_string_buffer(size + 1)
     llama.llama_chat_apply_template(name.encode(), chat, len(encoded), True, buffer, size + 1)
@@ -142,19 +143,14 @@ class GenerationRun:
     """One answer: iterate ``records()`` for StepRecords; ``stats`` is final afterwards."""
 
     def __init__(self, model: NativeModel, messages: Sequence[ChatMessage], max_tokens: int,
-                 sampling: Sampling, stop: threading.Event, request_id: int,
-                 moe_layers: Sequence[int] = ()) -> None:
+                 sampling: Sampling, stop: threading.Event, request_id: int) -> None:
         self.model, self.stop, self.max_tokens = model, stop, max_tokens
-        self.moe_layers = list(moe_layers)
         self.prompt = model.tokenize(render_chat(model, messages))
         if len(self.prompt) >= model.n_ctx:
-            raise ContextFullError(
-                "This conversation is too long for the model's memory. "
-                "Start a new chat or shorten the text.",
-                f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
+            raise ContextFullError(msg("runtime.conversation_too_long"),
+                                   f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
         model.set_sampling(sampling)
         self.state = StreamState(request_id)
-        self.restored_bytes: int | None = None   # slot cache: a conversation's experts copied back
         self.routing: list[TokenRouting] = []
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
@@ -184,7 +180,7 @@ class GenerationRun:
             generated_tokens=state.generated, prompt_tokens=state.prompt_tokens,
             prompt_tps=self.prompt_tps, decode_tps=self._decode_tps(now), ttft_s=self._ttft_s,
             context_used=len(self.model.tokens) + 1, context_size=self.model.n_ctx,
-            expert_ids=self._expert_ids(step.routing), **self._residency(step.residency))
+            **self._residency(step.residency))
 
     def _residency(self, residency: TokenResidency | None) -> dict:
         cache = self.model.slot_cache
@@ -211,12 +207,6 @@ class GenerationRun:
         elapsed = now - self.state.first_token_at
         return (self.state.generated - 1) / elapsed if elapsed > 0 else 0.0
 
-    def _expert_ids(self, routing: TokenRouting | None):
-        if routing is None or not self.moe_layers:
-            return None
-        return tuple(tuple(int(e) for e in routing.ids[layer][-1])
-                     for layer in self.moe_layers if layer in routing.ids)
-
     @property
     def text(self) -> str:
         return "".join(self.state.text)
@@ -231,22 +221,21 @@ class GenerationRun:
             decode_tps=self._decode_tps(ended) if generated > 1 else 0.0,
             ttft_s=self._ttft_s if generated else 0.0, total_s=ended - state.started,
             context_used=len(self.model.tokens), context_size=self.model.n_ctx,
-            stop_reason=state.stop_reason, expert_restored_bytes=self.restored_bytes)
+            stop_reason=state.stop_reason)
 
 
 def stream_generate(model: NativeModel, messages: Sequence[ChatMessage], *, max_tokens: int = 256,
                     sampling: Sampling = Sampling(), stop: threading.Event | None = None,
-                    request_id: int = 0, moe_layers: Sequence[int] = ()) -> Iterator[StepRecord]:
+                    request_id: int = 0) -> Iterator[StepRecord]:
     run = GenerationRun(model, messages, max_tokens, sampling, stop or threading.Event(),
-                        request_id, moe_layers)
+                        request_id)
     yield from run.records()
 
 
 def generate(model: NativeModel, messages: Sequence[ChatMessage], **kwargs) -> tuple[str, ResponseStats]:
     stop = kwargs.pop("stop", None) or threading.Event()
     run = GenerationRun(model, messages, kwargs.pop("max_tokens", 256),
-                        kwargs.pop("sampling", Sampling()), stop, kwargs.pop("request_id", 0),
-                        kwargs.pop("moe_layers", ()))
+                        kwargs.pop("sampling", Sampling()), stop, kwargs.pop("request_id", 0))
     for _ in run.records():
         pass
     return run.text, run.stats
