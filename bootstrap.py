@@ -286,7 +286,9 @@ def install_for_start() -> pathlib.Path:
 # Xvfb and the X libraries Qt's xcb platform plugin loads, for the screenshot test.
 TEST_SYSTEM_PACKAGES = ("xvfb", "libxcb-icccm4", "libxcb-keysyms1", "libxcb-cursor0",
                         "libxcb-image0", "libxcb-render-util0", "libxcb-shape0", "libxcb-xkb1",
-                        "libxkbcommon-x11-0", "libegl1", "libgl1", "libfontconfig1", "libdbus-1-3")
+                        "libxkbcommon-x11-0", "libegl1", "libgl1", "libfontconfig1", "libdbus-1-3",
+                        # OCR of Korean and Chinese pages (not on PyPI), a font to draw them
+                        "tesseract-ocr-kor", "tesseract-ocr-chi-sim", "fonts-wqy-microhei")
 
 
 def ensure_test_system_packages() -> None:

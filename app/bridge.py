@@ -28,10 +28,11 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.api import (ChatMessage, ChatRequest, DocumentFinished, DocumentInspected,
-                        DocumentProgress, DocumentRequest, EngineLike, LoadFallback,
-                        LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded, RequestFailed,
-                        RequestFinished, RequestStarted, ServerModelLoaded, StepRecord)
+from engine.api import (ChatMessage, ChatRequest, DocumentAnswered, DocumentFinished,
+                        DocumentInspected, DocumentProgress, DocumentRequest, EngineLike,
+                        LoadFallback, LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded,
+                        PassagesChosen, QuestionRequest, RequestFailed, RequestFinished,
+                        RequestStarted, ServerModelLoaded, StepRecord)
 from engine.errors import EngineError, EngineStateError
 # The engine's own frozen hardware types, re-exported so GUI modules never mirror them.
 from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading  # noqa: F401
@@ -87,6 +88,11 @@ def _lazy(module: str, name: str) -> Callable[..., Any]:
                                  "Rotary."), f"{module}.{name}: {exc!r}") from exc
         return function(*args, **kwargs)
     return call
+
+
+def check_text_recognition() -> tuple[bool, str]:
+    """The self-test's OCR check (engine/documents/ocr.py), imported only when it runs."""
+    return _lazy("engine.documents.ocr", "self_test")()
 
 
 def real_backend() -> EngineBackend:
@@ -172,7 +178,8 @@ class EngineBridge(QObject):
     failed = Signal(int, object)           # request id, EngineError
     vram_read = Signal(object)             # engine VramReading, or None when it cannot be read
     ram_read = Signal(object)              # bytes this process holds (measured), or None
-    document_event = Signal(object)        # DocumentInspected, DocumentProgress, DocumentFinished
+    document_event = Signal(object)        # DocumentInspected/Progress/Finished, PassagesChosen,
+                                           # DocumentAnswered
 
     def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
                  parent: QObject | None = None) -> None:
@@ -234,6 +241,8 @@ class EngineBridge(QObject):
         DocumentInspected: lambda self, e: emit(self.document_event, e),
         DocumentProgress: lambda self, e: emit(self.document_event, e),
         DocumentFinished: lambda self, e: emit(self.document_event, e),
+        PassagesChosen: lambda self, e: emit(self.document_event, e),
+        DocumentAnswered: lambda self, e: emit(self.document_event, e),
     }
 
     # ---- requests -----------------------------------------------------------------------
@@ -318,11 +327,27 @@ class EngineBridge(QObject):
         """Is this request queued behind another one? ``started`` says when its turn comes."""
         return self._engine is not None and self._engine.waiting(request_id)
 
+    def ask(self, request: QuestionRequest) -> int:
+        """A question about the documents of a conversation (app.document_questions): it
+        streams like an answer and waits its turn like one. Raises EngineError."""
+        if self._engine is None:
+            raise EngineStateError(tr("No model is loaded yet."))
+        return self._engine.ask(request)
+
     @staticmethod
-    def summary_presets() -> list[tuple[str, str]]:
-        """(name, title) of the summary styles, in the engine's order."""
+    def summary_presets() -> list[tuple[str, Any]]:
+        """(name, title) of the summary styles, in the engine's order; the title is a
+        catalogue message (app.messages.say renders it)."""
         presets = importlib.import_module("engine.documents.presets").SUMMARY_PRESETS
         return [(p.name, p.title) for p in presets.values()]
+
+    @staticmethod
+    def forget_unused_documents(index_path: str, keep: set[str]) -> int:
+        """Drop from the passage index the documents no conversation holds any more (at
+        start, before the engine writes to it: a few milliseconds)."""
+        index = importlib.import_module("engine.documents.index")
+        with index.PassageIndex(index_path) as passages:
+            return passages.keep_only(keep)
 
     def stop(self, request_id: int | None = None) -> None:
         """Stop one answer or summary (None: the one running now). One that waits never

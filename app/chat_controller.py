@@ -57,6 +57,8 @@ class Answer:
     saved_at: float = 0.0
     dropped: bool = False                   # replaced or its conversation deleted
     stop_reason: str = ""                   # RELOADED or CLOSED when the app stopped it
+    final_text: str = ""                    # replaces the streamed text at the end (checked
+    extra_stats: dict | None = None         # citations, app.document_questions), and its stats
 
 
 @dataclass
@@ -98,6 +100,9 @@ class ChatController(QObject):
         self.system_prompt = ""
         self.temperature = 0.7
         self.save_interval_s = SAVE_INTERVAL_S
+        # Who answers a prompt: the model directly, or (app.document_questions) the documents
+        # of the conversation first. (prompt, temperature, conversation id) -> request id.
+        self.send_prompt = self._send_to_model
 
     @property
     def busy(self) -> bool:
@@ -205,8 +210,8 @@ class ChatController(QObject):
 
     def _ask(self) -> bool:
         try:
-            request_id = self.bridge.chat(self._prompt(), self.temperature,
-                                          conversation_id=self.conversation_id)
+            request_id = self.send_prompt(self._prompt(), self.temperature,
+                                          self.conversation_id)
         except EngineError as error:
             self.notices.engine_error(error)
             return False
@@ -218,6 +223,17 @@ class ChatController(QObject):
         emit(self.phase_changed, tr("Waiting for the previous answer to end…")
              if self.bridge.waits(request_id) else tr("Reading your message…"))
         return True
+
+    def _send_to_model(self, prompt: list[tuple[str, str]], temperature: float,
+                       conversation_id: int | None) -> int:
+        return self.bridge.chat(prompt, temperature, conversation_id=conversation_id)
+
+    def annotate(self, request_id: int, text: str, stats: dict) -> None:
+        """The answer's final text and extra stats, known just before it finishes (an answer
+        from documents gets its citations marked and says what was read)."""
+        answer = self.answers.get(request_id)
+        if answer is not None:
+            answer.final_text, answer.extra_stats = text, stats
 
     def _prompt(self) -> list[tuple[str, str]]:
         prompt = [("system", self.system_prompt)] if self.system_prompt.strip() else []
@@ -405,7 +421,8 @@ class ChatController(QObject):
         answer = self.answers.pop(request_id, None)
         if answer is None:
             return
-        answer.text = text or answer.text
+        answer.text = answer.final_text or text or answer.text
+        stats.update(answer.extra_stats or {})
         if answer.stop_reason:
             stats["stop_reason"] = answer.stop_reason
         message = self._store_final(answer, stats)

@@ -25,7 +25,7 @@ from PySide6.QtCore import QObject, Signal
 from engine.api import (DocumentFinished, DocumentInspected, DocumentOverview, DocumentProgress,
                         DocumentRequest)
 from engine.errors import EngineError
-from app.document_text import answer_text, found_text, preset_titles, words_text
+from app.document_text import answer_text, found_text, title_text
 from app.history import StoredMessage
 from app.i18n import tr
 from app.qt_compat import emit
@@ -56,6 +56,7 @@ class DocumentFlow(QObject):
         self.replace_from: int | None = None   # Edit / Write again: messages replaced from here
         self.summary_only = False        # Write again: the "Document:" message stays
         self.problem = None              # the notice about the last document that failed
+        self.index_path: str | None = None   # where passages are indexed (the history file)
         chat.conversation_opened.connect(self._follow_conversation)
         chat.conversation_deleted.connect(self._on_conversation_deleted)
         chat.summary_again_requested.connect(self.write_again)
@@ -81,8 +82,10 @@ class DocumentFlow(QObject):
         self.path, self.overview, self.running = path, None, False
         self.preset, self.question = preset, question
         self.last_folder = str(Path(path).parent)
-        self.owner = self.chat.conversation_id
-        if not self._send(DocumentRequest(path, inspect_only=True)):
+        # The document joins the conversation as soon as it is read: questions search it.
+        self.owner = self.chat.ensure_conversation(Path(path).name)
+        if not self._send(DocumentRequest(path, inspect_only=True, index_path=self.index_path,
+                                          conversation_id=self.owner)):
             return False
         self.chat.begin_external(self.request_id, tr("Looking at the document…"), self.owner)
         emit(self.checking, Path(path).name)
@@ -234,12 +237,12 @@ class DocumentFlow(QObject):
     def _exchange(self, event: DocumentFinished) -> tuple[StoredMessage, StoredMessage]:
         """The document as the user's message, the summary as the answer (kept in history)."""
         overview, summary = event.overview, event.summary
-        titles = dict(self.bridge.summary_presets()) | preset_titles()
+        titles = dict(self.bridge.summary_presets())
         asked = "\n\n" + tr("I asked: {question}").format(question=self.question) \
             if self.question else ""
         user = StoredMessage("user", tr("Document: {name} — {found}\n{style}").format(
-            name=overview.name, found=f"{found_text(overview)}, {words_text(overview.words)}",
-            style=titles.get(summary.preset, summary.preset)) + asked,
+            name=overview.name, found=found_text(overview),
+            style=title_text(titles.get(summary.preset, summary.preset))) + asked,
             stats={"document": {"path": self.path, "name": overview.name, "kind": overview.kind,
                                 "pages": overview.pages, "words": overview.words,
                                 "preset": summary.preset, "question": self.question}})

@@ -1,63 +1,65 @@
-"""A document's numbers in the interface's language: what it has, and how much was read.
+"""A document's sentences in the interface's language.
 
-The engine writes the same sentences in English (engine/documents/report.py) for the command
-line; the app says them in the user's language from the overview's and summary's numbers.
+The engine says every one of them as a catalogue message (engine/messages.py: documents.*):
+what a document holds, how it will be read, how much was read, progress. The app only renders
+them (app.messages.say), so the command line and the app can never say different things.
 """
 
 from __future__ import annotations
 
-from engine.api import DocumentOverview, DocumentSummary
-from app.i18n import tr
+from engine.api import DocumentOverview, DocumentProgress, DocumentSummary
+from engine.messages import Msg, from_data, msg
 from app.markdown_render import close_open_fence
+from app.messages import say
 
 
-def preset_titles() -> dict[str, str]:
-    """The engine's summary styles (engine/documents/presets.py) by name, in the interface's
-    language: plain tr() calls, so that lupdate finds them."""
-    return {"short": tr("Short summary"), "detailed": tr("Detailed summary"),
-            "bullets": tr("Bullet points"), "actions": tr("Action items")}
+def title_text(title) -> str:
+    """A summary style's title (a catalogue message) in the interface's language."""
+    return say(title) if isinstance(title, Msg) else str(title)
 
 
 def found_text(overview: DocumentOverview) -> str:
-    """"42 pages" or "1 section"."""
-    if overview.kind == "pdf":
-        return tr("1 page") if overview.pages == 1 else tr("{n} pages").format(n=overview.pages)
-    return tr("1 section") if overview.sections == 1 else \
-        tr("{n} sections").format(n=overview.sections)
+    """"42 pages, about 31,000 words"."""
+    return say(overview.found) if overview.found is not None else overview.name
 
 
-def words_text(words: int) -> str:
-    """"864 words" or "about 31,000 words"."""
-    if words < 1000:
-        return tr("{n} words").format(n=words)
-    return tr("about {n} words").format(n=f"{int(float(f'{words:.2g}')):,}")
+def overview_text(overview: DocumentOverview) -> str:
+    """"42 pages, about 31,000 words, read in 9 parts, about 4 minutes on this computer."
+    and the pages that were pictures or had no text."""
+    return " ".join(say(m) for m in (overview.message, *overview.notes))
 
 
-def read_note_text(overview: DocumentOverview, summary: DocumentSummary) -> str:
+def stored_overview_text(data: dict) -> str:
+    """The same, from the overview the history keeps (app/history.py: ConversationDocument)."""
+    found = _message(data.get("found"))
+    notes = [_message(item) for item in data.get("notes", ())]
+    said = ([msg("documents.sentence", text=found)] if found is not None else []) + notes
+    return " ".join(say(m) for m in said if m is not None)
+
+
+def _message(data) -> Msg | None:
+    """A saved message, or None where a later Rotary's code is unknown here."""
+    try:
+        return from_data(data) if data else None
+    except (KeyError, TypeError, AttributeError):
+        return None
+
+
+def read_note_text(summary: DocumentSummary) -> str:
     """"Read all of it (42 pages) in 9 parts." or what was read before the stop."""
-    found = found_text(overview)
-    how = tr("in one pass") if summary.parts == 1 else tr("in {n} parts").format(n=summary.parts)
-    if not summary.partial:
-        note = tr("Read all of it ({found}) {how}.").format(found=found, how=how)
-    elif summary.parts_read == summary.parts:
-        note = tr("Read all of it ({found}) {how}, but stopped before the summary was "
-                  "finished.").format(found=found, how=how)
-    elif summary.parts_read == 0:
-        note = tr("Stopped before any of it ({found}) was read.").format(found=found)
-    else:
-        note = tr("Partial: read {done} of {parts} parts of it ({found}); the rest was not "
-                  "read.").format(done=summary.parts_read, parts=summary.parts, found=found)
-    if overview.unreadable_pages:
-        shown = ", ".join(str(p) for p in overview.unreadable_pages[:10])
-        note += " " + tr("Pages without text could not be read: {pages}.").format(
-            pages=shown + ("…" if len(overview.unreadable_pages) > 10 else ""))
-    return note
+    return " ".join(say(m) for m in (summary.read_note, *summary.notes))
 
 
 def answer_text(overview: DocumentOverview, summary: DocumentSummary) -> str:
     """The summary as the conversation keeps it: the notice of a stop, the summary, the note."""
-    note = read_note_text(overview, summary)
+    note = read_note_text(summary)
     if not summary.body:
         return note
-    stopped = tr("Partial summary: stopped before the end.") + "\n\n" if summary.partial else ""
+    stopped = say(msg("documents.partial_notice")) + "\n\n" if summary.partial else ""
     return f"{stopped}{close_open_fence(summary.body)}\n\n{note}"
+
+
+def progress_text(event: DocumentProgress) -> str:
+    """"Reading part 3 of 9… About 2 minutes left." """
+    left = f" {say(event.left)}" if event.left is not None else ""
+    return f"{say(event.message)}{left}"

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import platformdirs
@@ -15,9 +16,13 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLab
                                QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
 from app.document_flow import SUPPORTED, DocumentFlow
-from app.document_text import found_text, preset_titles, words_text
+from app.document_questions import DocumentQuestions
+from app.document_shelf import ConversationDocuments, DocumentShelf
+from app.document_text import overview_text, progress_text, title_text
 from app.i18n import LANGUAGES, resolve_language, tr
 from app.qt_compat import emit
+
+log = logging.getLogger("rotary.documents")
 
 
 def _button(text: str, accessible: str, slot) -> QPushButton:
@@ -90,17 +95,16 @@ class DocumentPanel(QFrame):
         self.preset.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.preset.setMinimumContentsLength(8)
-        titles = preset_titles()
         for name, title in presets:
-            self.preset.addItem(titles.get(name, title), name)
+            self.preset.addItem(title_text(title), name)
         self.question = QLineEdit()
         self.question.setPlaceholderText(tr("Anything to look for? (optional)"))
         self.question.setAccessibleName(tr("What the summary should focus on"))
         self.question.returnPressed.connect(self._summarize_clicked)
         self.summarize_button = _button(tr("Summarise"), tr("Summarise the document"),
                                         self._summarize_clicked)
-        self.cancel_button = _button(tr("Cancel"), tr("Do not summarise this document"),
-                                     self._cancel_clicked)
+        self.cancel_button = _button(tr("Close"), tr("Close this card; the document stays in "
+                                                     "the conversation"), self._cancel_clicked)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.summarize_button)
@@ -153,7 +157,8 @@ class DocumentPanel(QFrame):
                       replacing: bool = False) -> None:
         """``replacing``: Edit on a "Document:" message (its summary will be replaced)."""
         self.title.setText(overview.name)
-        self.found.setText(overview_text(overview))
+        self.found.setText(overview_text(overview) + "\n" + tr(
+            "Ask a question about it below, or choose a summary:"))
         self.replacing.setVisible(replacing)
         self.preset.setCurrentIndex(max(0, self.preset.findData(preset)))
         self.question.setText(question)
@@ -187,96 +192,38 @@ class DocumentPanel(QFrame):
     def show_progress(self, event) -> None:
         self.bar.setRange(0, max(1, event.parts))
         self.bar.setValue(event.parts_done)
-        left = time_left_text(event.seconds_left)
-        self.status.setText(f"{progress_text(event)} {left}".strip())
+        self.status.setText(progress_text(event))
+        self.running.show()         # also while pictures of pages are read, before the overview
 
     def close_panel(self, *_args) -> None:
         self.in_use = False
         self.hide()
 
 
-def overview_text(overview) -> str:
-    """The engine's numbers in the interface's words: "42 pages, about 31,000 words, ..."."""
-    found, words = found_text(overview), words_text(overview.words)
-    parts = tr("read in one pass") if overview.parts == 1 else \
-        tr("read in {n} parts").format(n=overview.parts)
-    text = f"{found}, {words}, {parts}"
-    if overview.estimated_s >= 0:
-        text += ", " + duration_text(overview.estimated_s, overview.on_server)
-    text += "."
-    if overview.unreadable_pages:
-        shown = ", ".join(str(p) for p in overview.unreadable_pages[:10])
-        text += " " + tr("Pages without text (probably images) are skipped: {pages}.").format(
-            pages=shown + ("…" if len(overview.unreadable_pages) > 10 else ""))
-    return text
-
-
-def duration_text(seconds: float, on_server: bool = False) -> str:
-    if on_server:         # the office server's model reads it; the time is measured from here
-        return _server_duration_text(seconds)
-    if seconds < 45:
-        return tr("less than a minute on this computer")
-    minutes = max(1, round(seconds / 60))
-    if minutes >= 90:
-        return tr("about {n} hours on this computer").format(n=f"{seconds / 3600:.1f}")
-    return tr("about 1 minute on this computer") if minutes == 1 else \
-        tr("about {n} minutes on this computer").format(n=minutes)
-
-
-def _server_duration_text(seconds: float) -> str:
-    if seconds < 45:
-        return tr("less than a minute on the office server")
-    minutes = max(1, round(seconds / 60))
-    if minutes >= 90:
-        return tr("about {n} hours on the office server").format(n=f"{seconds / 3600:.1f}")
-    return tr("about 1 minute on the office server") if minutes == 1 else \
-        tr("about {n} minutes on the office server").format(n=minutes)
-
-
-def progress_text(event) -> str:
-    if event.phase == "reading":
-        return tr("Reading part {part} of {parts}…").format(part=event.part, parts=event.parts)
-    if event.phase == "combining":
-        return tr("Writing the summary from the notes on all {parts} parts…").format(
-            parts=event.parts)
-    return tr("Reading the whole document and writing the summary…")
-
-
-def time_left_text(seconds: float) -> str:
-    if seconds < 0:
-        return ""
-    if seconds < 45:
-        return tr("Less than a minute left.")
-    minutes = max(1, round(seconds / 60))
-    return tr("About 1 minute left.") if minutes == 1 else \
-        tr("About {n} minutes left.").format(n=minutes)
-
-
 class FileDropFilter(QObject):
-    """Accepts a dropped file on the chat (the message box included) and opens it."""
+    """Accepts files dropped on the chat (the message box included) and reads them in turn."""
 
-    def __init__(self, flow: DocumentFlow, parent=None) -> None:
+    def __init__(self, attach, parent=None) -> None:
         super().__init__(parent)
-        self.flow = flow
+        self.attach = attach
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and _dropped_file(event):
+        if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and _dropped_files(event):
             event.acceptProposedAction()
             return True
-        if kind == QEvent.Type.Drop and _dropped_file(event):
+        if kind == QEvent.Type.Drop and _dropped_files(event):
             event.acceptProposedAction()
-            self.flow.open_file(_dropped_file(event))
+            self.attach(_dropped_files(event))
             return True
         return False
 
 
-def _dropped_file(event) -> str:
+def _dropped_files(event) -> list[str]:
     mime = event.mimeData()
     if mime is None or not mime.hasUrls():
-        return ""
-    files = [url.toLocalFile() for url in mime.urls() if url.isLocalFile()]
-    return files[0] if files else ""
+        return []
+    return [url.toLocalFile() for url in mime.urls() if url.isLocalFile()]
 
 
 def interface_language(choice: str) -> str:
@@ -284,22 +231,32 @@ def interface_language(choice: str) -> str:
 
 
 def install_documents(rotary) -> DocumentFlow:
-    """Build the document card, the Attach button and file drops into the chat pane."""
-    flow = DocumentFlow(rotary.bridge, rotary.chat, rotary.notices,
-                        lambda: interface_language(rotary.settings.current.language), rotary)
+    """Build the document card, the list of the conversation's documents, the Attach button
+    and file drops into the chat pane; questions in a conversation with documents are
+    answered from them (app/document_questions.py)."""
+    language = lambda: interface_language(rotary.settings.current.language)  # noqa: E731
+    flow = DocumentFlow(rotary.bridge, rotary.chat, rotary.notices, language, rotary)
+    flow.index_path = str(rotary.history.path)
     pane = rotary.window.chat
     panel = DocumentPanel(rotary.bridge.summary_presets())
     pane.layout().insertWidget(pane.layout().count() - 1, panel)     # above the message box
-    attach = _button(tr("Attach…"), tr("Summarise a document (PDF, Word, text)"),
-                     lambda: choose_file(pane, flow))
+    shelf = DocumentShelf(flow.open_file)
+    pane.layout().insertWidget(pane.layout().indexOf(pane.scroll), shelf)   # above the messages
+    shelved = ConversationDocuments(flow, rotary.chat, rotary.history, shelf, rotary)
+    attach = _button(tr("Attach…"), tr("Add documents to ask about or summarise (PDF, Word, "
+                                       "text)"), lambda: choose_files(pane, flow, shelved))
     pane.button_column.insertWidget(0, attach)
-    QShortcut(QKeySequence("Ctrl+O"), pane, lambda: choose_file(pane, flow))
-    drops = FileDropFilter(flow, pane)
+    QShortcut(QKeySequence("Ctrl+O"), pane, lambda: choose_files(pane, flow, shelved))
+    drops = FileDropFilter(shelved.attach, pane)
     for widget in (pane, pane.input, pane.scroll.viewport()):
         widget.setAcceptDrops(True)
         widget.installEventFilter(drops)
     _connect(rotary.bridge, flow, panel)
+    rotary.document_questions = DocumentQuestions(rotary.chat, rotary.bridge, rotary.history,
+                                                  language, rotary)
     pane.document_panel, pane.attach_button, flow.panel = panel, attach, panel
+    pane.document_shelf, rotary.shelved_documents = shelf, shelved
+    _forget_unused(rotary)
     chain_focus(rotary.window, panel, attach)
     return flow
 
@@ -315,6 +272,17 @@ def chain_focus(window, panel: DocumentPanel, attach: QPushButton) -> None:
              listing.items, listing.rename_button, listing.delete_button, pane.scroll]
     for first, second in zip(order, order[1:]):
         QWidget.setTabOrder(first, second)
+
+
+def _forget_unused(rotary) -> None:
+    """Passages of documents no conversation holds any more leave the index (at start)."""
+    try:
+        gone = rotary.bridge.forget_unused_documents(str(rotary.history.path),
+                                                     rotary.history.document_hashes())
+        if gone:
+            log.info("removed %d documents no conversation holds from the passage index", gone)
+    except Exception:  # noqa: BLE001 - a cleanup: the next start tries again
+        log.warning("could not tidy the passage index", exc_info=True)
 
 
 def _connect(bridge, flow: DocumentFlow, panel: DocumentPanel) -> None:
@@ -342,10 +310,9 @@ def start_folder(flow: DocumentFlow) -> str:
     return ""
 
 
-def choose_file(parent, flow: DocumentFlow) -> None:
+def choose_files(parent, flow: DocumentFlow, shelved: ConversationDocuments) -> None:
     patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED)
-    path, _ = QFileDialog.getOpenFileName(parent, tr("Choose a document to summarise"),
-                                          start_folder(flow),
-                                          tr("Documents ({patterns})").format(patterns=patterns))
-    if path:
-        flow.open_file(path)
+    paths, _ = QFileDialog.getOpenFileNames(parent, tr("Choose documents"), start_folder(flow),
+                                            tr("Documents ({patterns})").format(patterns=patterns))
+    if paths:
+        shelved.attach(paths)

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _V1 = """
 CREATE TABLE conversations (
@@ -42,7 +42,19 @@ _V2_TO_V3 = """
 ALTER TABLE messages ADD COLUMN status TEXT NOT NULL DEFAULT '';
 """
 
-MIGRATIONS = {0: _V1, 1: _V1_TO_V2, 2: _V2_TO_V3}
+# v4: the documents a conversation holds (questions search them). Their passages live in
+# this same file, in the engine's full-text index (engine/documents/index.py), keyed by the
+# file's SHA-256; documents no conversation holds are dropped from it at start.
+_V3_TO_V4 = """
+CREATE TABLE conversation_documents (
+    id INTEGER PRIMARY KEY,
+    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    sha256 TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL,
+    overview_json TEXT NOT NULL DEFAULT '', added REAL NOT NULL,
+    UNIQUE (conversation_id, sha256));
+"""
+
+MIGRATIONS = {0: _V1, 1: _V1_TO_V2, 2: _V2_TO_V3, 3: _V3_TO_V4}
 
 # StoredMessage.status values
 COMPLETE, WRITING, INTERRUPTED = "", "writing", "interrupted"
@@ -56,6 +68,16 @@ class StoredMessage:
     model_name: str = ""
     stats: dict = field(default_factory=dict)
     status: str = COMPLETE      # WRITING while streamed, INTERRUPTED after a crash
+
+
+@dataclass(frozen=True)
+class ConversationDocument:
+    """A document read into a conversation; ``overview`` is the engine's, kept as data
+    (engine.messages.to_data) so that it is said in the interface's language when shown."""
+    sha256: str
+    name: str
+    path: str
+    overview: dict
 
 
 @dataclass(frozen=True)
@@ -201,6 +223,28 @@ class HistoryStore:
         self.db.execute(
             "DELETE FROM messages WHERE conversation_id=? AND position >="
             " (SELECT position FROM messages WHERE id=?)", (conversation_id, message_id))
+
+    # ---- documents (app/document_shelf.py) ----------------------------------------------
+
+    def add_document(self, conversation_id: int, document: ConversationDocument) -> bool:
+        """Record that the conversation holds this document; False if it already did."""
+        cursor = self.db.execute(
+            "INSERT OR IGNORE INTO conversation_documents (conversation_id, sha256, name, path,"
+            " overview_json, added) VALUES (?, ?, ?, ?, ?, ?)",
+            (conversation_id, document.sha256, document.name, document.path,
+             json.dumps(document.overview), time.time()))
+        return cursor.rowcount > 0
+
+    def documents(self, conversation_id: int | None) -> list[ConversationDocument]:
+        rows = self.db.execute(
+            "SELECT sha256, name, path, overview_json FROM conversation_documents"
+            " WHERE conversation_id=? ORDER BY added, id", (conversation_id,))
+        return [ConversationDocument(sha, name, path, json.loads(overview or "{}"))
+                for sha, name, path, overview in rows]
+
+    def document_hashes(self) -> set[str]:
+        """Every document some conversation holds (the rest may leave the index)."""
+        return {row[0] for row in self.db.execute("SELECT sha256 FROM conversation_documents")}
 
     def _touch(self, conversation_id: int, when: float) -> None:
         self.db.execute("UPDATE conversations SET updated=? WHERE id=?", (when, conversation_id))

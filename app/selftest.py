@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from engine.api import (ChatMessage, ChatRequest, LoadRequest, ModelLoaded, RequestFailed,
                         RequestFinished, StepRecord)
-from app.bridge import EngineBackend, real_backend
+from app.bridge import EngineBackend, check_text_recognition, real_backend
 from app.i18n import tr
 from app.paths import AppPaths
 
@@ -43,6 +43,7 @@ def check_titles() -> dict[str, str]:
     the verdict line for IT keeps the English names."""
     return {"settings folder": tr("settings folder"), "history folder": tr("history folder"),
             "demo model": tr("demo model"), "engine": tr("engine"),
+            "text recognition": tr("reading scanned pages"),
             "offline": tr("working without the network"), "window": tr("showing the window")}
 
 
@@ -221,6 +222,15 @@ def _describe(event: Any) -> str:
     return f"{error.message} ({error.details[-300:]})" if error.details else error.message
 
 
+def check_ocr() -> Check:
+    """Scanned PDFs: Tesseract and its data are there and read a drawn line, offline."""
+    try:
+        ok, detail = check_text_recognition()
+    except Exception as exc:  # noqa: BLE001 - any failure is this check's result
+        return Check("text recognition", False, f"failed: {exc!r}")
+    return Check("text recognition", ok, detail)
+
+
 def check_network(guard: NetworkGuard) -> Check:
     try:
         still_open = open_internet_sockets()
@@ -273,6 +283,7 @@ def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
         checks.append(demo)
         if model is not None:
             checks.append(check_engine(backend, model, preset))
+        checks.append(check_ocr())
         checks.extend(check() for check in extra)
     checks.append(check_network(guard))
     return SelfTestReport(tuple(checks), time.perf_counter() - started)

@@ -10,6 +10,7 @@
     demo DIR                       write the built-in demo model
     summarize FILE --model MODEL [--preset short] [--json]   (engine/documents/cli.py)
     summarize FILE --server URL [--model NAME]   the office server's model reads it
+    ask FILE… --question TEXT --model MODEL [--json]   answer from the files, page references checked
 
 Errors print one plain sentence and exit with status 2.
 """
@@ -68,9 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also record the router's probabilities over all experts (no hidden-state pred)")
     demo = sub.add_parser("demo", help="write the built-in demo model")
     demo.add_argument("directory")
-    from engine.documents.cli import add_summarize_parser  # noqa: PLC0415
+    from engine.documents.cli import add_ask_parser, add_summarize_parser  # noqa: PLC0415
 
     add_summarize_parser(sub)
+    add_ask_parser(sub)
     return parser
 
 
@@ -285,6 +287,12 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def cmd_ask(args) -> int:
+    from engine.documents.cli import cmd_ask as run  # noqa: PLC0415
+
+    return run(args)
+
+
 def cmd_summarize(args) -> int:
     from engine.documents.cli import cmd_summarize as run  # noqa: PLC0415
 
@@ -292,7 +300,7 @@ def cmd_summarize(args) -> int:
 
 
 COMMANDS = {"info": cmd_info, "plan": cmd_plan, "chat": cmd_chat, "trace": cmd_trace,
-            "demo": cmd_demo, "summarize": cmd_summarize}
+            "demo": cmd_demo, "summarize": cmd_summarize, "ask": cmd_ask}
 
 
 def main(argv: list[str] | None = None) -> int:

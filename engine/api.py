@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Union
 
 from engine.errors import EngineError
-from engine.messages import Msg
+from engine.messages import Msg, msg
 from engine.model.facts import ModelFacts
 from engine.recipe import Recipe
 
@@ -192,7 +192,10 @@ Listener = Callable[[Event], None]
 
 @dataclass(frozen=True)
 class DocumentRequest:
-    """Summarise a document; ``inspect_only`` stops after DocumentInspected (nothing generated)."""
+    """Summarise a document; ``inspect_only`` stops after DocumentInspected (nothing generated).
+
+    With ``index_path`` the document's passages are also written to that SQLite file's
+    full-text index (the app's history database), so that questions can search them."""
 
     path: str
     preset: str = "short"             # engine.documents.presets.SUMMARY_PRESETS
@@ -200,6 +203,7 @@ class DocumentRequest:
     question: str = ""                # what the user typed with the file, "" for a plain summary
     inspect_only: bool = False
     cache_dir: str | None = None      # None: the platform data folder
+    index_path: str | None = None     # where to index the passages (None: not indexed)
     request_id: int = field(default_factory=next_request_id)
     conversation_id: int | None = None
 
@@ -219,8 +223,13 @@ class DocumentOverview:
     estimated_s: float                 # from speeds measured on this computer
     unreadable_pages: tuple[int, ...]
     from_cache: bool
-    message: str                       # the plain sentence the app shows
+    message: Msg                       # the overview sentence (engine/messages.py)
     on_server: bool = False            # read by the office server's model, timed from here
+    found: Msg | None = None           # "42 pages, about 31,000 words"
+    notes: tuple[Msg, ...] = ()        # pages without text; pages read by text recognition
+    lines: int = 0                     # text files
+    ocr_pages: tuple[int, ...] = ()    # pages that were pictures, read by text recognition
+    sha256: str = ""                   # the file's, which the passage index is keyed by
 
 
 @dataclass(frozen=True)
@@ -234,12 +243,13 @@ class DocumentInspected:
 class DocumentProgress:
     request_id: int
     conversation_id: int | None
-    phase: str                         # "reading", "combining" or "writing"
-    part: int                          # 1-based part (or combining step) now running
-    parts: int                         # how many parts the document has
+    phase: str                         # "recognising", "reading", "combining" or "writing"
+    part: int                          # 1-based part (or combining step, or page) now running
+    parts: int                         # how many parts the document has (or pages to recognise)
     parts_done: int
     seconds_left: float                # measured from the calls so far; -1 while unknown
-    message: str                       # "Reading part 3 of 9 (pages 9–12)…"
+    message: Msg                       # "Reading part 3 of 9…"
+    left: Msg | None = None            # "About 3 minutes left."; None while unknown
 
 
 @dataclass(frozen=True)
@@ -251,17 +261,18 @@ class Citation:
 
 @dataclass(frozen=True)
 class DocumentSummary:
-    text: str                          # the answer, ending with what was read
+    text: str                          # the answer, ending with what was read (English)
     partial: bool                      # stopped before the end: says what was read
     parts: int
     parts_read: int
     tokens: int
     tokens_read: int
     model_calls: int
-    read_note: str                     # "Read all of it (42 pages) in 9 parts."
+    read_note: Msg                     # "Read all of it (42 pages, …) in 9 parts."
     citations: tuple[Citation, ...]
     preset: str
     body: str = ""                     # the summary alone: no partial notice, no read note
+    notes: tuple[Msg, ...] = ()        # pages that could not be read, pages read by OCR
 
 
 @dataclass(frozen=True)
@@ -272,7 +283,96 @@ class DocumentFinished:
     summary: DocumentSummary
 
 
-DocumentEvent = Union[DocumentInspected, DocumentProgress, DocumentFinished]
+# ---- questions about the documents of a conversation (engine/documents/ask.py) ---------
+
+@dataclass(frozen=True)
+class QuestionRequest:
+    """Answer ``question`` from the indexed passages of ``documents`` (their SHA-256s).
+
+    The answer streams as StepRecords with this request id, then DocumentAnswered and
+    RequestFinished arrive, like a chat answer. A question that asks for the whole document
+    ("summarise", "list every deadline") is read whole, in parts when it does not fit."""
+
+    question: str
+    documents: tuple[str, ...]        # SHA-256 of each document to search, in the order added
+    index_path: str                   # the SQLite file holding their passages
+    history: tuple[ChatMessage, ...] = ()   # the conversation before the question
+    system_prompt: str = ""
+    language: str = "English"
+    temperature: float = 0.3
+    max_tokens: int = 1024
+    cache_dir: str | None = None
+    request_id: int = field(default_factory=next_request_id)
+    conversation_id: int | None = None
+
+
+@dataclass(frozen=True)
+class PassageRef:
+    """One passage given to the model: where it is, and how it was chosen."""
+
+    document: str                      # the file's name
+    sha256: str
+    label: str                         # "page 12", "section 'Budget'", "lines 61–120"
+    page: int | None
+    tokens: int                        # counted with the model's tokenizer
+    score: float                       # BM25 (lower is better, SQLite's sign); 0: not matched
+
+
+@dataclass(frozen=True)
+class CitationCheck:
+    """One ``[p. 12]`` in an answer, checked against the text of the page it names."""
+
+    marker: str                        # as written, "[p. 12]"
+    start: int                         # its place in the answer text
+    end: int
+    document: str                      # the file it names or was resolved to ("" if none)
+    where: Msg                         # "p. 12", "report.pdf, p. 12"
+    status: str                        # "found", "not_found", "unchecked" (nothing to check)
+    terms: tuple[str, ...] = ()        # the sentence's key terms (numbers, names, dates)
+    missing: tuple[str, ...] = ()      # those not on the cited page
+
+    @property
+    def failed(self) -> bool:
+        return self.status == "not_found"
+
+
+@dataclass(frozen=True)
+class PassagesChosen:
+    """Before the answer: which passages the model reads (the user sees the pages)."""
+
+    request_id: int
+    conversation_id: int | None
+    passages: tuple[PassageRef, ...]
+    whole: bool                        # every passage of every document fits: all are read
+    read: Msg                          # "Read for this answer: report.pdf, pp. 3, 4, 12."
+
+
+@dataclass(frozen=True)
+class DocumentAnswered:
+    """After the answer, before RequestFinished: the citations checked."""
+
+    request_id: int
+    conversation_id: int | None
+    text: str                          # the answer as the model wrote it
+    passages: tuple[PassageRef, ...]
+    checks: tuple[CitationCheck, ...]
+    read: Msg                          # what was read for the answer
+    mode: str                          # "passages" or "whole" (map-reduce over the documents)
+
+    def marked(self, say: Callable[[Msg], str] = str) -> str:
+        """The answer with every failed citation marked after it: "[p. 12] (not found on
+        p. 12)"; never dropped. ``say`` renders the note in the interface's language."""
+        pieces, last = [], 0
+        for check in sorted(self.checks, key=lambda c: c.start):
+            if check.failed:
+                note = say(msg("documents.citation_not_found", where=check.where))
+                pieces += [self.text[last:check.end], f" *({note})*"]
+                last = check.end
+        return "".join(pieces) + self.text[last:]
+
+
+DocumentEvent = Union[DocumentInspected, DocumentProgress, DocumentFinished, PassagesChosen,
+                      DocumentAnswered]
 Event = Union[Event, DocumentEvent]  # noqa: F811 - the chat events above, plus these
 
 
@@ -289,6 +389,7 @@ class EngineLike:
     def load(self, request: LoadRequest) -> int: ...        # returns request_id
     def chat(self, request: ChatRequest) -> int: ...        # returns request_id
     def document(self, request: DocumentRequest) -> int: ...  # returns request_id
+    def ask(self, request: QuestionRequest) -> int: ...     # returns request_id
     def stop(self, request_id: int | None = None) -> None: ...  # None: the running one
     def stop_conversation(self, conversation_id: int) -> None: ...  # all it runs and queued
     def waiting(self, request_id: int) -> bool: ...         # queued behind another request?

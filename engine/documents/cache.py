@@ -14,7 +14,7 @@ import platformdirs
 from engine.documents.types import Document, Section
 
 log = logging.getLogger("rotary.documents")
-CACHE_VERSION = 1          # bump when extraction changes what it produces
+CACHE_VERSION = 2          # bump when extraction changes what it produces (2: OCR, lines)
 
 
 def default_cache_dir() -> Path:
@@ -54,7 +54,9 @@ class TextCache:
             return Document(path=path, name=Path(path).name, kind=data["kind"], sha256=sha256,
                             sections=sections, page_count=data["page_count"],
                             unreadable_pages=tuple(data["unreadable_pages"]),
-                            encoding=data["encoding"], from_cache=True)
+                            encoding=data["encoding"], lines=data["lines"],
+                            ocr_pages=tuple(data["ocr_pages"]), ocr_seconds=data["ocr_seconds"],
+                            from_cache=True)
         except (KeyError, TypeError):
             log.warning("ignoring a damaged document cache entry %s", sha256)
             return None
@@ -62,6 +64,8 @@ class TextCache:
     def put(self, document: Document) -> None:
         data = {"version": CACHE_VERSION, "kind": document.kind, "page_count": document.page_count,
                 "unreadable_pages": list(document.unreadable_pages), "encoding": document.encoding,
+                "lines": document.lines, "ocr_pages": list(document.ocr_pages),
+                "ocr_seconds": document.ocr_seconds,
                 "sections": [dataclasses.asdict(s) for s in document.sections]}
         try:
             self.directory.mkdir(parents=True, exist_ok=True)

@@ -15,11 +15,13 @@ import time
 import zipfile
 from pathlib import Path
 
+from engine.documents import ocr
 from engine.documents.cache import TextCache, file_sha256
 from engine.documents.types import KINDS, Document, Limits, Section
 from engine.errors import (CorruptDocumentError, DocumentError, DocumentTooLargeError,
                            EmptyDocumentError, NoTextLayerError, PasswordProtectedError,
                            UnsupportedDocumentError)
+from engine.messages import msg
 
 log = logging.getLogger("rotary.documents")
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"   # old .doc, or an encrypted .docx
@@ -27,8 +29,11 @@ FPDF_ERR_PASSWORD = 4
 
 
 def read_document(path: str | os.PathLike, *, cache: TextCache | None = None,
-                  limits: Limits = Limits()) -> Document:
-    """The document's sections, from the cache when this exact file was read before."""
+                  limits: Limits = Limits(), ocr_run: ocr.OcrRun | None = None) -> Document:
+    """The document's sections, from the cache when this exact file was read before.
+
+    PDF pages that are pictures are read by text recognition where it is installed
+    (``ocr_run``: its stop flag and progress); their text is cached like the rest."""
     path = Path(path)
     kind = _kind_of(path)
     size = _checked_size(path, limits)
@@ -37,11 +42,11 @@ def read_document(path: str | os.PathLike, *, cache: TextCache | None = None,
     cached = cache.get(sha256, str(path))
     if cached is not None:
         return cached
-    reader = {"pdf": _read_pdf, "docx": _read_docx}.get(kind, _read_text)
-    fields = reader(data, limits, kind)
+    reader = {"docx": _read_docx}.get(kind, _read_text)
+    fields = reader(data, limits, kind) if kind != "pdf" else _read_pdf(data, limits, ocr_run)
     document = Document(path=str(path), name=path.name, kind=kind, sha256=sha256, **fields)
     if not any(s.text.strip() for s in document.sections):
-        raise EmptyDocumentError(f"'{path.name}' contains no text to read.", f"{size} bytes")
+        raise EmptyDocumentError(msg("documents.no_text", name=path.name), f"{size} bytes")
     cache.put(document)
     return document
 
@@ -51,53 +56,65 @@ def _kind_of(path: Path) -> str:
     if suffix in KINDS:
         return KINDS[suffix]
     if suffix == ".doc":
-        raise UnsupportedDocumentError(
-            f"'{path.name}' is in the old Word format (.doc). Open it in Word and save it as "
-            ".docx, then drop it here again.")
-    raise UnsupportedDocumentError(
-        f"Rotary cannot read '{path.name}'. It reads PDF, Word (.docx), text and Markdown files.",
-        f"suffix {suffix or '(none)'}")
+        raise UnsupportedDocumentError(msg("documents.old_word", name=path.name))
+    raise UnsupportedDocumentError(msg("documents.unsupported", name=path.name),
+                                   f"suffix {suffix or '(none)'}")
 
 
 def _checked_size(path: Path, limits: Limits) -> int:
     try:
         stat = path.stat()
     except OSError as error:
-        raise DocumentError(f"'{path.name}' could not be opened.", str(error)) from error
+        raise DocumentError(msg("documents.cannot_open", name=path.name), str(error)) from error
     if not path.is_file():
-        raise DocumentError(f"'{path.name}' is a folder, not a document.")
+        raise DocumentError(msg("documents.is_folder", name=path.name))
     if stat.st_size == 0:
-        raise EmptyDocumentError(f"'{path.name}' is empty.")
+        raise EmptyDocumentError(msg("documents.empty_file", name=path.name))
     if stat.st_size > limits.max_bytes:
-        raise DocumentTooLargeError(
-            f"'{path.name}' is {stat.st_size / 2**20:.0f} MB; Rotary reads documents up to "
-            f"{limits.max_bytes / 2**20:.0f} MB.", f"{stat.st_size} bytes")
+        raise DocumentTooLargeError(msg("documents.too_many_bytes", name=path.name,
+                                        mb=stat.st_size / 2**20, limit=limits.max_bytes / 2**20),
+                                    f"{stat.st_size} bytes")
     return stat.st_size
 
 
 # ---- PDF ------------------------------------------------------------------------------------
 
-def _read_pdf(data: bytes, limits: Limits, _kind: str) -> dict:
+def _read_pdf(data: bytes, limits: Limits, ocr_run: ocr.OcrRun | None) -> dict:
     import pypdfium2 as pdfium  # noqa: PLC0415
 
     if b"%PDF" not in data[:1024]:
-        raise CorruptDocumentError("This file is not a PDF, although its name ends in .pdf.")
+        raise CorruptDocumentError(msg("documents.not_pdf"))
     pdf = _open_pdf(pdfium, data)
     try:
         count = len(pdf)
         if count > limits.max_pages:
-            raise DocumentTooLargeError(
-                f"This PDF has {count:,} pages; Rotary reads documents up to "
-                f"{limits.max_pages:,} pages.", f"{count} pages")
+            raise DocumentTooLargeError(msg("documents.too_many_pages", n=count,
+                                            limit=limits.max_pages), f"{count} pages")
         sections, blank = _pdf_pages(pdf, count, limits)
+        recognised = _recognise(pdf, blank, ocr_run)
     finally:
         pdf.close()
-    if len(blank) == count:
-        raise NoTextLayerError(
-            "This PDF has no text layer: its pages are images, probably scanned. Rotary "
-            "cannot read scanned pages (there is no text recognition built in).",
-            f"{count} pages without text")
-    return {"sections": tuple(sections), "page_count": count, "unreadable_pages": tuple(blank)}
+    read = {page: text for page, text in recognised.texts.items() if text.strip()}
+    sections += [Section(f"page {page}", text, page=page) for page, text in read.items()]
+    sections.sort(key=lambda section: section.page)
+    if not sections:
+        code = "documents.pictures_unreadable" if recognised.texts else "documents.pictures_only"
+        raise NoTextLayerError(msg(code), f"{count} pages without text; OCR "
+                               f"{recognised.languages or 'not installed'}")
+    return {"sections": tuple(sections), "page_count": count,
+            "unreadable_pages": tuple(p for p in blank if p not in read),
+            "ocr_pages": tuple(read), "ocr_seconds": round(recognised.seconds, 1)}
+
+
+def _recognise(pdf, blank: list[int], run: ocr.OcrRun | None) -> ocr.Recognised:
+    if not blank or not ocr.available():
+        if blank:
+            log.info("%d pages without text; text recognition is not installed", len(blank))
+        return ocr.Recognised({}, 0.0, "")
+    try:
+        return ocr.recognise_pages(pdf, blank, run)
+    except ocr.OcrStopped:
+        raise DocumentError(msg("documents.ocr_stopped")) from None
 
 
 def _open_pdf(pdfium, data: bytes):
@@ -105,11 +122,8 @@ def _open_pdf(pdfium, data: bytes):
         return pdfium.PdfDocument(data)
     except pdfium.PdfiumError as error:
         if getattr(error, "err_code", None) == FPDF_ERR_PASSWORD:
-            raise PasswordProtectedError(
-                "This PDF is protected by a password. Open it, save a copy without the "
-                "password, and drop that copy here.", str(error)) from error
-        raise CorruptDocumentError("This PDF is damaged and could not be opened.",
-                                   str(error)) from error
+            raise PasswordProtectedError(msg("documents.pdf_password"), str(error)) from error
+        raise CorruptDocumentError(msg("documents.pdf_damaged"), str(error)) from error
 
 
 def _pdf_pages(pdf, count: int, limits: Limits) -> tuple[list[Section], list[int]]:
@@ -122,8 +136,8 @@ def _pdf_pages(pdf, count: int, limits: Limits) -> tuple[list[Section], list[int
         chars += len(text)
         if chars > limits.max_chars or time.monotonic() - started > limits.max_seconds:
             raise DocumentTooLargeError(
-                f"This PDF holds more text than Rotary can read at once (stopped at page "
-                f"{index + 1} of {count}).", f"{chars} characters, {time.monotonic() - started:.0f} s")
+                msg("documents.pdf_too_much_text", page=index + 1, pages=count),
+                f"{chars} characters, {time.monotonic() - started:.0f} s")
         sections.append(Section(f"page {index + 1}", text, page=index + 1))
     return sections, blank
 
@@ -157,14 +171,12 @@ def _read_docx(data: bytes, limits: Limits, _kind: str) -> dict:
     import docx  # noqa: PLC0415
 
     if data.startswith(OLE_MAGIC):
-        raise PasswordProtectedError(
-            "This Word file is protected by a password (or is an old .doc renamed to .docx). "
-            "Open it in Word, save a copy without the password as .docx, and drop that copy here.")
+        raise PasswordProtectedError(msg("documents.word_password"))
     _check_zip(data, limits)
     try:
         document = docx.Document(io.BytesIO(data))
     except Exception as error:  # python-docx raises several types for damaged packages
-        raise CorruptDocumentError("This Word file is damaged and could not be opened.",
+        raise CorruptDocumentError(msg("documents.word_damaged"),
                                    f"{type(error).__name__}: {error}") from error
     return {"sections": tuple(_docx_sections(document))}
 
@@ -174,11 +186,10 @@ def _check_zip(data: bytes, limits: Limits) -> None:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unzipped = sum(info.file_size for info in archive.infolist())
     except zipfile.BadZipFile as error:
-        raise CorruptDocumentError("This file is not a Word document, although its name ends "
-                                   "in .docx.", str(error)) from error
+        raise CorruptDocumentError(msg("documents.not_word"), str(error)) from error
     if unzipped > limits.max_unzipped_bytes:
-        raise DocumentTooLargeError("This Word file unpacks to more data than Rotary reads "
-                                    f"({unzipped / 2**20:.0f} MB).", f"{unzipped} bytes unzipped")
+        raise DocumentTooLargeError(msg("documents.word_too_big", mb=unzipped / 2**20),
+                                    f"{unzipped} bytes unzipped")
 
 
 def _docx_sections(document) -> list[Section]:
@@ -225,19 +236,18 @@ LINES_PER_BLOCK = 60
 def _read_text(data: bytes, limits: Limits, kind: str) -> dict:
     text, encoding = _decode(data)
     if len(text) > limits.max_chars:
-        raise DocumentTooLargeError("This text file holds more text than Rotary can read at once.",
-                                    f"{len(text)} characters")
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        raise DocumentTooLargeError(msg("documents.text_too_long"), f"{len(text)} characters")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n").split("\n")
     sections = _markdown_sections(lines) if kind == "markdown" else []
-    return {"sections": tuple(sections or _line_blocks(lines)), "encoding": encoding}
+    return {"sections": tuple(sections or _line_blocks(lines)), "encoding": encoding,
+            "lines": len(lines)}
 
 
 def _decode(data: bytes) -> tuple[str, str]:
     text, encoding = _detect(data)
     controls = sum(1 for ch in text if ord(ch) < 32 and ch not in "\n\r\t\f")
     if controls > max(8, len(text) // 100):
-        raise CorruptDocumentError("This file does not contain readable text, although its name "
-                                   "says it is a text file.", f"{controls} control characters")
+        raise CorruptDocumentError(msg("documents.not_text"), f"{controls} control characters")
     return text.lstrip("\ufeff"), encoding
 
 
@@ -253,8 +263,7 @@ def _detect(data: bytes) -> tuple[str, str]:
         pass
     best = from_bytes(data).best()
     if best is None or (_looks_binary(data) and not best.encoding.startswith("utf_")):
-        raise CorruptDocumentError("This file does not contain text (it looks like a program or "
-                                   "an image), although its name says it is a text file.")
+        raise CorruptDocumentError(msg("documents.binary"))
     # Short Western texts often read as cp1257/cp775 with equal "chaos"; office files on
     # Windows are far more often cp1252, so it wins when it reads almost as cleanly.
     western = from_bytes(data, cp_isolation=["cp1252"]).best()

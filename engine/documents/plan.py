@@ -11,6 +11,7 @@ from engine.documents.prompts import Prompts
 from engine.documents.split import Part, TokenCounter, split_into_parts
 from engine.documents.types import Document
 from engine.errors import DocumentError
+from engine.messages import msg
 
 MARGIN = 8                 # tokens kept free: the template's closing marks, rounding
 MIN_TEXT_TOKENS = 64       # below this a part holds too little to be worth a call
@@ -43,9 +44,8 @@ class Budget:
                      n_ctx - part - part_answer - MARGIN, n_ctx - combine - answer - MARGIN,
                      n_ctx - merge - part_answer - MARGIN, part, max(combine, merge))
         if min(budget.part_text, budget.merge_text) < max(MIN_TEXT_TOKENS, 2 * (part_answer + 48)):
-            raise DocumentError(
-                "The model's memory (context) is too small to read documents. Choose a larger "
-                "context in Settings.", f"n_ctx {n_ctx}, part room {budget.part_text}")
+            raise DocumentError(msg("documents.context_too_small"),
+                                f"n_ctx {n_ctx}, part room {budget.part_text}")
         return budget
 
 

@@ -99,3 +99,37 @@ def write_docx(path: str | os.PathLike, sections: Sequence[tuple[str, Sequence[s
     path = pathlib.Path(path)
     document.save(str(path))
     return path
+
+
+CJK_FONTS = ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+             "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+             "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+             "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
+             "C:/Windows/Fonts/malgun.ttf", "/System/Library/Fonts/PingFang.ttc")
+
+
+def cjk_font() -> str | None:
+    """A font with Hangul and Han on this machine, to draw Korean or Chinese test pages
+    (``apt install fonts-wqy-microhei``); None where there is none."""
+    return next((path for path in CJK_FONTS if pathlib.Path(path).is_file()), None)
+
+
+def render_page(lines: Sequence[str], font_path: str | None = None, size: int = 32):
+    """A letter page at 200 dpi with ``lines`` drawn on it, as a scanner would give it."""
+    from PIL import Image, ImageDraw, ImageFont  # noqa: PLC0415
+
+    font = ImageFont.truetype(font_path, size) if font_path else ImageFont.load_default(size=size)
+    image = Image.new("L", (1700, 2200), 255)
+    draw = ImageDraw.Draw(image)
+    for number, line in enumerate(lines):
+        draw.text((150, 200 + number * 60), line, font=font, fill=0)
+    return image
+
+
+def write_scanned_pdf(path: str | os.PathLike, pages: Sequence[Sequence[str]],
+                      font_path: str | None = None) -> pathlib.Path:
+    """A PDF whose pages are pictures of text (no text layer), like a scan."""
+    images = [render_page(lines, font_path) for lines in pages]
+    path = pathlib.Path(path)
+    images[0].save(path, "PDF", save_all=True, append_images=images[1:], resolution=200.0)
+    return path

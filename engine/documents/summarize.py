@@ -8,6 +8,7 @@ labelled partial. Progress goes out as DocumentProgress events after every call.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 import time
@@ -18,14 +19,17 @@ from engine.api import (ChatMessage, ChatRequest, Citation, DocumentFinished, Do
                         DocumentProgress, DocumentRequest, DocumentSummary, Event)
 from engine.documents.cache import TextCache
 from engine.documents.extract import read_document
+from engine.documents.ocr import OcrRun
 from engine.documents.model import SummaryModel, as_summary_model
 from engine.documents.plan import Budget, DocumentPlan, note_words, plan_document
 from engine.documents.presets import summary_preset
 from engine.documents.prompts import Prompts
-from engine.documents.report import overview_of, read_note
+from engine.documents.report import overview_of, pages_note, read_note, time_left_msg
 from engine.documents.speed import SpeedMeter
 from engine.documents.split import span_label
+from engine.documents.types import Document
 from engine.errors import DocumentError
+from engine.messages import Msg, msg
 
 PROGRESS_EVERY_TOKENS = 32
 TEMPERATURE = 0.3          # summaries: few surprises, but not the loops greedy decoding falls into
@@ -72,6 +76,8 @@ class DocumentSummarizer:
     stop: threading.Event
     speed: SpeedMeter = field(default_factory=SpeedMeter)
     calls: list[CallRecord] = field(default_factory=list)
+    document: Document | None = None             # already read (several files as one)
+    quiet_kinds: frozenset[str] = frozenset()    # calls whose words are not shown (notes)
 
     def __post_init__(self) -> None:
         self.model = as_summary_model(self.model)
@@ -87,9 +93,28 @@ class DocumentSummarizer:
 
     # ---- the run ---------------------------------------------------------------------
 
-    def inspect(self) -> DocumentPlan:
+    def read(self) -> Document:
+        """The document's text; pages that are pictures are recognised, with progress."""
+        if self.document is not None:
+            return self.document
         cache = TextCache(self.request.cache_dir) if self.request.cache_dir else None
-        document = read_document(self.request.path, cache=cache)
+        document = read_document(self.request.path, cache=cache,
+                                 ocr_run=OcrRun(self.stop, self._ocr_progress))
+        if self.request.index_path:
+            from engine.documents.index import PassageIndex  # noqa: PLC0415
+
+            with PassageIndex(self.request.index_path) as index:
+                index.add(document)
+        return document
+
+    def _ocr_progress(self, page: int, pages: int, seconds_left: float) -> None:
+        self.emit(DocumentProgress(self.request.request_id, self.request.conversation_id,
+                                   "recognising", page, pages, page - 1, seconds_left,
+                                   msg("documents.progress.ocr", page=page, pages=pages),
+                                   time_left_msg(seconds_left)))
+
+    def inspect(self) -> DocumentPlan:
+        document = self.read()
         self.prompts = Prompts(document.name, self.preset, self.request.language,
                                self.request.question)
         budget = Budget.measure(self.prompts, self.model.context_size, self.count_chat)
@@ -118,7 +143,7 @@ class DocumentSummarizer:
 
     def _whole(self) -> str:
         part = self.plan.parts[0]
-        self._progress("writing", 1, 0, f"Reading the whole document ({part.label})…")
+        self._progress("writing", 1, 0, msg("documents.progress.whole"))
         return self._call("whole", part.label, self.prompts.whole(part.text), self.plan.budget.answer)
 
     def _map_reduce(self) -> str:
@@ -126,7 +151,7 @@ class DocumentSummarizer:
         for part in parts:
             self._check_stop()
             self._progress("reading", part.index, part.index - 1,
-                           f"Reading part {part.index} of {len(parts)} ({part.label})…")
+                           msg("documents.progress.part", part=part.index, parts=len(parts)))
             answer = self.plan.budget.part_answer
             text = self._call("part", part.label, self.prompts.part(
                 part.text, part.index, len(parts), part.label, note_words(answer)), answer)
@@ -139,7 +164,7 @@ class DocumentSummarizer:
             self._check_stop()
             if self.count("\n\n".join(n.tagged for n in notes)) <= budget.combine_text:
                 self._progress("combining", len(self.plan.parts), len(self.plan.parts),
-                               "Writing the summary from the notes on every part…")
+                               msg("documents.progress.combining", parts=len(self.plan.parts)))
                 joined = "\n\n".join(n.tagged for n in notes)
                 return self._call("final", "all parts", self.prompts.combine(joined, True),
                                   budget.answer)
@@ -158,7 +183,7 @@ class DocumentSummarizer:
     def _merge(self, group: list[Note], step: int) -> Note:
         self._check_stop()
         self._progress("combining", len(self.plan.parts), len(self.plan.parts),
-                       f"Combining notes ({step})…")
+                       msg("documents.progress.combining", parts=len(self.plan.parts)))
         pages = tuple(p for n in group for p in n.pages)
         label = span_label([n.label for n in group], pages)
         text = self._call("merge", label, self.prompts.combine(
@@ -182,7 +207,7 @@ class DocumentSummarizer:
         prompt_tokens = self.count_chat(messages)
         room = self.model.context_size - prompt_tokens
         if room < max_tokens:   # the planner sized every call; this would be our bug
-            raise DocumentError("The document could not be split to fit the model's memory.",
+            raise DocumentError(msg("documents.split_failed"),
                                 f"{kind} {label}: prompt {prompt_tokens} + answer {max_tokens} "
                                 f"> context {self.model.context_size}")
         request = ChatRequest(messages=messages, max_tokens=max_tokens, temperature=TEMPERATURE,
@@ -190,8 +215,10 @@ class DocumentSummarizer:
                               conversation_id=self.request.conversation_id)
         started = time.perf_counter()
         run = self.model.start_chat(request, self.stop)
+        quiet = kind in self.quiet_kinds
         for record in run.records():
-            self.emit(record)            # the gauge shows reading and writing speed as in chat
+            # the gauge shows reading and writing speed as in chat; notes are not the answer
+            self.emit(dataclasses.replace(record, text="") if quiet else record)
             if record.generated_tokens % PROGRESS_EVERY_TOKENS == 0:
                 self._progress_again()
         self.model.finish_chat(run)
@@ -207,10 +234,12 @@ class DocumentSummarizer:
 
     # ---- progress and the result ---------------------------------------------------------
 
-    def _progress(self, phase: str, part: int, done: int, message: str) -> None:
+    def _progress(self, phase: str, part: int, done: int, message: Msg) -> None:
         self._last = (phase, part, done, message)
+        left = self._seconds_left()
         self.emit(DocumentProgress(self.request.request_id, self.request.conversation_id, phase,
-                                   part, len(self.plan.parts), done, self._seconds_left(), message))
+                                   part, len(self.plan.parts), done, left, message,
+                                   time_left_msg(left)))
 
     def _progress_again(self) -> None:
         self._progress(*self._last)
@@ -236,16 +265,18 @@ class DocumentSummarizer:
         plan = self.plan
         parts_read = len(self.notes) if not plan.whole else int(not partial or whole_read)
         note = read_note(plan, parts_read, partial)
+        unread = tuple(pages_note(plan.document, skipped="documents.unread"))
         body = answer or "\n\n".join(n.tagged for n in self.notes)
-        text = f"Partial summary: stopped before the end.\n\n{body}" if partial and body else body
+        text = f"{msg('documents.partial_notice')}\n\n{body}" if partial and body else body
+        said = " ".join(str(m) for m in (note, *unread))
         citations = tuple(Citation(n.label, n.pages, n.text) for n in self.notes) \
             or cited_sections(answer, plan)
         tokens_read = sum(p.tokens for p in plan.parts[:parts_read])
-        return DocumentSummary(text=f"{text}\n\n{note}" if text else note, partial=partial,
+        return DocumentSummary(text=f"{text}\n\n{said}" if text else said, partial=partial,
                                parts=len(plan.parts), parts_read=parts_read, tokens=plan.tokens,
                                tokens_read=tokens_read, model_calls=len(self.calls),
                                read_note=note, citations=citations, preset=self.preset.name,
-                               body=body)
+                               body=body, notes=unread)
 
 
 def group_notes(notes: list[Note], budget: int, count: Callable[[str], int]) -> list[list[Note]]:

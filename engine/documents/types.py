@@ -39,6 +39,9 @@ class Document:
     page_count: int = 0                    # PDFs only
     unreadable_pages: tuple[int, ...] = () # pages with no text layer (images, scans)
     encoding: str = ""                     # text files: what charset detection found
+    lines: int = 0                         # text files: how many lines (what a user counts)
+    ocr_pages: tuple[int, ...] = ()        # pages that were pictures, read by text recognition
+    ocr_seconds: float = 0.0               # how long that took (when it was done, not cached)
     from_cache: bool = field(default=False, compare=False)
 
     @property

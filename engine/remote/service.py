@@ -90,12 +90,23 @@ class ServerModel:
 
     def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None:
         from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
+
+        summarize_on_engine_thread(self._document_model(), request, emit, stop)
+
+    def ask(self, request, stop: CancelToken, emit: Emit) -> None:
+        """A question about documents (engine/documents/ask.py), answered by the server."""
+        from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415
+
+        answer_on_engine_thread(self._document_model(), request, emit, stop)
+
+    def _document_model(self):
+        """The server's model as engine/documents sees it (made once per connection)."""
         from engine.remote.documents import RemoteSummaryModel  # noqa: PLC0415
 
         if self._documents is None:
             self._documents = RemoteSummaryModel(self.client, self.server)
             self.server = self._documents.server      # with the context it may have learnt
-        summarize_on_engine_thread(self._documents, request, emit, stop)
+        return self._documents
 
     def _count_prompt(self, request: ChatRequest, stop: CancelToken) -> int:
         try:

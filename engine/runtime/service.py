@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from engine.api import (ChatRequest, DocumentRequest, Event, Listener, LoadFallback, LoadProgress,
-                        LoadRequest, ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished,
-                        RequestStarted, ResponseStats, next_request_id)
+                        LoadRequest, ModelLoaded, ModelUnloaded, QuestionRequest, RequestFailed,
+                        RequestFinished, RequestStarted, ResponseStats, next_request_id)
 from engine.errors import DocumentError, EngineError, EngineStateError, GenerationError
 from engine.messages import Msg, msg
 from engine.runtime.requests import CancelToken, RequestQueue
@@ -33,6 +33,7 @@ class Model(Protocol):
     def loaded_event(self, request_id: int) -> Event: ...
     def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None: ...
     def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None: ...
+    def ask(self, request: QuestionRequest, stop: CancelToken, emit: Emit) -> None: ...
     def close(self) -> None: ...
 
 
@@ -60,6 +61,11 @@ class LocalModel:
         from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
 
         summarize_on_engine_thread(self.loaded, request, emit, stop)
+
+    def ask(self, request: QuestionRequest, stop: CancelToken, emit: Emit) -> None:
+        from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415
+
+        answer_on_engine_thread(self.loaded, request, emit, stop)
 
     def close(self) -> None:
         self.loaded.close()
@@ -114,6 +120,11 @@ class EngineService:
         return request.request_id
 
     def document(self, request: DocumentRequest) -> int:
+        self._requests.put(request)
+        return request.request_id
+
+    def ask(self, request: QuestionRequest) -> int:
+        """A question about a conversation's documents (engine/documents/ask.py)."""
         self._requests.put(request)
         return request.request_id
 
@@ -181,12 +192,22 @@ class EngineService:
         self._emit(RequestStarted(request.request_id, request.conversation_id))
         model.document(request, stop, self._emit)
 
+    def _question(self, request: QuestionRequest, stop: CancelToken) -> None:
+        if stop.is_set():           # stopped while it waited: it ends like a chat answer
+            stats = ResponseStats(request.request_id, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, "stopped")
+            self._emit(RequestFinished(request.request_id, "", stats, request.conversation_id))
+            return
+        model = self._loaded_model(self._NO_MODEL_FOR_DOCUMENT)
+        self._emit(RequestStarted(request.request_id, request.conversation_id))
+        model.ask(request, stop, self._emit)
+
     def _unload(self, _request: _Unload, _stop: CancelToken) -> None:
         self._close_model()
         self._emit(ModelUnloaded(next_request_id()))
 
     _COMMANDS: dict[type, Callable[["EngineService", object, CancelToken], None]] = {
-        LoadRequest: _load, ChatRequest: _chat, DocumentRequest: _document, _Unload: _unload,
+        LoadRequest: _load, ChatRequest: _chat, DocumentRequest: _document,
+        QuestionRequest: _question, _Unload: _unload,
     }
 
     # What a request meets before any load (engine.remote says "not connected").

@@ -969,12 +969,24 @@
         <translation>문서 요약하기</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>취소</translation>
+        <source>Close</source>
+        <translation>닫기</translation>
     </message>
     <message>
-        <source>Do not summarise this document</source>
-        <translation>이 문서를 요약하지 않기</translation>
+        <source>Close this card; the document stays in the conversation</source>
+        <translation>이 카드를 닫습니다. 문서는 대화에 남아 있습니다</translation>
+    </message>
+    <message>
+        <source>Ask a question about it below, or choose a summary:</source>
+        <translation>아래에서 이 문서에 대해 질문하거나 요약 방식을 고르세요:</translation>
+    </message>
+    <message>
+        <source>Add documents to ask about or summarise (PDF, Word, text)</source>
+        <translation>질문하거나 요약할 문서 추가(PDF, Word, 텍스트)</translation>
+    </message>
+    <message>
+        <source>Choose documents</source>
+        <translation>문서 선택</translation>
     </message>
     <message>
         <source>Parts of the document read</source>
@@ -989,156 +1001,8 @@
         <translation>읽기 멈추기; 지금까지 읽은 내용은 유지</translation>
     </message>
     <message>
-        <source>Short summary</source>
-        <translation>짧은 요약</translation>
-    </message>
-    <message>
-        <source>Detailed summary</source>
-        <translation>자세한 요약</translation>
-    </message>
-    <message>
-        <source>Bullet points</source>
-        <translation>요점 목록</translation>
-    </message>
-    <message>
-        <source>Action items</source>
-        <translation>할 일 목록</translation>
-    </message>
-    <message>
-        <source>1 page</source>
-        <translation>1쪽</translation>
-    </message>
-    <message>
-        <source>{n} pages</source>
-        <translation>{n}쪽</translation>
-    </message>
-    <message>
-        <source>1 section</source>
-        <translation>1개 절</translation>
-    </message>
-    <message>
-        <source>{n} sections</source>
-        <translation>{n}개 절</translation>
-    </message>
-    <message>
-        <source>{n} words</source>
-        <translation>{n}단어</translation>
-    </message>
-    <message>
-        <source>about {n} words</source>
-        <translation>약 {n}단어</translation>
-    </message>
-    <message>
-        <source>in one pass</source>
-        <translation>한 번에</translation>
-    </message>
-    <message>
-        <source>in {n} parts</source>
-        <translation>{n}개 부분으로 나눠</translation>
-    </message>
-    <message>
-        <source>Read all of it ({found}) {how}.</source>
-        <translation>전체({found})를 {how} 읽었습니다.</translation>
-    </message>
-    <message>
-        <source>Read all of it ({found}) {how}, but stopped before the summary was finished.</source>
-        <translation>전체({found})를 {how} 읽었지만, 요약이 끝나기 전에 멈췄습니다.</translation>
-    </message>
-    <message>
-        <source>Stopped before any of it ({found}) was read.</source>
-        <translation>문서({found})를 읽기 전에 멈췄습니다.</translation>
-    </message>
-    <message>
-        <source>Partial: read {done} of {parts} parts of it ({found}); the rest was not read.</source>
-        <translation>일부만: 문서({found})의 {parts}개 부분 중 {done}개를 읽었고, 나머지는 읽지 않았습니다.</translation>
-    </message>
-    <message>
-        <source>Pages without text could not be read: {pages}.</source>
-        <translation>글자가 없는 쪽은 읽을 수 없었습니다: {pages}.</translation>
-    </message>
-    <message>
-        <source>Partial summary: stopped before the end.</source>
-        <translation>일부 요약: 끝나기 전에 멈췄습니다.</translation>
-    </message>
-    <message>
-        <source>read in one pass</source>
-        <translation>한 번에 읽기</translation>
-    </message>
-    <message>
-        <source>read in {n} parts</source>
-        <translation>{n}개 부분으로 나눠 읽기</translation>
-    </message>
-    <message>
-        <source>Pages without text (probably images) are skipped: {pages}.</source>
-        <translation>글자가 없는 쪽(아마 그림)은 건너뜁니다: {pages}.</translation>
-    </message>
-    <message>
-        <source>less than a minute on this computer</source>
-        <translation>이 컴퓨터에서 1분 미만</translation>
-    </message>
-    <message>
-        <source>about {n} hours on this computer</source>
-        <translation>이 컴퓨터에서 약 {n}시간</translation>
-    </message>
-    <message>
-        <source>about 1 minute on this computer</source>
-        <translation>이 컴퓨터에서 약 1분</translation>
-    </message>
-    <message>
-        <source>about {n} minutes on this computer</source>
-        <translation>이 컴퓨터에서 약 {n}분</translation>
-    </message>
-    <message>
-        <source>less than a minute on the office server</source>
-        <translation>사무실 서버에서 1분 미만</translation>
-    </message>
-    <message>
-        <source>about {n} hours on the office server</source>
-        <translation>사무실 서버에서 약 {n}시간</translation>
-    </message>
-    <message>
-        <source>about 1 minute on the office server</source>
-        <translation>사무실 서버에서 약 1분</translation>
-    </message>
-    <message>
-        <source>about {n} minutes on the office server</source>
-        <translation>사무실 서버에서 약 {n}분</translation>
-    </message>
-    <message>
-        <source>Reading part {part} of {parts}…</source>
-        <translation>{parts}개 중 {part}번째 부분을 읽는 중…</translation>
-    </message>
-    <message>
-        <source>Writing the summary from the notes on all {parts} parts…</source>
-        <translation>{parts}개 부분 전체의 메모로 요약을 쓰는 중…</translation>
-    </message>
-    <message>
-        <source>Reading the whole document and writing the summary…</source>
-        <translation>문서 전체를 읽고 요약을 쓰는 중…</translation>
-    </message>
-    <message>
-        <source>Less than a minute left.</source>
-        <translation>1분도 남지 않았습니다.</translation>
-    </message>
-    <message>
-        <source>About 1 minute left.</source>
-        <translation>약 1분 남았습니다.</translation>
-    </message>
-    <message>
-        <source>About {n} minutes left.</source>
-        <translation>약 {n}분 남았습니다.</translation>
-    </message>
-    <message>
         <source>Attach…</source>
         <translation>첨부…</translation>
-    </message>
-    <message>
-        <source>Summarise a document (PDF, Word, text)</source>
-        <translation>문서 요약하기 (PDF, Word, 텍스트)</translation>
-    </message>
-    <message>
-        <source>Choose a document to summarise</source>
-        <translation>요약할 문서 선택</translation>
     </message>
     <message>
         <source>Documents ({patterns})</source>
@@ -1269,6 +1133,10 @@
         <translation>엔진</translation>
     </message>
     <message>
+        <source>reading scanned pages</source>
+        <translation>스캔한 쪽 읽기</translation>
+    </message>
+    <message>
         <source>working without the network</source>
         <translation>네트워크 없이 작동</translation>
     </message>
@@ -1332,6 +1200,26 @@
         <source>This document cannot be summarised.</source>
         <translation>이 문서는 요약할 수 없습니다.</translation>
     </message>
+    <message>
+        <source>Documents in this conversation</source>
+        <translation>이 대화의 문서</translation>
+    </message>
+    <message>
+        <source>Documents in this conversation (questions search them all):</source>
+        <translation>이 대화의 문서(질문하면 모두에서 찾습니다):</translation>
+    </message>
+    <message>
+        <source>Document {name}</source>
+        <translation>문서 {name}</translation>
+    </message>
+    <message>
+        <source>Summarise…</source>
+        <translation>요약…</translation>
+    </message>
+    <message>
+        <source>Summarise {name}</source>
+        <translation>{name} 요약</translation>
+    </message>
 </context>
 <context>
     <name>engine</name>
@@ -1346,6 +1234,358 @@
     <message>
         <source>Something went wrong inside the engine.</source>
         <translation>엔진 내부에서 문제가 발생했습니다.</translation>
+    </message>
+    <message>
+        <source>1 page</source>
+        <translation>1쪽</translation>
+    </message>
+    <message>
+        <source>{n:,} pages</source>
+        <translation>{n:,}쪽</translation>
+    </message>
+    <message>
+        <source>1 section</source>
+        <translation>1개 절</translation>
+    </message>
+    <message>
+        <source>{n:,} sections</source>
+        <translation>{n:,}개 절</translation>
+    </message>
+    <message>
+        <source>1 line</source>
+        <translation>1줄</translation>
+    </message>
+    <message>
+        <source>{n:,} lines</source>
+        <translation>{n:,}줄</translation>
+    </message>
+    <message>
+        <source>{n} words</source>
+        <translation>{n}단어</translation>
+    </message>
+    <message>
+        <source>about {n:,} words</source>
+        <translation>약 {n:,}단어</translation>
+    </message>
+    <message>
+        <source>{found}, {words}</source>
+        <translation>{found}, {words}</translation>
+    </message>
+    <message>
+        <source>{text}.</source>
+        <translation>{text}.</translation>
+    </message>
+    <message>
+        <source>Short summary</source>
+        <translation>짧은 요약</translation>
+    </message>
+    <message>
+        <source>Detailed summary</source>
+        <translation>자세한 요약</translation>
+    </message>
+    <message>
+        <source>Bullet points</source>
+        <translation>요점 목록</translation>
+    </message>
+    <message>
+        <source>Action items</source>
+        <translation>할 일 목록</translation>
+    </message>
+    <message>
+        <source>read in one pass</source>
+        <translation>한 번에 읽기</translation>
+    </message>
+    <message>
+        <source>read in {n} parts</source>
+        <translation>{n}개 부분으로 나눠 읽기</translation>
+    </message>
+    <message>
+        <source>in one pass</source>
+        <translation>한 번에</translation>
+    </message>
+    <message>
+        <source>in {n} parts</source>
+        <translation>{n}개 부분으로 나눠</translation>
+    </message>
+    <message>
+        <source>less than a minute on this computer</source>
+        <translation>이 컴퓨터에서 1분 미만</translation>
+    </message>
+    <message>
+        <source>about 1 minute on this computer</source>
+        <translation>이 컴퓨터에서 약 1분</translation>
+    </message>
+    <message>
+        <source>about {n} minutes on this computer</source>
+        <translation>이 컴퓨터에서 약 {n}분</translation>
+    </message>
+    <message>
+        <source>about {n:.1f} hours on this computer</source>
+        <translation>이 컴퓨터에서 약 {n:.1f}시간</translation>
+    </message>
+    <message>
+        <source>less than a minute on the office server</source>
+        <translation>사무실 서버에서 1분 미만</translation>
+    </message>
+    <message>
+        <source>about 1 minute on the office server</source>
+        <translation>사무실 서버에서 약 1분</translation>
+    </message>
+    <message>
+        <source>about {n} minutes on the office server</source>
+        <translation>사무실 서버에서 약 {n}분</translation>
+    </message>
+    <message>
+        <source>about {n:.1f} hours on the office server</source>
+        <translation>사무실 서버에서 약 {n:.1f}시간</translation>
+    </message>
+    <message>
+        <source>Less than a minute left.</source>
+        <translation>1분도 남지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>About 1 minute left.</source>
+        <translation>약 1분 남았습니다.</translation>
+    </message>
+    <message>
+        <source>About {n} minutes left.</source>
+        <translation>약 {n}분 남았습니다.</translation>
+    </message>
+    <message>
+        <source>{found}, {how}.</source>
+        <translation>{found}, {how}.</translation>
+    </message>
+    <message>
+        <source>{found}, {how}, {duration}.</source>
+        <translation>{found}, {how}, {duration}.</translation>
+    </message>
+    <message>
+        <source>{pages} and {n} more</source>
+        <translation>{pages} 외 {n}쪽</translation>
+    </message>
+    <message>
+        <source>Page {pages} has no text (probably a picture) and will be skipped.</source>
+        <translation>{pages}쪽에는 글자가 없어(아마 그림) 건너뜁니다.</translation>
+    </message>
+    <message>
+        <source>Pages {pages} have no text (probably pictures) and will be skipped.</source>
+        <translation>{pages}쪽에는 글자가 없어(아마 그림) 건너뜁니다.</translation>
+    </message>
+    <message>
+        <source>Page {pages} has no text and could not be read.</source>
+        <translation>{pages}쪽에는 글자가 없어 읽지 못했습니다.</translation>
+    </message>
+    <message>
+        <source>Pages {pages} have no text and could not be read.</source>
+        <translation>{pages}쪽에는 글자가 없어 읽지 못했습니다.</translation>
+    </message>
+    <message>
+        <source>Page {pages} is a picture (probably scanned): text recognition read it in {seconds:.0f} s.</source>
+        <translation>{pages}쪽은 그림(아마 스캔)이어서 문자 인식으로 {seconds:.0f}초 만에 읽었습니다.</translation>
+    </message>
+    <message>
+        <source>Pages {pages} are pictures (probably scanned): text recognition read them in {seconds:.0f} s.</source>
+        <translation>{pages}쪽은 그림(아마 스캔)이어서 문자 인식으로 {seconds:.0f}초 만에 읽었습니다.</translation>
+    </message>
+    <message>
+        <source>Read all of it ({found}) {how}.</source>
+        <translation>전체({found})를 {how} 읽었습니다.</translation>
+    </message>
+    <message>
+        <source>Read all of it ({found}) {how}, but stopped before the summary was finished.</source>
+        <translation>전체({found})를 {how} 읽었지만, 요약이 끝나기 전에 멈췄습니다.</translation>
+    </message>
+    <message>
+        <source>Stopped before any of it ({found}) was read.</source>
+        <translation>문서({found})를 읽기 전에 멈췄습니다.</translation>
+    </message>
+    <message>
+        <source>Partial: read {done} of {parts} parts of it ({found}); the rest was not read.</source>
+        <translation>일부만: 문서({found})의 {parts}개 부분 중 {done}개를 읽었고, 나머지는 읽지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Partial summary: stopped before the end.</source>
+        <translation>일부 요약: 끝나기 전에 멈췄습니다.</translation>
+    </message>
+    <message>
+        <source>Reading the whole document and writing the summary…</source>
+        <translation>문서 전체를 읽고 요약을 쓰는 중…</translation>
+    </message>
+    <message>
+        <source>Reading part {part} of {parts}…</source>
+        <translation>{parts}개 중 {part}번째 부분을 읽는 중…</translation>
+    </message>
+    <message>
+        <source>Writing the summary from the notes on all {parts} parts…</source>
+        <translation>{parts}개 부분 전체의 메모로 요약을 쓰는 중…</translation>
+    </message>
+    <message>
+        <source>Reading page {page} of {pages} with text recognition…</source>
+        <translation>문자 인식으로 {pages}쪽 중 {page}쪽을 읽는 중…</translation>
+    </message>
+    <message>
+        <source>Looking for the passages that answer your question…</source>
+        <translation>질문에 답하는 부분을 찾는 중…</translation>
+    </message>
+    <message>
+        <source>Reading {n} passages from {where}…</source>
+        <translation>{where}에서 {n}개 부분을 읽는 중…</translation>
+    </message>
+    <message>
+        <source>p. {page}</source>
+        <translation>{page}쪽</translation>
+    </message>
+    <message>
+        <source>pp. {pages}</source>
+        <translation>{pages}쪽</translation>
+    </message>
+    <message>
+        <source>section “{heading}”</source>
+        <translation>“{heading}” 부분</translation>
+    </message>
+    <message>
+        <source>lines {lines}</source>
+        <translation>{lines}줄</translation>
+    </message>
+    <message>
+        <source>the beginning</source>
+        <translation>처음 부분</translation>
+    </message>
+    <message>
+        <source>{name}, {where}</source>
+        <translation>{name}, {where}</translation>
+    </message>
+    <message>
+        <source>{first}; {second}</source>
+        <translation>{first}; {second}</translation>
+    </message>
+    <message>
+        <source>{name} (all of it)</source>
+        <translation>{name} (전체)</translation>
+    </message>
+    <message>
+        <source>Read for this answer: {where}.</source>
+        <translation>이 답변을 위해 읽은 곳: {where}.</translation>
+    </message>
+    <message>
+        <source>Read all of it for this answer ({where}), {how}.</source>
+        <translation>이 답변을 위해 전체({where})를 {how} 읽었습니다.</translation>
+    </message>
+    <message>
+        <source>not found on {where}</source>
+        <translation>{where}에서 찾을 수 없음</translation>
+    </message>
+    <message>
+        <source>{passed} of {checked} page references checked against the pages.</source>
+        <translation>쪽 인용 {checked}개 중 {passed}개가 해당 쪽에서 확인되었습니다.</translation>
+    </message>
+    <message>
+        <source>'{name}' is in the old Word format (.doc). Open it in Word and save it as .docx, then drop it here again.</source>
+        <translation>'{name}'은(는) 예전 Word 형식(.doc)입니다. Word에서 열어 .docx로 저장한 뒤 다시 여기에 놓으세요.</translation>
+    </message>
+    <message>
+        <source>Rotary cannot read '{name}'. It reads PDF, Word (.docx), text and Markdown files.</source>
+        <translation>Rotary는 '{name}'을(를) 읽을 수 없습니다. PDF, Word(.docx), 텍스트, Markdown 파일을 읽습니다.</translation>
+    </message>
+    <message>
+        <source>'{name}' could not be opened.</source>
+        <translation>'{name}'을(를) 열 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>'{name}' is a folder, not a document.</source>
+        <translation>'{name}'은(는) 문서가 아니라 폴더입니다.</translation>
+    </message>
+    <message>
+        <source>'{name}' is empty.</source>
+        <translation>'{name}'은(는) 비어 있습니다.</translation>
+    </message>
+    <message>
+        <source>'{name}' contains no text to read.</source>
+        <translation>'{name}'에는 읽을 글자가 없습니다.</translation>
+    </message>
+    <message>
+        <source>'{name}' is {mb:,.0f} MB; Rotary reads documents up to {limit:,.0f} MB.</source>
+        <translation>'{name}'은(는) {mb:,.0f}MB입니다. Rotary는 {limit:,.0f}MB까지의 문서를 읽습니다.</translation>
+    </message>
+    <message>
+        <source>This file is not a PDF, although its name ends in .pdf.</source>
+        <translation>이 파일은 이름이 .pdf로 끝나지만 PDF가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>This PDF has {n:,} pages; Rotary reads documents up to {limit:,} pages.</source>
+        <translation>이 PDF는 {n:,}쪽입니다. Rotary는 {limit:,}쪽까지의 문서를 읽습니다.</translation>
+    </message>
+    <message>
+        <source>This PDF's pages are pictures (probably scanned), and text recognition is not installed with this copy of Rotary, so it cannot read them.</source>
+        <translation>이 PDF의 쪽은 그림(아마 스캔)인데, 이 Rotary에는 문자 인식이 설치되어 있지 않아 읽을 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>This PDF's pages are pictures (probably scanned), and text recognition found no words on them.</source>
+        <translation>이 PDF의 쪽은 그림(아마 스캔)이며, 문자 인식으로도 글자를 찾지 못했습니다.</translation>
+    </message>
+    <message>
+        <source>This PDF is protected by a password. Open it, save a copy without the password, and drop that copy here.</source>
+        <translation>이 PDF는 암호로 보호되어 있습니다. 파일을 열어 암호 없는 사본을 저장한 뒤 그 사본을 여기에 놓으세요.</translation>
+    </message>
+    <message>
+        <source>This PDF is damaged and could not be opened.</source>
+        <translation>이 PDF는 손상되어 열 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>This PDF holds more text than Rotary can read at once (it stopped at page {page} of {pages}).</source>
+        <translation>이 PDF에는 Rotary가 한 번에 읽을 수 있는 것보다 많은 글자가 있습니다({pages}쪽 중 {page}쪽에서 멈춤).</translation>
+    </message>
+    <message>
+        <source>This Word file is protected by a password (or is an old .doc renamed to .docx). Open it in Word, save a copy without the password as .docx, and drop that copy here.</source>
+        <translation>이 Word 파일은 암호로 보호되어 있습니다(또는 이름만 .docx로 바꾼 예전 .doc 파일입니다). Word에서 열어 암호 없는 사본을 .docx로 저장한 뒤 그 사본을 여기에 놓으세요.</translation>
+    </message>
+    <message>
+        <source>This Word file is damaged and could not be opened.</source>
+        <translation>이 Word 파일은 손상되어 열 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>This file is not a Word document, although its name ends in .docx.</source>
+        <translation>이 파일은 이름이 .docx로 끝나지만 Word 문서가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>This Word file unpacks to more data than Rotary reads ({mb:,.0f} MB).</source>
+        <translation>이 Word 파일은 풀면 Rotary가 읽는 것보다 큰 데이터가 됩니다({mb:,.0f}MB).</translation>
+    </message>
+    <message>
+        <source>This text file holds more text than Rotary can read at once.</source>
+        <translation>이 텍스트 파일에는 Rotary가 한 번에 읽을 수 있는 것보다 많은 글자가 있습니다.</translation>
+    </message>
+    <message>
+        <source>This file does not contain readable text, although its name says it is a text file.</source>
+        <translation>이 파일은 이름으로는 텍스트 파일이지만 읽을 수 있는 글자가 없습니다.</translation>
+    </message>
+    <message>
+        <source>This file does not contain text (it looks like a program or a picture), although its name says it is a text file.</source>
+        <translation>이 파일은 이름으로는 텍스트 파일이지만 글자가 아닌 내용(프로그램이나 그림으로 보임)이 들어 있습니다.</translation>
+    </message>
+    <message>
+        <source>There is no summary style called '{name}'.</source>
+        <translation>'{name}'(이)라는 요약 방식은 없습니다.</translation>
+    </message>
+    <message>
+        <source>The model's memory (context) is too small to read documents. Choose a larger context in Settings.</source>
+        <translation>모델의 기억 공간(컨텍스트)이 너무 작아 문서를 읽을 수 없습니다. 설정에서 더 큰 컨텍스트를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>The document could not be split to fit the model's memory.</source>
+        <translation>문서를 모델의 기억 공간에 맞게 나눌 수 없었습니다.</translation>
+    </message>
+    <message>
+        <source>Text recognition was stopped, so the document was not read.</source>
+        <translation>문자 인식이 멈춰서 문서를 읽지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>This conversation has no documents to search. Attach one first.</source>
+        <translation>이 대화에는 찾아볼 문서가 없습니다. 먼저 문서를 첨부하세요.</translation>
+    </message>
+    <message>
+        <source>'{name}' is no longer in Rotary's list of read documents. Attach it again.</source>
+        <translation>'{name}'이(가) 더 이상 Rotary가 읽은 문서 목록에 없습니다. 다시 첨부하세요.</translation>
     </message>
     <message>
         <source>No model is loaded yet, so the document cannot be read. Choose a model in Settings.</source>

@@ -969,12 +969,24 @@
         <translation>总结文档</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
     <message>
-        <source>Do not summarise this document</source>
-        <translation>不总结这个文档</translation>
+        <source>Close this card; the document stays in the conversation</source>
+        <translation>关闭此卡片；文档仍保留在对话中</translation>
+    </message>
+    <message>
+        <source>Ask a question about it below, or choose a summary:</source>
+        <translation>可在下方就此文档提问，或选择一种摘要：</translation>
+    </message>
+    <message>
+        <source>Add documents to ask about or summarise (PDF, Word, text)</source>
+        <translation>添加要提问或摘要的文档（PDF、Word、文本）</translation>
+    </message>
+    <message>
+        <source>Choose documents</source>
+        <translation>选择文档</translation>
     </message>
     <message>
         <source>Parts of the document read</source>
@@ -989,156 +1001,8 @@
         <translation>停止阅读；保留目前已读的内容</translation>
     </message>
     <message>
-        <source>Short summary</source>
-        <translation>简短摘要</translation>
-    </message>
-    <message>
-        <source>Detailed summary</source>
-        <translation>详细摘要</translation>
-    </message>
-    <message>
-        <source>Bullet points</source>
-        <translation>要点列表</translation>
-    </message>
-    <message>
-        <source>Action items</source>
-        <translation>待办事项</translation>
-    </message>
-    <message>
-        <source>1 page</source>
-        <translation>1 页</translation>
-    </message>
-    <message>
-        <source>{n} pages</source>
-        <translation>{n} 页</translation>
-    </message>
-    <message>
-        <source>1 section</source>
-        <translation>1 节</translation>
-    </message>
-    <message>
-        <source>{n} sections</source>
-        <translation>{n} 节</translation>
-    </message>
-    <message>
-        <source>{n} words</source>
-        <translation>{n} 个词</translation>
-    </message>
-    <message>
-        <source>about {n} words</source>
-        <translation>约 {n} 个词</translation>
-    </message>
-    <message>
-        <source>in one pass</source>
-        <translation>一次</translation>
-    </message>
-    <message>
-        <source>in {n} parts</source>
-        <translation>分 {n} 部分</translation>
-    </message>
-    <message>
-        <source>Read all of it ({found}) {how}.</source>
-        <translation>已{how}读完全部内容（{found}）。</translation>
-    </message>
-    <message>
-        <source>Read all of it ({found}) {how}, but stopped before the summary was finished.</source>
-        <translation>已{how}读完全部内容（{found}），但在摘要完成之前停止了。</translation>
-    </message>
-    <message>
-        <source>Stopped before any of it ({found}) was read.</source>
-        <translation>在阅读文档（{found}）之前就停止了。</translation>
-    </message>
-    <message>
-        <source>Partial: read {done} of {parts} parts of it ({found}); the rest was not read.</source>
-        <translation>部分：已读文档（{found}）{parts} 个部分中的 {done} 个，其余未读。</translation>
-    </message>
-    <message>
-        <source>Pages without text could not be read: {pages}.</source>
-        <translation>没有文字的页面无法读取：{pages}。</translation>
-    </message>
-    <message>
-        <source>Partial summary: stopped before the end.</source>
-        <translation>部分摘要：在结束前停止了。</translation>
-    </message>
-    <message>
-        <source>read in one pass</source>
-        <translation>一次读完</translation>
-    </message>
-    <message>
-        <source>read in {n} parts</source>
-        <translation>分 {n} 部分阅读</translation>
-    </message>
-    <message>
-        <source>Pages without text (probably images) are skipped: {pages}.</source>
-        <translation>没有文字的页面（可能是图片）将被跳过：{pages}。</translation>
-    </message>
-    <message>
-        <source>less than a minute on this computer</source>
-        <translation>在这台电脑上不到 1 分钟</translation>
-    </message>
-    <message>
-        <source>about {n} hours on this computer</source>
-        <translation>在这台电脑上大约 {n} 小时</translation>
-    </message>
-    <message>
-        <source>about 1 minute on this computer</source>
-        <translation>在这台电脑上大约 1 分钟</translation>
-    </message>
-    <message>
-        <source>about {n} minutes on this computer</source>
-        <translation>在这台电脑上大约 {n} 分钟</translation>
-    </message>
-    <message>
-        <source>less than a minute on the office server</source>
-        <translation>在办公室服务器上不到 1 分钟</translation>
-    </message>
-    <message>
-        <source>about {n} hours on the office server</source>
-        <translation>在办公室服务器上约 {n} 小时</translation>
-    </message>
-    <message>
-        <source>about 1 minute on the office server</source>
-        <translation>在办公室服务器上约 1 分钟</translation>
-    </message>
-    <message>
-        <source>about {n} minutes on the office server</source>
-        <translation>在办公室服务器上约 {n} 分钟</translation>
-    </message>
-    <message>
-        <source>Reading part {part} of {parts}…</source>
-        <translation>正在阅读第 {part} 部分，共 {parts} 部分…</translation>
-    </message>
-    <message>
-        <source>Writing the summary from the notes on all {parts} parts…</source>
-        <translation>正在根据全部 {parts} 个部分的笔记撰写总结…</translation>
-    </message>
-    <message>
-        <source>Reading the whole document and writing the summary…</source>
-        <translation>正在阅读整个文档并撰写总结…</translation>
-    </message>
-    <message>
-        <source>Less than a minute left.</source>
-        <translation>剩余不到 1 分钟。</translation>
-    </message>
-    <message>
-        <source>About 1 minute left.</source>
-        <translation>大约还剩 1 分钟。</translation>
-    </message>
-    <message>
-        <source>About {n} minutes left.</source>
-        <translation>大约还剩 {n} 分钟。</translation>
-    </message>
-    <message>
         <source>Attach…</source>
         <translation>附加…</translation>
-    </message>
-    <message>
-        <source>Summarise a document (PDF, Word, text)</source>
-        <translation>总结文档（PDF、Word、文本）</translation>
-    </message>
-    <message>
-        <source>Choose a document to summarise</source>
-        <translation>选择要总结的文档</translation>
     </message>
     <message>
         <source>Documents ({patterns})</source>
@@ -1269,6 +1133,10 @@
         <translation>引擎</translation>
     </message>
     <message>
+        <source>reading scanned pages</source>
+        <translation>读取扫描页面</translation>
+    </message>
+    <message>
         <source>working without the network</source>
         <translation>不使用网络运行</translation>
     </message>
@@ -1332,6 +1200,26 @@
         <source>This document cannot be summarised.</source>
         <translation>无法总结此文档。</translation>
     </message>
+    <message>
+        <source>Documents in this conversation</source>
+        <translation>此对话中的文档</translation>
+    </message>
+    <message>
+        <source>Documents in this conversation (questions search them all):</source>
+        <translation>此对话中的文档（提问时会搜索全部）：</translation>
+    </message>
+    <message>
+        <source>Document {name}</source>
+        <translation>文档 {name}</translation>
+    </message>
+    <message>
+        <source>Summarise…</source>
+        <translation>摘要…</translation>
+    </message>
+    <message>
+        <source>Summarise {name}</source>
+        <translation>摘要 {name}</translation>
+    </message>
 </context>
 <context>
     <name>engine</name>
@@ -1346,6 +1234,358 @@
     <message>
         <source>Something went wrong inside the engine.</source>
         <translation>引擎内部出现问题。</translation>
+    </message>
+    <message>
+        <source>1 page</source>
+        <translation>1 页</translation>
+    </message>
+    <message>
+        <source>{n:,} pages</source>
+        <translation>{n:,} 页</translation>
+    </message>
+    <message>
+        <source>1 section</source>
+        <translation>1 节</translation>
+    </message>
+    <message>
+        <source>{n:,} sections</source>
+        <translation>{n:,} 节</translation>
+    </message>
+    <message>
+        <source>1 line</source>
+        <translation>1 行</translation>
+    </message>
+    <message>
+        <source>{n:,} lines</source>
+        <translation>{n:,} 行</translation>
+    </message>
+    <message>
+        <source>{n} words</source>
+        <translation>{n} 个词</translation>
+    </message>
+    <message>
+        <source>about {n:,} words</source>
+        <translation>约 {n:,} 个词</translation>
+    </message>
+    <message>
+        <source>{found}, {words}</source>
+        <translation>{found}，{words}</translation>
+    </message>
+    <message>
+        <source>{text}.</source>
+        <translation>{text}。</translation>
+    </message>
+    <message>
+        <source>Short summary</source>
+        <translation>简短摘要</translation>
+    </message>
+    <message>
+        <source>Detailed summary</source>
+        <translation>详细摘要</translation>
+    </message>
+    <message>
+        <source>Bullet points</source>
+        <translation>要点列表</translation>
+    </message>
+    <message>
+        <source>Action items</source>
+        <translation>待办事项</translation>
+    </message>
+    <message>
+        <source>read in one pass</source>
+        <translation>一次读完</translation>
+    </message>
+    <message>
+        <source>read in {n} parts</source>
+        <translation>分 {n} 部分阅读</translation>
+    </message>
+    <message>
+        <source>in one pass</source>
+        <translation>一次</translation>
+    </message>
+    <message>
+        <source>in {n} parts</source>
+        <translation>分 {n} 部分</translation>
+    </message>
+    <message>
+        <source>less than a minute on this computer</source>
+        <translation>在这台电脑上不到 1 分钟</translation>
+    </message>
+    <message>
+        <source>about 1 minute on this computer</source>
+        <translation>在这台电脑上大约 1 分钟</translation>
+    </message>
+    <message>
+        <source>about {n} minutes on this computer</source>
+        <translation>在这台电脑上大约 {n} 分钟</translation>
+    </message>
+    <message>
+        <source>about {n:.1f} hours on this computer</source>
+        <translation>在本机上约 {n:.1f} 小时</translation>
+    </message>
+    <message>
+        <source>less than a minute on the office server</source>
+        <translation>在办公室服务器上不到 1 分钟</translation>
+    </message>
+    <message>
+        <source>about 1 minute on the office server</source>
+        <translation>在办公室服务器上约 1 分钟</translation>
+    </message>
+    <message>
+        <source>about {n} minutes on the office server</source>
+        <translation>在办公室服务器上约 {n} 分钟</translation>
+    </message>
+    <message>
+        <source>about {n:.1f} hours on the office server</source>
+        <translation>在办公室服务器上约 {n:.1f} 小时</translation>
+    </message>
+    <message>
+        <source>Less than a minute left.</source>
+        <translation>剩余不到 1 分钟。</translation>
+    </message>
+    <message>
+        <source>About 1 minute left.</source>
+        <translation>大约还剩 1 分钟。</translation>
+    </message>
+    <message>
+        <source>About {n} minutes left.</source>
+        <translation>大约还剩 {n} 分钟。</translation>
+    </message>
+    <message>
+        <source>{found}, {how}.</source>
+        <translation>{found}，{how}。</translation>
+    </message>
+    <message>
+        <source>{found}, {how}, {duration}.</source>
+        <translation>{found}，{how}，{duration}。</translation>
+    </message>
+    <message>
+        <source>{pages} and {n} more</source>
+        <translation>{pages} 等另外 {n} 页</translation>
+    </message>
+    <message>
+        <source>Page {pages} has no text (probably a picture) and will be skipped.</source>
+        <translation>第 {pages} 页没有文字（可能是图片），将被跳过。</translation>
+    </message>
+    <message>
+        <source>Pages {pages} have no text (probably pictures) and will be skipped.</source>
+        <translation>第 {pages} 页没有文字（可能是图片），将被跳过。</translation>
+    </message>
+    <message>
+        <source>Page {pages} has no text and could not be read.</source>
+        <translation>第 {pages} 页没有文字，无法读取。</translation>
+    </message>
+    <message>
+        <source>Pages {pages} have no text and could not be read.</source>
+        <translation>第 {pages} 页没有文字，无法读取。</translation>
+    </message>
+    <message>
+        <source>Page {pages} is a picture (probably scanned): text recognition read it in {seconds:.0f} s.</source>
+        <translation>第 {pages} 页是图片（可能是扫描件）：文字识别用 {seconds:.0f} 秒读取了它。</translation>
+    </message>
+    <message>
+        <source>Pages {pages} are pictures (probably scanned): text recognition read them in {seconds:.0f} s.</source>
+        <translation>第 {pages} 页是图片（可能是扫描件）：文字识别用 {seconds:.0f} 秒读取了它们。</translation>
+    </message>
+    <message>
+        <source>Read all of it ({found}) {how}.</source>
+        <translation>已{how}读完全部内容（{found}）。</translation>
+    </message>
+    <message>
+        <source>Read all of it ({found}) {how}, but stopped before the summary was finished.</source>
+        <translation>已{how}读完全部内容（{found}），但在摘要完成之前停止了。</translation>
+    </message>
+    <message>
+        <source>Stopped before any of it ({found}) was read.</source>
+        <translation>在阅读文档（{found}）之前就停止了。</translation>
+    </message>
+    <message>
+        <source>Partial: read {done} of {parts} parts of it ({found}); the rest was not read.</source>
+        <translation>部分：已读文档（{found}）{parts} 个部分中的 {done} 个，其余未读。</translation>
+    </message>
+    <message>
+        <source>Partial summary: stopped before the end.</source>
+        <translation>部分摘要：在结束前停止了。</translation>
+    </message>
+    <message>
+        <source>Reading the whole document and writing the summary…</source>
+        <translation>正在阅读整个文档并撰写总结…</translation>
+    </message>
+    <message>
+        <source>Reading part {part} of {parts}…</source>
+        <translation>正在阅读第 {part} 部分，共 {parts} 部分…</translation>
+    </message>
+    <message>
+        <source>Writing the summary from the notes on all {parts} parts…</source>
+        <translation>正在根据全部 {parts} 个部分的笔记撰写总结…</translation>
+    </message>
+    <message>
+        <source>Reading page {page} of {pages} with text recognition…</source>
+        <translation>正在用文字识别读取第 {page} 页，共 {pages} 页…</translation>
+    </message>
+    <message>
+        <source>Looking for the passages that answer your question…</source>
+        <translation>正在查找能回答您问题的段落…</translation>
+    </message>
+    <message>
+        <source>Reading {n} passages from {where}…</source>
+        <translation>正在读取 {where} 中的 {n} 个段落…</translation>
+    </message>
+    <message>
+        <source>p. {page}</source>
+        <translation>第 {page} 页</translation>
+    </message>
+    <message>
+        <source>pp. {pages}</source>
+        <translation>第 {pages} 页</translation>
+    </message>
+    <message>
+        <source>section “{heading}”</source>
+        <translation>“{heading}”部分</translation>
+    </message>
+    <message>
+        <source>lines {lines}</source>
+        <translation>第 {lines} 行</translation>
+    </message>
+    <message>
+        <source>the beginning</source>
+        <translation>开头部分</translation>
+    </message>
+    <message>
+        <source>{name}, {where}</source>
+        <translation>{name}，{where}</translation>
+    </message>
+    <message>
+        <source>{first}; {second}</source>
+        <translation>{first}；{second}</translation>
+    </message>
+    <message>
+        <source>{name} (all of it)</source>
+        <translation>{name}（全部）</translation>
+    </message>
+    <message>
+        <source>Read for this answer: {where}.</source>
+        <translation>本回答阅读了：{where}。</translation>
+    </message>
+    <message>
+        <source>Read all of it for this answer ({where}), {how}.</source>
+        <translation>为本回答{how}读完了全部内容（{where}）。</translation>
+    </message>
+    <message>
+        <source>not found on {where}</source>
+        <translation>在{where}未找到</translation>
+    </message>
+    <message>
+        <source>{passed} of {checked} page references checked against the pages.</source>
+        <translation>{checked} 处页码引用中有 {passed} 处已在对应页面核实。</translation>
+    </message>
+    <message>
+        <source>'{name}' is in the old Word format (.doc). Open it in Word and save it as .docx, then drop it here again.</source>
+        <translation>“{name}”是旧版 Word 格式（.doc）。请在 Word 中打开并另存为 .docx，然后再拖到这里。</translation>
+    </message>
+    <message>
+        <source>Rotary cannot read '{name}'. It reads PDF, Word (.docx), text and Markdown files.</source>
+        <translation>Rotary 无法读取“{name}”。它可读取 PDF、Word（.docx）、文本和 Markdown 文件。</translation>
+    </message>
+    <message>
+        <source>'{name}' could not be opened.</source>
+        <translation>无法打开“{name}”。</translation>
+    </message>
+    <message>
+        <source>'{name}' is a folder, not a document.</source>
+        <translation>“{name}”是文件夹，不是文档。</translation>
+    </message>
+    <message>
+        <source>'{name}' is empty.</source>
+        <translation>“{name}”是空的。</translation>
+    </message>
+    <message>
+        <source>'{name}' contains no text to read.</source>
+        <translation>“{name}”中没有可读的文字。</translation>
+    </message>
+    <message>
+        <source>'{name}' is {mb:,.0f} MB; Rotary reads documents up to {limit:,.0f} MB.</source>
+        <translation>“{name}”有 {mb:,.0f} MB；Rotary 最多读取 {limit:,.0f} MB 的文档。</translation>
+    </message>
+    <message>
+        <source>This file is not a PDF, although its name ends in .pdf.</source>
+        <translation>此文件名以 .pdf 结尾，但它不是 PDF。</translation>
+    </message>
+    <message>
+        <source>This PDF has {n:,} pages; Rotary reads documents up to {limit:,} pages.</source>
+        <translation>此 PDF 有 {n:,} 页；Rotary 最多读取 {limit:,} 页的文档。</translation>
+    </message>
+    <message>
+        <source>This PDF's pages are pictures (probably scanned), and text recognition is not installed with this copy of Rotary, so it cannot read them.</source>
+        <translation>此 PDF 的页面是图片（可能是扫描件），而此版 Rotary 未安装文字识别，因此无法读取。</translation>
+    </message>
+    <message>
+        <source>This PDF's pages are pictures (probably scanned), and text recognition found no words on them.</source>
+        <translation>此 PDF 的页面是图片（可能是扫描件），文字识别也未在其中找到文字。</translation>
+    </message>
+    <message>
+        <source>This PDF is protected by a password. Open it, save a copy without the password, and drop that copy here.</source>
+        <translation>此 PDF 受密码保护。请打开它，另存一份不带密码的副本，然后把副本拖到这里。</translation>
+    </message>
+    <message>
+        <source>This PDF is damaged and could not be opened.</source>
+        <translation>此 PDF 已损坏，无法打开。</translation>
+    </message>
+    <message>
+        <source>This PDF holds more text than Rotary can read at once (it stopped at page {page} of {pages}).</source>
+        <translation>此 PDF 的文字超过 Rotary 一次能读取的量（在第 {page} 页停止，共 {pages} 页）。</translation>
+    </message>
+    <message>
+        <source>This Word file is protected by a password (or is an old .doc renamed to .docx). Open it in Word, save a copy without the password as .docx, and drop that copy here.</source>
+        <translation>此 Word 文件受密码保护（或是改名为 .docx 的旧版 .doc）。请在 Word 中打开，另存一份不带密码的 .docx 副本，然后把副本拖到这里。</translation>
+    </message>
+    <message>
+        <source>This Word file is damaged and could not be opened.</source>
+        <translation>此 Word 文件已损坏，无法打开。</translation>
+    </message>
+    <message>
+        <source>This file is not a Word document, although its name ends in .docx.</source>
+        <translation>此文件名以 .docx 结尾，但它不是 Word 文档。</translation>
+    </message>
+    <message>
+        <source>This Word file unpacks to more data than Rotary reads ({mb:,.0f} MB).</source>
+        <translation>此 Word 文件解压后的数据超过 Rotary 可读取的量（{mb:,.0f} MB）。</translation>
+    </message>
+    <message>
+        <source>This text file holds more text than Rotary can read at once.</source>
+        <translation>此文本文件的文字超过 Rotary 一次能读取的量。</translation>
+    </message>
+    <message>
+        <source>This file does not contain readable text, although its name says it is a text file.</source>
+        <translation>此文件名表明它是文本文件，但其中没有可读的文字。</translation>
+    </message>
+    <message>
+        <source>This file does not contain text (it looks like a program or a picture), although its name says it is a text file.</source>
+        <translation>此文件名表明它是文本文件，但其中不是文字（看起来像程序或图片）。</translation>
+    </message>
+    <message>
+        <source>There is no summary style called '{name}'.</source>
+        <translation>没有名为“{name}”的摘要方式。</translation>
+    </message>
+    <message>
+        <source>The model's memory (context) is too small to read documents. Choose a larger context in Settings.</source>
+        <translation>模型的记忆空间（上下文）太小，无法读取文档。请在“设置”中选择更大的上下文。</translation>
+    </message>
+    <message>
+        <source>The document could not be split to fit the model's memory.</source>
+        <translation>无法将文档拆分到适合模型记忆空间的大小。</translation>
+    </message>
+    <message>
+        <source>Text recognition was stopped, so the document was not read.</source>
+        <translation>文字识别已停止，因此未读取该文档。</translation>
+    </message>
+    <message>
+        <source>This conversation has no documents to search. Attach one first.</source>
+        <translation>此对话中没有可搜索的文档。请先附加一个文档。</translation>
+    </message>
+    <message>
+        <source>'{name}' is no longer in Rotary's list of read documents. Attach it again.</source>
+        <translation>“{name}”已不在 Rotary 已读文档列表中。请重新附加。</translation>
     </message>
     <message>
         <source>No model is loaded yet, so the document cannot be read. Choose a model in Settings.</source>

@@ -467,21 +467,12 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Attach…': (
         '첨부…',
         '附加…'),
-    'Cancel': (
-        '취소',
-        '取消'),
     'Certificates (*.pem *.crt *.cer);;All files (*)': (
         '인증서 (*.pem *.crt *.cer);;모든 파일 (*)',
         '证书 (*.pem *.crt *.cer);;所有文件 (*)'),
     "Check the server's security certificate (recommended)": (
         '서버의 보안 인증서 확인 (권장)',
         '检查服务器的安全证书（推荐）'),
-    'Choose a document to summarise': (
-        '요약할 문서 선택',
-        '选择要总结的文档'),
-    'Do not summarise this document': (
-        '이 문서를 요약하지 않기',
-        '不总结这个文档'),
     'Document': (
         '문서',
         '文档'),
@@ -515,9 +506,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Office server address': (
         '사무실 서버 주소',
         '办公室服务器地址'),
-    'Pages without text (probably images) are skipped: {pages}.': (
-        '글자가 없는 쪽(아마 그림)은 건너뜁니다: {pages}.',
-        '没有文字的页面（可能是图片）将被跳过：{pages}。'),
     'Parts of the document read': (
         '읽은 문서 부분',
         '已阅读的文档部分'),
@@ -545,9 +533,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Summarise': (
         '요약하기',
         '总结'),
-    'Summarise a document (PDF, Word, text)': (
-        '문서 요약하기 (PDF, Word, 텍스트)',
-        '总结文档（PDF、Word、文本）'),
     'Summarise the document': (
         '문서 요약하기',
         '总结文档'),
@@ -605,15 +590,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'about 1 minute on this computer': (
         '이 컴퓨터에서 약 1분',
         '在这台电脑上大约 1 分钟'),
-    'about {n} hours on this computer': (
-        '이 컴퓨터에서 약 {n}시간',
-        '在这台电脑上大约 {n} 小时'),
     'about {n} minutes on this computer': (
         '이 컴퓨터에서 약 {n}분',
         '在这台电脑上大约 {n} 分钟'),
-    'about {n} words': (
-        '약 {n}단어',
-        '约 {n} 个词'),
     'less than a minute on this computer': (
         '이 컴퓨터에서 1분 미만',
         '在这台电脑上不到 1 分钟'),
@@ -641,12 +620,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     '{model} on the office server': (
         '사무실 서버의 {model}',
         '办公室服务器上的 {model}'),
-    '{n} pages': (
-        '{n}쪽',
-        '{n} 页'),
-    '{n} sections': (
-        '{n}개 절',
-        '{n} 节'),
     '{n} words': (
         '{n}단어',
         '{n} 个词'),
@@ -667,7 +640,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "less than a minute on the office server": ("사무실 서버에서 1분 미만", "在办公室服务器上不到 1 分钟"),
     "about 1 minute on the office server": ("사무실 서버에서 약 1분", "在办公室服务器上约 1 分钟"),
     "about {n} minutes on the office server": ("사무실 서버에서 약 {n}분", "在办公室服务器上约 {n} 分钟"),
-    "about {n} hours on the office server": ("사무실 서버에서 약 {n}시간", "在办公室服务器上约 {n} 小时"),
     "Per layer, in order: {shares}.": ("층별, 순서대로: {shares}.", "按层依次：{shares}。"),
     # What was read of a document, at the end of its summary (app/document_text.py).
     'in one pass': (
@@ -688,25 +660,43 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Partial: read {done} of {parts} parts of it ({found}); the rest was not read.': (
         '일부만: 문서({found})의 {parts}개 부분 중 {done}개를 읽었고, 나머지는 읽지 않았습니다.',
         '部分：已读文档（{found}）{parts} 个部分中的 {done} 个，其余未读。'),
-    'Pages without text could not be read: {pages}.': (
-        '글자가 없는 쪽은 읽을 수 없었습니다: {pages}.',
-        '没有文字的页面无法读取：{pages}。'),
     'Partial summary: stopped before the end.': (
         '일부 요약: 끝나기 전에 멈췄습니다.',
         '部分摘要：在结束前停止了。'),
-    # The summary styles (app/document_text.py: preset_titles).
-    'Short summary': (
-        '짧은 요약',
-        '简短摘要'),
-    'Detailed summary': (
-        '자세한 요약',
-        '详细摘要'),
-    'Bullet points': (
-        '요점 목록',
-        '要点列表'),
-    'Action items': (
-        '할 일 목록',
-        '待办事项'),
+    # The documents of a conversation (app/document_shelf.py, app/document_view.py).
+    'reading scanned pages': (
+        '스캔한 쪽 읽기',
+        '读取扫描页面'),
+    'Add documents to ask about or summarise (PDF, Word, text)': (
+        '질문하거나 요약할 문서 추가(PDF, Word, 텍스트)',
+        '添加要提问或摘要的文档（PDF、Word、文本）'),
+    'Ask a question about it below, or choose a summary:': (
+        '아래에서 이 문서에 대해 질문하거나 요약 방식을 고르세요:',
+        '可在下方就此文档提问，或选择一种摘要：'),
+    'Choose documents': (
+        '문서 선택',
+        '选择文档'),
+    'Close': (
+        '닫기',
+        '关闭'),
+    'Close this card; the document stays in the conversation': (
+        '이 카드를 닫습니다. 문서는 대화에 남아 있습니다',
+        '关闭此卡片；文档仍保留在对话中'),
+    'Document {name}': (
+        '문서 {name}',
+        '文档 {name}'),
+    'Documents in this conversation': (
+        '이 대화의 문서',
+        '此对话中的文档'),
+    'Documents in this conversation (questions search them all):': (
+        '이 대화의 문서(질문하면 모두에서 찾습니다):',
+        '此对话中的文档（提问时会搜索全部）：'),
+    'Summarise {name}': (
+        '{name} 요약',
+        '摘要 {name}'),
+    'Summarise…': (
+        '요약…',
+        '摘要…'),
     # The self-test's checks, named in its failure message (app/selftest.py: check_titles).
     'settings folder': (
         '설정 폴더',

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.api import (DocumentRequest, LoadFallback, LoadProgress, LoadRequest, ModelLoaded,
-                        ModelUnloaded, RequestFailed, RequestFinished, RequestStarted,
-                        ResponseStats, StepRecord, ChatRequest)
+                        ModelUnloaded, QuestionRequest, RequestFailed, RequestFinished,
+                        RequestStarted, ResponseStats, StepRecord, ChatRequest)
 from engine.errors import DocumentError, EngineError, NotAGGUFError
 from engine.messages import Msg, msg
 from engine.runtime.requests import RequestQueue
@@ -60,6 +60,9 @@ class FakeScript:
     answers: list[tuple[str, ...]] = field(default_factory=list)   # per chat, optional
     first_token_delay: float = 0.0              # "reading the prompt" (stop still works)
     chat_template: str | None = CHAT_TEMPLATE   # None: the model looks like a base model
+    # Documents and questions run the engine's own code (reading, index, passages, citation
+    # checks) against this model (tests/scripted_model.py), unless a test sets ``documents``.
+    document_model: object | None = None
 
 
 class FakeEngine:
@@ -85,6 +88,10 @@ class FakeEngine:
         return request.request_id
 
     def document(self, request: DocumentRequest) -> int:
+        self._inbox.put(request)
+        return request.request_id
+
+    def ask(self, request: QuestionRequest) -> int:
         self._inbox.put(request)
         return request.request_id
 
@@ -131,11 +138,28 @@ class FakeEngine:
         elif isinstance(item, ChatRequest):
             self.listener(RequestStarted(item.request_id, item.conversation_id))
             self._do_chat(item)
-        elif isinstance(item, DocumentRequest):
+        elif isinstance(item, DocumentRequest) and self.documents is not None:
             self.listener(RequestStarted(item.request_id, item.conversation_id))
             self.documents(item, self._stop)
+        elif isinstance(item, (DocumentRequest, QuestionRequest)):
+            self.listener(RequestStarted(item.request_id, item.conversation_id))
+            self._do_documents(item)
         else:
             self.listener(ModelUnloaded(0))
+
+    def _do_documents(self, request: DocumentRequest | QuestionRequest) -> None:
+        from engine.documents.ask import QuestionAnswerer  # noqa: PLC0415
+        from engine.documents.summarize import DocumentSummarizer  # noqa: PLC0415
+
+        try:
+            if isinstance(request, QuestionRequest):
+                QuestionAnswerer(self.script.document_model, request, self.listener,
+                                 self._stop).run()
+            else:
+                DocumentSummarizer(self.script.document_model, request, self.listener,
+                                   self._stop).run()
+        except EngineError as error:
+            self.listener(RequestFailed(request.request_id, error, request.conversation_id))
 
     def _do_load(self, request: LoadRequest) -> None:
         for fraction in (0.0, 0.5, 1.0):

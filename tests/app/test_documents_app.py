@@ -18,12 +18,27 @@ from PySide6.QtWidgets import QApplication
 from engine.api import (Citation, DocumentFinished, DocumentInspected, DocumentOverview,
                         DocumentProgress, DocumentSummary, RequestFailed)
 from engine.errors import PasswordProtectedError
+from engine.messages import msg
 from tests.app.conftest import wait_idle, wait_ready
 
+PAGES = msg("documents.pages", n=42)
+FOUND = msg("documents.found", found=PAGES, words=msg("documents.words_about", n=31000))
 OVERVIEW = DocumentOverview(
     name="Jahresbericht.pdf", kind="pdf", pages=42, sections=42, words=31000, tokens=40000,
     parts=3, model_calls=4, estimated_s=240.0, unreadable_pages=(), from_cache=False,
-    message="42 pages, about 31,000 words, read in 3 parts, about 4 minutes on this computer.")
+    message=msg("documents.overview_timed", found=FOUND, how=msg("documents.read_parts", n=3),
+                duration=msg("documents.here.minutes", n=4)), found=FOUND)
+
+
+def read_note(parts: int, parts_read: int, partial: bool, amount=PAGES):
+    how = msg("documents.in_parts", n=parts) if parts > 1 else msg("documents.in_one_pass")
+    if not partial:
+        return msg("documents.note.all", found=amount, how=how)
+    if parts_read == parts:
+        return msg("documents.note.all_unfinished", found=amount, how=how)
+    if parts_read == 0:
+        return msg("documents.note.none", found=amount)
+    return msg("documents.note.partial", done=parts_read, parts=parts, found=amount)
 
 
 class FakeDocuments:
@@ -47,7 +62,8 @@ class FakeDocuments:
             if stop.is_set():
                 break
             emit(DocumentProgress(rid, cid, "reading", part, 3, part - 1, 180.0 - 60 * part,
-                                  f"Reading part {part} of 3 (pages {14 * part - 13}–{14 * part})…"))
+                                  msg("documents.progress.part", part=part, parts=3),
+                                  msg("documents.left.minutes", n=3 - part)))
             time.sleep(self.part_delay)
             done = part
         partial = done < 3
@@ -58,7 +74,8 @@ class FakeDocuments:
                                    "notes") for p in range(1, done + 1))
         emit(DocumentFinished(rid, cid, OVERVIEW, DocumentSummary(
             text=text, partial=partial, parts=3, parts_read=done, tokens=40000,
-            tokens_read=done * 13000, model_calls=done + (not partial), read_note="…",
+            tokens_read=done * 13000, model_calls=done + (not partial),
+            read_note=read_note(3, done, partial),
             citations=citations, preset=request.preset, body=body)))
 
 
@@ -89,7 +106,8 @@ def test_drop_shows_what_was_found_before_anything_runs(qtbot, make_app, tmp_pat
     panel = pane.document_panel
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     assert panel.found.text() == ("42 pages, about 31,000 words, read in 3 parts, about 4 "
-                                  "minutes on this computer.")
+                                  "minutes on this computer.\nAsk a question about it below, "
+                                  "or choose a summary:")
     assert [r.inspect_only for r in docs.requests] == [True]
     assert not rotary.chat.busy and rotary.chat.messages == []   # nothing stored yet
     assert panel.preset.count() == 4 and panel.preset.currentData() == "short"
@@ -168,18 +186,18 @@ def test_attach_button_sits_in_the_message_row(qtbot, make_app):
     assert pane.document_panel.accessibleName() == "Document"
 
 
-def test_the_card_words_come_from_the_numbers(qapp):
+def test_the_card_says_the_engines_messages(qapp):
     from dataclasses import replace
-    from app.document_view import overview_text, progress_text, time_left_text
-    small = replace(OVERVIEW, kind="docx", pages=0, sections=1, words=312, parts=1,
-                    estimated_s=20.0)
-    assert overview_text(small) == ("1 section, 312 words, read in one pass, less than a "
-                                    "minute on this computer.")
-    scanned = replace(OVERVIEW, unreadable_pages=(4, 7))
-    assert overview_text(scanned).endswith("Pages without text (probably images) are skipped: 4, 7.")
-    event = DocumentProgress(1, 2, "reading", 3, 9, 2, 130.0, "…")
-    assert progress_text(event) == "Reading part 3 of 9…"
-    assert time_left_text(130.0) == "About 2 minutes left." and time_left_text(-1) == ""
+    from app.document_text import overview_text, progress_text
+    scanned = replace(OVERVIEW, notes=(msg("documents.skipped_pages", pages="4, 7"),
+                                       msg("documents.ocr_page", pages="9", seconds=3.0)))
+    assert overview_text(scanned).endswith(
+        "Pages 4, 7 have no text (probably pictures) and will be skipped. Page 9 is a picture "
+        "(probably scanned): text recognition read it in 3 s.")
+    event = DocumentProgress(1, 2, "reading", 3, 9, 2, 130.0,
+                             msg("documents.progress.part", part=3, parts=9),
+                             msg("documents.left.minutes", n=2))
+    assert progress_text(event) == "Reading part 3 of 9… About 2 minutes left."
 
 
 def test_the_chat_stop_button_stops_the_document_and_a_chat_waits_its_turn(qtbot, make_app,
@@ -201,35 +219,39 @@ def test_the_chat_stop_button_stops_the_document_and_a_chat_waits_its_turn(qtbot
                                 for r in engine.requests), timeout=3000)   # then it ran
 
 
-def _summary(parts: int, parts_read: int, partial: bool, body: str = "Costs rose."):
+def _summary(parts: int, parts_read: int, partial: bool, body: str = "Costs rose.",
+             amount=PAGES):
     return DocumentSummary(text="(the engine's English)", partial=partial, parts=parts,
                            parts_read=parts_read, tokens=1, tokens_read=1, model_calls=1,
-                           read_note="…", citations=(), preset="short", body=body)
+                           read_note=read_note(parts, parts_read, partial, amount), citations=(),
+                           preset="short", body=body)
 
 
 def test_what_was_read_is_said_in_the_singular_and_after_a_stop(qapp):
     from app.document_text import answer_text  # noqa: PLC0415
-    memo = dataclasses.replace(OVERVIEW, kind="text", name="memo.docx", sections=1)
-    assert answer_text(memo, _summary(2, 2, False)) == \
+    memo = dataclasses.replace(OVERVIEW, kind="docx", name="memo.docx", sections=1)
+    assert answer_text(memo, _summary(2, 2, False, amount=msg("documents.sections_one"))) == \
         "Costs rose.\n\nRead all of it (1 section) in 2 parts."       # was "all 1 sections"
     assert answer_text(OVERVIEW, _summary(3, 1, True)) == (
         "Partial summary: stopped before the end.\n\nCosts rose.\n\n"
         "Partial: read 1 of 3 parts of it (42 pages); the rest was not read.")
     assert answer_text(OVERVIEW, _summary(3, 0, True, body="")) == \
         "Stopped before any of it (42 pages) was read."
+    fenced = answer_text(OVERVIEW, _summary(3, 3, False, body="```\ncode left open"))
+    assert fenced.endswith("```\n\nRead all of it (42 pages) in 3 parts.")
 
 
 def test_the_summary_and_its_note_are_kept_in_the_interface_language(qapp):
     # The engine writes its note in English; in a Korean interface none of it may show.
-    from app.document_text import answer_text, found_text, preset_titles  # noqa: PLC0415
+    from app.document_text import answer_text, found_text, title_text  # noqa: PLC0415
     from app.i18n import I18N_DIR  # noqa: PLC0415
     translator = QTranslator()
     assert translator.load(str(I18N_DIR / "rotary_ko.qm"))
     qapp.installTranslator(translator)
     try:
-        assert preset_titles()["short"] == "짧은 요약"        # was English in every language
+        assert title_text(msg("documents.preset.short")) == "짧은 요약"
         text = answer_text(OVERVIEW, _summary(3, 3, True))
-        assert found_text(OVERVIEW) == "42쪽"
+        assert found_text(OVERVIEW) == "42쪽, 약 31,000단어"
         assert text == ("일부 요약: 끝나기 전에 멈췄습니다.\n\nCosts rose.\n\n"
                         "전체(42쪽)를 3개 부분으로 나눠 읽었지만, 요약이 끝나기 전에 멈췄습니다.")
     finally:
@@ -251,7 +273,7 @@ def test_the_file_chooser_opens_in_documents_then_where_the_last_one_was(qtbot, 
     def chooser(parent, title, folder, patterns):
         opened_in.append(folder)
         return "", ""                     # the user cancels
-    monkeypatch.setattr(document_view.QFileDialog, "getOpenFileName", chooser)
+    monkeypatch.setattr(document_view.QFileDialog, "getOpenFileNames", chooser)
     attach = rotary.window.chat.attach_button
     qtbot.mouseClick(attach, Qt.MouseButton.LeftButton)
     report = tmp_path / "reports" / "Jahresbericht.pdf"
@@ -263,12 +285,16 @@ def test_the_file_chooser_opens_in_documents_then_where_the_last_one_was(qtbot, 
     assert opened_in == [str(documents), str(report.parent)]
 
 
-def test_every_summary_style_has_a_title_the_interface_translates():
-    from app.document_text import preset_titles  # noqa: PLC0415
+def test_every_summary_style_has_one_title_the_interface_translates():
+    # The titles were written twice (engine/documents/presets.py and the app); now once.
+    import sys  # noqa: PLC0415
     from engine.documents.presets import SUMMARY_PRESETS  # noqa: PLC0415
-    titles = preset_titles()
-    assert titles.keys() == SUMMARY_PRESETS.keys()
-    assert all(titles[name] == p.title for name, p in SUMMARY_PRESETS.items())   # English: same
+    from engine.messages import Msg  # noqa: PLC0415
+    from tests.engine.test_messages import ROOT  # noqa: PLC0415
+    sys.path.insert(0, str(ROOT / "resources" / "i18n"))
+    from engine_translations import ENGINE_TRANSLATIONS  # noqa: PLC0415
+    for preset in SUMMARY_PRESETS.values():
+        assert isinstance(preset.title, Msg) and str(preset.title) in ENGINE_TRANSLATIONS
 
 
 def test_the_closing_note_is_never_drawn_inside_a_code_block_left_open(qapp):

@@ -23,7 +23,8 @@ def test_the_real_engine_passes_every_check(rotary_home):
     report = run_checks(default_paths())
     assert report.ok, report.verdict()
     names = [check.name for check in report.checks]
-    assert names == ["settings folder", "history folder", "demo model", "engine", "offline"]
+    assert names == ["settings folder", "history folder", "demo model", "engine", "text recognition",
+                     "offline"]
     engine = next(c for c in report.checks if c.name == "engine")
     assert engine.detail.startswith("8 tokens")
     assert report.verdict().startswith("ROTARY SELF-TEST PASSED")

@@ -82,8 +82,9 @@ def test_inspect_only_reports_what_was_found_and_runs_nothing(loaded, tmp_path):
     assert summary is None and len(events) == 1 and isinstance(events[0], DocumentInspected)
     overview = events[0].overview
     assert (overview.pages, overview.kind) == (4, "pdf") and overview.parts > 1
-    assert overview.message.startswith("4 pages, ") and f"read in {overview.parts} parts" in overview.message
-    assert "on this computer" in overview.message and overview.estimated_s > 0
+    said = str(overview.message)
+    assert said.startswith("4 pages, ") and f"read in {overview.parts} parts" in said
+    assert "on this computer" in said and overview.estimated_s > 0
     assert len(spy.requests) == 1          # the one short speed measurement, nothing else
 
 
@@ -93,8 +94,8 @@ def test_a_short_document_is_read_whole_in_one_call(loaded, tmp_path):
     summarizer, summary, events, _ = summarize(loaded, tmp_path, path)
     assert [c.kind for c in summarizer.calls] == ["whole"]
     assert summary.parts == summary.parts_read == 1 and not summary.partial
-    assert summary.read_note == "Read all of it (2 sections) in one pass."
-    assert summary.text.endswith(summary.read_note)
+    assert str(summary.read_note) == "Read all of it (2 sections) in one pass."
+    assert summary.text.endswith(str(summary.read_note))
     assert "[section 'Budget']\nTravel costs rose." in summarizer.plan.parts[0].text
 
 
@@ -114,17 +115,17 @@ def test_every_part_reaches_the_model_and_no_prompt_exceeds_the_context(loaded, 
     assert summarizer.calls[-1].kind == "final"
     assert summary.model_calls == len(summarizer.calls) == len(spy.requests) - 1
     assert summary.parts_read == summary.parts == len(parts) and not summary.partial
-    assert summary.read_note == f"Read all of it (4 pages) in {len(parts)} parts."
+    assert str(summary.read_note) == f"Read all of it (4 pages) in {len(parts)} parts."
 
 
 def test_one_long_section_is_counted_in_the_singular(loaded, tmp_path):
     # was "Read all 1 sections in 2 parts."
-    path = tmp_path / "memo.txt"
+    path = tmp_path / "memo.md"
     path.write_text("# Memo\n" + "The archive answered every request within ten days. " * 150,
                     encoding="utf-8")
     _, summary, _, _ = summarize(loaded, tmp_path, path)
     assert summary.parts >= 2 and not summary.partial
-    assert summary.read_note == f"Read all of it (1 section) in {summary.parts} parts."
+    assert str(summary.read_note) == f"Read all of it (1 section) in {summary.parts} parts."
     assert summary.text == f"{summary.body}\n\n{summary.read_note}" and summary.body
 
 
@@ -141,7 +142,7 @@ def test_progress_events_arrive_in_order_with_ids(loaded, tmp_path):
     assert sorted({p.part for p in reading}) == list(range(1, summary.parts + 1))
     assert [p.parts_done for p in progress] == sorted(p.parts_done for p in progress)
     third = next(p for p in reading if p.part == 3)
-    assert third.message.startswith(f"Reading part 3 of {summary.parts} (")
+    assert str(third.message) == f"Reading part 3 of {summary.parts}…"
     assert progress[-1].phase == "combining"
     assert all(p.seconds_left >= 0 for p in progress)
 
@@ -180,7 +181,7 @@ def test_stop_mid_way_keeps_the_partial_result(loaded, tmp_path):
     assert isinstance(events[-1], DocumentFinished) and events[-1].summary is summary
     assert summary.partial and summary.parts_read == 2 < summary.parts
     assert summary.text.startswith("Partial summary: stopped before the end.")
-    assert summary.read_note.startswith("Partial: read ") and "(2 of " in summary.read_note
+    assert str(summary.read_note).startswith(f"Partial: read 2 of {summary.parts} parts of it")
     assert [c.label for c in summary.citations] == [p.label for p in summarizer.plan.parts[:2]]
     assert summary.tokens_read == sum(p.tokens for p in summarizer.plan.parts[:2])
     assert "final" not in [c.kind for c in summarizer.calls]
@@ -193,8 +194,8 @@ def test_stop_while_writing_a_one_pass_answer(loaded, tmp_path):
     stop_at_token_3 = lambda e: isinstance(e, StepRecord) and e.generated_tokens == 3 and stop.set()  # noqa: E731
     _, summary, _, _ = summarize(loaded, tmp_path, path, stop=stop, on_event=stop_at_token_3)
     assert summary.partial and summary.parts_read == 1
-    assert summary.read_note == ("Read all of it (2 sections) in one pass, but stopped before the "
-                                 "summary was finished.")
+    assert str(summary.read_note) == ("Read all of it (2 sections) in one pass, but stopped "
+                                      "before the summary was finished.")
     assert summary.text.startswith("Partial summary: stopped before the end.")
 
 
@@ -204,7 +205,7 @@ def test_stop_before_anything_was_read(loaded, tmp_path):
     summarizer, summary, _, _ = summarize(loaded, tmp_path, pdf(tmp_path / "z.pdf", 3), stop=stop,
                                           on_event=stop_on_plan)
     assert summary.partial and summary.parts_read == 0 and summarizer.calls == []
-    assert summary.text == summary.read_note == "Stopped before any of it (3 pages) was read."
+    assert summary.text == str(summary.read_note) == "Stopped before any of it (3 pages) was read."
 
 
 def test_language_and_question_reach_the_instructions(loaded, tmp_path):
@@ -294,8 +295,11 @@ def test_pages_without_text_are_named_before_and_after(loaded, tmp_path):
     path = write_pdf(tmp_path / "scan-mix.pdf", [["Budget 2026 rose."], [""], ["Staff grew."]],
                      blank=(2,))
     _, summary, events, _ = summarize(loaded, tmp_path, path)
-    assert "Page 2 has no text (probably images) and will be skipped." in events[0].overview.message
-    assert summary.read_note == "Read all of it (3 pages) in one pass. Page 2 has no text and could not be read."
+    inspected = next(e for e in events if isinstance(e, DocumentInspected))
+    assert [str(n) for n in inspected.overview.notes] == [
+        "Page 2 has no text (probably a picture) and will be skipped."]
+    assert summary.text.endswith("Read all of it (3 pages) in one pass. Page 2 has no text and "
+                                 "could not be read.")
 
 
 def test_a_300_page_pdf_is_planned_quickly_and_completely(loaded, tmp_path):

@@ -74,7 +74,7 @@ def test_a_long_document_is_read_in_parts_sized_by_the_server(server, tmp_path):
     assert summary.parts >= 2 and summary.parts_read == summary.parts and not summary.partial
     assert summary.model_calls > summary.parts           # parts, then combining
     assert tokenizations.calls > summary.parts           # every count asked the server
-    assert finished.overview.on_server and "on the office server" in finished.overview.message
+    assert finished.overview.on_server and "on the office server" in str(finished.overview.message)
     mine = [e for e in recorder.seen if getattr(e, "request_id", None) == request.request_id]
     progress = [e for e in mine if isinstance(e, DocumentProgress)]
     steps = [e for e in mine if isinstance(e, StepRecord)]
@@ -232,3 +232,38 @@ def test_the_command_line_summarises_on_the_server(server, tmp_path, capsys, mon
     assert "on the office server" in captured.err
     assert main(["summarize", str(path)]) == 2                 # neither a file nor a server
     assert "--server" in capsys.readouterr().err
+
+
+def test_a_question_is_answered_by_the_server_from_passages_that_fit(server, tmp_path):
+    from engine.api import DocumentAnswered, PassagesChosen, QuestionRequest  # noqa: PLC0415
+    from engine.api import RequestFinished  # noqa: PLC0415
+    from engine.documents.cache import TextCache  # noqa: PLC0415
+    from engine.documents.extract import read_document  # noqa: PLC0415
+    from engine.documents.index import PassageIndex  # noqa: PLC0415
+
+    document = read_document(long_pdf(tmp_path / "long.pdf", 12, paragraphs_per_page=1),
+                             cache=TextCache(tmp_path / "cache"))
+    with PassageIndex(tmp_path / "index.sqlite") as index:
+        index.add(document)
+    recorder = Recorder()
+    engine = connected(server.url, recorder)
+    try:
+        request = QuestionRequest("What does page 7 say about the printer?", (document.sha256,),
+                                  str(tmp_path / "index.sqlite"), max_tokens=16,
+                                  conversation_id=9)
+        engine.ask(request)
+        while True:
+            event = recorder.events.get(timeout=120)
+            recorder.seen.append(event)
+            if getattr(event, "request_id", None) == request.request_id and isinstance(
+                    event, (RequestFinished, RequestFailed)):
+                break
+    finally:
+        engine.shutdown()
+    assert isinstance(event, RequestFinished), event
+    mine = [e for e in recorder.seen if getattr(e, "request_id", None) == request.request_id]
+    chosen = next(e for e in mine if isinstance(e, PassagesChosen))
+    assert not chosen.whole and 0 < len(chosen.passages) < 12     # 12 pages do not fit 2,048
+    assert isinstance(mine[-2], DocumentAnswered) and mine[-1].conversation_id == 9
+    steps = [e for e in mine if isinstance(e, StepRecord)]
+    assert steps and all(s.on_server and s.context_used <= N_CTX for s in steps)

@@ -1,0 +1,114 @@
+"""The documents of the open conversation: a list above the messages, and several files
+dropped or chosen at once, read one after another.
+
+Each file goes through the document card (app/document_flow.py: read, counted, indexed for
+questions); once read it is recorded in the history (app/history.py, conversation_documents)
+and listed here with what it holds. "Summarise…" brings the card back for it. Questions in the
+conversation search every listed document (app/document_questions.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from engine.api import DocumentOverview
+from engine.messages import to_data
+from app.document_flow import DocumentFlow
+from app.document_text import stored_overview_text
+from app.history import ConversationDocument, HistoryStore
+from app.i18n import tr
+
+
+class DocumentShelf(QFrame):
+    """"Documents in this conversation": one line per document, with its Summarise button."""
+
+    def __init__(self, summarise, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("documentShelf")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAccessibleName(tr("Documents in this conversation"))
+        self.summarise = summarise
+        self.heading = QLabel(tr("Documents in this conversation (questions search them all):"))
+        self.heading.setWordWrap(True)
+        self.rows = QVBoxLayout()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.addWidget(self.heading)
+        layout.addLayout(self.rows)
+        self.labels: list[QLabel] = []
+        self.hide()
+
+    def show_documents(self, documents: list[ConversationDocument]) -> None:
+        while self.rows.count():
+            item = self.rows.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        self.labels = []
+        for document in documents:
+            self.rows.addWidget(self._row(document))
+        self.setVisible(bool(documents))
+
+    def _row(self, document: ConversationDocument) -> QWidget:
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        said = stored_overview_text(document.overview)
+        label = QLabel(f"{document.name} — {said}" if said else document.name)
+        label.setWordWrap(True)
+        label.setAccessibleName(tr("Document {name}").format(name=document.name))
+        button = QPushButton(tr("Summarise…"))
+        button.setAccessibleName(tr("Summarise {name}").format(name=document.name))
+        button.clicked.connect(lambda _=False, path=document.path: self.summarise(path))
+        layout.addWidget(label, 1)
+        layout.addWidget(button)
+        self.labels.append(label)
+        return row
+
+
+class ConversationDocuments(QObject):
+    """Keeps the shelf in step with the open conversation; reads dropped files in turn."""
+
+    def __init__(self, flow: DocumentFlow, chat, history: HistoryStore, shelf: DocumentShelf,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.flow, self.chat, self.history, self.shelf = flow, chat, history, shelf
+        self.waiting: list[str] = []
+        flow.overview_ready.connect(self._read)
+        flow.done.connect(self._failed_or_finished)
+        chat.conversation_opened.connect(lambda _messages: self.refresh())
+
+    def attach(self, paths: list[str]) -> bool:
+        """Read ``paths`` one after another into the open conversation (or a new one)."""
+        if not paths:
+            return False
+        first, *rest = paths
+        if not self.flow.open_file(first):
+            return False
+        self.waiting = list(rest)
+        return True
+
+    def refresh(self) -> None:
+        self.shelf.show_documents(self.history.documents(self.chat.conversation_id))
+
+    def _read(self, overview: DocumentOverview) -> None:
+        conversation = self.flow.conversation_id
+        if conversation is not None and overview.sha256 and self.flow.path:
+            self.history.add_document(conversation, ConversationDocument(
+                overview.sha256, overview.name, str(Path(self.flow.path)),
+                {"found": to_data(overview.found) if overview.found else None,
+                 "notes": [to_data(note) for note in overview.notes]}))
+        self.refresh()
+        self._next()
+
+    def _failed_or_finished(self, summary) -> None:
+        if summary is None:           # this file failed (the notice says why): on to the next
+            self._next()
+        self.refresh()
+
+    def _next(self) -> None:
+        while self.waiting:
+            if self.flow.open_file(self.waiting.pop(0)):
+                return

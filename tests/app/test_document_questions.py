@@ -1,0 +1,186 @@
+"""Questions about documents in the app: several files at once, listed with what they hold,
+answers from their passages with failed page references marked, the pages read shown.
+
+Reading, indexing (in the real history database), choosing passages and checking references
+are the engine's own code; only the model is scripted (tests/scripted_model.py), so that the
+answer, and which of its references are wrong, is known.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTranslator, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from engine.api import QuestionRequest
+from engine.documents.index import PassageIndex
+from engine.documents.samples import write_pdf, write_scanned_pdf
+from tests.app.conftest import wait_idle, wait_ready
+from tests.app.fakes import FakeScript
+from tests.scripted_model import ScriptedModel
+
+ANSWER = ("The travel budget for 2026 is 48,250 EUR [budget.pdf, p. 2]. The Kyocera contract "
+          "ends on 30 June 2027 [budget.pdf, p. 2].")
+
+
+def budget_pdf(path):
+    return write_pdf(path, [["Budget overview", "Nothing to see on page one."],
+                            ["The travel budget for 2026 is 48,250 EUR."],
+                            ["Staff numbers are stable."]])
+
+
+def contracts_pdf(path):
+    return write_pdf(path, [["Contracts"], ["The printer contract with Kyocera ends on "
+                                            "30 June 2027."]])
+
+
+def drop(widget, *paths):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    point = QPointF(widget.rect().center())
+    QApplication.sendEvent(widget, QDragEnterEvent(
+        point.toPoint(), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier))
+    QApplication.sendEvent(widget, QDropEvent(
+        point, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier))
+
+
+def app_with_documents(make_app, qtbot, answers=()):
+    model = ScriptedModel(list(answers))
+    rotary = make_app(script=FakeScript(document_model=model))
+    wait_ready(qtbot, rotary)
+    return rotary, model
+
+
+def attach_both(rotary, qtbot, tmp_path):
+    budget = budget_pdf(tmp_path / "budget.pdf")
+    contracts = contracts_pdf(tmp_path / "contracts.pdf")
+    drop(rotary.window.chat.input, budget, contracts)          # two files at once
+    shelf = rotary.window.chat.document_shelf
+    qtbot.waitUntil(lambda: len(shelf.labels) == 2, timeout=10000)
+    wait_idle(qtbot, rotary)
+    return shelf
+
+
+def test_two_files_dropped_at_once_are_read_in_turn_and_listed(qtbot, make_app, tmp_path):
+    rotary, _ = app_with_documents(make_app, qtbot)
+    shelf = attach_both(rotary, qtbot, tmp_path)
+    assert shelf.isVisible()
+    assert [label.text() for label in shelf.labels] == [
+        "budget.pdf — 3 pages, 20 words.", "contracts.pdf — 2 pages, 11 words."]
+    conversation = rotary.chat.conversation_id
+    held = rotary.history.documents(conversation)
+    assert [d.name for d in held] == ["budget.pdf", "contracts.pdf"]
+    with PassageIndex(rotary.history.path) as index:          # indexed in the history file
+        assert [d.name for d in index.documents([d.sha256 for d in held])] == [
+            "budget.pdf", "contracts.pdf"]
+    rotary.chat.new_chat()
+    assert not shelf.isVisible()                               # another conversation: none
+    rotary.chat.open_conversation(conversation)
+    assert len(shelf.labels) == 2
+
+
+def test_a_question_searches_every_document_and_marks_a_wrong_page(qtbot, make_app, tmp_path):
+    rotary, model = app_with_documents(make_app, qtbot, [ANSWER])
+    attach_both(rotary, qtbot, tmp_path)
+    phases = []
+    rotary.chat.phase_changed.connect(phases.append)
+    assert rotary.chat.send("What is the travel budget and when does the Kyocera contract end?")
+    wait_idle(qtbot, rotary)
+    asked = [r for r in rotary.fake["engine"].requests if isinstance(r, QuestionRequest)]
+    assert len(asked) == 1 and len(asked[0].documents) == 2
+    assert asked[0].index_path == str(rotary.history.path)
+    prompt = model.requests[-1].messages[-1].content
+    assert "[budget.pdf, p. 2]" in prompt and "[contracts.pdf, p. 2]" in prompt
+    assert any(p.startswith("Reading ") and "budget.pdf" in p for p in phases)
+    answer = rotary.chat.messages[-1]
+    assert answer.content.startswith(
+        "The travel budget for 2026 is 48,250 EUR [budget.pdf, p. 2]. The Kyocera contract "
+        "ends on 30 June 2027 [budget.pdf, p. 2] *(not found on budget.pdf, p. 2)*.")
+    assert answer.content.endswith("*Read for this answer: budget.pdf (all of it); "
+                                   "contracts.pdf (all of it).*")
+    citations = answer.stats["document_answer"]["citations"]
+    assert citations == {"checked": 2, "passed": 1, "not_found": ["[budget.pdf, p. 2]"]}
+    stored = rotary.history.messages(rotary.chat.conversation_id)[-1]
+    assert stored.content == answer.content                    # kept as shown
+    bubble = rotary.window.chat.message_widgets[-1]
+    assert "not found on budget.pdf, p. 2" in bubble.body.toPlainText()
+
+
+def test_a_conversation_without_documents_still_talks_to_the_model(qtbot, make_app):
+    rotary, model = app_with_documents(make_app, qtbot)
+    assert rotary.chat.send("hello")
+    wait_idle(qtbot, rotary)
+    assert not [r for r in rotary.fake["engine"].requests if isinstance(r, QuestionRequest)]
+    assert model.requests == [] and rotary.chat.messages[-1].content
+
+
+def test_a_scanned_page_is_read_by_ocr_and_the_list_says_so(qtbot, make_app, tmp_path):
+    rotary, _ = app_with_documents(make_app, qtbot)
+    scan = write_scanned_pdf(tmp_path / "scan.pdf", [["The travel budget is 48,250 EUR."]])
+    panel = rotary.window.chat.document_panel
+    seen = []
+    rotary.documents.progress.connect(lambda event: seen.append(
+        (event.phase, panel.running.isVisible(), panel.status.text())))
+    drop(rotary.window.chat.input, scan)
+    shelf = rotary.window.chat.document_shelf
+    qtbot.waitUntil(lambda: len(shelf.labels) == 1, timeout=20000)
+    assert seen and seen[0][:2] == ("recognising", True)       # the card shows it going on
+    assert seen[0][2].startswith("Reading page 1 of 1 with text recognition…")
+    assert "text recognition read it" in shelf.labels[0].text()
+    assert "Page 1 is a picture" in rotary.window.chat.document_panel.found.text()
+
+
+def test_the_not_found_note_is_in_the_interface_language(qtbot, make_app, tmp_path, qapp):
+    from app.document_questions import answer_text  # noqa: PLC0415
+    from app.i18n import I18N_DIR  # noqa: PLC0415
+    from engine.api import CitationCheck, DocumentAnswered  # noqa: PLC0415
+    from engine.messages import msg  # noqa: PLC0415
+    where = msg("documents.page_ref", page=12)
+    event = DocumentAnswered(1, 2, "Costs are 4,500 EUR [p. 12].", (), (CitationCheck(
+        "[p. 12]", 20, 27, "a.pdf", where, "not_found", ("4500",), ("4500",)),),
+        msg("documents.read_for_answer", where=msg("documents.pages_ref", pages="3, 12")),
+        "passages")
+    translator = QTranslator()
+    assert translator.load(str(I18N_DIR / "rotary_ko.qm"))
+    qapp.installTranslator(translator)
+    try:
+        assert answer_text(event) == ("Costs are 4,500 EUR [p. 12] *(12쪽에서 찾을 수 없음)*.\n\n"
+                                      "*이 답변을 위해 읽은 곳: 3, 12쪽.*")
+    finally:
+        qapp.removeTranslator(translator)
+
+
+def test_a_version_3_history_gains_the_document_list_and_keeps_its_messages(tmp_path):
+    import sqlite3  # noqa: PLC0415
+
+    from app.history import MIGRATIONS, SCHEMA_VERSION, HistoryStore  # noqa: PLC0415
+    path = tmp_path / "history.sqlite"
+    db = sqlite3.connect(path)
+    for version in range(3):
+        db.executescript(MIGRATIONS[version])
+    db.execute("INSERT INTO conversations (id, title, created, updated) VALUES (1, 'Old', 0, 0)")
+    db.execute("INSERT INTO messages (conversation_id, position, role, content, created)"
+               " VALUES (1, 0, 'user', 'kept', 0)")
+    db.execute("PRAGMA user_version=3")
+    db.commit()
+    db.close()
+    store = HistoryStore(path)
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert [m.content for m in store.messages(1)] == ["kept"] and store.documents(1) == []
+    store.close()
+
+
+def test_deleting_a_conversation_lets_its_passages_go_at_the_next_start(qtbot, make_app,
+                                                                       tmp_path):
+    rotary, _ = app_with_documents(make_app, qtbot)
+    attach_both(rotary, qtbot, tmp_path)
+    shas = [d.sha256 for d in rotary.history.documents(rotary.chat.conversation_id)]
+    rotary.chat.delete(rotary.chat.conversation_id)
+    assert rotary.history.document_hashes() == set()           # the links went with it
+    with PassageIndex(rotary.history.path) as index:
+        assert len(index.documents(shas)) == 2                 # still there until...
+    again = make_app(script=FakeScript(document_model=ScriptedModel()))
+    with PassageIndex(again.history.path) as index:
+        assert index.documents(shas) == []                     # ...the next start
