@@ -11,10 +11,12 @@ Traces: ``load_trace`` / ``save_trace`` (optional ``probs``: the full router sof
 """
 
 from engine.residency.budget import QWEN36_Q4KM_EXPERT_BYTES, Budget
-from engine.residency.policy import REGISTRY, ResidencyPolicy, Snapshot, make_policy
+from engine.residency.base import ResidencyPolicy, Snapshot
+from engine.residency.policy import POLICIES, POLICY_NAMES, make_policy
 from engine.residency.rotary import RotaryPolicy
 from engine.residency.slots import FREE, Decision, SlotTable
 from engine.residency.trace import Trace, load_trace, save_trace
 
-__all__ = ["Budget", "Decision", "FREE", "QWEN36_Q4KM_EXPERT_BYTES", "REGISTRY", "ResidencyPolicy",
+__all__ = ["Budget", "Decision", "FREE", "QWEN36_Q4KM_EXPERT_BYTES", "POLICIES", "POLICY_NAMES",
+           "ResidencyPolicy",
            "RotaryPolicy", "SlotTable", "Snapshot", "Trace", "load_trace", "make_policy", "save_trace"]

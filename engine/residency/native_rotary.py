@@ -22,7 +22,7 @@ import logging
 
 import numpy as np
 
-from engine.residency.policy import NATIVE, ResidencyPolicy, Snapshot
+from engine.residency.base import ResidencyPolicy, Snapshot
 from engine.residency.rotary import RotaryConfig, RotaryPolicy, near_miss_top
 from engine.residency.slots import FREE, Decision
 
@@ -161,8 +161,6 @@ class NativeRotaryPolicy(ResidencyPolicy):
             raise ValueError(f"the native rotary policy refused {cfg} with slots {budget.slots}")
         self._handle = handle
         self._bind(slots, lib.rp_out_cap(handle))
-        self.contexts: dict[str, Snapshot] = {}
-        self.context: str | None = None
 
     def _bind(self, slots: np.ndarray, out_cap: int) -> None:
         n_layers, n_expert = len(slots), self.n_expert
@@ -285,9 +283,6 @@ class NativeRotaryPolicy(ResidencyPolicy):
         self._raise(n)
         return [(layer, e, s) for e, s in zip(out[0, :n].tolist(), out[1, :n].tolist())]
 
-    # The conversations' bookkeeping is plain Python on top of snapshot/restore: the reference's.
-    switch_context = RotaryPolicy.switch_context
-
     def map_entries(self) -> int:
         """Entries in the context maps (tests: memory stays bounded)."""
         return int(self._lib.rp_map_entries(self._handle))
@@ -303,7 +298,7 @@ class NativeRotaryPolicy(ResidencyPolicy):
         self.close()
 
 
-def _make(budget, n_expert, k, config: RotaryConfig | None = None, **options):
+def make_native(budget, n_expert, k, config: RotaryConfig | None = None, **options):
     """The native policy, or None (the caller uses Python) when the library is unavailable or
     the model is beyond its sizes (ids are kept as 16-bit, at most 256 routed per token)."""
     if not available() or n_expert > 65535 or k > 256:
@@ -311,4 +306,3 @@ def _make(budget, n_expert, k, config: RotaryConfig | None = None, **options):
     return NativeRotaryPolicy(budget, n_expert, k, config, **options)
 
 
-NATIVE["rotary"] = _make

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.residency.policy import ResidencyPolicy, register
+from engine.residency.base import ResidencyPolicy
 from engine.residency.slots import FREE
 
 NEVER = np.iinfo(np.int64).max
@@ -34,7 +34,6 @@ def next_use(ids: np.ndarray) -> np.ndarray:
     return following.reshape(n_tokens, k)
 
 
-@register
 class OptPolicy(ResidencyPolicy):
     name = "opt"
     offline = True

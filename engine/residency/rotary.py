@@ -21,7 +21,6 @@ Per layer, after token t:
   traces, which carry no probabilities).
 
 Calls must come layer 0 first for every token (layer 0's call opens a new token).
-``switch_context`` keeps each conversation's resident set and restores it on return.
 
 This class is the reference. ``make_policy("rotary", ...)`` gives the same policy with its
 step in C (native_rotary.NativeRotaryPolicy, identical decisions, tested step by step)
@@ -36,7 +35,7 @@ from itertools import chain
 
 import numpy as np
 
-from engine.residency.policy import ResidencyPolicy, Snapshot, register
+from engine.residency.base import ResidencyPolicy
 from engine.residency.slots import FREE
 
 RENORMALISE_AT = 1e150
@@ -52,10 +51,8 @@ class RotaryConfig:
     memory: int = 8192          # tokens of routing history kept for matching
     near_miss: int = 0          # with probs: top non-routed experts credited (0: 2 * k)
     layer_match: bool = True    # no layer-0 context match: match this layer's own routing
-    restore_on_return: bool = True   # switch_context back to a conversation restores its set
 
 
-@register
 class RotaryPolicy(ResidencyPolicy):
     name = "rotary"
 
@@ -75,8 +72,6 @@ class RotaryPolicy(ResidencyPolicy):
         self.forecast: list = [None] * n_layers  # [layers] expert -> distance (1..horizon), lazy
         self.start = [-1] * n_layers              # [layers] past token the forecast follows
         self.seen_layer = [{} for _ in range(n_layers)]  # [layers] routed ids -> last token
-        self.contexts: dict[str, Snapshot] = {}
-        self.context: str | None = None
 
     # -- bookkeeping -------------------------------------------------------------------
     def _observe(self, layer, ids, missed, probs) -> None:
@@ -200,15 +195,6 @@ class RotaryPolicy(ResidencyPolicy):
 
     def _victim(self, layer, protected) -> int:
         return self._sample_victims(layer, 1, protected)[0][1]
-
-    # -- conversations -----------------------------------------------------------------
-    def switch_context(self, context_id: str) -> list:
-        """Remember the set the old conversation leaves with; restore the new one's."""
-        if self.context is not None:
-            self.contexts[self.context] = self.snapshot()
-        self.context = context_id
-        saved = self.contexts.get(context_id)
-        return self.restore(saved) if saved is not None and self.cfg.restore_on_return else []
 
 
 def near_miss_top(probs, n_routed: int, runners_up: int) -> tuple[np.ndarray, np.ndarray]:

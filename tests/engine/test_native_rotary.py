@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from engine.residency import native_rotary
 from engine.residency.budget import Budget
-from engine.residency.policy import Snapshot, make_policy
+from engine.residency.base import Snapshot
+from engine.residency.policy import make_policy
 from engine.residency.rotary import RotaryConfig, RotaryPolicy
 from engine.residency.synth import SynthSpec, synth_trace
 from engine.residency.trace import load_trace
@@ -183,8 +184,7 @@ def test_conversations_snapshots_and_restores_match():
     ids = synthetic(n_tokens=480, seed=9)
     native, reference = pair(Budget.uniform(3, 8, 2), 32, 4, RotaryConfig(memory=64))
     both = (native, reference)
-    plan = [("a", 0, 80), ("b", 80, 160), ("a", 160, 240), ("c", 240, 300), ("b", 300, 380),
-            ("a", 380, 480)]
+    plan = [(1, 0, 80), (2, 80, 160), (1, 160, 240), (3, 240, 300), (2, 300, 380), (1, 380, 480)]
     saved = []
     for context, start, stop in plan:
         ops = [p.switch_context(context) for p in both]
