@@ -10,6 +10,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from engine.messages import Msg, from_data, to_data
+
 EXPERT_TENSOR_PATTERN = r"ffn_(up|down|gate|gate_up)_exps"
 
 
@@ -44,7 +46,7 @@ class Recipe:
     vram: MemoryEstimate
     ram: MemoryEstimate
     use_mmap: bool = True
-    note: str = ""                       # plain words: why this recipe (or this fallback step)
+    note: Msg | None = None              # plain words: why this recipe (or this fallback step)
     # Per-expert slot cache (engine/runtime/slot_cache.py): slots per model layer, 0 = none.
     expert_slots: tuple[int, ...] = ()
     residency_policy: str = "rotary"     # engine.residency registry name
@@ -74,6 +76,7 @@ class Recipe:
 def recipe_to_dict(recipe: Recipe) -> dict[str, Any]:
     """Plain JSON types; byte counts stay exact ints; totals added for readers."""
     data = dataclasses.asdict(recipe)
+    data["note"] = to_data(recipe.note) if recipe.note is not None else None
     data["cpu_expert_layers"] = list(recipe.cpu_expert_layers)
     for device in ("vram", "ram"):
         data[device]["total_bytes"] = getattr(recipe, device).total_bytes
@@ -91,4 +94,5 @@ def recipe_from_dict(data: Mapping[str, Any]) -> Recipe:
         values[device] = MemoryEstimate(**parts)
     values["cpu_expert_layers"] = tuple(values["cpu_expert_layers"])
     values["expert_slots"] = tuple(values.get("expert_slots", ()))
+    values["note"] = from_data(values["note"]) if values.get("note") else None
     return Recipe(**values)
