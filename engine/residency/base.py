@@ -187,8 +187,9 @@ class ResidencyPolicy(ABC):
         through the normal step, uncounted, and the tables' net change is uploaded."""
         if not self.PROMPT_WARM or not self.admits_misses:
             return []
+        routing = check_prompt(routing, len(self.tables), self.k, self.n_expert)
         before = [list(table.expert_in) for table in self.tables]
-        for token in np.asarray(routing)[-self.PROMPT_WARM:].tolist():
+        for token in routing[-self.PROMPT_WARM:].tolist():
             for layer, ids in enumerate(token):
                 if ids[0] >= 0:
                     self.after_token(layer, ids)
@@ -220,6 +221,19 @@ class ResidencyPolicy(ABC):
     def resident(self, layer: int) -> list[int]:
         """slot -> expert (FREE = -1): the staged table after the last call."""
         return list(self.tables[layer].expert_in)
+
+
+def check_prompt(routing, n_layers: int, k: int, n_expert: int) -> np.ndarray:
+    """routing as int32 [tokens, n_layers, k]; ValueError unless each row is all -1 (that layer
+    did not route that token) or k ids in range."""
+    routing = np.asarray(routing)
+    if routing.ndim != 3 or routing.shape[1:] != (n_layers, k) or routing.dtype.kind not in "iu":
+        raise ValueError(f"prompt routing must be ints [tokens, {n_layers}, {k}], got "
+                         f"{routing.dtype} {routing.shape}")
+    unrouted = (routing == -1).all(axis=2)
+    if ((routing < 0) | (routing >= n_expert))[~unrouted].any():
+        raise ValueError(f"prompt routing ids must be 0..{n_expert - 1}, or a whole row of -1")
+    return routing.astype(np.int32, copy=False)
 
 
 def changed_slots(before: list[list[int]], after: list[list[int]]) -> list:

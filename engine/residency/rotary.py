@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.residency.base import ResidencyPolicy, changed_slots
+from engine.residency.base import ResidencyPolicy, changed_slots, check_prompt
 from engine.residency.slots import FREE
 
 RENORMALISE_AT = 1e150
@@ -67,6 +67,10 @@ class RotaryConfig:
     prompt_learn: int = 256     # last prompt tokens that train the policy before decoding
     prompt_feed: int = 32       # ... of which the last go through the normal step (uploads)
 
+    def __post_init__(self) -> None:
+        if not self.half_lives or any(not h > 0 for h in self.half_lives) or not self.window > 0:
+            raise ValueError(f"rotary needs positive half-lives and window, got {self}")
+
     def candidates(self) -> list[tuple[int, int]]:
         """(half-life index or -1 for the forecast, admission) of every shadowed rule."""
         rules = [(i, admit) for i in range(len(self.half_lives)) for admit in (ALWAYS, OUTSCORE)]
@@ -80,8 +84,6 @@ class RotaryPolicy(ResidencyPolicy):
         super().__init__(budget, n_expert, k, **options)
         self.cfg = cfg = config or RotaryConfig()
         n_layers, n_half = budget.n_layers, len(cfg.half_lives)
-        if not n_half or any(not h > 0 for h in cfg.half_lives):
-            raise ValueError(f"rotary needs positive half-lives, got {cfg.half_lives}")
         self.growth = [1.0 if h == NEVER else 2.0 ** (1.0 / h) for h in cfg.half_lives]
         self.fade = 2.0 ** (-1.0 / cfg.window)                      # tally decay per token
         self.rules = cfg.candidates()
@@ -163,8 +165,10 @@ class RotaryPolicy(ResidencyPolicy):
     def _victim(self, layer, protected) -> int:
         key = self._key_of(layer, self.rule[layer])
         table = self.tables[layer]
-        return table.slot_of[min((key(e), e) for e in table.expert_in
-                                 if e != FREE and e not in protected)[1]]
+        ranked = [(key(e), e) for e in table.expert_in if e != FREE and e not in protected]
+        if not ranked:
+            raise IndexError("no slot can be emptied (every resident is wanted)")
+        return table.slot_of[min(ranked)[1]]
 
     # -- ranking ----------------------------------------------------------------------------
     def _key_of(self, layer: int, r: int):
@@ -245,8 +249,9 @@ class RotaryPolicy(ResidencyPolicy):
     def observe_prompt(self, routing) -> list:
         """Learn from the prompt's last ``prompt_learn`` tokens; its last ``prompt_feed`` go
         through the normal step. A token whose layer 0 did not route is skipped."""
-        rows = [token for token in np.asarray(routing).tolist()[-self.cfg.prompt_learn:]
-                if token and token[0][0] >= 0]
+        routing = check_prompt(routing, len(self.tables), self.k, self.n_expert).tolist()
+        rows = [token for token in routing[max(0, len(routing) - self.cfg.prompt_learn):]
+                if token[0][0] >= 0]
         feed = min(len(rows), self.cfg.prompt_feed)
         before = [list(table.expert_in) for table in self.tables]
         for n, token in enumerate(rows):
