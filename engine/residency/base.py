@@ -218,6 +218,12 @@ class ResidencyPolicy(ABC):
             uploads.append((layer, expert, slot))
         return uploads
 
+    def prefetch(self, layer: int, experts: list[int]) -> list:
+        """Upload ``experts`` of ``layer`` now, before they are routed (the simulator's
+        intra-token prefetch study): each into a free slot or the lowest-ranked resident not
+        among them; returns (expert, slot) uploads."""
+        return [(expert, slot) for _, expert, slot in self._restore_layer(layer, experts)]
+
     def resident(self, layer: int) -> list[int]:
         """slot -> expert (FREE = -1): the staged table after the last call."""
         return list(self.tables[layer].expert_in)

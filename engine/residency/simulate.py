@@ -19,7 +19,9 @@ import numpy as np
 from engine.errors import BudgetError
 from engine.residency.budget import Budget
 from engine.residency.costmodel import RTX4060_LAPTOP, CostModel
-from engine.residency.policy import ResidencyPolicy, make_policy
+from engine.residency.base import ResidencyPolicy
+from engine.residency.policy import make_policy
+from engine.residency.prefetch import CoOccurrence, NextRouter, replay_with_prefetch
 from engine.residency.trace import Trace, load_trace
 
 
@@ -31,6 +33,7 @@ class Counts:
     uploads: int = 0    # staged for the next token
     evictions: int = 0
     syncs: int = 0      # layer steps that need the host (routing read or CPU work)
+    prefetches: int = 0  # intra-token uploads (engine.residency.prefetch; simulator only)
 
     def add(self, decision, dynamic: bool) -> None:
         self.steps += 1
@@ -82,7 +85,7 @@ class RunResult:
         return sum(self.slots) / (self.n_layers * self.n_expert)
 
     def total_uploads(self) -> int:
-        return self.decode.uploads + self.bulk_uploads + self.warm_uploads
+        return self.decode.uploads + self.decode.prefetches + self.bulk_uploads + self.warm_uploads
 
     def token_seconds(self, model: CostModel = RTX4060_LAPTOP, overlap: str = "overlapped") -> float:
         """MODELLED seconds per decode token: every upload of the run (after-token, restores,
@@ -114,17 +117,21 @@ class RunResult:
                 "us_per_step": round(1e6 * self.step_seconds / max(1, self.decode.steps), 2)}
 
 
-def run_policy(trace: Trace, policy: ResidencyPolicy, label: str | None = None) -> RunResult:
+def run_policy(trace: Trace, policy: ResidencyPolicy, label: str | None = None,
+               prefetch: bool = False) -> RunResult:
     """Replay ``trace`` as the engine runs it: at a context start ``switch_context`` (its
     uploads are restores), a prompt span through ``observe_prompt`` (the warm start: its
     uploads land before the first decode token; no hits counted), decode spans through
-    ``replay``. Context names become conversation ids 0, 1, ... in order of appearance."""
+    ``replay``. Context names become conversation ids 0, 1, ... in order of appearance.
+    ``prefetch``: also upload layer l + 1's predicted experts while layer l computes
+    (engine.residency.prefetch; a study the engine does not do)."""
     prompt, contexts = trace.prompt_mask(), trace.context_starts()
     decode_at = np.flatnonzero(~prompt)
     policy.prepare(trace.ids[decode_at])                 # offline policies see decode tokens
     out = RunResult(trace.name, label or policy.name, policy.budget.slots, trace.n_expert, trace.k,
                     trace.n_layers, len(decode_at), int(prompt.sum()))
     probs = trace.probs
+    predictor = _predictor(trace, decode_at) if prefetch else None
     conversation_ids: dict[str, int] = {}
     started = time.perf_counter()
     for start, stop in _spans(prompt, contexts):
@@ -133,10 +140,19 @@ def run_policy(trace: Trace, policy: ResidencyPolicy, label: str | None = None) 
             out.bulk_uploads += len(policy.switch_context(conversation))
         if prompt[start]:
             out.warm_uploads += len(policy.observe_prompt(trace.ids[start:stop].astype(np.int32)))
+        elif predictor is not None:
+            predictor.offset = int(np.searchsorted(decode_at, start))
+            replay_with_prefetch(policy, trace.ids[start:stop], predictor, out.decode)
         else:
             replay(policy, trace.ids[start:stop], None if probs is None else probs[start:stop], out.decode)
     out.step_seconds = time.perf_counter() - started
     return out
+
+
+def _predictor(trace: Trace, decode_at: np.ndarray):
+    if trace.pred is not None:
+        return NextRouter(trace.pred[decode_at])
+    return CoOccurrence(trace.n_layers, trace.n_expert)
 
 
 def _spans(prompt: np.ndarray, contexts: dict) -> list[tuple[int, int]]:
