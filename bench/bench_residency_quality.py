@@ -33,13 +33,15 @@ sys.path.insert(0, str(ROOT))
 
 from bench.verdict import Verdicts  # noqa: E402
 from engine.errors import BudgetError  # noqa: E402
-from engine.residency import report  # noqa: E402
+from engine.residency import (
+    presets,  # noqa: E402
+    report,  # noqa: E402
+)
 from engine.residency.budget import Budget  # noqa: E402
 from engine.residency.policy import make_policy  # noqa: E402
 from engine.residency.simulate import RunResult, make_budget, run_policy  # noqa: E402
 from engine.residency.stress import stress_suite  # noqa: E402
 from engine.residency.synth import synth_trace  # noqa: E402
-from engine.residency import presets  # noqa: E402
 from engine.residency.trace import Trace, load_trace  # noqa: E402
 
 FAMILIES = ("olmoe", "granite", "qwen", "gptoss")
@@ -283,7 +285,7 @@ def goals(stress: dict, family: dict, today: list, verdicts: Verdicts) -> None:
     verdicts.check("families: rotary minus the best of LRU/LFU/LFRU, worst cell", family["worst_lead"],
                    target=0.0, fail_at=-1.0, unit=" pts")
     worst = min(today, key=lambda c: c[1] - c[2])
-    print(f"families, rotary now vs today's rotary (v1) per cell: "
+    print("families, rotary now vs today's rotary (v1) per cell: "
           + ", ".join(f"{c} {v:.1f} ({v - t:+.2f})" for c, v, t in today))
     verdicts.check(f"families: rotary minus today's rotary, worst cell ({worst[0]})", worst[1] - worst[2],
                    target=-1.0, fail_at=-2.0, unit=" pts")

@@ -14,9 +14,8 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import time
-
 import sys
+import time
 from pathlib import Path
 
 import numpy as np

@@ -23,7 +23,7 @@ import logging
 import numpy as np
 
 from engine.residency.base import ResidencyPolicy, check_prompt
-from engine.residency.rotary import NEVER, RotaryConfig, RotaryPolicy, near_miss_top
+from engine.residency.rotary import NEVER, RotaryConfig, near_miss_top
 from engine.residency.slots import FREE, Decision
 
 log = logging.getLogger("rotary.residency")

@@ -78,17 +78,16 @@ def replay_with_prefetch(policy: ResidencyPolicy, ids, predictor, counts,
         carry = -float(queued)
         queued = 0
         for layer, routed in enumerate(token):
-            if layer:
-                carry += layer_allowance(model, decision.hits, decision.misses, dynamic)
-                budget = max(0, int(carry))
-                carry -= budget
-                if budget:
-                    slot_of = policy.tables[layer].slot_of
-                    wanted = [e for e in predictor.predict(t, layer, token[layer - 1])
-                              if slot_of[e] < 0][:budget]
-                    counts.prefetches += len(policy.prefetch(layer, wanted))
+            budget = max(0, int(carry)) if layer else 0      # what moved while layer - 1 ran
+            carry -= budget
+            if budget:
+                slot_of = policy.tables[layer].slot_of
+                wanted = [e for e in predictor.predict(t, layer, token[layer - 1])
+                          if slot_of[e] < 0][:budget]
+                counts.prefetches += len(policy.prefetch(layer, wanted))
             decision = policy.after_token(layer, routed)
             counts.add(decision, dynamic)
             queued += len(decision.uploads)
+            carry += layer_allowance(model, decision.hits, decision.misses, dynamic)
         predictor.learn(token)
     return counts

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.errors import BudgetError
+from engine.residency.base import ResidencyPolicy
 from engine.residency.budget import Budget
 from engine.residency.costmodel import RTX4060_LAPTOP, CostModel
-from engine.residency.base import ResidencyPolicy
 from engine.residency.policy import make_policy
 from engine.residency.prefetch import CoOccurrence, NextRouter, replay_with_prefetch
 from engine.residency.trace import Trace, load_trace

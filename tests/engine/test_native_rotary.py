@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.residency import native_rotary
-from engine.residency.budget import Budget
 from engine.residency.base import Snapshot
+from engine.residency.budget import Budget
 from engine.residency.policy import make_policy
 from engine.residency.rotary import NEVER, RotaryConfig, RotaryPolicy
 from engine.residency.synth import SynthSpec, synth_trace
