@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import BudgetError, ModelLoadError
+from engine.errors import ModelLoadError
 from engine.residency.budget import Budget
 from engine.residency.native_rotary import SlotStepError
 from engine.runtime.bindings import llama_cpp_module
@@ -324,8 +324,3 @@ class SlotCache:
         close_policy = getattr(self.policy, "close", None)   # a native policy's C state
         if close_policy is not None:
             close_policy()
-
-
-def check_budget(slots: tuple[int, ...], n_expert: int, k: int) -> None:
-    """Raise BudgetError (plain words) before loading when a budget cannot work."""
-    Budget(tuple(slots)).check(n_expert, k)
