@@ -33,10 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.verdict import Verdicts  # noqa: E402
 from engine.errors import BudgetError  # noqa: E402
-from engine.residency import (
-    presets,  # noqa: E402
-    report,  # noqa: E402
-)
+from engine.residency import presets, report  # noqa: E402
 from engine.residency.budget import Budget  # noqa: E402
 from engine.residency.policy import make_policy  # noqa: E402
 from engine.residency.simulate import RunResult, make_budget, run_policy  # noqa: E402
