@@ -30,6 +30,26 @@ class MemoryEstimate:
 
 
 @dataclass(frozen=True)
+class TransferFigures:
+    """Measured on this machine when the slot cache is set up, in GB/s of expert weights."""
+
+    pinned_gbs: float      # host -> GPU slot from page-locked memory (0: no such path)
+    pageable_gbs: float    # host -> GPU slot from the mmapped weights
+    cpu_gbs: float         # the processor computing experts from the weights
+    probe_s: float         # how long measuring took
+
+
+@dataclass(frozen=True)
+class TransferRule:
+    """The upload cap chosen from the figures (engine/plan/transfer.py), and why."""
+
+    cap: int               # uploads per layer per token
+    link_gbs: float        # the copy path uploads take
+    figures: TransferFigures
+    reason: str            # plain words
+
+
+@dataclass(frozen=True)
 class Recipe:
     preset: str                          # registry name of the preset it came from
     n_gpu_layers: int                    # llama.cpp n_gpu_layers; 0 = CPU only, -1 = all
@@ -50,6 +70,11 @@ class Recipe:
     residency_policy: str = "rotary"     # engine.residency registry name
     upload_cap: int | None = None        # uploads per layer per token; None = k
     router_probs: bool = False           # the policy also sees the router's scores (unmeasured)
+    # RAM-resident experts in the GPU's page-locked memory (needs use_mmap False): uploads and
+    # prompt batches copy them by DMA, without a staging copy. Costs that RAM to the system.
+    pinned_experts: bool = False
+    prompt_note: str = ""                # plain words: why prompts are read n_ubatch at a time
+    transfer: TransferRule | None = None # measured at load when the slots are on a GPU
 
     @property
     def slot_layers(self) -> tuple[int, ...]:
@@ -91,4 +116,7 @@ def recipe_from_dict(data: Mapping[str, Any]) -> Recipe:
         values[device] = MemoryEstimate(**parts)
     values["cpu_expert_layers"] = tuple(values["cpu_expert_layers"])
     values["expert_slots"] = tuple(values.get("expert_slots", ()))
+    if values.get("transfer"):
+        rule = dict(values["transfer"])
+        values["transfer"] = TransferRule(**{**rule, "figures": TransferFigures(**rule["figures"])})
     return Recipe(**values)
