@@ -125,11 +125,13 @@ def cmd_plan(args) -> int:
     return 0
 
 
-def _load(args, with_weights: bool = False, with_hidden: bool = False, with_probs: bool = False):
+def _load(args, with_weights: bool = False, with_hidden: bool = False, with_probs: bool = False,
+          record_routing: bool = False):
     from engine.api import LoadRequest  # noqa: PLC0415
     from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
 
-    request = LoadRequest(model_path=args.model, recipe=_cli_recipe(args))
+    request = LoadRequest(model_path=args.model, recipe=_cli_recipe(args),
+                          record_routing=record_routing)
     loaded = load_with_fallback(request, lambda f, m: None,
                                 lambda r: print(f"[{r.note}]", file=sys.stderr), with_weights,
                                 with_hidden, with_probs)
@@ -189,6 +191,10 @@ def _print_slot_json(loaded, decode_tps: list[float]) -> None:
         "uploads": totals.uploads if totals else 0,
         "uploaded_bytes": totals.uploaded_bytes if totals else 0,
         "restored_bytes": totals.restored_bytes if totals else 0,
+        "counters": cache.counters() if cache else {},
+        "upload_cap": cache.policy.upload_cap if cache else None,
+        "transfer": dataclasses.asdict(recipe.transfer) if recipe.transfer else None,
+        "prompt_note": recipe.prompt_note,
         "decode_tps": decode_tps}, indent=2))
 
 
@@ -235,7 +241,8 @@ def cmd_trace(args) -> int:
     from engine.runtime.predictor import prediction_accuracy  # noqa: PLC0415
     from engine.residency.trace import save_trace  # noqa: PLC0415
 
-    loaded = _load(args, with_weights=args.weights, with_hidden=not args.probs, with_probs=args.probs)
+    loaded = _load(args, with_weights=args.weights, with_hidden=not args.probs, with_probs=args.probs,
+                   record_routing=True)
     try:
         if not loaded.facts.is_moe:
             raise EngineError("This model has no experts, so there is no routing to record.")

@@ -19,6 +19,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
+import numpy as np
+
 from engine.errors import BudgetError
 from engine.residency.budget import Budget
 from engine.residency.slots import FREE, Decision, SlotTable
@@ -168,6 +170,24 @@ class ResidencyPolicy(ABC):
                 self._evict(layer, slot)
             self._admit(layer, expert, slot)
             uploads.append((layer, expert, slot))
+        return uploads
+
+    # -- the prompt -----------------------------------------------------------------------
+    PROMPT_WINDOW: ClassVar[int] = 64     # the last prompt tokens a warm start looks at
+
+    def observe_prompt(self, routing) -> list:
+        """The prompt's routing ids [tokens, layers, k] (-1 where a layer did not route a
+        token), before the first decoded token: the experts its last tokens used most (up to
+        2k a layer) become resident; returns
+        (layer, expert, slot) uploads. Prompt tokens count as neither hits nor misses."""
+        recent = np.asarray(routing)[-self.PROMPT_WINDOW:]
+        uploads: list = []
+        for layer, table in enumerate(self.tables[: recent.shape[1]]):
+            routed = recent[:, layer].ravel()
+            counts = np.bincount(routed[routed >= 0], minlength=self.n_expert)   # -1: not routed
+            order = np.argsort(-counts, kind="stable")               # most used first
+            wanted = [int(e) for e in order[: min(2 * self.k, table.n_slots)] if counts[e] > 0]
+            uploads += self._restore_layer(layer, wanted)
         return uploads
 
     def resident(self, layer: int) -> list[int]:

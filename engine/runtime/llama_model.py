@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
+import time
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Callable
@@ -61,6 +62,7 @@ class NativeModel:
         self.tokens: list[int] = []   # what the context's memory currently holds
         self.last_residency = None    # TokenResidency of the last single-token decode
         self._replay, self._replay_at = None, 0   # trace replay: ids [tokens, cached layers, k]
+        self.decode_s = 0.0
 
     def _load(self, progress: ProgressCallback | None) -> None:
         self._overrides = OverrideArray(self.recipe.override_patterns(), self._expert_buffer_type())
@@ -192,7 +194,9 @@ class NativeModel:
             self.slot_cache.force_routing(self._replay[self._replay_at % len(self._replay)])
             self._replay_at += 1
         self.batch.set_batch(tokens, n_past=len(self.tokens), logits_all=False)
+        started = time.perf_counter()
         status = self._llama.llama_decode(self.ctx.ctx, self.batch.batch)
+        self.decode_s = time.perf_counter() - started     # host time in llama_decode (benchmarks)
         if status != 0:
             raise RuntimeError(f"llama_decode returned {status}")
         self.tokens.extend(tokens)

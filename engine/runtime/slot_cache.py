@@ -163,47 +163,20 @@ class SlotCache:
                  upload_cap: int | None = None, verify: bool = False,
                  router_probs: bool = False, gpu_banks: bool = False,
                  pinned_weights: bool = False) -> None:
-        from engine.residency.policy import make_policy  # noqa: PLC0415
-
         self._api = native_api()
         if self._api is None:
             raise ModelLoadError(STOCK_MESSAGE)
         self.layers, self.slots, self.k, self.n_expert = tuple(layers), tuple(slots), k, n_expert
+        Budget(self.slots, upload_cap).check(n_expert, k)   # plain words before native errors
         self._ctx, self.verify = ctx_ptr, verify
-        per_layer = [0] * n_layer
-        for layer, count in zip(self.layers, self.slots):
-            per_layer[layer] = count
-        _check(self._api.llama_slot_cache_init(ctx_ptr, _i32(per_layer), n_layer),
-               "The expert slot cache could not be set up")
-        self.expert_bytes = [expert_bytes(model_ptr, layer) for layer in self.layers]
-        self.bank_bytes = int(self._api.llama_slot_cache_bank_bytes(ctx_ptr))
+        self._open_banks(model_ptr, n_layer)
         # On a GPU, how many misses a token may upload per layer follows from measured speeds
         # (engine/plan/transfer.py); host banks (CPU builds) keep the recipe's cap.
         self.transfer: TransferRule | None = None
         if gpu_banks and upload_cap is None:
             self.transfer = upload_rule(self.probe(), k, pinned_weights)
             upload_cap = self.transfer.cap
-        self.policy = make_policy(policy_name, Budget(self.slots, upload_cap), n_expert, k)
-        self._ids = np.zeros((len(self.layers), k), dtype=np.int32)            # [layers, k]
-        self._ids_ptr = self._ids.ctypes.data_as(_i32p)
-        # The router's full scores reach the policy only when asked: reading and ranking them
-        # costs ~10 us per layer and their effect on real models is unmeasured.
-        self.router_probs = router_probs
-        self._probs = np.zeros((len(self.layers), n_expert), dtype=np.float32)  # [layers, n_expert]
-        self._probs_ptr = self._probs.ctypes.data_as(_f32p) if router_probs else None
-        # Reused argument buffers of upload/stage: experts, slots (<= a layer's slots), table.
-        most = max(self.slots, default=1)
-        self._up_experts, self._up_slots = (ctypes.c_int32 * most)(), (ctypes.c_int32 * most)()
-        self._table = (ctypes.c_int32 * most)()
-        self._resident_rows: list[tuple[int, ...]] = [() for _ in self.layers]  # = native tables
-        # A native policy (engine/residency/native_rotary.py) makes the whole step after a token
-        # in C: read the routing, decide every layer, upload, stage, publish.
-        self._engine_step = None
-        if hasattr(self.policy, "engine_step") and not router_probs:
-            functions = {name: ctypes.cast(getattr(self._api, f"llama_slot_cache_{name}"),
-                                           ctypes.c_void_p).value for name in STEP_FAILURES}
-            self._engine_step = self.policy.engine_step(functions, ctx_ptr, self.layers, self._ids)
-            self._native_rings = [table.ring for table in self.policy.tables]  # [n_slots] int32 views
+        self._make_policy(policy_name, upload_cap, router_probs)
         self._resident: tuple[tuple[int, ...], ...] | None = None     # built when asked
         self.totals = Totals()
         self.conversation: str | None = None
@@ -214,6 +187,41 @@ class SlotCache:
         self.prompt_log: list[np.ndarray] | None = None
         self._waits = (ctypes.c_int64 * 1)()          # counter 0: host waits, read every token
         self._host_waits = self._read_host_waits()
+
+    def _open_banks(self, model_ptr, n_layer: int) -> None:
+        per_layer = [0] * n_layer
+        for layer, count in zip(self.layers, self.slots):
+            per_layer[layer] = count
+        _check(self._api.llama_slot_cache_init(self._ctx, _i32(per_layer), n_layer),
+               "The expert slot cache could not be set up")
+        self.expert_bytes = [expert_bytes(model_ptr, layer) for layer in self.layers]
+        self.bank_bytes = int(self._api.llama_slot_cache_bank_bytes(self._ctx))
+        # Reused argument buffers of upload/stage: experts, slots (<= a layer's slots), table.
+        most = max(self.slots, default=1)
+        self._up_experts, self._up_slots = (ctypes.c_int32 * most)(), (ctypes.c_int32 * most)()
+        self._table = (ctypes.c_int32 * most)()
+        self._resident_rows: list[tuple[int, ...]] = [() for _ in self.layers]  # = native tables
+
+    def _make_policy(self, policy_name: str, upload_cap: int | None, router_probs: bool) -> None:
+        from engine.residency.policy import make_policy  # noqa: PLC0415
+
+        self.policy = make_policy(policy_name, Budget(self.slots, upload_cap), self.n_expert,
+                                  self.k)
+        self._ids = np.zeros((len(self.layers), self.k), dtype=np.int32)       # [layers, k]
+        self._ids_ptr = self._ids.ctypes.data_as(_i32p)
+        # The router's full scores reach the policy only when asked: reading and ranking them
+        # costs ~10 us per layer and their effect on real models is unmeasured.
+        self.router_probs = router_probs
+        self._probs = np.zeros((len(self.layers), self.n_expert), dtype=np.float32)  # [layers, n_expert]
+        self._probs_ptr = self._probs.ctypes.data_as(_f32p) if router_probs else None
+        # A native policy (engine/residency/native_rotary.py) makes the whole step after a token
+        # in C: read the routing, decide every layer, upload, stage, publish.
+        self._engine_step = None
+        if hasattr(self.policy, "engine_step") and not router_probs:
+            functions = {name: ctypes.cast(getattr(self._api, f"llama_slot_cache_{name}"),
+                                           ctypes.c_void_p).value for name in STEP_FAILURES}
+            self._engine_step = self.policy.engine_step(functions, self._ctx, self.layers, self._ids)
+            self._native_rings = [table.ring for table in self.policy.tables]  # [n_slots] int32 views
 
     # ---- measurements ---------------------------------------------------------------------
     def probe(self, budget_ms: int = PROBE_BUDGET_MS) -> TransferFigures:
