@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -27,7 +28,31 @@ import venv
 
 ROOT = pathlib.Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
-LLAMA_REQUIREMENT = "llama-cpp-python==0.3.36"   # keep in step with pyproject.toml
+
+
+def _dependencies(text: str) -> list[str]:
+    """[project] dependencies of a pyproject.toml. This runs before anything is installed,
+    so stdlib only: tomllib on 3.11+; on 3.10 a small reader of the one-string-per-line list
+    this project keeps (comments dropped, every quoted string taken)."""
+    try:
+        import tomllib  # noqa: PLC0415
+    except ModuleNotFoundError:      # Python 3.10
+        project = re.search(r"^\[project\]\s*$(.*?)(?=^\[)", text + "\n[", re.M | re.S)
+        listed = re.search(r"^dependencies\s*=\s*\[(.*?)^\]", project.group(1) if project else "",
+                           re.M | re.S)
+        return re.findall(r'"([^"]+)"', re.sub(r"#[^\n]*", "", listed.group(1))) if listed else []
+    return list(tomllib.loads(text).get("project", {}).get("dependencies", []))
+
+
+def pinned(package: str, pyproject: pathlib.Path = ROOT / "pyproject.toml") -> str:
+    """``package==version`` as pyproject.toml pins it: the version is written there only."""
+    for requirement in _dependencies(pyproject.read_text(encoding="utf-8")):
+        if re.fullmatch(rf"{re.escape(package)}\s*==\s*[\w.+-]+", requirement.strip()):
+            return re.sub(r"\s+", "", requirement)
+    raise SystemExit(f"pyproject.toml does not pin {package} to one version ({package}==X)")
+
+
+LLAMA_REQUIREMENT = pinned("llama-cpp-python")
 PATCHES = ROOT / "engine" / "native" / "patches"   # applied to the sdist, in name order
 # Portable CPU build: the cached wheel stays valid on any x86-64 of this image.
 CPU_CMAKE_ARGS = ("-DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF "

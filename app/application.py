@@ -22,17 +22,13 @@ from app.main_window import MainWindow
 from app.notifications import (NotificationService, asyncio_exception_handler,
                                install_exception_hooks)
 from app.paths import AppPaths
-from app.settings import Settings, SettingsStore
+from app.settings import MODEL_FIELDS, Settings, SettingsStore
 from app.settings_dialog import SettingsDialog
 from app.settings_holder import SettingsHolder
 from app.theme import follow_os_theme
 from app.document_view import install_documents
 from app.wiring import connect_bridge, connect_chat
 from app.wizard import FirstRunWizard
-
-MODEL_FIELDS = ("model_path", "preset", "context_size", "gpu_expert_layers", "threads",
-                "engine_location", "server_url", "server_model", "server_verify_tls",
-                "server_ca_bundle")
 
 
 class RotaryApp(QObject):
@@ -85,8 +81,8 @@ class RotaryApp(QObject):
         self.bridge.ram_read.connect(gauge.on_ram)
         self.loader.started.connect(gauge.reset_model)
         self.chat.conversation_opened.connect(gauge.reset_conversation)
-        self.bridge.model_loaded.connect(lambda event: setattr(self, "loaded_facts",
-                                                               event.facts))
+        self.bridge.model_loaded.connect(lambda event: setattr(
+            self, "loaded_facts", getattr(event, "facts", None)))    # None: on the office server
 
     def _wire_actions(self) -> None:
         actions, window = self.window.actions, self.window

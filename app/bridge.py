@@ -31,11 +31,12 @@ from PySide6.QtCore import QObject, Signal
 from engine.api import (ChatMessage, ChatRequest, DocumentFinished, DocumentInspected,
                         DocumentProgress, DocumentRequest, EngineLike, LoadFallback,
                         LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded, RequestFailed,
-                        RequestFinished, ResponseStats, StepRecord)
-from engine.errors import DocumentError, EngineError, EngineStateError
+                        RequestFinished, RequestStarted, ServerModelLoaded, StepRecord)
+from engine.errors import EngineError, EngineStateError
 # The engine's own frozen hardware types, re-exported so GUI modules never mirror them.
 from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading  # noqa: F401
 from app.i18n import tr
+from app.messages import say
 from app.qt_compat import MainThreadHandoff, emit
 
 VRAM_POLL_SECONDS = 0.5
@@ -108,6 +109,33 @@ def preset_names() -> tuple[str, ...]:
     return tuple(_lazy("engine.plan", "preset_names")())
 
 
+def auto_preset() -> str:
+    """The preset name that plans for this computer (the default)."""
+    return str(importlib.import_module("engine.plan.presets").AUTO)
+
+
+def safest_preset() -> str:
+    """The preset "Use the safer setting" chooses: the processor only."""
+    return str(importlib.import_module("engine.plan.presets").SAFEST)
+
+
+def preset_title(name: str) -> str:
+    """A preset in plain words for Settings' list, in the interface's language."""
+    return _preset_words(name, 0)
+
+
+def preset_in_a_sentence(name: str) -> str:
+    """A preset as the wizard names it in "Rotary will use …"."""
+    return _preset_words(name, 1)
+
+
+def _preset_words(name: str, which: int) -> str:
+    try:
+        return say(_lazy("engine.plan", "preset_words")(name)[which])
+    except EngineError:          # a name this version does not know: shown as it is
+        return name
+
+
 def words_per_token() -> float:
     """The one ratio used wherever a token count is shown as words."""
     return float(importlib.import_module("engine.plan.speed").WORDS_PER_TOKEN)
@@ -130,9 +158,10 @@ def _settle(future: asyncio.Future, work: Future) -> None:
 class EngineBridge(QObject):
     load_progress = Signal(float, str)     # fraction 0..1, plain message
     load_fallback = Signal(str)            # plain explanation of the step down
-    model_loaded = Signal(object)          # engine.api.ModelLoaded
+    model_loaded = Signal(object)          # engine.api.ModelLoaded, or ServerModelLoaded
     load_failed = Signal(object)           # EngineError
     model_unloaded = Signal()
+    started = Signal(int)                  # request id: its turn came (it may have waited)
     token = Signal(int, str)               # request id, new text
     stats = Signal(object)                 # engine.api.StepRecord (speeds, context, hits)
     finished = Signal(object)              # engine.api.RequestFinished
@@ -149,11 +178,6 @@ class EngineBridge(QObject):
         self._engine: EngineLike | None = None
         self._server: Any = None          # engine.remote.config.ServerConfig, or None: local
         self._load_id: int | None = None
-        # One answer at a time reaches the engine: its stop flag is shared, and a chat
-        # sent while an older one is still stopping would clear it. Later ones wait here.
-        self._chat_id: int | None = None
-        self._waiting: list[ChatRequest | DocumentRequest] = []
-        self._inspect_only: set[int] = set()
         self._tasks = ThreadPoolExecutor(1, thread_name_prefix="rotary-tasks")
         self._vram_pool = ThreadPoolExecutor(1, thread_name_prefix="rotary-vram")
         self._vram_task: asyncio.Task | None = None
@@ -184,44 +208,25 @@ class EngineBridge(QObject):
             emit(self.load_failed, event.error)
         else:
             emit(self.failed, event.request_id, event.error)
-            self._chat_ended(event.request_id)
 
-    def _on_finished(self, event: RequestFinished) -> None:
-        emit(self.finished, event)
-        self._chat_ended(event.request_id)
-
-    def _on_document_event(self, event: DocumentInspected | DocumentProgress) -> None:
-        emit(self.document_event, event)
-        # A request only to look at the document ends with what was found.
-        if isinstance(event, DocumentInspected) and event.request_id in self._inspect_only:
-            self._inspect_only.discard(event.request_id)
-            self._chat_ended(event.request_id)
-
-    def _on_document_finished(self, event: DocumentFinished) -> None:
-        emit(self.document_event, event)
-        self._chat_ended(event.request_id)
-
-    def _chat_ended(self, request_id: int) -> None:
-        if request_id == self._chat_id:
-            self._chat_id = None
-            if self._waiting and self._engine is not None:
-                self._start_chat(self._waiting.pop(0))
-
-    def _on_loaded(self, event: ModelLoaded) -> None:
+    def _on_loaded(self, event: ModelLoaded | ServerModelLoaded) -> None:
         self._load_id = None
         emit(self.model_loaded, event)
 
+    # Engine sentences (engine.messages.Msg) are said here, in the interface's language.
     _HANDLERS = {
-        LoadProgress: lambda self, e: emit(self.load_progress, e.fraction, e.message),
-        LoadFallback: lambda self, e: emit(self.load_fallback, e.message),
+        LoadProgress: lambda self, e: emit(self.load_progress, e.fraction, say(e.message)),
+        LoadFallback: lambda self, e: emit(self.load_fallback, say(e.message)),
         ModelLoaded: _on_loaded,
+        ServerModelLoaded: _on_loaded,
+        RequestStarted: lambda self, e: emit(self.started, e.request_id),
         StepRecord: _on_step,
-        RequestFinished: _on_finished,
+        RequestFinished: lambda self, e: emit(self.finished, e),
         RequestFailed: _on_failed,
         ModelUnloaded: lambda self, e: emit(self.model_unloaded),
-        DocumentInspected: _on_document_event,
-        DocumentProgress: _on_document_event,
-        DocumentFinished: _on_document_finished,
+        DocumentInspected: lambda self, e: emit(self.document_event, e),
+        DocumentProgress: lambda self, e: emit(self.document_event, e),
+        DocumentFinished: lambda self, e: emit(self.document_event, e),
     }
 
     # ---- requests -----------------------------------------------------------------------
@@ -293,22 +298,18 @@ class EngineBridge(QObject):
         request = ChatRequest(tuple(ChatMessage(role, text) for role, text in messages),
                               max_tokens=max_tokens, temperature=temperature,
                               conversation_id=conversation_id)
-        if self._chat_id is None:
-            self._start_chat(request)
-        else:
-            self._waiting.append(request)
-        return request.request_id
+        return self._engine.chat(request)
 
     def document(self, request: DocumentRequest) -> int:
-        """Read or summarise a document (app.document_flow): it waits its turn like an
-        answer, since it uses the same engine thread and stop flag. Raises EngineError."""
+        """Read or summarise a document (app.document_flow): it waits its turn in the
+        engine's queue like an answer. Raises EngineError."""
         if self._engine is None:
             raise EngineStateError(tr("No model is loaded yet."))
-        if self._chat_id is None:
-            self._start_chat(request)
-        else:
-            self._waiting.append(request)
-        return request.request_id
+        return self._engine.document(request)
+
+    def waits(self, request_id: int) -> bool:
+        """Is this request queued behind another one? ``started`` says when its turn comes."""
+        return self._engine is not None and self._engine.waiting(request_id)
 
     @staticmethod
     def summary_presets() -> list[tuple[str, str]]:
@@ -316,30 +317,16 @@ class EngineBridge(QObject):
         presets = importlib.import_module("engine.documents.presets").SUMMARY_PRESETS
         return [(p.name, p.title) for p in presets.values()]
 
-    def _start_chat(self, request: ChatRequest | DocumentRequest) -> None:
-        self._chat_id = request.request_id
-        if isinstance(request, DocumentRequest):
-            if request.inspect_only:
-                self._inspect_only.add(request.request_id)
-            self._engine.document(request)
-        else:
-            self._engine.chat(request)
-
     def stop(self, request_id: int | None = None) -> None:
-        """Stop one answer (None: the one being written). A waiting one never starts: it
-        finishes at once, empty and "stopped", delivered like any engine event."""
-        for request in self._waiting:
-            if request.request_id == request_id:
-                self._waiting.remove(request)
-                stats = ResponseStats(request_id, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, "stopped")
-                ended = RequestFinished(request_id, "", stats)
-                if isinstance(request, DocumentRequest):
-                    ended = RequestFailed(request_id, DocumentError(
-                        tr("The document was not read: it was stopped before it started.")))
-                self._handoff.post(functools.partial(self._dispatch, ended))
-                return
-        if self._engine is not None and request_id in (None, self._chat_id):
-            self._engine.stop()
+        """Stop one answer or summary (None: the one running now). One that waits never
+        starts: the engine ends it at once, empty and "stopped"."""
+        if self._engine is not None:
+            self._engine.stop(request_id)
+
+    def stop_conversation(self, conversation_id: int) -> None:
+        """Stop what this conversation runs and has waiting (it is being deleted)."""
+        if self._engine is not None:
+            self._engine.stop_conversation(conversation_id)
 
     def unload(self) -> None:
         if self._engine is not None:
@@ -365,7 +352,7 @@ class EngineBridge(QObject):
         recipe = self._backend.plan(facts, hardware, preset=chosen)
         summary = self._backend.describe(recipe, facts, hardware)
         return ModelCheck(path, str(getattr(facts, "name", "") or os.path.basename(path)),
-                          chosen, summary.level, summary.text,
+                          chosen, summary.level, say(summary.text),
                           getattr(summary, "expected_tps", None), facts, recipe)
 
     async def run_self_test(self, checks: Callable[[EngineBackend], Any]) -> Any:

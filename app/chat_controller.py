@@ -155,7 +155,9 @@ class ChatController(QObject):
         self.answers[request_id] = self.current
         emit(self.answer_started, len(self.messages))
         emit(self.busy_changed, True)
-        emit(self.phase_changed, tr("Reading your message…"))
+        # Queued behind an answer still stopping (a server that hangs): say so until it starts.
+        emit(self.phase_changed, tr("Waiting for the previous answer to end…")
+             if self.bridge.waits(request_id) else tr("Reading your message…"))
         return True
 
     def _prompt(self) -> list[tuple[str, str]]:
@@ -246,6 +248,12 @@ class ChatController(QObject):
         emit(self.phase_changed, "")
 
     # ---- engine results (wired in app.wiring) -----------------------------------------------
+
+    def on_started(self, request_id: int) -> None:
+        """The engine took this answer's request; it may have waited behind another one."""
+        if self.current is not None and self.current.request_id == request_id \
+                and not self.current.text:
+            emit(self.phase_changed, tr("Reading your message…"))
 
     def on_token(self, request_id: int, text: str) -> None:
         answer = self.answers.get(request_id)

@@ -76,7 +76,7 @@ class DocumentFlow(QObject):
 
     def stop(self) -> None:
         if self.request_id is not None:
-            self.bridge.stop()          # the engine answers with the partial summary
+            self.bridge.stop(self.request_id)   # the engine answers with the partial summary
 
     def dismiss(self) -> None:
         if self.request_id is None:

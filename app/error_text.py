@@ -1,9 +1,11 @@
 """Engine errors in the interface's language.
 
-An error with a catalogue message (``error.msg``, engine/messages.py) is said in full in
-the interface's language, parameters included (app/messages.py). An error that still
-carries a finished English sentence is named by its kind in that language, and the
-engine's own sentence moves to the details that "Copy details" gives to IT.
+The engine raises its errors with a catalogue message (``error.msg``, engine/messages.py),
+said here in full in the interface's language, parameters included (app/messages.py).
+What still carries a finished English sentence (errors from parts not converted yet, or a
+future one written without a code) is named by its kind in that language, and the
+engine's own sentence moves to the details that "Copy details" gives to IT. Errors the app
+writes itself with tr() are already in the interface's language.
 """
 
 from __future__ import annotations
@@ -15,36 +17,17 @@ from app.messages import say
 
 
 def _kinds() -> dict[type, str]:
-    # plain tr() calls, so that lupdate finds them; looked up along the error's class order
+    # plain tr() calls, so that lupdate finds them; looked up along the error's class order.
+    # Memory and load errors from llama_model.py and the document errors still carry
+    # English; the families below them are the safety net for anything else.
     return {
-        e.NotAGGUFError: tr("This file is not a model Rotary can use (a .gguf file)."),
-        e.CorruptModelError: tr("The model file is damaged or incomplete. Copy or download "
-                                "it again."),
-        e.ModelFileError: tr("The model file cannot be opened. Check that it is still there "
-                             "and that you may read it."),
-        e.UnsupportedModelError: tr("Rotary cannot run this kind of model yet."),
         e.InsufficientMemoryError: tr("This computer does not have enough memory for this "
                                       "model, even with the smallest settings."),
         e.ModelLoadError: tr("The model could not be loaded."),
-        e.ContextFullError: tr("This conversation is too long for the model. Start a new "
-                               "chat to go on."),
+        e.ModelFileError: tr("The model file cannot be opened. Check that it is still there "
+                             "and that you may read it."),
+        e.UnsupportedModelError: tr("Rotary cannot run this kind of model yet."),
         e.GenerationError: tr("Something went wrong while writing the answer."),
-        e.EngineStateError: tr("The model is not ready for this yet."),
-        e.ServerUnreachableError: tr("The office server does not answer. Check the address "
-                                     "and the network, or ask your IT contact."),
-        e.ServerCertificateError: tr("The office server's certificate is not trusted. Ask "
-                                     "your IT contact for the certificate file."),
-        e.ServerAuthError: tr("The office server refused the access key. Check it in "
-                              "Settings."),
-        e.ServerModelNotFoundError: tr("The office server does not offer the chosen model. "
-                                       "Choose another one in Settings."),
-        e.ServerBusyError: tr("The office server is busy. Try again in a moment."),
-        e.ServerDroppedError: tr("The connection to the office server broke during the "
-                                 "answer."),
-        e.ServerNoTokenizerError: tr("The office server cannot count words, so it cannot "
-                                     "summarise documents."),
-        e.ServerProtocolError: tr("The office server answered in a way Rotary does not "
-                                  "understand."),
         e.ServerError: tr("Something went wrong between this computer and the office server."),
         e.UnsupportedDocumentError: tr("Rotary reads PDF, Word (.docx), text and Markdown "
                                        "files."),

@@ -19,7 +19,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from engine.api import next_request_id
+from engine.api import ServerModelLoaded, next_request_id
 from app.bridge import VramReading, words_per_token
 from app.i18n import tr
 from app.theme import gauge_colour
@@ -473,8 +473,8 @@ class GaugeWidget(QFrame):
             self._dirty = True
 
     def on_model_loaded(self, event) -> None:
-        self.model.context_size = int(event.recipe.n_ctx)
-        self.model.on_server = event.server is not None
+        self.model.context_size = int(event.context_size)
+        self.model.on_server = isinstance(event, ServerModelLoaded)
         self._dirty = True
 
     def on_model_unloaded(self) -> None:

@@ -17,13 +17,13 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from engine.errors import EngineError
+from app.bridge import safest_preset
 from app.i18n import tr
 from app.notifications import NoticeAction, NotificationService
 from app.paths import AppPaths
 from app.server_settings import server_failure_actions, server_model_name, start_on_server
 from app.settings_holder import SettingsHolder
 
-SAFE_PRESET = "cpu-only"
 
 
 class LoadMarker:
@@ -161,7 +161,7 @@ class ModelLoader(QObject):
         self.choose_model_requested.emit()
 
     def use_safer_recipe(self) -> None:
-        self.settings.update(preset=SAFE_PRESET, gpu_expert_layers=None)
+        self.settings.update(preset=safest_preset(), gpu_expert_layers=None)
         self.start()
 
 

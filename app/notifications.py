@@ -57,7 +57,7 @@ class DiagnosticContext:
 
     def remember_model(self, loaded) -> None:
         """Slot for EngineBridge.model_loaded (an engine.api.ModelLoaded)."""
-        self.recipe = loaded.recipe
+        self.recipe = getattr(loaded, "recipe", None)     # None: the model is on the office server
 
     def text(self) -> str:
         recipe = json.dumps(recipe_to_dict(self.recipe), indent=1) if self.recipe else "none loaded"

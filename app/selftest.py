@@ -158,7 +158,7 @@ def check_demo_model(backend: EngineBackend, paths: AppPaths) -> tuple[Check, Pa
     return Check("demo model", True, f"{path.stat().st_size / 2**20:.0f} MiB"), path
 
 
-def check_engine(backend: EngineBackend, model: Path, preset: str,
+def check_engine(backend: EngineBackend, model: Path, preset: str | None,
                  timeout: float = ENGINE_TIMEOUT_S) -> Check:
     """Load ``model`` on the real engine thread and stream a few tokens from it."""
     events: queue.Queue[Any] = queue.Queue()
@@ -172,7 +172,7 @@ def check_engine(backend: EngineBackend, model: Path, preset: str,
         engine.shutdown(timeout)
 
 
-def _load_and_generate(engine, events: queue.Queue, model: Path, preset: str,
+def _load_and_generate(engine, events: queue.Queue, model: Path, preset: str | None,
                        timeout: float) -> Check:
     started = time.perf_counter()
     load = LoadRequest(str(model), preset=preset)
@@ -259,10 +259,11 @@ def check_window(qapp) -> Check:
 
 
 def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
-               preset: str = "auto", extra: tuple[Callable[[], Check], ...] = ()) -> SelfTestReport:
+               preset: str | None = None,
+               extra: tuple[Callable[[], Check], ...] = ()) -> SelfTestReport:
     """Folders, demo model, engine, no network; ``extra`` adds checks (e.g. the window's).
 
-    "auto" plans for this computer, so an NVIDIA machine runs the demo on its GPU."""
+    No preset plans for this computer ("auto"), so an NVIDIA machine runs the demo on its GPU."""
     backend = backend or real_backend()
     started = time.perf_counter()
     with NetworkGuard() as guard:
@@ -277,10 +278,10 @@ def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
     return SelfTestReport(tuple(checks), time.perf_counter() - started)
 
 
-async def check_my_computer(bridge, paths: AppPaths, preset: str = "auto") -> SelfTestReport:
+async def check_my_computer(bridge, paths: AppPaths, preset: str | None = None) -> SelfTestReport:
     """The wizard's "check my computer": the same checks, on the bridge's worker thread."""
     return await bridge.run_self_test(functools.partial(_checks_with, paths, preset))
 
 
-def _checks_with(paths: AppPaths, preset: str, backend: EngineBackend) -> SelfTestReport:
+def _checks_with(paths: AppPaths, preset: str | None, backend: EngineBackend) -> SelfTestReport:
     return run_checks(paths, backend, preset)

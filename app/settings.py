@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from app.bridge import preset_names
+from app.bridge import auto_preset, preset_names, preset_title
 from app.i18n import LANGUAGES, tr
 
 SCHEMA_VERSION = 3
@@ -37,31 +37,70 @@ RANGES = {"context_size": Range(256, 1_048_576), "gpu_expert_layers": Range(0, 1
 TEMPERATURE_RANGE = (0.0, 2.0)
 
 
+def _setting(default: Any, valid: Callable[[Any], bool], label: Callable[[], str], *,
+             model: bool = False) -> Any:
+    """One setting, said once: its default, what a stored value must be (else the default
+    comes back), its name in plain words, and whether changing it reloads the model."""
+    return field(default=default, metadata={"valid": valid, "label": label, "model": model})
+
+
+def _optional_in(valid: Range) -> Callable[[Any], bool]:
+    return lambda v: v is None or v in valid
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _temperature(value: Any) -> bool:
+    return type(value) in (int, float) and TEMPERATURE_RANGE[0] <= value <= TEMPERATURE_RANGE[1]
+
+
 @dataclass(frozen=True)
 class Settings:
     schema_version: int = SCHEMA_VERSION
-    model_path: str = ""                  # "" = use the built-in demo model
-    preset: str = "auto"
-    context_size: int | None = None       # None = let the planner decide
-    gpu_expert_layers: int | None = None
-    threads: int | None = None
-    temperature: float = 0.7
-    system_prompt: str = ""
-    language: str = "system"              # "system" or a code in i18n.LANGUAGES
-    first_run_done: bool = False
+    # "" = use the built-in demo model
+    model_path: str = _setting("", _text, lambda: tr("model file"), model=True)
+    preset: str = _setting(auto_preset(), lambda v: _text(v) and v in preset_names(),
+                           lambda: tr("setting for this computer"), model=True)
+    # None = let the planner decide
+    context_size: int | None = _setting(None, _optional_in(RANGES["context_size"]),
+                                        lambda: tr("conversation memory"), model=True)
+    gpu_expert_layers: int | None = _setting(
+        None, _optional_in(RANGES["gpu_expert_layers"]),
+        lambda: tr("parts of the model on the graphics card"), model=True)
+    threads: int | None = _setting(None, _optional_in(RANGES["threads"]),
+                                   lambda: tr("processor cores used"), model=True)
+    temperature: float = _setting(0.7, _temperature, lambda: tr("answer variety"))
+    system_prompt: str = _setting("", _text, lambda: tr("system prompt"))
+    # "system" or a code in i18n.LANGUAGES
+    language: str = _setting("system", lambda v: _text(v) and (v == "system" or v in LANGUAGES),
+                             lambda: tr("language"))
+    first_run_done: bool = _setting(False, lambda v: isinstance(v, bool),
+                                    lambda: tr("first-time setup"))
     # Where the model runs: "local" (this computer, the default) or "server" (an office
     # server, app/server_settings.py). The server's access key lives in the OS keyring.
-    engine_location: str = "local"
-    server_url: str = ""
-    server_model: str = ""
-    server_verify_tls: bool = True
-    server_ca_bundle: str = ""
+    engine_location: str = _setting("local", lambda v: _text(v) and v in ENGINE_LOCATIONS,
+                                    lambda: tr("where the model runs"), model=True)
+    server_url: str = _setting(
+        "", lambda v: isinstance(v, str) and (not v or v.startswith(("http://", "https://"))),
+        lambda: tr("office server address"), model=True)
+    server_model: str = _setting("", _text, lambda: tr("office server model"), model=True)
+    server_verify_tls: bool = _setting(True, lambda v: isinstance(v, bool),
+                                       lambda: tr("office server certificate check"), model=True)
+    server_ca_bundle: str = _setting("", _text, lambda: tr("office certificate file"),
+                                     model=True)
 
     def overrides(self) -> dict[str, int]:
         """The advanced values the user set, in the planner's vocabulary."""
         chosen = {"n_ctx": self.context_size, "gpu_expert_layers": self.gpu_expert_layers,
                   "n_threads": self.threads}
         return {key: value for key, value in chosen.items() if value is not None}
+
+
+_FIELDS = {f.name: f for f in fields(Settings) if "valid" in f.metadata}
+# What a change of reloads the model (app.application): where and how it runs.
+MODEL_FIELDS = tuple(name for name, f in _FIELDS.items() if f.metadata["model"])
 
 
 @dataclass(frozen=True)
@@ -105,60 +144,21 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
 
 # ---- validation ---------------------------------------------------------------------
 
-def _optional_in(valid: Range) -> Callable[[Any], bool]:
-    return lambda v: v is None or v in valid
-
-
-_VALIDATORS: dict[str, Callable[[Any], bool]] = {
-    "model_path": lambda v: isinstance(v, str),
-    "preset": lambda v: v in preset_names(),
-    "context_size": _optional_in(RANGES["context_size"]),
-    "gpu_expert_layers": _optional_in(RANGES["gpu_expert_layers"]),
-    "threads": _optional_in(RANGES["threads"]),
-    "temperature": lambda v: (type(v) in (int, float)
-                              and TEMPERATURE_RANGE[0] <= v <= TEMPERATURE_RANGE[1]),
-    "system_prompt": lambda v: isinstance(v, str),
-    "language": lambda v: v == "system" or v in LANGUAGES,
-    "first_run_done": lambda v: isinstance(v, bool),
-    "engine_location": lambda v: v in ENGINE_LOCATIONS,
-    "server_url": lambda v: isinstance(v, str) and (not v or v.startswith(("http://", "https://"))),
-    "server_model": lambda v: isinstance(v, str),
-    "server_verify_tls": lambda v: isinstance(v, bool),
-    "server_ca_bundle": lambda v: isinstance(v, str),
-}
-
 def preset_label(preset: str) -> str:
-    """Plain words for a preset name, used by the wizard and the settings dialog."""
-    return {"auto": tr("Automatic (fit this computer)"),
-            "8gb-laptop": tr("Laptop with an 8 GB graphics card"),
-            "12gb-desktop": tr("Desktop with a 12 GB graphics card"),
-            "16gb-desktop": tr("Desktop with a 16 GB graphics card"),
-            "24gb-workstation": tr("Workstation with a 24 GB graphics card"),
-            "cpu-only": tr("Processor only (no graphics card)")}.get(preset, preset)
+    """Plain words for a preset name (the engine's registry says them), for Settings."""
+    return preset_title(preset)
 
 
 def _field_label(name: str) -> str:
-    labels = {
-        "model_path": tr("model file"), "preset": tr("setting for this computer"),
-        "context_size": tr("conversation memory"),
-        "gpu_expert_layers": tr("parts of the model on the graphics card"),
-        "threads": tr("processor cores used"), "temperature": tr("answer variety"),
-        "system_prompt": tr("system prompt"), "language": tr("language"),
-        "first_run_done": tr("first-time setup"),
-        "engine_location": tr("where the model runs"), "server_url": tr("office server address"),
-        "server_model": tr("office server model"),
-        "server_verify_tls": tr("office server certificate check"),
-        "server_ca_bundle": tr("office certificate file"),
-    }
-    return labels[name]
+    return _FIELDS[name].metadata["label"]()
 
 
 def _validated(data: dict[str, Any]) -> tuple[Settings, list[str]]:
     defaults, values, problems = Settings(), {}, []
-    for name, is_valid in _VALIDATORS.items():
+    for name, setting in _FIELDS.items():
         if name not in data:
             continue
-        if is_valid(data[name]):
+        if setting.metadata["valid"](data[name]):
             values[name] = data[name]
         else:
             problems.append(tr("The saved {what} was not valid, so the default was restored.")

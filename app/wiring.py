@@ -16,6 +16,7 @@ from app.main_window import MainWindow
 def connect_answers(bridge: EngineBridge, chat: ChatController) -> None:
     """Answer events, each carrying its request id, to the controller that maps them to
     their conversation (also used alone by the crash test's child process)."""
+    bridge.started.connect(chat.on_started)
     bridge.token.connect(chat.on_token)
     bridge.finished.connect(chat.on_finished)
     bridge.failed.connect(chat.on_failed)
@@ -45,7 +46,8 @@ def connect_bridge(bridge: EngineBridge, chat: ChatController, window: MainWindo
     bridge.load_failed.connect(loader.on_failed)
     bridge.model_unloaded.connect(gauge.on_model_unloaded)
     bridge.model_loaded.connect(
-        lambda event: window.chat.set_model_warning(base_model_warning(event.facts)))
+        lambda event: window.chat.set_model_warning(
+            base_model_warning(getattr(event, "facts", None))))
     bridge.model_unloaded.connect(lambda: window.chat.set_model_warning(""))
     loader.started.connect(panel.on_started)
     loader.progress.connect(panel.on_progress)

@@ -12,7 +12,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizardPage
 
 from engine.errors import EngineError
-from app.bridge import HardwareInfo
+from app.bridge import HardwareInfo, auto_preset, preset_in_a_sentence
 from app.i18n import tr
 from app.model_check import ModelChooser
 from app.notifications import NotificationService
@@ -34,14 +34,9 @@ def describe_hardware(hardware: HardwareInfo) -> str:
 
 
 def preset_words(preset: str) -> str:
-    """How the chosen setting is named in a sentence; never a speed claim (the check
-    beside it gives the measured-model estimate for this computer)."""
-    return {"8gb-laptop": tr("the setting for laptops with an 8 GB graphics card"),
-            "12gb-desktop": tr("the setting for desktops with a 12 GB graphics card"),
-            "16gb-desktop": tr("the setting for desktops with a 16 GB graphics card"),
-            "24gb-workstation": tr("the setting for workstations with a 24 GB graphics card"),
-            "cpu-only": tr("the processor-only setting (no graphics card needed)"),
-            "auto": tr("an automatic setting for this computer")}.get(preset, preset)
+    """How the chosen setting is named in a sentence (the engine's preset registry says
+    it); never a speed claim (the check beside it gives the estimate for this computer)."""
+    return preset_in_a_sentence(preset)
 
 
 class HardwarePage(QWizardPage):
@@ -124,7 +119,7 @@ class FirstRunWizard(QWizard):
         super().__init__(parent)
         self.setWindowTitle(tr("Set up Rotary"))
         self.bridge, self.notices, self.paths = bridge, notices, paths
-        self.preset = "auto"
+        self.preset = auto_preset()
         self.hardware: HardwareInfo | None = None
         self.chooser = ModelChooser(bridge, notices)
         self.hardware_page, self.model_page = HardwarePage(), ModelPage(self.chooser)

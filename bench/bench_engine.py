@@ -51,7 +51,7 @@ class EngineSide:
 
     def decode_tps(self, tokens: int, record_routing: bool) -> float:
         # A fresh context each round, so that both sides read the whole prompt.
-        self.service.worker.loaded.native.reuse_prefix([-1, -1])
+        self.service.model.loaded.native.reuse_prefix([-1, -1])
         self.service.chat(ChatRequest(messages=PROMPT, max_tokens=tokens, temperature=0,
                                       record_routing=record_routing))
         return self._wait().stats.decode_tps
@@ -119,7 +119,7 @@ def main() -> int:
         recording = EngineSide(path, bench_recipe(args.threads), record_routing=True)
         from engine.runtime.generate import render_chat
 
-        plain = PlainSide(path, args.threads, render_chat(engine.service.worker.loaded.native, PROMPT))
+        plain = PlainSide(path, args.threads, render_chat(engine.service.model.loaded.native, PROMPT))
         results = {"engine": [], "plain": [], "routing_on": []}
         measure = {
             "plain": lambda: plain.decode_tps(args.tokens),

@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 from httpx_sse import connect_sse  # noqa: E402
 
-from engine.api import (ChatMessage, ChatRequest, LoadRequest, ModelLoaded, RequestFailed,  # noqa: E402
-                        RequestFinished, StepRecord)
+from engine.api import (ChatMessage, ChatRequest, LoadRequest, RequestFailed,  # noqa: E402
+                        RequestFinished, ServerModelLoaded, StepRecord)
 from engine.fixtures.demo_model import DEMO_TEXT, write_demo_model  # noqa: E402
 from engine.remote.config import ServerConfig  # noqa: E402
 from engine.remote.fixture_server import FixtureServer  # noqa: E402
@@ -74,7 +74,8 @@ class RotarySide:
             event = self.events.get(timeout=300)
             if isinstance(event, RequestFailed):
                 raise SystemExit(f"remote engine failed: {event.error} ({event.error.details})")
-            if isinstance(event, (ModelLoaded, RequestFinished)) and event.request_id == request_id:
+            if isinstance(event, (ServerModelLoaded, RequestFinished)) \
+                    and event.request_id == request_id:
                 return event
 
     def ask(self, max_tokens: int) -> tuple[RequestFinished, float]:

@@ -4,7 +4,8 @@ For each model shape (Qwen3.6-35B-A3B Q4_K_M; gpt-oss-20b MXFP4), written as a s
 synthetic GGUF with the real tensor shapes and types, planned for an 8 GB card:
 
 - decode tokens/s: *tuned stock* (the planner's whole-layer recipe and its --n-cpu-moe
-  neighbours, the best of them), slots + LRU, slots + rotary, with the cached layers'
+  neighbours, the best of them), slots + LRU, slots + rotary (and rotary with the experts in
+  page-locked memory, uploaded without staging), with the cached layers'
   routing replayed from a trace (real gpt-oss-20b routing from shared/traces for gpt-oss;
   the residency simulator's Qwen3.6-shaped generator otherwise; ``--trace FILE`` for any
   trace of matching shape);
@@ -99,6 +100,9 @@ def recipes(shape: Shape, hw: HardwareInfo, smoke: bool) -> dict:
                            for i in range(shape.facts.n_layers))
             slotted = dataclasses.replace(stock, expert_slots=counts, residency_policy=policy)
         out[f"slots + {policy}"] = slotted
+    if not smoke:   # last, as it reads the whole file into page-locked memory first
+        out["slots + rotary, pinned experts"] = dataclasses.replace(
+            out["slots + rotary"], pinned_experts=True, use_mmap=False)
     return out
 
 

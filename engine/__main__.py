@@ -24,6 +24,7 @@ import sys
 import threading
 
 from engine.errors import EngineError
+from engine.messages import Msg, msg
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -111,18 +112,23 @@ def cmd_plan(args) -> int:
     summary = describe(recipe, facts, hardware)
     if args.json:
         print(json.dumps({"recipe": recipe_to_dict(recipe), "fit": summary.level,
-                          "summary": summary.text}, indent=2))
+                          "summary": str(summary.text)}, indent=2))
         return 0
     print(summary.text, f"[{summary.level}]")
     for field in dataclasses.fields(recipe):
         if field.name not in ("vram", "ram"):
-            print(f"{field.name:>18}: {getattr(recipe, field.name)}")
+            print(f"{field.name:>18}: {_plain(getattr(recipe, field.name))}")
     for device in ("vram", "ram"):
         estimate = getattr(recipe, device)
         parts = ", ".join(f"{f.name.removesuffix('_bytes')} {getattr(estimate, f.name) / 2**30:.2f}"
                           for f in dataclasses.fields(estimate))
         print(f"{device.upper():>18}: {estimate.total_bytes / 2**30:.2f} GiB ({parts})")
     return 0
+
+
+def _plain(value):
+    """A recipe field as IT reads it: a note (a catalogue message) in English."""
+    return str(value) if isinstance(value, Msg) else value
 
 
 def _load(args, with_weights: bool = False, with_hidden: bool = False, with_probs: bool = False,
@@ -165,18 +171,20 @@ def _start_replay(loaded, path: str) -> None:
 
     cache = loaded.native.slot_cache
     if cache is None:
-        raise EngineError("Routing can only be replayed with the expert slot cache.")
+        raise EngineError(msg("engine.replay_needs_slot_cache"))
     trace = load_trace(path)
     layers = list(trace.meta.get("layers", loaded.facts.moe_layers))
     missing = [layer for layer in cache.layers if layer not in layers]
     if missing or trace.k != cache.k:
-        raise EngineError("This trace does not match the model's expert layers.",
+        raise EngineError(msg("engine.trace_does_not_match"),
                           f"trace layers {layers}, k {trace.k}; cached {cache.layers}, k {cache.k}")
     columns = [layers.index(layer) for layer in cache.layers]
     loaded.native.replay_routing(trace.ids[:, columns, :].astype("int32"))
 
 
 def _print_slot_json(loaded, decode_tps: list[float]) -> None:
+    from engine.recipe import recipe_to_dict  # noqa: PLC0415
+
     cache = loaded.native.slot_cache
     totals = cache.totals if cache is not None else None
     recipe = loaded.recipe
@@ -193,8 +201,8 @@ def _print_slot_json(loaded, decode_tps: list[float]) -> None:
         "restored_bytes": totals.restored_bytes if totals else 0,
         "counters": cache.counters() if cache else {},
         "upload_cap": cache.policy.upload_cap if cache else None,
-        "transfer": dataclasses.asdict(recipe.transfer) if recipe.transfer else None,
-        "prompt_note": recipe.prompt_note,
+        "transfer": recipe_to_dict(recipe)["transfer"],
+        "prompt_note": _plain(recipe.prompt_note),
         "decode_tps": decode_tps}, indent=2))
 
 
@@ -212,7 +220,7 @@ def cmd_chat(args) -> int:
         from engine.remote.cli import run_chat  # noqa: PLC0415
         return run_chat(args)
     if not args.model:
-        raise EngineError("Name a model file, or an office server with --server URL.")
+        raise EngineError(msg("engine.name_a_model"))
     loaded, history, speeds = _load(args), [], []
     print(loaded.summary, "\nType a message; an empty line quits.", file=sys.stderr)
     try:
@@ -245,7 +253,7 @@ def cmd_trace(args) -> int:
                    record_routing=True)
     try:
         if not loaded.facts.is_moe:
-            raise EngineError("This model has no experts, so there is no routing to record.")
+            raise EngineError(msg("engine.no_experts_to_record"))
         steps, contexts = _record_conversations(loaded, args)
         trace = loaded.routing_trace(steps)
         meta = dict(trace.meta, contexts=contexts)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Union
 
 from engine.errors import EngineError
+from engine.messages import Msg
 from engine.model.facts import ModelFacts
 from engine.recipe import Recipe
 
@@ -57,11 +58,23 @@ class ChatRequest:
 
 # ---- events -----------------------------------------------------------------------
 
+# Sentences for people travel as catalogue messages (engine.messages.Msg): str(msg) is the
+# English, the app says them in the interface's language (app/messages.py).
+
+@dataclass(frozen=True)
+class RequestStarted:
+    """The engine thread took this chat or document request: until now it waited its turn
+    behind another one (``EngineLike.waiting``)."""
+
+    request_id: int
+    conversation_id: int | None = None
+
+
 @dataclass(frozen=True)
 class LoadProgress:
     request_id: int
     fraction: float      # 0..1
-    message: str         # plain words: "Reading the model file…"
+    message: Msg         # "Checking the model file…"
 
 
 @dataclass(frozen=True)
@@ -69,7 +82,7 @@ class LoadFallback:
     """The load failed for lack of memory and the engine stepped down its ladder."""
 
     request_id: int
-    message: str         # plain words: "Not enough graphics memory; keeping more of the model in RAM"
+    message: Msg         # why, and what the lighter recipe gives up (the recipe's note)
     recipe: Recipe
 
 
@@ -85,11 +98,29 @@ class ServerInfo:
 
 @dataclass(frozen=True)
 class ModelLoaded:
+    """A model file loaded on this computer, with the recipe it runs with."""
+
     request_id: int
     facts: ModelFacts
     recipe: Recipe
-    message: str
-    server: ServerInfo | None = None    # set when the model runs on an office server
+    message: Msg                        # what to expect: memory used, speed
+
+    @property
+    def context_size(self) -> int:
+        return self.recipe.n_ctx
+
+
+@dataclass(frozen=True)
+class ServerModelLoaded:
+    """Connected to a model on the office server: nothing of it is on this computer."""
+
+    request_id: int
+    server: ServerInfo
+    message: Msg
+
+    @property
+    def context_size(self) -> int:
+        return self.server.context_size      # 0 while the server has not said
 
 
 @dataclass(frozen=True)
@@ -158,8 +189,8 @@ class ModelUnloaded:
     request_id: int
 
 
-Event = Union[LoadProgress, LoadFallback, ModelLoaded, StepRecord, RequestFinished,
-              RequestFailed, ModelUnloaded]
+Event = Union[LoadProgress, LoadFallback, ModelLoaded, ServerModelLoaded, RequestStarted,
+              StepRecord, RequestFinished, RequestFailed, ModelUnloaded]
 Listener = Callable[[Event], None]
 
 
@@ -256,11 +287,16 @@ class EngineLike:
 
     Construction: ``EngineService(listener)``; every method returns at once and the
     work happens on the engine thread, which reports through ``listener(event)``.
+    Requests run one after another; a chat or document request reports ``RequestStarted``
+    when its turn comes, and ends with RequestFinished, DocumentFinished (DocumentInspected
+    for ``inspect_only``) or RequestFailed. One stopped while it waits ends without starting.
     """
 
     def load(self, request: LoadRequest) -> int: ...        # returns request_id
     def chat(self, request: ChatRequest) -> int: ...        # returns request_id
     def document(self, request: DocumentRequest) -> int: ...  # returns request_id
-    def stop(self) -> None: ...                             # stop the current answer between tokens
+    def stop(self, request_id: int | None = None) -> None: ...  # None: the running one
+    def stop_conversation(self, conversation_id: int) -> None: ...  # all it runs and queued
+    def waiting(self, request_id: int) -> bool: ...         # queued behind another request?
     def unload(self) -> None: ...
     def shutdown(self, timeout: float = 10.0) -> None: ...  # joins the engine thread

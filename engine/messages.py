@@ -22,8 +22,181 @@ from typing import Any, Callable
 
 CATALOGUE: dict[str, str] = {
     # ---- engine/runtime, engine/api: requests ------------------------------------------
+    "engine.sentences": "{first} {second}",          # sentences(): one after another
     "engine.no_model": "No model is loaded yet. Choose a model in Settings.",
     "engine.unexpected": "Something went wrong inside the engine.",
+    "engine.no_model_for_document": "No model is loaded yet, so the document cannot be read. "
+                                    "Choose a model in Settings.",
+    "engine.document_stopped_before_start": "The document was not read: it was stopped before "
+                                            "it started.",
+    # engine/__main__.py: the command line, for IT
+    "engine.name_a_model": "Name a model file, or an office server with --server URL.",
+    "engine.replay_needs_slot_cache": "Routing can only be replayed with the expert slot cache.",
+    "engine.trace_does_not_match": "This trace does not match the model's expert layers.",
+    "engine.no_experts_to_record": "This model has no experts, so there is no routing to "
+                                   "record.",
+
+    # ---- engine/runtime: loading and running a model here ---------------------------------
+    "runtime.checking_file": "Checking the model file…",
+    "runtime.loading_into_memory": "Loading the model into memory…",
+    "runtime.ready": "The model is ready.",
+    "runtime.summary_with_note": "{summary} {note}.",
+    "runtime.not_enough_memory": "This computer does not have enough memory for this model, "
+                                 "even with the smallest settings. Try a smaller model.",
+    "runtime.fewer_slots": "Not enough graphics memory, so less of the model is kept on the "
+                           "graphics card.",
+    "runtime.stopped_unexpectedly": "The model stopped unexpectedly while writing.",
+    "runtime.chat_format_unsupported": "Rotary does not know how to hold a conversation with "
+                                       "this model.",
+    "runtime.conversation_too_long": "This conversation is too long for the model's memory. "
+                                     "Start a new chat or shorten the text.",
+
+    # ---- engine/model: reading a model file ------------------------------------------------
+    "model.not_found": "The model file “{name}” could not be found. It may have been moved "
+                       "or deleted.",
+    "model.not_allowed": "Rotary is not allowed to open the model file “{name}”. Ask your IT "
+                         "contact to let your account read it.",
+    "model.unreadable": "The model file “{name}” could not be opened.",
+    "model.folder": "“{name}” is a folder, not a model file. Choose the .gguf file inside it.",
+    "model.not_a_model": "This file is not a model Rotary can use. Choose a .gguf model file.",
+    "model.not_a_model_too_short": "This file is not a model Rotary can use: it is too short. "
+                                   "Choose a .gguf model file.",
+    "model.not_a_model_but": "This file is not a model Rotary can use: it looks like {kind}. "
+                             "Choose a .gguf model file.",
+    "model.kind_pdf": "a PDF document",
+    "model.kind_zip": "a ZIP archive",
+    "model.kind_png": "a PNG picture",
+    "model.kind_old_model": "a model in an old format Rotary cannot read",
+    "model.other_byte_order": "This model file was made for a different kind of computer. "
+                              "Rotary needs the ordinary version of the file.",
+    "model.format_version": "This model file is in a format Rotary cannot read (version "
+                            "{version}).",
+    "model.damaged": "The model file is damaged. Copy or download it again.",
+    "model.incomplete": "The model file is incomplete or damaged. Copy or download it again.",
+    "model.settings_unreadable": "The model file describes itself in a way Rotary cannot read.",
+    "model.unknown_storage": "This model is stored in a way Rotary does not know yet.",
+    "model.no_design": "The model file does not say what kind of model it is. It may be "
+                       "damaged.",
+    "model.unsupported_design": "Rotary cannot run this kind of model yet (its design is "
+                                "called “{design}”).",
+
+    # ---- engine/plan: what fits on this computer -------------------------------------------
+    "plan.preset_auto": "Automatic (fit this computer)",
+    "plan.preset_auto_in_a_sentence": "an automatic setting for this computer",
+    "plan.preset_8gb_laptop": "Laptop with an 8 GB graphics card",
+    "plan.preset_8gb_laptop_in_a_sentence":
+        "the setting for laptops with an 8 GB graphics card",
+    "plan.preset_12gb_desktop": "Desktop with a 12 GB graphics card",
+    "plan.preset_12gb_desktop_in_a_sentence":
+        "the setting for desktops with a 12 GB graphics card",
+    "plan.preset_16gb_desktop": "Desktop with a 16 GB graphics card",
+    "plan.preset_16gb_desktop_in_a_sentence":
+        "the setting for desktops with a 16 GB graphics card",
+    "plan.preset_24gb_workstation": "Workstation with a 24 GB graphics card",
+    "plan.preset_24gb_workstation_in_a_sentence":
+        "the setting for workstations with a 24 GB graphics card",
+    "plan.preset_cpu_only": "Processor only (no graphics card)",
+    "plan.preset_cpu_only_in_a_sentence": "the processor-only setting (no graphics card needed)",
+    "plan.unknown_preset": "There is no setting called “{name}”.",
+    "plan.unknown_setting": "One of the advanced settings is not recognised.",
+    "plan.unknown_memory_format": "The conversation memory format is not recognised.",
+    "plan.compact_memory_needs_fast_attention": "A compact conversation memory needs the fast "
+                                                "attention option.",
+    "plan.too_big": "This model is too big for this computer: it needs about {need} GB, but "
+                    "the graphics card and memory together have room for about {room} GB. "
+                    "Try a smaller model.",
+    "plan.the_graphics_card": "the graphics card",
+    "plan.note_processor_only": "The whole model runs on the processor and stays in main "
+                                "memory.",
+    "plan.note_all_on_card": "The whole model fits on the graphics card ({card}).",
+    "plan.note_parts_on_card": "{on_gpu} of {total} parts of the model are on the graphics "
+                               "card ({card}); the rest stays in main memory.",
+    "plan.note_slots": "The parts kept in main memory that the conversation uses most are "
+                       "also copied to the graphics card as the text goes.",
+    "plan.fallback_fewer_parts": "Not enough graphics memory, so more of the model stays in "
+                                 "main memory ({on_gpu} of {total} parts on the graphics card).",
+    "plan.fallback_shorter_context": "Not enough memory, so the assistant keeps a shorter "
+                                     "conversation in mind (about {words:,.0f} words).",
+    "plan.fallback_compact_memory": "Not enough memory, so the conversation is kept in a more "
+                                    "compact form; answers may be slightly less precise.",
+    "plan.fallback_more_compact_memory": "Not enough memory, so the conversation is kept in an "
+                                         "even more compact form; answers may be slightly "
+                                         "less precise.",
+    "plan.fallback_processor_only": "Not enough graphics memory, so the model runs on the "
+                                    "processor only; answers will come much more slowly.",
+    "plan.wont_fit_card": "This will not fit: the model needs about {need} GB on the graphics "
+                          "card, but only {free} GB is free.",
+    "plan.wont_fit_memory": "This will not fit: the model needs about {need} GB of memory, but "
+                            "this computer has {have} GB.",
+    "plan.usage_memory_only": "About {ram} GB in memory (the graphics card is not used); expect "
+                              "roughly {words} words per second.",
+    "plan.usage_card_and_memory": "About {vram} GB on the graphics card and {ram} GB in memory; "
+                                  "expect roughly {words} words per second.",
+    "plan.memory_in_use": "Other programs are using memory this model needs; close some first.",
+    "plan.slow": "Answers will come slowly on this computer.",
+    "plan.prompt_batch": "Long texts are read {n_ubatch} words at a time instead of {stock}: each "
+                         "batch copies the experts it uses to the graphics card once, so "
+                         "documents are read several times faster, for {gb} GB of graphics "
+                         "memory.",
+    "plan.transfer_cpu_faster": "The processor works through the experts' weights at {cpu} GB/s "
+                                "and the link to the graphics card copies them at {link} GB/s, "
+                                "so each part copies up to {cap} of the {k} experts a word uses "
+                                "and the processor computes the others.",
+    "plan.transfer_link_faster": "The link to the graphics card copies the experts' weights at "
+                                 "{link} GB/s, faster than the processor works through them "
+                                 "({cpu} GB/s), so each part copies up to {cap} of the {k} "
+                                 "experts a word uses.",
+    "plan.transfer_unmeasured": "The speeds of the processor and of the link to the graphics "
+                                "card could not be measured, so every expert a word uses may be "
+                                "copied to the graphics card.",
+
+    # ---- engine/remote: the office server -----------------------------------------------
+    "remote.connecting": "Connecting to the office server at {address}…",
+    "remote.connected": "Using {model} on the office server at {address}.",
+    "remote.not_connected": "Rotary is not connected to the office server yet.",
+    "remote.key_variable_unset": "The environment variable {name} is not set.",
+    "remote.bad_address": "The server address must start with http:// or https:// followed by "
+                          "the server's name, for example {example}.",
+    "remote.bad_certificate_file": "The certificate file chosen in Settings cannot be read.",
+    "remote.untrusted_certificate": "The office server at {address} has a security certificate "
+                                    "this computer does not trust. Ask your IT contact for the "
+                                    "office's certificate file and choose it in Settings.",
+    "remote.no_answer": "The office server at {address} does not answer. Check the address, "
+                        "and that this computer is on the office network.",
+    "remote.too_slow": "The office server at {address} took too long to answer. It may be off "
+                       "or overloaded; try again in a minute.",
+    "remote.connection_failed": "The connection to the office server at {address} failed.",
+    "remote.not_a_model_server": "The office server at {address} answered, but not like a "
+                                 "model server. Check the address.",
+    "remote.no_chat_service": "There is no model server Rotary can use at {address}. Check the "
+                              "address.",
+    "remote.no_model_list": "The office server at {address} did not list its models. Check "
+                            "the address, or ask your IT contact.",
+    "remote.model_not_offered": "The office server at {address} does not offer the model "
+                                "“{model}”. Choose one of its models in Settings.",
+    "remote.key_refused": "The office server refused the access key. Check the key in "
+                          "Settings, or ask your IT contact for a new one.",
+    "remote.busy": "The office server is busy right now. Try again in a moment.",
+    "remote.busy_retry": "The office server is busy right now. It suggests trying again in "
+                         "{seconds:.0f} seconds.",
+    "remote.refused": "The office server could not answer (error {status}).",
+    "remote.conversation_too_long": "This conversation is too long for the server's model. "
+                                    "Start a new chat or shorten the text.",
+    "remote.unreadable_answer": "The office server at {address} sent an answer Rotary cannot "
+                                "read.",
+    "remote.dropped": "The connection to the office server at {address} was lost while it "
+                      "was writing.",
+    "remote.dropped_kept": "The connection to the office server at {address} was lost while "
+                           "it was writing. The answer so far is kept.",
+    "remote.no_tokens": "The office server could not count the words of the text.",
+    "remote.no_tokenizer": "The office server at {address} cannot count words, so Rotary "
+                           "cannot split documents to fit its model. Chat still works.",
+    "remote.cannot_count_conversation": "The office server cannot count the words of a whole "
+                                        "conversation.",
+    "remote.no_prompt_size": "The office server does not say how long a conversation is, so "
+                             "Rotary cannot split documents to fit its model.",
+    "remote.no_context_size": "The office server does not say how much text its model can "
+                              "read at once, so Rotary cannot split documents to fit it.",
 }
 
 
@@ -58,6 +231,30 @@ def msg(code: str, **params: Any) -> Msg:
     if missing:
         raise KeyError(f"message {code!r} needs {sorted(missing)}")
     return Msg(code, tuple(sorted(params.items())))
+
+
+def sentences(*messages: Msg) -> Msg:
+    """Several messages said one after another (languages differ in what goes between)."""
+    if not messages:
+        raise ValueError("sentences() needs at least one message")
+    joined = messages[0]
+    for message in messages[1:]:
+        joined = msg("engine.sentences", first=joined, second=message)
+    return joined
+
+
+def to_data(message: Msg) -> dict[str, Any]:
+    """JSON-ready: the code, the parameters (nested messages too) and the English."""
+    params = {name: to_data(value) if isinstance(value, Msg) else value
+              for name, value in message.params}
+    return {"code": message.code, "params": params, "text": render(message)}
+
+
+def from_data(data: dict[str, Any]) -> Msg:
+    """The inverse of ``to_data`` (the English is ignored: it is made from the catalogue)."""
+    params = {name: from_data(value) if isinstance(value, dict) and "code" in value else value
+              for name, value in data.get("params", {}).items()}
+    return msg(data["code"], **params)
 
 
 def render(message: Msg, translate: Callable[[str], str] | None = None) -> str:

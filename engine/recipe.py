@@ -10,6 +10,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from engine.messages import Msg, from_data, to_data
+
 EXPERT_TENSOR_PATTERN = r"ffn_(up|down|gate|gate_up)_exps"
 
 
@@ -46,7 +48,7 @@ class TransferRule:
     cap: int               # uploads per layer per token
     link_gbs: float        # the copy path uploads take
     figures: TransferFigures
-    reason: str            # plain words
+    reason: Msg            # plain words
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ class Recipe:
     vram: MemoryEstimate
     ram: MemoryEstimate
     use_mmap: bool = True
-    note: str = ""                       # plain words: why this recipe (or this fallback step)
+    note: Msg | None = None              # plain words: why this recipe (or this fallback step)
     # Per-expert slot cache (engine/runtime/slot_cache.py): slots per model layer, 0 = none.
     expert_slots: tuple[int, ...] = ()
     residency_policy: str = "rotary"     # engine.residency registry name
@@ -73,7 +75,7 @@ class Recipe:
     # RAM-resident experts in the GPU's page-locked memory (needs use_mmap False): uploads and
     # prompt batches copy them by DMA, without a staging copy. Costs that RAM to the system.
     pinned_experts: bool = False
-    prompt_note: str = ""                # plain words: why prompts are read n_ubatch at a time
+    prompt_note: Msg | None = None       # plain words: why prompts are read n_ubatch at a time
     transfer: TransferRule | None = None # measured at load when the slots are on a GPU
 
     @property
@@ -99,6 +101,10 @@ class Recipe:
 def recipe_to_dict(recipe: Recipe) -> dict[str, Any]:
     """Plain JSON types; byte counts stay exact ints; totals added for readers."""
     data = dataclasses.asdict(recipe)
+    data["note"] = to_data(recipe.note) if recipe.note is not None else None
+    data["prompt_note"] = to_data(recipe.prompt_note) if recipe.prompt_note is not None else None
+    if recipe.transfer is not None:
+        data["transfer"]["reason"] = to_data(recipe.transfer.reason)
     data["cpu_expert_layers"] = list(recipe.cpu_expert_layers)
     for device in ("vram", "ram"):
         data[device]["total_bytes"] = getattr(recipe, device).total_bytes
@@ -116,7 +122,10 @@ def recipe_from_dict(data: Mapping[str, Any]) -> Recipe:
         values[device] = MemoryEstimate(**parts)
     values["cpu_expert_layers"] = tuple(values["cpu_expert_layers"])
     values["expert_slots"] = tuple(values.get("expert_slots", ()))
+    values["note"] = from_data(values["note"]) if values.get("note") else None
+    values["prompt_note"] = from_data(values["prompt_note"]) if values.get("prompt_note") else None
     if values.get("transfer"):
         rule = dict(values["transfer"])
-        values["transfer"] = TransferRule(**{**rule, "figures": TransferFigures(**rule["figures"])})
+        values["transfer"] = TransferRule(**{**rule, "figures": TransferFigures(**rule["figures"]),
+                                             "reason": from_data(rule["reason"])})
     return Recipe(**values)

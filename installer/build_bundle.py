@@ -94,10 +94,15 @@ def self_test(bundle: Path, platform: str = "offscreen",
 def bundle_problems(bundle: Path, log: str) -> list[str]:
     """What the self-test line cannot show: the C helpers came prebuilt, not compiled."""
     problems = []
-    prebuilt = bundle / "_internal" / "engine" / "native" / "prebuilt"
+    prebuilt = bundle / "_internal" / "engine" / "native" / "lib"
     for helper, what in (("rotary_routing", "routing helper"), ("rotary_policy", "rotary policy step")):
-        if not list(prebuilt.glob(f"{helper}.*")):
-            problems.append(f"the prebuilt {what} is missing from the bundle")
+        if len(list(prebuilt.glob(f"{helper}-*.*"))) != 1:
+            problems.append(f"the bundle does not carry exactly one prebuilt {what}")
+    # The self-test loads a model, so the recorder's library: from the bundle, not a cache.
+    if f"native helper rotary_routing loaded from {prebuilt}" not in log:
+        problems.append("the self-test did not load the routing helper the bundle carries")
+    if (bundle / "_internal" / "engine" / "native" / "csrc").exists():
+        problems.append("the bundle carries the C sources (it would compile them, not use its copies)")
     # Native parts the self-test does not run: PDF reading (documents) needs pdfium.
     if not any((bundle / "_internal").rglob("*pdfium*.*")):
         problems.append("pdfium (PDF reading) is missing from the bundle")

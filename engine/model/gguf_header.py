@@ -17,6 +17,7 @@ from typing import BinaryIO, Mapping
 import gguf
 
 from engine.errors import CorruptModelError, ModelFileError, NotAGGUFError, UnsupportedModelError
+from engine.messages import msg
 
 GGUF_MAGIC = b"GGUF"
 SUPPORTED_VERSIONS = frozenset({2, 3})
@@ -36,17 +37,18 @@ SCALAR_FORMATS: dict[int, str] = {
     VT.UINT8: "B", VT.INT8: "b", VT.UINT16: "H", VT.INT16: "h", VT.UINT32: "I", VT.INT32: "i",
     VT.FLOAT32: "f", VT.BOOL: "?", VT.UINT64: "Q", VT.INT64: "q", VT.FLOAT64: "d",
 }
-# What the first bytes of some common non-GGUF files mean, for a friendlier message.
+# What the first bytes of some common non-GGUF files mean, for a friendlier message
+# (catalogue codes; the old GGML formats came before GGUF).
 KNOWN_OTHER_FORMATS: dict[bytes, str] = {
-    b"%PDF": "a PDF document",
-    b"PK\x03\x04": "a ZIP archive",
-    b"lmgg": "an old GGML model (the format before GGUF)",
-    b"fmgg": "an old GGML model (the format before GGUF)",
-    b"tjgg": "an old GGML model (the format before GGUF)",
-    b"\x89PNG": "a PNG image",
+    b"%PDF": "model.kind_pdf",
+    b"PK\x03\x04": "model.kind_zip",
+    b"lmgg": "model.kind_old_model",
+    b"fmgg": "model.kind_old_model",
+    b"tjgg": "model.kind_old_model",
+    b"\x89PNG": "model.kind_png",
 }
-DAMAGED = "The model file is damaged: its header has impossible values."
-INCOMPLETE = "The model file is incomplete or damaged. Try downloading it again."
+DAMAGED = msg("model.damaged")          # the details say what is impossible (for IT)
+INCOMPLETE = msg("model.incomplete")
 
 
 @dataclass(frozen=True)
@@ -83,25 +85,27 @@ def read_header(path: str | os.PathLike) -> GGUFHeader:
         with open(path, "rb") as f:
             return _parse(_Cursor(f, file_size))
     except PermissionError as e:
-        raise ModelFileError("Rotary is not allowed to read this model file. "
-                             "Check its permissions.", f"{path}: {e}") from e
+        raise ModelFileError(msg("model.not_allowed", name=os.path.basename(path)),
+                             f"{path}: {e}") from e
     except OSError as e:
-        raise ModelFileError("The model file could not be read.", f"{path}: {e}") from e
+        raise ModelFileError(msg("model.unreadable", name=os.path.basename(path)),
+                             f"{path}: {e}") from e
 
 
 def _regular_file_size(path: str) -> int:
     try:
         st = os.stat(path)
     except FileNotFoundError as e:
-        raise ModelFileError("The model file could not be found.", path) from e
+        raise ModelFileError(msg("model.not_found", name=os.path.basename(path)), path) from e
     except PermissionError as e:
-        raise ModelFileError("Rotary is not allowed to open this model file. "
-                             "Check its permissions.", f"{path}: {e}") from e
+        raise ModelFileError(msg("model.not_allowed", name=os.path.basename(path)),
+                             f"{path}: {e}") from e
     except (OSError, ValueError) as e:
-        raise ModelFileError("The model file could not be opened.", f"{path}: {e}") from e
+        raise ModelFileError(msg("model.unreadable", name=os.path.basename(path)),
+                             f"{path}: {e}") from e
     if os.path.isdir(path):
-        raise ModelFileError("This is a folder, not a model file. "
-                             "Choose the .gguf file inside it.", path)
+        raise ModelFileError(msg("model.folder", name=os.path.basename(path.rstrip("/\\"))),
+                             path)
     return st.st_size
 
 
@@ -170,15 +174,15 @@ def _parse(cur: _Cursor) -> GGUFHeader:
 
 def _read_preamble(cur: _Cursor) -> int:
     if cur.size < 4:
-        raise NotAGGUFError("This file is not a GGUF model file (it is too short).",
-                            f"{cur.size} bytes")
+        raise NotAGGUFError(msg("model.not_a_model_too_short"),
+                            f"not a GGUF file: only {cur.size} bytes")
     buf, offset = cur.read(4, "magic")
     magic = bytes(buf[offset:offset + 4])
     if magic != GGUF_MAGIC:
         looks_like = KNOWN_OTHER_FORMATS.get(magic)
-        hint = f" (it looks like {looks_like})" if looks_like else ""
-        raise NotAGGUFError(f"This file is not a GGUF model file{hint}.",
-                            f"first bytes: {magic!r}")
+        message = (msg("model.not_a_model_but", kind=msg(looks_like)) if looks_like
+                   else msg("model.not_a_model"))
+        raise NotAGGUFError(message, f"not a GGUF file: first bytes {magic!r}")
     version = cur.u32("format version")
     _check_version(version)
     return version
@@ -188,12 +192,12 @@ def _check_version(version: int) -> None:
     if version in SUPPORTED_VERSIONS:
         return
     if version & 0xFFFF == 0 and (version >> 24) in SUPPORTED_VERSIONS:
-        raise UnsupportedModelError("This GGUF file was written for big-endian computers; "
-                                    "Rotary needs the ordinary (little-endian) version.",
-                                    f"version field {version:#x}")
-    raise UnsupportedModelError(f"This GGUF file uses format version {version}, "
-                                "which Rotary cannot read.",
-                                f"supported versions: {sorted(SUPPORTED_VERSIONS)}")
+        raise UnsupportedModelError(msg("model.other_byte_order"),
+                                    f"a big-endian GGUF (version field {version:#x}); "
+                                    "Rotary needs the little-endian file")
+    raise UnsupportedModelError(msg("model.format_version", version=version),
+                                f"GGUF version {version}; supported versions: "
+                                f"{sorted(SUPPORTED_VERSIONS)}")
 
 
 def _check_count(cur: _Cursor, count: int, min_item_bytes: int, what: str) -> None:
@@ -251,8 +255,9 @@ def _read_array(cur: _Cursor, key: str) -> GGUFArray:
     if item_type == VT.STRING:
         return _read_string_array(cur, key, length)
     if item_type == VT.ARRAY:
-        raise UnsupportedModelError("This model file uses nested lists in its settings, "
-                                    "which llama.cpp cannot read.", f"setting {key!r}")
+        raise UnsupportedModelError(msg("model.settings_unreadable"),
+                                    f"setting {key!r} is a nested array, which llama.cpp "
+                                    "cannot read")
     raise CorruptModelError(DAMAGED, f"list {key!r} has unknown item type {item_type}")
 
 
@@ -336,8 +341,8 @@ def _quant_size(name: str, type_id: int) -> tuple[int, int]:
     except (ValueError, KeyError):
         pass
     if type_id < 256:  # plausibly a weight type newer than this gguf package
-        raise UnsupportedModelError("This model stores weights in a format Rotary does not "
-                                    "know yet.", f"tensor {name!r} has ggml type {type_id}")
+        raise UnsupportedModelError(msg("model.unknown_storage"),
+                                    f"tensor {name!r} has ggml type {type_id}")
     raise CorruptModelError(DAMAGED, f"tensor {name!r} has type {type_id}")
 
 
@@ -350,6 +355,4 @@ def _check_extents(tensors: tuple[TensorEntry, ...], data_offset: int, file_size
         end = data_offset + t.offset + t.n_bytes
         if end > file_size:
             raise CorruptModelError(
-                "The model file is incomplete: it is shorter than its contents need. "
-                "Try downloading it again.",
-                f"tensor {t.name!r} ends at byte {end}; the file has {file_size} bytes")
+                INCOMPLETE, f"tensor {t.name!r} ends at byte {end}; the file has {file_size} bytes")

@@ -15,6 +15,7 @@ from typing import Mapping
 import gguf
 
 from engine.errors import CorruptModelError, EngineError, UnsupportedModelError
+from engine.messages import msg
 from engine.model.gguf_header import GGUFArray, GGUFHeader, TensorEntry, read_header
 from engine.model.facts import AttentionShape, LayerBytes, ModelFacts, TensorInfo
 
@@ -50,7 +51,7 @@ def inspect_model(path: str | os.PathLike) -> ModelFacts:
     except EngineError:
         raise
     except Exception as e:  # a bug or a case the checks missed: still a typed error
-        raise CorruptModelError("The model file has settings Rotary cannot make sense of.",
+        raise CorruptModelError(msg("model.settings_unreadable"),
                                 "".join(traceback.format_exception_only(e)).strip()) from e
 
 
@@ -93,7 +94,7 @@ class _Settings:
         value = self.metadata.get(key)
         if value is None:
             if default is None:
-                raise CorruptModelError("The model file is missing a setting it needs.", key)
+                raise CorruptModelError(msg("model.damaged"), f"missing setting {key}")
             return default
         return _as_count(key, value)
 
@@ -109,8 +110,7 @@ def _as_count(key: str, value: object) -> int:
         items = value.values or ()
         value = max((v for v in items if _is_int(v)), default=0)
     if not _is_int(value) or value < 0:
-        raise CorruptModelError("The model file has a setting with an impossible value.",
-                                f"{key} = {value!r}")
+        raise CorruptModelError(msg("model.damaged"), f"impossible setting {key} = {value!r}")
     return value
 
 
@@ -121,12 +121,11 @@ def _is_int(value: object) -> bool:
 def _architecture(metadata: Mapping[str, object]) -> str:
     arch = metadata.get(gguf.Keys.General.ARCHITECTURE)
     if not isinstance(arch, str) or not arch:
-        raise CorruptModelError("The model file does not say which model design it uses.",
-                                "general.architecture is missing")
+        raise CorruptModelError(msg("model.no_design"), "general.architecture is missing")
     if arch not in SUPPORTED_ARCHITECTURES:
         raise UnsupportedModelError(
-            f"This model uses the '{_printable(arch[:64])}' design, which Rotary cannot run yet.",
-            f"supported: {', '.join(sorted(SUPPORTED_ARCHITECTURES))}")
+            msg("model.unsupported_design", design=_printable(arch[:64])),
+            f"architecture {arch[:64]!r}; supported: {', '.join(sorted(SUPPORTED_ARCHITECTURES))}")
     return arch
 
 
@@ -139,7 +138,7 @@ def _trunk_layers(s: _Settings) -> int:
     n_all = s.int("block_count")
     n_nextn = s.int("nextn_predict_layers", 0)
     if not 1 <= n_all <= MAX_LAYERS or n_nextn > n_all:
-        raise CorruptModelError("The model file has an impossible number of layers.",
+        raise CorruptModelError(msg("model.damaged"), "impossible number of layers: "
                                 f"block_count={n_all}, nextn_predict_layers={n_nextn}")
     return n_all - n_nextn
 
@@ -148,7 +147,7 @@ def _expert_counts(s: _Settings) -> tuple[int, int]:
     n_expert = s.int("expert_count", 0)
     n_used = s.int("expert_used_count", 0)
     if n_expert > MAX_EXPERTS or n_used > n_expert:
-        raise CorruptModelError("The model file has an impossible number of experts.",
+        raise CorruptModelError(msg("model.damaged"), "impossible number of experts: "
                                 f"expert_count={n_expert}, expert_used_count={n_used}")
     return n_expert, n_used
 
@@ -258,7 +257,7 @@ def _recurrent_flags(s: _Settings, n_layers: int) -> tuple[bool, ...]:
         return (False,) * n_layers
     interval = s.int("full_attention_interval", default)
     if interval < 1:
-        raise CorruptModelError("The model file has an impossible attention layout.",
+        raise CorruptModelError(msg("model.damaged"), "impossible attention layout: "
                                 f"{s.key('full_attention_interval')} = {interval}")
     return tuple((i + 1) % interval != 0 for i in range(n_layers))
 

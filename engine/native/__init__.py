@@ -1,2 +1,3 @@
-"""Native code of our own: C helpers compiled on first use (csrc/) and, later, the llama.cpp
-patch series."""
+"""Native code of our own: the C helpers in csrc/ (built at install by setup.py, found by
+build.py, checked against their headers by abi.py) and the llama.cpp patch series (patches/,
+applied by bootstrap.py to the llama-cpp-python sdist)."""

@@ -1,15 +1,21 @@
-"""Compile the engine's small C helpers (engine/native/csrc) once per machine, on first use.
+"""Find the engine's C helpers (engine/native/csrc, described in libraries.py).
 
-The project already needs a C compiler to build llama-cpp-python; where none is found
-the engine falls back to its pure-Python equivalents and says so in the log. An installed
-bundle ships them prebuilt in ``prebuilt/`` (build.spec compiles them at build time), so a
-user's machine, which usually has no compiler, never compiles anything.
+``pip install`` builds them (setup.py) into ``engine/native/lib/``, named by a digest of
+their sources; an installed bundle carries those copies, so a user's machine never compiles.
+``library_path(name)`` takes, in order:
+
+1. the copy built at install, when its digest is that of the sources here (a wheel or a
+   bundle has no sources: there the one copy it carries is taken);
+2. a copy compiled on this machine earlier, kept in the user cache by the same digest;
+3. a copy compiled now with the system's C compiler (a checkout whose C changed since the
+   install, or one never installed);
+4. None where there is no compiler: the engine runs the Python equivalents and says so.
 """
 
 from __future__ import annotations
 
+import ctypes
 import functools
-import hashlib
 import logging
 import os
 import pathlib
@@ -20,10 +26,9 @@ import tempfile
 
 import platformdirs
 
+from engine.native.libraries import CSRC, HELPERS, INSTALLED, SUFFIX, UNIX_FLAGS, Helper
+
 log = logging.getLogger("rotary.native_build")
-CSRC = pathlib.Path(__file__).resolve().parent / "csrc"
-PREBUILT = pathlib.Path(__file__).resolve().parent / "prebuilt"   # filled by build.spec only
-SUFFIX = {"win32": ".dll", "darwin": ".dylib"}.get(sys.platform, ".so")
 
 
 def find_compiler() -> str | None:
@@ -39,49 +44,64 @@ def cache_dir() -> pathlib.Path:
         platformdirs.user_cache_dir("Rotary", appauthor=False)) / "native"
 
 
+def has_sources(helper: Helper) -> bool:
+    return all(path.exists() for path in helper.files(CSRC))
+
+
 @functools.lru_cache(maxsize=None)
-def build_library(source_name: str) -> pathlib.Path | None:
-    """Path of the compiled library for ``csrc/<source_name>``, or None if it can't be built."""
-    prebuilt = PREBUILT / (pathlib.Path(source_name).stem + SUFFIX)
-    if prebuilt.exists():
-        return prebuilt
-    if getattr(sys, "frozen", False):      # a bundle without its prebuilt copy: no source
-        log.warning("the bundle has no prebuilt %s; falling back to Python", source_name)
-        return None
-    source = CSRC / source_name
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
-    target = cache_dir() / digest / (source.stem + SUFFIX)
-    if target.exists():
-        return target
+def library_path(name: str) -> pathlib.Path | None:
+    """The compiled helper ``name`` ("rotary_policy", "rotary_routing"), or None."""
+    helper = HELPERS[name]
+    if not has_sources(helper):                  # a wheel or a bundle: what install built
+        return _carried(helper)
+    filename = helper.filename(helper.digest(CSRC))
+    for candidate in (INSTALLED / filename, cache_dir() / filename):
+        if candidate.exists():
+            return candidate
     compiler = find_compiler()
     if compiler is None:
-        log.warning("no C compiler found; %s falls back to Python", source_name)
+        log.warning("%s was not built at install and no C compiler is found: the engine "
+                    "falls back to Python for it", name)
         return None
-    return _compile(compiler, source, target)
+    log.info("compiling %s (its sources changed since the install, or it never ran)", name)
+    return compile_helper(compiler, helper, cache_dir() / filename)
 
 
-def compile_into(source_name: str, directory: pathlib.Path) -> pathlib.Path | None:
-    """Compile ``csrc/<source_name>`` into ``directory`` (build.spec's build-time step)."""
-    compiler = find_compiler()
-    if compiler is None:
-        log.warning("no C compiler found for %s", source_name)
+def _carried(helper: Helper) -> pathlib.Path | None:
+    copies = sorted(INSTALLED.glob(f"{helper.name}-*{SUFFIX}"), key=lambda p: p.stat().st_mtime)
+    if not copies:
+        log.warning("this installation carries no %s library: the engine falls back to "
+                    "Python for it", helper.name)
         return None
-    source = CSRC / source_name
-    return _compile(compiler, source, pathlib.Path(directory) / (source.stem + SUFFIX))
+    if len(copies) > 1:
+        log.warning("several %s libraries in %s; taking the newest", helper.name, INSTALLED)
+    return copies[-1]
 
 
-def _compile(compiler: str, source: pathlib.Path, target: pathlib.Path) -> pathlib.Path | None:
+def load_library(name: str) -> ctypes.CDLL | None:
+    """``library_path(name)`` loaded with ctypes, or None (logged) where there is none."""
+    path = library_path(name)
+    if path is None:
+        return None
+    log.info("native helper %s loaded from %s", name, path)
+    return ctypes.CDLL(str(path))
+
+
+def compile_helper(compiler: str, helper: Helper, target: pathlib.Path,
+                   csrc: pathlib.Path = CSRC) -> pathlib.Path | None:
+    """Compile ``helper``'s sources into ``target`` with the same flags setup.py uses."""
     target.parent.mkdir(parents=True, exist_ok=True)
     # Build beside the target, then rename: concurrent first runs never see half a file.
     with tempfile.TemporaryDirectory(dir=target.parent) as folder:
         partial = pathlib.Path(folder) / target.name
-        command = [compiler, "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-o",
-                   str(partial), str(source)]
+        command = [compiler, *UNIX_FLAGS, "-shared", "-o", str(partial),
+                   *(str(csrc / source) for source in helper.sources)]
         if sys.platform != "win32":
-            command.append("-lm")           # rotary_policy.c's exp(); Windows has it in the CRT
+            command += [f"-l{library}" for library in helper.libraries]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
-            log.warning("compiling %s failed: %s", source.name, result.stderr[-2000:])
+            log.warning("compiling %s failed, the engine falls back to Python for it: %s",
+                        helper.name, result.stderr[-2000:])
             return None
         os.replace(partial, target)
     return target

@@ -8,11 +8,12 @@ hardware (what this computer has) -> presets (named choices) -> memory (what a l
 from engine.plan.ladder import fallback_ladder
 from engine.plan.layout import layout_of, plan
 from engine.plan.memory import Layout, ModelSizes, kv_cache_bytes, model_sizes
-from engine.plan.presets import AUTO, PRESETS, Preset, get_preset, preset_names, pretend_hardware, resolve_preset
+from engine.plan.presets import (AUTO, PRESETS, SAFEST, Preset, get_preset, preset_names, preset_words,
+                                 pretend_hardware, resolve_preset)
 from engine.plan.speed import PlanSummary, describe, expected_tokens_per_second
 from engine.recipe import recipe_from_dict, recipe_to_dict
 
-__all__ = ["AUTO", "PRESETS", "Layout", "ModelSizes", "PlanSummary", "Preset", "describe",
+__all__ = ["AUTO", "PRESETS", "SAFEST", "Layout", "ModelSizes", "PlanSummary", "Preset", "describe",
            "expected_tokens_per_second", "fallback_ladder", "get_preset", "kv_cache_bytes",
-           "layout_of", "model_sizes", "plan", "preset_names", "pretend_hardware", "recipe_from_dict",
+           "layout_of", "model_sizes", "plan", "preset_names", "preset_words", "pretend_hardware", "recipe_from_dict",
            "recipe_to_dict", "resolve_preset"]

@@ -2,13 +2,16 @@
 
 Nothing here raises: a laptop without an NVIDIA card, without the driver or with a
 broken NVML is a normal answer (an empty ``gpus`` tuple and a plain ``nvml_status``).
-RAM, cores and this process's resident memory come from psutil.
+RAM, cores and this process's resident memory come from psutil. Every failure swallowed
+here leaves one line in the log for IT (a failure that repeats, such as the VRAM gauge's
+reading twice a second, only when it starts).
 """
 
 from __future__ import annotations
 
 import atexit
 import importlib
+import logging
 import os
 import threading
 from dataclasses import dataclass
@@ -18,6 +21,9 @@ import psutil
 
 GIB = 1024 ** 3
 MIB = 1024 ** 2
+
+log = logging.getLogger("rotary.hardware")
+PSUTIL_ERRORS = (psutil.Error, OSError, RuntimeError)   # locked-down or unusual systems
 
 STATUS_FOUND = "NVIDIA driver found"
 STATUS_NO_GPU = "No NVIDIA graphics card found"
@@ -105,14 +111,37 @@ _state: _NvmlState | None = None
 _handles: dict[int, Any] = {}
 
 
+_reported: set[str] = set()   # failures already in the log, until they stop
+
+
+def _report(what: str, exc: BaseException, level: int = logging.WARNING) -> None:
+    """One log line for IT when a failure starts; a repeat of it stays quiet."""
+    if what not in _reported:
+        _reported.add(what)
+        log.log(level, "%s: %s: %s", what, type(exc).__name__, exc)
+
+
+def _recovered(what: str) -> None:
+    if what in _reported:
+        _reported.discard(what)
+        log.info("%s works again", what)
+
+
+def _nvml_errors(lib: Any) -> tuple[type[BaseException], ...]:
+    # pynvml raises NVMLError subclasses; a broken driver library can also raise OSError.
+    return (getattr(lib, "NVMLError", OSError), OSError)
+
+
 def _init_nvml() -> _NvmlState:
     try:
         lib = importlib.import_module("pynvml")
     except ImportError as exc:
+        _report("NVML unavailable (pynvml cannot be imported)", exc, logging.INFO)
         return _NvmlState(None, STATUS_NO_LIBRARY, f"pynvml import failed: {exc}")
     try:
         lib.nvmlInit()
-    except Exception as exc:  # NVMLError subclasses, or OSError from a broken library
+    except _nvml_errors(lib) as exc:
+        _report("NVML unavailable (nvmlInit failed)", exc, logging.INFO)
         detail = f"nvmlInit failed: {type(exc).__name__}: {exc}"
         return _NvmlState(None, _status_for_init_error(lib, exc), detail)
     atexit.register(_shutdown_quietly, lib)
@@ -130,8 +159,8 @@ def _status_for_init_error(lib: Any, exc: Exception) -> str:
 def _shutdown_quietly(lib: Any) -> None:
     try:
         lib.nvmlShutdown()
-    except Exception:
-        pass
+    except _nvml_errors(lib) as exc:     # at exit: nothing left to do but say so
+        log.info("nvmlShutdown failed: %s: %s", type(exc).__name__, exc)
 
 
 def _nvml() -> _NvmlState:
@@ -163,9 +192,11 @@ def read_vram(index: int = 0) -> VramReading | None:
             return None
         try:
             info = lib.nvmlDeviceGetMemoryInfo(_handle(lib, index))
-        except Exception:  # GPU lost, driver reset, bad index: the gauge shows "unknown"
+        except _nvml_errors(lib) as exc:  # GPU lost, driver reset, bad index: "unknown"
             _handles.pop(index, None)
+            _report(f"reading graphics memory of GPU {index} failed", exc)
             return None
+        _recovered(f"reading graphics memory of GPU {index} failed")
         mine = _process_vram(lib, _handles.get(index))
     return VramReading(used_bytes=int(info.used), total_bytes=int(info.total), process_bytes=mine)
 
@@ -174,7 +205,8 @@ def _process_vram(lib: Any, handle: Any) -> int | None:
     """Graphics memory this process holds; None where the driver does not say (WDDM)."""
     try:
         processes = lib.nvmlDeviceGetComputeRunningProcesses(handle)
-    except Exception:
+    except _nvml_errors(lib) as exc:      # NotSupported under Windows' WDDM driver model
+        _report("NVML does not say which processes use the GPU", exc, logging.INFO)
         return None
     used = [p.usedGpuMemory for p in processes if p.pid == os.getpid()]
     if not used:
@@ -201,7 +233,9 @@ def _probe_gpus() -> tuple[tuple[GpuInfo, ...], str, str]:
             return (), state.status, state.detail
         try:
             gpus = _list_gpus(state.lib)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - probe never raises; an older pynvml may
+            # lack a function (AttributeError) as well as fail a query (NVMLError)
+            log.warning("listing the NVIDIA GPUs failed", exc_info=True)
             return (), STATUS_NO_LIBRARY, f"NVML query failed: {type(exc).__name__}: {exc}"
     return gpus, (STATUS_FOUND if gpus else STATUS_NO_GPU), ""
 
@@ -217,23 +251,25 @@ def _gpu_info(lib: Any, index: int, driver: str) -> GpuInfo:
     return GpuInfo(index=index, name=_text(lib.nvmlDeviceGetName(handle)),
                    total_bytes=int(memory.total), free_bytes=int(memory.free),
                    driver_version=driver,
-                   pcie_gen=_optional(lib.nvmlDeviceGetMaxPcieLinkGeneration, handle),
-                   pcie_width=_optional(lib.nvmlDeviceGetMaxPcieLinkWidth, handle),
+                   pcie_gen=_optional(lib, lib.nvmlDeviceGetMaxPcieLinkGeneration, handle),
+                   pcie_width=_optional(lib, lib.nvmlDeviceGetMaxPcieLinkWidth, handle),
                    memory_bandwidth_bytes_s=_bandwidth(lib, handle))
 
 
 def _bandwidth(lib: Any, handle: Any) -> int:
     # GDDR/HBM move data on both clock edges: bytes/s = bus bits / 8 x MHz x 1e6 x 2.
-    bus_bits = _optional(lib.nvmlDeviceGetMemoryBusWidth, handle)
-    clock_mhz = _optional(lib.nvmlDeviceGetMaxClockInfo, handle, getattr(lib, "NVML_CLOCK_MEM", 2))
+    bus_bits = _optional(lib, lib.nvmlDeviceGetMemoryBusWidth, handle)
+    clock_mhz = _optional(lib, lib.nvmlDeviceGetMaxClockInfo, handle,
+                          getattr(lib, "NVML_CLOCK_MEM", 2))
     return bus_bits // 8 * clock_mhz * 2_000_000
 
 
-def _optional(query: Any, *args: Any) -> int:
+def _optional(lib: Any, query: Any, *args: Any) -> int:
     """Secondary facts (PCIe link, memory clock) are often unsupported on laptops."""
     try:
         return int(query(*args))
-    except Exception:
+    except _nvml_errors(lib) as exc:
+        _report(f"NVML cannot say {getattr(query, '__name__', 'a detail')}", exc, logging.INFO)
         return 0
 
 
@@ -247,7 +283,8 @@ def _ram_bytes() -> tuple[int, int]:
     """(total, available) in bytes; (0, 0) when the system will not say."""
     try:
         memory = psutil.virtual_memory()
-    except Exception:   # psutil raises OSError/RuntimeError on locked-down systems
+    except PSUTIL_ERRORS as exc:
+        _report("the system does not say how much memory it has", exc)
         return 0, 0
     return int(memory.total), int(memory.available)
 
@@ -257,7 +294,8 @@ def _cpu_cores() -> tuple[int, int]:
     logical = _usable_logical_cores()
     try:
         physical = psutil.cpu_count(logical=False) or 0
-    except Exception:
+    except PSUTIL_ERRORS as exc:
+        _report("the system does not say how many processor cores it has", exc, logging.INFO)
         physical = 0
     return (min(physical, logical) if physical else logical), logical
 
@@ -266,13 +304,18 @@ def _usable_logical_cores() -> int:
     # Containers and job objects may allow fewer CPUs than the machine has.
     try:
         return len(psutil.Process().cpu_affinity()) or 1
-    except Exception:   # macOS has no cpu_affinity; AccessDenied in some sandboxes
+    except (AttributeError, *PSUTIL_ERRORS) as exc:  # macOS has no cpu_affinity; AccessDenied
+        _report("the processor cores allowed to Rotary are unknown; counting all", exc,
+                logging.INFO)
         return psutil.cpu_count(logical=True) or os.cpu_count() or 1
 
 
 def process_ram_bytes() -> int:
     """Resident memory of this process now (what Task Manager shows); 0 when unknown."""
     try:
-        return int(psutil.Process().memory_info().rss)
-    except Exception:
+        rss = int(psutil.Process().memory_info().rss)
+    except PSUTIL_ERRORS as exc:
+        _report("the memory Rotary holds cannot be read", exc)
         return 0
+    _recovered("the memory Rotary holds cannot be read")
+    return rss

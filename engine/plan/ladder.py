@@ -10,6 +10,7 @@ from engine.plan.hardware import HardwareInfo
 from engine.plan.layout import Fit, layout_of, make_recipe, parts_on_gpu, settings_of, try_layout
 from engine.plan.memory import CPU_ONLY, KV_BYTES_PER_ELEMENT, Layout, ModelSizes, model_sizes
 from engine.plan.speed import WORDS_PER_TOKEN
+from engine.messages import Msg, msg
 from engine.recipe import Recipe
 
 
@@ -61,10 +62,9 @@ def _fewer_gpu_parts(sizes: ModelSizes, current: Fit):
             yield current.settings, fewer, _fewer_note(sizes, fewer)
 
 
-def _fewer_note(sizes: ModelSizes, layout: Layout) -> str:
+def _fewer_note(sizes: ModelSizes, layout: Layout) -> Msg:
     on_gpu, total = parts_on_gpu(sizes, layout)
-    return ("Not enough graphics memory, so more of the model stays in main memory "
-            f"({on_gpu} of {total} parts on the graphics card).")
+    return msg("plan.fallback_fewer_parts", on_gpu=on_gpu, total=total)
 
 
 def _shorter_context(sizes: ModelSizes, current: Fit):
@@ -72,21 +72,17 @@ def _shorter_context(sizes: ModelSizes, current: Fit):
         if ctx < current.settings.n_ctx:
             words = round(ctx * WORDS_PER_TOKEN, -2)
             yield (dataclasses.replace(current.settings, n_ctx=ctx), current.layout,
-                   "Not enough memory, so the assistant keeps a shorter conversation in mind "
-                   f"(about {words:,.0f} words).")
+                   msg("plan.fallback_shorter_context", words=words))
 
 
 def _compact_kv(sizes: ModelSizes, current: Fit):
-    notes = {"q8_0": "a more compact form", "q4_0": "an even more compact form"}
-    for kv_type, form in notes.items():
+    notes = {"q8_0": "plan.fallback_compact_memory", "q4_0": "plan.fallback_more_compact_memory"}
+    for kv_type, code in notes.items():
         if KV_BYTES_PER_ELEMENT[kv_type] < KV_BYTES_PER_ELEMENT[current.settings.kv_type]:
             yield (dataclasses.replace(current.settings, kv_type=kv_type, flash_attn=True),
-                   current.layout, f"Not enough memory, so the conversation is kept in {form}; "
-                                   "answers may be slightly less precise.")
+                   current.layout, msg(code))
 
 
 def _processor_only(sizes: ModelSizes, current: Fit):
     if current.layout.uses_gpu:
-        yield (current.settings, CPU_ONLY,
-               "Not enough graphics memory, so the model runs on the processor only; "
-               "answers will come much more slowly.")
+        yield (current.settings, CPU_ONLY, msg("plan.fallback_processor_only"))

@@ -17,6 +17,7 @@ from engine.plan.memory import (CPU_ONLY, KV_BYTES_PER_ELEMENT, Layout, ModelSiz
                                 estimate, gb_text, gpu_expert_ids, model_sizes)
 from engine.plan.presets import Preset, resolve_preset
 from engine.plan.slots import with_expert_slots
+from engine.messages import Msg, msg
 from engine.recipe import MemoryEstimate, Recipe
 
 
@@ -93,10 +94,10 @@ def _check_overrides(overrides: Mapping[str, Any]) -> None:
     unknown = set(overrides) - set(SETTING_OVERRIDES + LAYOUT_OVERRIDES + OTHER_OVERRIDES
                                    + SLOT_OVERRIDES)
     if unknown:
-        raise EngineError("One of the advanced settings is not recognised.",
+        raise EngineError(msg("plan.unknown_setting"),
                           f"unknown planner overrides: {sorted(unknown)}")
     if overrides.get("kv_type", "f16") not in KV_BYTES_PER_ELEMENT:
-        raise EngineError("The conversation memory format is not recognised.",
+        raise EngineError(msg("plan.unknown_memory_format"),
                           f"kv_type must be one of {sorted(KV_BYTES_PER_ELEMENT)}")
 
 
@@ -107,7 +108,7 @@ def _settings(facts: ModelFacts, preset: Preset, overrides: Mapping[str, Any]) -
                                             if k in overrides})
     if chosen.kv_type != "f16" and not chosen.flash_attn:
         if "flash_attn" in overrides:
-            raise EngineError("A compact conversation memory needs the fast attention option.",
+            raise EngineError(msg("plan.compact_memory_needs_fast_attention"),
                               "llama.cpp requires flash attention for a quantized V cache")
         chosen = dataclasses.replace(chosen, flash_attn=True)
     return dataclasses.replace(chosen, n_ubatch=min(chosen.n_ubatch, chosen.n_batch))
@@ -123,12 +124,12 @@ UBATCH_VRAM_SHARE = 0.10     # at most this share of the experts' VRAM goes to l
 
 
 def _prompt_batch(facts, sizes, fit: Fit, preset: Preset, hw: HardwareInfo,
-                  overrides: Mapping[str, Any], slot_layout: bool) -> tuple[Settings, str]:
-    """The micro-batch for prompts, and why in plain words ("" when the preset's stands)."""
+                  overrides: Mapping[str, Any], slot_layout: bool) -> tuple[Settings, Msg | None]:
+    """The micro-batch for prompts, and why in plain words (None when the preset's stands)."""
     s, layout = fit.settings, fit.layout
     experts_in_ram = slot_layout or len(gpu_expert_ids(sizes, layout)) < len(sizes.moe_layers)
     if "n_ubatch" in overrides or not (layout.uses_gpu and sizes.moe_layers and experts_in_ram):
-        return s, ""
+        return s, None
     headroom = (preset.vram_headroom_bytes, preset.ram_headroom_bytes)
     # VRAM the experts can have at this micro-batch: everything but them and the headroom
     expert_room = vram_budget(hw) - (fit.vram.total_bytes - fit.vram.expert_bytes)
@@ -139,11 +140,9 @@ def _prompt_batch(facts, sizes, fit: Fit, preset: Preset, hw: HardwareInfo,
         extra = try_layout(facts, sizes, bigger, layout, headroom).vram.total_bytes \
             - fit.vram.total_bytes
         if extra <= UBATCH_VRAM_SHARE * expert_room:
-            return bigger, (
-                f"Long texts are read {n_ubatch:,} words at a time instead of {s.n_ubatch:,}: "
-                "each batch copies the experts it uses to the graphics card once, so documents "
-                f"are read several times faster, for {gb_text(extra)} GB of graphics memory.")
-    return s, ""
+            return bigger, msg("plan.prompt_batch", n_ubatch=f"{n_ubatch:,}",
+                               stock=f"{s.n_ubatch:,}", gb=gb_text(extra))
+    return s, None
 
 
 def _forced_expert_layers(sizes: ModelSizes, overrides: Mapping[str, Any]) -> int | None:
@@ -212,9 +211,7 @@ def _too_big(fit: Fit, hw: HardwareInfo, preset: Preset) -> InsufficientMemoryEr
     if fit.layout.uses_gpu:
         room += max(0, vram_budget(hw) - preset.vram_headroom_bytes)
     return InsufficientMemoryError(
-        f"This model is too big for this computer: it needs about {gb_text(need)} GB, but the "
-        f"graphics card and memory together have room for about {gb_text(room)} GB. "
-        "Try a smaller model.",
+        msg("plan.too_big", need=gb_text(need), room=gb_text(room)),
         f"need {need} bytes, room {room} bytes; vram {fit.vram}, ram {fit.ram}")
 
 
@@ -228,7 +225,7 @@ def _threads(hw: HardwareInfo) -> int:
 
 
 def make_recipe(preset: str, sizes: ModelSizes, fit: Fit, hw: HardwareInfo,
-            overrides: Mapping[str, Any], note: str) -> Recipe:
+            overrides: Mapping[str, Any], note: Msg) -> Recipe:
     s, layout = fit.settings, fit.layout
     ram_experts = tuple(i for i in sizes.moe_layers if i not in gpu_expert_ids(sizes, layout))
     threads = int(overrides.get("n_threads", _threads(hw)))
@@ -267,12 +264,11 @@ def parts_on_gpu(sizes: ModelSizes, layout: Layout) -> tuple[int, int]:
     return layout.gpu_layers, sizes.n_layers
 
 
-def _plan_note(sizes: ModelSizes, layout: Layout, hw: HardwareInfo) -> str:
+def _plan_note(sizes: ModelSizes, layout: Layout, hw: HardwareInfo) -> Msg:
     if not layout.uses_gpu:
-        return "The whole model runs on the processor and stays in main memory."
+        return msg("plan.note_processor_only")
     on_gpu, total = parts_on_gpu(sizes, layout)
-    card = hw.gpus[0].name if hw.gpus else "the graphics card"
+    card = hw.gpus[0].name if hw.gpus else msg("plan.the_graphics_card")
     if on_gpu == total:
-        return f"The whole model fits on the graphics card ({card})."
-    return (f"{on_gpu} of {total} parts of the model are on the graphics card ({card}); "
-            "the rest stays in main memory.")
+        return msg("plan.note_all_on_card", card=card)
+    return msg("plan.note_parts_on_card", on_gpu=on_gpu, total=total, card=card)

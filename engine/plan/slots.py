@@ -2,8 +2,9 @@
 
 After the layout search, the routed experts of some layers stay in RAM. The slot cache
 (engine/runtime/slot_cache.py) keeps the experts the conversation actually uses in GPU
-slots, for every one of those layers. This sizes the slots from free VRAM, keeping at least
-``SLOT_HEADROOM_BYTES`` free for compute buffers and spikes (the first long prompt runs
+slots, for every one of those layers. This sizes the slots from free VRAM, keeping free the
+same headroom the layout search keeps: the preset's ``vram_headroom_bytes`` (at least
+0.7 GB on every GPU preset, checked in engine/plan/presets.py; the first long prompt runs
 out of memory otherwise).
 """
 
@@ -12,10 +13,10 @@ from __future__ import annotations
 import dataclasses
 
 from engine.model.facts import ModelFacts
-from engine.plan.hardware import GIB, HardwareInfo
+from engine.plan.hardware import HardwareInfo
+from engine.messages import msg, sentences
 from engine.recipe import Recipe
 
-SLOT_HEADROOM_BYTES = int(0.7 * GIB)
 DEFAULT_POLICY = "rotary"
 
 
@@ -39,7 +40,7 @@ def with_expert_slots(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo, *,
     """``recipe`` plus slots for its RAM-resident expert layers (unchanged when none fit).
 
     ``slots`` (per layer) or ``slot_bytes`` (in total) fix the size; otherwise it comes
-    from free VRAM minus the layout's own estimate, leaving at least 0.7 GB free.
+    from free VRAM minus the layout's own estimate, leaving the recipe's headroom free.
     """
     layers = [i for i in recipe.cpu_expert_layers if i in expert_bytes_per_layer(facts)]
     if not layers or recipe.n_gpu_layers == 0 or not facts.n_expert:
@@ -56,8 +57,8 @@ def with_expert_slots(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo, *,
         counts[i] = slots
     bank = sum(slot_bank_bytes(slots, per[i]) for i in layers)
     vram = dataclasses.replace(recipe.vram, expert_bytes=recipe.vram.expert_bytes + bank)
-    note = (f"{recipe.note} Up to {slots} experts of each of the {len(layers)} layers kept in "
-            "main memory are also held on the graphics card, chosen as the text goes.").strip()
+    slot_note = msg("plan.note_slots", layers=len(layers))
+    note = sentences(recipe.note, slot_note) if recipe.note is not None else slot_note
     return dataclasses.replace(recipe, expert_slots=tuple(counts), residency_policy=policy,
                                vram=vram, note=note)
 
@@ -67,4 +68,4 @@ def _free_vram(recipe: Recipe, hw: HardwareInfo) -> int:
         return 0
     budget = min(hw.gpus[0].free_bytes, hw.gpus[0].total_bytes)
     used = recipe.vram.total_bytes - recipe.vram.headroom_bytes
-    return max(0, budget - used - max(SLOT_HEADROOM_BYTES, recipe.vram.headroom_bytes))
+    return max(0, budget - used - recipe.vram.headroom_bytes)

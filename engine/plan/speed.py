@@ -8,6 +8,7 @@ from engine.model.facts import ModelFacts
 from engine.plan.hardware import GIB, HardwareInfo
 from engine.plan.layout import layout_of, vram_budget
 from engine.plan.memory import Layout, ModelSizes, gb_text, gpu_expert_ids, gpu_layer_ids, model_sizes
+from engine.messages import Msg, msg, sentences
 from engine.recipe import Recipe
 
 
@@ -50,7 +51,7 @@ FLOAT_TYPES = frozenset({"F16", "BF16", "F32"})
 @dataclass(frozen=True)
 class PlanSummary:
     level: str                                 # "green", "yellow" or "red"
-    text: str                                  # plain words for the user
+    text: Msg                                  # plain words for the user
     expected_tps: tuple[float, float]          # decode tokens/s, (low, high); (0, 0) if red
 
 
@@ -106,34 +107,32 @@ def expected_tokens_per_second(sizes: ModelSizes, layout: Layout, hw: HardwareIn
 
 
 
-def _red_text(recipe: Recipe, hw: HardwareInfo) -> str | None:
+def _red_text(recipe: Recipe, hw: HardwareInfo) -> Msg | None:
     if recipe.vram.total_bytes > vram_budget(hw) and recipe.vram.total_bytes:
-        return (f"This will not fit: the model needs about {gb_text(recipe.vram.total_bytes)} GB on "
-                f"the graphics card, but only {gb_text(vram_budget(hw))} GB is free.")
+        return msg("plan.wont_fit_card", need=gb_text(recipe.vram.total_bytes),
+                   free=gb_text(vram_budget(hw)))
     if recipe.ram.total_bytes > hw.ram_total_bytes:
-        return (f"This will not fit: the model needs about {gb_text(recipe.ram.total_bytes)} GB of "
-                f"memory, but this computer has {gb_text(hw.ram_total_bytes)} GB.")
+        return msg("plan.wont_fit_memory", need=gb_text(recipe.ram.total_bytes),
+                   have=gb_text(hw.ram_total_bytes))
     return None
 
 
-def _usage_text(recipe: Recipe, speed: tuple[float, float]) -> str:
+def _usage_text(recipe: Recipe, speed: tuple[float, float]) -> Msg:
     low, high = (round(v * WORDS_PER_TOKEN) for v in speed)
     words = f"{low}–{high}" if high > low else f"{max(low, 1)}"
     ram = gb_text(recipe.ram.total_bytes - recipe.ram.headroom_bytes)
     if not recipe.vram.total_bytes:
-        where = f"About {ram} GB in memory (the graphics card is not used)"
-    else:
-        where = f"About {gb_text(recipe.vram.total_bytes - recipe.vram.headroom_bytes)} GB on the " \
-                f"graphics card and {ram} GB in memory"
-    return f"{where}; expect roughly {words} words per second."
+        return msg("plan.usage_memory_only", ram=ram, words=words)
+    vram = gb_text(recipe.vram.total_bytes - recipe.vram.headroom_bytes)
+    return msg("plan.usage_card_and_memory", vram=vram, ram=ram, words=words)
 
 
-def _warnings(recipe: Recipe, hw: HardwareInfo, speed: tuple[float, float]) -> list[str]:
+def _warnings(recipe: Recipe, hw: HardwareInfo, speed: tuple[float, float]) -> list[Msg]:
     warnings = []
     if recipe.ram.total_bytes - recipe.ram.headroom_bytes > hw.ram_available_bytes:
-        warnings.append("Other programs are using memory this model needs; close some first.")
+        warnings.append(msg("plan.memory_in_use"))
     if speed[1] < SLOW_TOKENS_PER_S:
-        warnings.append("Answers will come slowly on this computer.")
+        warnings.append(msg("plan.slow"))
     return warnings
 
 
@@ -146,5 +145,5 @@ def describe(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo) -> PlanSummary
     speed = expected_tokens_per_second(sizes, layout_of(recipe, sizes), hw, recipe.n_threads,
                                        float_share(facts))
     warnings = _warnings(recipe, hw, speed)
-    text = " ".join([_usage_text(recipe, speed), *warnings])
+    text = sentences(_usage_text(recipe, speed), *warnings)
     return PlanSummary("yellow" if warnings else "green", text, speed)

@@ -15,6 +15,7 @@ processor and few uploads run; when the link is faster, every miss may be upload
 
 from __future__ import annotations
 
+from engine.messages import msg
 from engine.recipe import TransferFigures, TransferRule
 
 # The share of a token's routed experts that miss at the slot budgets an 8 GB card allows
@@ -29,12 +30,8 @@ def upload_rule(figures: TransferFigures, k: int, pinned_weights: bool = False) 
     measured = [gbs for gbs in (figures.pinned_gbs, figures.pageable_gbs) if gbs > 0]
     link = figures.pinned_gbs if pinned_weights else min(measured, default=0.0)
     if link <= 0 or figures.cpu_gbs <= 0:
-        return TransferRule(k, link, figures, "The transfer speeds could not be measured, so "
-                            "every miss may be copied to the graphics card.")
+        return TransferRule(k, link, figures, msg("plan.transfer_unmeasured"))
     cap = max(1, min(k, round(k * PLANNED_MISS_SHARE * link / figures.cpu_gbs)))
-    faster = "processor" if figures.cpu_gbs > link else "link to the graphics card"
-    reason = (f"The processor works through expert weights at {figures.cpu_gbs:.1f} GB/s and "
-              f"the link to the graphics card copies them at {link:.1f} GB/s; the {faster} is "
-              f"faster, so each layer copies up to {cap} of the {k} experts a word uses and "
-              "the processor computes the other misses.")
+    code = "plan.transfer_cpu_faster" if figures.cpu_gbs > link else "plan.transfer_link_faster"
+    reason = msg(code, cpu=f"{figures.cpu_gbs:.1f}", link=f"{link:.1f}", cap=cap, k=k)
     return TransferRule(cap, round(link, 2), figures, reason)

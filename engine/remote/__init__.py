@@ -3,7 +3,7 @@
 local engine (``engine.api``). No Qt here, and nothing is imported until it is used.
 
     config = ServerConfig("https://ai.office.lan:8000", model="qwen3.6-35b")
-    engine = RemoteEngineService(listener, config)    # same calls as EngineService
+    engine = RemoteEngineService(listener, config)    # an EngineService with a server behind it
 """
 
 from engine.remote.config import ServerConfig

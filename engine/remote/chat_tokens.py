@@ -13,6 +13,7 @@ from typing import Callable
 
 from engine.errors import (ServerAuthError, ServerCertificateError, ServerError,
                            ServerProtocolError, ServerUnreachableError)
+from engine.messages import msg
 from engine.remote.client import ServerClient
 
 Counter = Callable[[ServerClient, list, str], int]
@@ -21,7 +22,8 @@ Counter = Callable[[ServerClient, list, str], int]
 def _llama_server(client: ServerClient, messages: list, model: str) -> int:
     prompt = client.post_json("/apply-template", {"messages": messages}).get("prompt")
     if not isinstance(prompt, str):
-        raise ServerProtocolError("The server rendered no prompt.", "/apply-template")
+        raise ServerProtocolError(msg("remote.cannot_count_conversation"),
+                                  "/apply-template rendered no prompt")
     body = client.post_json("/tokenize", {"content": prompt, "add_special": True,
                                           "parse_special": True})
     return _length(body)
@@ -36,7 +38,7 @@ def _vllm(client: ServerClient, messages: list, model: str) -> int:
 def _length(body) -> int:
     tokens = body.get("tokens") if isinstance(body, dict) else None
     if not isinstance(tokens, list) or not tokens:
-        raise ServerProtocolError("The server's tokenizer sent no tokens.", str(body)[:300])
+        raise ServerProtocolError(msg("remote.no_tokens"), str(body)[:300])
     return len(tokens)
 
 
@@ -70,6 +72,6 @@ class ChatTokenCounter:
             self._counter, self._probed = find_chat_counter(self.client, self.model), True
         if self._counter is None:
             raise ServerProtocolError(
-                "The office server cannot count a whole conversation for Rotary.",
+                msg("remote.cannot_count_conversation"),
                 f"no /apply-template or chat /tokenize at {self.client.config.root}")
         return self._counter(self.client, messages, self.model)

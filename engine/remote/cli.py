@@ -9,9 +9,10 @@ import os
 import queue
 import sys
 
-from engine.api import (ChatMessage, ChatRequest, LoadRequest, ModelLoaded, RequestFailed,
-                        RequestFinished, StepRecord)
+from engine.api import (ChatMessage, ChatRequest, LoadRequest, RequestFailed, RequestFinished,
+                        ServerModelLoaded, StepRecord)
 from engine.errors import EngineError
+from engine.messages import msg
 from engine.remote.config import ServerConfig
 from engine.remote.service import RemoteEngineService
 
@@ -21,7 +22,7 @@ def config_from_args(args) -> ServerConfig:
     if args.api_key_env:
         key = os.environ.get(args.api_key_env)
         if not key:
-            raise EngineError(f"The environment variable {args.api_key_env} is not set.")
+            raise EngineError(msg("remote.key_variable_unset", name=args.api_key_env))
     return ServerConfig(args.server, model=args.server_model or "", api_key=key,
                         ca_bundle=args.ca_bundle)
 
@@ -38,7 +39,7 @@ def _until_done(events: "queue.Queue", request_id: int, echo: bool):
             if echo and getattr(event.error, "partial_text", ""):
                 print("\n[answer cut off]")
             raise event.error
-        elif isinstance(event, (RequestFinished, ModelLoaded)):
+        elif isinstance(event, (RequestFinished, ServerModelLoaded)):
             return event
 
 

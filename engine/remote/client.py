@@ -20,7 +20,9 @@ from httpx_sse import connect_sse
 from engine.errors import (EngineError, ServerAuthError, ServerCertificateError, ServerDroppedError,
                            ServerError, ServerNoTokenizerError, ServerProtocolError,
                            ServerUnreachableError)
+from engine.messages import msg
 from engine.remote.config import ServerConfig
+from engine.runtime.requests import CancelToken
 from engine.remote.errors import (connection_errors, context_size_in, error_text,
                                   model_not_found, status_error)
 
@@ -33,7 +35,7 @@ _TOKENIZERS = (
 
 
 class StreamAborted(Exception):
-    """The answer was ended on purpose (``ServerClient.abort``): a stop, not a failure."""
+    """A request was ended on purpose by its stop (a CancelToken): a stop, not a failure."""
 
 
 @dataclass(frozen=True)
@@ -57,26 +59,62 @@ class ServerClient:
         try:
             verify = _verify(config)
         except (OSError, ssl.SSLError) as error:
-            raise ServerProtocolError(
-                "The certificate file chosen in Settings cannot be read.",
-                f"{config.ca_bundle}: {error!r}") from error
-        self._http = httpx.Client(
+            raise ServerProtocolError(msg("remote.bad_certificate_file"),
+                                      f"{config.ca_bundle}: {error!r}") from error
+        options = dict(
             base_url=config.root, headers=headers, verify=verify, trust_env=False,
             follow_redirects=False,
             timeout=httpx.Timeout(config.read_timeout_s, connect=config.connect_timeout_s))
+        self._http = httpx.Client(**options)
+        # Requests a stop must end at once (answers, and what the engine thread waits for
+        # before one) each get a connection of their own: its socket is known from the
+        # moment it connects, so a stop can shut it even before the server has said a word.
+        self._stoppable = httpx.Client(**options, limits=httpx.Limits(max_keepalive_connections=0))
         self.tokenizer: str | None = None      # None: not probed yet; "": the server has none
         self._lock = threading.Lock()
-        self._current: httpx.Response | None = None    # the answer being streamed
-        self._aborted = threading.Event()
 
     def close(self) -> None:
         self._http.close()
+        self._stoppable.close()
+
+    @contextlib.contextmanager
+    def _ended_by(self, stop: CancelToken | threading.Event | None
+                  ) -> Iterator[tuple[httpx.Client, dict]]:
+        """The client and request extensions for a request ``stop`` ends at once: its
+        connection's socket is shut down from the stopping thread, which wakes the read
+        the engine thread is blocked in (closing alone would not). StreamAborted if the
+        request was stopped before it began."""
+        if stop is None:
+            yield self._http, {}
+            return
+        if stop.is_set():
+            raise StreamAborted()
+        sockets: list[socket.socket] = []
+
+        def on_connected(event: str, info: dict) -> None:      # httpcore's trace extension
+            if event in _CONNECTED and info.get("return_value") is not None:
+                sockets[:] = [info["return_value"].get_extra_info("socket")]
+                if stop.is_set():
+                    _shut(sockets[0])
+
+        # A plain threading.Event (the documents command line) is only read between pieces.
+        on_cancel = getattr(stop, "on_cancel", lambda callback: lambda: None)
+        forget = on_cancel(lambda: [_shut(sock) for sock in list(sockets)])
+        try:
+            yield self._stoppable, {"trace": on_connected}
+        except (EngineError, httpx.TransportError) as error:
+            if stop.is_set():        # the shut socket's error is the stop, not a failure
+                raise StreamAborted() from error
+            raise
+        finally:
+            forget()
 
     # ---- plain requests ----------------------------------------------------------------
 
-    def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        with connection_errors(self.config.root):
-            response = self._http.request(method, path, **kwargs)
+    def _request(self, method: str, path: str, stop: CancelToken | None = None,
+                 **kwargs: Any) -> httpx.Response:
+        with self._ended_by(stop) as (http, extensions), connection_errors(self.config.root):
+            response = http.request(method, path, extensions=extensions, **kwargs)
         if not response.is_success:
             raise status_error(response.status_code, error_text(response), self.config.root,
                                self.config.model, response.headers.get("retry-after"))
@@ -86,9 +124,8 @@ class ServerClient:
         try:
             return response.json()
         except ValueError as error:
-            raise ServerProtocolError(
-                f"{self.config.root} answered, but not like a model server.",
-                response.text[:300]) from error
+            raise ServerProtocolError(msg("remote.not_a_model_server", address=self.config.root),
+                                      response.text[:300]) from error
 
     def post_json(self, path: str, body: dict) -> Any:
         return self._json(self._request("POST", path, json=body))
@@ -98,7 +135,8 @@ class ServerClient:
         body = self._json(self._request("GET", "/v1/models"))
         entries = body.get("data") if isinstance(body, dict) else None
         if not isinstance(entries, list):
-            raise ServerProtocolError(f"{self.config.root} sent no model list.", str(body)[:300])
+            raise ServerProtocolError(msg("remote.no_model_list", address=self.config.root),
+                                      "/v1/models: " + str(body)[:300])
         return [ModelEntry(str(e.get("id", "")), int(e.get("max_model_len") or 0))
                 for e in entries if isinstance(e, dict) and e.get("id")]
 
@@ -123,13 +161,14 @@ class ServerClient:
 
     # ---- token counting ----------------------------------------------------------------
 
-    def count_tokens(self, text: str, model: str) -> int:
-        """Tokens of ``text`` by the server's own tokenizer; never an estimate."""
+    def count_tokens(self, text: str, model: str, stop: CancelToken | None = None) -> int:
+        """Tokens of ``text`` by the server's own tokenizer; never an estimate. With
+        ``stop``, a stop ends the wait at once (StreamAborted)."""
         if self.tokenizer is None:
             self.find_tokenizer(model)
         if not self.tokenizer:
             raise no_tokenizer(self.config.root)
-        return self._tokenize(self.tokenizer, text, model)
+        return self._tokenize(self.tokenizer, text, model, stop)
 
     def find_tokenizer(self, model: str) -> str:
         with self._lock:
@@ -147,57 +186,39 @@ class ServerClient:
         except ServerError:      # 404/405/422: not this family's endpoint
             return False
 
-    def _tokenize(self, path: str, text: str, model: str) -> int:
+    def _tokenize(self, path: str, text: str, model: str, stop: CancelToken | None = None) -> int:
         body_of = dict(_TOKENIZERS)[path]
-        body = self._json(self._request("POST", path, json=body_of(model, text)))
+        body = self._json(self._request("POST", path, stop, json=body_of(model, text)))
         tokens = body.get("tokens") if isinstance(body, dict) else None
         if not isinstance(tokens, list):
-            raise ServerProtocolError("The server's tokenizer sent no tokens.", str(body)[:300])
+            raise ServerProtocolError(msg("remote.no_tokens"), str(body)[:300])
         return len(tokens)
 
     # ---- the streamed answer -----------------------------------------------------------
 
-    def stream_chat(self, payload: dict, partial: list[str]) -> Iterator[dict]:
+    def stream_chat(self, payload: dict, partial: list[str], stop: CancelToken) -> Iterator[dict]:
         """The JSON chunks of one streamed chat completion; stops at "[DONE]".
 
         ``partial`` is the caller's text so far: a connection lost mid-answer raises
-        ServerDroppedError carrying it.
+        ServerDroppedError carrying it. ``stop`` ends the answer at once, even while the
+        server is silent (a long prompt on a busy server, or a server that hangs): the
+        generator then raises StreamAborted.
         """
-        self._aborted.clear()
         try:
-            yield from self._stream(payload, partial)
+            with self._ended_by(stop) as (http, extensions):
+                yield from self._stream(http, extensions, payload, partial)
         except ServerDroppedError as error:
-            if self._aborted.is_set():
-                raise StreamAborted() from error
             if error.partial_text:
                 raise
-            raise self._why_silent(payload, error) from error
-        finally:
-            with self._lock:
-                self._current = None
+            raise self._why_silent(payload, error, stop) from error
 
-    def abort(self) -> None:
-        """From any thread: end the answer being read now, even while the server is silent
-        (a long prompt on a busy server). Shutting the socket down wakes the blocked read."""
-        self._aborted.set()
-        with self._lock:
-            response = self._current
-        stream = response.extensions.get("network_stream") if response is not None else None
-        sock = stream.get_extra_info("socket") if stream is not None else None
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-
-    def _stream(self, payload: dict, partial: list[str]) -> Iterator[dict]:
+    def _stream(self, http: httpx.Client, extensions: dict, payload: dict,
+                partial: list[str]) -> Iterator[dict]:
         with contextlib.ExitStack() as stack:
             with connection_errors(self.config.root):
-                event_source = stack.enter_context(
-                    connect_sse(self._http, "POST", "/v1/chat/completions", json=payload))
+                event_source = stack.enter_context(connect_sse(
+                    http, "POST", "/v1/chat/completions", json=payload, extensions=extensions))
             response = event_source.response
-            with self._lock:
-                self._current = response
-            if self._aborted.is_set():
-                raise StreamAborted()
             if not response.is_success:
                 response.read()
                 raise status_error(response.status_code, error_text(response),
@@ -205,13 +226,14 @@ class ServerClient:
                                    response.headers.get("retry-after"))
             yield from self._chunks(event_source, payload, partial)
 
-    def _why_silent(self, payload: dict, dropped_error: ServerDroppedError) -> EngineError:
+    def _why_silent(self, payload: dict, dropped_error: ServerDroppedError,
+                    stop: CancelToken) -> EngineError:
         # llama-cpp-python reports a too-long prompt by closing an empty stream; asking
         # again without streaming (one token) gets its reason as a proper HTTP error.
         # The connection the broken stream shared may be reset: one retry on a fresh one.
         for attempt in range(2):
             try:
-                self._request("POST", "/v1/chat/completions",
+                self._request("POST", "/v1/chat/completions", stop,
                               json=dict(payload, stream=False, max_tokens=1, stream_options=None))
                 return dropped_error
             except ServerUnreachableError as error:
@@ -238,12 +260,22 @@ class ServerClient:
         try:
             chunk = event.json()
         except ValueError as error:
-            raise ServerProtocolError(f"{self.config.root} sent an answer Rotary cannot read.",
+            raise ServerProtocolError(msg("remote.unreadable_answer", address=self.config.root),
                                       event.data[:300]) from error
         if not isinstance(chunk, dict):
-            raise ServerProtocolError(f"{self.config.root} sent an answer Rotary cannot read.",
+            raise ServerProtocolError(msg("remote.unreadable_answer", address=self.config.root),
                                       event.data[:300])
         return chunk
+
+
+_CONNECTED = ("connection.connect_tcp.complete", "connection.start_tls.complete")
+
+
+def _shut(sock: socket.socket) -> None:
+    # socket.socket's own shutdown, also for an SSLSocket: it wakes a blocked read without
+    # touching the TLS state the reading thread is using.
+    with contextlib.suppress(OSError):
+        socket.socket.shutdown(sock, socket.SHUT_RDWR)
 
 
 def _stream_error(error: Any, root: str, payload: dict) -> EngineError:
@@ -255,16 +287,14 @@ def _stream_error(error: Any, root: str, payload: dict) -> EngineError:
 
 def no_tokenizer(root: str) -> ServerNoTokenizerError:
     return ServerNoTokenizerError(
-        f"The office server at {root} cannot count tokens (it has no /tokenize service), so "
-        "Rotary cannot split documents to fit its model. Chat still works. Servers such as "
-        "llama.cpp's llama-server and vLLM can count.", f"no tokenizer endpoint at {root}")
+        msg("remote.no_tokenizer", address=root),
+        f"no tokenizer endpoint at {root} (/tokenize, /extras/tokenize); llama.cpp's "
+        "llama-server and vLLM offer one")
 
 
 def dropped(root: str, partial: str, details: str) -> ServerDroppedError:
-    kept = " The answer so far is kept." if partial else ""
-    return ServerDroppedError(
-        f"The connection to the office server at {root} was lost while it was "
-        f"writing.{kept}", details, partial)
+    code = "remote.dropped_kept" if partial else "remote.dropped"
+    return ServerDroppedError(msg(code, address=root), details, partial)
 
 
 __all__ = ["ServerClient", "ModelEntry", "context_size_in", "dropped", "no_tokenizer"]

@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 import httpx
 
 from engine.errors import ServerUnreachableError
+from engine.messages import msg
+
+EXAMPLE_ADDRESS = "https://ai.office.lan:8000"
 
 
 @dataclass(frozen=True)
@@ -22,9 +25,8 @@ class ServerConfig:
     def __post_init__(self) -> None:
         parsed = httpx.URL(self.url.strip()) if "://" in self.url else None
         if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
-            raise ServerUnreachableError(
-                "The server address must start with http:// or https:// followed by the "
-                "server's name, for example https://ai.office.lan:8000.", repr(self.url))
+            raise ServerUnreachableError(msg("remote.bad_address", example=EXAMPLE_ADDRESS),
+                                         repr(self.url))
 
     @property
     def root(self) -> str:

@@ -9,16 +9,17 @@ plain ServerNoTokenizerError: never characters ÷ 4.
 
 from __future__ import annotations
 
-import threading
 from typing import Sequence
 
 from engine.api import ChatMessage, ChatRequest, ServerInfo
 from engine.documents.model import clip_by_words
 from engine.errors import ServerContextFullError, ServerProtocolError
+from engine.messages import msg
 from engine.remote.chat_tokens import ChatTokenCounter
 from engine.remote.client import ServerClient, no_tokenizer
 from engine.remote.errors import context_size_in
 from engine.remote.stream import RemoteRun
+from engine.runtime.requests import CancelToken
 
 PROBE_WORD = "Hello"
 CONTEXT_PROBE_TOKENS = 16384   # a server that reads this many in one prompt holds at least that
@@ -74,9 +75,8 @@ class RemoteSummaryModel:
         usage = body.get("usage") if isinstance(body, dict) else None
         tokens = usage.get("prompt_tokens") if isinstance(usage, dict) else None
         if not isinstance(tokens, int) or tokens <= 0:
-            raise ServerProtocolError(
-                "The office server does not say how long a conversation is, so Rotary cannot "
-                "split documents to fit its model.", str(body)[:300])
+            raise ServerProtocolError(msg("remote.no_prompt_size"),
+                                      "no usage.prompt_tokens: " + str(body)[:300])
         return tokens
 
     def _learn_context(self) -> int:
@@ -88,16 +88,14 @@ class RemoteSummaryModel:
             size = context_size_in(error.details)
             if size:
                 return size
-            raise ServerProtocolError(
-                "The office server does not say how much text its model can read at once, so "
-                "Rotary cannot split documents to fit it.", error.details) from error
+            raise ServerProtocolError(msg("remote.no_context_size"), error.details) from error
 
     def clip(self, text: str, max_tokens: int) -> str:
         return clip_by_words(text, max_tokens, self.count)
 
     # ---- the answer ---------------------------------------------------------------------
 
-    def start_chat(self, request: ChatRequest, stop: threading.Event) -> RemoteRun:
+    def start_chat(self, request: ChatRequest, stop: CancelToken) -> RemoteRun:
         counted = self.count_chat(request.messages)     # the server's usage corrects it
         return RemoteRun(self.client, self.server, request, stop, counted)
 

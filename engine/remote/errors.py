@@ -12,6 +12,7 @@ import httpx
 from engine.errors import (EngineError, ServerAuthError, ServerBusyError, ServerCertificateError,
                            ServerContextFullError, ServerError, ServerModelNotFoundError,
                            ServerProtocolError, ServerUnreachableError)
+from engine.messages import msg
 
 # How vLLM, llama.cpp's server and llama-cpp-python's server word "prompt too long".
 _CONTEXT_PHRASES = re.compile(
@@ -38,20 +39,16 @@ def connection_errors(root: str) -> Iterator[None]:
         yield
     except httpx.ConnectError as error:
         if _is_certificate_problem(error):
-            raise ServerCertificateError(
-                f"The office server at {root} has a security certificate this computer does "
-                "not trust. Ask IT for the office's certificate file and choose it in "
-                "Settings.", repr(error)) from error
-        raise ServerUnreachableError(
-            f"The office server at {root} does not answer. Check the address, and that "
-            "this computer is on the office network.", repr(error)) from error
+            raise ServerCertificateError(msg("remote.untrusted_certificate", address=root),
+                                         repr(error)) from error
+        raise ServerUnreachableError(msg("remote.no_answer", address=root),
+                                     repr(error)) from error
     except httpx.TimeoutException as error:
-        raise ServerUnreachableError(
-            f"The office server at {root} took too long to answer. It may be off or "
-            "overloaded; try again in a minute.", repr(error)) from error
+        raise ServerUnreachableError(msg("remote.too_slow", address=root),
+                                     repr(error)) from error
     except httpx.TransportError as error:
-        raise ServerUnreachableError(
-            f"The connection to the office server at {root} failed.", repr(error)) from error
+        raise ServerUnreachableError(msg("remote.connection_failed", address=root),
+                                     repr(error)) from error
 
 
 def error_text(response: httpx.Response) -> str:
@@ -73,30 +70,23 @@ def status_error(status: int, text: str, root: str, model: str,
     """One typed error for a refused request; ``text`` is the server's own message."""
     details = f"HTTP {status}: {text}"
     if status in (401, 403):
-        return ServerAuthError(
-            "The office server refused the access key. Check the key in Settings, or ask "
-            "IT for a new one.", details)
+        return ServerAuthError(msg("remote.key_refused"), details)
     if _CONTEXT_PHRASES.search(text):
-        return ServerContextFullError(
-            "This conversation is too long for the server's model. Start a new chat or "
-            "shorten the text.", details)
+        return ServerContextFullError(msg("remote.conversation_too_long"), details)
     if status == 404 and "model" in text.lower():
         return model_not_found(model, root, details)
     if status == 404:
-        return ServerProtocolError(
-            f"{root} is not a model server Rotary can use (no chat service found there).",
-            details)
+        return ServerProtocolError(msg("remote.no_chat_service", address=root), details)
     if status in (429, 503):
         seconds = _seconds(retry_after)
-        wait = f" It suggests trying again in {seconds:.0f} seconds." if seconds else ""
-        return ServerBusyError(f"The office server is busy right now.{wait}", details, seconds)
-    return ServerError(f"The office server could not answer (error {status}).", details)
+        busy = msg("remote.busy_retry", seconds=seconds) if seconds else msg("remote.busy")
+        return ServerBusyError(busy, details, seconds)
+    return ServerError(msg("remote.refused", status=status), details)
 
 
 def model_not_found(model: str, root: str, details: str = "") -> ServerModelNotFoundError:
-    return ServerModelNotFoundError(
-        f"The office server at {root} does not offer the model \"{model}\". Choose one of "
-        "its models in Settings.", details)
+    return ServerModelNotFoundError(msg("remote.model_not_offered", address=root, model=model),
+                                    details)
 
 
 def context_size_in(text: str) -> int:

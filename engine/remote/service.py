@@ -1,27 +1,32 @@
-"""The remote engine: EngineService's thread, queue and stop flag, with a server behind it.
+"""The remote engine: the engine thread and its queue (EngineService) with a model on the
+office server behind them.
 
-``load(LoadRequest(model_path=MODEL_ID))`` connects and checks the model; ``chat`` streams;
-``count_tokens`` asks the server's tokenizer (any thread). Events are the local engine's.
+``load(LoadRequest(model_path=MODEL_ID))`` connects and checks the model, and reports
+``ServerModelLoaded``: nothing of the model is on this computer, and nothing pretends it is.
+``chat`` streams; a stop ends the server's connection at once, even while it says nothing;
+``count_tokens`` asks the server's tokenizer (any thread). The other events are the local
+engine's.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 import time
-from typing import Callable, Sequence
+from typing import Sequence
 
-from engine.api import (ChatMessage, ChatRequest, DocumentRequest, Event, Listener, LoadProgress,
-                        LoadRequest, ModelLoaded, RequestFinished, ServerInfo)
+from engine.api import (ChatMessage, ChatRequest, DocumentRequest, Listener, LoadProgress,
+                        LoadRequest, RequestFinished, ResponseStats, ServerInfo, ServerModelLoaded)
 from engine.errors import EngineStateError, ServerContextFullError, ServerProtocolError
-from engine.model.facts import AttentionShape, ModelFacts
-from engine.recipe import MemoryEstimate, Recipe
+from engine.messages import msg
 from engine.remote.chat_tokens import ChatTokenCounter
-from engine.remote.client import ModelEntry, ServerClient
+from engine.remote.client import ModelEntry, ServerClient, StreamAborted
 from engine.remote.config import ServerConfig
 from engine.remote.errors import context_size_in
 from engine.remote.stream import RemoteRun, conversation_tokens
-from engine.runtime.service import EngineService, EngineWorker
+from engine.runtime.requests import CancelToken
+from engine.runtime.service import Emit, EngineService
 
 
 def connect(client: ServerClient, wanted_model: str) -> ServerInfo:
@@ -31,151 +36,137 @@ def connect(client: ServerClient, wanted_model: str) -> ServerInfo:
     return ServerInfo(client.config.address, entry.id, context, client.find_tokenizer(entry.id))
 
 
-def server_facts(server: ServerInfo) -> ModelFacts:
-    """What the app may know of a model it never sees: its name and its context."""
-    return ModelFacts(path=server.address, file_size=0, architecture="remote", name=server.model,
-                      file_type="", n_layers=0, n_embd=0, n_ctx_train=server.context_size,
-                      n_vocab=0, n_expert=0, n_expert_used=0, n_expert_shared=0, expert_ffn=0,
-                      attention=AttentionShape(), chat_template=None, tensors=(), layers=())
+class ServerModel:
+    """A model on the office server: the one HTTP client and what the server said of itself.
+    ``chat`` and ``document`` run on the engine thread; the counts are safe from any thread."""
 
-
-def server_recipe(server: ServerInfo) -> Recipe:
-    """Nothing of the model is held on this computer: zero VRAM and RAM, the server's context."""
-    return Recipe(preset="office-server", n_gpu_layers=0, cpu_expert_layers=(),
-                  n_ctx=server.context_size, flash_attn=False, kv_type="f16", n_batch=0,
-                  n_ubatch=0, n_threads=0, n_threads_batch=0, vram=MemoryEstimate(),
-                  ram=MemoryEstimate(), use_mmap=False,
-                  note=f"The model runs on the office server at {server.address}.")
-
-
-class RemoteWorker(EngineWorker):
-    """Runs each command against the server; owns the one HTTP client."""
-
-    def __init__(self, emit: Callable[[Event], None], stop: threading.Event,
-                 config: ServerConfig) -> None:
-        super().__init__(emit, stop)
-        self.config = config
-        self.client: ServerClient | None = None
-        self.server: ServerInfo | None = None
+    def __init__(self, client: ServerClient, server: ServerInfo) -> None:
+        self.client, self.server = client, server
         self._usage_seen = False     # does this server report token usage itself?
         self._documents = None       # engine.remote.documents.RemoteSummaryModel, made once
+        self._chat_counter: ChatTokenCounter | None = None
+        self._counter_lock = threading.Lock()
 
-    def _do_load(self, request: LoadRequest) -> None:
-        self.unload()
-        self.emit(LoadProgress(request.request_id, 0.2,
-                               f"Connecting to the office server at {self.config.root}…"))
-        client = ServerClient(self.config)
-        try:
-            server = connect(client, request.model_path or self.config.model)
-        except BaseException:
-            client.close()
-            raise
-        self.client, self.server = client, server
-        self.emit(ModelLoaded(request.request_id, server_facts(server), server_recipe(server),
-                              f"Using {server.model} on the office server at {server.address}.",
-                              server))
+    def loaded_event(self, request_id: int) -> ServerModelLoaded:
+        return ServerModelLoaded(request_id, self.server, msg(
+            "remote.connected", model=self.server.model, address=self.server.address))
 
-    def _do_chat(self, request: ChatRequest) -> None:
-        if self.client is None or self.server is None:
-            raise EngineStateError("Rotary is not connected to the office server yet.")
+    def close(self) -> None:
+        self.client.close()
+
+    # ---- the engine thread --------------------------------------------------------------
+
+    def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None:
         # Servers that report no usage: count the prompt first, by their own tokenizer. Not
         # in parallel: llama-cpp-python's server cuts a streaming answer for any new request.
         started = time.perf_counter()
-        counted = 0 if self._usage_seen else self._count_prompt(request)
         try:
-            run = self._answer(request, counted, started)
+            counted = 0 if self._usage_seen else self._count_prompt(request, stop)
+        except StreamAborted:        # stopped while the server was counting
+            emit(_never_answered(request, started))
+            return
+        try:
+            run = self._answer(request, counted, started, stop, emit)
         except ServerContextFullError as error:
             self._learn_context(error)
             raise
         self._usage_seen = run.counts.usage is not None
-        self.emit(RequestFinished(request.request_id, run.text, run.stats,
-                                  request.conversation_id))
+        emit(RequestFinished(request.request_id, run.text, run.stats, request.conversation_id))
 
-    def _answer(self, request: ChatRequest, counted: int, started: float) -> RemoteRun:
-        run = RemoteRun(self.client, self.server, request, self.stop, counted, started)
+    def _answer(self, request: ChatRequest, counted: int, started: float, stop: CancelToken,
+                emit: Emit) -> RemoteRun:
+        run = RemoteRun(self.client, self.server, request, stop, counted, started)
         try:
             for record in run.records():
-                self.emit(record)
+                emit(record)
         except ServerContextFullError:
             # vLLM refuses a prompt that fits when prompt + max_tokens exceeds its context;
             # asked again without a limit, it writes at most what still fits.
             if run.pieces or request.max_tokens <= 0:
                 raise
-            return self._answer(dataclasses.replace(request, max_tokens=0), counted, started)
+            return self._answer(dataclasses.replace(request, max_tokens=0), counted, started,
+                                stop, emit)
         return run
 
-    def _do_document(self, request: DocumentRequest) -> None:
+    def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None:
         from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
         from engine.remote.documents import RemoteSummaryModel  # noqa: PLC0415
 
-        if self.client is None or self.server is None:
-            raise EngineStateError("Rotary is not connected to the office server yet.")
-        if self._documents is None or self._documents.client is not self.client:
+        if self._documents is None:
             self._documents = RemoteSummaryModel(self.client, self.server)
             self.server = self._documents.server      # with the context it may have learnt
-        summarize_on_engine_thread(self._documents, request, self.emit, self.stop)
+        summarize_on_engine_thread(self._documents, request, emit, stop)
 
-    def _count_prompt(self, request: ChatRequest) -> int:
+    def _count_prompt(self, request: ChatRequest, stop: CancelToken) -> int:
         try:
-            return conversation_tokens(self.client, request, self.server.model)
+            return conversation_tokens(self.client, request, self.server.model, stop)
         except ServerProtocolError:      # no tokenizer there: unknown, never a guess
             return 0
 
     def _learn_context(self, error: ServerContextFullError) -> None:
         size = context_size_in(error.details)
-        if size and self.server is not None and not self.server.context_size:
+        if size and not self.server.context_size:
             self.server = dataclasses.replace(self.server, context_size=size)
 
-    def unload(self) -> None:
-        if self.client is not None:
-            self.client.close()
-            self.client = self.server = None
+    # ---- any thread ---------------------------------------------------------------------
+
+    def count_tokens(self, text: str) -> int:
+        return self.client.count_tokens(text, self.server.model)
+
+    def count_chat_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        with self._counter_lock:
+            if self._chat_counter is None:
+                self._chat_counter = ChatTokenCounter(self.client, self.server.model)
+            counter = self._chat_counter
+        return counter([{"role": m.role, "content": m.content} for m in messages])
+
+
+def _never_answered(request: ChatRequest, started: float) -> RequestFinished:
+    stats = ResponseStats(request.request_id, 0, 0, 0.0, 0.0, 0.0,
+                          time.perf_counter() - started, 0, 0, "stopped")
+    return RequestFinished(request.request_id, "", stats, request.conversation_id)
+
+
+def open_server(config: ServerConfig, request: LoadRequest, emit: Emit) -> ServerModel:
+    """The engine's opener for an office server: connect, check the model, learn its context."""
+    emit(LoadProgress(request.request_id, 0.2, msg("remote.connecting", address=config.root)))
+    client = ServerClient(config)
+    try:
+        return ServerModel(client, connect(client, request.model_path or config.model))
+    except BaseException:
+        client.close()
+        raise
 
 
 class RemoteEngineService(EngineService):
-    """``EngineService`` whose commands go to an office server; see ``engine.api.EngineLike``."""
+    """``EngineService`` whose model is on an office server; see ``engine.api.EngineLike``.
+    Adds what only a server offers: its address and context, and counts by its tokenizer."""
+
+    _NO_MODEL = _NO_MODEL_FOR_DOCUMENT = "remote.not_connected"
 
     def __init__(self, listener: Listener, config: ServerConfig, *,
                  name: str = "rotary-remote") -> None:
-        self._config = config
-        self._chat_counter: ChatTokenCounter | None = None
-        self._counter_lock = threading.Lock()
-        super().__init__(listener, name=name)
-
-    def _make_worker(self) -> RemoteWorker:
-        return RemoteWorker(self._emit, self._stop, self._config)
-
-    def stop(self) -> None:
-        """Stop between tokens, or at once while the server has not written yet."""
-        super().stop()
-        client = self.worker.client
-        if client is not None:
-            client.abort()
+        super().__init__(listener, functools.partial(open_server, config), name=name)
 
     @property
     def server(self) -> ServerInfo | None:
-        return self.worker.server
+        model = self.model
+        return model.server if model is not None else None
 
     def count_tokens(self, text: str) -> int:
         """Tokens of ``text`` by the server's tokenizer (safe from any thread)."""
-        client, server = self._connected()
-        return client.count_tokens(text, server.model)
+        return self._connected().count_tokens(text)
 
     def count_chat_tokens(self, messages: Sequence[ChatMessage]) -> int:
         """Tokens of a whole chat prompt, the server's chat template included (llama-server,
         vLLM); ServerProtocolError where the server cannot say (llama-cpp-python's)."""
-        client, server = self._connected()
-        with self._counter_lock:
-            if self._chat_counter is None or self._chat_counter.client is not client:
-                self._chat_counter = ChatTokenCounter(client, server.model)
-            counter = self._chat_counter
-        return counter([{"role": m.role, "content": m.content} for m in messages])
+        return self._connected().count_chat_tokens(messages)
 
-    def _connected(self) -> tuple[ServerClient, ServerInfo]:
-        client, server = self.worker.client, self.worker.server
-        if client is None or server is None:
-            raise EngineStateError("Rotary is not connected to the office server yet.")
-        return client, server
+    def _connected(self) -> ServerModel:
+        model = self.model
+        if model is None:
+            raise EngineStateError(msg("remote.not_connected"))
+        return model
 
 
 def list_models(config: ServerConfig) -> list[ModelEntry]:
@@ -185,8 +176,3 @@ def list_models(config: ServerConfig) -> list[ModelEntry]:
         return client.models()
     finally:
         client.close()
-
-
-def remote_engine_factory(config: ServerConfig) -> Callable[[Listener], RemoteEngineService]:
-    """``make_engine`` for app.bridge.EngineBackend."""
-    return lambda listener: RemoteEngineService(listener, config)

@@ -8,13 +8,13 @@ token counts come from the server (its usage report or its tokenizer), never fro
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Iterator
 
 from engine.api import ChatRequest, ResponseStats, ServerInfo, StepRecord
 from engine.remote.client import ServerClient, StreamAborted, dropped
+from engine.runtime.requests import CancelToken
 
 _STOP_REASONS = {"stop": "eos", "length": "length", "eos": "eos"}
 
@@ -38,8 +38,9 @@ def chat_payload(request: ChatRequest, model: str) -> dict:
     return payload
 
 
-def chat_deltas(client: ServerClient, payload: dict, partial: list[str]) -> Iterator[Delta]:
-    for chunk in client.stream_chat(payload, partial):
+def chat_deltas(client: ServerClient, payload: dict, partial: list[str],
+                stop: CancelToken) -> Iterator[Delta]:
+    for chunk in client.stream_chat(payload, partial, stop):
         usage = chunk.get("usage") or None
         choices = chunk.get("choices") or [{}]
         choice = choices[0] if isinstance(choices[0], dict) else {}
@@ -48,7 +49,7 @@ def chat_deltas(client: ServerClient, payload: dict, partial: list[str]) -> Iter
 
 
 def _until_aborted(deltas: Iterator[Delta]) -> Iterator[Delta]:
-    """The deltas until the stream is aborted by a stop (ServerClient.abort)."""
+    """The deltas until the request's stop ends the stream (StreamAborted)."""
     try:
         yield from deltas
     except StreamAborted:
@@ -73,7 +74,7 @@ class RemoteRun:
     """
 
     def __init__(self, client: ServerClient, server: ServerInfo, request: ChatRequest,
-                 stop: threading.Event, prompt_tokens: int = 0,
+                 stop: CancelToken, prompt_tokens: int = 0,
                  started: float | None = None) -> None:
         self.client, self.server, self.request, self.stop = client, server, request, stop
         self.pieces: list[str] = []
@@ -83,7 +84,7 @@ class RemoteRun:
 
     def records(self) -> Iterator[StepRecord]:
         deltas = chat_deltas(self.client, chat_payload(self.request, self.server.model),
-                             self.pieces)
+                             self.pieces, self.stop)
         try:
             for delta in _until_aborted(deltas):
                 if self.stop.is_set():
@@ -154,6 +155,7 @@ class RemoteRun:
             context_size=self.server.context_size, stop_reason=counts.stop_reason)
 
 
-def conversation_tokens(client: ServerClient, request: ChatRequest, model: str) -> int:
+def conversation_tokens(client: ServerClient, request: ChatRequest, model: str,
+                        stop: CancelToken | None = None) -> int:
     """The messages' tokens by the server's tokenizer (the chat template's few are not counted)."""
-    return client.count_tokens("\n".join(m.content for m in request.messages), model)
+    return client.count_tokens("\n".join(m.content for m in request.messages), model, stop)

@@ -43,25 +43,48 @@ _SIGNATURES = {
     "rp_out_cap": ([ctypes.c_void_p], ctypes.c_int32),
     "rp_map_entries": ([ctypes.c_void_p], ctypes.c_int64),
 }
-ERRORS = {-1: "bad arguments", -2: "a token must start with layer 0",
-          -3: "an expert id is out of range", -4: "out of memory",
-          -5: "no slot can be emptied (every resident is wanted)", -6: "the policy is closed"}
+# rotary_policy.h's codes by name; their values come from the library (rp_abi) when it loads.
+ERROR_TEXT = {"RP_E_ARGS": "bad arguments",
+              "RP_E_ORDER": "a token must start with layer 0",
+              "RP_E_ID": "an expert id is out of range", "RP_E_NOMEM": "out of memory",
+              "RP_E_NO_VICTIM": "no slot can be emptied (every resident is wanted)",
+              "RP_E_UNBOUND": "the policy is closed"}
+FAILED_CALL = {"RP_FAILED_NONE": None, "RP_FAILED_READ": "read_routing",
+               "RP_FAILED_UPLOAD": "upload", "RP_FAILED_STAGE": "stage",
+               "RP_FAILED_COMMIT": "commit"}
+CODES: dict[str, int] = {}        # name → value, as the loaded library has them
+ERRORS: dict[int, str] = {}       # status → ERROR_TEXT
+FAILED: dict[int, str | None] = {}   # rp_engine_step's *failed → the libllama call
 
 
 @functools.lru_cache(maxsize=1)
 def library() -> ctypes.CDLL | None:
-    """The compiled step with its signatures, or None (logged once) where it can't be built."""
-    from engine.native.build import build_library  # noqa: PLC0415
+    """The compiled step with its signatures, or None (logged once) where it can't be built.
+    Raises NativeAbiError when the library and this module's mirrors disagree."""
+    from engine.native.build import load_library  # noqa: PLC0415
 
-    path = build_library("rotary_policy.c")
-    if path is None:
+    lib = load_library("rotary_policy")
+    if lib is None:
         log.warning("the native rotary policy could not be built; the Python one runs instead")
         return None
-    lib = ctypes.CDLL(str(path))
+    _check_abi(lib)
     for name, (argtypes, restype) in _SIGNATURES.items():
         function = getattr(lib, name)
         function.argtypes, function.restype = argtypes, restype
     return lib
+
+
+def _check_abi(lib: ctypes.CDLL) -> None:
+    """_Engine and the codes above against rotary_policy.h, as the library was compiled."""
+    from engine.native.abi import check_codes, check_struct, read_table  # noqa: PLC0415
+
+    table = read_table(lib, "rp_abi", "engine/native/csrc/rotary_policy.h")
+    check_struct(table, "rp_engine", _Engine)
+    errors = check_codes(table, "RP_E_", ERROR_TEXT)
+    failed = check_codes(table, "RP_FAILED_", FAILED_CALL)
+    CODES.update(table.codes)
+    ERRORS.update({value: ERROR_TEXT[name] for value, name in errors.items()})
+    FAILED.update({value: FAILED_CALL[name] for value, name in failed.items()})
 
 
 def available() -> bool:
@@ -117,7 +140,7 @@ class NativeSlotTable:
 class _Engine(ctypes.Structure):
     """rotary_policy.c's rp_engine: the libllama calls one engine step makes."""
 
-    CALLS = ("read_routing", "upload", "stage", "commit")    # rp_engine's order; failed - 1
+    CALLS = ("read_routing", "upload", "stage", "commit")    # rp_engine's function pointers
     _fields_ = [*((name, ctypes.c_void_p) for name in CALLS),
                 ("ctx", ctypes.c_void_p), ("model_layer", _i32p)]
 
@@ -259,7 +282,7 @@ class NativeRotaryPolicy(ResidencyPolicy):
         def step():
             got = function(*args)
             if failed.value:
-                raise SlotStepError(_Engine.CALLS[failed.value - 1], got)
+                raise SlotStepError(FAILED[failed.value], got)
             if got < 0:
                 self._raise(got)
             self._all.total_uploads = got
@@ -280,7 +303,7 @@ class NativeRotaryPolicy(ResidencyPolicy):
         out = self._restore_out
         n = self._lib.rp_restore_layer(self._handle, layer, _ptr(want, _i32p), len(want),
                                        _ptr(out[0], _i32p), _ptr(out[1], _i32p))
-        if n == -5:
+        if n == CODES["RP_E_NO_VICTIM"]:
             raise IndexError("no slot can be emptied for the snapshot (every resident is wanted)")
         self._raise(n)
         return [(layer, e, s) for e, s in zip(out[0, :n].tolist(), out[1, :n].tolist())]

@@ -1,8 +1,8 @@
 """The llama.cpp boundary: raw structs and functions that llama-cpp-python does not wrap.
 
 Three layers, as in llama-cpp-python itself: ctypes declarations (this module) →
-an owning ``NativeModel`` that closes deterministically (engine/llama_model.py) →
-the streaming API (engine/generate.py). Only the engine thread touches these objects.
+an owning ``NativeModel`` that closes deterministically (engine/runtime/llama_model.py) →
+the streaming API (engine/runtime/generate.py). Only the engine thread touches these objects.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ GGML_BACKEND_DEVICE_TYPE_GPU = 1
 
 
 class GgmlTensor(ctypes.Structure):
-    """``struct ggml_tensor`` from the vendored ggml.h (checked against ggml_get_name in tests)."""
+    """``struct ggml_tensor`` from the vendored ggml.h (``check_tensor_layout`` compares it with
+    the loaded ggml the first time ggml() is called)."""
 
     _fields_ = [
         ("type", ctypes.c_int),
@@ -83,7 +84,58 @@ def ggml() -> ctypes.CDLL:
     _declare(lib, "ggml_nbytes", [ctypes.c_void_p], ctypes.c_size_t)
     _declare(lib, "ggml_backend_tensor_get",
              [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t], None)
+    check_tensor_layout(lib)
     return lib
+
+
+class _GgmlInitParams(ctypes.Structure):
+    _fields_ = [("mem_size", ctypes.c_size_t), ("mem_buffer", ctypes.c_void_p),
+                ("no_alloc", ctypes.c_bool)]
+
+
+PROBE_NE, PROBE_NAME = (3, 5, 7, 11), b"rotary-layout-probe"
+
+
+def check_tensor_layout(lib: ctypes.CDLL) -> None:
+    """GgmlTensor against the loaded ggml: one real tensor, read through both.
+
+    ggml has no layout table, so a tensor is made in a small context and every field the
+    engine reads (type, buffer, ne, nb, data, name) is compared with what ggml's own
+    functions say; ggml puts a tensor's data right after the struct, so the data pointer
+    also gives the struct's size. Raises NativeAbiError (a plain sentence) on a mismatch."""
+    from gguf import GGMLQuantizationType  # noqa: PLC0415
+
+    from engine.native.abi import NativeAbiError  # noqa: PLC0415
+
+    i32 = int(GGMLQuantizationType.I32)
+    name_address = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(
+        ctypes.cast(lib.ggml_get_name, ctypes.c_void_p).value)
+    _declare(lib, "ggml_init", [_GgmlInitParams], ctypes.c_void_p)
+    _declare(lib, "ggml_free", [ctypes.c_void_p], None)
+    _declare(lib, "ggml_new_tensor_4d", [ctypes.c_void_p, ctypes.c_int] + [ctypes.c_int64] * 4,
+             ctypes.c_void_p)
+    _declare(lib, "ggml_set_name", [ctypes.c_void_p, ctypes.c_char_p], ctypes.c_void_p)
+    _declare(lib, "ggml_get_data", [ctypes.c_void_p], ctypes.c_void_p)
+    context = lib.ggml_init(_GgmlInitParams(1 << 16, None, False))
+    try:
+        tensor = lib.ggml_new_tensor_4d(context, i32, *PROBE_NE)
+        lib.ggml_set_name(tensor, PROBE_NAME)
+        seen = GgmlTensor.from_address(tensor)
+        strides = [4 * n for n in (1, PROBE_NE[0], PROBE_NE[0] * PROBE_NE[1],
+                                   PROBE_NE[0] * PROBE_NE[1] * PROBE_NE[2])]
+        problems = [what for what, ok in (
+            ("type", seen.type == i32), ("buffer", not seen.buffer),
+            ("ne", tuple(seen.ne) == PROBE_NE), ("nb", list(seen.nb) == strides),
+            ("data", seen.data == lib.ggml_get_data(tensor)),
+            ("name", name_address(tensor) == tensor + TENSOR_NAME_OFFSET
+             and seen.name == PROBE_NAME),
+            ("size", lib.ggml_get_data(tensor) == tensor + ctypes.sizeof(GgmlTensor))) if not ok]
+    finally:
+        lib.ggml_free(context)
+    if problems:
+        raise NativeAbiError(
+            f"engine/runtime/bindings.py's GgmlTensor does not match the loaded ggml "
+            f"({', '.join(problems)} differ): update it from the vendored ggml.h.")
 
 
 def _declare(lib: ctypes.CDLL, name: str, argtypes: list, restype) -> None:

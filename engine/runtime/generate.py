@@ -16,6 +16,7 @@ from typing import Iterator, Sequence
 
 from engine.api import ChatMessage, ResponseStats, StepRecord
 from engine.errors import ContextFullError, GenerationError
+from engine.messages import msg
 from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.runtime.routing import TokenRouting
@@ -78,7 +79,7 @@ def _decode(model: NativeModel, tokens: list[int], step: bool = False) -> TokenR
     try:
         model.decode(tokens, step)
     except RuntimeError as error:
-        raise GenerationError("The model stopped unexpectedly while writing.", str(error)) from error
+        raise GenerationError(msg("runtime.stopped_unexpectedly"), str(error)) from error
     return recorder.take() if recorder is not None else None
 
 
@@ -121,7 +122,7 @@ def render_builtin(name: str, messages: Sequence[ChatMessage]) -> str:
         *(llama.llama_chat_message(role=role, content=content) for role, content in encoded))
     size = llama.llama_chat_apply_template(name.encode(), chat, len(encoded), True, None, 0)
     if size < 0:
-        raise GenerationError("This model's conversation format is not supported.",
+        raise GenerationError(msg("runtime.chat_format_unsupported"),
                               f"llama_chat_apply_template({name!r}) returned {size}")
     buffer = ctypes.create_string_buffer(size + 1)
     llama.llama_chat_apply_template(name.encode(), chat, len(encoded), True, buffer, size + 1)
@@ -158,10 +159,8 @@ class GenerationRun:
         self.moe_layers = list(moe_layers)
         self.prompt = model.tokenize(render_chat(model, messages))
         if len(self.prompt) >= model.n_ctx:
-            raise ContextFullError(
-                "This conversation is too long for the model's memory. "
-                "Start a new chat or shorten the text.",
-                f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
+            raise ContextFullError(msg("runtime.conversation_too_long"),
+                                   f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
         model.set_sampling(sampling)
         self.state = StreamState(request_id)
         self.restored_bytes: int | None = None   # slot cache: a conversation's experts copied back

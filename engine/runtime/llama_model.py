@@ -15,6 +15,8 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Callable
 
+from gguf import GGMLQuantizationType
+
 from engine.errors import BudgetError, InsufficientMemoryError, ModelLoadError
 from engine.runtime.bindings import (OverrideArray, PlacementReport, cpu_buffer_type,
                                     gpu_host_buffer_type, has_gpu_device, llama_cpp_module,
@@ -24,7 +26,8 @@ from engine.runtime import slot_cache
 from engine.runtime.routing import NativeRoutingRecorder, RoutingRecorder
 
 log = logging.getLogger("rotary.llama")
-KV_TYPES = {"f16": 1, "q8_0": 8, "q4_0": 2}   # ggml_type ids
+# Recipe kv_type -> ggml_type id, from gguf's copy of ggml's enum (not restated by hand).
+KV_TYPES = {name: int(GGMLQuantizationType[name.upper()]) for name in ("f16", "q8_0", "q4_0")}
 ProgressCallback = Callable[[float], bool]      # return False to abort loading
 
 

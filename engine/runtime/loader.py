@@ -12,6 +12,7 @@ import numpy as np
 
 from engine.api import ChatRequest, LoadRequest
 from engine.errors import InsufficientMemoryError
+from engine.messages import Msg, msg
 from engine.runtime import slot_cache
 from engine.runtime.generate import GenerationRun
 from engine.runtime.llama_model import NativeModel, Sampling
@@ -21,7 +22,7 @@ from engine.recipe import Recipe
 from engine.runtime.routing import (make_recorder, stack_decode_probs, stack_decode_steps,
                                     stack_decode_weights)
 
-Progress = Callable[[float, str], None]
+Progress = Callable[[float, Msg], None]
 Fallback = Callable[[Recipe], None]
 
 
@@ -40,7 +41,7 @@ class LoadedModel:
     recipe: Recipe
     native: NativeModel
     recorder: object | None          # RoutingRecorder or NativeRoutingRecorder
-    summary: str
+    summary: Msg                     # what to expect: memory used, speed
     last_routing: list = field(default_factory=list)
 
     def start_chat(self, request: ChatRequest, stop: threading.Event) -> GenerationRun:
@@ -86,7 +87,7 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
     from engine.plan import describe, plan  # noqa: PLC0415
 
-    progress(0.0, "Checking the model file…")
+    progress(0.0, msg("runtime.checking_file"))
     facts = inspect_model(request.model_path)
     hardware = probe()
     recipe = request.recipe or plan(facts, hardware, preset=request.preset,
@@ -99,8 +100,8 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
         recipe = dataclasses.replace(recipe, transfer=transfer, upload_cap=transfer.cap)
     summary = describe(recipe, facts, hardware).text
     if native.slot_cache_note:   # planned slots that this build or this card could not give
-        summary = f"{summary} {native.slot_cache_note}."
-    progress(1.0, "The model is ready.")
+        summary = msg("runtime.summary_with_note", summary=summary, note=native.slot_cache_note)
+    progress(1.0, msg("runtime.ready"))
     return LoadedModel(facts, recipe, native, recorder, summary)
 
 
@@ -125,9 +126,8 @@ def _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
             return _load_native(facts, attempt, recorder, progress), attempt
         except InsufficientMemoryError as error:
             last_error = error
-    raise InsufficientMemoryError(
-        "This computer does not have enough memory for this model, even with the most "
-        "careful settings. Try a smaller model.", last_error.details if last_error else "")
+    raise InsufficientMemoryError(msg("runtime.not_enough_memory"),
+                                  last_error.details if last_error else "")
 
 
 def _attempts(first: Recipe, facts, hardware):
@@ -140,8 +140,7 @@ def _attempts(first: Recipe, facts, hardware):
     # Slots first give way: half of them, then the stock whole-layer layout and its ladder.
     half = tuple(n // 2 if n // 2 >= facts.n_expert_used else 0 for n in first.expert_slots)
     if any(half):
-        yield dataclasses.replace(first, expert_slots=half, note=(
-            "Not enough graphics memory, so fewer experts are kept on the graphics card."))
+        yield dataclasses.replace(first, expert_slots=half, note=msg("runtime.fewer_slots"))
     stock = plan(facts, hardware, preset=first.preset)
     yield stock
     yield from fallback_ladder(facts, hardware, stock)
@@ -149,7 +148,7 @@ def _attempts(first: Recipe, facts, hardware):
 
 def _load_native(facts, recipe, recorder, progress) -> NativeModel:
     def on_progress(fraction: float) -> bool:
-        progress(0.05 + 0.9 * fraction, "Loading the model into memory…")
+        progress(0.05 + 0.9 * fraction, msg("runtime.loading_into_memory"))
         return True
 
     return NativeModel(facts.path, recipe, recorder, on_progress)

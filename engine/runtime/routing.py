@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass, field
 
 import numpy as np
+from gguf import GGMLQuantizationType
 
 from engine.runtime.bindings import (GGML_MAX_DIMS, TENSOR_NAME_OFFSET, GgmlTensor, ggml,
                            llama_cpp_module)
@@ -21,7 +22,7 @@ from engine.runtime.bindings import (GGML_MAX_DIMS, TENSOR_NAME_OFFSET, GgmlTens
 TOPK = b"ffn_moe_topk"
 WEIGHTS = b"ffn_moe_weights"
 PROBS = b"ffn_moe_probs"
-GGML_TYPE_I32 = 26
+GGML_TYPE_I32 = int(GGMLQuantizationType.I32)    # ggml's enum, as gguf mirrors it
 
 log = logging.getLogger("rotary.routing")
 
@@ -137,6 +138,8 @@ def stack_decode_probs(steps: list[TokenRouting], layers: list[int]) -> np.ndarr
 # ---- the same recorder with its per-node work done in C (engine/native/csrc/rotary_routing.c) ----
 
 class _RecorderState(ctypes.Structure):
+    """rotary_routing.h's rr_state (checked against the library when it loads)."""
+
     _fields_ = [("tensor_get", ctypes.c_void_p), ("nbytes", ctypes.c_void_p),
                 ("name_offset", ctypes.c_int64), ("enabled", ctypes.c_int32),
                 ("with_weights", ctypes.c_int32), ("max_layers", ctypes.c_int32),
@@ -216,14 +219,26 @@ def make_recorder(with_weights: bool = False, max_rows: int = 512, hidden_name: 
                   n_embd: int = 0, with_probs: bool = False):
     """The C recorder where it can be built, else the pure-Python one (no hidden states).
     Router probabilities (``with_probs``, for traces) are copied by the Python one only."""
-    from engine.native.build import build_library  # noqa: PLC0415
-
     if with_probs:
         return RoutingRecorder(with_weights, with_probs=True)
-    path = build_library("rotary_routing.c")
-    if path is None:
+    library = routing_library()
+    if library is None:
         return RoutingRecorder(with_weights)
-    library = ctypes.CDLL(str(path))
-    library.rr_callback.restype = ctypes.c_bool
     return NativeRoutingRecorder(library, with_weights, max_rows=max_rows,
                                  hidden_name=hidden_name, n_embd=n_embd)
+
+
+def routing_library() -> ctypes.CDLL | None:
+    """rotary_routing's library, its layouts checked against _RecorderState and GgmlTensor
+    (NativeAbiError when they differ), or None where it can't be built."""
+    from engine.native.abi import check_struct, read_table  # noqa: PLC0415
+    from engine.native.build import load_library  # noqa: PLC0415
+
+    library = load_library("rotary_routing")
+    if library is None:
+        return None
+    table = read_table(library, "rr_abi", "engine/native/csrc/rotary_routing.h")
+    check_struct(table, "rr_state", _RecorderState)
+    check_struct(table, "rr_tensor_head", GgmlTensor, fields_only=True)
+    library.rr_callback.restype = ctypes.c_bool
+    return library

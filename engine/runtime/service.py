@@ -1,153 +1,209 @@
-"""The engine thread: the one owner of the llama objects (GPT4All's worker thread).
+"""The engine thread: the one owner of the loaded model (GPT4All's worker thread).
 
-Requests reach it through one queue; answers go out as events to one listener;
-stop is a flag checked between tokens. Nothing here blocks the caller.
+Requests reach it through one queue (``engine.runtime.requests``), each with its own stop;
+answers go out as events to one listener. What a load produces says where the model runs:
+a ``LocalModel`` (this computer, llama.cpp) or, with ``engine.remote``'s opener, a model on
+the office server. Both answer the same commands; the service dispatches each request by
+its type from one table. Nothing here blocks the caller.
 """
 
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import traceback
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable, Protocol
 
-from engine.api import (ChatRequest, DocumentRequest, Event, Listener, LoadFallback, LoadProgress, LoadRequest,
-                        ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished,
-                        next_request_id)
-from engine.errors import EngineError, EngineStateError, GenerationError
-from engine.messages import msg
+from engine.api import (ChatRequest, DocumentRequest, Event, Listener, LoadFallback, LoadProgress,
+                        LoadRequest, ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished,
+                        RequestStarted, ResponseStats, next_request_id)
+from engine.errors import DocumentError, EngineError, EngineStateError, GenerationError
+from engine.messages import Msg, msg
+from engine.runtime.requests import CancelToken, RequestQueue
 
 log = logging.getLogger("rotary.engine")
 
+Emit = Callable[[Event], None]
+
+
+class Model(Protocol):
+    """A loaded model, on this computer or on the office server; used on the engine thread."""
+
+    def loaded_event(self, request_id: int) -> Event: ...
+    def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None: ...
+    def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None: ...
+    def close(self) -> None: ...
+
+
+# LoadRequest -> the loaded model; reports progress through emit (on the engine thread).
+Opener = Callable[[LoadRequest, Emit], Model]
+
+
+class LocalModel:
+    """A model file loaded here by llama.cpp (engine.runtime.loader.LoadedModel)."""
+
+    def __init__(self, loaded) -> None:
+        self.loaded = loaded
+
+    def loaded_event(self, request_id: int) -> ModelLoaded:
+        return ModelLoaded(request_id, self.loaded.facts, self.loaded.recipe, self.loaded.summary)
+
+    def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None:
+        run = self.loaded.start_chat(request, stop)
+        for record in run.records():
+            emit(record)
+        self.loaded.finish_chat(run)
+        emit(RequestFinished(request.request_id, run.text, run.stats, request.conversation_id))
+
+    def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None:
+        from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
+
+        summarize_on_engine_thread(self.loaded, request, emit, stop)
+
+    def close(self) -> None:
+        self.loaded.close()
+
+
+def open_local(request: LoadRequest, emit: Emit) -> LocalModel:
+    from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
+
+    def progress(fraction: float, message: Msg) -> None:
+        emit(LoadProgress(request.request_id, fraction, message))
+
+    def fallback(recipe) -> None:
+        emit(LoadFallback(request.request_id, recipe.note, recipe))
+
+    return LocalModel(load_with_fallback(request, progress, fallback))
+
 
 @dataclass(frozen=True)
-class _Command:
-    kind: str               # "load", "chat", "document", "unload", "quit"
-    request: Any = None
+class _Unload:
+    pass
+
+
+@dataclass(frozen=True)
+class _Quit:
+    pass
 
 
 class EngineService:
-    """Runs llama.cpp on its own thread; see ``engine.api.EngineLike``."""
+    """Runs the loaded model on its own thread; see ``engine.api.EngineLike``.
 
-    def __init__(self, listener: Listener, *, name: str = "rotary-engine") -> None:
+    ``opener`` loads what a LoadRequest names: a model file here (the default) or, for
+    engine.remote, a model on the office server.
+    """
+
+    def __init__(self, listener: Listener, opener: Opener = open_local, *,
+                 name: str = "rotary-engine") -> None:
         self._listener = listener
-        self._commands: queue.Queue[_Command] = queue.Queue()
-        self._stop = threading.Event()
-        self._worker = self._make_worker()
+        self._opener = opener
+        self._requests = RequestQueue()
+        self.model: Model | None = None        # owned by the engine thread
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
-
-    def _make_worker(self) -> "EngineWorker":
-        """What runs the commands; engine.remote's service runs them against a server."""
-        return EngineWorker(self._emit, self._stop)
 
     # ---- called from any thread ------------------------------------------------------
 
     def load(self, request: LoadRequest) -> int:
-        self._commands.put(_Command("load", request))
+        self._requests.put(request)
         return request.request_id
 
     def chat(self, request: ChatRequest) -> int:
-        self._stop.clear()
-        self._commands.put(_Command("chat", request))
+        self._requests.put(request)
         return request.request_id
 
     def document(self, request: DocumentRequest) -> int:
-        self._stop.clear()
-        self._commands.put(_Command("document", request))
+        self._requests.put(request)
         return request.request_id
 
-    def stop(self) -> None:
-        self._stop.set()
+    def stop(self, request_id: int | None = None) -> None:
+        self._requests.stop(request_id)
+
+    def stop_conversation(self, conversation_id: int) -> None:
+        self._requests.stop_conversation(conversation_id)
+
+    def waiting(self, request_id: int) -> bool:
+        return self._requests.waiting(request_id)
 
     def unload(self) -> None:
-        self._commands.put(_Command("unload"))
+        self._requests.put(_Unload())
 
     def shutdown(self, timeout: float = 10.0) -> None:
-        self._stop.set()
-        self._commands.put(_Command("quit"))
+        """Stop what runs, drop what waits, close the model and join the thread."""
+        self._requests.stop_all()
+        self._requests.put(_Quit(), first=True)
         self._thread.join(timeout)
-
-    @property
-    def worker(self) -> "EngineWorker":
-        """For tests and the CLI, which run on the engine thread's behalf."""
-        return self._worker
 
     # ---- engine thread --------------------------------------------------------------
 
     def _run(self) -> None:
         while True:
-            command = self._commands.get()
-            if command.kind == "quit":
-                self._worker.unload()
-                return
-            self._worker.handle(command)
+            request, stop = self._requests.take()
+            try:
+                if isinstance(request, _Quit):
+                    self._close_model()
+                    return
+                self._handle(request, stop)
+            finally:
+                self._requests.done()
+
+    def _handle(self, request, stop: CancelToken) -> None:
+        request_id = getattr(request, "request_id", None) or next_request_id()
+        conversation_id = getattr(request, "conversation_id", None)
+        try:
+            self._COMMANDS[type(request)](self, request, stop)
+        except EngineError as error:
+            self._emit(RequestFailed(request_id, error, conversation_id))
+        except Exception as error:  # unexpected: still one typed path to the user
+            self._emit(RequestFailed(request_id, GenerationError(
+                msg("engine.unexpected"), traceback.format_exc()), conversation_id))
+            log.exception("engine request %s failed: %s", type(request).__name__, error)
+
+    def _load(self, request: LoadRequest, _stop: CancelToken) -> None:
+        self._close_model()
+        self.model = self._opener(request, self._emit)
+        self._emit(self.model.loaded_event(request.request_id))
+
+    def _chat(self, request: ChatRequest, stop: CancelToken) -> None:
+        if stop.is_set():           # stopped while it waited: it never starts
+            stats = ResponseStats(request.request_id, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, "stopped")
+            self._emit(RequestFinished(request.request_id, "", stats, request.conversation_id))
+            return
+        model = self._loaded_model(self._NO_MODEL)
+        self._emit(RequestStarted(request.request_id, request.conversation_id))
+        model.chat(request, stop, self._emit)
+
+    def _document(self, request: DocumentRequest, stop: CancelToken) -> None:
+        if stop.is_set():
+            raise DocumentError(msg("engine.document_stopped_before_start"))
+        model = self._loaded_model(self._NO_MODEL_FOR_DOCUMENT)
+        self._emit(RequestStarted(request.request_id, request.conversation_id))
+        model.document(request, stop, self._emit)
+
+    def _unload(self, _request: _Unload, _stop: CancelToken) -> None:
+        self._close_model()
+        self._emit(ModelUnloaded(next_request_id()))
+
+    _COMMANDS: dict[type, Callable[["EngineService", object, CancelToken], None]] = {
+        LoadRequest: _load, ChatRequest: _chat, DocumentRequest: _document, _Unload: _unload,
+    }
+
+    # What a request meets before any load (engine.remote says "not connected").
+    _NO_MODEL, _NO_MODEL_FOR_DOCUMENT = "engine.no_model", "engine.no_model_for_document"
+
+    def _loaded_model(self, nothing_loaded: str) -> Model:
+        if self.model is None:
+            raise EngineStateError(msg(nothing_loaded))
+        return self.model
+
+    def _close_model(self) -> None:
+        if self.model is not None:
+            model, self.model = self.model, None
+            model.close()
 
     def _emit(self, event: Event) -> None:
         try:
             self._listener(event)
         except Exception:  # a broken listener must not kill the engine thread
             log.exception("engine listener failed on %s", type(event).__name__)
-
-
-class EngineWorker:
-    """What the engine thread does with each command. Owns the loaded model."""
-
-    def __init__(self, emit: Callable[[Event], None], stop: threading.Event) -> None:
-        self.emit, self.stop = emit, stop
-        self.loaded = None      # engine.runtime.loader.LoadedModel
-
-    def handle(self, command: _Command) -> None:
-        request_id = getattr(command.request, "request_id", next_request_id())
-        conversation_id = getattr(command.request, "conversation_id", None)
-        try:
-            getattr(self, f"_do_{command.kind}")(command.request)
-        except EngineError as error:
-            self.emit(RequestFailed(request_id, error, conversation_id))
-        except Exception as error:  # unexpected: still one typed path to the user
-            self.emit(RequestFailed(request_id, GenerationError(
-                msg("engine.unexpected"), traceback.format_exc()),
-                conversation_id))
-            log.exception("engine command %s failed: %s", command.kind, error)
-
-    def _do_load(self, request: LoadRequest) -> None:
-        from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
-
-        self.unload()
-        progress = lambda fraction, message: self.emit(  # noqa: E731
-            LoadProgress(request.request_id, fraction, message))
-        fallback = lambda recipe: self.emit(  # noqa: E731
-            LoadFallback(request.request_id, recipe.note, recipe))
-        self.loaded = load_with_fallback(request, progress, fallback)
-        self.emit(ModelLoaded(request.request_id, self.loaded.facts, self.loaded.recipe,
-                              self.loaded.summary))
-
-    def _do_chat(self, request: ChatRequest) -> None:
-        if self.loaded is None:
-            raise EngineStateError(msg("engine.no_model"))
-        run = self.loaded.start_chat(request, self.stop)
-        for record in run.records():
-            self.emit(record)
-        self.loaded.finish_chat(run)
-        self.emit(RequestFinished(request.request_id, run.text, run.stats,
-                                  request.conversation_id))
-
-    def _do_document(self, request: DocumentRequest) -> None:
-        from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
-
-        if self.loaded is None:
-            raise EngineStateError("No model is loaded yet, so the document cannot be read. "
-                                   "Choose a model in Settings.")
-        summarize_on_engine_thread(self.loaded, request, self.emit, self.stop)
-
-    def _do_unload(self, _request=None) -> None:
-        self.unload()
-        self.emit(ModelUnloaded(next_request_id()))
-
-    def unload(self) -> None:
-        if self.loaded is not None:
-            self.loaded.close()
-            self.loaded = None
-

@@ -11,4 +11,343 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         "尚未加载模型。请在“设置”中选择模型。"),
     "Something went wrong inside the engine.": (
         "엔진 내부에서 문제가 발생했습니다.", "引擎内部出现问题。"),
+    "No model is loaded yet, so the document cannot be read. Choose a model in Settings.": (
+        "아직 불러온 모델이 없어 문서를 읽을 수 없습니다. 설정에서 모델을 선택하세요.",
+        "尚未加载模型，因此无法阅读文档。请在“设置”中选择模型。"),
+    "The document was not read: it was stopped before it started.": (
+        "문서를 읽지 않았습니다. 시작하기 전에 중지되었습니다.",
+        "文档没有被阅读：它在开始之前就被停止了。"),
+    "{first} {second}": ("{first} {second}", "{first}{second}"),
+    # engine/__main__.py: the command line, for IT
+    "Name a model file, or an office server with --server URL.": (
+        "모델 파일을 지정하거나, --server URL로 사무실 서버를 지정하세요.",
+        "请指定一个模型文件，或用 --server URL 指定办公室服务器。"),
+    "Routing can only be replayed with the expert slot cache.": (
+        "라우팅 재생은 전문가 슬롯 캐시가 있을 때만 할 수 있습니다.",
+        "只有启用专家槽缓存时才能回放路由。"),
+    "This trace does not match the model's expert layers.": (
+        "이 트레이스는 모델의 전문가 층과 맞지 않습니다.",
+        "此跟踪记录与模型的专家层不匹配。"),
+    "This model has no experts, so there is no routing to record.": (
+        "이 모델에는 전문가가 없어 기록할 라우팅이 없습니다.",
+        "此模型没有专家，因此没有可记录的路由。"),
+
+    # ---- engine/runtime: loading and running a model here ---------------------------------
+    "Checking the model file…": ("모델 파일을 확인하는 중…", "正在检查模型文件…"),
+    "Loading the model into memory…": ("모델을 메모리에 불러오는 중…", "正在将模型载入内存…"),
+    "The model is ready.": ("모델이 준비되었습니다.", "模型已就绪。"),
+    "{summary} {note}.": ("{summary} {note}.", "{summary}{note}。"),
+    "This computer does not have enough memory for this model, even with the smallest "
+    "settings. Try a smaller model.": (
+        "가장 작은 설정으로도 이 컴퓨터의 메모리가 이 모델에 부족합니다. 더 작은 모델을 "
+        "사용해 보세요.",
+        "即使使用最小的设置，这台电脑的内存也不足以运行此模型。请换一个更小的模型。"),
+    "Not enough graphics memory, so less of the model is kept on the graphics card.": (
+        "그래픽 메모리가 부족하여 모델을 그래픽 카드에 더 적게 올려 둡니다.",
+        "显存不足，因此放在显卡上的模型部分更少。"),
+    "The model stopped unexpectedly while writing.": (
+        "모델이 답변을 쓰는 도중에 예기치 않게 멈췄습니다.",
+        "模型在撰写回答时意外停止了。"),
+    "Rotary does not know how to hold a conversation with this model.": (
+        "Rotary는 이 모델과 대화하는 방법을 모릅니다.",
+        "Rotary 不知道如何与这个模型对话。"),
+    "This conversation is too long for the model's memory. Start a new chat or shorten the "
+    "text.": (
+        "이 대화는 모델이 기억하기에 너무 깁니다. 새 대화를 시작하거나 글을 줄여 주세요.",
+        "这段对话对模型的记忆来说太长了。请新建对话或缩短文字。"),
+
+    # ---- engine/model: reading a model file ------------------------------------------------
+    "The model file “{name}” could not be found. It may have been moved or deleted.": (
+        "모델 파일 “{name}”을(를) 찾을 수 없습니다. 옮겨졌거나 삭제되었을 수 있습니다.",
+        "找不到模型文件“{name}”。它可能已被移动或删除。"),
+    "Rotary is not allowed to open the model file “{name}”. Ask your IT contact to let your "
+    "account read it.": (
+        "Rotary에 모델 파일 “{name}”을(를) 열 권한이 없습니다. IT 담당자에게 이 계정이 파일을 "
+        "읽을 수 있게 해 달라고 요청해 주세요.",
+        "Rotary 无权打开模型文件“{name}”。请让您的 IT 人员允许您的账户读取它。"),
+    "The model file “{name}” could not be opened.": (
+        "모델 파일 “{name}”을(를) 열 수 없습니다.",
+        "无法打开模型文件“{name}”。"),
+    "“{name}” is a folder, not a model file. Choose the .gguf file inside it.": (
+        "“{name}”은(는) 모델 파일이 아니라 폴더입니다. 그 안의 .gguf 파일을 선택하세요.",
+        "“{name}”是文件夹，不是模型文件。请选择其中的 .gguf 文件。"),
+    "This file is not a model Rotary can use. Choose a .gguf model file.": (
+        "이 파일은 Rotary가 사용할 수 있는 모델이 아닙니다. .gguf 모델 파일을 선택하세요.",
+        "此文件不是 Rotary 可以使用的模型。请选择 .gguf 模型文件。"),
+    "This file is not a model Rotary can use: it is too short. Choose a .gguf model file.": (
+        "이 파일은 Rotary가 사용할 수 있는 모델이 아닙니다. 파일이 너무 짧습니다. .gguf 모델 "
+        "파일을 선택하세요.",
+        "此文件不是 Rotary 可以使用的模型：它太短了。请选择 .gguf 模型文件。"),
+    "This file is not a model Rotary can use: it looks like {kind}. Choose a .gguf model file.": (
+        "이 파일은 Rotary가 사용할 수 있는 모델이 아닙니다. {kind}(으)로 보입니다. .gguf 모델 "
+        "파일을 선택하세요.",
+        "此文件不是 Rotary 可以使用的模型：它看起来是{kind}。请选择 .gguf 模型文件。"),
+    "a PDF document": ("PDF 문서", "一个 PDF 文档"),
+    "a ZIP archive": ("ZIP 압축 파일", "一个 ZIP 压缩文件"),
+    "a PNG picture": ("PNG 그림", "一张 PNG 图片"),
+    "a model in an old format Rotary cannot read": (
+        "Rotary가 읽을 수 없는 예전 형식의 모델", "一个 Rotary 无法读取的旧格式模型"),
+    "This model file was made for a different kind of computer. Rotary needs the ordinary "
+    "version of the file.": (
+        "이 모델 파일은 다른 종류의 컴퓨터용으로 만들어졌습니다. Rotary에는 일반 버전의 파일이 "
+        "필요합니다.",
+        "此模型文件是为另一类电脑制作的。Rotary 需要该文件的普通版本。"),
+    "This model file is in a format Rotary cannot read (version {version}).": (
+        "이 모델 파일은 Rotary가 읽을 수 없는 형식입니다 (버전 {version}).",
+        "此模型文件的格式 Rotary 无法读取（版本 {version}）。"),
+    "The model file is damaged. Copy or download it again.": (
+        "모델 파일이 손상되었습니다. 다시 복사하거나 내려받아 주세요.",
+        "模型文件已损坏。请重新复制或下载。"),
+    "The model file is incomplete or damaged. Copy or download it again.": (
+        "모델 파일이 완전하지 않거나 손상되었습니다. 다시 복사하거나 내려받아 주세요.",
+        "模型文件不完整或已损坏。请重新复制或下载。"),
+    "The model file describes itself in a way Rotary cannot read.": (
+        "모델 파일이 Rotary가 읽을 수 없는 방식으로 자신을 설명하고 있습니다.",
+        "模型文件对自身的描述方式 Rotary 无法读取。"),
+    "This model is stored in a way Rotary does not know yet.": (
+        "이 모델은 Rotary가 아직 모르는 방식으로 저장되어 있습니다.",
+        "此模型的存储方式 Rotary 还不认识。"),
+    "The model file does not say what kind of model it is. It may be damaged.": (
+        "모델 파일에 어떤 종류의 모델인지 적혀 있지 않습니다. 손상되었을 수 있습니다.",
+        "模型文件没有说明它是哪种模型。它可能已损坏。"),
+    "Rotary cannot run this kind of model yet (its design is called “{design}”).": (
+        "Rotary는 아직 이런 종류의 모델을 실행할 수 없습니다 (설계 이름: “{design}”).",
+        "Rotary 目前还无法运行这类模型（其结构名为“{design}”）。"),
+
+    # ---- engine/plan: what fits on this computer -------------------------------------------
+    "Automatic (fit this computer)": (
+        "자동 (이 컴퓨터에 맞춤)",
+        "自动（适配这台电脑）"),
+    "an automatic setting for this computer": (
+        "이 컴퓨터에 맞춘 자동 설정",
+        "为这台电脑自动选择的设置"),
+    "Laptop with an 8 GB graphics card": (
+        "8 GB 그래픽 카드 노트북",
+        "配备 8 GB 显卡的笔记本电脑"),
+    "the setting for laptops with an 8 GB graphics card": (
+        "8 GB 그래픽 카드가 있는 노트북용 설정",
+        "适用于配备 8 GB 显卡的笔记本电脑的设置"),
+    "Desktop with a 12 GB graphics card": (
+        "12 GB 그래픽 카드 데스크톱",
+        "配备 12 GB 显卡的台式机"),
+    "the setting for desktops with a 12 GB graphics card": (
+        "12 GB 그래픽 카드가 있는 데스크톱용 설정",
+        "适用于配备 12 GB 显卡的台式机的设置"),
+    "Desktop with a 16 GB graphics card": (
+        "16 GB 그래픽 카드 데스크톱",
+        "配备 16 GB 显卡的台式机"),
+    "the setting for desktops with a 16 GB graphics card": (
+        "16 GB 그래픽 카드가 있는 데스크톱용 설정",
+        "适用于配备 16 GB 显卡的台式机的设置"),
+    "Workstation with a 24 GB graphics card": (
+        "24 GB 그래픽 카드 워크스테이션",
+        "配备 24 GB 显卡的工作站"),
+    "the setting for workstations with a 24 GB graphics card": (
+        "24 GB 그래픽 카드가 있는 워크스테이션용 설정",
+        "适用于配备 24 GB 显卡的工作站的设置"),
+    "Processor only (no graphics card)": (
+        "프로세서만 사용 (그래픽 카드 없음)",
+        "仅处理器（不用显卡）"),
+    "the processor-only setting (no graphics card needed)": (
+        "프로세서 전용 설정 (그래픽 카드 필요 없음)",
+        "仅用处理器的设置（不需要显卡）"),
+    "There is no setting called “{name}”.": (
+        "“{name}”(이)라는 설정은 없습니다.", "没有名为“{name}”的设置。"),
+    "One of the advanced settings is not recognised.": (
+        "고급 설정 중 하나를 알아볼 수 없습니다.", "有一项高级设置无法识别。"),
+    "The conversation memory format is not recognised.": (
+        "대화 메모리 형식을 알아볼 수 없습니다.", "无法识别对话记忆的格式。"),
+    "A compact conversation memory needs the fast attention option.": (
+        "대화 메모리를 압축하려면 빠른 어텐션 옵션이 필요합니다.",
+        "压缩的对话记忆需要开启快速注意力选项。"),
+    "This model is too big for this computer: it needs about {need} GB, but the graphics card "
+    "and memory together have room for about {room} GB. Try a smaller model.": (
+        "이 모델은 이 컴퓨터에 너무 큽니다. 약 {need}GB가 필요하지만 그래픽 카드와 메모리를 "
+        "합쳐도 약 {room}GB의 여유밖에 없습니다. 더 작은 모델을 사용해 보세요.",
+        "此模型对这台电脑来说太大了：它大约需要 {need} GB，但显卡和内存加起来只有大约 "
+        "{room} GB 的空间。请换一个更小的模型。"),
+    "the graphics card": ("그래픽 카드", "显卡"),
+    "The whole model runs on the processor and stays in main memory.": (
+        "모델 전체가 프로세서에서 실행되고 주 메모리에 머뭅니다.",
+        "整个模型在处理器上运行，并保存在主内存中。"),
+    "The whole model fits on the graphics card ({card}).": (
+        "모델 전체가 그래픽 카드({card})에 들어갑니다.",
+        "整个模型都能放进显卡（{card}）。"),
+    "{on_gpu} of {total} parts of the model are on the graphics card ({card}); the rest stays "
+    "in main memory.": (
+        "모델의 {total}개 부분 중 {on_gpu}개가 그래픽 카드({card})에 있고, 나머지는 주 메모리에 "
+        "있습니다.",
+        "模型的 {total} 个部分中有 {on_gpu} 个在显卡（{card}）上，其余保存在主内存中。"),
+    "The parts kept in main memory that the conversation uses most are also copied to the "
+    "graphics card as the text goes.": (
+        "주 메모리에 있는 부분 중 대화에서 가장 많이 쓰는 것은 글이 진행되는 동안 그래픽 카드에도 "
+        "복사됩니다.",
+        "保存在主内存中的部分里，对话用得最多的那些会随着文字的进行复制到显卡上。"),
+    "Not enough graphics memory, so more of the model stays in main memory ({on_gpu} of "
+    "{total} parts on the graphics card).": (
+        "그래픽 메모리가 부족하여 모델의 더 많은 부분을 주 메모리에 둡니다 (그래픽 카드에는 "
+        "{total}개 중 {on_gpu}개).",
+        "显存不足，因此模型更多的部分留在主内存中（显卡上有 {total} 个部分中的 {on_gpu} 个）。"),
+    "Not enough memory, so the assistant keeps a shorter conversation in mind (about "
+    "{words:,.0f} words).": (
+        "메모리가 부족하여 도우미가 더 짧은 대화만 기억합니다 (약 {words:,.0f}단어).",
+        "内存不足，因此助手只能记住较短的对话（大约 {words:,.0f} 个词）。"),
+    "Not enough memory, so the conversation is kept in a more compact form; answers may be "
+    "slightly less precise.": (
+        "메모리가 부족하여 대화를 더 압축된 형태로 보관합니다. 답변이 조금 덜 정확할 수 있습니다.",
+        "内存不足，因此对话以更紧凑的形式保存；回答可能会稍微不那么精确。"),
+    "Not enough memory, so the conversation is kept in an even more compact form; answers may "
+    "be slightly less precise.": (
+        "메모리가 부족하여 대화를 훨씬 더 압축된 형태로 보관합니다. 답변이 조금 덜 정확할 수 "
+        "있습니다.",
+        "内存不足，因此对话以更加紧凑的形式保存；回答可能会稍微不那么精确。"),
+    "Not enough graphics memory, so the model runs on the processor only; answers will come "
+    "much more slowly.": (
+        "그래픽 메모리가 부족하여 모델을 프로세서에서만 실행합니다. 답변이 훨씬 느리게 나옵니다.",
+        "显存不足，因此模型只在处理器上运行；回答会慢很多。"),
+    "This will not fit: the model needs about {need} GB on the graphics card, but only {free} "
+    "GB is free.": (
+        "들어가지 않습니다. 모델에 그래픽 카드 메모리가 약 {need}GB 필요하지만 비어 있는 것은 "
+        "{free}GB뿐입니다.",
+        "放不下：模型大约需要 {need} GB 显存，但只有 {free} GB 可用。"),
+    "This will not fit: the model needs about {need} GB of memory, but this computer has "
+    "{have} GB.": (
+        "들어가지 않습니다. 모델에 메모리가 약 {need}GB 필요하지만 이 컴퓨터에는 {have}GB가 "
+        "있습니다.",
+        "放不下：模型大约需要 {need} GB 内存，但这台电脑只有 {have} GB。"),
+    "About {ram} GB in memory (the graphics card is not used); expect roughly {words} words "
+    "per second.": (
+        "메모리 약 {ram}GB를 사용합니다 (그래픽 카드는 쓰지 않음). 초당 약 {words}단어를 "
+        "예상하세요.",
+        "约占用 {ram} GB 内存（不使用显卡）；预计每秒大约 {words} 个词。"),
+    "About {vram} GB on the graphics card and {ram} GB in memory; expect roughly {words} words "
+    "per second.": (
+        "그래픽 카드에 약 {vram}GB, 메모리에 {ram}GB를 사용합니다. 초당 약 {words}단어를 "
+        "예상하세요.",
+        "显卡上约 {vram} GB，内存中约 {ram} GB；预计每秒大约 {words} 个词。"),
+    "Other programs are using memory this model needs; close some first.": (
+        "다른 프로그램이 이 모델에 필요한 메모리를 쓰고 있습니다. 먼저 몇 개를 닫아 주세요.",
+        "其他程序正在使用此模型需要的内存；请先关闭一些程序。"),
+    "Answers will come slowly on this computer.": (
+        "이 컴퓨터에서는 답변이 느리게 나옵니다.", "在这台电脑上回答会来得比较慢。"),
+
+    # ---- engine/remote: the office server -----------------------------------------------
+    "Connecting to the office server at {address}…": (
+        "{address}의 사무실 서버에 연결하는 중…",
+        "正在连接位于 {address} 的办公室服务器…"),
+    "Using {model} on the office server at {address}.": (
+        "{address}의 사무실 서버에서 {model}을(를) 사용합니다.",
+        "正在使用位于 {address} 的办公室服务器上的 {model}。"),
+    "Rotary is not connected to the office server yet.": (
+        "Rotary가 아직 사무실 서버에 연결되지 않았습니다.",
+        "Rotary 尚未连接到办公室服务器。"),
+    "The environment variable {name} is not set.": (
+        "환경 변수 {name}이(가) 설정되어 있지 않습니다.",
+        "环境变量 {name} 未设置。"),
+    "The server address must start with http:// or https:// followed by the server's name, "
+    "for example {example}.": (
+        "서버 주소는 http:// 또는 https:// 뒤에 서버 이름이 오는 형태여야 합니다. 예: {example}",
+        "服务器地址必须以 http:// 或 https:// 开头，后面跟服务器名称，例如 {example}。"),
+    "The certificate file chosen in Settings cannot be read.": (
+        "설정에서 고른 인증서 파일을 읽을 수 없습니다.",
+        "无法读取在“设置”中选择的证书文件。"),
+    "The office server at {address} has a security certificate this computer does not trust. "
+    "Ask your IT contact for the office's certificate file and choose it in Settings.": (
+        "{address}의 사무실 서버가 이 컴퓨터가 신뢰하지 않는 보안 인증서를 쓰고 있습니다. "
+        "IT 담당자에게 사무실 인증서 파일을 받아 설정에서 선택해 주세요.",
+        "位于 {address} 的办公室服务器使用的安全证书不受这台电脑信任。"
+        "请向您的 IT 人员索取办公室的证书文件，并在“设置”中选择它。"),
+    "The office server at {address} does not answer. Check the address, and that this "
+    "computer is on the office network.": (
+        "{address}의 사무실 서버가 응답하지 않습니다. 주소와, 이 컴퓨터가 사무실 네트워크에 "
+        "연결되어 있는지 확인해 주세요.",
+        "位于 {address} 的办公室服务器没有响应。请检查地址，并确认这台电脑已连接到办公室网络。"),
+    "The office server at {address} took too long to answer. It may be off or overloaded; try "
+    "again in a minute.": (
+        "{address}의 사무실 서버가 너무 오래 응답하지 않았습니다. 꺼져 있거나 과부하 상태일 수 "
+        "있습니다. 1분 뒤에 다시 시도해 주세요.",
+        "位于 {address} 的办公室服务器响应时间过长。它可能已关闭或负载过重，请一分钟后再试。"),
+    "The connection to the office server at {address} failed.": (
+        "{address}의 사무실 서버와 연결하지 못했습니다.",
+        "与位于 {address} 的办公室服务器的连接失败了。"),
+    "The office server at {address} answered, but not like a model server. Check the address.": (
+        "{address}의 사무실 서버가 응답했지만 모델 서버의 응답이 아닙니다. 주소를 확인해 주세요.",
+        "位于 {address} 的办公室服务器有回应，但不像是模型服务器。请检查地址。"),
+    "There is no model server Rotary can use at {address}. Check the address.": (
+        "{address}에는 Rotary가 사용할 수 있는 모델 서버가 없습니다. 주소를 확인해 주세요.",
+        "{address} 上没有 Rotary 可以使用的模型服务器。请检查地址。"),
+    "The office server at {address} did not list its models. Check the address, or ask your "
+    "IT contact.": (
+        "{address}의 사무실 서버가 모델 목록을 알려 주지 않았습니다. 주소를 확인하거나 IT "
+        "담당자에게 문의해 주세요.",
+        "位于 {address} 的办公室服务器没有列出它的模型。请检查地址，或联系您的 IT 人员。"),
+    "The office server at {address} does not offer the model “{model}”. Choose one of its "
+    "models in Settings.": (
+        "{address}의 사무실 서버에는 “{model}” 모델이 없습니다. 설정에서 서버의 모델 중 하나를 "
+        "골라 주세요.",
+        "位于 {address} 的办公室服务器不提供模型“{model}”。请在“设置”中选择它的一个模型。"),
+    "The office server refused the access key. Check the key in Settings, or ask your IT "
+    "contact for a new one.": (
+        "사무실 서버가 접근 키를 거부했습니다. 설정에서 키를 확인하거나 IT 담당자에게 새 키를 "
+        "요청해 주세요.",
+        "办公室服务器拒绝了访问密钥。请在“设置”中检查密钥，或向您的 IT 人员索取新的密钥。"),
+    "The office server is busy right now. Try again in a moment.": (
+        "사무실 서버가 지금 바쁩니다. 잠시 후 다시 시도해 주세요.",
+        "办公室服务器现在正忙。请稍后再试。"),
+    "The office server is busy right now. It suggests trying again in {seconds:.0f} seconds.": (
+        "사무실 서버가 지금 바쁩니다. {seconds:.0f}초 뒤에 다시 시도하라고 알려 왔습니다.",
+        "办公室服务器现在正忙。它建议 {seconds:.0f} 秒后再试。"),
+    "The office server could not answer (error {status}).": (
+        "사무실 서버가 답하지 못했습니다 (오류 {status}).",
+        "办公室服务器无法回答（错误 {status}）。"),
+    "This conversation is too long for the server's model. Start a new chat or shorten the "
+    "text.": (
+        "이 대화는 서버의 모델이 다루기에 너무 깁니다. 새 대화를 시작하거나 글을 줄여 주세요.",
+        "这段对话对服务器上的模型来说太长了。请新建对话或缩短文字。"),
+    "The office server at {address} sent an answer Rotary cannot read.": (
+        "{address}의 사무실 서버가 Rotary가 읽을 수 없는 답을 보냈습니다.",
+        "位于 {address} 的办公室服务器发来了 Rotary 无法读取的回答。"),
+    "The connection to the office server at {address} was lost while it was writing.": (
+        "{address}의 사무실 서버가 답변을 쓰는 도중에 연결이 끊어졌습니다.",
+        "位于 {address} 的办公室服务器在撰写回答时连接中断了。"),
+    "The connection to the office server at {address} was lost while it was writing. The "
+    "answer so far is kept.": (
+        "{address}의 사무실 서버가 답변을 쓰는 도중에 연결이 끊어졌습니다. 지금까지 받은 답변은 "
+        "남겨 두었습니다.",
+        "位于 {address} 的办公室服务器在撰写回答时连接中断了。已保留目前收到的回答。"),
+    "The office server could not count the words of the text.": (
+        "사무실 서버가 글의 단어 수를 세지 못했습니다.",
+        "办公室服务器无法计算这段文字的字数。"),
+    "The office server at {address} cannot count words, so Rotary cannot split documents to "
+    "fit its model. Chat still works.": (
+        "{address}의 사무실 서버는 단어 수를 셀 수 없어, Rotary가 문서를 서버 모델에 맞게 나눌 "
+        "수 없습니다. 대화는 그대로 할 수 있습니다.",
+        "位于 {address} 的办公室服务器无法计算字数，因此 Rotary 无法把文档分成适合其模型的部分。"
+        "对话仍然可以正常使用。"),
+    "The office server cannot count the words of a whole conversation.": (
+        "사무실 서버가 대화 전체의 단어 수를 셀 수 없습니다.",
+        "办公室服务器无法计算整段对话的字数。"),
+    "The office server does not say how long a conversation is, so Rotary cannot split "
+    "documents to fit its model.": (
+        "사무실 서버가 대화의 길이를 알려 주지 않아, Rotary가 문서를 서버 모델에 맞게 나눌 수 "
+        "없습니다.",
+        "办公室服务器没有说明对话有多长，因此 Rotary 无法把文档分成适合其模型的部分。"),
+    "The office server does not say how much text its model can read at once, so Rotary "
+    "cannot split documents to fit it.": (
+        "사무실 서버가 모델이 한 번에 읽을 수 있는 글의 양을 알려 주지 않아, Rotary가 문서를 "
+        "그에 맞게 나눌 수 없습니다.",
+        "办公室服务器没有说明其模型一次能读多少文字，因此 Rotary 无法按此分割文档。"),
+    # ---- the GPU path (engine/plan/layout.py, engine/plan/transfer.py) ------------------
+    "Long texts are read {n_ubatch} words at a time instead of {stock}: each batch copies the experts it uses to the graphics card once, so documents are read several times faster, for {gb} GB of graphics memory.": (
+        "긴 글은 {stock}단어가 아니라 {n_ubatch}단어씩 읽습니다. 묶음마다 필요한 전문가를 그래픽 카드로 한 번만 복사하므로 문서를 몇 배 빨리 읽으며, 그 대가로 그래픽 메모리 {gb}GB를 씁니다.",
+        "长文本每次读取 {n_ubatch} 个词，而不是 {stock} 个：每一批只把用到的专家复制到显卡一次，因此读取文档快好几倍，代价是占用 {gb} GB 显存。"),
+    "The processor works through the experts' weights at {cpu} GB/s and the link to the graphics card copies them at {link} GB/s, so each part copies up to {cap} of the {k} experts a word uses and the processor computes the others.": (
+        "프로세서는 전문가 가중치를 초당 {cpu}GB로 처리하고, 그래픽 카드로의 연결은 초당 {link}GB로 복사합니다. 그래서 각 부분은 한 단어가 쓰는 전문가 {k}개 중 최대 {cap}개를 복사하고 나머지는 프로세서가 계산합니다.",
+        "处理器处理专家权重的速度为每秒 {cpu} GB，到显卡的连接每秒复制 {link} GB，因此每个部分最多复制一个词所用 {k} 个专家中的 {cap} 个，其余由处理器计算。"),
+    "The link to the graphics card copies the experts' weights at {link} GB/s, faster than the processor works through them ({cpu} GB/s), so each part copies up to {cap} of the {k} experts a word uses.": (
+        "그래픽 카드로의 연결은 전문가 가중치를 초당 {link}GB로 복사해 프로세서가 처리하는 속도(초당 {cpu}GB)보다 빠릅니다. 그래서 각 부분은 한 단어가 쓰는 전문가 {k}개 중 최대 {cap}개를 복사합니다.",
+        "到显卡的连接每秒复制 {link} GB 专家权重，比处理器处理的速度（每秒 {cpu} GB）更快，因此每个部分最多复制一个词所用 {k} 个专家中的 {cap} 个。"),
+    "The speeds of the processor and of the link to the graphics card could not be measured, so every expert a word uses may be copied to the graphics card.": (
+        "프로세서와 그래픽 카드 연결의 속도를 측정할 수 없어, 한 단어가 쓰는 모든 전문가를 그래픽 카드로 복사할 수 있습니다.",
+        "无法测量处理器和显卡连接的速度，因此一个词所用的每个专家都可以复制到显卡。"),
 }

@@ -51,16 +51,16 @@
         <translation>아직 불러온 모델이 없습니다.</translation>
     </message>
     <message>
-        <source>The document was not read: it was stopped before it started.</source>
-        <translation>문서를 읽지 않았습니다: 시작하기 전에 멈췄습니다.</translation>
-    </message>
-    <message>
         <source>Rotary is closing.</source>
         <translation>Rotary를 닫는 중입니다.</translation>
     </message>
     <message>
         <source>The model is not ready yet. Please wait until loading has finished.</source>
         <translation>모델이 아직 준비되지 않았습니다. 불러오기가 끝날 때까지 기다려 주세요.</translation>
+    </message>
+    <message>
+        <source>Waiting for the previous answer to end…</source>
+        <translation>앞의 답변이 끝나기를 기다리는 중…</translation>
     </message>
     <message>
         <source>Reading your message…</source>
@@ -579,10 +579,6 @@
         <translation>모델 파일</translation>
     </message>
     <message>
-        <source>Processor only (no graphics card)</source>
-        <translation>프로세서만 사용 (그래픽 카드 없음)</translation>
-    </message>
-    <message>
         <source>setting for this computer</source>
         <translation>이 컴퓨터용 설정</translation>
     </message>
@@ -645,26 +641,6 @@
     <message>
         <source>The old file was kept as {name}.</source>
         <translation>이전 파일은 {name}(으)로 보관했습니다.</translation>
-    </message>
-    <message>
-        <source>Automatic (fit this computer)</source>
-        <translation>자동 (이 컴퓨터에 맞춤)</translation>
-    </message>
-    <message>
-        <source>Laptop with an 8 GB graphics card</source>
-        <translation>8 GB 그래픽 카드 노트북</translation>
-    </message>
-    <message>
-        <source>Desktop with a 12 GB graphics card</source>
-        <translation>12 GB 그래픽 카드 데스크톱</translation>
-    </message>
-    <message>
-        <source>Desktop with a 16 GB graphics card</source>
-        <translation>16 GB 그래픽 카드 데스크톱</translation>
-    </message>
-    <message>
-        <source>Workstation with a 24 GB graphics card</source>
-        <translation>24 GB 그래픽 카드 워크스테이션</translation>
     </message>
     <message>
         <source>Automatic</source>
@@ -797,30 +773,6 @@
     <message>
         <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
         <translation>NVIDIA 그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.</translation>
-    </message>
-    <message>
-        <source>the setting for laptops with an 8 GB graphics card</source>
-        <translation>8 GB 그래픽 카드가 있는 노트북용 설정</translation>
-    </message>
-    <message>
-        <source>the setting for desktops with a 12 GB graphics card</source>
-        <translation>12 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
-    </message>
-    <message>
-        <source>the setting for desktops with a 16 GB graphics card</source>
-        <translation>16 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
-    </message>
-    <message>
-        <source>the setting for workstations with a 24 GB graphics card</source>
-        <translation>24 GB 그래픽 카드가 있는 워크스테이션용 설정</translation>
-    </message>
-    <message>
-        <source>the processor-only setting (no graphics card needed)</source>
-        <translation>프로세서 전용 설정 (그래픽 카드 필요 없음)</translation>
-    </message>
-    <message>
-        <source>an automatic setting for this computer</source>
-        <translation>이 컴퓨터에 맞춘 자동 설정</translation>
     </message>
     <message>
         <source>Your computer</source>
@@ -1257,14 +1209,6 @@
         <translation>Rotary가 이 컴퓨터에서 문제를 발견했습니다 ({names}). 자세한 내용을 복사해 IT 담당자에게 전달해 주세요.</translation>
     </message>
     <message>
-        <source>This file is not a model Rotary can use (a .gguf file).</source>
-        <translation>이 파일은 Rotary가 사용할 수 있는 모델(.gguf 파일)이 아닙니다.</translation>
-    </message>
-    <message>
-        <source>The model file is damaged or incomplete. Copy or download it again.</source>
-        <translation>모델 파일이 손상되었거나 완전하지 않습니다. 다시 복사하거나 내려받아 주세요.</translation>
-    </message>
-    <message>
         <source>The model file cannot be opened. Check that it is still there and that you may read it.</source>
         <translation>모델 파일을 열 수 없습니다. 파일이 아직 그 자리에 있는지, 읽을 권한이 있는지 확인해 주세요.</translation>
     </message>
@@ -1281,48 +1225,8 @@
         <translation>모델을 불러올 수 없었습니다.</translation>
     </message>
     <message>
-        <source>This conversation is too long for the model. Start a new chat to go on.</source>
-        <translation>이 대화는 모델이 다루기에 너무 깁니다. 계속하려면 새 대화를 시작해 주세요.</translation>
-    </message>
-    <message>
         <source>Something went wrong while writing the answer.</source>
         <translation>답변을 쓰는 중에 문제가 생겼습니다.</translation>
-    </message>
-    <message>
-        <source>The model is not ready for this yet.</source>
-        <translation>모델이 아직 이 작업을 할 준비가 되지 않았습니다.</translation>
-    </message>
-    <message>
-        <source>The office server does not answer. Check the address and the network, or ask your IT contact.</source>
-        <translation>사무실 서버가 응답하지 않습니다. 주소와 네트워크를 확인하거나 IT 담당자에게 문의해 주세요.</translation>
-    </message>
-    <message>
-        <source>The office server's certificate is not trusted. Ask your IT contact for the certificate file.</source>
-        <translation>사무실 서버의 인증서를 신뢰할 수 없습니다. IT 담당자에게 인증서 파일을 요청해 주세요.</translation>
-    </message>
-    <message>
-        <source>The office server refused the access key. Check it in Settings.</source>
-        <translation>사무실 서버가 접근 키를 거부했습니다. 설정에서 확인해 주세요.</translation>
-    </message>
-    <message>
-        <source>The office server does not offer the chosen model. Choose another one in Settings.</source>
-        <translation>사무실 서버에 선택한 모델이 없습니다. 설정에서 다른 모델을 골라 주세요.</translation>
-    </message>
-    <message>
-        <source>The office server is busy. Try again in a moment.</source>
-        <translation>사무실 서버가 바쁩니다. 잠시 후 다시 시도해 주세요.</translation>
-    </message>
-    <message>
-        <source>The connection to the office server broke during the answer.</source>
-        <translation>답변 도중 사무실 서버와의 연결이 끊어졌습니다.</translation>
-    </message>
-    <message>
-        <source>The office server cannot count words, so it cannot summarise documents.</source>
-        <translation>사무실 서버가 단어 수를 셀 수 없어 문서를 요약할 수 없습니다.</translation>
-    </message>
-    <message>
-        <source>The office server answered in a way Rotary does not understand.</source>
-        <translation>사무실 서버가 Rotary가 이해할 수 없는 방식으로 응답했습니다.</translation>
     </message>
     <message>
         <source>Something went wrong between this computer and the office server.</source>
@@ -1356,12 +1260,408 @@
 <context>
     <name>engine</name>
     <message>
+        <source>{first} {second}</source>
+        <translation>{first} {second}</translation>
+    </message>
+    <message>
         <source>No model is loaded yet. Choose a model in Settings.</source>
         <translation>아직 불러온 모델이 없습니다. 설정에서 모델을 선택하세요.</translation>
     </message>
     <message>
         <source>Something went wrong inside the engine.</source>
         <translation>엔진 내부에서 문제가 발생했습니다.</translation>
+    </message>
+    <message>
+        <source>No model is loaded yet, so the document cannot be read. Choose a model in Settings.</source>
+        <translation>아직 불러온 모델이 없어 문서를 읽을 수 없습니다. 설정에서 모델을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>The document was not read: it was stopped before it started.</source>
+        <translation>문서를 읽지 않았습니다. 시작하기 전에 중지되었습니다.</translation>
+    </message>
+    <message>
+        <source>Name a model file, or an office server with --server URL.</source>
+        <translation>모델 파일을 지정하거나, --server URL로 사무실 서버를 지정하세요.</translation>
+    </message>
+    <message>
+        <source>Routing can only be replayed with the expert slot cache.</source>
+        <translation>라우팅 재생은 전문가 슬롯 캐시가 있을 때만 할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>This trace does not match the model's expert layers.</source>
+        <translation>이 트레이스는 모델의 전문가 층과 맞지 않습니다.</translation>
+    </message>
+    <message>
+        <source>This model has no experts, so there is no routing to record.</source>
+        <translation>이 모델에는 전문가가 없어 기록할 라우팅이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Checking the model file…</source>
+        <translation>모델 파일을 확인하는 중…</translation>
+    </message>
+    <message>
+        <source>Loading the model into memory…</source>
+        <translation>모델을 메모리에 불러오는 중…</translation>
+    </message>
+    <message>
+        <source>The model is ready.</source>
+        <translation>모델이 준비되었습니다.</translation>
+    </message>
+    <message>
+        <source>{summary} {note}.</source>
+        <translation>{summary} {note}.</translation>
+    </message>
+    <message>
+        <source>This computer does not have enough memory for this model, even with the smallest settings. Try a smaller model.</source>
+        <translation>가장 작은 설정으로도 이 컴퓨터의 메모리가 이 모델에 부족합니다. 더 작은 모델을 사용해 보세요.</translation>
+    </message>
+    <message>
+        <source>Not enough graphics memory, so less of the model is kept on the graphics card.</source>
+        <translation>그래픽 메모리가 부족하여 모델을 그래픽 카드에 더 적게 올려 둡니다.</translation>
+    </message>
+    <message>
+        <source>The model stopped unexpectedly while writing.</source>
+        <translation>모델이 답변을 쓰는 도중에 예기치 않게 멈췄습니다.</translation>
+    </message>
+    <message>
+        <source>Rotary does not know how to hold a conversation with this model.</source>
+        <translation>Rotary는 이 모델과 대화하는 방법을 모릅니다.</translation>
+    </message>
+    <message>
+        <source>This conversation is too long for the model's memory. Start a new chat or shorten the text.</source>
+        <translation>이 대화는 모델이 기억하기에 너무 깁니다. 새 대화를 시작하거나 글을 줄여 주세요.</translation>
+    </message>
+    <message>
+        <source>The model file “{name}” could not be found. It may have been moved or deleted.</source>
+        <translation>모델 파일 “{name}”을(를) 찾을 수 없습니다. 옮겨졌거나 삭제되었을 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Rotary is not allowed to open the model file “{name}”. Ask your IT contact to let your account read it.</source>
+        <translation>Rotary에 모델 파일 “{name}”을(를) 열 권한이 없습니다. IT 담당자에게 이 계정이 파일을 읽을 수 있게 해 달라고 요청해 주세요.</translation>
+    </message>
+    <message>
+        <source>The model file “{name}” could not be opened.</source>
+        <translation>모델 파일 “{name}”을(를) 열 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>“{name}” is a folder, not a model file. Choose the .gguf file inside it.</source>
+        <translation>“{name}”은(는) 모델 파일이 아니라 폴더입니다. 그 안의 .gguf 파일을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>This file is not a model Rotary can use. Choose a .gguf model file.</source>
+        <translation>이 파일은 Rotary가 사용할 수 있는 모델이 아닙니다. .gguf 모델 파일을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>This file is not a model Rotary can use: it is too short. Choose a .gguf model file.</source>
+        <translation>이 파일은 Rotary가 사용할 수 있는 모델이 아닙니다. 파일이 너무 짧습니다. .gguf 모델 파일을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>This file is not a model Rotary can use: it looks like {kind}. Choose a .gguf model file.</source>
+        <translation>이 파일은 Rotary가 사용할 수 있는 모델이 아닙니다. {kind}(으)로 보입니다. .gguf 모델 파일을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>a PDF document</source>
+        <translation>PDF 문서</translation>
+    </message>
+    <message>
+        <source>a ZIP archive</source>
+        <translation>ZIP 압축 파일</translation>
+    </message>
+    <message>
+        <source>a PNG picture</source>
+        <translation>PNG 그림</translation>
+    </message>
+    <message>
+        <source>a model in an old format Rotary cannot read</source>
+        <translation>Rotary가 읽을 수 없는 예전 형식의 모델</translation>
+    </message>
+    <message>
+        <source>This model file was made for a different kind of computer. Rotary needs the ordinary version of the file.</source>
+        <translation>이 모델 파일은 다른 종류의 컴퓨터용으로 만들어졌습니다. Rotary에는 일반 버전의 파일이 필요합니다.</translation>
+    </message>
+    <message>
+        <source>This model file is in a format Rotary cannot read (version {version}).</source>
+        <translation>이 모델 파일은 Rotary가 읽을 수 없는 형식입니다 (버전 {version}).</translation>
+    </message>
+    <message>
+        <source>The model file is damaged. Copy or download it again.</source>
+        <translation>모델 파일이 손상되었습니다. 다시 복사하거나 내려받아 주세요.</translation>
+    </message>
+    <message>
+        <source>The model file is incomplete or damaged. Copy or download it again.</source>
+        <translation>모델 파일이 완전하지 않거나 손상되었습니다. 다시 복사하거나 내려받아 주세요.</translation>
+    </message>
+    <message>
+        <source>The model file describes itself in a way Rotary cannot read.</source>
+        <translation>모델 파일이 Rotary가 읽을 수 없는 방식으로 자신을 설명하고 있습니다.</translation>
+    </message>
+    <message>
+        <source>This model is stored in a way Rotary does not know yet.</source>
+        <translation>이 모델은 Rotary가 아직 모르는 방식으로 저장되어 있습니다.</translation>
+    </message>
+    <message>
+        <source>The model file does not say what kind of model it is. It may be damaged.</source>
+        <translation>모델 파일에 어떤 종류의 모델인지 적혀 있지 않습니다. 손상되었을 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Rotary cannot run this kind of model yet (its design is called “{design}”).</source>
+        <translation>Rotary는 아직 이런 종류의 모델을 실행할 수 없습니다 (설계 이름: “{design}”).</translation>
+    </message>
+    <message>
+        <source>Automatic (fit this computer)</source>
+        <translation>자동 (이 컴퓨터에 맞춤)</translation>
+    </message>
+    <message>
+        <source>an automatic setting for this computer</source>
+        <translation>이 컴퓨터에 맞춘 자동 설정</translation>
+    </message>
+    <message>
+        <source>Laptop with an 8 GB graphics card</source>
+        <translation>8 GB 그래픽 카드 노트북</translation>
+    </message>
+    <message>
+        <source>the setting for laptops with an 8 GB graphics card</source>
+        <translation>8 GB 그래픽 카드가 있는 노트북용 설정</translation>
+    </message>
+    <message>
+        <source>Desktop with a 12 GB graphics card</source>
+        <translation>12 GB 그래픽 카드 데스크톱</translation>
+    </message>
+    <message>
+        <source>the setting for desktops with a 12 GB graphics card</source>
+        <translation>12 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
+    </message>
+    <message>
+        <source>Desktop with a 16 GB graphics card</source>
+        <translation>16 GB 그래픽 카드 데스크톱</translation>
+    </message>
+    <message>
+        <source>the setting for desktops with a 16 GB graphics card</source>
+        <translation>16 GB 그래픽 카드가 있는 데스크톱용 설정</translation>
+    </message>
+    <message>
+        <source>Workstation with a 24 GB graphics card</source>
+        <translation>24 GB 그래픽 카드 워크스테이션</translation>
+    </message>
+    <message>
+        <source>the setting for workstations with a 24 GB graphics card</source>
+        <translation>24 GB 그래픽 카드가 있는 워크스테이션용 설정</translation>
+    </message>
+    <message>
+        <source>Processor only (no graphics card)</source>
+        <translation>프로세서만 사용 (그래픽 카드 없음)</translation>
+    </message>
+    <message>
+        <source>the processor-only setting (no graphics card needed)</source>
+        <translation>프로세서 전용 설정 (그래픽 카드 필요 없음)</translation>
+    </message>
+    <message>
+        <source>There is no setting called “{name}”.</source>
+        <translation>“{name}”(이)라는 설정은 없습니다.</translation>
+    </message>
+    <message>
+        <source>One of the advanced settings is not recognised.</source>
+        <translation>고급 설정 중 하나를 알아볼 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>The conversation memory format is not recognised.</source>
+        <translation>대화 메모리 형식을 알아볼 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>A compact conversation memory needs the fast attention option.</source>
+        <translation>대화 메모리를 압축하려면 빠른 어텐션 옵션이 필요합니다.</translation>
+    </message>
+    <message>
+        <source>This model is too big for this computer: it needs about {need} GB, but the graphics card and memory together have room for about {room} GB. Try a smaller model.</source>
+        <translation>이 모델은 이 컴퓨터에 너무 큽니다. 약 {need}GB가 필요하지만 그래픽 카드와 메모리를 합쳐도 약 {room}GB의 여유밖에 없습니다. 더 작은 모델을 사용해 보세요.</translation>
+    </message>
+    <message>
+        <source>the graphics card</source>
+        <translation>그래픽 카드</translation>
+    </message>
+    <message>
+        <source>The whole model runs on the processor and stays in main memory.</source>
+        <translation>모델 전체가 프로세서에서 실행되고 주 메모리에 머뭅니다.</translation>
+    </message>
+    <message>
+        <source>The whole model fits on the graphics card ({card}).</source>
+        <translation>모델 전체가 그래픽 카드({card})에 들어갑니다.</translation>
+    </message>
+    <message>
+        <source>{on_gpu} of {total} parts of the model are on the graphics card ({card}); the rest stays in main memory.</source>
+        <translation>모델의 {total}개 부분 중 {on_gpu}개가 그래픽 카드({card})에 있고, 나머지는 주 메모리에 있습니다.</translation>
+    </message>
+    <message>
+        <source>The parts kept in main memory that the conversation uses most are also copied to the graphics card as the text goes.</source>
+        <translation>주 메모리에 있는 부분 중 대화에서 가장 많이 쓰는 것은 글이 진행되는 동안 그래픽 카드에도 복사됩니다.</translation>
+    </message>
+    <message>
+        <source>Not enough graphics memory, so more of the model stays in main memory ({on_gpu} of {total} parts on the graphics card).</source>
+        <translation>그래픽 메모리가 부족하여 모델의 더 많은 부분을 주 메모리에 둡니다 (그래픽 카드에는 {total}개 중 {on_gpu}개).</translation>
+    </message>
+    <message>
+        <source>Not enough memory, so the assistant keeps a shorter conversation in mind (about {words:,.0f} words).</source>
+        <translation>메모리가 부족하여 도우미가 더 짧은 대화만 기억합니다 (약 {words:,.0f}단어).</translation>
+    </message>
+    <message>
+        <source>Not enough memory, so the conversation is kept in a more compact form; answers may be slightly less precise.</source>
+        <translation>메모리가 부족하여 대화를 더 압축된 형태로 보관합니다. 답변이 조금 덜 정확할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Not enough memory, so the conversation is kept in an even more compact form; answers may be slightly less precise.</source>
+        <translation>메모리가 부족하여 대화를 훨씬 더 압축된 형태로 보관합니다. 답변이 조금 덜 정확할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Not enough graphics memory, so the model runs on the processor only; answers will come much more slowly.</source>
+        <translation>그래픽 메모리가 부족하여 모델을 프로세서에서만 실행합니다. 답변이 훨씬 느리게 나옵니다.</translation>
+    </message>
+    <message>
+        <source>This will not fit: the model needs about {need} GB on the graphics card, but only {free} GB is free.</source>
+        <translation>들어가지 않습니다. 모델에 그래픽 카드 메모리가 약 {need}GB 필요하지만 비어 있는 것은 {free}GB뿐입니다.</translation>
+    </message>
+    <message>
+        <source>This will not fit: the model needs about {need} GB of memory, but this computer has {have} GB.</source>
+        <translation>들어가지 않습니다. 모델에 메모리가 약 {need}GB 필요하지만 이 컴퓨터에는 {have}GB가 있습니다.</translation>
+    </message>
+    <message>
+        <source>About {ram} GB in memory (the graphics card is not used); expect roughly {words} words per second.</source>
+        <translation>메모리 약 {ram}GB를 사용합니다 (그래픽 카드는 쓰지 않음). 초당 약 {words}단어를 예상하세요.</translation>
+    </message>
+    <message>
+        <source>About {vram} GB on the graphics card and {ram} GB in memory; expect roughly {words} words per second.</source>
+        <translation>그래픽 카드에 약 {vram}GB, 메모리에 {ram}GB를 사용합니다. 초당 약 {words}단어를 예상하세요.</translation>
+    </message>
+    <message>
+        <source>Other programs are using memory this model needs; close some first.</source>
+        <translation>다른 프로그램이 이 모델에 필요한 메모리를 쓰고 있습니다. 먼저 몇 개를 닫아 주세요.</translation>
+    </message>
+    <message>
+        <source>Answers will come slowly on this computer.</source>
+        <translation>이 컴퓨터에서는 답변이 느리게 나옵니다.</translation>
+    </message>
+    <message>
+        <source>Long texts are read {n_ubatch} words at a time instead of {stock}: each batch copies the experts it uses to the graphics card once, so documents are read several times faster, for {gb} GB of graphics memory.</source>
+        <translation>긴 글은 {stock}단어가 아니라 {n_ubatch}단어씩 읽습니다. 묶음마다 필요한 전문가를 그래픽 카드로 한 번만 복사하므로 문서를 몇 배 빨리 읽으며, 그 대가로 그래픽 메모리 {gb}GB를 씁니다.</translation>
+    </message>
+    <message>
+        <source>The processor works through the experts' weights at {cpu} GB/s and the link to the graphics card copies them at {link} GB/s, so each part copies up to {cap} of the {k} experts a word uses and the processor computes the others.</source>
+        <translation>프로세서는 전문가 가중치를 초당 {cpu}GB로 처리하고, 그래픽 카드로의 연결은 초당 {link}GB로 복사합니다. 그래서 각 부분은 한 단어가 쓰는 전문가 {k}개 중 최대 {cap}개를 복사하고 나머지는 프로세서가 계산합니다.</translation>
+    </message>
+    <message>
+        <source>The link to the graphics card copies the experts' weights at {link} GB/s, faster than the processor works through them ({cpu} GB/s), so each part copies up to {cap} of the {k} experts a word uses.</source>
+        <translation>그래픽 카드로의 연결은 전문가 가중치를 초당 {link}GB로 복사해 프로세서가 처리하는 속도(초당 {cpu}GB)보다 빠릅니다. 그래서 각 부분은 한 단어가 쓰는 전문가 {k}개 중 최대 {cap}개를 복사합니다.</translation>
+    </message>
+    <message>
+        <source>The speeds of the processor and of the link to the graphics card could not be measured, so every expert a word uses may be copied to the graphics card.</source>
+        <translation>프로세서와 그래픽 카드 연결의 속도를 측정할 수 없어, 한 단어가 쓰는 모든 전문가를 그래픽 카드로 복사할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Connecting to the office server at {address}…</source>
+        <translation>{address}의 사무실 서버에 연결하는 중…</translation>
+    </message>
+    <message>
+        <source>Using {model} on the office server at {address}.</source>
+        <translation>{address}의 사무실 서버에서 {model}을(를) 사용합니다.</translation>
+    </message>
+    <message>
+        <source>Rotary is not connected to the office server yet.</source>
+        <translation>Rotary가 아직 사무실 서버에 연결되지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>The environment variable {name} is not set.</source>
+        <translation>환경 변수 {name}이(가) 설정되어 있지 않습니다.</translation>
+    </message>
+    <message>
+        <source>The server address must start with http:// or https:// followed by the server's name, for example {example}.</source>
+        <translation>서버 주소는 http:// 또는 https:// 뒤에 서버 이름이 오는 형태여야 합니다. 예: {example}</translation>
+    </message>
+    <message>
+        <source>The certificate file chosen in Settings cannot be read.</source>
+        <translation>설정에서 고른 인증서 파일을 읽을 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>The office server at {address} has a security certificate this computer does not trust. Ask your IT contact for the office's certificate file and choose it in Settings.</source>
+        <translation>{address}의 사무실 서버가 이 컴퓨터가 신뢰하지 않는 보안 인증서를 쓰고 있습니다. IT 담당자에게 사무실 인증서 파일을 받아 설정에서 선택해 주세요.</translation>
+    </message>
+    <message>
+        <source>The office server at {address} does not answer. Check the address, and that this computer is on the office network.</source>
+        <translation>{address}의 사무실 서버가 응답하지 않습니다. 주소와, 이 컴퓨터가 사무실 네트워크에 연결되어 있는지 확인해 주세요.</translation>
+    </message>
+    <message>
+        <source>The office server at {address} took too long to answer. It may be off or overloaded; try again in a minute.</source>
+        <translation>{address}의 사무실 서버가 너무 오래 응답하지 않았습니다. 꺼져 있거나 과부하 상태일 수 있습니다. 1분 뒤에 다시 시도해 주세요.</translation>
+    </message>
+    <message>
+        <source>The connection to the office server at {address} failed.</source>
+        <translation>{address}의 사무실 서버와 연결하지 못했습니다.</translation>
+    </message>
+    <message>
+        <source>The office server at {address} answered, but not like a model server. Check the address.</source>
+        <translation>{address}의 사무실 서버가 응답했지만 모델 서버의 응답이 아닙니다. 주소를 확인해 주세요.</translation>
+    </message>
+    <message>
+        <source>There is no model server Rotary can use at {address}. Check the address.</source>
+        <translation>{address}에는 Rotary가 사용할 수 있는 모델 서버가 없습니다. 주소를 확인해 주세요.</translation>
+    </message>
+    <message>
+        <source>The office server at {address} did not list its models. Check the address, or ask your IT contact.</source>
+        <translation>{address}의 사무실 서버가 모델 목록을 알려 주지 않았습니다. 주소를 확인하거나 IT 담당자에게 문의해 주세요.</translation>
+    </message>
+    <message>
+        <source>The office server at {address} does not offer the model “{model}”. Choose one of its models in Settings.</source>
+        <translation>{address}의 사무실 서버에는 “{model}” 모델이 없습니다. 설정에서 서버의 모델 중 하나를 골라 주세요.</translation>
+    </message>
+    <message>
+        <source>The office server refused the access key. Check the key in Settings, or ask your IT contact for a new one.</source>
+        <translation>사무실 서버가 접근 키를 거부했습니다. 설정에서 키를 확인하거나 IT 담당자에게 새 키를 요청해 주세요.</translation>
+    </message>
+    <message>
+        <source>The office server is busy right now. Try again in a moment.</source>
+        <translation>사무실 서버가 지금 바쁩니다. 잠시 후 다시 시도해 주세요.</translation>
+    </message>
+    <message>
+        <source>The office server is busy right now. It suggests trying again in {seconds:.0f} seconds.</source>
+        <translation>사무실 서버가 지금 바쁩니다. {seconds:.0f}초 뒤에 다시 시도하라고 알려 왔습니다.</translation>
+    </message>
+    <message>
+        <source>The office server could not answer (error {status}).</source>
+        <translation>사무실 서버가 답하지 못했습니다 (오류 {status}).</translation>
+    </message>
+    <message>
+        <source>This conversation is too long for the server's model. Start a new chat or shorten the text.</source>
+        <translation>이 대화는 서버의 모델이 다루기에 너무 깁니다. 새 대화를 시작하거나 글을 줄여 주세요.</translation>
+    </message>
+    <message>
+        <source>The office server at {address} sent an answer Rotary cannot read.</source>
+        <translation>{address}의 사무실 서버가 Rotary가 읽을 수 없는 답을 보냈습니다.</translation>
+    </message>
+    <message>
+        <source>The connection to the office server at {address} was lost while it was writing.</source>
+        <translation>{address}의 사무실 서버가 답변을 쓰는 도중에 연결이 끊어졌습니다.</translation>
+    </message>
+    <message>
+        <source>The connection to the office server at {address} was lost while it was writing. The answer so far is kept.</source>
+        <translation>{address}의 사무실 서버가 답변을 쓰는 도중에 연결이 끊어졌습니다. 지금까지 받은 답변은 남겨 두었습니다.</translation>
+    </message>
+    <message>
+        <source>The office server could not count the words of the text.</source>
+        <translation>사무실 서버가 글의 단어 수를 세지 못했습니다.</translation>
+    </message>
+    <message>
+        <source>The office server at {address} cannot count words, so Rotary cannot split documents to fit its model. Chat still works.</source>
+        <translation>{address}의 사무실 서버는 단어 수를 셀 수 없어, Rotary가 문서를 서버 모델에 맞게 나눌 수 없습니다. 대화는 그대로 할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>The office server cannot count the words of a whole conversation.</source>
+        <translation>사무실 서버가 대화 전체의 단어 수를 셀 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>The office server does not say how long a conversation is, so Rotary cannot split documents to fit its model.</source>
+        <translation>사무실 서버가 대화의 길이를 알려 주지 않아, Rotary가 문서를 서버 모델에 맞게 나눌 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>The office server does not say how much text its model can read at once, so Rotary cannot split documents to fit it.</source>
+        <translation>사무실 서버가 모델이 한 번에 읽을 수 있는 글의 양을 알려 주지 않아, Rotary가 문서를 그에 맞게 나눌 수 없습니다.</translation>
     </message>
 </context>
 </TS>

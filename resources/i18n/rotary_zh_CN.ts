@@ -51,16 +51,16 @@
         <translation>尚未加载模型。</translation>
     </message>
     <message>
-        <source>The document was not read: it was stopped before it started.</source>
-        <translation>文档未被阅读：在开始之前就已停止。</translation>
-    </message>
-    <message>
         <source>Rotary is closing.</source>
         <translation>Rotary 正在关闭。</translation>
     </message>
     <message>
         <source>The model is not ready yet. Please wait until loading has finished.</source>
         <translation>模型尚未就绪。请等待加载完成。</translation>
+    </message>
+    <message>
+        <source>Waiting for the previous answer to end…</source>
+        <translation>正在等待上一个回答结束…</translation>
     </message>
     <message>
         <source>Reading your message…</source>
@@ -579,10 +579,6 @@
         <translation>模型文件</translation>
     </message>
     <message>
-        <source>Processor only (no graphics card)</source>
-        <translation>仅处理器（不用显卡）</translation>
-    </message>
-    <message>
         <source>setting for this computer</source>
         <translation>适合这台电脑的设置</translation>
     </message>
@@ -645,26 +641,6 @@
     <message>
         <source>The old file was kept as {name}.</source>
         <translation>旧文件已保存为 {name}。</translation>
-    </message>
-    <message>
-        <source>Automatic (fit this computer)</source>
-        <translation>自动（适配这台电脑）</translation>
-    </message>
-    <message>
-        <source>Laptop with an 8 GB graphics card</source>
-        <translation>配备 8 GB 显卡的笔记本电脑</translation>
-    </message>
-    <message>
-        <source>Desktop with a 12 GB graphics card</source>
-        <translation>配备 12 GB 显卡的台式机</translation>
-    </message>
-    <message>
-        <source>Desktop with a 16 GB graphics card</source>
-        <translation>配备 16 GB 显卡的台式机</translation>
-    </message>
-    <message>
-        <source>Workstation with a 24 GB graphics card</source>
-        <translation>配备 24 GB 显卡的工作站</translation>
     </message>
     <message>
         <source>Automatic</source>
@@ -797,30 +773,6 @@
     <message>
         <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
         <translation>未找到 NVIDIA 显卡，因此模型将在处理器上运行。这台电脑有 {ram}。</translation>
-    </message>
-    <message>
-        <source>the setting for laptops with an 8 GB graphics card</source>
-        <translation>适用于配备 8 GB 显卡的笔记本电脑的设置</translation>
-    </message>
-    <message>
-        <source>the setting for desktops with a 12 GB graphics card</source>
-        <translation>适用于配备 12 GB 显卡的台式机的设置</translation>
-    </message>
-    <message>
-        <source>the setting for desktops with a 16 GB graphics card</source>
-        <translation>适用于配备 16 GB 显卡的台式机的设置</translation>
-    </message>
-    <message>
-        <source>the setting for workstations with a 24 GB graphics card</source>
-        <translation>适用于配备 24 GB 显卡的工作站的设置</translation>
-    </message>
-    <message>
-        <source>the processor-only setting (no graphics card needed)</source>
-        <translation>仅用处理器的设置（不需要显卡）</translation>
-    </message>
-    <message>
-        <source>an automatic setting for this computer</source>
-        <translation>为这台电脑自动选择的设置</translation>
     </message>
     <message>
         <source>Your computer</source>
@@ -1257,14 +1209,6 @@
         <translation>Rotary 在这台电脑上发现了问题（{names}）。请复制详细信息并发给您的 IT 联系人。</translation>
     </message>
     <message>
-        <source>This file is not a model Rotary can use (a .gguf file).</source>
-        <translation>此文件不是 Rotary 可以使用的模型（.gguf 文件）。</translation>
-    </message>
-    <message>
-        <source>The model file is damaged or incomplete. Copy or download it again.</source>
-        <translation>模型文件已损坏或不完整。请重新复制或下载。</translation>
-    </message>
-    <message>
         <source>The model file cannot be opened. Check that it is still there and that you may read it.</source>
         <translation>无法打开模型文件。请确认文件仍在原处，并且您有读取权限。</translation>
     </message>
@@ -1281,48 +1225,8 @@
         <translation>无法加载模型。</translation>
     </message>
     <message>
-        <source>This conversation is too long for the model. Start a new chat to go on.</source>
-        <translation>这段对话对模型来说太长了。请新建对话继续。</translation>
-    </message>
-    <message>
         <source>Something went wrong while writing the answer.</source>
         <translation>撰写回答时出了问题。</translation>
-    </message>
-    <message>
-        <source>The model is not ready for this yet.</source>
-        <translation>模型还没有准备好执行此操作。</translation>
-    </message>
-    <message>
-        <source>The office server does not answer. Check the address and the network, or ask your IT contact.</source>
-        <translation>办公室服务器没有响应。请检查地址和网络，或联系您的 IT 人员。</translation>
-    </message>
-    <message>
-        <source>The office server's certificate is not trusted. Ask your IT contact for the certificate file.</source>
-        <translation>办公室服务器的证书不受信任。请向您的 IT 人员索取证书文件。</translation>
-    </message>
-    <message>
-        <source>The office server refused the access key. Check it in Settings.</source>
-        <translation>办公室服务器拒绝了访问密钥。请在设置中检查。</translation>
-    </message>
-    <message>
-        <source>The office server does not offer the chosen model. Choose another one in Settings.</source>
-        <translation>办公室服务器不提供所选模型。请在设置中选择其他模型。</translation>
-    </message>
-    <message>
-        <source>The office server is busy. Try again in a moment.</source>
-        <translation>办公室服务器正忙。请稍后再试。</translation>
-    </message>
-    <message>
-        <source>The connection to the office server broke during the answer.</source>
-        <translation>回答过程中与办公室服务器的连接中断了。</translation>
-    </message>
-    <message>
-        <source>The office server cannot count words, so it cannot summarise documents.</source>
-        <translation>办公室服务器无法计算字数，因此无法总结文档。</translation>
-    </message>
-    <message>
-        <source>The office server answered in a way Rotary does not understand.</source>
-        <translation>办公室服务器的回应方式 Rotary 无法理解。</translation>
     </message>
     <message>
         <source>Something went wrong between this computer and the office server.</source>
@@ -1356,12 +1260,408 @@
 <context>
     <name>engine</name>
     <message>
+        <source>{first} {second}</source>
+        <translation>{first}{second}</translation>
+    </message>
+    <message>
         <source>No model is loaded yet. Choose a model in Settings.</source>
         <translation>尚未加载模型。请在“设置”中选择模型。</translation>
     </message>
     <message>
         <source>Something went wrong inside the engine.</source>
         <translation>引擎内部出现问题。</translation>
+    </message>
+    <message>
+        <source>No model is loaded yet, so the document cannot be read. Choose a model in Settings.</source>
+        <translation>尚未加载模型，因此无法阅读文档。请在“设置”中选择模型。</translation>
+    </message>
+    <message>
+        <source>The document was not read: it was stopped before it started.</source>
+        <translation>文档没有被阅读：它在开始之前就被停止了。</translation>
+    </message>
+    <message>
+        <source>Name a model file, or an office server with --server URL.</source>
+        <translation>请指定一个模型文件，或用 --server URL 指定办公室服务器。</translation>
+    </message>
+    <message>
+        <source>Routing can only be replayed with the expert slot cache.</source>
+        <translation>只有启用专家槽缓存时才能回放路由。</translation>
+    </message>
+    <message>
+        <source>This trace does not match the model's expert layers.</source>
+        <translation>此跟踪记录与模型的专家层不匹配。</translation>
+    </message>
+    <message>
+        <source>This model has no experts, so there is no routing to record.</source>
+        <translation>此模型没有专家，因此没有可记录的路由。</translation>
+    </message>
+    <message>
+        <source>Checking the model file…</source>
+        <translation>正在检查模型文件…</translation>
+    </message>
+    <message>
+        <source>Loading the model into memory…</source>
+        <translation>正在将模型载入内存…</translation>
+    </message>
+    <message>
+        <source>The model is ready.</source>
+        <translation>模型已就绪。</translation>
+    </message>
+    <message>
+        <source>{summary} {note}.</source>
+        <translation>{summary}{note}。</translation>
+    </message>
+    <message>
+        <source>This computer does not have enough memory for this model, even with the smallest settings. Try a smaller model.</source>
+        <translation>即使使用最小的设置，这台电脑的内存也不足以运行此模型。请换一个更小的模型。</translation>
+    </message>
+    <message>
+        <source>Not enough graphics memory, so less of the model is kept on the graphics card.</source>
+        <translation>显存不足，因此放在显卡上的模型部分更少。</translation>
+    </message>
+    <message>
+        <source>The model stopped unexpectedly while writing.</source>
+        <translation>模型在撰写回答时意外停止了。</translation>
+    </message>
+    <message>
+        <source>Rotary does not know how to hold a conversation with this model.</source>
+        <translation>Rotary 不知道如何与这个模型对话。</translation>
+    </message>
+    <message>
+        <source>This conversation is too long for the model's memory. Start a new chat or shorten the text.</source>
+        <translation>这段对话对模型的记忆来说太长了。请新建对话或缩短文字。</translation>
+    </message>
+    <message>
+        <source>The model file “{name}” could not be found. It may have been moved or deleted.</source>
+        <translation>找不到模型文件“{name}”。它可能已被移动或删除。</translation>
+    </message>
+    <message>
+        <source>Rotary is not allowed to open the model file “{name}”. Ask your IT contact to let your account read it.</source>
+        <translation>Rotary 无权打开模型文件“{name}”。请让您的 IT 人员允许您的账户读取它。</translation>
+    </message>
+    <message>
+        <source>The model file “{name}” could not be opened.</source>
+        <translation>无法打开模型文件“{name}”。</translation>
+    </message>
+    <message>
+        <source>“{name}” is a folder, not a model file. Choose the .gguf file inside it.</source>
+        <translation>“{name}”是文件夹，不是模型文件。请选择其中的 .gguf 文件。</translation>
+    </message>
+    <message>
+        <source>This file is not a model Rotary can use. Choose a .gguf model file.</source>
+        <translation>此文件不是 Rotary 可以使用的模型。请选择 .gguf 模型文件。</translation>
+    </message>
+    <message>
+        <source>This file is not a model Rotary can use: it is too short. Choose a .gguf model file.</source>
+        <translation>此文件不是 Rotary 可以使用的模型：它太短了。请选择 .gguf 模型文件。</translation>
+    </message>
+    <message>
+        <source>This file is not a model Rotary can use: it looks like {kind}. Choose a .gguf model file.</source>
+        <translation>此文件不是 Rotary 可以使用的模型：它看起来是{kind}。请选择 .gguf 模型文件。</translation>
+    </message>
+    <message>
+        <source>a PDF document</source>
+        <translation>一个 PDF 文档</translation>
+    </message>
+    <message>
+        <source>a ZIP archive</source>
+        <translation>一个 ZIP 压缩文件</translation>
+    </message>
+    <message>
+        <source>a PNG picture</source>
+        <translation>一张 PNG 图片</translation>
+    </message>
+    <message>
+        <source>a model in an old format Rotary cannot read</source>
+        <translation>一个 Rotary 无法读取的旧格式模型</translation>
+    </message>
+    <message>
+        <source>This model file was made for a different kind of computer. Rotary needs the ordinary version of the file.</source>
+        <translation>此模型文件是为另一类电脑制作的。Rotary 需要该文件的普通版本。</translation>
+    </message>
+    <message>
+        <source>This model file is in a format Rotary cannot read (version {version}).</source>
+        <translation>此模型文件的格式 Rotary 无法读取（版本 {version}）。</translation>
+    </message>
+    <message>
+        <source>The model file is damaged. Copy or download it again.</source>
+        <translation>模型文件已损坏。请重新复制或下载。</translation>
+    </message>
+    <message>
+        <source>The model file is incomplete or damaged. Copy or download it again.</source>
+        <translation>模型文件不完整或已损坏。请重新复制或下载。</translation>
+    </message>
+    <message>
+        <source>The model file describes itself in a way Rotary cannot read.</source>
+        <translation>模型文件对自身的描述方式 Rotary 无法读取。</translation>
+    </message>
+    <message>
+        <source>This model is stored in a way Rotary does not know yet.</source>
+        <translation>此模型的存储方式 Rotary 还不认识。</translation>
+    </message>
+    <message>
+        <source>The model file does not say what kind of model it is. It may be damaged.</source>
+        <translation>模型文件没有说明它是哪种模型。它可能已损坏。</translation>
+    </message>
+    <message>
+        <source>Rotary cannot run this kind of model yet (its design is called “{design}”).</source>
+        <translation>Rotary 目前还无法运行这类模型（其结构名为“{design}”）。</translation>
+    </message>
+    <message>
+        <source>Automatic (fit this computer)</source>
+        <translation>自动（适配这台电脑）</translation>
+    </message>
+    <message>
+        <source>an automatic setting for this computer</source>
+        <translation>为这台电脑自动选择的设置</translation>
+    </message>
+    <message>
+        <source>Laptop with an 8 GB graphics card</source>
+        <translation>配备 8 GB 显卡的笔记本电脑</translation>
+    </message>
+    <message>
+        <source>the setting for laptops with an 8 GB graphics card</source>
+        <translation>适用于配备 8 GB 显卡的笔记本电脑的设置</translation>
+    </message>
+    <message>
+        <source>Desktop with a 12 GB graphics card</source>
+        <translation>配备 12 GB 显卡的台式机</translation>
+    </message>
+    <message>
+        <source>the setting for desktops with a 12 GB graphics card</source>
+        <translation>适用于配备 12 GB 显卡的台式机的设置</translation>
+    </message>
+    <message>
+        <source>Desktop with a 16 GB graphics card</source>
+        <translation>配备 16 GB 显卡的台式机</translation>
+    </message>
+    <message>
+        <source>the setting for desktops with a 16 GB graphics card</source>
+        <translation>适用于配备 16 GB 显卡的台式机的设置</translation>
+    </message>
+    <message>
+        <source>Workstation with a 24 GB graphics card</source>
+        <translation>配备 24 GB 显卡的工作站</translation>
+    </message>
+    <message>
+        <source>the setting for workstations with a 24 GB graphics card</source>
+        <translation>适用于配备 24 GB 显卡的工作站的设置</translation>
+    </message>
+    <message>
+        <source>Processor only (no graphics card)</source>
+        <translation>仅处理器（不用显卡）</translation>
+    </message>
+    <message>
+        <source>the processor-only setting (no graphics card needed)</source>
+        <translation>仅用处理器的设置（不需要显卡）</translation>
+    </message>
+    <message>
+        <source>There is no setting called “{name}”.</source>
+        <translation>没有名为“{name}”的设置。</translation>
+    </message>
+    <message>
+        <source>One of the advanced settings is not recognised.</source>
+        <translation>有一项高级设置无法识别。</translation>
+    </message>
+    <message>
+        <source>The conversation memory format is not recognised.</source>
+        <translation>无法识别对话记忆的格式。</translation>
+    </message>
+    <message>
+        <source>A compact conversation memory needs the fast attention option.</source>
+        <translation>压缩的对话记忆需要开启快速注意力选项。</translation>
+    </message>
+    <message>
+        <source>This model is too big for this computer: it needs about {need} GB, but the graphics card and memory together have room for about {room} GB. Try a smaller model.</source>
+        <translation>此模型对这台电脑来说太大了：它大约需要 {need} GB，但显卡和内存加起来只有大约 {room} GB 的空间。请换一个更小的模型。</translation>
+    </message>
+    <message>
+        <source>the graphics card</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>The whole model runs on the processor and stays in main memory.</source>
+        <translation>整个模型在处理器上运行，并保存在主内存中。</translation>
+    </message>
+    <message>
+        <source>The whole model fits on the graphics card ({card}).</source>
+        <translation>整个模型都能放进显卡（{card}）。</translation>
+    </message>
+    <message>
+        <source>{on_gpu} of {total} parts of the model are on the graphics card ({card}); the rest stays in main memory.</source>
+        <translation>模型的 {total} 个部分中有 {on_gpu} 个在显卡（{card}）上，其余保存在主内存中。</translation>
+    </message>
+    <message>
+        <source>The parts kept in main memory that the conversation uses most are also copied to the graphics card as the text goes.</source>
+        <translation>保存在主内存中的部分里，对话用得最多的那些会随着文字的进行复制到显卡上。</translation>
+    </message>
+    <message>
+        <source>Not enough graphics memory, so more of the model stays in main memory ({on_gpu} of {total} parts on the graphics card).</source>
+        <translation>显存不足，因此模型更多的部分留在主内存中（显卡上有 {total} 个部分中的 {on_gpu} 个）。</translation>
+    </message>
+    <message>
+        <source>Not enough memory, so the assistant keeps a shorter conversation in mind (about {words:,.0f} words).</source>
+        <translation>内存不足，因此助手只能记住较短的对话（大约 {words:,.0f} 个词）。</translation>
+    </message>
+    <message>
+        <source>Not enough memory, so the conversation is kept in a more compact form; answers may be slightly less precise.</source>
+        <translation>内存不足，因此对话以更紧凑的形式保存；回答可能会稍微不那么精确。</translation>
+    </message>
+    <message>
+        <source>Not enough memory, so the conversation is kept in an even more compact form; answers may be slightly less precise.</source>
+        <translation>内存不足，因此对话以更加紧凑的形式保存；回答可能会稍微不那么精确。</translation>
+    </message>
+    <message>
+        <source>Not enough graphics memory, so the model runs on the processor only; answers will come much more slowly.</source>
+        <translation>显存不足，因此模型只在处理器上运行；回答会慢很多。</translation>
+    </message>
+    <message>
+        <source>This will not fit: the model needs about {need} GB on the graphics card, but only {free} GB is free.</source>
+        <translation>放不下：模型大约需要 {need} GB 显存，但只有 {free} GB 可用。</translation>
+    </message>
+    <message>
+        <source>This will not fit: the model needs about {need} GB of memory, but this computer has {have} GB.</source>
+        <translation>放不下：模型大约需要 {need} GB 内存，但这台电脑只有 {have} GB。</translation>
+    </message>
+    <message>
+        <source>About {ram} GB in memory (the graphics card is not used); expect roughly {words} words per second.</source>
+        <translation>约占用 {ram} GB 内存（不使用显卡）；预计每秒大约 {words} 个词。</translation>
+    </message>
+    <message>
+        <source>About {vram} GB on the graphics card and {ram} GB in memory; expect roughly {words} words per second.</source>
+        <translation>显卡上约 {vram} GB，内存中约 {ram} GB；预计每秒大约 {words} 个词。</translation>
+    </message>
+    <message>
+        <source>Other programs are using memory this model needs; close some first.</source>
+        <translation>其他程序正在使用此模型需要的内存；请先关闭一些程序。</translation>
+    </message>
+    <message>
+        <source>Answers will come slowly on this computer.</source>
+        <translation>在这台电脑上回答会来得比较慢。</translation>
+    </message>
+    <message>
+        <source>Long texts are read {n_ubatch} words at a time instead of {stock}: each batch copies the experts it uses to the graphics card once, so documents are read several times faster, for {gb} GB of graphics memory.</source>
+        <translation>长文本每次读取 {n_ubatch} 个词，而不是 {stock} 个：每一批只把用到的专家复制到显卡一次，因此读取文档快好几倍，代价是占用 {gb} GB 显存。</translation>
+    </message>
+    <message>
+        <source>The processor works through the experts' weights at {cpu} GB/s and the link to the graphics card copies them at {link} GB/s, so each part copies up to {cap} of the {k} experts a word uses and the processor computes the others.</source>
+        <translation>处理器处理专家权重的速度为每秒 {cpu} GB，到显卡的连接每秒复制 {link} GB，因此每个部分最多复制一个词所用 {k} 个专家中的 {cap} 个，其余由处理器计算。</translation>
+    </message>
+    <message>
+        <source>The link to the graphics card copies the experts' weights at {link} GB/s, faster than the processor works through them ({cpu} GB/s), so each part copies up to {cap} of the {k} experts a word uses.</source>
+        <translation>到显卡的连接每秒复制 {link} GB 专家权重，比处理器处理的速度（每秒 {cpu} GB）更快，因此每个部分最多复制一个词所用 {k} 个专家中的 {cap} 个。</translation>
+    </message>
+    <message>
+        <source>The speeds of the processor and of the link to the graphics card could not be measured, so every expert a word uses may be copied to the graphics card.</source>
+        <translation>无法测量处理器和显卡连接的速度，因此一个词所用的每个专家都可以复制到显卡。</translation>
+    </message>
+    <message>
+        <source>Connecting to the office server at {address}…</source>
+        <translation>正在连接位于 {address} 的办公室服务器…</translation>
+    </message>
+    <message>
+        <source>Using {model} on the office server at {address}.</source>
+        <translation>正在使用位于 {address} 的办公室服务器上的 {model}。</translation>
+    </message>
+    <message>
+        <source>Rotary is not connected to the office server yet.</source>
+        <translation>Rotary 尚未连接到办公室服务器。</translation>
+    </message>
+    <message>
+        <source>The environment variable {name} is not set.</source>
+        <translation>环境变量 {name} 未设置。</translation>
+    </message>
+    <message>
+        <source>The server address must start with http:// or https:// followed by the server's name, for example {example}.</source>
+        <translation>服务器地址必须以 http:// 或 https:// 开头，后面跟服务器名称，例如 {example}。</translation>
+    </message>
+    <message>
+        <source>The certificate file chosen in Settings cannot be read.</source>
+        <translation>无法读取在“设置”中选择的证书文件。</translation>
+    </message>
+    <message>
+        <source>The office server at {address} has a security certificate this computer does not trust. Ask your IT contact for the office's certificate file and choose it in Settings.</source>
+        <translation>位于 {address} 的办公室服务器使用的安全证书不受这台电脑信任。请向您的 IT 人员索取办公室的证书文件，并在“设置”中选择它。</translation>
+    </message>
+    <message>
+        <source>The office server at {address} does not answer. Check the address, and that this computer is on the office network.</source>
+        <translation>位于 {address} 的办公室服务器没有响应。请检查地址，并确认这台电脑已连接到办公室网络。</translation>
+    </message>
+    <message>
+        <source>The office server at {address} took too long to answer. It may be off or overloaded; try again in a minute.</source>
+        <translation>位于 {address} 的办公室服务器响应时间过长。它可能已关闭或负载过重，请一分钟后再试。</translation>
+    </message>
+    <message>
+        <source>The connection to the office server at {address} failed.</source>
+        <translation>与位于 {address} 的办公室服务器的连接失败了。</translation>
+    </message>
+    <message>
+        <source>The office server at {address} answered, but not like a model server. Check the address.</source>
+        <translation>位于 {address} 的办公室服务器有回应，但不像是模型服务器。请检查地址。</translation>
+    </message>
+    <message>
+        <source>There is no model server Rotary can use at {address}. Check the address.</source>
+        <translation>{address} 上没有 Rotary 可以使用的模型服务器。请检查地址。</translation>
+    </message>
+    <message>
+        <source>The office server at {address} did not list its models. Check the address, or ask your IT contact.</source>
+        <translation>位于 {address} 的办公室服务器没有列出它的模型。请检查地址，或联系您的 IT 人员。</translation>
+    </message>
+    <message>
+        <source>The office server at {address} does not offer the model “{model}”. Choose one of its models in Settings.</source>
+        <translation>位于 {address} 的办公室服务器不提供模型“{model}”。请在“设置”中选择它的一个模型。</translation>
+    </message>
+    <message>
+        <source>The office server refused the access key. Check the key in Settings, or ask your IT contact for a new one.</source>
+        <translation>办公室服务器拒绝了访问密钥。请在“设置”中检查密钥，或向您的 IT 人员索取新的密钥。</translation>
+    </message>
+    <message>
+        <source>The office server is busy right now. Try again in a moment.</source>
+        <translation>办公室服务器现在正忙。请稍后再试。</translation>
+    </message>
+    <message>
+        <source>The office server is busy right now. It suggests trying again in {seconds:.0f} seconds.</source>
+        <translation>办公室服务器现在正忙。它建议 {seconds:.0f} 秒后再试。</translation>
+    </message>
+    <message>
+        <source>The office server could not answer (error {status}).</source>
+        <translation>办公室服务器无法回答（错误 {status}）。</translation>
+    </message>
+    <message>
+        <source>This conversation is too long for the server's model. Start a new chat or shorten the text.</source>
+        <translation>这段对话对服务器上的模型来说太长了。请新建对话或缩短文字。</translation>
+    </message>
+    <message>
+        <source>The office server at {address} sent an answer Rotary cannot read.</source>
+        <translation>位于 {address} 的办公室服务器发来了 Rotary 无法读取的回答。</translation>
+    </message>
+    <message>
+        <source>The connection to the office server at {address} was lost while it was writing.</source>
+        <translation>位于 {address} 的办公室服务器在撰写回答时连接中断了。</translation>
+    </message>
+    <message>
+        <source>The connection to the office server at {address} was lost while it was writing. The answer so far is kept.</source>
+        <translation>位于 {address} 的办公室服务器在撰写回答时连接中断了。已保留目前收到的回答。</translation>
+    </message>
+    <message>
+        <source>The office server could not count the words of the text.</source>
+        <translation>办公室服务器无法计算这段文字的字数。</translation>
+    </message>
+    <message>
+        <source>The office server at {address} cannot count words, so Rotary cannot split documents to fit its model. Chat still works.</source>
+        <translation>位于 {address} 的办公室服务器无法计算字数，因此 Rotary 无法把文档分成适合其模型的部分。对话仍然可以正常使用。</translation>
+    </message>
+    <message>
+        <source>The office server cannot count the words of a whole conversation.</source>
+        <translation>办公室服务器无法计算整段对话的字数。</translation>
+    </message>
+    <message>
+        <source>The office server does not say how long a conversation is, so Rotary cannot split documents to fit its model.</source>
+        <translation>办公室服务器没有说明对话有多长，因此 Rotary 无法把文档分成适合其模型的部分。</translation>
+    </message>
+    <message>
+        <source>The office server does not say how much text its model can read at once, so Rotary cannot split documents to fit it.</source>
+        <translation>办公室服务器没有说明其模型一次能读多少文字，因此 Rotary 无法按此分割文档。</translation>
     </message>
 </context>
 </TS>

@@ -27,6 +27,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Reading your message…": ("메시지를 읽는 중…", "正在阅读您的消息…"),
     "Stopping…": ("멈추는 중…", "正在停止…"),
     "Writing the answer…": ("답변을 쓰는 중…", "正在撰写回答…"),
+    "Waiting for the previous answer to end…": ("앞의 답변이 끝나기를 기다리는 중…",
+                                                "正在等待上一个回答结束…"),
     "You": ("나", "您"),
     "Assistant": ("도우미", "助手"),
     "Answer status": ("답변 상태", "回答状态"),
@@ -142,11 +144,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Your settings file could not be read, so the default settings were restored.": (
         "설정 파일을 읽을 수 없어 기본 설정으로 되돌렸습니다.", "无法读取您的设置文件，已恢复默认设置。"),
     "The old file was kept as {name}.": ("이전 파일은 {name}(으)로 보관했습니다.", "旧文件已保存为 {name}。"),
-    "Automatic (fit this computer)": ("자동 (이 컴퓨터에 맞춤)", "自动（适配这台电脑）"),
-    "Laptop with an 8 GB graphics card": ("8 GB 그래픽 카드 노트북", "配备 8 GB 显卡的笔记本电脑"),
-    "Desktop with a 12 GB graphics card": ("12 GB 그래픽 카드 데스크톱", "配备 12 GB 显卡的台式机"),
-    "Desktop with a 16 GB graphics card": ("16 GB 그래픽 카드 데스크톱", "配备 16 GB 显卡的台式机"),
-    "Workstation with a 24 GB graphics card": ("24 GB 그래픽 카드 워크스테이션", "配备 24 GB 显卡的工作站"),
     "Automatic": ("자동", "自动"),
     "Settings": ("설정", "设置"),
     "Language": ("언어", "语言"),
@@ -271,9 +268,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Processor cores to use:': (
         '사용할 프로세서 코어:',
         '使用的处理器核心：'),
-    'Processor only (no graphics card)': (
-        '프로세서만 사용 (그래픽 카드 없음)',
-        '仅处理器（不用显卡）'),
     'Processor threads.': (
         '프로세서 스레드.',
         '处理器线程。'),
@@ -331,9 +325,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Writing speed: shown while an answer is written': (
         '쓰기 속도: 답변을 쓰는 동안 표시',
         '写作速度：撰写回答时显示'),
-    'an automatic setting for this computer': (
-        '이 컴퓨터에 맞춘 자동 설정',
-        '为这台电脑自动选择的设置'),
     'answer variety': (
         '답변의 다양성',
         '回答的多样性'),
@@ -358,21 +349,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'setting for this computer': (
         '이 컴퓨터용 설정',
         '适合这台电脑的设置'),
-    'the processor-only setting (no graphics card needed)': (
-        '프로세서 전용 설정 (그래픽 카드 필요 없음)',
-        '仅用处理器的设置（不需要显卡）'),
-    'the setting for desktops with a 12 GB graphics card': (
-        '12 GB 그래픽 카드가 있는 데스크톱용 설정',
-        '适用于配备 12 GB 显卡的台式机的设置'),
-    'the setting for desktops with a 16 GB graphics card': (
-        '16 GB 그래픽 카드가 있는 데스크톱용 설정',
-        '适用于配备 16 GB 显卡的台式机的设置'),
-    'the setting for laptops with an 8 GB graphics card': (
-        '8 GB 그래픽 카드가 있는 노트북용 설정',
-        '适用于配备 8 GB 显卡的笔记本电脑的设置'),
-    'the setting for workstations with a 24 GB graphics card': (
-        '24 GB 그래픽 카드가 있는 워크스테이션용 설정',
-        '适用于配备 24 GB 显卡的工作站的设置'),
     'About this model': (
         '이 모델에 대하여',
         '关于这个模型'),
@@ -693,12 +669,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         '창 표시',
         '显示窗口'),
     # Engine errors by kind (app/error_text.py); the engine's English goes to the details.
-    'This file is not a model Rotary can use (a .gguf file).': (
-        '이 파일은 Rotary가 사용할 수 있는 모델(.gguf 파일)이 아닙니다.',
-        '此文件不是 Rotary 可以使用的模型（.gguf 文件）。'),
-    'The model file is damaged or incomplete. Copy or download it again.': (
-        '모델 파일이 손상되었거나 완전하지 않습니다. 다시 복사하거나 내려받아 주세요.',
-        '模型文件已损坏或不完整。请重新复制或下载。'),
     'The model file cannot be opened. Check that it is still there and that you may read it.': (
         '모델 파일을 열 수 없습니다. 파일이 아직 그 자리에 있는지, 읽을 권한이 있는지 확인해 주세요.',
         '无法打开模型文件。请确认文件仍在原处，并且您有读取权限。'),
@@ -711,39 +681,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'The model could not be loaded.': (
         '모델을 불러올 수 없었습니다.',
         '无法加载模型。'),
-    'This conversation is too long for the model. Start a new chat to go on.': (
-        '이 대화는 모델이 다루기에 너무 깁니다. 계속하려면 새 대화를 시작해 주세요.',
-        '这段对话对模型来说太长了。请新建对话继续。'),
     'Something went wrong while writing the answer.': (
         '답변을 쓰는 중에 문제가 생겼습니다.',
         '撰写回答时出了问题。'),
-    'The model is not ready for this yet.': (
-        '모델이 아직 이 작업을 할 준비가 되지 않았습니다.',
-        '模型还没有准备好执行此操作。'),
-    'The office server does not answer. Check the address and the network, or ask your IT contact.': (
-        '사무실 서버가 응답하지 않습니다. 주소와 네트워크를 확인하거나 IT 담당자에게 문의해 주세요.',
-        '办公室服务器没有响应。请检查地址和网络，或联系您的 IT 人员。'),
-    "The office server's certificate is not trusted. Ask your IT contact for the certificate file.": (
-        '사무실 서버의 인증서를 신뢰할 수 없습니다. IT 담당자에게 인증서 파일을 요청해 주세요.',
-        '办公室服务器的证书不受信任。请向您的 IT 人员索取证书文件。'),
-    'The office server refused the access key. Check it in Settings.': (
-        '사무실 서버가 접근 키를 거부했습니다. 설정에서 확인해 주세요.',
-        '办公室服务器拒绝了访问密钥。请在设置中检查。'),
-    'The office server does not offer the chosen model. Choose another one in Settings.': (
-        '사무실 서버에 선택한 모델이 없습니다. 설정에서 다른 모델을 골라 주세요.',
-        '办公室服务器不提供所选模型。请在设置中选择其他模型。'),
-    'The office server is busy. Try again in a moment.': (
-        '사무실 서버가 바쁩니다. 잠시 후 다시 시도해 주세요.',
-        '办公室服务器正忙。请稍后再试。'),
-    'The connection to the office server broke during the answer.': (
-        '답변 도중 사무실 서버와의 연결이 끊어졌습니다.',
-        '回答过程中与办公室服务器的连接中断了。'),
-    'The office server cannot count words, so it cannot summarise documents.': (
-        '사무실 서버가 단어 수를 셀 수 없어 문서를 요약할 수 없습니다.',
-        '办公室服务器无法计算字数，因此无法总结文档。'),
-    'The office server answered in a way Rotary does not understand.': (
-        '사무실 서버가 Rotary가 이해할 수 없는 방식으로 응답했습니다.',
-        '办公室服务器的回应方式 Rotary 无法理解。'),
     'Something went wrong between this computer and the office server.': (
         '이 컴퓨터와 사무실 서버 사이에 문제가 생겼습니다.',
         '这台电脑与办公室服务器之间出了问题。'),

@@ -1,21 +1,24 @@
 """A fake engine implementing ``EngineLike``, reporting from a real thread like the real one.
 
 It streams a scripted answer token by token, honours ``stop`` between tokens, can fail
-a chat or a load with a typed EngineError, and can step down a fallback ladder.
+a chat or a load with a typed EngineError, and can step down a fallback ladder. Its queue
+is the engine's own (engine.runtime.requests): each request has its own stop, a request
+reports RequestStarted when its turn comes, and one stopped while it waits never starts.
 """
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from engine.api import (LoadFallback, LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded,
-                        RequestFailed, RequestFinished, ResponseStats, StepRecord,
-                        ChatRequest)
-from engine.errors import EngineError, NotAGGUFError
+from engine.api import (DocumentRequest, LoadFallback, LoadProgress, LoadRequest, ModelLoaded,
+                        ModelUnloaded, RequestFailed, RequestFinished, RequestStarted,
+                        ResponseStats, StepRecord, ChatRequest)
+from engine.errors import DocumentError, EngineError, NotAGGUFError
+from engine.messages import Msg, msg
+from engine.runtime.requests import RequestQueue
 from engine.model.facts import AttentionShape, LayerBytes, ModelFacts
 from engine.plan import resolve_preset
 from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading
@@ -39,7 +42,7 @@ def fake_facts(path: str = "/models/fake.gguf", name: str = "Fake MoE 35B",
                       tensors=(), layers=layers)
 
 
-def fake_recipe(preset: str = "auto", note: str = "") -> Recipe:
+def fake_recipe(preset: str = "auto", note: Msg | None = None) -> Recipe:
     return Recipe(preset=preset, n_gpu_layers=-1, cpu_expert_layers=(4, 5, 6, 7), n_ctx=4096,
                   flash_attn=True, kv_type="f16", n_batch=512, n_ubatch=512, n_threads=4,
                   n_threads_batch=4, vram=MemoryEstimate(dense_bytes=5 * GIB),
@@ -65,9 +68,10 @@ class FakeEngine:
     def __init__(self, listener, script: FakeScript | None = None) -> None:
         self.listener = listener
         self.script = script or FakeScript()
-        self.requests: list[object] = []
-        self._inbox: queue.Queue = queue.Queue()
-        self._stop = threading.Event()
+        self.requests: list[object] = []      # as the worker took them
+        self.documents = None                 # (DocumentRequest, stop) -> None, set by a test
+        self._inbox = RequestQueue()
+        self._stop = threading.Event()        # the running request's own stop
         self._thread = threading.Thread(target=self._run, name="fake-engine", daemon=True)
         self._thread.start()
 
@@ -77,35 +81,66 @@ class FakeEngine:
         return request.request_id
 
     def chat(self, request: ChatRequest) -> int:
-        self._stop.clear()
         self._inbox.put(request)
         return request.request_id
 
-    def stop(self) -> None:
-        self._stop.set()
+    def document(self, request: DocumentRequest) -> int:
+        self._inbox.put(request)
+        return request.request_id
+
+    def stop(self, request_id: int | None = None) -> None:
+        self._inbox.stop(request_id)
+
+    def stop_conversation(self, conversation_id: int) -> None:
+        self._inbox.stop_conversation(conversation_id)
+
+    def waiting(self, request_id: int) -> bool:
+        return self._inbox.waiting(request_id)
 
     def unload(self) -> None:
         self._inbox.put("unload")
 
     def shutdown(self, timeout: float = 10.0) -> None:
-        self._stop.set()
-        self._inbox.put(None)
+        self._inbox.stop_all()
+        self._inbox.put(None, first=True)
         self._thread.join(timeout)
 
     # worker thread
     def _run(self) -> None:
-        while (item := self._inbox.get()) is not None:
-            self.requests.append(item)
-            if isinstance(item, LoadRequest):
-                self._do_load(item)
-            elif isinstance(item, ChatRequest):
-                self._do_chat(item)
-            else:
-                self.listener(ModelUnloaded(0))
+        while True:
+            item, self._stop = self._inbox.take()
+            try:
+                if item is None:
+                    return
+                self._handle(item)
+            finally:
+                self._inbox.done()
+
+    def _handle(self, item) -> None:
+        if isinstance(item, ChatRequest) and self._stop.is_set():   # stopped while waiting
+            self.listener(RequestFinished(item.request_id, "", self._stats(item, 0, 0.0,
+                                                                           "stopped")))
+            return
+        if isinstance(item, DocumentRequest) and self._stop.is_set():
+            self.listener(RequestFailed(item.request_id, DocumentError(
+                msg("engine.document_stopped_before_start"))))
+            return
+        self.requests.append(item)
+        if isinstance(item, LoadRequest):
+            self._do_load(item)
+        elif isinstance(item, ChatRequest):
+            self.listener(RequestStarted(item.request_id, item.conversation_id))
+            self._do_chat(item)
+        elif isinstance(item, DocumentRequest):
+            self.listener(RequestStarted(item.request_id, item.conversation_id))
+            self.documents(item, self._stop)
+        else:
+            self.listener(ModelUnloaded(0))
 
     def _do_load(self, request: LoadRequest) -> None:
         for fraction in (0.0, 0.5, 1.0):
-            self.listener(LoadProgress(request.request_id, fraction, "Reading the model file…"))
+            self.listener(LoadProgress(request.request_id, fraction,
+                                       msg("runtime.loading_into_memory")))
         if self.script.fail_load is not None:
             self.listener(RequestFailed(request.request_id, self.script.fail_load))
             return
@@ -114,7 +149,7 @@ class FakeEngine:
             recipe = replace(recipe, note=message)
             self.listener(LoadFallback(request.request_id, message, recipe))
         facts = fake_facts(request.model_path, chat_template=self.script.chat_template)
-        self.listener(ModelLoaded(request.request_id, facts, recipe, "Model ready"))
+        self.listener(ModelLoaded(request.request_id, facts, recipe, msg("runtime.ready")))
 
     def _do_chat(self, request: ChatRequest) -> None:
         answer = self.script.answers.pop(0) if self.script.answers else self.script.answer
@@ -181,7 +216,7 @@ class FakeVramReader:
 @dataclass
 class FakeSummary:
     level: str
-    text: str
+    text: object          # engine.messages.Msg, as the planner's describe() gives
     expected_tps: float | None = 20.0
 
 
@@ -208,8 +243,9 @@ def fake_backend(script: FakeScript | None = None, hardware: HardwareInfo | None
 
     def describe(recipe, facts, hw):
         big = "big" in Path(facts.path).name
-        return FakeSummary("red", "Too big for this computer.") if big else \
-            FakeSummary("green", "Fits well: about 20 words per second expected.")
+        return FakeSummary("red", msg("plan.wont_fit_card", need="40", free="7.0")) if big else \
+            FakeSummary("green", msg("plan.usage_card_and_memory", vram="5.0", ram="14",
+                                     words="20"))
 
     def ensure_demo(directory):
         Path(directory).mkdir(parents=True, exist_ok=True)

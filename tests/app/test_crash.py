@@ -1,5 +1,11 @@
 """Nothing written is lost: SIGKILL the chat (real store, real bridge, fake engine) in a
-subprocess at random moments, reopen the database each time and check it.
+subprocess at random moments of an answer being written, reopen the database each time and
+check it.
+
+Every kill is aimed: the parent waits until the child reports the Nth answer's first save,
+then kills it a random 0–0.6 s later, while that answer (at least 1 s of tokens) is still
+being written. The moments come from a fixed seed (ROTARY_CRASH_SEED overrides it), printed
+first, so a failure can be replayed exactly.
 
 Checked after every kill: PRAGMA integrity_check is "ok"; every message whose write the
 child reported (it reports after SQLite returned) is there; the answer in progress is
@@ -26,31 +32,34 @@ from app.history import COMPLETE, INTERRUPTED, WRITING, HistoryStore
 from tests.app.crash_child import FULL_ANSWER
 
 KILLS = 20
+SEED = int(os.environ.get("ROTARY_CRASH_SEED", "2021"))
 SAVE_INTERVAL_S = 0.25
 CHILD = Path(__file__).with_name("crash_child.py")
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 
 
-def _run_and_kill(db: Path, after_s: float) -> list[dict]:
-    """Start the child, SIGKILL it ``after_s`` seconds after it is ready; its records."""
+def _run_and_kill(db: Path, answer: int, after_s: float) -> list[dict]:
+    """Start the child, SIGKILL it ``after_s`` seconds after it reported the first save of its
+    ``answer``-th answer; its records."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     child = subprocess.Popen([sys.executable, str(CHILD), str(db), str(SAVE_INTERVAL_S)],
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                              env=env)
     records: list[dict] = []
-    ready = threading.Event()
+    writing = threading.Event()
 
     def read() -> None:
         for line in child.stdout:
             records.append(json.loads(line))
-            if records[-1]["op"] == "ready":
-                ready.set()
+            started = [r for r in records if r["op"] == "append" and r["role"] == "assistant"]
+            if len(started) == answer:
+                writing.set()
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     try:
-        assert ready.wait(60), "the child never started"
+        assert writing.wait(120), f"the child never began answer {answer}"
         time.sleep(after_s)
         child.send_signal(signal.SIGKILL)
         child.wait(10)
@@ -104,22 +113,24 @@ def _check_database(db: Path, expected: dict[int, dict], this_run: set[int]) -> 
 
 
 def test_sigkill_at_random_moments_loses_nothing_committed(tmp_path):
+    print(f"\nROTARY_CRASH_SEED={SEED}")
     db = tmp_path / "history.sqlite3"
-    rng = random.Random(int(os.environ.get("ROTARY_CRASH_SEED", time.time())))
+    rng = random.Random(SEED)
     expected: dict[int, dict] = {}
-    outcomes, saves = [], 0
-    for _kill in range(KILLS):
-        records = _run_and_kill(db, rng.uniform(0.05, 2.5))
+    saves = 0
+    for kill in range(KILLS):
+        answer, after_s = rng.randint(1, 3), rng.uniform(0.0, 0.6)
+        records = _run_and_kill(db, answer, after_s)
         saves += sum(r["op"] == "update" and r["status"] == WRITING for r in records)
         reported = _expected_rows(records)
         for message_id, want in reported.items():
             expected.setdefault(message_id, {}).update(want)
-        outcomes.append(_check_database(db, expected, set(reported)))
+        outcome = _check_database(db, expected, set(reported))
+        assert outcome == "mid-answer", (
+            f"kill {kill + 1} (seed {SEED}: answer {answer}, +{after_s:.2f} s) did not cut "
+            "an answer being written")
         for want in expected.values():      # what the reopen marked is now the state
             if want["status"] == WRITING:
                 want["status"] = INTERRUPTED
-    print(f"\n{KILLS} kills: {outcomes.count('mid-answer')} cut an answer being written, "
-          f"{outcomes.count('between')} fell between answers; {len(expected)} messages "
+    print(f"{KILLS} kills, each cutting an answer being written; {len(expected)} messages "
           f"checked; {saves} in-progress saves reported; integrity_check ok every time")
-    assert len(outcomes) == KILLS
-    assert outcomes.count("mid-answer") >= KILLS // 2     # the kills did land mid-answer

@@ -7,7 +7,6 @@ is tested in tests/engine/test_documents_summarize.py); one test uses the real e
 from __future__ import annotations
 
 import dataclasses
-import threading
 import time
 
 from PySide6.QtCore import QMimeData, QPointF, Qt, QTranslator, QUrl
@@ -30,15 +29,10 @@ class FakeDocuments:
 
     def __init__(self, engine, fail=None, part_delay=0.05):
         self.engine, self.fail, self.part_delay, self.requests = engine, fail, part_delay, []
-        engine.document = self.document
+        engine.documents = self._run      # runs on the fake engine's thread, in its turn
 
-    def document(self, request):
-        self.engine._stop.clear()
+    def _run(self, request, stop):
         self.requests.append(request)
-        threading.Thread(target=self._run, args=(request,), daemon=True).start()
-        return request.request_id
-
-    def _run(self, request):
         emit, rid, cid = self.engine.listener, request.request_id, request.conversation_id
         if self.fail is not None:
             emit(RequestFailed(rid, self.fail))
@@ -48,7 +42,7 @@ class FakeDocuments:
             return
         done = 0
         for part in range(1, 4):
-            if self.engine._stop.is_set():
+            if stop.is_set():
                 break
             emit(DocumentProgress(rid, cid, "reading", part, 3, part - 1, 180.0 - 60 * part,
                                   f"Reading part {part} of 3 (pages {14 * part - 13}–{14 * part})…"))
@@ -194,7 +188,7 @@ def test_the_chat_stop_button_stops_the_document_and_a_chat_waits_its_turn(qtbot
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     rotary.documents.summarize("short")
     assert not rotary.chat.send("a question meanwhile")          # the chat is busy
-    request_id = rotary.bridge.chat([("user", "queued")], 0.7)    # the bridge holds it back
+    request_id = rotary.bridge.chat([("user", "queued")], 0.7)    # the engine's queue holds it
     engine = rotary.fake["engine"]
     assert all(getattr(r, "request_id", None) != request_id for r in engine.requests)
     qtbot.waitUntil(lambda: "Reading part 1" in panel.status.text(), timeout=3000)

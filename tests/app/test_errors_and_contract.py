@@ -219,14 +219,18 @@ def test_first_window_size_fits_a_small_screen(qapp, monkeypatch):
 
 
 def test_every_kind_of_engine_error_has_a_sentence_in_the_interface_language():
+    """The safety net for an error without a catalogue message: its kind, or its family,
+    has a translated sentence (the engine's own errors carry messages: test_messages.py)."""
     import inspect  # noqa: PLC0415
 
     from app.error_text import _kinds  # noqa: PLC0415
     from engine import errors  # noqa: PLC0415
     for_developers = {errors.EngineError, errors.TraceFormatError, errors.BudgetError}
+    # raised with a message by the engine, and with words of its own (tr) by the bridge
+    own_words = {errors.EngineStateError}
     kinds = _kinds()
     for _, kind in inspect.getmembers(errors, inspect.isclass):
-        if issubclass(kind, errors.EngineError) and kind not in for_developers:
+        if issubclass(kind, errors.EngineError) and kind not in for_developers | own_words:
             assert any(k in kinds for k in kind.__mro__ if k is not errors.EngineError), kind
 
 
@@ -234,14 +238,14 @@ def test_engine_errors_are_shown_in_korean_with_the_english_kept_for_it(qapp, qt
     # The engine writes English; a Korean interface showed it as it was.
     from app import i18n  # noqa: PLC0415
     from app.notifications import NotificationService  # noqa: PLC0415
-    from engine.errors import CorruptModelError  # noqa: PLC0415
-    error = CorruptModelError("The model file is missing a setting it needs.", "general.name")
+    from engine.errors import ModelLoadError  # noqa: PLC0415
+    error = ModelLoadError("llama.cpp could not load the model.", "general.name")
     notices = NotificationService()
     assert notices.engine_error(error).message == error.message        # English: as written
     translators = i18n.install_translator(qapp, "ko")
     try:
         notice = notices.engine_error(error)
-        assert notice.message.startswith("모델 파일이 손상되었거나")
+        assert notice.message == "모델을 불러올 수 없었습니다."
         assert error.message in notice.details and "general.name" in notice.details
     finally:
         i18n.uninstall_translators(qapp, translators)
@@ -262,3 +266,44 @@ def test_catalogue_errors_are_said_in_korean_with_their_parameters(qapp, monkeyp
         assert error.message in details and "trace" in details
     finally:
         i18n.uninstall_translators(qapp, translators)
+
+
+def test_a_korean_user_reads_which_file_server_and_setting(qapp, tmp_path):
+    """Issue 21: a Korean user got a generic sentence per kind of error; the engine's own
+    errors and reports now reach them whole, with their file, address and numbers."""
+    import re  # noqa: PLC0415
+
+    from app import i18n  # noqa: PLC0415
+    from app.error_text import error_text  # noqa: PLC0415
+    from app.messages import say  # noqa: PLC0415
+    from engine.errors import EngineError  # noqa: PLC0415
+    from engine.messages import msg  # noqa: PLC0415
+    from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
+    from engine.remote.errors import model_not_found  # noqa: PLC0415
+
+    def raised(call) -> EngineError:
+        try:
+            call()
+        except EngineError as error:
+            return error
+        raise AssertionError("no error")
+
+    missing = raised(lambda: inspect_model(tmp_path / "qwen3-30b.gguf"))
+    folder = raised(lambda: inspect_model(tmp_path))
+    server = model_not_found("qwen3-30b", "https://ai.office.lan:8000", "HTTP 404")
+    fallback = msg("plan.fallback_fewer_parts", on_gpu=3, total=40)
+    translators = i18n.install_translator(qapp, "ko")
+    try:
+        shown = {"missing": error_text(missing)[0], "folder": error_text(folder)[0],
+                 "server": error_text(server)[0], "fallback": say(fallback)}
+    finally:
+        i18n.uninstall_translators(qapp, translators)
+    assert "qwen3-30b.gguf" in shown["missing"] and "찾을 수 없습니다" in shown["missing"]
+    assert f"“{tmp_path.name}”" in shown["folder"] and "폴더" in shown["folder"]
+    assert "https://ai.office.lan:8000" in shown["server"] and "“qwen3-30b”" in shown["server"]
+    assert "40개 중 3개" in shown["fallback"]
+    for text, data in ((shown["missing"], "qwen3-30b.gguf"), (shown["folder"], tmp_path.name),
+                       (shown["server"], "https://ai.office.lan:8000 qwen3-30b"),
+                       (shown["fallback"], "")):
+        words = re.findall(r"[A-Za-z]{3,}", text)
+        assert not [w for w in words if w not in data and w != "gguf"], text

@@ -98,6 +98,51 @@ def test_preset_names_come_from_the_engine_registry(rotary_home):
         assert loaded.problems == () and loaded.settings.preset == name
 
 
+def test_the_app_names_no_preset_itself():
+    """Issue 21: preset names lived in the engine, app/settings.py, app/wizard.py and
+    app/loading.py. The app now reads names and titles from the engine's registry."""
+    import ast  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    from engine.plan import PRESETS, preset_names, preset_words  # noqa: PLC0415
+    from app.settings import preset_label  # noqa: PLC0415
+    from app.wizard import preset_words as wizard_words  # noqa: PLC0415
+    names = set(preset_names()) | set(PRESETS)
+    written = []
+    for path in sorted((Path(__file__).resolve().parents[2] / "app").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in names:
+                written.append(f"{path.name}:{node.lineno} {node.value!r}")
+    assert not written, written
+    for name in preset_names():
+        title, in_a_sentence = preset_words(name)
+        assert preset_label(name) == str(title) and wizard_words(name) == str(in_a_sentence)
+    assert Settings().preset in preset_names()
+
+
+def test_every_setting_is_declared_once_with_its_check_label_and_reload_rule(rotary_home):
+    """Issue 21: a setting's check, its name for people and whether it reloads the model
+    were three lists in app/settings.py and a fourth in app/application.py."""
+    import dataclasses  # noqa: PLC0415
+
+    from app import application  # noqa: PLC0415
+    from app.settings import MODEL_FIELDS, _field_label  # noqa: PLC0415
+    paths = default_paths()
+    for field in dataclasses.fields(Settings):
+        if field.name == "schema_version":
+            continue
+        label = _field_label(field.name)
+        assert label
+        paths.settings_file.write_text(json.dumps({"schema_version": SETTINGS_VERSION,
+                                                   field.name: {"not": "valid"}}))
+        loaded = SettingsStore(paths.settings_file).load()
+        assert getattr(loaded.settings, field.name) == field.default, field.name
+        assert loaded.problems and label in loaded.problems[0], field.name
+    assert application.MODEL_FIELDS is MODEL_FIELDS
+    assert {"model_path", "preset", "engine_location", "server_url"} <= set(MODEL_FIELDS)
+    assert not {"temperature", "system_prompt", "language"} & set(MODEL_FIELDS)
+
+
 def test_the_dialog_keeps_every_valid_stored_value(qtbot, make_app):
     """One set of ranges: a large valid context is shown and saved unchanged on OK."""
     from app.settings import RANGES

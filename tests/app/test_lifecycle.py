@@ -47,7 +47,7 @@ def test_new_chat_while_streaming_keeps_the_answer_in_its_own_conversation(qtbot
     rotary.window.actions["new_chat"].trigger()
     assert rotary.chat.conversation_id is None and not rotary.chat.busy
     assert rotary.window.chat.streaming is None and not rotary.window.chat.message_widgets
-    _send(qtbot, rotary, "Second question")           # waits in the bridge, then runs
+    _send(qtbot, rotary, "Second question")           # waits in the engine's queue, then runs
     _all_settled(qtbot, rotary)
     stored = rotary.history.messages(first)
     assert [m.role for m in stored] == ["user", "assistant"]
@@ -289,23 +289,43 @@ def test_a_new_answer_comes_into_view_even_after_scrolling_up(qtbot, make_app):
     qtbot.waitUntil(lambda: bar.value() == bar.maximum() > 0, timeout=2000)
 
 
-def test_the_bridge_sends_one_answer_at_a_time_and_a_waiting_one_can_be_stopped(
-        qtbot, make_app):
+def test_answers_run_one_at_a_time_and_a_waiting_one_can_be_stopped(qtbot, make_app):
     rotary = _app(make_app, LONG, ("Third",))
     wait_ready(qtbot, rotary)
-    bridge, finished = rotary.bridge, []
+    bridge, finished, started = rotary.bridge, [], []
     bridge.finished.connect(lambda event: finished.append(event))
+    bridge.started.connect(started.append)
     first = bridge.chat([("user", "one")], 0.7)
     second = bridge.chat([("user", "two")], 0.7)
     third = bridge.chat([("user", "three")], 0.7)
-    qtbot.wait(100)
+    qtbot.waitUntil(lambda: started == [first], timeout=3000)
     engine = rotary.fake["engine"]
     chats = lambda: [r.request_id for r in engine.requests if hasattr(r, "messages")]  # noqa: E731
-    assert chats() == [first]                     # the others wait in the bridge
-    bridge.stop(second)                            # never reaches the engine
+    assert chats() == [first]                     # the others wait in the engine's queue
+    assert bridge.waits(second) and bridge.waits(third) and not bridge.waits(first)
+    bridge.stop(second)                            # it will never start
     bridge.stop(first)
     qtbot.waitUntil(lambda: len(finished) == 3, timeout=5000)
-    assert [e.request_id for e in finished] == [second, first, third]
-    assert finished[0].text == "" and finished[0].stats.stop_reason == "stopped"
-    assert finished[1].stats.stop_reason == "stopped" and finished[2].text == "Third"
+    assert [e.request_id for e in finished] == [first, second, third]
+    assert finished[0].stats.stop_reason == "stopped"
+    assert finished[1].text == "" and finished[1].stats.stop_reason == "stopped"
+    assert finished[2].text == "Third" and started == [first, third]
     assert chats() == [first, third]
+
+
+def test_a_message_sent_behind_an_answer_still_stopping_says_it_waits(qtbot, make_app):
+    """Issue 20 item 4: after New chat, a message queued behind the old answer (still
+    stopping: a server that hangs) said nothing; it now says it waits, until its turn."""
+    rotary = make_app(script=FakeScript(answers=[LONG, ("Fresh",)], first_token_delay=0.6))
+    wait_ready(qtbot, rotary)
+    phases = []
+    rotary.chat.phase_changed.connect(phases.append)
+    old = rotary.bridge.chat([("user", "old")], 0.7)     # still reading its prompt
+    qtbot.waitUntil(lambda: rotary.fake["engine"].requests[-1].request_id == old, timeout=3000)
+    _send(qtbot, rotary, "New question")
+    assert phases[-1] == "Waiting for the previous answer to end…"
+    rotary.bridge.stop(old)
+    qtbot.waitUntil(lambda: phases[-1] in ("Reading your message…", "Writing the answer…"),
+                    timeout=3000)
+    wait_idle(qtbot, rotary)
+    assert rotary.chat.messages[-1].content == "Fresh"

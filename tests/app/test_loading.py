@@ -5,18 +5,19 @@ from __future__ import annotations
 from app.paths import default_paths
 from app.settings import Settings
 from engine.errors import InsufficientMemoryError
+from engine.messages import msg
 from tests.app.conftest import wait_ready
 from tests.app.fakes import FakeScript
 
 
 def test_fallback_is_explained_in_plain_words(qtbot, make_app):
-    script = FakeScript(fallbacks=("Not enough graphics memory; keeping more of the model "
-                                   "in RAM",))
+    script = FakeScript(fallbacks=(msg("plan.fallback_fewer_parts", on_gpu=3, total=40),))
     rotary = make_app(script=script)
     qtbot.waitUntil(lambda: "safer one" in rotary.window.loading.explanations.text(),
                     timeout=5000)
     wait_ready(qtbot, rotary)
-    assert "keeping more of the model in RAM" in rotary.window.loading.explanations.text()
+    assert "more of the model stays in main memory (3 of 40 parts" in \
+        rotary.window.loading.explanations.text()
     assert any("less graphics memory" in n.message for n in rotary.notices.history)
 
 

@@ -236,3 +236,73 @@ def test_vram_reading_says_what_this_process_holds(install):
     install(FakeNvml())
     reading = read_vram()
     assert reading.process_bytes == 700 * MIB and reading.used_bytes == 900 * MIB
+
+
+# ---- every swallowed failure leaves one line for IT -------------------------------------
+
+def _lines(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "rotary.hardware"]
+
+
+def test_nvml_failures_are_logged_once_each(install, caplog):
+    caplog.set_level("INFO", logger="rotary.hardware")
+    hardware._reported.clear()
+    fake = install(FakeNvml())
+    probe()                                        # PCIe width: NotSupported on laptops
+    assert any("nvmlDeviceGetMaxPcieLinkWidth" in line for line in _lines(caplog))
+    fake.failing = True
+    for _ in range(10):                            # the gauge polls twice a second
+        assert read_vram() is None
+    lost = [line for line in _lines(caplog) if "reading graphics memory" in line]
+    assert len(lost) == 1 and "GpuIsLost" in lost[0]
+    fake.failing = False
+    assert read_vram() is not None
+    assert any("works again" in line for line in _lines(caplog))
+    probe_failure = install(FakeNvml())
+    probe_failure.failing = True
+    probe()
+    assert any("listing the NVIDIA GPUs failed" in line for line in _lines(caplog))
+
+
+def test_nvml_missing_or_refusing_is_logged(install, caplog):
+    caplog.set_level("INFO", logger="rotary.hardware")
+    hardware._reported.clear()
+    install(None)
+    probe()
+    install(FakeNvml(init_error="NVMLError_DriverNotLoaded"))
+    probe()
+    lines = _lines(caplog)
+    assert any("pynvml cannot be imported" in line for line in lines)
+    assert any("nvmlInit failed" in line and "DriverNotLoaded" in line for line in lines)
+
+
+def test_psutil_refusals_are_logged(monkeypatch, caplog):
+    caplog.set_level("INFO", logger="rotary.hardware")
+    hardware._reported.clear()
+
+    def refuse(*args, **kwargs):
+        raise hardware.psutil.AccessDenied()
+
+    def cores(logical=True):
+        if not logical:
+            raise OSError("no /proc")
+        return 4
+    monkeypatch.setattr(hardware.psutil, "virtual_memory", refuse)
+    monkeypatch.setattr(hardware.psutil, "cpu_count", cores)
+    monkeypatch.setattr(hardware.psutil, "Process", refuse)
+    info = probe()
+    assert info.ram_total_bytes == 0 and info.cpu_physical_cores == info.cpu_logical_cores == 4
+    assert process_ram_bytes() == 0
+    lines = " | ".join(_lines(caplog))
+    for said in ("how much memory", "how many processor cores", "cores allowed",
+                 "memory Rotary holds"):
+        assert said in lines, lines
+
+
+def test_an_unknown_failure_is_not_swallowed(monkeypatch):
+    """Narrow excepts: a bug (here a TypeError from psutil) is not taken for a refusal."""
+    def broken():
+        raise TypeError("a bug, not a locked-down system")
+    monkeypatch.setattr(hardware.psutil, "virtual_memory", broken)
+    with pytest.raises(TypeError):
+        probe()

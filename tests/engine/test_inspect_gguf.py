@@ -217,7 +217,8 @@ def test_deepseek2_mla_and_shared_experts(tmp_path):
 def test_unknown_architecture_is_named(tmp_path):
     with pytest.raises(UnsupportedModelError) as info:
         inspect_model(write_model(tmp_path / "foo.gguf", arch="foo"))
-    assert info.value.message == "This model uses the 'foo' design, which Rotary cannot run yet."
+    assert info.value.message == ("Rotary cannot run this kind of model yet (its design is "
+                                  "called “foo”).")
 
 
 def test_non_ascii_path_works(tmp_path):
@@ -258,14 +259,15 @@ def _inspect_bytes(tmp_path, data: bytes, name="bad.gguf"):
 
 @pytest.mark.parametrize("data, words", [
     (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "PDF"),
-    (b"Hello, this is a text file.\n" * 20, "not a GGUF"),
+    (b"Hello, this is a text file.\n" * 20, "not a model Rotary can use"),
     (b"", "too short"),
-    (b"tjgg\x01\x00\x00\x00" + bytes(64), "old GGML"),
+    (b"tjgg\x01\x00\x00\x00" + bytes(64), "old format"),
 ])
 def test_not_a_gguf(tmp_path, data, words):
     with pytest.raises(NotAGGUFError) as info:
         _inspect_bytes(tmp_path, data)
     assert words in info.value.message
+    assert "GGUF" not in info.value.message and "GGUF" in info.value.details   # jargon for IT
 
 
 @pytest.mark.parametrize("version", [1, 4, 99])

@@ -53,3 +53,50 @@ def test_every_template_has_korean_and_chinese_with_the_same_placeholders():
     for template, translated in ENGINE_TRANSLATIONS.items():
         for text in translated:
             assert text and placeholders(text) == placeholders(template), (template, text)
+
+
+# Folders whose sentences other work converts (documents, residency, the slot cache).
+NOT_YET = ("engine/documents/", "engine/residency/", "engine/runtime/slot_cache.py",
+           "engine/runtime/llama_model.py", "engine/fixtures/")
+
+
+def _english_errors(path: Path) -> list[str]:
+    """Calls of an EngineError class (or of msg-less helpers) whose message is a literal."""
+    import ast  # noqa: PLC0415
+    import inspect  # noqa: PLC0415
+
+    from engine import errors  # noqa: PLC0415
+    kinds = {name for name, kind in inspect.getmembers(errors, inspect.isclass)
+             if issubclass(kind, errors.EngineError)}
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in kinds and node.args \
+                and isinstance(node.args[0], (ast.Constant, ast.JoinedStr, ast.BinOp)):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_the_engine_raises_catalogue_messages_not_english():
+    """Every error the engine raises says a catalogue message (a Korean user reads it whole,
+    with its file, page or setting), outside the folders still to convert."""
+    english = []
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        if not str(path.relative_to(ROOT)).startswith(NOT_YET):
+            english += _english_errors(path)
+    assert not english, f"raise EngineError(msg(...)) instead of English at {english}"
+
+
+def test_events_and_reports_carry_messages():
+    """Sentences in engine events are Msg, for the app to say in its language."""
+    import dataclasses  # noqa: PLC0415
+    import typing  # noqa: PLC0415
+
+    from engine import api, recipe  # noqa: PLC0415
+    from engine.plan import speed  # noqa: PLC0415
+    for kind, field in ((api.LoadProgress, "message"), (api.LoadFallback, "message"),
+                        (api.ModelLoaded, "message"), (api.ServerModelLoaded, "message"),
+                        (recipe.Recipe, "note"), (speed.PlanSummary, "text")):
+        hints = typing.get_type_hints(kind)
+        assert field in {f.name for f in dataclasses.fields(kind)}
+        assert Msg in (typing.get_args(hints[field]) or (hints[field],)), (kind, field)

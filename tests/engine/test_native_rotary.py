@@ -359,21 +359,3 @@ def test_the_engine_decides_with_the_native_policy_and_matches_python(tiny_moe_p
     assert engine == (counts.hits, counts.misses, counts.uploads) and counts.uploads > 0
     assert tables == [reference.tables[j].expert_in for j in range(4)]
     assert resident == tuple(tuple(sorted(e for e in t if e >= 0)) for t in tables)
-
-
-def test_a_prebuilt_policy_library_is_taken_before_compiling(monkeypatch, tmp_path):
-    from engine.native import build as native_build  # noqa: PLC0415
-
-    if native_build.find_compiler() is None:
-        pytest.skip("needs a C compiler")
-    prebuilt = native_build.compile_into("rotary_policy.c", tmp_path / "prebuilt")   # build.spec's step
-    monkeypatch.setattr(native_build, "PREBUILT", prebuilt.parent)
-    monkeypatch.setattr(native_build, "find_compiler", lambda: pytest.fail("compiled"))
-    native_build.build_library.cache_clear()
-    native_rotary.library.cache_clear()
-    try:
-        assert native_build.build_library("rotary_policy.c") == prebuilt
-        assert native_rotary.available()
-    finally:
-        native_build.build_library.cache_clear()
-        native_rotary.library.cache_clear()

@@ -12,7 +12,8 @@ import pytest
 pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
 
 from engine.api import (ChatMessage, DocumentFinished, DocumentInspected,  # noqa: E402
-                        DocumentProgress, DocumentRequest, RequestFailed, StepRecord)
+                        DocumentProgress, DocumentRequest, RequestFailed, RequestStarted,
+                        StepRecord)
 from engine.documents.samples import long_pdf  # noqa: E402
 from engine.documents.summarize import DocumentSummarizer  # noqa: E402
 from engine.errors import ServerNoTokenizerError  # noqa: E402
@@ -39,9 +40,9 @@ class Tokenizations:
         self.calls = 0
         original = client._tokenize
 
-        def counting(path, text, model):
+        def counting(path, text, model, stop=None):
             self.calls += 1
-            return original(path, text, model)
+            return original(path, text, model, stop)
         client._tokenize = counting
 
 
@@ -61,7 +62,7 @@ def test_a_long_document_is_read_in_parts_sized_by_the_server(server, tmp_path):
     path = long_pdf(tmp_path / "long.pdf", 6, paragraphs_per_page=1)
     try:
         assert engine.server.context_size == 0          # llama-cpp-python's server does not say
-        tokenizations = Tokenizations(engine.worker.client)
+        tokenizations = Tokenizations(engine.model.client)
         request = DocumentRequest(str(path), cache_dir=str(tmp_path / "cache"), conversation_id=5)
         finished = document_events(recorder, engine.document(request))
         learnt = engine.server.context_size
@@ -77,7 +78,8 @@ def test_a_long_document_is_read_in_parts_sized_by_the_server(server, tmp_path):
     mine = [e for e in recorder.seen if getattr(e, "request_id", None) == request.request_id]
     progress = [e for e in mine if isinstance(e, DocumentProgress)]
     steps = [e for e in mine if isinstance(e, StepRecord)]
-    assert isinstance(mine[0], DocumentInspected) and mine[0].conversation_id == 5
+    assert isinstance(mine[0], RequestStarted) and mine[0].conversation_id == 5
+    assert isinstance(mine[1], DocumentInspected) and mine[1].conversation_id == 5
     assert progress and all(e.conversation_id == 5 and e.parts == summary.parts for e in progress)
     assert all(e.request_id == request.request_id for e in recorder.seen
                if isinstance(e, (DocumentProgress, DocumentInspected)))
@@ -189,7 +191,7 @@ def test_a_server_without_a_tokenizer_says_so_instead_of_guessing(plain_server, 
         engine.shutdown()
     assert isinstance(failed, RequestFailed) and failed.conversation_id == 3
     assert isinstance(failed.error, ServerNoTokenizerError)
-    assert "cannot count tokens" in failed.error.message and url in failed.error.message
+    assert "cannot count words" in failed.error.message and url in failed.error.message
     assert calls == []                   # nothing was sent to the model on a guess
     assert not [e for e in recorder.seen if isinstance(e, (DocumentInspected, StepRecord))]
 

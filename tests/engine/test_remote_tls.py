@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives import hashes, serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec  # noqa: E402
 from cryptography.x509.oid import NameOID  # noqa: E402
 
-from engine.api import LoadRequest, ModelLoaded  # noqa: E402
+from engine.api import LoadRequest, ServerModelLoaded  # noqa: E402
 from engine.errors import ServerCertificateError, ServerProtocolError  # noqa: E402
 from engine.fixtures.demo_model import write_demo_model  # noqa: E402
 from engine.remote.config import ServerConfig  # noqa: E402
@@ -82,7 +82,7 @@ def test_an_untrusted_certificate_is_refused_by_default(tls_server):
 
 def test_the_office_ca_bundle_makes_it_trusted(tls_server, office_pki):
     loaded = _load(ServerConfig(tls_server.url, ca_bundle=str(office_pki / "ca.pem")))
-    assert isinstance(loaded, ModelLoaded), loaded
+    assert isinstance(loaded, ServerModelLoaded), loaded
     assert loaded.server.address.startswith("https://127.0.0.1:")
 
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import queue
-from dataclasses import replace
 import threading
+import time
+from dataclasses import replace
 
 import pytest
 
 from engine.runtime import loader
 from engine.api import (ChatMessage, ChatRequest, LoadFallback, LoadProgress, LoadRequest,
-                        ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished, StepRecord)
+                        ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished,
+                        RequestStarted, StepRecord)
 from engine.errors import EngineStateError, InsufficientMemoryError, NotAGGUFError
 from engine.plan.hardware import probe
 from engine.model.inspect_gguf import inspect_model
@@ -118,10 +120,10 @@ def test_errors_never_enter_the_token_stream(engine_service, tiny_moe_path, cpu_
 def test_unload_and_shutdown_close_the_model(engine_service, tiny_moe_path, cpu_recipe):
     service, collector = engine_service
     _load(service, collector, tiny_moe_path, cpu_recipe())
-    native = service.worker.loaded.native
+    native = service.model.loaded.native
     service.unload()
     collector.until(ModelUnloaded)
-    assert service.worker.loaded is None and native.ctx.ctx is None
+    assert service.model is None and native.ctx.ctx is None
 
 
 def test_memory_failures_step_down_the_ladder_in_plain_words(engine_service, tiny_moe_path,
@@ -140,7 +142,7 @@ def test_memory_failures_step_down_the_ladder_in_plain_words(engine_service, tin
     events = _load(service, collector, tiny_moe_path, replace(planned, n_threads=1))
     fallbacks = [e for e in events if isinstance(e, LoadFallback)]
     assert isinstance(events[-1], ModelLoaded) and len(fallbacks) == 2
-    assert all(f.message and "layer" not in f.message.lower() for f in fallbacks)
+    assert all(f.message and "layer" not in str(f.message).lower() for f in fallbacks)
     assert events[-1].recipe == attempts[-1] != attempts[0]
 
 
@@ -174,7 +176,118 @@ def test_loading_without_routing_installs_no_recorder(engine_service, tiny_moe_p
     service.load(LoadRequest(model_path=str(tiny_moe_path), recipe=cpu_recipe(),
                              record_routing=False))
     assert isinstance(collector.until((ModelLoaded, RequestFailed))[-1], ModelLoaded)
-    assert service.worker.loaded.recorder is None
+    assert service.model.loaded.recorder is None
     service.chat(ChatRequest(messages=HELLO, max_tokens=4, temperature=0))
     steps = [e for e in collector.until(RequestFinished) if isinstance(e, StepRecord)]
     assert steps and all(s.expert_ids is None for s in steps)
+
+
+# ---- each request has its own stop ---------------------------------------------------------
+
+def _listen(service, collector, on_event):
+    def listener(event):
+        collector(event)
+        on_event(event)
+    service._listener = listener
+
+
+def test_stop_then_send_at_once_stops_the_first_and_runs_the_second(engine_service,
+                                                                     tiny_moe_path, cpu_recipe):
+    """Issue 21: one shared flag, cleared when the next request was queued, un-stopped the
+    answer still running. Stop, then send at once: the first ends, the second runs."""
+    service, collector = engine_service
+    _load(service, collector, tiny_moe_path, cpu_recipe())
+    first = ChatRequest(messages=HELLO, max_tokens=64, temperature=1.0, seed=5)
+    second = ChatRequest(messages=HELLO, max_tokens=6, temperature=0)
+
+    def stop_and_send(event):
+        if isinstance(event, StepRecord) and event.request_id == first.request_id \
+                and event.generated_tokens == 2:
+            service.stop()                # the answer being written, as the Stop button does
+            service.chat(second)          # and the next message at once
+
+    _listen(service, collector, stop_and_send)
+    service.chat(first)
+    events = collector.until(RequestFinished) + collector.until(RequestFinished)
+    ends = {e.request_id: e for e in events if isinstance(e, RequestFinished)}
+    assert ends[first.request_id].stats.stop_reason == "stopped"
+    assert ends[first.request_id].stats.generated_tokens <= 3
+    assert ends[second.request_id].stats.stop_reason != "stopped"
+    assert ends[second.request_id].stats.generated_tokens > 0
+
+
+def test_a_request_stopped_while_it_waits_never_starts(engine_service, tiny_moe_path,
+                                                       cpu_recipe):
+    service, collector = engine_service
+    _load(service, collector, tiny_moe_path, cpu_recipe())
+    running = ChatRequest(messages=HELLO, max_tokens=64, temperature=1.0, seed=5,
+                          conversation_id=1)
+    waiting = ChatRequest(messages=HELLO, max_tokens=6, conversation_id=2)
+    seen = {}
+
+    def on_event(event):
+        if isinstance(event, StepRecord) and event.generated_tokens == 2 and not seen:
+            service.chat(waiting)
+            seen["queued"] = service.waiting(waiting.request_id)
+            seen["running waits"] = service.waiting(running.request_id)
+            service.stop(waiting.request_id)     # stop the waiting one only
+            seen["still running"] = True
+        if isinstance(event, StepRecord) and event.generated_tokens == 4:
+            service.stop(running.request_id)
+
+    _listen(service, collector, on_event)
+    service.chat(running)
+    events = collector.until(RequestFinished) + collector.until(RequestFinished)
+    assert seen == {"queued": True, "running waits": False, "still running": True}
+    started = [e.request_id for e in events if isinstance(e, RequestStarted)]
+    assert started == [running.request_id]                 # the stopped one never started
+    ends = [e for e in events if isinstance(e, RequestFinished)]
+    assert [e.request_id for e in ends] == [running.request_id, waiting.request_id]
+    assert ends[0].stats.stop_reason == "stopped" and ends[0].stats.generated_tokens == 4
+    assert ends[1].text == "" and ends[1].stats.stop_reason == "stopped"
+    assert ends[1].conversation_id == 2
+    assert not any(isinstance(e, StepRecord) and e.request_id == waiting.request_id
+                   for e in events)
+
+
+def test_stopping_a_conversation_stops_what_it_runs_and_what_it_has_waiting(
+        engine_service, tiny_moe_path, cpu_recipe):
+    service, collector = engine_service
+    _load(service, collector, tiny_moe_path, cpu_recipe())
+    mine = [ChatRequest(messages=HELLO, max_tokens=64, temperature=1.0, seed=5,
+                        conversation_id=7),
+            ChatRequest(messages=HELLO, max_tokens=64, conversation_id=7)]
+    other = ChatRequest(messages=HELLO, max_tokens=3, temperature=0, conversation_id=8)
+
+    def on_event(event):
+        if isinstance(event, StepRecord) and event.request_id == mine[0].request_id \
+                and event.generated_tokens == 2:
+            service.chat(mine[1])
+            service.chat(other)
+            service.stop_conversation(7)
+
+    _listen(service, collector, on_event)
+    service.chat(mine[0])
+    events = []
+    for _ in range(3):
+        events += collector.until(RequestFinished)
+    ends = {e.request_id: e for e in events if isinstance(e, RequestFinished)}
+    assert ends[mine[0].request_id].stats.stop_reason == "stopped"
+    assert ends[mine[1].request_id].stats.stop_reason == "stopped"
+    assert ends[mine[1].request_id].stats.generated_tokens == 0
+    assert ends[other.request_id].stats.generated_tokens > 0
+
+
+def test_shutdown_stops_the_answer_and_drops_what_waits(tiny_moe_path, cpu_recipe):
+    collector = Collector()
+    service = EngineService(collector)
+    _load(service, collector, tiny_moe_path, cpu_recipe())
+    long_answer = ChatRequest(messages=HELLO, max_tokens=400, temperature=1.0, seed=5)
+    service.chat(long_answer)
+    for _ in range(3):
+        service.chat(ChatRequest(messages=HELLO, max_tokens=400))
+    collector.until(StepRecord)
+    started = time.perf_counter()
+    service.shutdown()
+    assert time.perf_counter() - started < 5.0
+    assert not service._thread.is_alive() and service.model is None

@@ -49,3 +49,35 @@ def test_a_patch_that_does_not_apply_stops_the_set_up(tmp_path, monkeypatch):
     (source / "vendor" / "llama.cpp" / "ggml" / "src" / "ggml-cpu" / "ggml-cpu.c").write_text("x\n")
     with pytest.raises(SystemExit, match="0001-.*does not apply"):
         bootstrap.apply_patches(source)
+
+
+def test_the_llama_cpp_version_is_written_in_pyproject_only(tmp_path, monkeypatch):
+    """bootstrap reads the pin from pyproject.toml (it had its own copy to keep in step),
+    with tomllib or, on Python 3.10, its own small reader: both read the same list."""
+    import builtins  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    bootstrap = _bootstrap()
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    with_tomllib = bootstrap._dependencies(text)
+    real_import = builtins.__import__
+
+    def without_tomllib(name, *args, **kwargs):
+        if name == "tomllib":
+            raise ModuleNotFoundError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_tomllib)
+    assert bootstrap._dependencies(text) == with_tomllib
+    assert "bootstrap.py" not in text and "0.3.36" not in (ROOT / "bootstrap.py").read_text()
+    assert bootstrap.LLAMA_REQUIREMENT in with_tomllib
+    monkeypatch.setattr(builtins, "__import__", real_import)
+    changed = tmp_path / "pyproject.toml"
+    changed.write_text(text.replace(bootstrap.LLAMA_REQUIREMENT, "llama-cpp-python == 9.9.9"))
+    assert bootstrap.pinned("llama-cpp-python", changed) == "llama-cpp-python==9.9.9"
+    changed.write_text(text.replace(bootstrap.LLAMA_REQUIREMENT, "llama-cpp-python>=0.3"))
+    with pytest.raises(SystemExit, match="does not pin"):
+        bootstrap.pinned("llama-cpp-python", changed)
+    if sys.version_info >= (3, 11):
+        import tomllib  # noqa: PLC0415
+        assert with_tomllib == tomllib.loads(text)["project"]["dependencies"]

@@ -1,13 +1,16 @@
-"""Planning expert slots: sized from free VRAM, at least 0.7 GB left, only where they help."""
+"""Planning expert slots: sized from free VRAM, the preset's headroom left, only where they help."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 
 from engine.model.inspect_gguf import inspect_model
 from engine.plan import plan
-from engine.plan.hardware import GIB, HardwareInfo
-from engine.plan.slots import SLOT_HEADROOM_BYTES, expert_bytes_per_layer, slot_bank_bytes
+from engine.plan.hardware import GIB, MIB, HardwareInfo
+from engine.plan.presets import MIN_VRAM_HEADROOM_BYTES, PRESETS, check_registry
+from engine.plan.slots import expert_bytes_per_layer, slot_bank_bytes
 
 QWEN36 = "qwen3.6-35b-a3b-q4_k_m"
 
@@ -35,12 +38,37 @@ def test_the_slot_layout_spreads_free_vram_over_every_layer_on_8_gb(qwen36):
     assert recipe.slot_layers == recipe.cpu_expert_layers
     slots = {recipe.expert_slots[i] for i in recipe.slot_layers}
     assert len(slots) == 1 and qwen36.n_expert_used <= slots.pop() < qwen36.n_expert
-    assert free_after(recipe, hw) >= SLOT_HEADROOM_BYTES
-    # one more slot per layer would cut into the 0.7 GB
+    assert free_after(recipe, hw) >= recipe.vram.headroom_bytes == stock.vram.headroom_bytes
+    # one more slot per layer would cut into the headroom
     per = expert_bytes_per_layer(qwen36)
     one_more = sum(per[i] for i in recipe.slot_layers)
-    assert free_after(recipe, hw) - one_more < max(SLOT_HEADROOM_BYTES, stock.vram.headroom_bytes)
-    assert recipe.residency_policy == "rotary" and "graphics card" in recipe.note
+    assert free_after(recipe, hw) - one_more < recipe.vram.headroom_bytes
+    assert recipe.residency_policy == "rotary" and "graphics card" in str(recipe.note)
+
+
+def test_the_slots_leave_the_presets_headroom_free_and_no_more(qwen36, monkeypatch):
+    """One headroom rule (issue 21: the old 0.7 GB floor never applied): the preset's, which
+    the layout search keeps too. More headroom, fewer slots; every time it binds exactly."""
+    hw, counts = laptop(), []
+    per = expert_bytes_per_layer(qwen36)
+    for headroom in (768 * MIB, 1024 * MIB, 1536 * MIB):
+        monkeypatch.setitem(PRESETS, "8gb-laptop", dataclasses.replace(
+            PRESETS["8gb-laptop"], vram_headroom_bytes=headroom))
+        recipe = plan(qwen36, hw, preset="8gb-laptop", overrides={"slot_layout": True})
+        one_more = sum(per[i] for i in recipe.slot_layers)
+        assert recipe.vram.headroom_bytes == headroom
+        assert headroom <= free_after(recipe, hw) < headroom + one_more
+        counts.append(recipe.expert_slots[recipe.slot_layers[0]])
+    assert counts[0] > counts[1] > counts[2] >= qwen36.n_expert_used
+
+
+def test_no_gpu_preset_keeps_less_than_0_7_gb_free():
+    assert all(p.vram_headroom_bytes >= MIN_VRAM_HEADROOM_BYTES for p in PRESETS.values()
+               if p.use_gpu)
+    careless = dataclasses.replace(PRESETS["8gb-laptop"], name="careless",
+                                   vram_headroom_bytes=0)
+    with pytest.raises(ValueError, match="0.7 GB"):
+        check_registry({**PRESETS, "careless": careless})
 
 
 def test_slot_gib_and_slot_count_fix_the_size(qwen36):

@@ -15,17 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(_WIN32)
-#define RP_EXPORT __declspec(dllexport)
-#else
-#define RP_EXPORT __attribute__((visibility("default")))
-#endif
+#include "rotary_policy.h"       /* status codes, rp_engine: what Python mirrors */
 
 #define RP_FREE (-1)
 #define RENORMALISE_AT 1e150      /* rotary.py's RENORMALISE_AT */
-
-enum { RP_OK = 0, RP_E_ARGS = -1, RP_E_ORDER = -2, RP_E_ID = -3, RP_E_NOMEM = -4,
-       RP_E_NO_VICTIM = -5, RP_E_UNBOUND = -6 };
 
 /* ---- an open-addressing map: full key (n uint16 ids) -> last token (int64) ---------------- */
 
@@ -513,25 +506,7 @@ RP_EXPORT int32_t rp_step_all(rp_state *s, const int32_t *ids) {
     return total;
 }
 
-/* The slot-cache calls of libllama the engine step makes (engine/runtime/slot_cache.py
- * declares the same signatures; a test ties them together). */
-typedef int32_t (*rp_read_routing_fn)(void *ctx, int32_t *ids, float *probs);
-typedef int32_t (*rp_upload_fn)(void *ctx, int32_t il, int32_t n, const int32_t *experts, const int32_t *slots);
-typedef int32_t (*rp_stage_fn)(void *ctx, int32_t il, const int32_t *slot_to_expert);
-typedef int32_t (*rp_commit_fn)(void *ctx);
-
-typedef struct {
-    rp_read_routing_fn read_routing;
-    rp_upload_fn upload;
-    rp_stage_fn stage;
-    rp_commit_fn commit;
-    void *ctx;
-    const int32_t *model_layer;   /* [L] model layer of each policy layer */
-} rp_engine;
-
-enum { RP_FAILED_NONE = 0, RP_FAILED_READ = 1, RP_FAILED_UPLOAD = 2, RP_FAILED_STAGE = 3,
-       RP_FAILED_COMMIT = 4 };
-
+/* rp_engine (the libllama calls) and its RP_FAILED_* codes: rotary_policy.h. */
 /* One decoded token, in one call from Python: read the step's routing into ids [L][k],
  * decide every layer, upload and stage the layers that changed, publish. After a decode step
  * every ctypes call costs microseconds of cold caches, so the whole step stays here.

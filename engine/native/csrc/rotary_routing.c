@@ -8,7 +8,8 @@
  * Python owns.
  *
  * No ggml headers: only the leading fields of struct ggml_tensor are read, and the two
- * ggml functions needed are passed in as pointers (the engine checks the layout in tests).
+ * ggml functions needed are passed in as pointers (rotary_routing.h; the engine checks the
+ * layout against ggml's when it loads the library).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,41 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(_WIN32)
-#define RR_EXPORT __declspec(dllexport)
-#else
-#define RR_EXPORT __attribute__((visibility("default")))
-#endif
-
-typedef void (*rr_tensor_get_fn)(const void *tensor, void *data, size_t offset, size_t size);
-typedef size_t (*rr_nbytes_fn)(const void *tensor);
-
-struct rr_tensor_head {         /* the first fields of struct ggml_tensor */
-    int32_t type;
-    void *buffer;
-    int64_t ne[4];
-    size_t nb[4];
-};
-
-struct rr_state {
-    rr_tensor_get_fn tensor_get;
-    rr_nbytes_fn nbytes;
-    int64_t name_offset;        /* offsetof(struct ggml_tensor, name) */
-    int32_t enabled;
-    int32_t with_weights;
-    int32_t max_layers;
-    int32_t max_rows;
-    int32_t k_max;
-    int32_t *ids;               /* [max_layers][max_rows][k_max] */
-    float *weights;             /* [max_layers][max_rows][k_max] */
-    int32_t *rows;              /* [max_layers]: rows recorded this batch, 0 = none */
-    int32_t *k;                 /* [max_layers] */
-    int64_t nodes_seen;         /* for tests: proves the callback runs */
-    char hidden_name[32];       /* e.g. "ffn_norm": the router's input; "" = don't capture */
-    int32_t n_embd_max;
-    float *hidden;              /* [max_layers][n_embd_max]: last row of the batch only */
-    int32_t *hidden_len;        /* [max_layers]: floats captured this batch, 0 = none */
-};
+#include "rotary_routing.h"     /* rr_state, rr_tensor_head: what Python mirrors */
 
 enum { RR_NONE = 0, RR_TOPK = 1, RR_WEIGHTS = 2, RR_HIDDEN = 3 };
 
@@ -62,7 +29,7 @@ static size_t rr_match(const char *name, const char *prefix) {
 }
 
 /* "ffn_moe_topk-12" -> RR_TOPK, layer 12; names with any suffix are not ours. */
-static int rr_parse(const struct rr_state *s, const char *name, int *layer) {
+static int rr_parse(const rr_state *s, const char *name, int *layer) {
     const char *digits;
     int kind, value = 0;
     size_t skip;
@@ -81,8 +48,8 @@ static int rr_parse(const struct rr_state *s, const char *name, int *layer) {
 }
 
 /* Copy a [rows, k] view: topk is ne={k, rows}; weights are ne={1, k, rows}. */
-static void rr_store(struct rr_state *s, const void *tensor, int kind, int layer) {
-    const struct rr_tensor_head *t = (const struct rr_tensor_head *)tensor;
+static void rr_store(rr_state *s, const void *tensor, int kind, int layer) {
+    const rr_tensor_head *t = (const rr_tensor_head *)tensor;
     int weights_shape = t->ne[0] == 1;
     int64_t k = weights_shape ? t->ne[1] : t->ne[0];
     int64_t rows = weights_shape ? t->ne[2] * t->ne[3] : t->ne[1] * t->ne[2] * t->ne[3];
@@ -111,8 +78,8 @@ static void rr_store(struct rr_state *s, const void *tensor, int kind, int layer
 }
 
 /* The router's input for the batch's last token: one contiguous f32 row of n_embd. */
-static void rr_store_hidden(struct rr_state *s, const void *tensor, int layer) {
-    const struct rr_tensor_head *t = (const struct rr_tensor_head *)tensor;
+static void rr_store_hidden(rr_state *s, const void *tensor, int layer) {
+    const rr_tensor_head *t = (const rr_tensor_head *)tensor;
     int64_t rows = t->ne[1] * t->ne[2] * t->ne[3];
     if (layer >= s->max_layers || t->ne[0] > s->n_embd_max || t->nb[0] != 4 || rows < 1) return;
     s->tensor_get(tensor, s->hidden + (size_t)layer * s->n_embd_max,
@@ -121,7 +88,7 @@ static void rr_store_hidden(struct rr_state *s, const void *tensor, int layer) {
 }
 
 RR_EXPORT bool rr_callback(void *tensor, bool ask, void *user_data) {
-    struct rr_state *s = (struct rr_state *)user_data;
+    rr_state *s = (rr_state *)user_data;
     int layer = -1, kind;
     s->nodes_seen++;
     if (!s->enabled) return !ask;
@@ -133,4 +100,3 @@ RR_EXPORT bool rr_callback(void *tensor, bool ask, void *user_data) {
     return true;
 }
 
-RR_EXPORT int rr_abi_version(void) { return 2; }
