@@ -189,7 +189,7 @@ def _print_slot_json(loaded, decode_tps: list[float]) -> None:
     totals = cache.totals if cache is not None else None
     recipe = loaded.recipe
     print(json.dumps({
-        "slot_cache": cache is not None, "note": loaded.native.slot_cache_note,
+        "slot_cache": cache is not None, "note": _plain(loaded.native.slot_cache_note),
         "policy": recipe.residency_policy if cache is not None else None,
         "slots_per_layer": dict(zip(map(str, cache.layers), cache.slots)) if cache else {},
         "slot_bytes": cache.bank_bytes if cache else 0,

@@ -40,7 +40,19 @@ CATALOGUE: dict[str, str] = {
     "runtime.checking_file": "Checking the model file…",
     "runtime.loading_into_memory": "Loading the model into memory…",
     "runtime.ready": "The model is ready.",
-    "runtime.summary_with_note": "{summary} {note}.",
+    "runtime.summary_with_note": "{summary} {note}",
+    "runtime.stock_build": "This build of Rotary cannot keep single experts on the graphics card, "
+                           "so whole parts of the model are placed there instead.",
+    "runtime.slots_not_set_up": "Rotary could not keep single experts on the graphics card "
+                                "here, so whole parts of the model are placed there instead.",
+    "runtime.no_memory_for_slots": "There was not enough graphics memory to keep single experts "
+                                   "on the graphics card.",
+    "runtime.not_enough_memory_to_load": "There was not enough memory to load this model with "
+                                         "the current settings.",
+    "runtime.model_not_loaded": "The model file {name} could not be loaded.",
+    "runtime.replay_needs_slots": "A routing trace can only be replayed with single experts "
+                                  "kept on the graphics card.",
+    "runtime.no_experts_for_slots": "This model has no experts to keep on the graphics card.",
     "runtime.not_enough_memory": "This computer does not have enough memory for this model, "
                                  "even with the smallest settings. Try a smaller model.",
     "runtime.fewer_slots": "Not enough graphics memory, so less of the model is kept on the "

@@ -18,6 +18,7 @@ from typing import Callable
 from gguf import GGMLQuantizationType
 
 from engine.errors import BudgetError, InsufficientMemoryError, ModelLoadError
+from engine.messages import msg
 from engine.runtime.bindings import (OverrideArray, PlacementReport, cpu_buffer_type,
                                     gpu_host_buffer_type, has_gpu_device, llama_cpp_module,
                                     looks_like_memory_failure, native_log)
@@ -91,7 +92,7 @@ class NativeModel:
     def _open_slot_cache(self):
         """The expert slot cache the recipe asks for, closed before the context; or a note why not."""
         if not self.recipe.slot_layers:
-            return None, ""
+            return None, None
         if not slot_cache.available():
             return None, slot_cache.STOCK_MESSAGE
         n_expert, k = _expert_counts(self.model.metadata())
@@ -107,11 +108,11 @@ class NativeModel:
                 pinned_weights=self._expert_buffer_type() != cpu_buffer_type())
         except slot_cache.SlotCacheError as error:
             if error.status == slot_cache.E_ALLOC:   # the loader steps down: fewer slots, then stock
-                raise InsufficientMemoryError(
-                    "There was not enough graphics memory for the expert slots.", str(error)) from error
+                raise InsufficientMemoryError(msg("runtime.no_memory_for_slots"),
+                                              str(error)) from error
             log.warning("slot cache not set up: %s", error)
-            return None, f"{slot_cache.NOT_SET_UP_MESSAGE} ({error})"
-        return self._stack.enter_context(_closing(cache)), ""
+            return None, msg("runtime.slots_not_set_up")
+        return self._stack.enter_context(_closing(cache)), None
 
     def _model_params(self):
         params = self._llama.llama_model_default_params()
@@ -183,7 +184,7 @@ class NativeModel:
     def replay_routing(self, ids) -> None:
         """Benchmarks: route decode steps from ``ids`` [tokens, cached layers, k] (cycled)."""
         if self.slot_cache is None:
-            raise ModelLoadError("Routing can only be replayed with the expert slot cache.")
+            raise ModelLoadError(msg("runtime.replay_needs_slots"))
         self._replay, self._replay_at = ids, 0
         if ids is None:
             self.slot_cache.force_routing(None)
@@ -253,7 +254,7 @@ def _expert_counts(metadata: dict[str, str]) -> tuple[int, int]:
     try:
         return int(metadata[f"{arch}.expert_count"]), int(metadata[f"{arch}.expert_used_count"])
     except (KeyError, ValueError) as error:
-        raise ModelLoadError("This model has no routed experts to keep in slots.", str(error)) from error
+        raise ModelLoadError(msg("runtime.no_experts_for_slots"), str(error)) from error
 
 
 def _common_prefix(a: list[int], b: list[int]) -> int:
@@ -274,8 +275,6 @@ def _progress_callback(llama, progress: ProgressCallback | None):
 def _load_error(error: Exception, log_lines: list[str], path: str) -> Exception:
     details = f"{type(error).__name__}: {error}\n" + "\n".join(log_lines[-30:])
     if looks_like_memory_failure(log_lines):
-        return InsufficientMemoryError(
-            "There was not enough memory to load this model with the current settings.", details)
-    return ModelLoadError(
-        f"The model file '{os.path.basename(path)}' could not be loaded.", details)
+        return InsufficientMemoryError(msg("runtime.not_enough_memory_to_load"), details)
+    return ModelLoadError(msg("runtime.model_not_loaded", name=os.path.basename(path)), details)
 

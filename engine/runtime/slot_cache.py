@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import BudgetError, ModelLoadError
+from engine.messages import msg
 from engine.plan.transfer import upload_rule
 from engine.recipe import TransferFigures, TransferRule
 from engine.residency.budget import Budget
@@ -38,11 +39,7 @@ STATUS_TEXT = {
     -6: "a slot was published without its expert's weights",
     -7: "no slot cache on this context",
 }
-STOCK_MESSAGE = ("This build of the engine has no expert slot cache; experts stay where the "
-                 "layout put them (whole layers on the graphics card or in system memory).")
-
-NOT_SET_UP_MESSAGE = ("The expert slot cache could not be set up; experts stay where the "
-                      "layout put them")
+STOCK_MESSAGE = msg("runtime.stock_build")
 
 _i32p, _f32p = ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_float)
 _i64p = ctypes.POINTER(ctypes.c_int64)

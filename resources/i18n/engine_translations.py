@@ -36,7 +36,7 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "Checking the model file…": ("모델 파일을 확인하는 중…", "正在检查模型文件…"),
     "Loading the model into memory…": ("모델을 메모리에 불러오는 중…", "正在将模型载入内存…"),
     "The model is ready.": ("모델이 준비되었습니다.", "模型已就绪。"),
-    "{summary} {note}.": ("{summary} {note}.", "{summary}{note}。"),
+    "{summary} {note}": ("{summary} {note}", "{summary}{note}"),
     "This computer does not have enough memory for this model, even with the smallest "
     "settings. Try a smaller model.": (
         "가장 작은 설정으로도 이 컴퓨터의 메모리가 이 모델에 부족합니다. 더 작은 모델을 "
@@ -338,6 +338,27 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         "그에 맞게 나눌 수 없습니다.",
         "办公室服务器没有说明其模型一次能读多少文字，因此 Rotary 无法按此分割文档。"),
     # ---- the GPU path (engine/plan/layout.py, engine/plan/transfer.py) ------------------
+    "This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.": (
+        "이 Rotary 빌드는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
+        "此版本的 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。"),
+    "Rotary could not keep single experts on the graphics card here, so whole parts of the model are placed there instead.": (
+        "이 컴퓨터에서는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
+        "在这台电脑上 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。"),
+    "There was not enough graphics memory to keep single experts on the graphics card.": (
+        "전문가를 하나씩 그래픽 카드에 둘 그래픽 메모리가 부족했습니다.",
+        "显存不足，无法把单个专家放在显卡上。"),
+    "There was not enough memory to load this model with the current settings.": (
+        "현재 설정으로 이 모델을 불러오기에는 메모리가 부족했습니다.",
+        "以当前设置加载此模型时内存不足。"),
+    "The model file {name} could not be loaded.": (
+        "모델 파일 {name}을(를) 불러올 수 없습니다.",
+        "无法加载模型文件 {name}。"),
+    "A routing trace can only be replayed with single experts kept on the graphics card.": (
+        "라우팅 기록은 전문가를 하나씩 그래픽 카드에 둘 때만 재생할 수 있습니다.",
+        "只有把单个专家放在显卡上时，才能重放路由记录。"),
+    "This model has no experts to keep on the graphics card.": (
+        "이 모델에는 그래픽 카드에 둘 전문가가 없습니다.",
+        "此模型没有可以放在显卡上的专家。"),
     "Long texts are read {n_ubatch} words at a time instead of {stock}: each batch copies the experts it uses to the graphics card once, so documents are read several times faster, for {gb} GB of graphics memory.": (
         "긴 글은 {stock}단어가 아니라 {n_ubatch}단어씩 읽습니다. 묶음마다 필요한 전문가를 그래픽 카드로 한 번만 복사하므로 문서를 몇 배 빨리 읽으며, 그 대가로 그래픽 메모리 {gb}GB를 씁니다.",
         "长文本每次读取 {n_ubatch} 个词，而不是 {stock} 个：每一批只把用到的专家复制到显卡一次，因此读取文档快好几倍，代价是占用 {gb} GB 显存。"),

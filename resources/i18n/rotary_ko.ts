@@ -1308,8 +1308,36 @@
         <translation>모델이 준비되었습니다.</translation>
     </message>
     <message>
-        <source>{summary} {note}.</source>
-        <translation>{summary} {note}.</translation>
+        <source>{summary} {note}</source>
+        <translation>{summary} {note}</translation>
+    </message>
+    <message>
+        <source>This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.</source>
+        <translation>이 Rotary 빌드는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.</translation>
+    </message>
+    <message>
+        <source>Rotary could not keep single experts on the graphics card here, so whole parts of the model are placed there instead.</source>
+        <translation>이 컴퓨터에서는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.</translation>
+    </message>
+    <message>
+        <source>There was not enough graphics memory to keep single experts on the graphics card.</source>
+        <translation>전문가를 하나씩 그래픽 카드에 둘 그래픽 메모리가 부족했습니다.</translation>
+    </message>
+    <message>
+        <source>There was not enough memory to load this model with the current settings.</source>
+        <translation>현재 설정으로 이 모델을 불러오기에는 메모리가 부족했습니다.</translation>
+    </message>
+    <message>
+        <source>The model file {name} could not be loaded.</source>
+        <translation>모델 파일 {name}을(를) 불러올 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>A routing trace can only be replayed with single experts kept on the graphics card.</source>
+        <translation>라우팅 기록은 전문가를 하나씩 그래픽 카드에 둘 때만 재생할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>This model has no experts to keep on the graphics card.</source>
+        <translation>이 모델에는 그래픽 카드에 둘 전문가가 없습니다.</translation>
     </message>
     <message>
         <source>This computer does not have enough memory for this model, even with the smallest settings. Try a smaller model.</source>

@@ -1308,8 +1308,36 @@
         <translation>模型已就绪。</translation>
     </message>
     <message>
-        <source>{summary} {note}.</source>
-        <translation>{summary}{note}。</translation>
+        <source>{summary} {note}</source>
+        <translation>{summary}{note}</translation>
+    </message>
+    <message>
+        <source>This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.</source>
+        <translation>此版本的 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。</translation>
+    </message>
+    <message>
+        <source>Rotary could not keep single experts on the graphics card here, so whole parts of the model are placed there instead.</source>
+        <translation>在这台电脑上 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。</translation>
+    </message>
+    <message>
+        <source>There was not enough graphics memory to keep single experts on the graphics card.</source>
+        <translation>显存不足，无法把单个专家放在显卡上。</translation>
+    </message>
+    <message>
+        <source>There was not enough memory to load this model with the current settings.</source>
+        <translation>以当前设置加载此模型时内存不足。</translation>
+    </message>
+    <message>
+        <source>The model file {name} could not be loaded.</source>
+        <translation>无法加载模型文件 {name}。</translation>
+    </message>
+    <message>
+        <source>A routing trace can only be replayed with single experts kept on the graphics card.</source>
+        <translation>只有把单个专家放在显卡上时，才能重放路由记录。</translation>
+    </message>
+    <message>
+        <source>This model has no experts to keep on the graphics card.</source>
+        <translation>此模型没有可以放在显卡上的专家。</translation>
     </message>
     <message>
         <source>This computer does not have enough memory for this model, even with the smallest settings. Try a smaller model.</source>
