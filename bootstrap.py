@@ -2,12 +2,13 @@
 """Set up Rotary from a fresh checkout and start it, or run its tests.
 
     python3 bootstrap.py start     # install everything, then open the app
-    python3 bootstrap.py test      # install everything the tests need, then run them
+    python3 bootstrap.py test      # install everything the tests need, lint, then run them
     python3 bootstrap.py bench     # the same, then print every benchmark's measured ratios
 
 Standard library only: it runs before anything is installed. Every run performs every
-install step; the only shortcut is a folder of wheels built earlier on this machine,
-so llama-cpp-python (compiled from source, ~12 minutes on 2 cores) is built once.
+install step; the only shortcuts are a folder of wheels built earlier on this machine,
+so llama-cpp-python (compiled from source, ~12 minutes on 2 cores) is built once, and, for
+the tests, llama.cpp's llama-server built once from the same sdist (kept beside the wheels).
 That build applies the engine's patch series (engine/native/patches, the expert slot
 cache) to the llama-cpp-python sdist first, and stops with a clear message if a patch
 no longer applies; the cached wheel is keyed by version, CMake flags and the patches.
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 import venv
 
 ROOT = pathlib.Path(__file__).resolve().parent
@@ -63,15 +65,27 @@ CUDA_CMAKE_ARGS = CPU_CMAKE_ARGS + " -DGGML_CUDA=on" + (
     if os.environ.get("ROTARY_CUDA_ARCH") else "")
 
 
-def wheelhouse(variant: str) -> pathlib.Path:
-    base = os.environ.get("ROTARY_WHEELHOUSE")
-    if base:
-        return pathlib.Path(base) / variant
+# llama.cpp's own llama-server, from the same sdist, for the office-server tests: stock (no
+# engine patches: they only add the slot cache, which llama-server never turns on, and IT runs
+# a stock build), CPU, one static binary; no web UI, so nothing is downloaded while building.
+SERVER_CMAKE_ARGS = ("-DCMAKE_BUILD_TYPE=Release", "-DGGML_NATIVE=OFF", "-DBUILD_SHARED_LIBS=OFF",
+                     "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
+                     "-DLLAMA_BUILD_TOOLS=ON", "-DLLAMA_BUILD_SERVER=ON", "-DLLAMA_BUILD_APP=OFF",
+                     "-DLLAMA_BUILD_UI=OFF", "-DLLAMA_USE_PREBUILT_UI=OFF", "-DLLAMA_OPENSSL=OFF")
+SERVER_NAME = "llama-server.exe" if sys.platform == "win32" else "llama-server"
+
+
+def cache_root() -> pathlib.Path:
     if sys.platform == "win32":
         root = pathlib.Path(os.environ.get("LOCALAPPDATA", pathlib.Path.home()))
     else:
         root = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"))
-    return root / "rotary" / "wheels" / variant
+    return root / "rotary"
+
+
+def wheelhouse(variant: str) -> pathlib.Path:
+    base = os.environ.get("ROTARY_WHEELHOUSE")
+    return pathlib.Path(base) / variant if base else cache_root() / "wheels" / variant
 
 
 def venv_python() -> pathlib.Path:
@@ -161,6 +175,45 @@ def apply_patches(source: pathlib.Path) -> None:
         subprocess.run(apply, cwd=source, check=True)
 
 
+def llama_server_path() -> pathlib.Path:
+    """Where the llama-server of this version and these flags is kept (built or not)."""
+    key = hashlib.sha256(f"{LLAMA_REQUIREMENT}\n{' '.join(SERVER_CMAKE_ARGS)}\n".encode())
+    return cache_root() / "llama-server" / key.hexdigest()[:16] / SERVER_NAME
+
+
+def ensure_llama_server(python: pathlib.Path) -> pathlib.Path:
+    """llama.cpp's llama-server from the llama-cpp-python sdist: from the cache, or built now."""
+    target = llama_server_path()
+    seconds_file = target.parent / "build-seconds.txt"
+    if target.exists():
+        took = seconds_file.read_text().strip() if seconds_file.exists() else "?"
+        print(f"+ reusing {target} (its build took {took} s)", flush=True)
+        return target
+    cmake = shutil.which("cmake") or pip_cmake(python)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="rotary-llama-server-") as tmp:
+        source = fetch_sdist(python, pathlib.Path(tmp)) / "vendor" / "llama.cpp"
+        build = pathlib.Path(tmp) / "build"
+        run(cmake, "-S", str(source), "-B", str(build), *SERVER_CMAKE_ARGS)
+        run(cmake, "--build", str(build), "--config", "Release", "--target", "llama-server",
+            "--parallel", str(os.cpu_count() or 2))
+        built = next(p for p in build.rglob(SERVER_NAME) if p.is_file())
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(target.name + ".partial")
+        shutil.copy2(built, partial)
+        os.replace(partial, target)          # a concurrent run never sees half a binary
+    seconds = time.monotonic() - started
+    seconds_file.write_text(f"{seconds:.0f}\n")
+    print(f"+ built {target} in {seconds:.0f} s on {os.cpu_count()} cores", flush=True)
+    return target
+
+
+def pip_cmake(python: pathlib.Path) -> str:
+    """No CMake on PATH (pip builds the wheel with its own): the cmake package in the venv."""
+    run(str(python), "-m", "pip", "install", "--quiet", "cmake")
+    return str(python.parent / ("cmake.exe" if sys.platform == "win32" else "cmake"))
+
+
 def install(extras: str) -> pathlib.Path:
     python = ensure_venv()
     wheel = ensure_llama_wheel(python)
@@ -185,6 +238,16 @@ def ensure_test_system_packages() -> None:
     subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
                     *TEST_SYSTEM_PACKAGES], check=False,
                    env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+
+
+def run_linter(python: pathlib.Path) -> int:
+    """ruff with the rules in pyproject.toml ([tool.ruff]), before the tests; a finding fails
+    the test command once the tests have run too, so one run reports both."""
+    print("+ ruff check .", flush=True)
+    code = subprocess.call([str(python), "-m", "ruff", "check", "--no-cache", "."], cwd=ROOT)
+    if code:
+        print("ruff found problems (listed above): the test command fails", flush=True)
+    return code
 
 
 # Each prints numbers measured in one run (modelled figures are labelled so). A target missed
@@ -222,9 +285,13 @@ def main(argv: list[str]) -> int:
         python = install("test")
         if sys.platform.startswith("linux"):
             ensure_test_system_packages()
-        # The tests then insist on the patched build (a stock wheel fails, not skips).
-        env = dict(os.environ, ROTARY_EXPECT_SLOT_CACHE="1")
-        return subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT, env=env)
+        lint = run_linter(python)
+        # The tests then insist on the patched build (a stock wheel fails, not skips), and
+        # run the office-server tests against llama-server too (tests/engine/test_llama_server).
+        env = dict(os.environ, ROTARY_EXPECT_SLOT_CACHE="1",
+                   ROTARY_LLAMA_SERVER=str(ensure_llama_server(python)))
+        code = subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT, env=env)
+        return code or lint
     if command == "bench":
         return run_benchmarks(install("test"))
     print(__doc__)

@@ -101,7 +101,7 @@ class NetworkGuard:
             NetworkGuard._active.append(self)
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *_exception) -> None:
         with NetworkGuard._lock:
             NetworkGuard._active.remove(self)
 

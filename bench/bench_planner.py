@@ -42,9 +42,11 @@ def bench_one(name: str, directory: Path, repeats: int) -> float:
     slowest = 0.0
     for machine in MACHINES:
         hw = pretend_hardware(machine)
-        median, worst = time_ms(lambda: plan(facts, hw, preset=machine), repeats)
+        median, worst = time_ms(lambda hw=hw, machine=machine: plan(facts, hw, preset=machine),
+                                repeats)
         recipe = plan(facts, hw, preset=machine)
-        ladder, _ = time_ms(lambda: list(fallback_ladder(facts, hw, recipe)), repeats)
+        ladder, _ = time_ms(lambda hw=hw, recipe=recipe: list(fallback_ladder(facts, hw, recipe)),
+                            repeats)
         fast = worst < BUDGET_MS
         slowest = max(slowest, worst)
         print(f"{name:24} {machine:14} plan {median:6.2f} ms (worst {worst:6.2f})  "

@@ -20,7 +20,6 @@ import hashlib
 import os
 import pathlib
 import shutil
-import subprocess
 import sys
 import time
 import zipfile

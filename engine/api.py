@@ -137,7 +137,6 @@ class StepRecord:
     ttft_s: float              # time to first token
     context_used: int
     context_size: int
-    expert_ids: tuple[tuple[int, ...], ...] | None = None   # [moe layer][k] for this token
     expert_hit_rate: float | None = None   # slot cache: hits / (hits + misses) over this answer
     conversation_id: int | None = None
     # The model runs on an office server: VRAM is "on the server", and ``token`` is -1
@@ -166,7 +165,6 @@ class ResponseStats:
     context_used: int
     context_size: int
     stop_reason: str           # "eos", "length" or "stopped"
-    expert_restored_bytes: int | None = None   # slot cache: copied back for this conversation
 
 
 @dataclass(frozen=True)

@@ -83,11 +83,6 @@ class Recipe:
         """Model layers that get expert slots, in order (policy layer j is the j-th)."""
         return tuple(i for i, n in enumerate(self.expert_slots) if n > 0)
 
-    @property
-    def gpu_expert_layers(self) -> int:
-        """Only meaningful with the model's layer count; see ``planner.describe``."""
-        return -len(self.cpu_expert_layers)
-
     def override_patterns(self) -> tuple[str, ...]:
         """Regexes for llama.cpp's tensor buffer-type overrides (all mapped to CPU)."""
         if not self.cpu_expert_layers:

@@ -67,7 +67,7 @@ def cmd_summarize(args) -> int:
     request = DocumentRequest(args.file, preset=args.preset, language=args.language,
                               question=args.question, inspect_only=args.inspect)
     stop, outcome = threading.Event(), {}
-    summarizer = DocumentSummarizer(model, request, _printer(args.json), stop)
+    summarizer = DocumentSummarizer(model, request, _printer(), stop)
     worker = threading.Thread(target=_run, args=(summarizer, outcome), name="rotary-engine")
     try:
         worker.start()
@@ -90,11 +90,11 @@ def cmd_summarize(args) -> int:
 def _run(summarizer, outcome: dict) -> None:
     try:
         outcome["summary"] = summarizer.run()
-    except Exception as error:  # handed to the main thread, which reports it
+    except Exception as error:  # noqa: BLE001 - handed to the main thread, which reports it
         outcome["error"] = error
 
 
-def _printer(quiet_overview: bool):
+def _printer():
     def emit(event) -> None:
         if isinstance(event, DocumentInspected):
             print(event.overview.message, file=sys.stderr)

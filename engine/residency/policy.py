@@ -43,7 +43,7 @@ def make_policy(name: str, budget: Budget, n_expert: int, k: int, native: bool =
                 **options) -> "ResidencyPolicy":
     """Build a registered policy by name; unknown names raise BudgetError listing the known ones.
     A policy with a native step gets it unless ``native=False`` (the Python reference)."""
-    import engine.residency.policies  # noqa: F401  (fills REGISTRY and NATIVE)
+    import engine.residency.policies  # noqa: F401, PLC0415  (fills REGISTRY and NATIVE)
     if name not in REGISTRY:
         raise BudgetError(f"Unknown residency policy '{name}'", f"known: {', '.join(sorted(REGISTRY))}")
     if native and name in NATIVE:

@@ -72,9 +72,9 @@ def write_json(path: str, rows: list[dict], settings: dict, errors: list[str] = 
 
 def plot(rows: list[dict], path: str) -> None:
     """Hit rate vs budget per policy, one panel per trace (matplotlib, Agg backend)."""
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 - the optional plot extra, only when plotting
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415
 
     grouped = _by_trace(rows)
     cols = min(3, len(grouped))

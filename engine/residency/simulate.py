@@ -171,7 +171,7 @@ def slots_by_gain(ids: np.ndarray, n_expert: int, k: int, total: int) -> tuple[i
     curves = lru_hit_curves(ids, n_expert)
     slots = [k] * ids.shape[1]
     for _ in range(max(0, total - k * len(slots))):
-        gains = [curves[l, s + 1] - curves[l, s] if s < n_expert else -1 for l, s in enumerate(slots)]
+        gains = [curves[j, s + 1] - curves[j, s] if s < n_expert else -1 for j, s in enumerate(slots)]
         best = int(np.argmax(gains))
         if gains[best] < 0:
             break

@@ -153,17 +153,14 @@ class GenerationRun:
     """One answer: iterate ``records()`` for StepRecords; ``stats`` is final afterwards."""
 
     def __init__(self, model: NativeModel, messages: Sequence[ChatMessage], max_tokens: int,
-                 sampling: Sampling, stop: threading.Event, request_id: int,
-                 moe_layers: Sequence[int] = ()) -> None:
+                 sampling: Sampling, stop: threading.Event, request_id: int) -> None:
         self.model, self.stop, self.max_tokens = model, stop, max_tokens
-        self.moe_layers = list(moe_layers)
         self.prompt = model.tokenize(render_chat(model, messages))
         if len(self.prompt) >= model.n_ctx:
             raise ContextFullError(msg("runtime.conversation_too_long"),
                                    f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
         model.set_sampling(sampling)
         self.state = StreamState(request_id)
-        self.restored_bytes: int | None = None   # slot cache: a conversation's experts copied back
         self.routing: list[TokenRouting] = []
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
@@ -193,7 +190,7 @@ class GenerationRun:
             generated_tokens=state.generated, prompt_tokens=state.prompt_tokens,
             prompt_tps=self.prompt_tps, decode_tps=self._decode_tps(now), ttft_s=self._ttft_s,
             context_used=len(self.model.tokens) + 1, context_size=self.model.n_ctx,
-            expert_ids=self._expert_ids(step.routing), syncs=_syncs(step),
+            syncs=_syncs(step),
             **self._residency(step.residency))
 
     def _residency(self, residency: TokenResidency | None) -> dict:
@@ -221,12 +218,6 @@ class GenerationRun:
         elapsed = now - self.state.first_token_at
         return (self.state.generated - 1) / elapsed if elapsed > 0 else 0.0
 
-    def _expert_ids(self, routing: TokenRouting | None):
-        if routing is None or not self.moe_layers:
-            return None
-        return tuple(tuple(int(e) for e in routing.ids[layer][-1])
-                     for layer in self.moe_layers if layer in routing.ids)
-
     @property
     def text(self) -> str:
         return "".join(self.state.text)
@@ -241,22 +232,21 @@ class GenerationRun:
             decode_tps=self._decode_tps(ended) if generated > 1 else 0.0,
             ttft_s=self._ttft_s if generated else 0.0, total_s=ended - state.started,
             context_used=len(self.model.tokens), context_size=self.model.n_ctx,
-            stop_reason=state.stop_reason, expert_restored_bytes=self.restored_bytes)
+            stop_reason=state.stop_reason)
 
 
 def stream_generate(model: NativeModel, messages: Sequence[ChatMessage], *, max_tokens: int = 256,
                     sampling: Sampling = Sampling(), stop: threading.Event | None = None,
-                    request_id: int = 0, moe_layers: Sequence[int] = ()) -> Iterator[StepRecord]:
+                    request_id: int = 0) -> Iterator[StepRecord]:
     run = GenerationRun(model, messages, max_tokens, sampling, stop or threading.Event(),
-                        request_id, moe_layers)
+                        request_id)
     yield from run.records()
 
 
 def generate(model: NativeModel, messages: Sequence[ChatMessage], **kwargs) -> tuple[str, ResponseStats]:
     stop = kwargs.pop("stop", None) or threading.Event()
     run = GenerationRun(model, messages, kwargs.pop("max_tokens", 256),
-                        kwargs.pop("sampling", Sampling()), stop, kwargs.pop("request_id", 0),
-                        kwargs.pop("moe_layers", ()))
+                        kwargs.pop("sampling", Sampling()), stop, kwargs.pop("request_id", 0))
     for _ in run.records():
         pass
     return run.text, run.stats

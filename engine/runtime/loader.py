@@ -48,14 +48,11 @@ class LoadedModel:
         if self.recorder is not None:
             self.recorder.enabled = request.record_routing
         sampling = Sampling(temperature=request.temperature, top_p=request.top_p, seed=request.seed)
-        restored = None
         cache = self.native.slot_cache
         if cache is not None and request.conversation_id is not None:
-            restored = cache.switch_conversation(request.conversation_id)
-        run = GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
-                            request.request_id, self.facts.moe_layers)
-        run.restored_bytes = restored
-        return run
+            cache.switch_conversation(request.conversation_id)
+        return GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
+                             request.request_id)
 
     def finish_chat(self, run: GenerationRun) -> None:
         self.last_routing = run.routing

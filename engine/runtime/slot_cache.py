@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import BudgetError, ModelLoadError
+from engine.errors import ModelLoadError
 from engine.messages import msg
 from engine.plan.transfer import upload_rule
 from engine.recipe import TransferFigures, TransferRule
@@ -406,8 +406,3 @@ class SlotCache:
         close_policy = getattr(self.policy, "close", None)   # a native policy's C state
         if close_policy is not None:
             close_policy()
-
-
-def check_budget(slots: tuple[int, ...], n_expert: int, k: int) -> None:
-    """Raise BudgetError (plain words) before loading when a budget cannot work."""
-    Budget(tuple(slots)).check(n_expert, k)

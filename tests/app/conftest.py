@@ -78,7 +78,17 @@ def close_app(rotary) -> None:
 
 
 def wait_ready(qtbot, rotary, timeout=5000) -> None:
-    qtbot.waitUntil(lambda: rotary.chat.model_ready, timeout=timeout)
+    """Until the model is ready; a load that fails meanwhile fails the test at once, with the
+    engine's error (not after the whole timeout, 120 s for the real engine)."""
+    failed = []
+    rotary.bridge.load_failed.connect(failed.append)
+    try:
+        qtbot.waitUntil(lambda: rotary.chat.model_ready or bool(failed), timeout=timeout)
+    finally:
+        rotary.bridge.load_failed.disconnect(failed.append)
+    if failed and not rotary.chat.model_ready:
+        error = failed[0]
+        pytest.fail(f"the model did not load: {error}\n{getattr(error, 'details', '')}")
 
 
 def wait_idle(qtbot, rotary, timeout=5000) -> None:

@@ -174,11 +174,9 @@ class FakeEngine:
             text.split()), start, reason)))
 
     def _step(self, request: ChatRequest, piece: str, index: int, start: float) -> StepRecord:
-        experts = (tuple((index + layer) % 16 for layer in range(2)),) * 8 \
-            if self.script.record_routing else None
         return StepRecord(request.request_id, piece, index, index, 12, 150.0, 42.0, 0.05,
-                          12 + index, 4096, experts,
-                          0.875 if self.script.record_routing else None)
+                          12 + index, 4096,
+                          expert_hit_rate=0.875 if self.script.record_routing else None)
 
     @staticmethod
     def _stats(request: ChatRequest, n: int, start: float, reason: str) -> ResponseStats:

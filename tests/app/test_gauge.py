@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QScrollArea
 
 from engine.api import StepRecord, next_request_id
@@ -19,7 +18,7 @@ from tests.app.fakes import FakeScript, FakeVramReader, fake_hardware
 
 
 def _step(request_id, n=5, tps=42.0, used=17, hit=None) -> StepRecord:
-    return StepRecord(request_id, "x", 1, n, 12, 150.0, tps, 0.05, used, 4096, None, hit)
+    return StepRecord(request_id, "x", 1, n, 12, 150.0, tps, 0.05, used, 4096, expert_hit_rate=hit)
 
 
 def _answer(qtbot, rotary, text="numbers please"):

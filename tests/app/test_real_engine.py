@@ -4,6 +4,7 @@ through real MoE layers): the gauge shows what this engine measured, nothing els
 from __future__ import annotations
 
 import asyncio
+import time
 
 import psutil
 import pytest
@@ -76,3 +77,24 @@ def test_real_check_of_a_small_model_fits_well(qtbot, qapp, qloop, tiny_moe_path
     low, high = result.expected_tps
     assert 0 < low <= high and "words per second" in result.text
     bridge.shutdown()
+
+
+def test_a_failed_real_load_fails_the_wait_at_once_with_its_error(qtbot, qapp, qloop,
+                                                                   rotary_home, tmp_path):
+    from app.application import RotaryApp
+    from app.bridge import real_backend
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(b"not a gguf file at all")
+    paths = default_paths()
+    SettingsStore(paths.settings_file).save(
+        Settings(first_run_done=True, preset="cpu-only", model_path=str(broken)))
+    rotary = RotaryApp(qapp, qloop, real_backend(), paths)
+    rotary.allow_unexpected = True
+    try:
+        rotary.start()
+        started = time.monotonic()
+        with pytest.raises(pytest.fail.Exception, match="the model did not load"):
+            wait_ready(qtbot, rotary, timeout=120_000)
+        assert time.monotonic() - started < 30     # not the whole 120 s
+    finally:
+        close_app(rotary)

@@ -245,7 +245,7 @@ def _app_sockets(home: pathlib.Path, *server: str) -> dict:
     result = subprocess.run([sys.executable, "-c", NO_SERVER_RUN, *server], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
-    line = next(l for l in result.stdout.splitlines() if l.startswith("SOCKETS "))
+    line = next(out for out in result.stdout.splitlines() if out.startswith("SOCKETS "))
     return json.loads(line.removeprefix("SOCKETS "))
 
 

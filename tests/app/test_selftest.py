@@ -58,11 +58,17 @@ def test_a_model_that_does_not_load_fails_the_verdict(rotary_home, tmp_path):
     assert report.verdict().startswith("ROTARY SELF-TEST FAILED (1 of 2 checks)")
 
 
-def test_fake_engine_run_writes_tokens(rotary_home):
-    backend, _state = fake_backend()
+def test_the_engine_check_counts_what_streamed_and_fails_a_silent_engine(rotary_home, tmp_path):
+    backend, _state = fake_backend(FakeScript(answer=(" one", " two", " three")))
+    check = check_engine(backend, tmp_path / "demo.gguf", "cpu-only", timeout=10)
+    assert check.ok and check.detail.startswith("3 tokens, "), check.detail
+    assert "recipe cpu-only with all layers on the GPU" in check.detail   # the fake's recipe
+    backend, _state = fake_backend(FakeScript(answer=()))
+    check = check_engine(backend, tmp_path / "demo.gguf", "cpu-only", timeout=10)
+    assert not check.ok and check.detail == "the model loaded but wrote nothing"
     paths = AppPaths(rotary_home / "config", rotary_home / "data").ensure()
-    report = run_checks(paths, backend)
-    assert report.ok, report.verdict()
+    report = run_checks(paths, fake_backend(FakeScript(answer=()))[0])
+    assert not report.ok and "wrote nothing" in report.verdict()
 
 
 def test_the_guard_sees_internet_sockets_but_not_unix_ones():

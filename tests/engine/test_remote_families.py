@@ -1,6 +1,6 @@
 """What Rotary reads from each server family, against small ASGI servers that answer the way
-llama.cpp's llama-server and vLLM document (those servers need a GPU or a C++ build, so
-they are not run here; llama-cpp-python's real server is in test_remote.py)."""
+llama.cpp's llama-server and vLLM document (vLLM needs a GPU, so it is not run here; the real
+llama-server is in test_llama_server.py, llama-cpp-python's server in test_remote.py)."""
 
 from __future__ import annotations
 

@@ -71,7 +71,7 @@ def _sockets(script: str, argument: str) -> dict:
     result = subprocess.run([sys.executable, "-c", script, argument], cwd=ROOT,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
-    line = next(l for l in result.stdout.splitlines() if l.startswith("SOCKETS "))
+    line = next(out for out in result.stdout.splitlines() if out.startswith("SOCKETS "))
     return json.loads(line.removeprefix("SOCKETS "))
 
 

@@ -143,7 +143,7 @@ def test_a_request_queued_behind_a_hung_one_says_it_waits_then_starts(stuck_serv
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGSTOP")
-def test_stop_while_the_real_server_is_frozen_then_it_serves_again(demo_gguf):
+def test_stop_while_the_real_server_is_frozen_then_it_serves_again(demo_gguf):  # noqa: F811
     pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
     with FixtureServer(demo_gguf) as server:
         recorder = Recorder()

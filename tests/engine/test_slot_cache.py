@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from engine.errors import BudgetError
-from engine.residency.policy import ResidencyPolicy, Snapshot, make_policy
+from engine.residency.policy import Snapshot, make_policy
 from engine.residency.budget import Budget
 from engine.runtime import slot_cache
 from engine.runtime.bindings import GgmlTensor, ggml, llama_cpp_module
@@ -23,8 +23,6 @@ pytestmark = [
     pytest.mark.skipif(not slot_cache.available(),
                        reason="the installed llama-cpp-python is a stock build (no slot cache); "
                               "python3 bootstrap.py test builds the patched one"),
-    pytest.mark.skipif(not hasattr(ResidencyPolicy, "after_token"),
-                       reason="needs the residency policies' after_token (issue 10)"),
 ]
 
 TOKENS = 128

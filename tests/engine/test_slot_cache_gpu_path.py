@@ -7,6 +7,8 @@ bookkeeping and exactness of the same code the CUDA build runs asynchronously.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -56,7 +58,7 @@ def test_the_loader_installs_no_eval_callback_by_default(tiny_moe_path, cpu_reci
         assert not loaded.native._context_params().cb_eval   # NULL: no scheduler callback
         assert loaded.native._context_params().n_outputs_max == 1
         run = loaded.start_chat(ChatRequest((ChatMessage("user", "hello"),), max_tokens=24,
-                                            temperature=0.0), __import__("threading").Event())
+                                            temperature=0.0), threading.Event())
         records = list(run.records())
         assert records and all(r.syncs == 0 for r in records)   # no host wait per token here
         assert sum(r.expert_hits + r.expert_misses for r in records) > 0
@@ -70,7 +72,7 @@ def test_the_recorder_costs_a_sync_per_claimed_node(tiny_moe_path, cpu_recipe):
     model = open_model(tiny_moe_path, cpu_recipe, (2, 2, 2, 2), recorder=RoutingRecorder())
     try:
         run = GenerationRun(model, (ChatMessage("user", "hello"),), 16, Sampling(temperature=0),
-                            __import__("threading").Event(), 1, moe_layers=range(4))
+                            threading.Event(), 1)
         records = list(run.records())
         assert records and all(r.syncs == 4 for r in records)   # one top-k node per MoE layer
     finally:
