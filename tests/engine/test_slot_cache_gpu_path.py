@@ -142,3 +142,18 @@ def test_the_probe_measures_within_its_budget(tiny_moe_path, cpu_recipe):
             model.slot_cache.probe(budget_ms=10)       # would overwrite uploaded experts
     finally:
         model.close()
+
+
+def test_the_python_mirrors_match_the_patched_header():
+    """STATUS_TEXT and COUNTERS restate libllama's enums (patch 0002's llama-slot-cache.h)."""
+    import pathlib  # noqa: PLC0415
+    import re  # noqa: PLC0415
+
+    patch = (pathlib.Path(slot_cache.__file__).parents[1] / "native" / "patches"
+             / "0002-llama-slot-cache-state-and-api.patch").read_text(encoding="utf-8")
+    header = patch.split("include/llama-slot-cache.h", 2)[2].split("diff --git", 1)[0]
+    errors = {int(v): n for n, v in re.findall(r"LLAMA_SLOT_CACHE_(E_\w+)\s*=\s*(-\d+)", header)}
+    assert sorted(errors) == sorted(slot_cache.STATUS_TEXT)
+    counters = re.findall(r"LLAMA_SLOT_CACHE_(\w+)\s*=\s*(\d+), //", header)
+    assert [name.lower() for name, _ in counters] == list(slot_cache.COUNTERS)
+    assert [int(v) for _, v in counters] == list(range(len(slot_cache.COUNTERS)))
