@@ -5,18 +5,23 @@
     python3 bootstrap.py test      # install everything the tests need, lint, then run them
     python3 bootstrap.py bench     # the same, then print every benchmark's measured ratios
 
-Standard library only: it runs before anything is installed. Every run performs every
-install step; the only shortcuts are a folder of wheels built earlier on this machine,
-so llama-cpp-python (compiled from source, ~12 minutes on 2 cores) is built once, and, for
-the tests, llama.cpp's llama-server built once from the same sdist (kept beside the wheels).
-That build applies the engine's patch series (engine/native/patches, the expert slot
-cache) to the llama-cpp-python sdist first, and stops with a clear message if a patch
-no longer applies; the cached wheel is keyed by version, CMake flags and the patches.
+Standard library only: it runs before anything is installed. ``test`` and ``bench``
+perform every install step on every run (CI is never hidden by a cache). ``start`` skips
+them, and so starts offline, when the install stamp (.venv/rotary-install.json, written
+after a successful install) matches what would be installed now: pyproject.toml, this
+file, the llama-cpp-python wheel's key (version, CMake flags, the patch series) and the
+Python version; when one differs it says which in one line and installs again.
+llama-cpp-python (compiled from source, ~12 minutes on 2 cores) is built once: its wheel
+is kept in a folder of wheels on this machine, and, for the tests, llama.cpp's llama-server
+is built once from the same sdist (kept beside the wheels). The wheel's build applies the
+engine's patch series (engine/native/patches, the expert slot cache) to the
+llama-cpp-python sdist first, and stops with a clear message if a patch no longer applies.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import pathlib
 import re
@@ -30,6 +35,12 @@ import venv
 
 ROOT = pathlib.Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
+STAMP = VENV / "rotary-install.json"
+# Files whose bytes decide what an install puts into .venv (the sources themselves are an
+# editable install, read where they are). Add any file an install step builds from. The C
+# helpers' sources are not here: a helper whose sources changed after the install no longer
+# matches its digest, and the engine compiles it on first use (engine/native/build.py).
+INSTALL_INPUTS = ("pyproject.toml", "setup.py", "bootstrap.py", "engine/native/libraries.py")
 
 
 def _dependencies(text: str) -> list[str]:
@@ -126,10 +137,15 @@ def wheel_key(cmake_args: str) -> str:
     return digest.hexdigest()[:16]
 
 
+def llama_variant() -> tuple[str, str]:
+    """("cuda" or "cpu", its CMake flags) for this machine."""
+    variant = "cuda" if has_nvidia_toolchain() else "cpu"
+    return variant, CUDA_CMAKE_ARGS if variant == "cuda" else CPU_CMAKE_ARGS
+
+
 def ensure_llama_wheel(python: pathlib.Path) -> pathlib.Path:
     """The patched llama-cpp-python wheel: from the wheelhouse, or built now (once)."""
-    variant = "cuda" if has_nvidia_toolchain() else "cpu"
-    cmake_args = CUDA_CMAKE_ARGS if variant == "cuda" else CPU_CMAKE_ARGS
+    variant, cmake_args = llama_variant()
     house = wheelhouse(variant) / wheel_key(cmake_args)
     built = sorted(house.glob("llama_cpp_python-*.whl"))
     if built:
@@ -215,13 +231,56 @@ def pip_cmake(python: pathlib.Path) -> str:
 
 
 def install(extras: str) -> pathlib.Path:
+    STAMP.unlink(missing_ok=True)       # an install that stops half-way leaves no stamp
     python = ensure_venv()
     wheel = ensure_llama_wheel(python)
     # The exact wheel, reinstalled every time: an installed stock build must not stay.
     run(str(python), "-m", "pip", "install", "--force-reinstall", "--no-deps", str(wheel))
     run(str(python), "-m", "pip", "install", "--find-links", str(wheel.parent),
         "-e", f"{ROOT}[{extras}]" if extras else str(ROOT))
+    STAMP.write_text(json.dumps(install_fingerprint(extras), indent=1), encoding="utf-8")
     return python
+
+
+# ---- the install stamp: start offline when nothing changed ------------------------------
+
+def install_fingerprint(extras: str = "") -> dict:
+    """What an install from this checkout, on this machine, puts into .venv."""
+    variant, cmake_args = llama_variant()
+    files = {name: hashlib.sha256((ROOT / name).read_bytes()).hexdigest()
+             for name in INSTALL_INPUTS if (ROOT / name).exists()}
+    return {"files": files, "llama_wheel": f"{variant}/{wheel_key(cmake_args)}",
+            "python": ".".join(map(str, sys.version_info[:3])),
+            "extras": sorted(filter(None, extras.split(",")))}
+
+
+def stamp_difference(extras: str = "") -> str:
+    """"" when .venv holds what an install would put there now; else why not, in words."""
+    if not venv_python().exists():
+        return "nothing is installed yet"
+    try:
+        stamp = json.loads(STAMP.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "no record of a finished install was found"
+    now = install_fingerprint(extras)
+    for name, digest in now["files"].items():
+        if stamp.get("files", {}).get(name) != digest:
+            return f"{name} changed since the last install"
+    if stamp.get("llama_wheel") != now["llama_wheel"]:
+        return "the llama-cpp-python build changed (its version, flags or patches)"
+    if stamp.get("python") != now["python"]:
+        return f"Python changed ({stamp.get('python')} -> {now['python']})"
+    missing = set(now["extras"]) - set(stamp.get("extras", []))
+    return f"the {', '.join(sorted(missing))} extras are not installed" if missing else ""
+
+
+def install_for_start() -> pathlib.Path:
+    """Start at once when nothing changed (no network needed); otherwise install again."""
+    reason = stamp_difference()
+    if not reason:
+        return venv_python()
+    print(f"+ installing: {reason}", flush=True)
+    return install("")
 
 
 # Xvfb and the X libraries Qt's xcb platform plugin loads, for the screenshot test.
@@ -279,7 +338,7 @@ def run_benchmarks(python: pathlib.Path) -> int:
 def main(argv: list[str]) -> int:
     command = argv[1] if len(argv) > 1 else "start"
     if command == "start":
-        python = install("")
+        python = install_for_start()
         return subprocess.call([str(python), "-m", "app", *argv[2:]], cwd=ROOT)
     if command == "test":
         python = install("test")

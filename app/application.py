@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
+from engine.api import ServerModelLoaded
 from engine.errors import EngineError
 from app.bridge import EngineBackend, EngineBridge
 from app.chat_controller import ChatController, conversation_to_markdown
@@ -19,6 +20,7 @@ from app.history import HistoryStore
 from app.i18n import install_translator, tr, uninstall_translators
 from app.loading import ModelLoader
 from app.main_window import MainWindow
+from app.measured_speed import MeasuredSpeeds
 from app.notifications import (NotificationService, asyncio_exception_handler,
                                install_exception_hooks)
 from app.paths import AppPaths
@@ -51,6 +53,9 @@ class RotaryApp(QObject):
         self.wizard: FirstRunWizard | None = None
         self.hardware = None              # engine HardwareInfo once probed
         self.loaded_facts = None          # ModelFacts of the model in use
+        self.loaded_recipe = None         # and its Recipe
+        self.speeds = MeasuredSpeeds(paths.measured_speeds)
+        self.bridge.measured_speed = self.speeds.range_for
         self._wire()
         self.documents = install_documents(self)       # app/document_view.py
         self._set_model_ready(False, tr("No model loaded"))
@@ -81,8 +86,26 @@ class RotaryApp(QObject):
         self.bridge.ram_read.connect(gauge.on_ram)
         self.loader.started.connect(gauge.reset_model)
         self.chat.conversation_opened.connect(gauge.reset_conversation)
-        self.bridge.model_loaded.connect(lambda event: setattr(
-            self, "loaded_facts", getattr(event, "facts", None)))    # None: on the office server
+        # An answer shown again when its conversation is reopened: its numbers count again.
+        self.chat.answer_started.connect(lambda _index: gauge.follow(self.chat.current))
+        self.bridge.model_loaded.connect(self._remember_model)
+        self.bridge.finished.connect(self._remember_speed)
+
+    def _remember_model(self, event) -> None:
+        """engine.api.ModelLoaded, or ServerModelLoaded (no file, no recipe here)."""
+        self.loaded_facts = getattr(event, "facts", None)       # None: on the office server
+        self.loaded_recipe = getattr(event, "recipe", None)
+        self.chat.model_facts = self.loaded_facts
+        self.chat.on_server = isinstance(event, ServerModelLoaded)
+
+    def _remember_speed(self, event) -> None:
+        """Each whole answer's writing speed on this computer, for the model check."""
+        stats = event.stats
+        if self.loaded_recipe is None or self.chat.on_server or \
+                stats.stop_reason not in ("eos", "length"):
+            return
+        self.speeds.add(self.loaded_facts.path, self.loaded_recipe.preset,
+                        stats.generated_tokens, stats.decode_tps)
 
     def _wire_actions(self) -> None:
         actions, window = self.window.actions, self.window
@@ -161,8 +184,7 @@ class RotaryApp(QObject):
             self.reload_model()
 
     def reload_model(self) -> None:
-        if self.chat.busy:
-            self.chat.stop()
+        self.chat.stop_everything()         # kept, labelled "stopped when the model changed"
         self.bridge.unload()
         self.loader.start()
 
@@ -204,7 +226,13 @@ class RotaryApp(QObject):
         return dialog
 
     def _apply_dialog(self, dialog: SettingsDialog) -> None:
+        before = self.settings.current
         self.settings.replace_all(dialog.result_settings())
+        # A new key for the same server changes no setting, but the connection needs it.
+        unchanged = all(getattr(before, name) == getattr(self.settings.current, name)
+                        for name in MODEL_FIELDS)
+        if dialog.server_box.key_changed() and unchanged:
+            self.reload_model()
 
     def ask_export(self) -> None:
         if self.chat.conversation_id is None:

@@ -55,6 +55,7 @@ class ModelCheck:
     expected_tps: Any      # planner: (low, high) tokens per second
     facts: Any
     recipe: Any
+    measured: bool = False  # expected_tps was measured on this computer (app.measured_speed)
 
 
 # ---- where the engine functions come from ------------------------------------------
@@ -147,6 +148,9 @@ def words_per_token() -> float:
 def _settle(future: asyncio.Future, work: Future) -> None:
     if future.cancelled():
         return
+    if work.cancelled():        # Rotary is closing (shutdown cancels work not yet begun)
+        future.cancel()
+        return
     if work.exception() is not None:
         future.set_exception(work.exception())
     else:
@@ -183,6 +187,9 @@ class EngineBridge(QObject):
         self._vram_task: asyncio.Task | None = None
         self._closed = False
         self._handoff = MainThreadHandoff(self)
+        # (model path, preset) -> the (low, high) writing speed measured on this computer, or
+        # None (app.measured_speed); read by the model check on a worker thread.
+        self.measured_speed: Callable[[str, str], Any] | None = None
 
     # ---- engine thread → GUI thread ---------------------------------------------------
 
@@ -350,10 +357,13 @@ class EngineBridge(QObject):
         hardware = self._backend.probe()
         chosen = preset or self.preset_for(hardware)
         recipe = self._backend.plan(facts, hardware, preset=chosen)
-        summary = self._backend.describe(recipe, facts, hardware)
+        measured = self.measured_speed(path, recipe.preset) if self.measured_speed else None
+        summary = (self._backend.describe(recipe, facts, hardware, measured=measured)
+                   if measured else self._backend.describe(recipe, facts, hardware))
         return ModelCheck(path, str(getattr(facts, "name", "") or os.path.basename(path)),
                           chosen, summary.level, say(summary.text),
-                          getattr(summary, "expected_tps", None), facts, recipe)
+                          getattr(summary, "expected_tps", None), facts, recipe,
+                          bool(getattr(summary, "measured", False)))
 
     async def run_self_test(self, checks: Callable[[EngineBackend], Any]) -> Any:
         """``checks(backend)`` (app.selftest) on a worker: the wizard's "check my computer"."""

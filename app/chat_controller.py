@@ -5,8 +5,21 @@ draws what the signals say. Engine results arrive through the bridge's signals (
 in ``app.wiring``). Errors go to the notification service, never into an answer.
 
 Every answer is an ``Answer`` keyed by the request id its engine events carry, and
-bound to the conversation that asked for it, so a late or stopped answer is written
-to its own conversation (or dropped, see KEEP/DROP), never to the one now open.
+bound to the conversation that asked for it, so it is written to its own conversation,
+never to the one now open. A document summary (``app.document_flow``) is an "external"
+request bound the same way, and follows the same rules:
+
+- Leaving its conversation (New chat, opening another): it goes on and is written into
+  its own conversation; opening that conversation again shows it still being written.
+  A message sent meanwhile elsewhere waits its turn (the engine writes one at a time).
+- Stop (or Escape): it ends now; what was written is kept, labelled "You stopped".
+- Write again / Edit: it is replaced; nothing more of it is written and its saved part
+  is deleted. On a summary, Write again reads the document again with the same style
+  and question; Edit on its "Document:" message opens the card to change either.
+- Deleting its conversation: it is stopped and nothing of it is kept.
+- Changing the model, or quitting: it is stopped and kept, labelled with why.
+- An answer that ends without any text is not kept: its question stays (with Write
+  again), and a notice says the model gave no answer and the likely reason.
 """
 
 from __future__ import annotations
@@ -28,13 +41,9 @@ TITLE_LENGTH = 48
 SAVE_INTERVAL_S = 1.0      # at most about this much streamed text is lost in a crash
 log = logging.getLogger("rotary.chat")
 
-# What becomes of an answer whose conversation the user leaves while it is written:
-KEEP, DROP = "keep", "drop"
-# KEEP: it is stopped and stays in its own conversation, marked "stopped" (switching,
-#       New chat, a model reload). Only an answer with text is kept: one left before its
-#       first words is dropped, so a late answer never lands after newer messages.
-# DROP: nothing more of it is written, and its saved part is deleted (its conversation
-#       was deleted, or Regenerate / Edit replaces it).
+# Why an answer ended, when it did not end by itself (ResponseStats.stop_reason and the
+# label under the answer): the user pressed Stop, the model was changed, Rotary closed.
+STOPPED, RELOADED, CLOSED = "stopped", "reloaded", "closed"
 
 
 @dataclass
@@ -46,11 +55,21 @@ class Answer:
     text: str = ""
     message: StoredMessage | None = None    # its row, once first saved
     saved_at: float = 0.0
-    left: str = ""                          # "", KEEP or DROP once the user left it
+    dropped: bool = False                   # replaced or its conversation deleted
+    stop_reason: str = ""                   # RELOADED or CLOSED when the app stopped it
+
+
+@dataclass
+class External:
+    """A document summary (or the look at a document before it) using the engine."""
+    request_id: int
+    conversation_id: int | None             # None: a new chat not saved yet
+    phase: str
 
 
 class ChatController(QObject):
     conversation_opened = Signal(object)        # list[StoredMessage]
+    conversation_deleted = Signal(int)          # before it goes: a summary of it is dropped
     message_added = Signal(int, object)         # index, StoredMessage
     message_updated = Signal(int, object)       # index, StoredMessage (a late answer)
     answer_started = Signal(int)                # index of the streaming answer
@@ -60,6 +79,8 @@ class ChatController(QObject):
     busy_changed = Signal(bool)
     phase_changed = Signal(str)                 # plain words for the status line
     conversations_changed = Signal()
+    summary_again_requested = Signal(int)       # index of a "Document:" message
+    summary_edit_requested = Signal(int)        # index of a "Document:" message
 
     def __init__(self, history: HistoryStore, bridge, notices: NotificationService,
                  parent: QObject | None = None) -> None:
@@ -69,8 +90,10 @@ class ChatController(QObject):
         self.messages: list[StoredMessage] = []
         self.answers: dict[int, Answer] = {}     # request id -> answer, until it ends
         self.current: Answer | None = None       # the one streaming into the open chat
-        self.external_id: int | None = None      # a document summary using the engine
+        self.external: External | None = None    # a document summary using the engine
         self.model_name = ""
+        self.model_facts = None                  # engine ModelFacts of the loaded model
+        self.on_server = False                   # the model runs on the office server
         self.model_ready = False
         self.system_prompt = ""
         self.temperature = 0.7
@@ -78,11 +101,19 @@ class ChatController(QObject):
 
     @property
     def busy(self) -> bool:
-        return self.current is not None or self.external_id is not None
+        """Something is being written into the open conversation."""
+        return self.current is not None or self._external_here()
+
+    @property
+    def external_id(self) -> int | None:
+        return self.external.request_id if self.external is not None else None
+
+    def _external_here(self) -> bool:
+        return self.external is not None and self.external.conversation_id == self.conversation_id
 
     def shows(self, request_id: int) -> bool:
-        """Is this the answer streaming into the open conversation (or a document summary)?"""
-        if self.external_id is not None and request_id == self.external_id:
+        """Is this the answer (or document summary) being written into the open chat?"""
+        if self._external_here() and request_id == self.external.request_id:
             return True
         return self.current is not None and self.current.request_id == request_id
 
@@ -93,17 +124,44 @@ class ChatController(QObject):
     # ---- conversations ------------------------------------------------------------------
 
     def new_chat(self) -> None:
-        self._leave(KEEP)
+        self._leave()
         self.conversation_id, self.messages = None, []
         emit(self.conversation_opened, [])
+        self._show_external_state()
 
     def open_conversation(self, conversation_id: int) -> None:
         if conversation_id == self.conversation_id:
             return              # already open (e.g. clicked again): the answer goes on
-        self._leave(KEEP)
+        self._leave()
         self.conversation_id = conversation_id
-        self.messages = self.history.messages(conversation_id)
+        running = self._running_in(conversation_id)
+        saved = running.message.id if running is not None and running.message else None
+        self.messages = [m for m in self.history.messages(conversation_id) if m.id != saved]
         emit(self.conversation_opened, list(self.messages))
+        if running is not None:
+            self._attach(running)
+        self._show_external_state()
+
+    def _running_in(self, conversation_id: int) -> Answer | None:
+        """The answer still being written into this conversation (it was left), if any."""
+        return next((a for a in self.answers.values() if a.conversation_id == conversation_id
+                     and not a.dropped and not a.stop_reason), None)
+
+    def _attach(self, answer: Answer) -> None:
+        """Show a left answer again, streaming where it has got to."""
+        self.current = answer
+        emit(self.answer_started, len(self.messages))
+        if answer.text:
+            emit(self.answer_piece, answer.text)
+        emit(self.busy_changed, True)
+        emit(self.phase_changed, tr("Writing the answer…") if answer.text
+             else tr("Waiting for the previous answer to end…")
+             if self.bridge.waits(answer.request_id) else tr("Reading your message…"))
+
+    def _show_external_state(self) -> None:
+        if self._external_here():
+            emit(self.busy_changed, True)
+            emit(self.phase_changed, self.external.phase)
 
     def rename(self, conversation_id: int, title: str) -> None:
         if title.strip():
@@ -113,8 +171,9 @@ class ChatController(QObject):
     def delete(self, conversation_id: int) -> None:
         for answer in self.answers.values():
             if answer.conversation_id == conversation_id:
-                answer.left = DROP
+                answer.dropped = True
                 self.bridge.stop(answer.request_id)
+        emit(self.conversation_deleted, conversation_id)    # app.document_flow drops its own
         self.history.delete(conversation_id)
         if conversation_id == self.conversation_id:
             self.new_chat()
@@ -165,20 +224,47 @@ class ChatController(QObject):
         return prompt + [(m.role, m.content) for m in self.messages]
 
     def stop(self) -> None:
-        if self.busy:
-            self.bridge.stop(self.current.request_id if self.current else self.external_id)
-            emit(self.phase_changed, tr("Stopping…"))
+        """Stop what is being written into the open conversation (the Stop button)."""
+        if self.current is not None:
+            self.bridge.stop(self.current.request_id)
+        elif self._external_here():
+            self.bridge.stop(self.external.request_id)
+        else:
+            return
+        emit(self.phase_changed, tr("Stopping…"))
+
+    def stop_everything(self, reason: str = RELOADED) -> None:
+        """The model is being changed: every answer, left ones included, stops and is
+        kept, labelled with ``reason``; a summary keeps what it has (app.document_flow)."""
+        for answer in list(self.answers.values()):
+            answer.stop_reason = answer.stop_reason or reason
+            self.bridge.stop(answer.request_id)
+        if self.external is not None:
+            self.bridge.stop(self.external.request_id)
 
     def regenerate(self) -> None:
-        """Write the last answer again; also answers a question left without one."""
-        if not self.messages or self.external_id is not None or not self._model_is_ready():
+        """Write the last answer again; also answers a question left without one. After
+        a document, its summary is written again (app.document_flow)."""
+        if not self.messages or self._external_here() or not self._model_is_ready():
             return
-        if self.busy:
-            self._leave(DROP)
+        document = self.document_index()
+        if document is not None and self.current is None:
+            emit(self.summary_again_requested, document)
+            return
+        if self.current is not None:
+            self._drop_current()
         elif self.messages[-1].role == "assistant":
             self._truncate(len(self.messages) - 1)
         if self.messages and self.messages[-1].role == "user":
             self._ask()
+
+    def document_index(self) -> int | None:
+        """Index of the "Document:" message when the last exchange is a document and its
+        summary (or a document left without one), else None."""
+        for index in (len(self.messages) - 1, len(self.messages) - 2):
+            if index >= 0 and self.messages[index].role == "user":
+                return index if is_document(self.messages[index]) else None
+        return None
 
     def edit_and_resend(self, index: int, text: str) -> bool:
         """Replace user message ``index``, forget everything after it, ask again."""
@@ -186,40 +272,56 @@ class ChatController(QObject):
             return False
         if self.messages[index].role != "user" or not self._model_is_ready():
             return False
-        self._leave(DROP)
+        self._drop_current()
         self._truncate(index)
         self._add(StoredMessage("user", text.strip()))
         return self._ask()
+
+    def edit_document(self, index: int) -> None:
+        """Edit on a "Document:" message: its card opens with the style and question."""
+        if 0 <= index < len(self.messages) and is_document(self.messages[index]) \
+                and not self.busy and self._model_is_ready():
+            emit(self.summary_edit_requested, index)
+
+    def truncate_from(self, index: int) -> None:
+        """Forget message ``index`` and everything after it (a summary written again)."""
+        if 0 <= index < len(self.messages):
+            self._truncate(index)
 
     def _truncate(self, index: int) -> None:
         self.history.delete_from(self.conversation_id, self.messages[index].id)
         del self.messages[index:]
         emit(self.truncated, index)
 
-    def _leave(self, rule: str) -> None:
-        """The streaming answer leaves the view; ``rule`` (KEEP/DROP) says what becomes of it."""
+    def _leave(self) -> None:
+        """The open conversation is left: its answer goes on, saved in its conversation."""
+        answer, self.current = self.current, None
+        if answer is not None:
+            self._save_progress(answer, force=True)
+        if answer is not None or self._external_here():
+            emit(self.busy_changed, False)
+            emit(self.phase_changed, "")
+
+    def _drop_current(self) -> None:
+        """Write again / Edit: the answer being written is replaced; its bubble goes."""
         answer, self.current = self.current, None
         if answer is None:
             return
-        if answer.left != DROP:          # a deleted conversation's answer stays dropped
-            answer.left = rule if answer.text else DROP
-        if answer.left == KEEP:
-            self._save_progress(answer, force=True)
-        elif answer.message is not None:
+        answer.dropped = True
+        if answer.message is not None:
             self.history.delete_message(answer.message.id)
         self.bridge.stop(answer.request_id)
-        if rule == DROP:
-            emit(self.truncated, len(self.messages))    # its bubble goes
+        emit(self.truncated, len(self.messages))
         emit(self.busy_changed, False)
         emit(self.phase_changed, "")
 
     def close(self) -> None:
-        """Rotary is quitting: what is being written is kept and marked "stopped", so a
-        normal exit never shows an answer as "interrupted" (that is for crashes)."""
-        self._leave(KEEP)
-        for request_id in list(self.answers):
+        """Rotary is quitting: what is being written is kept and labelled so, never shown
+        as "interrupted" (that is for crashes)."""
+        for request_id, answer in list(self.answers.items()):
+            answer.stop_reason = answer.stop_reason or CLOSED
             self.bridge.stop(request_id)
-            self._end(request_id, "", {"stop_reason": "stopped"})
+            self._end(request_id, "", {"stop_reason": CLOSED})
 
     # ---- another flow using the engine (app.document_flow) -------------------------------
 
@@ -229,23 +331,25 @@ class ChatController(QObject):
             emit(self.conversations_changed)
         return self.conversation_id
 
-    def begin_external(self, request_id: int, phase: str) -> None:
-        """Sending waits and Stop stops that request until ``end_external``."""
-        self.external_id = request_id
-        emit(self.busy_changed, True)
-        emit(self.phase_changed, phase)
+    def begin_external(self, request_id: int, phase: str,
+                       conversation_id: int | None = None) -> None:
+        """Sending in that conversation waits, and Stop there stops this request, until
+        ``end_external``."""
+        self.external = External(request_id, conversation_id, phase)
+        self._show_external_state()
 
     def end_external(self, conversation_id: int | None = None,
                      exchange: tuple[StoredMessage, ...] = ()) -> None:
         """Keep the exchange (a document and its summary) in the conversation it began in."""
-        self.external_id = None
+        was_here, self.external = self._external_here(), None
         for message in exchange:
             if conversation_id == self.conversation_id:
                 self._add(message)
-            else:               # the user opened another chat meanwhile
+            elif conversation_id is not None and self.history.exists(conversation_id):
                 self.history.append(conversation_id, message)
-        emit(self.busy_changed, self.busy)
-        emit(self.phase_changed, "")
+        if was_here:
+            emit(self.busy_changed, self.busy)
+            emit(self.phase_changed, "")
 
     # ---- engine results (wired in app.wiring) -----------------------------------------------
 
@@ -257,7 +361,7 @@ class ChatController(QObject):
 
     def on_token(self, request_id: int, text: str) -> None:
         answer = self.answers.get(request_id)
-        if answer is None or answer.left == DROP:
+        if answer is None or answer.dropped:
             return
         if answer is self.current and not answer.text:
             emit(self.phase_changed, tr("Writing the answer…"))
@@ -269,7 +373,8 @@ class ChatController(QObject):
     def _save_progress(self, answer: Answer, force: bool = False) -> None:
         """Batched: one write per ``save_interval_s``, never one per token."""
         now = time.monotonic()
-        if not answer.text or (not force and now - answer.saved_at < self.save_interval_s):
+        if answer.dropped or not answer.text or (
+                not force and now - answer.saved_at < self.save_interval_s):
             return
         answer.saved_at = now
         if answer.message is None:
@@ -301,9 +406,11 @@ class ChatController(QObject):
         if answer is None:
             return
         answer.text = text or answer.text
-        if answer.left:
-            stats["stop_reason"] = "stopped"
+        if answer.stop_reason:
+            stats["stop_reason"] = answer.stop_reason
         message = self._store_final(answer, stats)
+        if message is None and not answer.dropped:
+            self._no_answer(answer, stats)
         if answer is self.current:
             self.current = None
             index = len(self.messages)
@@ -317,7 +424,11 @@ class ChatController(QObject):
             self._show_late(answer.conversation_id, message)
 
     def _store_final(self, answer: Answer, stats: dict) -> StoredMessage | None:
-        if answer.left == DROP or not answer.text:
+        if answer.dropped:
+            return None
+        if not answer.text.strip():         # nothing (or only spaces) is no answer
+            if answer.message is not None:
+                self.history.delete_message(answer.message.id)
             return None
         message = answer.message or StoredMessage("assistant", "", model_name=answer.model_name)
         message.content, message.stats, message.status = answer.text, stats, COMPLETE
@@ -327,14 +438,44 @@ class ChatController(QObject):
             self.history.update_answer(message)
         return message
 
+    def _no_answer(self, answer: Answer, stats: dict) -> None:
+        """The model ended at once (not stopped, not failed): say so, with the likely why."""
+        if stats["stop_reason"] in (STOPPED, RELOADED, CLOSED, "failed"):
+            return
+        log.warning("the model gave no answer: request %d, %s tokens, stop reason %s, "
+                    "text %r", answer.request_id, stats.get("generated_tokens"),
+                    stats["stop_reason"], answer.text[:80])
+        self.notices.warning(no_answer_text(self.model_facts, self.on_server),
+                             f"request {answer.request_id}: {stats}")
+
     def _show_late(self, conversation_id: int, message: StoredMessage) -> None:
-        """A left answer ended; if its conversation was opened again, show its end."""
+        """A stopped answer ended after its conversation was opened again: show its end."""
         if conversation_id != self.conversation_id:
             return
         for index, shown in enumerate(self.messages):
             if shown.id == message.id:
                 self.messages[index] = message
                 emit(self.message_updated, index, message)
+
+
+def is_document(message: StoredMessage) -> bool:
+    """A "Document:" message (app.document_flow keeps what it read in its stats)."""
+    return message.role == "user" and bool(message.stats.get("document"))
+
+
+def no_answer_text(facts, on_server: bool) -> str:
+    """"The model gave no answer", with the likely reason for this model."""
+    if on_server:
+        why = tr("The model on the office server ended its answer at once. Its chat "
+                 "template may not suit this model: ask your IT contact.")
+    elif facts is not None and getattr(facts, "looks_like_base_model", False):
+        why = tr("“{name}” looks like a base model: it has no chat template, so it may not "
+                 "know how to answer. Choose a model whose name contains “Instruct” or "
+                 "“Chat” in Settings.").format(name=facts.name or tr("This model"))
+    else:
+        why = tr("It ended its answer at once; its chat template may not suit it. Try "
+                 "Write again, or another model in Settings.")
+    return tr("The model gave no answer.") + " " + why
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)")

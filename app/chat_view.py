@@ -105,9 +105,11 @@ class MessageWidget(QFrame):
     edit_requested = Signal(int)
     regenerate_requested = Signal()
 
-    def __init__(self, index: int, role: str, text: str = "", parent=None) -> None:
+    def __init__(self, index: int, role: str, text: str = "", parent=None,
+                 is_document: bool = False) -> None:
         super().__init__(parent)
         self.index, self.role = index, role
+        self.is_document = is_document      # a "Document:" message: Edit opens its card
         self.markdown = StreamingMarkdown(is_dark())
         self.markdown.append(text)
         self.setFrameShape(QFrame.Shape.StyledPanel)
@@ -205,6 +207,7 @@ class MessageWidget(QFrame):
 class ChatPane(QWidget):
     send_requested = Signal(str)
     edit_send_requested = Signal(int, str)
+    document_edit_requested = Signal(int)     # Edit on a "Document:" message
     stop_requested = Signal()
     regenerate_requested = Signal()
 
@@ -241,6 +244,7 @@ class ChatPane(QWidget):
         bar.valueChanged.connect(self._scrolled)
         self.empty_hint = QLabel(tr("Type a message below and press Enter to send it."))
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setWordWrap(True)       # a narrow window shows no sideways scroll bar
         self.column_layout.insertWidget(0, self.empty_hint)
         self.phase = QLabel("")
         self.phase.setAccessibleName(tr("What the assistant is doing"))
@@ -301,12 +305,16 @@ class ChatPane(QWidget):
             emit(self.send_requested, text)
 
     def _escape(self) -> None:
-        if self.stop_button.isVisible():
-            emit(self.stop_requested)
-        elif self.editing_index is not None:
+        """Cancels an edit first (the user is in it); a second Escape stops the answer."""
+        if self.editing_index is not None:
             self.cancel_edit()
+        elif self.stop_button.isVisible():
+            emit(self.stop_requested)
 
     def begin_edit(self, index: int) -> None:
+        if self.message_widgets[index].is_document:     # its style and question, not text
+            emit(self.document_edit_requested, index)
+            return
         self.editing_index = index
         self.input.setPlainText(self.message_widgets[index].text)
         self.send_button.setText(tr("Send edited message"))
@@ -338,7 +346,8 @@ class ChatPane(QWidget):
         self._scroll_to_end()
 
     def add_message(self, index: int, message: StoredMessage) -> MessageWidget:
-        widget = MessageWidget(index, message.role, message.content)
+        widget = MessageWidget(index, message.role, message.content,
+                               is_document=bool(message.stats.get("document")))
         widget.show_status(_stored_status(message))
         widget.copy_requested.connect(self.copy)
         widget.edit_requested.connect(self.begin_edit)
@@ -455,6 +464,8 @@ class ChatPane(QWidget):
 
 def _status_for(reason: str) -> str:
     return {"stopped": tr("You stopped this answer."),
+            "reloaded": tr("Stopped when the model was changed."),
+            "closed": tr("Stopped when Rotary was closed."),
             "length": tr("The answer reached its length limit."),
             "failed": tr("This answer was not finished. See the notice at the top.")
             }.get(reason, "")
@@ -472,4 +483,5 @@ def _stored_status(message: StoredMessage) -> str:
 
 
 def _announcement_for(reason: str) -> str:
-    return tr("Answer stopped.") if reason == "stopped" else tr("Answer finished.")
+    return tr("Answer stopped.") if reason in ("stopped", "reloaded", "closed") \
+        else tr("Answer finished.")

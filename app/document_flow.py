@@ -5,6 +5,13 @@ generated) → ``overview_ready`` → the user picks a style and presses Summari
 ``summarize`` → ``progress`` events → the document and its summary become two messages of
 the conversation (so follow-up questions there can refer to them) → ``done``. Errors go to
 the notification service; Stop keeps the partial summary, labelled partial.
+
+The card and its summary belong to one conversation (``owner``) and follow the chat's
+rules (app.chat_controller): the summary goes on when the user opens another conversation
+(the card shows only in its own), and is dropped when its conversation is deleted. Write
+again on a summary reads the document again with the same style and question; Edit on its
+"Document:" message opens the card with them, and Summarise replaces that message and what
+follows it.
 """
 
 from __future__ import annotations
@@ -29,9 +36,11 @@ SUPPORTED = (".pdf", ".docx", ".txt", ".text", ".md", ".markdown")
 class DocumentFlow(QObject):
     checking = Signal(str)               # file name, while the engine reads and plans it
     overview_ready = Signal(object)      # engine.api.DocumentOverview
+    started = Signal(str)                # file name: the summary is being written
     progress = Signal(object)            # engine.api.DocumentProgress
     done = Signal(object)                # engine.api.DocumentSummary, or None when it failed
     closed = Signal()                    # nothing to show any more
+    here_changed = Signal(bool)          # the card's conversation is (not) the open one
 
     def __init__(self, bridge, chat, notices, language: Callable[[], str],
                  parent: QObject | None = None) -> None:
@@ -42,45 +51,109 @@ class DocumentFlow(QObject):
         self.last_folder = ""            # where the file chooser opens next time
         self.request_id: int | None = None
         self.running = False
-        self.conversation_id: int | None = None
-        self.question = ""
+        self.owner: int | None = None    # the conversation the card and summary belong to
+        self.preset, self.question = "short", ""
+        self.replace_from: int | None = None   # Edit / Write again: messages replaced from here
+        self.summary_only = False        # Write again: the "Document:" message stays
+        self.problem = None              # the notice about the last document that failed
+        chat.conversation_opened.connect(self._follow_conversation)
+        chat.conversation_deleted.connect(self._on_conversation_deleted)
+        chat.summary_again_requested.connect(self.write_again)
+        chat.summary_edit_requested.connect(self.edit)
+
+    @property
+    def conversation_id(self) -> int | None:
+        return self.owner
 
     # ---- the user's actions ------------------------------------------------------------
 
-    def open_file(self, path: str) -> bool:
+    def open_file(self, path: str, preset: str = "short", question: str = "") -> bool:
         if not self._can_start():
             return False
         if Path(path).suffix.lower() not in SUPPORTED and Path(path).suffix.lower() != ".doc":
             self.notices.info(tr("Rotary reads PDF, Word (.docx), text and Markdown files."))
             return False
+        self._withdraw_problem()
+        self.replace_from, self.summary_only = None, False
+        return self._inspect(path, preset, question)
+
+    def _inspect(self, path: str, preset: str, question: str) -> bool:
         self.path, self.overview, self.running = path, None, False
+        self.preset, self.question = preset, question
         self.last_folder = str(Path(path).parent)
+        self.owner = self.chat.conversation_id
         if not self._send(DocumentRequest(path, inspect_only=True)):
             return False
-        self.chat.begin_external(self.request_id, tr("Looking at the document…"))
+        self.chat.begin_external(self.request_id, tr("Looking at the document…"), self.owner)
         emit(self.checking, Path(path).name)
+        self._follow_conversation()
         return True
 
     def summarize(self, preset: str, question: str = "") -> bool:
         if self.path is None or self.overview is None or self.request_id is not None:
             return False
-        self.conversation_id = self.chat.ensure_conversation(self.overview.name)
-        self.question = question.strip()
-        request = DocumentRequest(self.path, preset=preset, language=self.language(),
-                                  question=self.question, conversation_id=self.conversation_id)
+        if self.replace_from is not None:           # Edit: the old document and after go
+            self.chat.truncate_from(self.replace_from)
+        self.owner = self.chat.ensure_conversation(self.overview.name)
+        self.preset, self.question = preset, question.strip()
+        return self._run(tr("Reading the document…"))
+
+    def _run(self, phase: str) -> bool:
+        request = DocumentRequest(self.path, preset=self.preset, language=self.language(),
+                                  question=self.question, conversation_id=self.owner)
         if not self._send(request):
             return False
+        self._withdraw_problem()
         self.running = True
-        self.chat.begin_external(self.request_id, tr("Reading the document…"))
+        self.chat.begin_external(self.request_id, phase, self.owner)
+        emit(self.started, Path(self.path).name)
+        self._follow_conversation()
         return True
+
+    def write_again(self, index: int) -> bool:
+        """Write again on a summary: the document is read again with the same style and
+        question; the new summary replaces the old one."""
+        document = self._document_at(index)
+        if document is None:
+            return False
+        self.path, self.owner = document["path"], self.chat.conversation_id
+        self.preset, self.question = document.get("preset") or "short", \
+            document.get("question", "")
+        self.last_folder = str(Path(self.path).parent)
+        self.replace_from, self.summary_only = index + 1, True
+        self.chat.truncate_from(index + 1)
+        return self._run(tr("Reading the document…"))
+
+    def edit(self, index: int) -> bool:
+        """Edit on a "Document:" message: its card, with its style and question to change."""
+        document = self._document_at(index)
+        if document is None:
+            return False
+        self.replace_from, self.summary_only = index, False
+        return self._inspect(document["path"], document.get("preset") or "short",
+                             document.get("question", ""))
+
+    def _document_at(self, index: int) -> dict | None:
+        """The stored document of message ``index``, if it can be read again now."""
+        if not self._can_start() or not 0 <= index < len(self.chat.messages):
+            return None
+        document = self.chat.messages[index].stats.get("document") or {}
+        path = document.get("path") or ""
+        if not Path(path).is_file():
+            self.notices.info(tr("The document is no longer at {path}. Attach it again to "
+                                 "summarise it.").format(path=path or document.get("name", "")))
+            return None
+        return document
 
     def stop(self) -> None:
         if self.request_id is not None:
             self.bridge.stop(self.request_id)   # the engine answers with the partial summary
 
     def dismiss(self) -> None:
+        """Cancel on the card: nothing is read, and an Edit changes nothing."""
         if self.request_id is None:
             self.path = self.overview = None
+            self.replace_from, self.summary_only = None, False
             emit(self.closed)
 
     def _can_start(self) -> bool:
@@ -100,6 +173,28 @@ class DocumentFlow(QObject):
             self.notices.engine_error(error)
             return False
         return True
+
+    def _withdraw_problem(self) -> None:
+        """A new document (or a summary that starts) makes the last document's notice stale."""
+        if self.problem is not None:
+            self.notices.withdraw(self.problem)
+            self.problem = None
+
+    # ---- the chat's conversations ------------------------------------------------------
+
+    def _follow_conversation(self, *_args) -> None:
+        emit(self.here_changed, self.path is not None and self.owner == self.chat.conversation_id)
+
+    def _on_conversation_deleted(self, conversation_id: int) -> None:
+        """Its summary stops and nothing of it is kept; its card closes."""
+        if self.path is None or self.owner != conversation_id:
+            return
+        if self.request_id is not None:
+            self.bridge.stop(self.request_id)
+            self.chat.end_external()
+        self.request_id, self.running, self.path, self.overview = None, False, None, None
+        self.replace_from, self.summary_only = None, False
+        emit(self.closed)
 
     # ---- engine results (connected in install_documents) ------------------------------
 
@@ -122,16 +217,17 @@ class DocumentFlow(QObject):
 
     def _on_finished(self, event: DocumentFinished) -> None:
         self.request_id, self.running = None, False
-        summary = event.summary
-        self.chat.end_external(self.conversation_id, self._exchange(event))
-        self.path = None
-        emit(self.done, summary)
+        exchange = self._exchange(event)
+        self.chat.end_external(self.owner, exchange[1:] if self.summary_only else exchange)
+        self.path, self.replace_from, self.summary_only = None, None, False
+        emit(self.done, event.summary)
 
     def on_failed(self, request_id: int, error: EngineError) -> None:
         if request_id != self.request_id:
             return
         self.request_id, self.running, self.path = None, False, None
-        self.notices.engine_error(error)
+        self.replace_from, self.summary_only = None, False
+        self.problem = self.notices.engine_error(error)
         self.chat.end_external()
         emit(self.done, None)
 
@@ -139,12 +235,14 @@ class DocumentFlow(QObject):
         """The document as the user's message, the summary as the answer (kept in history)."""
         overview, summary = event.overview, event.summary
         titles = dict(self.bridge.summary_presets()) | preset_titles()
-        asked = f"\n\n{tr('I asked:')} {self.question}" if self.question else ""
+        asked = "\n\n" + tr("I asked: {question}").format(question=self.question) \
+            if self.question else ""
         user = StoredMessage("user", tr("Document: {name} — {found}\n{style}").format(
             name=overview.name, found=f"{found_text(overview)}, {words_text(overview.words)}",
             style=titles.get(summary.preset, summary.preset)) + asked,
             stats={"document": {"path": self.path, "name": overview.name, "kind": overview.kind,
-                                "pages": overview.pages, "words": overview.words}})
+                                "pages": overview.pages, "words": overview.words,
+                                "preset": summary.preset, "question": self.question}})
         answer = StoredMessage("assistant", answer_text(overview, summary),
                                model_name=self.chat.model_name,
                                stats={"document_summary": {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.api import DocumentOverview, DocumentSummary
 from app.i18n import tr
+from app.markdown_render import close_open_fence
 
 
 def preset_titles() -> dict[str, str]:
@@ -59,4 +60,4 @@ def answer_text(overview: DocumentOverview, summary: DocumentSummary) -> str:
     if not summary.body:
         return note
     stopped = tr("Partial summary: stopped before the end.") + "\n\n" if summary.partial else ""
-    return f"{stopped}{summary.body}\n\n{note}"
+    return f"{stopped}{close_open_fence(summary.body)}\n\n{note}"

@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import platformdirs
-from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
-                               QProgressBar, QPushButton, QVBoxLayout, QWidget)
+                               QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
 from app.document_flow import SUPPORTED, DocumentFlow
 from app.document_text import found_text, preset_titles, words_text
@@ -27,6 +27,29 @@ def _button(text: str, accessible: str, slot) -> QPushButton:
     return button
 
 
+class ElidedLabel(QLabel):
+    """One line that never widens the window: a long file name is cut in the middle
+    ("Jahresbericht…final.pdf"), and the whole name is in the tooltip."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.full_text = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def setText(self, text: str) -> None:
+        self.full_text = text
+        self.setToolTip(text)
+        self._elide()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        super().setText(self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideMiddle,
+                                                      max(0, self.width())))
+
+
 class DocumentPanel(QFrame):
     summarize_requested = Signal(str, str)      # preset name, the user's own request
     cancel_requested = Signal()
@@ -37,24 +60,36 @@ class DocumentPanel(QFrame):
         self.setObjectName("documentPanel")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAccessibleName(tr("Document"))
-        self.title = QLabel("")
+        self.title = ElidedLabel()
         self.title.setObjectName("documentTitle")
+        self.title.setAccessibleName(tr("Document"))
         self.found = QLabel("")
         self.found.setWordWrap(True)
         self.found.setAccessibleName(tr("What was found in the document"))
+        self.replacing = QLabel(tr("Summarise replaces this document's earlier summary, and "
+                                   "what followed it in the conversation."))
+        self.replacing.setWordWrap(True)
+        self.replacing.hide()
         self.options = self._build_options(presets)
         self.running = self._build_running()
         layout = QVBoxLayout(self)
-        for part in (self.title, self.found, self.options, self.running):
+        for part in (self.title, self.found, self.replacing, self.options, self.running):
             layout.addWidget(part)
+        self.here = True                # its conversation is the open one
+        self.in_use = False             # something to show (checking, options, progress)
         self.hide()
 
     def _build_options(self, presets: list[tuple[str, str]]) -> QWidget:
+        """Style, question and buttons one under the other: the card fits the chat column
+        of a 640-px window (in one row it widened the window and cut the question short)."""
         row = QWidget()
-        layout = QHBoxLayout(row)
+        layout = QVBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
         self.preset = QComboBox()
         self.preset.setAccessibleName(tr("Kind of summary"))
+        self.preset.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.preset.setMinimumContentsLength(8)
         titles = preset_titles()
         for name, title in presets:
             self.preset.addItem(titles.get(name, title), name)
@@ -66,24 +101,32 @@ class DocumentPanel(QFrame):
                                         self._summarize_clicked)
         self.cancel_button = _button(tr("Cancel"), tr("Do not summarise this document"),
                                      self._cancel_clicked)
-        for widget, stretch in ((self.preset, 0), (self.question, 1), (self.summarize_button, 0),
-                                (self.cancel_button, 0)):
-            layout.addWidget(widget, stretch)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.summarize_button)
+        buttons.addWidget(self.cancel_button)
+        layout.addWidget(self.preset)
+        layout.addWidget(self.question)
+        layout.addLayout(buttons)
         return row
 
     def _build_running(self) -> QWidget:
         row = QWidget()
-        layout = QHBoxLayout(row)
+        layout = QVBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
         self.bar = QProgressBar()
         self.bar.setAccessibleName(tr("Parts of the document read"))
+        self.bar.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.status = QLabel("")
+        self.status.setWordWrap(True)
         self.status.setAccessibleName(tr("Reading progress"))
         self.stop_button = _button(tr("Stop"), tr("Stop reading; keep what was read so far"),
                                    self._stop_clicked)
-        layout.addWidget(self.status, 1)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.stop_button)
+        progress = QHBoxLayout()
+        progress.addWidget(self.bar, 1)
+        progress.addWidget(self.stop_button)
+        layout.addWidget(self.status)
+        layout.addLayout(progress)
         return row
 
     # Emits go through qt_compat.emit (PySide6 6.12.0), hence these small methods.
@@ -104,22 +147,42 @@ class DocumentPanel(QFrame):
         self.found.setText(tr("Looking at the document…"))
         self.options.hide()
         self.running.hide()
-        self.show()
+        self._reveal()
 
-    def show_overview(self, overview) -> None:
+    def show_overview(self, overview, preset: str = "short", question: str = "",
+                      replacing: bool = False) -> None:
+        """``replacing``: Edit on a "Document:" message (its summary will be replaced)."""
         self.title.setText(overview.name)
         self.found.setText(overview_text(overview))
-        self.question.clear()
+        self.replacing.setVisible(replacing)
+        self.preset.setCurrentIndex(max(0, self.preset.findData(preset)))
+        self.question.setText(question)
         self.options.show()
         self.running.hide()
-        self.show()
-        self.summarize_button.setFocus()
+        self._reveal()
+        if self.isVisible():
+            self.summarize_button.setFocus()
 
-    def show_started(self) -> None:
+    def show_started(self, name: str = "") -> None:
+        if not self.in_use:             # Write again: no look at the document before
+            self.found.setText("")
+        if name:
+            self.title.setText(name)
         self.options.hide()
+        self.replacing.hide()
         self.bar.setRange(0, 0)               # busy until the first part reports
         self.status.setText(tr("Reading the document…"))
         self.running.show()
+        self._reveal()
+
+    def _reveal(self) -> None:
+        self.in_use = True
+        self.setVisible(self.here)
+
+    def set_here(self, here: bool) -> None:
+        """Shown only in the conversation the document belongs to."""
+        self.here = here
+        self.setVisible(here and self.in_use)
 
     def show_progress(self, event) -> None:
         self.bar.setRange(0, max(1, event.parts))
@@ -128,6 +191,7 @@ class DocumentPanel(QFrame):
         self.status.setText(f"{progress_text(event)} {left}".strip())
 
     def close_panel(self, *_args) -> None:
+        self.in_use = False
         self.hide()
 
 
@@ -236,19 +300,35 @@ def install_documents(rotary) -> DocumentFlow:
         widget.installEventFilter(drops)
     _connect(rotary.bridge, flow, panel)
     pane.document_panel, pane.attach_button, flow.panel = panel, attach, panel
+    chain_focus(rotary.window, panel, attach)
     return flow
+
+
+def chain_focus(window, panel: DocumentPanel, attach: QPushButton) -> None:
+    """Tab follows the screen: the conversation, the document card, the message box, Send
+    (or Stop), Attach, the notice's buttons, the gauge, then the conversation list."""
+    pane, bar, listing = window.chat, window.notice_bar, window.conversations
+    order = [pane.scroll, panel.preset, panel.question, panel.summarize_button,
+             panel.cancel_button, panel.stop_button, pane.input, pane.send_button,
+             pane.stop_button, attach, bar.copy_button, bar.close_button,
+             *window.gauge.sections.values(), listing.new_button, listing.search,
+             listing.items, listing.rename_button, listing.delete_button, pane.scroll]
+    for first, second in zip(order, order[1:]):
+        QWidget.setTabOrder(first, second)
 
 
 def _connect(bridge, flow: DocumentFlow, panel: DocumentPanel) -> None:
     bridge.document_event.connect(flow.on_event)
     bridge.failed.connect(flow.on_failed)
     flow.checking.connect(panel.show_checking)
-    flow.overview_ready.connect(panel.show_overview)
+    flow.overview_ready.connect(lambda overview: panel.show_overview(
+        overview, flow.preset, flow.question, flow.replace_from is not None))
+    flow.started.connect(panel.show_started)
     flow.progress.connect(panel.show_progress)
     flow.done.connect(panel.close_panel)
     flow.closed.connect(panel.close_panel)
-    panel.summarize_requested.connect(lambda preset, question: flow.summarize(preset, question)
-                                      and panel.show_started())
+    flow.here_changed.connect(panel.set_here)
+    panel.summarize_requested.connect(flow.summarize)
     panel.cancel_requested.connect(flow.dismiss)
     panel.stop_requested.connect(flow.stop)
 

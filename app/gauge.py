@@ -66,6 +66,7 @@ class GaugeModel:
     layer_routed: int = 0                    # routed experts per layer over this answer
     speeds: deque = field(default_factory=deque)    # (monotonic time, tokens/s)
     request_floor: int = 0                   # steps of requests up to this id are stale
+    reading_document: bool = False           # the steps are a document summary's
 
     # ---- inputs -------------------------------------------------------------------------
 
@@ -196,9 +197,12 @@ class GaugeModel:
     def reading_text(self) -> str:
         if not self.prompt_tps:
             return ""
-        text = tr("Reading your message: about {n} words a second").format(
-            n=_about(self.words(self.prompt_tps)))
-        if self.ttft_s is not None:
+        words = _about(self.words(self.prompt_tps))
+        text = (tr("Reading the document: about {n} words a second") if self.reading_document
+                else tr("Reading your message: about {n} words a second")).format(n=words)
+        if self.ttft_s is not None and self.ttft_s < 0.05:     # read before (a cached prompt)
+            text += " · " + tr("first word at once")
+        elif self.ttft_s is not None:
             text += " · " + tr("first word after {s} s").format(s=f"{self.ttft_s:.1f}")
         return text
 
@@ -216,6 +220,11 @@ class GaugeModel:
         return min(1.0, self.context_used / self.context_size)
 
     def context_text(self) -> str:
+        if not self.context_size and self.on_server:    # e.g. llama-cpp-python's server
+            if not self.context_used:
+                return tr("Conversation memory: not reported by the server")
+            return tr("Conversation memory: not reported by the server; about {n} words "
+                      "sent so far").format(n=_about(self.words(self.context_used)))
         if not self.context_size:
             return tr("Conversation memory: no model loaded")
         if self.context_used is None:
@@ -224,7 +233,12 @@ class GaugeModel:
         return tr("Conversation memory: about {n} words left").format(n=_about(self.words(left)))
 
     def context_details(self) -> str:
-        if not self.context_size or self.context_used is None:
+        if self.context_used is None:
+            return ""
+        if not self.context_size and self.on_server:
+            return tr("Context: {used} tokens sent so far, counted by the server; it does not "
+                      "say how many it can hold.").format(used=f"{self.context_used:,}")
+        if not self.context_size:
             return ""
         return tr("Context: {used} of {size} tokens used, measured by the engine.").format(
             used=f"{self.context_used:,}", size=f"{self.context_size:,}")
@@ -487,6 +501,12 @@ class GaugeWidget(QFrame):
     def reset_conversation(self, *args) -> None:
         self.model.reset_conversation(_newest_request_id())
         self.refresh()
+
+    def follow(self, answer) -> None:
+        """``answer`` (app.chat_controller.Answer) streams into the open conversation,
+        perhaps again after its conversation was reopened: its steps count."""
+        if answer is not None:
+            self.model.request_floor = min(self.model.request_floor, answer.request_id - 1)
 
     # ---- drawing --------------------------------------------------------------------------
 

@@ -82,7 +82,7 @@ class MainWindow(QMainWindow):
         self._add(file_menu, "new_chat", tr("&New chat"), QKeySequence.StandardKey.New)
         self._add(file_menu, "export", tr("&Export conversation…"), QKeySequence("Ctrl+E"))
         self._add(file_menu, "settings", tr("&Settings…"), QKeySequence("Ctrl+,"))
-        self._add(file_menu, "wizard", tr("First-time &setup…"), None)
+        self._add(file_menu, "wizard", tr("&First-time setup…"), None)
         self._add(file_menu, "quit", tr("&Quit"), QKeySequence("Ctrl+Q"))
         chat_menu = self.menuBar().addMenu(tr("&Chat"))
         self._add(chat_menu, "stop", tr("&Stop the answer"), QKeySequence("Ctrl+."))

@@ -100,5 +100,18 @@ class StreamingMarkdown:
         return render(self.text[self.finished_len:], self.dark)
 
 
+def close_open_fence(text: str) -> str:
+    """``text`` with a closing fence added when a code block is left open (a model that
+    stops mid-block), so whatever is appended after it is not drawn inside the block."""
+    opened = ""
+    for line in text.splitlines():
+        fence = _FENCE.match(line)
+        if opened and fence and _closes(fence.group(1), opened, line):
+            opened = ""
+        elif not opened and fence:
+            opened = fence.group(1)
+    return f"{text.rstrip()}\n{opened}" if opened else text
+
+
 def _closes(fence: str, opened: str, line: str) -> bool:
     return fence[0] == opened[0] and len(fence) >= len(opened) and line.strip() == fence

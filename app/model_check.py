@@ -26,7 +26,7 @@ def fit_words(level: str) -> str:
             "red": tr("Too big for this computer.")}.get(level, "")
 
 
-def speed_details(expected_tps) -> str:
+def speed_details(expected_tps, measured: bool = False) -> str:
     """The estimate in tokens, for the tooltip beside the estimate in words."""
     try:
         low, high = expected_tps
@@ -34,9 +34,14 @@ def speed_details(expected_tps) -> str:
         return ""
     if not high:
         return ""
+    values = dict(low=f"{low:.0f}", high=f"{high:.0f}", ratio=f"{words_per_token():.2f}")
+    if measured:
+        return tr("Measured on this computer with this model and setting, over its last "
+                  "answers: {low}–{high} tokens per second. A token is a piece of a word; "
+                  "words shown are tokens × {ratio}.").format(**values)
     return tr("Estimated for this computer: {low}–{high} tokens per second. A token is a "
-              "piece of a word; words shown are tokens × {ratio}.").format(
-        low=f"{low:.0f}", high=f"{high:.0f}", ratio=f"{words_per_token():.2f}")
+              "piece of a word; words shown are tokens × {ratio}. Rotary measures the real "
+              "speed during the first answers, and then names one figure.").format(**values)
 
 
 def is_model_drop(mime) -> str | None:
@@ -144,8 +149,9 @@ class ModelChooser(QWidget):
         self.withdraw_problem()
         self.result = result
         colour = fit_colour(result.level)
-        self.verdict.setText(f'<b style="color:{colour}">{fit_words(result.level)}</b> '
-                             f'{result.text}')
-        self.verdict.setAccessibleDescription(f"{fit_words(result.level)} {result.text}")
-        self.verdict.setToolTip(speed_details(result.expected_tps))
+        text = result.text          # said in the interface's language by the bridge
+        self.verdict.setText(f'<b style="color:{colour}">{fit_words(result.level)}</b> {text}')
+        self.verdict.setAccessibleDescription(f"{fit_words(result.level)} {text}")
+        self.verdict.setToolTip(speed_details(result.expected_tps,
+                                              getattr(result, "measured", False)))
         self.check_finished.emit(result)

@@ -7,7 +7,7 @@ reach the buttons with Tab; screen readers hear the message (assertive for error
 from __future__ import annotations
 
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from app.accessibility import announce
 from app.i18n import tr
@@ -56,12 +56,15 @@ class NotificationBar(QFrame):
             self.row.removeWidget(button)
             button.deleteLater()
         self.action_buttons = []
+        before = self.copy_button.previousInFocusChain()    # Tab reaches them before Copy
         for action in notice.actions:
             button = QPushButton(action.label)
             button.setAccessibleName(action.label)
             button.clicked.connect(lambda _checked=False, run=action.callback: _call(run))
             button.clicked.connect(self.dismiss)
             self.row.insertWidget(1 + len(self.action_buttons), button)
+            QWidget.setTabOrder(before, button)
+            before = button
             self.action_buttons.append(button)
 
     def withdraw(self, notice: Notice) -> None:

@@ -34,6 +34,10 @@ class AppPaths:
         return self.data_dir / "loading.json"
 
     @property
+    def measured_speeds(self) -> Path:
+        return self.data_dir / "measured-speed.json"
+
+    @property
     def demo_dir(self) -> Path:
         return self.data_dir / "demo-model"
 

@@ -68,10 +68,15 @@ class ServerSettingsBox(QGroupBox):
         self.find_models = QPushButton(tr("Ask the server for its models"))
         self.find_models.clicked.connect(lambda: asyncio.ensure_future(self.fetch_models()))
         self.key = QLineEdit(self._stored_key(settings.server_url))
+        self.key_at_open = self.key.text()
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
         self.key.setAccessibleName(tr("Access key (leave empty if the server needs none)"))
+        # Said before the key is typed: whether it will still be there after a restart.
         self.key_note = QLabel(tr("The key is kept in this computer's password store, "
-                                  "not in Rotary's files."))
+                                  "not in Rotary's files.") if self.keys.keeps_keys() else
+                               tr("This computer has no password store, so Rotary keeps the "
+                                  "key only until it closes: type it again after a restart. "
+                                  "It is never written to Rotary's files."))
         self.key_note.setWordWrap(True)
         self.verify = QCheckBox(tr("Check the server's security certificate (recommended)"))
         self.verify.setChecked(settings.server_verify_tls)
@@ -101,12 +106,7 @@ class ServerSettingsBox(QGroupBox):
         return box
 
     def _stored_key(self, url: str) -> str:
-        if not url:
-            return ""
-        try:
-            return self.keys.get(url.strip()) or ""
-        except KeyringUnavailable:
-            return ""
+        return (self.keys.get(url.strip()) or "") if url else ""
 
     def _browse_ca(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, tr("The office's certificate file"),
@@ -148,6 +148,10 @@ class ServerSettingsBox(QGroupBox):
         except EngineError:
             return False
         return bool(self.model.currentText().strip())
+
+    def key_changed(self) -> bool:
+        """A new access key was typed (it lives outside the settings, in the key store)."""
+        return self.server.isChecked() and self.key.text() != self.key_at_open
 
     def connection(self) -> ServerConnection:
         return ServerConnection(self.address.text().strip(), self.model.currentText().strip(),

@@ -2,7 +2,8 @@
 
 No Qt here. The key is never written to the settings file: ``KeyStore`` keeps it in the
 operating system's keyring (Windows Credential Manager, macOS Keychain, Secret Service),
-through the ``keyring`` library.
+through the ``keyring`` library; on a computer without one, only in this process's memory
+until Rotary closes (Settings says so before the key is typed).
 """
 
 from __future__ import annotations
@@ -30,18 +31,29 @@ class KeyringUnavailable(Exception):
     """No keyring backend on this computer; ``message`` says so in plain words."""
 
     def __init__(self, details: str = "") -> None:
-        self.message = tr("This computer has no password store Rotary can use, so the access "
-                          "key cannot be saved. Ask IT to set one up, or use a server "
-                          "that needs no key.")
+        self.message = tr("This computer's password store did not take the access key, so "
+                          "Rotary keeps it only until it closes. Ask IT to set the store up, "
+                          "or use a server that needs no key.")
         self.details = details
         super().__init__(self.message)
 
 
 class KeyStore:
-    """The access key per server address, in the OS keyring."""
+    """The access key per server address, in the OS keyring (or, where there is none, in
+    memory until Rotary closes)."""
+
+    _session: dict[str, str] = {}       # every KeyStore of this process: keys not stored
 
     def __init__(self, service: str = KEYRING_SERVICE) -> None:
         self.service = service
+
+    def keeps_keys(self) -> bool:
+        """Is there a password store to keep keys across restarts?"""
+        try:
+            self._keyring()
+        except KeyringUnavailable:
+            return False
+        return True
 
     @staticmethod
     def _keyring():
@@ -56,21 +68,29 @@ class KeyStore:
         return keyring
 
     def get(self, url: str) -> str | None:
+        if url in self._session:
+            return self._session[url] or None
         try:
             return self._keyring().get_password(self.service, url) or None
-        except KeyringUnavailable:
-            raise
-        except Exception as error:  # noqa: BLE001 - any backend failure is "no store"
-            raise KeyringUnavailable(repr(error)) from error
+        except Exception:  # noqa: BLE001 - no store, or any backend failure: no key
+            return None
 
     def set(self, url: str, key: str) -> None:
-        keyring = self._keyring()
+        """Keep ``key`` for ``url`` ("" forgets it). Raises KeyringUnavailable when it is
+        kept in memory only, although a password store was there to take it."""
+        self._session.pop(url, None)
+        try:
+            keyring = self._keyring()
+        except KeyringUnavailable:
+            self._session[url] = key        # no store at all: Settings said so beforehand
+            return
         try:
             if key:
                 keyring.set_password(self.service, url, key)
             elif keyring.get_password(self.service, url) is not None:
                 keyring.delete_password(self.service, url)
         except Exception as error:  # noqa: BLE001
+            self._session[url] = key
             raise KeyringUnavailable(repr(error)) from error
 
 
@@ -79,16 +99,12 @@ def uses_server(settings: Settings) -> bool:
 
 
 def connection_for(settings: Settings, keys: KeyStore) -> ServerConnection | None:
-    """None for "This computer". A keyring that cannot be read means no key is sent."""
+    """None for "This computer". No key kept (or a store that cannot be read): none is sent."""
     if not uses_server(settings):
         return None
     url = settings.server_url.strip()
-    try:
-        key = keys.get(url)
-    except KeyringUnavailable:
-        key = None
-    return ServerConnection(url, settings.server_model, key, settings.server_verify_tls,
-                            settings.server_ca_bundle or None)
+    return ServerConnection(url, settings.server_model, keys.get(url),
+                            settings.server_verify_tls, settings.server_ca_bundle or None)
 
 
 def receiver_words(address: str | None) -> str:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFrame,
                                QFormLayout, QGroupBox, QLabel, QPlainTextEdit, QPushButton,
-                               QSpinBox, QVBoxLayout)
+                               QScrollArea, QSpinBox, QVBoxLayout, QWidget)
 
 from app.i18n import LANGUAGES, tr
 from app.model_check import ModelChooser
-from app.bridge import preset_names
+from app.bridge import preset_names, words_per_token
 from app.server_settings import ServerSettingsBox
 from app.settings import RANGES, TEMPERATURE_RANGE, Range, Settings, preset_label
 
@@ -87,14 +87,50 @@ class SettingsDialog(QDialog):
                                         | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
+        # Everything but OK/Cancel scrolls: with an office server the page is taller than a
+        # 1280x720 or 1024x600 screen, and OK must never fall below its edge.
+        page = QWidget()
+        content = QVBoxLayout(page)
+        content.addWidget(self.server_box)
+        content.addLayout(form)
+        content.addWidget(self._advanced(settings))
+        content.addWidget(self.rerun)
+        content.addStretch(1)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidget(page)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.server_box)
-        layout.addLayout(form)
-        layout.addWidget(self._advanced(settings))
-        layout.addWidget(self.rerun)
+        layout.addWidget(self.scroll, 1)
         layout.addWidget(self.buttons)
         self.server_box.bind_local_fields((self.chooser, self.preset, self.context,
                                            self.gpu_layers, self.threads))
+        self.server_box.server.toggled.connect(lambda _on: QTimer.singleShot(0, self.fit_screen))
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.fit_screen()
+
+    def fit_screen(self) -> None:
+        """As tall as the page, at most the screen's free height (the page scrolls)."""
+        screen = self.screen() or (self.parentWidget().screen() if self.parentWidget() else None)
+        if screen is None:
+            return
+        room = screen.availableGeometry()
+        frame = self.frameGeometry().height() - self.geometry().height()
+        page = self.scroll.widget().sizeHint()
+        chrome = self.layout().contentsMargins()
+        wanted = (page.height() + self.buttons.sizeHint().height() + chrome.top()
+                  + chrome.bottom() + self.layout().spacing() + 2)
+        height = min(wanted, room.height() - max(frame, 30) - 8)
+        width = min(max(self.width(), page.width() + self.scroll.verticalScrollBar()
+                        .sizeHint().width() + chrome.left() + chrome.right()),
+                    room.width() - 16)
+        self.resize(width, height)
+        top = max(room.top(), min(self.frameGeometry().top(),
+                                  room.bottom() - height - max(frame, 30)))
+        left = max(room.left(), min(self.frameGeometry().left(), room.right() - width))
+        self.move(left, top)
 
     def _advanced(self, settings: Settings) -> QGroupBox:
         box = QGroupBox(tr("Advanced"))
@@ -122,16 +158,30 @@ class SettingsDialog(QDialog):
                                          "conversation."))
         self.system_prompt.setTabChangesFocus(True)
         self.system_prompt.setMaximumHeight(80)
+        self.context.setSuffix(tr(" tokens"))
+        self.context_words = QLabel()
+        self.context_words.setWordWrap(True)
+        self.context.valueChanged.connect(self._show_context_words)
+        self._show_context_words()
         self.gpu_layers_note = QLabel()
         self.gpu_layers_note.setWordWrap(True)
         form = QFormLayout(box)
         form.addRow(tr("Conversation memory:"), self.context)
+        form.addRow("", self.context_words)
         form.addRow(tr("Model parts on the graphics card:"), self.gpu_layers)
         form.addRow("", self.gpu_layers_note)
         form.addRow(tr("Processor cores to use:"), self.threads)
         form.addRow(tr("Answer variety:"), self.temperature)
         form.addRow(tr("Standing instructions:"), self.system_prompt)
         return box
+
+    def _show_context_words(self, *_args) -> None:
+        """The number in the box is tokens; say what it means in words."""
+        tokens = _spin_value(self.context)
+        self.context_words.setText(
+            tr("Rotary chooses it for the model and this computer.") if tokens is None else
+            tr("About {n} words of the conversation.").format(
+                n=f"{round(tokens * words_per_token(), -1):,.0f}"))
 
     def _on_model_checked(self, result) -> None:
         if result is not None:

@@ -28,6 +28,7 @@ def connect_gauge_numbers(bridge: EngineBridge, chat: ChatController, gauge) -> 
 
     def on_stats(record) -> None:
         if chat.shows(record.request_id):
+            gauge.model.reading_document = record.request_id == chat.external_id
             gauge.on_stats(record)
 
     bridge.stats.connect(on_stats)
@@ -45,9 +46,9 @@ def connect_bridge(bridge: EngineBridge, chat: ChatController, window: MainWindo
     bridge.model_loaded.connect(gauge.on_model_loaded)
     bridge.load_failed.connect(loader.on_failed)
     bridge.model_unloaded.connect(gauge.on_model_unloaded)
-    bridge.model_loaded.connect(
-        lambda event: window.chat.set_model_warning(
-            base_model_warning(getattr(event, "facts", None))))
+    # A model on the office server has no file to read a chat template from: no warning.
+    bridge.model_loaded.connect(lambda event: window.chat.set_model_warning(
+        base_model_warning(getattr(event, "facts", None))))
     bridge.model_unloaded.connect(lambda: window.chat.set_model_warning(""))
     loader.started.connect(panel.on_started)
     loader.progress.connect(panel.on_progress)
@@ -72,6 +73,7 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
     pane.edit_send_requested.connect(edit_and_send)
     pane.stop_requested.connect(chat.stop)
     pane.regenerate_requested.connect(chat.regenerate)
+    pane.document_edit_requested.connect(chat.edit_document)
     chat.conversation_opened.connect(pane.show_conversation)
     # The list highlights the open conversation, and nothing after New chat.
     chat.conversation_opened.connect(

@@ -135,6 +135,7 @@ class FirstRunWizard(QWizard):
         self.currentIdChanged.connect(self._on_page)
         self.accepted.connect(self._emit_completed)
         self.demo_path: str | None = None
+        self.checking = False           # "Check my computer" is running
         asyncio.ensure_future(self._probe())
 
     async def _probe(self) -> None:
@@ -155,8 +156,13 @@ class FirstRunWizard(QWizard):
         asyncio.ensure_future(self._check_computer())
 
     async def _check_computer(self) -> None:
+        # The button stays enabled (a disabled one would hand its focus to the next button,
+        # the office-server offer, which a second Space would then press); a click while
+        # the check runs does nothing.
         page = self.hardware_page
-        page.check_button.setEnabled(False)
+        if self.checking:
+            return
+        self.checking = True
         page.check_result.setText(tr("Checking…"))
         try:
             report = await check_my_computer(self.bridge, self.paths, self.preset)
@@ -165,7 +171,7 @@ class FirstRunWizard(QWizard):
             self.notices.engine_error(error)
             return
         finally:
-            page.check_button.setEnabled(True)
+            self.checking = False
         page.check_result.setText(report.user_text())
         if not report.ok:
             self.notices.warning(report.user_text(), report.verdict())

@@ -4,7 +4,8 @@ Prints measured microseconds per ``policy.after_token`` call: the best of severa
 over a 3000-token synthetic layer (the machine is shared; the best repeat is the least
 disturbed). Rotary is timed on 4 layers so that its per-token work (the context match at
 layer 0) is shared as in the engine, with and without the router's probabilities, and on
-a real trace where the context match fires. Exits non-zero beyond 40 us (twice the target).
+a real trace where the context match fires; and the warm start (``observe_prompt``) per
+prompt token and layer. Exits non-zero beyond 40 us (twice the target).
 Run: python bench/bench_residency_step.py [--tokens N] [--repeats R]
 """
 
@@ -13,9 +14,8 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import time
-
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +51,22 @@ def time_policy(name: str, rows: np.ndarray, fraction: float, repeats: int, feed
                 policy.after_token(layer, ids, None if probs is None else probs[t, layer])
         runs.append(1e6 * (time.process_time() - start) / (len(feed) * n_layers))
     return runs
+
+
+def _warm_start_row(rows: np.ndarray, repeats: int) -> None:
+    """observe_prompt on a prompt as long as the trace: the policy learns from its last
+    ``prompt_learn`` tokens only, so the cost per learnt token and layer is what matters."""
+    prompt = rows.astype(np.int32)
+    runs = []
+    for _ in range(repeats):
+        policy = make_policy("rotary", Budget.from_fraction(rows.shape[1], 256, 0.25), 256, 8)
+        start = time.process_time()
+        policy.observe_prompt(prompt)
+        learnt = min(len(prompt), policy.cfg.prompt_learn) * rows.shape[1]
+        runs.append(1e6 * (time.process_time() - start) / learnt)
+    print(f"rotary observe_prompt, {len(prompt)}-token prompt (the last {policy.cfg.prompt_learn} "
+          f"learnt), 25%: best {min(runs):.1f} us, median {statistics.median(runs):.1f} us per "
+          "learnt token and layer")
 
 
 def _probs_like(rows: np.ndarray) -> np.ndarray:
@@ -113,6 +129,7 @@ def main() -> int:
                     worst = max(worst, min(runs))
                 print(f"{name:<8}{round(fraction * 256):>8}{kind:>8}"
                       f"{min(runs):>10.1f}{statistics.median(runs):>11.1f}")
+    _warm_start_row(rows, args.repeats)
     real = _real_trace_row(args.real_trace, args.repeats)
     if real is not None:
         worst = max(worst, real)

@@ -7,6 +7,13 @@ and measures the writing speed of one answer. Measured and estimated figures are
 the estimate is a model (bandwidth + per-token overhead). Exits non-zero (bench/verdict.py)
 when a measurement falls far outside its estimate (below low / 1.5 or above high x 1.5).
 The larger fixtures are measured quantized to Q4_K_M by llama.cpp's own quantizer.
+
+Then two figures that decide what the app shows once it has measured (app/speed_calibration.py):
+how far apart three answers of one model lie (the app's range for a model it has measured),
+and, printed for information, why a measurement is not carried over to another model: each
+model's speed places this computer in its modelled range (0 = slow end, 1 = fast end, log
+scale), that place gives every other model a figure, and it is compared with that model's
+measurement.
 Usage: python bench/bench_speed_estimate.py [--tokens 96] [--skip-large]
 """
 
@@ -26,6 +33,7 @@ from engine.fixtures.tiny_moe import SPECS, TinyMoeSpec, ensure_demo_model, writ
 from engine.model.inspect_gguf import inspect_model  # noqa: E402
 from engine.plan import describe, plan, resolve_preset  # noqa: E402
 from engine.plan.hardware import probe  # noqa: E402
+import math  # noqa: E402
 from engine.runtime.service import EngineService  # noqa: E402
 from bench.verdict import Verdicts  # noqa: E402
 
@@ -49,7 +57,7 @@ def quantize_q4_k_m(source: pathlib.Path) -> pathlib.Path:
     return target
 
 
-def measure(path: pathlib.Path, recipe, tokens: int) -> float:
+def measure(path: pathlib.Path, recipe, tokens: int) -> list[float]:
     events: queue.Queue = queue.Queue()
     service = EngineService(events.put)
     try:
@@ -63,7 +71,7 @@ def measure(path: pathlib.Path, recipe, tokens: int) -> float:
                 speeds.append(stats.decode_tps)
         if not speeds:
             raise SystemExit(f"{path.name}: every answer was shorter than {MIN_TOKENS} tokens")
-        return sorted(speeds)[len(speeds) // 2]
+        return sorted(speeds)
     finally:
         service.shutdown()
 
@@ -101,11 +109,16 @@ def main() -> int:
         if not args.skip_large:
             models += [("large", written["large"]),
                        ("large-q4", quantize_q4_k_m(written["large"]))]
+        results = []
         for name, path in models:
             facts = inspect_model(str(path))
             recipe = plan(facts, hardware, preset=preset)
             low, high = describe(recipe, facts, hardware).expected_tps
-            measured = measure(path, recipe, args.tokens)
+            speeds = measure(path, recipe, args.tokens)
+            measured = speeds[len(speeds) // 2]
+            results.append((name, (low, high), measured))
+            print(f"{name:8s} three answers {', '.join(f'{v:.1f}' for v in speeds)} tokens/s "
+                  f"[measured]: the highest is {speeds[-1] / speeds[0]:.2f}x the lowest")
             print(f"{name:8s} {path.stat().st_size / 2**20:8.1f} MiB  threads {recipe.n_threads}  "
                   f"estimate {low:6.1f}–{high:6.1f} tokens/s [modelled]  "
                   f"writing {measured:6.1f} tokens/s [measured]")
@@ -114,7 +127,21 @@ def main() -> int:
             verdicts.check(f"{name}: measured ÷ estimate's high end", measured / high,
                            target=1.0, fail_at=MARGIN, higher_is_better=False,
                            kind="measured ÷ modelled")
+        check_calibration(results, verdicts)
     return verdicts.exit_code()
+
+
+def check_calibration(results, verdicts: Verdicts) -> None:
+    """For information (no verdict): one model's measurement carried over to another."""
+    print("\none model's measurement carried over to another (not done by the app):")
+    for source, (low, high), source_speed in results:
+        position = math.log(source_speed / low) / math.log(high / low)
+        for name, (other_low, other_high), measured in results:
+            if name != source:
+                figure = other_low * (other_high / other_low) ** position
+                print(f"  from {source:8s} (place {position:+.2f}) to {name:8s}: figure "
+                      f"{figure:7.1f} tokens/s [modelled from a measurement], measured "
+                      f"{measured:7.1f}: measured ÷ figure {measured / figure:.2f}", flush=True)
 
 
 if __name__ == "__main__":

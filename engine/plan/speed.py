@@ -53,6 +53,7 @@ class PlanSummary:
     level: str                                 # "green", "yellow" or "red"
     text: Msg                                  # plain words for the user
     expected_tps: tuple[float, float]          # decode tokens/s, (low, high); (0, 0) if red
+    measured: bool = False                     # the speed was measured on this computer
 
 
 @dataclass(frozen=True)
@@ -136,14 +137,25 @@ def _warnings(recipe: Recipe, hw: HardwareInfo, speed: tuple[float, float]) -> l
     return warnings
 
 
-def describe(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo) -> PlanSummary:
-    """Green: fits with headroom. Yellow: fits but tight or slow. Red: will not fit."""
+def modelled_speed(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo) -> tuple[float, float]:
+    """The bandwidth model's writing-speed range (tokens/s) for this recipe on ``hw``."""
+    sizes = model_sizes(facts)
+    return expected_tokens_per_second(sizes, layout_of(recipe, sizes), hw, recipe.n_threads,
+                                      float_share(facts))
+
+
+def describe(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo,
+             measured: tuple[float, float, float] | None = None) -> PlanSummary:
+    """Green: fits with headroom. Yellow: fits but tight or slow. Red: will not fit.
+    ``measured``: (figure, low, high), the writing speed this model with this recipe showed
+    on this computer (the app's answers). It replaces the model's 2-5x range, and the
+    sentence names the one figure. A measurement does not carry over to another model:
+    between the bench's fixtures it missed by up to 2-5x (bench/bench_speed_estimate.py)."""
     red = _red_text(recipe, hw)
     if red:
         return PlanSummary("red", red, (0.0, 0.0))
-    sizes = model_sizes(facts)
-    speed = expected_tokens_per_second(sizes, layout_of(recipe, sizes), hw, recipe.n_threads,
-                                       float_share(facts))
+    speed = measured[1:] if measured else modelled_speed(recipe, facts, hw)
+    shown = (measured[0], measured[0]) if measured else speed
     warnings = _warnings(recipe, hw, speed)
-    text = sentences(_usage_text(recipe, speed), *warnings)
-    return PlanSummary("yellow" if warnings else "green", text, speed)
+    text = sentences(_usage_text(recipe, shown), *warnings)
+    return PlanSummary("yellow" if warnings else "green", text, speed, measured is not None)

@@ -14,7 +14,7 @@ import sys
 from engine.errors import BudgetError, EngineError
 from engine.residency import presets
 from engine.residency.costmodel import PRESETS
-from engine.residency.policies import POLICY_NAMES
+from engine.residency.policy import POLICY_NAMES
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,11 +16,10 @@ from collections import OrderedDict
 
 import numpy as np
 
-from engine.residency.policy import ResidencyPolicy, register
+from engine.residency.base import ResidencyPolicy
 from engine.residency.slots import FREE, SlotTable
 
 
-@register
 class LRUPolicy(ResidencyPolicy):
     name = "lru"
 
@@ -62,7 +61,6 @@ class _ScoredPolicy(ResidencyPolicy):
         raise NotImplementedError
 
 
-@register
 class LFUPolicy(_ScoredPolicy):
     name = "lfu"
 
@@ -81,7 +79,6 @@ class LFUPolicy(_ScoredPolicy):
         return (self.count[layer][expert], self.last[layer][expert])
 
 
-@register
 class LFRUPolicy(_ScoredPolicy):
     name = "lfru"
 
@@ -102,7 +99,6 @@ class LFRUPolicy(_ScoredPolicy):
         return self.crf[layer][expert] + self.log_decay * (self.clock[layer] - self.last[layer][expert])
 
 
-@register
 class StaticPolicy(ResidencyPolicy):
     """Pins ``profile`` counts' top experts (counts [layers, n_expert]); nothing moves later."""
 
@@ -130,7 +126,6 @@ class StaticPolicy(ResidencyPolicy):
         raise AssertionError("static never evicts")
 
 
-@register
 class LayerPolicy(ResidencyPolicy):
     """As many whole layers as the slot total holds, counted from the last layer down."""
 

@@ -1,11 +1,18 @@
-"""A stated cost model turning hit/miss counts into modelled decode tokens/s.
+"""A stated cost model turning hit/miss counts into modelled decode time per token.
 
-Per token: a fixed GPU part (attention, shared experts, output head, launches), then
-for every MoE layer: hits read from VRAM, uploads over PCIe (serial, conservative: no
-overlap with compute is assumed, prefetches included), misses computed on the CPU from
-RAM, and a host sync for each layer whose routing the host must read (any dynamic
-policy) or that has CPU expert work. Per-layer averages from the trace are scaled to
-the model's MoE layer count, so short synthetic traces report full-model speeds.
+Per token, compute is a fixed GPU part (attention, shared experts, output head, launches),
+then for every MoE layer: hits read from VRAM, misses computed on the CPU from RAM, and a
+host sync for each layer whose routing the host must read (any dynamic policy) or that has
+CPU expert work. Copies are every expert upload over PCIe: after-token uploads, intra-token
+prefetches and the bulk uploads of a turn's start (restores, the prompt's warm start) spread
+over its decode tokens. Two assumptions bracket the truth:
+
+* ``overlapped``: copies run on their own stream beside compute: max(compute, copies);
+* ``serialised``: nothing overlaps: compute + copies.
+
+Per-layer averages from the trace are scaled to the model's MoE layer count, so short or
+small traces report full-model times (the expert size is the modelled model's, not the
+trace's).
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.residency.budget import QWEN36_Q4KM_EXPERT_BYTES
+
+OVERLAPS = ("overlapped", "serialised")
 
 
 @dataclass(frozen=True)
@@ -31,19 +40,19 @@ class CostModel:
         return {"hit": b / self.gpu_bytes_per_s, "upload": b / self.pcie_bytes_per_s,
                 "cpu": b / self.cpu_bytes_per_s}
 
-    def token_seconds(self, per_token: dict[str, float], trace_layers: int) -> float:
-        """Seconds per decode token from per-token counts summed over ``trace_layers``.
-
-        ``uploads`` (demand) sit on the critical path; ``prefetches`` and ``bulk`` uploads
-        go over a copy stream and only cost time when the link is busier than compute.
-        """
+    def token_seconds(self, per_token: dict[str, float], trace_layers: int,
+                      overlap: str = "overlapped") -> float:
+        """Seconds per decode token from per-token counts summed over ``trace_layers``:
+        ``hits``, ``cpu`` (misses), ``syncs``, ``uploads`` (all copies of the token, bulk
+        ones included); ``overlap`` is one of OVERLAPS."""
+        if overlap not in OVERLAPS:
+            raise ValueError(f"overlap must be one of {OVERLAPS}, got {overlap!r}")
         cost, scale = self.expert_seconds(), self.model_layers / trace_layers
-        demand = per_token["uploads"] * cost["upload"] * scale
-        serial = self.token_fixed_s + demand + scale * (
-            (per_token["hits"] + per_token["uploads"]) * cost["hit"]
-            + per_token["cpu"] * cost["cpu"] + per_token["syncs"] * self.layer_sync_s)
-        copy_stream = (per_token.get("prefetches", 0.0) + per_token.get("bulk", 0.0)) * cost["upload"] * scale
-        return max(serial, demand + copy_stream)
+        compute = self.token_fixed_s + scale * (
+            per_token["hits"] * cost["hit"] + per_token["cpu"] * cost["cpu"]
+            + per_token["syncs"] * self.layer_sync_s)
+        copies = scale * per_token["uploads"] * cost["upload"]
+        return max(compute, copies) if overlap == "overlapped" else compute + copies
 
 
 # The published laptop (anchors.md): RTX 4060 Laptop 8 GB on PCIe 4.0 x8, dual-channel DDR5,

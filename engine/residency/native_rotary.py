@@ -22,18 +22,22 @@ import logging
 
 import numpy as np
 
-from engine.residency.policy import NATIVE, ResidencyPolicy, Snapshot
-from engine.residency.rotary import RotaryConfig, RotaryPolicy, near_miss_top
+from engine.residency.base import ResidencyPolicy, check_prompt
+from engine.residency.rotary import NEVER, RotaryConfig, near_miss_top
 from engine.residency.slots import FREE, Decision
 
 log = logging.getLogger("rotary.residency")
 
-_i32p, _i64p, _f32p, _f64p = (ctypes.POINTER(t) for t in (ctypes.c_int32, ctypes.c_int64,
-                                                             ctypes.c_float, ctypes.c_double))
+_i32p, _i64p, _f32p, _f64p, _u8p = (ctypes.POINTER(t) for t in (
+    ctypes.c_int32, ctypes.c_int64, ctypes.c_float, ctypes.c_double, ctypes.c_uint8))
+_i32 = ctypes.c_int32
 _SIGNATURES = {
-    "rp_new": ([ctypes.c_int32] * 3 + [_i32p] + [ctypes.c_int32] * 6 + [ctypes.c_double], ctypes.c_void_p),
-    "rp_bind": ([ctypes.c_void_p, _f64p, _f64p, _i32p, _i32p, _i32p, _i32p, _i64p, _i64p, _i64p,
-                 _i32p, _i32p], ctypes.c_int32),
+    "rp_new": ([_i32] * 3 + [_i32p] + [_i32] * 6 + [_f64p, ctypes.c_double, _i32, _i32p, _i32p],
+               ctypes.c_void_p),
+    "rp_bind": ([ctypes.c_void_p, _f64p, _f64p, _f64p, _i32p, _i32p, _u8p, _i32p, _i32p, _i32p,
+                 _i64p, _i64p, _i64p, _i32p, _i32p], ctypes.c_int32),
+    "rp_observe_prompt": ([ctypes.c_void_p, _i32p, ctypes.c_int64, _i32, _i32, _i32p, _i32p, _i32p],
+                          ctypes.c_int32),
     "rp_free": ([ctypes.c_void_p], None),
     "rp_step": ([ctypes.c_void_p, ctypes.c_int32, _i32p, ctypes.c_int32, _i64p, _f32p], ctypes.c_int32),
     "rp_step_all": ([ctypes.c_void_p, _i32p], ctypes.c_int32),
@@ -176,34 +180,40 @@ class NativeRotaryPolicy(ResidencyPolicy):
         if lib is None:
             raise RuntimeError("the native rotary policy is not built")
         self.cfg = cfg = config or RotaryConfig()
+        growth, fade, rules = _constants(cfg)
         slots = np.asarray(budget.slots, dtype=np.int32)
-        growth = 2.0 ** (1.0 / cfg.half_life)                  # exactly RotaryPolicy's growth
         handle = lib.rp_new(self.budget.n_layers, n_expert, k, _ptr(slots, _i32p), self.upload_cap,
-                            cfg.order, cfg.horizon, cfg.scan, cfg.memory, int(cfg.layer_match), growth)
+                            cfg.order, cfg.horizon, cfg.memory, int(cfg.layer_match), len(growth),
+                            _ptr(growth, _f64p), fade, rules.shape[1], _ptr(rules[0], _i32p),
+                            _ptr(rules[1], _i32p))
         if not handle:
             raise ValueError(f"the native rotary policy refused {cfg} with slots {budget.slots}")
         self._handle = handle
-        self._bind(slots, lib.rp_out_cap(handle))
-        self.contexts: dict[str, Snapshot] = {}
-        self.context: str | None = None
+        self.rules = cfg.candidates()
+        self._bind(slots, lib.rp_out_cap(handle), len(growth))
 
-    def _bind(self, slots: np.ndarray, out_cap: int) -> None:
-        n_layers, n_expert = len(slots), self.n_expert
-        self.freq = np.zeros((n_layers, n_expert), dtype=np.float64)   # decayed uses x boost
-        self.boost = np.ones(n_layers, dtype=np.float64)
+    def _bind(self, slots: np.ndarray, out_cap: int, n_half: int) -> None:
+        n_layers, n_expert, n_rules = len(slots), self.n_expert, len(self.rules)
+        self.score = np.zeros((n_layers, n_half, n_expert), dtype=np.float64)   # decayed uses x boost
+        self.boost = np.ones((n_layers, n_half), dtype=np.float64)
+        self.tally = np.zeros((n_layers, n_rules), dtype=np.float64)
+        self.rule, self.base = np.zeros(n_layers, np.int32), np.zeros(n_layers, np.int32)
+        self.member = np.zeros((n_layers, n_rules, n_expert), dtype=np.uint8)  # the shadows
         self._slot_of = np.full((n_layers, n_expert), FREE, dtype=np.int32)
         self._expert_in = np.full(int(slots.sum()), FREE, dtype=np.int32)  # rings, layer after layer
-        self._next_free, self.hand = np.zeros(n_layers, np.int32), np.zeros(n_layers, np.int32)
+        self._next_free = np.zeros(n_layers, np.int32)
         self.clock, self.start = np.zeros(n_layers, np.int64), np.full(n_layers, -1, np.int64)
         self._token_match = np.array([-1, -1], dtype=np.int64)
         self._counts = np.zeros((4, n_layers), dtype=np.int32)
         self._moves = np.zeros((4, n_layers, out_cap), dtype=np.int32)     # C's row stride
         status = self._lib.rp_bind(
-            self._handle, _ptr(self.freq, _f64p), _ptr(self.boost, _f64p), _ptr(self._slot_of, _i32p),
-            _ptr(self._expert_in, _i32p), _ptr(self._next_free, _i32p), _ptr(self.hand, _i32p),
+            self._handle, _ptr(self.score, _f64p), _ptr(self.boost, _f64p), _ptr(self.tally, _f64p),
+            _ptr(self.rule, _i32p), _ptr(self.base, _i32p), _ptr(self.member, _u8p),
+            _ptr(self._slot_of, _i32p), _ptr(self._expert_in, _i32p), _ptr(self._next_free, _i32p),
             _ptr(self.clock, _i64p), _ptr(self.start, _i64p), _ptr(self._token_match, _i64p),
             _ptr(self._counts, _i32p), _ptr(self._moves, _i32p))
         self._raise(status)
+        self._prompt_out = np.zeros((3, int(slots.sum())), dtype=np.int32)
         offsets = np.concatenate([[0], np.cumsum(slots)])
         self.tables = [NativeSlotTable(self._expert_in[a:b], self._slot_of[j], self._next_free, j)
                        for j, (a, b) in enumerate(zip(offsets[:-1], offsets[1:]))]
@@ -216,6 +226,10 @@ class NativeRotaryPolicy(ResidencyPolicy):
         self._step = self._lib.rp_step
         self._restore_out = np.zeros((2, max(1, int(slots.max()))), dtype=np.int32)
         self._batch_ids: tuple[np.ndarray | None, object] = (None, None)
+
+    def shadows(self, layer: int) -> list[set[int]]:
+        """Each rule's shadow set of ``layer`` (RotaryPolicy.shadow's)."""
+        return [set(np.flatnonzero(row).tolist()) for row in self.member[layer]]
 
     @property
     def token(self) -> int:
@@ -293,6 +307,17 @@ class NativeRotaryPolicy(ResidencyPolicy):
     def _victim(self, layer: int, protected) -> int:
         raise NotImplementedError("the native policy chooses its victims in C")
 
+    def observe_prompt(self, routing) -> list:
+        """RotaryPolicy.observe_prompt in one C call."""
+        routing = np.ascontiguousarray(check_prompt(routing, self.budget.n_layers, self.k,
+                                                    self.n_expert), dtype=np.int32)
+        out = self._prompt_out
+        got = self._lib.rp_observe_prompt(self._handle, _ptr(routing, _i32p), len(routing),
+                                          self.cfg.prompt_learn, self.cfg.prompt_feed,
+                                          _ptr(out[0], _i32p), _ptr(out[1], _i32p), _ptr(out[2], _i32p))
+        self._raise(got)
+        return list(zip(*out[:, :got].tolist()))
+
     def _raise(self, status: int) -> None:
         if status < 0:
             raise RuntimeError(f"native rotary policy: {ERRORS.get(status, status)}")
@@ -307,9 +332,6 @@ class NativeRotaryPolicy(ResidencyPolicy):
             raise IndexError("no slot can be emptied for the snapshot (every resident is wanted)")
         self._raise(n)
         return [(layer, e, s) for e, s in zip(out[0, :n].tolist(), out[1, :n].tolist())]
-
-    # The conversations' bookkeeping is plain Python on top of snapshot/restore: the reference's.
-    switch_context = RotaryPolicy.switch_context
 
     def map_entries(self) -> int:
         """Entries in the context maps (tests: memory stays bounded)."""
@@ -326,7 +348,16 @@ class NativeRotaryPolicy(ResidencyPolicy):
         self.close()
 
 
-def _make(budget, n_expert, k, config: RotaryConfig | None = None, **options):
+def _constants(cfg: RotaryConfig) -> tuple[np.ndarray, float, np.ndarray]:
+    """growth float64 [half-lives], the tally's fade, rules int32 [(half, admission), rules]:
+    computed as RotaryPolicy computes them, so that C uses the very same numbers."""
+    growth = np.array([1.0 if h == NEVER else 2.0 ** (1.0 / h) for h in cfg.half_lives], dtype=np.float64)
+    fade = 2.0 ** (-1.0 / cfg.window)
+    rules = np.array(cfg.candidates(), dtype=np.int32).reshape(-1, 2)
+    return growth, fade, np.ascontiguousarray(rules.T)
+
+
+def make_native(budget, n_expert, k, config: RotaryConfig | None = None, **options):
     """The native policy, or None (the caller uses Python) when the library is unavailable or
     the model is beyond its sizes (ids are kept as 16-bit, at most 256 routed per token)."""
     if not available() or n_expert > 65535 or k > 256:
@@ -334,4 +365,3 @@ def _make(budget, n_expert, k, config: RotaryConfig | None = None, **options):
     return NativeRotaryPolicy(budget, n_expert, k, config, **options)
 
 
-NATIVE["rotary"] = _make

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.residency.policy import ResidencyPolicy, register
+from engine.residency.base import ResidencyPolicy
 from engine.residency.slots import FREE
 
 NEVER = np.iinfo(np.int64).max
@@ -34,7 +34,6 @@ def next_use(ids: np.ndarray) -> np.ndarray:
     return following.reshape(n_tokens, k)
 
 
-@register
 class OptPolicy(ResidencyPolicy):
     name = "opt"
     offline = True
@@ -43,11 +42,49 @@ class OptPolicy(ResidencyPolicy):
     def __init__(self, budget, n_expert, k, **options) -> None:
         super().__init__(budget, n_expert, k, **options)
         self.future: list[list[list[int]]] = []                  # [layers][tokens][k] next use
+        self.rows: list[list[list[int]]] = []                    # [layers][tokens][k] decode ids
         self.due = [[NEVER] * n_expert for _ in budget.slots]   # [layers][n_expert] next use
 
     def prepare(self, ids) -> None:
         ids = np.asarray(ids)
+        self.rows = [ids[:, layer, :].tolist() for layer in range(ids.shape[1])]   # [layers][tokens][k]
         self.future = [next_use(ids[:, layer, :]).tolist() for layer in range(ids.shape[1])]
+
+    def observe_prompt(self, routing) -> list:
+        """The oracle's warm start: each layer's slots hold the experts the coming decode
+        tokens use first (Belady's initial fill), so that OPT still bounds a policy that
+        warm-starts from the prompt."""
+        uploads = []
+        for layer, table in enumerate(self.tables):
+            wanted = self._first_used(layer, table.n_slots)
+            due = self.due[layer]
+            for expert, when in wanted.items():
+                due[expert] = when
+            keep = set(wanted)
+            for expert in wanted:
+                if table.slot_of[expert] != FREE:
+                    continue
+                if table.free:
+                    slot = table.free.pop()
+                else:          # a resident not wanted soon; the furthest next use first
+                    out = max((e for e in table.expert_in if e not in keep), key=due.__getitem__)
+                    slot = table.slot_of[out]
+                    self._evict(layer, slot)
+                self._admit(layer, expert, slot)
+                uploads.append((layer, expert, slot))
+        return uploads
+
+    def _first_used(self, layer: int, count: int) -> dict[int, int]:
+        """The first ``count`` distinct experts the coming decode tokens use -> token of use."""
+        first: dict[int, int] = {}
+        rows = self.rows[layer]
+        for t in range(self.clock[layer], len(rows)):
+            for expert in rows[t]:
+                if expert not in first and len(first) < count:
+                    first[expert] = t
+            if len(first) == count:
+                break
+        return first
 
     def _observe(self, layer, ids, missed, probs) -> None:
         due = self.due[layer]

@@ -1,27 +1,37 @@
-"""The rotary residency policy: the routing comes round again, so look where it went last time.
+"""The rotary residency policy: pick the time scale that is working now, and look where the
+routing went the last time this context came round.
 
-Decoding repeats itself at every scale (a phrase, a code idiom, a greedy loop) and the
-routing repeats with it: MoE routing at the first MoE layer is nearly a function of the
-token, so the first layer's ids of the last ``order`` tokens identify "where we are".
-When that context occurred before, the routing that followed it then is the forecast
-for the next ``horizon`` tokens (measured on the real traces: 62-94% of the forecast
-experts are right where a context matched, 42-84% of tokens). Decisions use only routing
+No single rule wins everywhere. On routing that repeats (greedy generations, loops, code) the
+forecast "what followed this routing context last time" is right most of the time; on short
+sampled chat turns routing is popularity-driven and a frequency with the right memory wins;
+small slot counts want admission control (refuse an upload that would evict something worth
+more), large ones do not. So each layer runs, beside its real slots, a few *shadow* caches of
+the same size, one per candidate rule, on the same routing (bookkeeping only, nothing is
+uploaded), and follows the rule whose shadow hit most over the recent past:
+
+* a decayed use count (LRFU) at each half-life of ``half_lives`` (default 4, 16, 64 tokens and
+  never), each with demand admission (every miss comes in, the lowest score goes) or with
+  admission control (only when the miss outscores the victim);
+* the forecast: experts forecast at distance d rank by 1/d above all others, the rest by the
+  current best half-life's score, with admission control, so an upload is refused only when
+  the resident it would evict is forecast sooner (or, neither forecast, scores higher).
+
+The shadows' hits are tallied with a half-life of ``window`` tokens; ties keep the current
+rule. Eviction takes the exact lowest-ranked unprotected resident. Decisions use only routing
 up to token t, so they are legal in the engine's "decide after the token" semantics.
 
-Per layer, after token t:
-* a resident or a miss forecast at distance d is worth keeping in proportion to 1/d
-  (Belady on the forecast); the others rank below every forecast expert, by a decayed
-  frequency (LRFU with half-life ``half_life``).
-* a miss is uploaded only when it outranks the victim (admission control: an expert the
-  forecast does not need stays on the CPU instead of costing an upload).
-* the victim is the lowest-ranked of ``scan`` occupied slots ahead of a hand that walks
-  the slot ring (the rotation; it bounds the step cost at large slot counts).
-* with the router's full probabilities (``probs``), experts the router nearly chose get
-  that share of a use in the frequency (mechanism tested on fixtures; unmeasured on real
-  traces, which carry no probabilities).
+The forecast (the first version's whole policy): the first MoE layer's ids of the last
+``order`` tokens identify "where we are" (routing there is nearly a function of the token);
+where that context occurred before, the routing that followed it then is the forecast for the
+next ``horizon`` tokens; without such a match, a layer's own routing is matched.
 
+Warm start (``observe_prompt``): the prompt's routing trains the scores, shadows and the
+forecast's memory (its last ``prompt_learn`` tokens); its last ``prompt_feed`` tokens then go
+through the normal step, so the slots start the answer with what the prompt used.
+
+With the router's full probabilities (``probs``), experts the router nearly chose get that
+share of a use in every score (mechanism tested on fixtures; unmeasured on real traces).
 Calls must come layer 0 first for every token (layer 0's call opens a new token).
-``switch_context`` keeps each conversation's resident set and restores it on return.
 
 This class is the reference. ``make_policy("rotary", ...)`` gives the same policy with its
 step in C (native_rotary.NativeRotaryPolicy, identical decisions, tested step by step)
@@ -32,58 +42,169 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import chain
 
 import numpy as np
 
-from engine.residency.policy import ResidencyPolicy, Snapshot, register
+from engine.residency.base import ResidencyPolicy, changed_slots, check_prompt
 from engine.residency.slots import FREE
 
 RENORMALISE_AT = 1e150
+NEVER = math.inf                  # a half-life that never decays: plain use counts
+FORECAST_KEY = 1e12               # 1e12 / d: above any score (counts stay far below 1e12)
+ALWAYS, OUTSCORE = 0, 1           # admission: every miss / a miss that outscores the victim
 
 
 @dataclass(frozen=True)
 class RotaryConfig:
+    half_lives: tuple[float, ...] = (4.0, 16.0, 64.0, NEVER)   # candidate time scales, tokens
+    window: float = 32.0        # half-life in tokens of the shadow-hit tally that picks a rule
+    forecast: bool = True       # the forecast is a candidate rule
     order: int = 3              # tokens of layer-0 routing that identify a context (falls back to shorter)
     horizon: int = 16           # tokens of the past continuation used as the forecast
-    half_life: float = 8.0      # tokens for the frequency of unforecast experts to halve (chosen
-                                # on all four real families; the bench scores it held-out)
-    scan: int = 16              # occupied slots the hand compares per eviction
     memory: int = 8192          # tokens of routing history kept for matching
-    near_miss: int = 0          # with probs: top non-routed experts credited (0: 2 * k)
     layer_match: bool = True    # no layer-0 context match: match this layer's own routing
-    restore_on_return: bool = True   # switch_context back to a conversation restores its set
+    near_miss: int = 0          # with probs: top non-routed experts credited (0: 2 * k)
+    prompt_learn: int = 256     # last prompt tokens that train the policy before decoding
+    prompt_feed: int = 32       # ... of which the last go through the normal step (uploads)
+
+    def __post_init__(self) -> None:
+        if not self.half_lives or any(not h > 0 for h in self.half_lives) or not self.window > 0:
+            raise ValueError(f"rotary needs positive half-lives and window, got {self}")
+
+    def candidates(self) -> list[tuple[int, int]]:
+        """(half-life index or -1 for the forecast, admission) of every shadowed rule."""
+        rules = [(i, admit) for i in range(len(self.half_lives)) for admit in (ALWAYS, OUTSCORE)]
+        return rules + ([(-1, OUTSCORE)] if self.forecast else [])
 
 
-@register
 class RotaryPolicy(ResidencyPolicy):
     name = "rotary"
 
     def __init__(self, budget, n_expert, k, config: RotaryConfig | None = None, **options) -> None:
         super().__init__(budget, n_expert, k, **options)
         self.cfg = cfg = config or RotaryConfig()
-        n_layers = budget.n_layers
-        self.growth = 2.0 ** (1.0 / cfg.half_life)
-        self.freq = [[0.0] * n_expert for _ in range(n_layers)]   # [layers][n_expert] decayed uses x boost
-        self.boost = [1.0] * n_layers
-        self.hand = [0] * n_layers
+        n_layers, n_half = budget.n_layers, len(cfg.half_lives)
+        self.growth = [1.0 if h == NEVER else 2.0 ** (1.0 / h) for h in cfg.half_lives]
+        self.fade = 2.0 ** (-1.0 / cfg.window)                      # tally decay per token
+        self.rules = cfg.candidates()
+        self.score = [[[0.0] * n_expert for _ in range(n_half)] for _ in range(n_layers)]  # [L][H][E]
+        self.boost = [[1.0] * n_half for _ in range(n_layers)]                          # [L][H]
+        self.shadow = [[set() for _ in self.rules] for _ in range(n_layers)]   # [L][rules] members
+        self.tally = [[0.0] * len(self.rules) for _ in range(n_layers)]     # [L][rules] decayed hits
+        self.rule = [0] * n_layers          # [L] the rule followed now
+        self.base = [0] * n_layers          # [L] half-life index the forecast ranks the rest by
+        # the forecast's memory (per token, shared by the layers)
         self.history: list = [None] * cfg.memory    # [memory] per token: [layers] routed id lists
         self.signature: list = [None] * cfg.memory  # [memory] layer-0 ids of each token (a tuple)
         self.seen = [{} for _ in range(cfg.order)]  # per context length: context -> last token
-        self.token = -1                              # decode tokens seen - 1
+        self.token = -1                              # tokens seen - 1 (prompt tokens included)
         self.match = -1                              # past token whose context equals the current one
         self.forecast: list = [None] * n_layers  # [layers] expert -> distance (1..horizon), lazy
         self.start = [-1] * n_layers              # [layers] past token the forecast follows
         self.seen_layer = [{} for _ in range(n_layers)]  # [layers] routed ids -> last token
-        self.contexts: dict[str, Snapshot] = {}
-        self.context: str | None = None
 
-    # -- bookkeeping -------------------------------------------------------------------
+    # -- the step --------------------------------------------------------------------------
     def _observe(self, layer, ids, missed, probs) -> None:
+        self._learn(layer, ids, probs)
+
+    def _learn(self, layer: int, ids: list[int], probs) -> None:
+        """Everything but the real slots: tally the shadows' hits, remember the routing, count
+        the uses, move the shadows, pick the rule to follow."""
+        tally, fade = self.tally[layer], self.fade
+        for r, members in enumerate(self.shadow[layer]):
+            tally[r] = tally[r] * fade + sum(e in members for e in ids)
+        self._remember(layer, ids)
+        self._count(layer, ids, probs)
+        for r in range(len(self.rules)):
+            self._move_shadow(layer, r, ids)
+        self._choose(layer)
+
+    def _choose(self, layer: int) -> None:
+        tally, now = self.tally[layer], self.rule[layer]
+        best = max(range(len(tally)), key=lambda r: (tally[r], r == now, -r))
+        self.rule[layer] = best
+        if self.rules[best][0] >= 0:
+            self.base[layer] = self.rules[best][0]
+
+    def _move_shadow(self, layer: int, r: int, ids: list[int]) -> None:
+        """Rule r's decision on its shadow: as _decide, without uploads."""
+        members = self.shadow[layer][r]
+        missed = [e for e in ids if e not in members]
+        if not missed:
+            return
+        key, admit = self._key_of(layer, r), self.rules[r][1]
+        for _, expert in sorted(((key(e), e) for e in missed), reverse=True)[: self.upload_cap]:
+            if len(members) < self.tables[layer].n_slots:
+                members.add(expert)
+                continue
+            victim_key, victim = min((key(e), e) for e in members if e not in ids)
+            if admit == OUTSCORE and not key(expert) > victim_key:
+                return
+            members.discard(victim)
+            members.add(expert)
+
+    def _decide(self, layer, ids, missed, uploads, evictions) -> None:
+        """The followed rule: best-ranked misses first, each into a free slot or the exact
+        lowest-ranked unprotected resident's, that one only if the rule admits it."""
+        table = self.tables[layer]
+        key, admit = self._key_of(layer, self.rule[layer]), self.rules[self.rule[layer]][1]
+        for _, expert in sorted(((key(e), e) for e in missed), reverse=True)[: self.upload_cap]:
+            if table.free:
+                slot = table.free.pop()
+            else:
+                victim_key, victim = min((key(e), e) for e in table.expert_in
+                                         if e != FREE and e not in ids)
+                if admit == OUTSCORE and not key(expert) > victim_key:
+                    return                                   # not worth its upload: stays on the CPU
+                slot = table.slot_of[victim]
+                evictions.append((victim, slot))
+                self._evict(layer, slot)
+            self._admit(layer, expert, slot)
+            uploads.append((expert, slot))
+
+    def _victim(self, layer, protected) -> int:
+        key = self._key_of(layer, self.rule[layer])
+        table = self.tables[layer]
+        ranked = [(key(e), e) for e in table.expert_in if e != FREE and e not in protected]
+        if not ranked:
+            raise IndexError("no slot can be emptied (every resident is wanted)")
+        return table.slot_of[min(ranked)[1]]
+
+    # -- ranking ----------------------------------------------------------------------------
+    def _key_of(self, layer: int, r: int):
+        """Rule r's rank of an expert: its raw score at the rule's half-life, or for the
+        forecast FORECAST_KEY / d when forecast at distance d, else score * (1 / boost)."""
+        half = self.rules[r][0]
+        if half >= 0:
+            return self.score[layer][half].__getitem__
+        forecast = self.forecast[layer]
+        if forecast is None:
+            start = self.start[layer]
+            forecast = self.forecast[layer] = self._forecast(layer, start) if start >= 0 else {}
+        score, inv_boost = self.score[layer][self.base[layer]], 1.0 / self.boost[layer][self.base[layer]]
+        return lambda e: FORECAST_KEY / forecast[e] if e in forecast else score[e] * inv_boost
+
+    def _count(self, layer: int, ids: list[int], probs) -> None:
+        """Every half-life's score: a use adds the current boost (growth ** uses so far)."""
+        credits = near_miss_credits(probs, ids, self.cfg.near_miss or 2 * self.k) if probs is not None else ()
+        scores, boosts = self.score[layer], self.boost[layer]
+        for i, growth in enumerate(self.growth):
+            boost = boosts[i] * growth
+            boosts[i] = boost
+            score = scores[i]
+            for expert in ids:
+                score[expert] += boost
+            for expert, share in credits:
+                score[expert] += boost * share
+            if boost > RENORMALISE_AT:
+                scores[i] = [s / boost for s in score]
+                boosts[i] = 1.0
+
+    # -- the forecast's memory ----------------------------------------------------------------
+    def _remember(self, layer: int, ids: list[int]) -> None:
         if layer == 0:
             self._next_token(ids)
         self.history[self.token % self.cfg.memory][layer] = ids
-        self._count(layer, ids, probs)
         start = self.match
         if self.cfg.layer_match:
             key = tuple(sorted(ids))
@@ -92,7 +213,7 @@ class RotaryPolicy(ResidencyPolicy):
                 if self.token - start >= self.cfg.memory - self.cfg.horizon:
                     start = -1
             self.seen_layer[layer][key] = self.token
-        self.start[layer] = start          # the forecast is built only if a decision needs it
+        self.start[layer] = start          # the forecast is built only if a rank needs it
         self.forecast[layer] = None
 
     def _next_token(self, ids0: list[int]) -> None:
@@ -124,91 +245,21 @@ class RotaryPolicy(ResidencyPolicy):
                 for d in range(min(self.cfg.horizon, self.token - start), 0, -1)]
         return {expert: d for d, row in rows if row is not None for expert in row}
 
-    def _count(self, layer: int, ids: list[int], probs) -> None:
-        boost = self.boost[layer] * self.growth
-        self.boost[layer] = boost
-        freq = self.freq[layer]
-        for expert in ids:
-            freq[expert] += boost
-        if probs is not None:
-            self._credit_near_misses(layer, ids, probs, boost)
-        if boost > RENORMALISE_AT:
-            self.freq[layer] = [f / boost for f in freq]
-            self.boost[layer] = 1.0
-
-    def _credit_near_misses(self, layer: int, ids: list[int], probs, boost: float) -> None:
-        """The router's runners-up get a share of a use (see near_miss_credits)."""
-        freq = self.freq[layer]
-        for expert, share in near_miss_credits(probs, ids, self.cfg.near_miss or 2 * self.k):
-            freq[expert] += boost * share
-
-    # -- ranking: forecast experts by distance, then the rest by decayed frequency ---------
-    def _keys(self, layer: int, experts) -> list[float]:
-        """Rank keys: 1e9 / d for an expert forecast at distance d, else its decayed frequency
-        (freq / boost <= 1 / (1 - 2^(-1/half_life)), far below any forecast key)."""
-        forecast = self.forecast[layer]
-        if forecast is None:
-            start = self.start[layer]
-            forecast = self.forecast[layer] = self._forecast(layer, start) if start >= 0 else {}
-        freq, inv_boost = self.freq[layer], 1.0 / self.boost[layer]
-        return [1e9 / forecast[e] if e in forecast else freq[e] * inv_boost for e in experts]
-
-    def _decide(self, layer, ids, missed, uploads, evictions) -> None:
-        """Best-ranked misses first; each takes a free slot or the lowest-ranked sampled
-        resident, only while it outranks that resident (admission control)."""
-        table = self.tables[layer]
-        keys = self._keys(layer, missed)
-        ranked = sorted(zip(keys, missed), reverse=True)[: self.upload_cap]
-        need = len(ranked) - len(table.free)
-        victims = self._sample_victims(layer, need, ids) if need > 0 else []
-        for key, expert in ranked:
-            if table.free:
-                slot = table.free.pop()
-            else:
-                if not victims or victims[0][0] >= key:
-                    return                                   # not worth its upload: stays on the CPU
-                _, slot = victims.pop(0)
-                evictions.append((table.expert_in[slot], slot))
-                self._evict(layer, slot)
-            self._admit(layer, expert, slot)
-            uploads.append((expert, slot))
-
-    def _sample_victims(self, layer: int, count: int, protected) -> list[tuple[float, int]]:
-        """The hand samples >= ``scan`` occupied, unprotected slots ahead of it; returns the
-        ``count`` lowest-ranked as (key, slot), lowest first, and rotates past the last."""
-        ring, hand = self.tables[layer].expert_in, self.hand[layer]
-        n_slots, want = len(ring), max(self.cfg.scan, count)
-        order = chain(range(hand, n_slots), range(hand))       # the ring, starting at the hand
-        if n_slots > want:       # stop after ``want`` candidates (a list comprehension cannot)
-            slots = []
-            for slot in order:
-                if ring[slot] != FREE and ring[slot] not in protected:
-                    slots.append(slot)
-                    if len(slots) == want:
-                        break
-        else:                    # the hand sees the whole ring anyway
-            slots = [slot for slot in order if ring[slot] != FREE and ring[slot] not in protected]
-        pairs = zip(self._keys(layer, [ring[slot] for slot in slots]), slots)
-        if count == 1:           # (key, slot) pairs are distinct: min is sorted's first
-            chosen = [min(pairs)] if slots else []
-        else:
-            chosen = sorted(pairs)[:count]
-        if chosen:
-            last = max(chosen, key=lambda pair: (pair[1] - hand) % n_slots)[1]
-            self.hand[layer] = (last + 1) % n_slots
-        return chosen
-
-    def _victim(self, layer, protected) -> int:
-        return self._sample_victims(layer, 1, protected)[0][1]
-
-    # -- conversations -----------------------------------------------------------------
-    def switch_context(self, context_id: str) -> list:
-        """Remember the set the old conversation leaves with; restore the new one's."""
-        if self.context is not None:
-            self.contexts[self.context] = self.snapshot()
-        self.context = context_id
-        saved = self.contexts.get(context_id)
-        return self.restore(saved) if saved is not None and self.cfg.restore_on_return else []
+    # -- the warm start -------------------------------------------------------------------------
+    def observe_prompt(self, routing) -> list:
+        """Learn from the prompt's last ``prompt_learn`` tokens; its last ``prompt_feed`` go
+        through the normal step. A token whose layer 0 did not route is skipped."""
+        routing = check_prompt(routing, len(self.tables), self.k, self.n_expert).tolist()
+        rows = [token for token in routing[max(0, len(routing) - self.cfg.prompt_learn):]
+                if token[0][0] >= 0]
+        feed = min(len(rows), self.cfg.prompt_feed)
+        before = [list(table.expert_in) for table in self.tables]
+        for n, token in enumerate(rows):
+            step = self.after_token if n >= len(rows) - feed else self._learn
+            for layer, ids in enumerate(token):
+                if ids[0] >= 0:
+                    step(layer, ids, None)
+        return changed_slots(before, [table.expert_in for table in self.tables])
 
 
 def near_miss_top(probs, n_routed: int, runners_up: int) -> tuple[np.ndarray, np.ndarray]:

@@ -2,9 +2,10 @@
 
 Decode token t is counted against the tables staged after token t-1 (misses run on the
 CPU that token); then ``after_token`` stages the uploads for t+1 (capped per layer).
-Prompt-processing tokens (``meta['prompt_spans']``) only read the tables and are counted
-apart; a context start (``meta['contexts']``) calls ``switch_context``. Hit rate and
-modelled speed are about decode tokens. ``replay`` is the counting rule the engine obeys.
+Prompt-processing tokens (``meta['prompt_spans']``) go to ``observe_prompt`` (the warm
+start; not counted); a context start (``meta['contexts']``) calls ``switch_context``. Hit
+rate and modelled time are about decode tokens. ``replay`` is the counting rule the engine
+obeys.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.errors import BudgetError
+from engine.residency.base import ResidencyPolicy
 from engine.residency.budget import Budget
 from engine.residency.costmodel import RTX4060_LAPTOP, CostModel
-from engine.residency.policy import ResidencyPolicy, make_policy
-from engine.residency.slots import FREE
+from engine.residency.policy import make_policy
+from engine.residency.prefetch import CoOccurrence, NextRouter, replay_with_prefetch
 from engine.residency.trace import Trace, load_trace
 
 
@@ -31,6 +33,7 @@ class Counts:
     uploads: int = 0    # staged for the next token
     evictions: int = 0
     syncs: int = 0      # layer steps that need the host (routing read or CPU work)
+    prefetches: int = 0  # intra-token uploads (engine.residency.prefetch; simulator only)
 
     def add(self, decision, dynamic: bool) -> None:
         self.steps += 1
@@ -69,8 +72,8 @@ class RunResult:
     decode_tokens: int
     prompt_tokens: int
     decode: Counts = field(default_factory=Counts)
-    prompt: Counts = field(default_factory=Counts)
     bulk_uploads: int = 0      # context restores between conversations
+    warm_uploads: int = 0      # observe_prompt's uploads before a turn's first decode token
     step_seconds: float = 0.0
 
     @property
@@ -82,65 +85,80 @@ class RunResult:
         return sum(self.slots) / (self.n_layers * self.n_expert)
 
     def total_uploads(self) -> int:
-        return self.decode.uploads + self.bulk_uploads
+        return self.decode.uploads + self.decode.prefetches + self.bulk_uploads + self.warm_uploads
 
-    def tokens_per_s(self, model: CostModel = RTX4060_LAPTOP) -> float:
-        """MODELLED: uploads go over the copy stream between tokens, misses to the CPU."""
+    def token_seconds(self, model: CostModel = RTX4060_LAPTOP, overlap: str = "overlapped") -> float:
+        """MODELLED seconds per decode token: every upload of the run (after-token, restores,
+        warm start) spread over the decode tokens; misses on the CPU (see costmodel)."""
         n = max(1, self.decode_tokens)
         d = self.decode
-        per_token = {"hits": d.hits / n, "uploads": 0.0, "prefetches": d.uploads / n,
-                     "cpu": d.misses / n, "syncs": d.syncs / n, "bulk": self.bulk_uploads / n}
-        return 1.0 / model.token_seconds(per_token, self.n_layers)
+        per_token = {"hits": d.hits / n, "cpu": d.misses / n, "syncs": d.syncs / n,
+                     "uploads": self.total_uploads() / n}
+        return model.token_seconds(per_token, self.n_layers, overlap)
+
+    def tokens_per_s(self, model: CostModel = RTX4060_LAPTOP, overlap: str = "overlapped") -> float:
+        """MODELLED decode tokens/s (see token_seconds)."""
+        return 1.0 / self.token_seconds(model, overlap)
 
     def row(self, model: CostModel = RTX4060_LAPTOP) -> dict:
         """One flat, JSON-ready line of results."""
         n = max(1, self.decode_tokens)
         return {"trace": self.trace, "policy": self.policy, "fraction": round(self.fraction, 4),
                 "slots_per_layer": round(sum(self.slots) / self.n_layers, 2),
-                "hit_rate": round(self.hit_rate, 4), "prompt_hit_rate": round(self.prompt.hit_rate, 4),
+                "hit_rate": round(self.hit_rate, 4),
                 "decode_tokens": self.decode_tokens, "prompt_tokens": self.prompt_tokens,
-                "uploads_per_token": round(self.decode.uploads / n, 3),
+                "uploads_per_token": round(self.total_uploads() / n, 3),
+                "warm_uploads": self.warm_uploads, "restore_uploads": self.bulk_uploads,
                 "cpu_per_token": round(self.decode.misses / n, 3),
                 "upload_gib": round(self.total_uploads() * model.expert_bytes / 2**30, 3),
                 "tokens_per_s": round(self.tokens_per_s(model), 2),
+                "ms_per_token_overlapped": round(1e3 * self.token_seconds(model, "overlapped"), 3),
+                "ms_per_token_serialised": round(1e3 * self.token_seconds(model, "serialised"), 3),
                 "us_per_step": round(1e6 * self.step_seconds / max(1, self.decode.steps), 2)}
 
 
-def run_policy(trace: Trace, policy: ResidencyPolicy, label: str | None = None) -> RunResult:
-    """Replay ``trace``: decode spans through ``replay``, prompt spans as reads only."""
+def run_policy(trace: Trace, policy: ResidencyPolicy, label: str | None = None,
+               prefetch: bool = False) -> RunResult:
+    """Replay ``trace`` as the engine runs it: at a context start ``switch_context`` (its
+    uploads are restores), a prompt span through ``observe_prompt`` (the warm start: its
+    uploads land before the first decode token; no hits counted), decode spans through
+    ``replay``. Context names become conversation ids 0, 1, ... in order of appearance.
+    ``prefetch``: also upload layer l + 1's predicted experts while layer l computes
+    (engine.residency.prefetch; a study the engine does not do)."""
     prompt, contexts = trace.prompt_mask(), trace.context_starts()
     decode_at = np.flatnonzero(~prompt)
     policy.prepare(trace.ids[decode_at])                 # offline policies see decode tokens
     out = RunResult(trace.name, label or policy.name, policy.budget.slots, trace.n_expert, trace.k,
                     trace.n_layers, len(decode_at), int(prompt.sum()))
     probs = trace.probs
+    predictor = _predictor(trace, decode_at) if prefetch else None
+    conversation_ids: dict[str, int] = {}
     started = time.perf_counter()
     for start, stop in _spans(prompt, contexts):
         if start in contexts:
-            out.bulk_uploads += len(policy.switch_context(contexts[start]))
+            conversation = conversation_ids.setdefault(contexts[start], len(conversation_ids))
+            out.bulk_uploads += len(policy.switch_context(conversation))
         if prompt[start]:
-            _read_prompt(policy, trace.ids[start:stop], out.prompt)
+            out.warm_uploads += len(policy.observe_prompt(trace.ids[start:stop].astype(np.int32)))
+        elif predictor is not None:
+            predictor.offset = int(np.searchsorted(decode_at, start))
+            replay_with_prefetch(policy, trace.ids[start:stop], predictor, out.decode)
         else:
             replay(policy, trace.ids[start:stop], None if probs is None else probs[start:stop], out.decode)
     out.step_seconds = time.perf_counter() - started
     return out
 
 
+def _predictor(trace: Trace, decode_at: np.ndarray):
+    if trace.pred is not None:
+        return NextRouter(trace.pred[decode_at])
+    return CoOccurrence(trace.n_layers, trace.n_expert)
+
+
 def _spans(prompt: np.ndarray, contexts: dict) -> list[tuple[int, int]]:
     """[start, stop) runs with one phase and no context start inside."""
     cuts = sorted({0, len(prompt), *contexts, *np.flatnonzero(np.diff(prompt.astype(np.int8))) + 1})
     return [(a, b) for a, b in zip(cuts, cuts[1:]) if a < b]
-
-
-def _read_prompt(policy: ResidencyPolicy, ids: np.ndarray, counts: Counts) -> None:
-    """A prompt batch reads the staged tables and never moves anything."""
-    for token in ids.tolist():
-        for layer, routed in enumerate(token):
-            slot_of = policy.tables[layer].slot_of
-            hits = sum(slot_of[e] != FREE for e in routed)
-            counts.steps += 1
-            counts.hits += hits
-            counts.misses += len(routed) - hits
 
 
 def layer_shares(ids: np.ndarray, window: int = 64) -> list[float]:

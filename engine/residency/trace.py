@@ -15,14 +15,23 @@ File format (``.npz``, written by ``python -m engine trace`` and by ``synth``):
 
 Optional meta keys the simulator understands:
 
-* ``prompt_spans``  [[start, stop], ...]  token ranges that were prompt processing (batched reads)
+* ``prompt_spans``  [[start, stop], ...]  token ranges that were prompt processing; the simulator
+  hands each span to ``policy.observe_prompt`` (the warm start) and counts no hits there
 * ``contexts``      [[start, context_id], ...]  where a conversation/topic starts; ids may repeat
+
+Inside a prompt span a (token, layer) row may be all -1: that layer did not route that token
+(llama.cpp runs the last layer for the output row only). Decode rows are always complete.
+
+``load_trace`` also reads the raw chat-style routing logs of ``shared/traces/chat``
+(``*.route.csv``, see ``read_route_csv``), prompt phase marked.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import os
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -93,7 +102,10 @@ def save_trace(path, ids: np.ndarray, weights: np.ndarray | None, meta: dict,
 
 
 def load_trace(path) -> Trace:
-    """Read and validate a trace file; every problem is a TraceFormatError naming it."""
+    """Read and validate a trace file (.npz, or a ``.route.csv`` log); every problem is a
+    TraceFormatError naming it."""
+    if str(path).endswith(".csv"):
+        return read_route_csv(path)
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {key: data[key] for key in data.files}
@@ -111,19 +123,96 @@ def load_trace(path) -> Trace:
     return validate(Trace(ids, weights, meta, str(path), pred, probs))
 
 
+ROUTE_CSV_COLUMNS = ("turn", "phase", "step", "layer", "slot", "expert", "weight")
+
+
+def read_route_csv(path) -> Trace:
+    """A ``route_trace v1`` CSV (one row per routed expert: turn, phase 0 prompt / 1 decode,
+    step, layer, slot = rank, expert, weight; ``#`` lines name the model and its sizes) as a
+    Trace: turns become contexts, each turn's prompt steps a prompt span, ids in rank order."""
+    header, rows = _route_csv_rows(path)
+    n_layers, k = header["n_layer"], header["n_expert_used"]
+    steps = list(dict.fromkeys((r[0], r[1], r[2]) for r in rows))      # (turn, phase, step) in order
+    index = {step: i for i, step in enumerate(steps)}
+    ids = np.full((len(steps), n_layers, k), -1, dtype=np.int64)       # [tokens, layers, k]
+    weights = np.zeros(ids.shape, dtype=np.float32)
+    for turn, phase, step, layer, rank, expert, weight in rows:
+        if not (0 <= layer < n_layers and 0 <= rank < k):
+            raise TraceFormatError(f"{path}: layer {layer} or slot {rank} is outside the header's sizes")
+        ids[index[(turn, phase, step)], layer, rank] = expert
+        weights[index[(turn, phase, step)], layer, rank] = weight
+    phases = np.array([phase for _, phase, _ in steps])
+    partial = (ids < 0).any(axis=2) & (ids >= 0).any(axis=2)
+    if partial.any() or ((ids < 0).all(axis=2).any(axis=1) & (phases == 1)).any():
+        raise TraceFormatError(f"{path}: a decode step lacks a layer, or a step a rank")
+    meta = {"model": os.path.basename(header["model"]), "architecture": header["arch"],
+            "source": str(path), "n_expert": header["n_expert"], "k": k,
+            "prompt_spans": _runs([phase == 0 for phase in phases]),
+            "contexts": [[i, f"turn {turn}"] for i, (turn, _, _) in enumerate(steps)
+                         if i == 0 or steps[i - 1][0] != turn],
+            "expert_bytes": header["expert_bytes"],
+            "name": os.path.basename(str(path)).removesuffix(".csv").removesuffix(".route")}
+    return validate(Trace(_coerce_ids(ids), weights, meta, str(path)))
+
+
+def _route_csv_rows(path) -> tuple[dict, list[tuple]]:
+    """The ``#`` header as a dict (model, arch, n_layer, n_expert, n_expert_used, expert_bytes
+    [layers]) and the data rows as int tuples (weight a float), in file order."""
+    header: dict = {"expert_bytes": {}}
+    body = []
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            for line in handle:
+                if line.startswith("#"):
+                    fields = dict(re.findall(r"(\w+)=(\S+)", line))
+                    if "layer" in fields and "expert_bytes" in fields:
+                        header["expert_bytes"][int(fields["layer"])] = int(fields["expert_bytes"])
+                    elif "model" in fields:
+                        header.update(fields)
+                else:
+                    body.append(line)
+    except OSError as exc:
+        raise TraceFormatError(f"Routing log not readable: {path}", str(exc)) from exc
+    reader = csv.DictReader(body)
+    if reader.fieldnames is None or not set(ROUTE_CSV_COLUMNS) <= set(reader.fieldnames):
+        raise TraceFormatError(f"{path}: expected the columns {', '.join(ROUTE_CSV_COLUMNS)}")
+    try:
+        for key in ("n_layer", "n_expert", "n_expert_used"):
+            header[key] = int(header[key])
+        rows = [tuple(int(r[c]) for c in ROUTE_CSV_COLUMNS[:-1]) + (float(r["weight"]),) for r in reader]
+    except (KeyError, ValueError) as exc:
+        raise TraceFormatError(f"{path}: a header size or a row is not a number", str(exc)) from exc
+    if not rows:
+        raise TraceFormatError(f"{path} holds no routing rows")
+    header["expert_bytes"] = [header["expert_bytes"].get(i, 0) for i in range(header["n_layer"])]
+    return header, rows
+
+
+def _runs(flags: list[bool]) -> list[list[int]]:
+    """[start, stop) runs where ``flags`` is True."""
+    runs, start = [], None
+    for i, flag in enumerate([*flags, False]):
+        if flag and start is None:
+            start = i
+        elif not flag and start is not None:
+            runs.append([start, i])
+            start = None
+    return runs
+
+
 def validate(trace: Trace) -> Trace:
     """Check shapes, dtypes, ranges and meta; returns the trace unchanged when sound."""
     ids, weights, meta = trace.ids, trace.weights, trace.meta
     _check_ids_shape(ids)
     n_expert = _check_meta(meta, ids.shape[2])
-    _check_id_values(ids, n_expert)
+    _check_spans(meta, ids.shape[0])
+    _check_id_values(ids, n_expert, trace.prompt_mask())
     if weights is not None:
         _check_weights(weights, ids.shape)
     if trace.pred is not None:
         _check_pred(trace.pred, ids.shape, n_expert)
     if trace.probs is not None:
         _check_probs(trace.probs, ids, n_expert)
-    _check_spans(meta, ids.shape[0])
     return trace
 
 
@@ -193,13 +282,14 @@ def _check_meta(meta: dict, k: int) -> int:
     return n_expert
 
 
-def _check_id_values(ids: np.ndarray, n_expert: int) -> None:
-    low, high = int(ids.min()), int(ids.max())
+def _check_id_values(ids: np.ndarray, n_expert: int, prompt: np.ndarray) -> None:
+    unrouted = (ids == -1).all(axis=2) & prompt[:, None]       # [tokens, layers] allowed gaps
+    low, high = int(ids[~unrouted].min(initial=0)), int(ids.max())
     if low < 0 or high >= n_expert:
         raise TraceFormatError(
             f"Trace ids out of range: found {low}..{high}, expected 0..{n_expert - 1}")
     ordered = np.sort(ids, axis=2)                        # [tokens, layers, k]
-    repeats = np.argwhere(ordered[:, :, 1:] == ordered[:, :, :-1])
+    repeats = np.argwhere((ordered[:, :, 1:] == ordered[:, :, :-1]) & ~unrouted[:, :, None])
     if len(repeats):
         token, layer, _ = repeats[0]
         raise TraceFormatError(

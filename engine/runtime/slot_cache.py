@@ -176,8 +176,6 @@ class SlotCache:
         self._make_policy(policy_name, upload_cap, router_probs)
         self._resident: tuple[tuple[int, ...], ...] | None = None     # built when asked
         self.totals = Totals()
-        self.conversation: str | None = None
-        self._saved: dict[str, object] = {}          # conversation id -> policy snapshot
         # When set to []: every decode step's (ids [layers, k], probs [layers, n_expert] or
         # None when the router's scores are not read), and every prompt's ids [tokens, layers, k].
         self.routing_log: list[tuple[np.ndarray, np.ndarray | None]] | None = None
@@ -360,16 +358,10 @@ class SlotCache:
         self.totals.restored_bytes += moved
         return moved
 
-    def switch_conversation(self, conversation_id: str) -> int:
-        """Save the current conversation's slots, bring back the other's; bytes uploaded."""
-        if conversation_id == self.conversation:
-            return 0
-        if self.conversation is not None:
-            self._saved[self.conversation] = self.policy.snapshot()
-        self.conversation = conversation_id
+    def switch_conversation(self, conversation_id: int) -> int:
+        """The policy keeps each conversation's slots (the last 16) and says what comes back
+        for this one; returns the bytes uploaded."""
         moved = self.upload_all(self.policy.switch_context(conversation_id))
-        if conversation_id in self._saved:
-            moved += self.upload_all(self.policy.restore(self._saved[conversation_id]))
         self.totals.restored_bytes += moved
         return moved
 

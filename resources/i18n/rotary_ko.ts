@@ -83,6 +83,22 @@
         <translation>이 모델</translation>
     </message>
     <message>
+        <source>The model on the office server ended its answer at once. Its chat template may not suit this model: ask your IT contact.</source>
+        <translation>사무실 서버의 모델이 답변을 바로 끝냈습니다. 대화 형식(채팅 템플릿)이 이 모델에 맞지 않을 수 있습니다. IT 담당자에게 문의해 주세요.</translation>
+    </message>
+    <message>
+        <source>“{name}” looks like a base model: it has no chat template, so it may not know how to answer. Choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
+        <translation>“{name}”은(는) 기본 모델로 보입니다. 대화 형식(채팅 템플릿)이 없어 답하는 법을 모를 수 있습니다. 설정에서 이름에 “Instruct”나 “Chat”이 들어간 모델을 골라 주세요.</translation>
+    </message>
+    <message>
+        <source>It ended its answer at once; its chat template may not suit it. Try Write again, or another model in Settings.</source>
+        <translation>답변을 바로 끝냈습니다. 대화 형식(채팅 템플릿)이 이 모델에 맞지 않을 수 있습니다. 다시 쓰기를 눌러 보거나 설정에서 다른 모델을 골라 주세요.</translation>
+    </message>
+    <message>
+        <source>The model gave no answer.</source>
+        <translation>모델이 답변을 하지 않았습니다.</translation>
+    </message>
+    <message>
         <source>You</source>
         <translation>나</translation>
     </message>
@@ -177,6 +193,14 @@
     <message>
         <source>You stopped this answer.</source>
         <translation>이 답변을 멈췄습니다.</translation>
+    </message>
+    <message>
+        <source>Stopped when the model was changed.</source>
+        <translation>모델을 바꿀 때 멈췄습니다.</translation>
+    </message>
+    <message>
+        <source>Stopped when Rotary was closed.</source>
+        <translation>Rotary를 닫을 때 멈췄습니다.</translation>
     </message>
     <message>
         <source>The answer reached its length limit.</source>
@@ -311,8 +335,16 @@
         <translation>쓰기 속도: 초당 약 {n}단어</translation>
     </message>
     <message>
+        <source>Reading the document: about {n} words a second</source>
+        <translation>문서 읽기: 초당 약 {n}단어</translation>
+    </message>
+    <message>
         <source>Reading your message: about {n} words a second</source>
         <translation>메시지 읽기: 초당 약 {n}단어</translation>
+    </message>
+    <message>
+        <source>first word at once</source>
+        <translation>첫 단어는 바로</translation>
     </message>
     <message>
         <source>first word after {s} s</source>
@@ -327,6 +359,14 @@
         <translation>엔진이 측정: 쓰기 초당 {w}개 토큰, 읽기 초당 {r}개 토큰. 토큰은 단어의 조각이며, 여기 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
     </message>
     <message>
+        <source>Conversation memory: not reported by the server</source>
+        <translation>대화 기억: 서버가 알려 주지 않음</translation>
+    </message>
+    <message>
+        <source>Conversation memory: not reported by the server; about {n} words sent so far</source>
+        <translation>대화 기억: 서버가 알려 주지 않음. 지금까지 약 {n}단어를 보냄</translation>
+    </message>
+    <message>
         <source>Conversation memory: no model loaded</source>
         <translation>대화 기억: 불러온 모델 없음</translation>
     </message>
@@ -337,6 +377,10 @@
     <message>
         <source>Conversation memory: about {n} words left</source>
         <translation>대화 기억: 약 {n}단어 남음</translation>
+    </message>
+    <message>
+        <source>Context: {used} tokens sent so far, counted by the server; it does not say how many it can hold.</source>
+        <translation>컨텍스트: 지금까지 {used}토큰을 보냈습니다(서버가 센 값). 서버는 얼마나 담을 수 있는지 알려 주지 않습니다.</translation>
     </message>
     <message>
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
@@ -447,8 +491,8 @@
         <translation>설정(&amp;S)…</translation>
     </message>
     <message>
-        <source>First-time &amp;setup…</source>
-        <translation>처음 설정(&amp;S)…</translation>
+        <source>&amp;First-time setup…</source>
+        <translation>처음 설정(&amp;F)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -507,8 +551,12 @@
         <translation>이 컴퓨터에는 너무 큽니다.</translation>
     </message>
     <message>
-        <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
-        <translation>이 컴퓨터에 대한 예상: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
+        <source>Measured on this computer with this model and setting, over its last answers: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
+        <translation>이 컴퓨터에서 이 모델과 설정으로 최근 답변들을 쓸 때 잰 값: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.</translation>
+    </message>
+    <message>
+        <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}. Rotary measures the real speed during the first answers, and then names one figure.</source>
+        <translation>이 컴퓨터에 대한 예상: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다. Rotary는 처음 몇 번의 답변에서 실제 속도를 재고, 그다음부터 하나의 값으로 알려 줍니다.</translation>
     </message>
     <message>
         <source>Model file</source>
@@ -735,6 +783,10 @@
         <translation>시스템 프롬프트: 모델이 모든 대화 전에 읽는 글입니다.</translation>
     </message>
     <message>
+        <source> tokens</source>
+        <translation> 토큰</translation>
+    </message>
+    <message>
         <source>Conversation memory:</source>
         <translation>대화 기억:</translation>
     </message>
@@ -753,6 +805,14 @@
     <message>
         <source>Standing instructions:</source>
         <translation>고정 지시문:</translation>
+    </message>
+    <message>
+        <source>Rotary chooses it for the model and this computer.</source>
+        <translation>Rotary가 모델과 이 컴퓨터에 맞게 정합니다.</translation>
+    </message>
+    <message>
+        <source>About {n} words of the conversation.</source>
+        <translation>대화의 약 {n}단어 분량입니다.</translation>
     </message>
     <message>
         <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
@@ -859,8 +919,16 @@
         <translation>문서를 읽는 중…</translation>
     </message>
     <message>
+        <source>The document is no longer at {path}. Attach it again to summarise it.</source>
+        <translation>문서가 더 이상 {path}에 없습니다. 요약하려면 다시 첨부해 주세요.</translation>
+    </message>
+    <message>
         <source>Please wait until the current answer is finished.</source>
         <translation>지금 답변이 끝날 때까지 기다려 주세요.</translation>
+    </message>
+    <message>
+        <source>I asked: {question}</source>
+        <translation>요청한 내용: {question}</translation>
     </message>
     <message>
         <source>Document: {name} — {found}
@@ -875,6 +943,10 @@
     <message>
         <source>What was found in the document</source>
         <translation>문서에서 찾은 내용</translation>
+    </message>
+    <message>
+        <source>Summarise replaces this document's earlier summary, and what followed it in the conversation.</source>
+        <translation>요약하기를 누르면 이 문서의 이전 요약과 대화에서 그 뒤에 이어진 내용이 바뀝니다.</translation>
     </message>
     <message>
         <source>Kind of summary</source>
@@ -1109,6 +1181,10 @@
         <translation>키는 Rotary 파일이 아니라 이 컴퓨터의 암호 저장소에 보관됩니다.</translation>
     </message>
     <message>
+        <source>This computer has no password store, so Rotary keeps the key only until it closes: type it again after a restart. It is never written to Rotary's files.</source>
+        <translation>이 컴퓨터에는 암호 저장소가 없어 Rotary가 닫힐 때까지만 키를 보관합니다. 다시 시작한 뒤에는 키를 다시 입력해 주세요. 키는 Rotary의 파일에 절대 기록되지 않습니다.</translation>
+    </message>
+    <message>
         <source>Check the server's security certificate (recommended)</source>
         <translation>서버의 보안 인증서 확인 (권장)</translation>
     </message>
@@ -1165,8 +1241,8 @@
         <translation>이 컴퓨터 대신 사무실 모델 서버 사용</translation>
     </message>
     <message>
-        <source>This computer has no password store Rotary can use, so the access key cannot be saved. Ask IT to set one up, or use a server that needs no key.</source>
-        <translation>이 컴퓨터에는 Rotary가 쓸 수 있는 암호 저장소가 없어 접근 키를 저장할 수 없습니다. IT 담당자에게 설정을 요청하거나 키가 필요 없는 서버를 사용하세요.</translation>
+        <source>This computer's password store did not take the access key, so Rotary keeps it only until it closes. Ask IT to set the store up, or use a server that needs no key.</source>
+        <translation>이 컴퓨터의 암호 저장소가 접근 키를 받지 않아, Rotary가 닫힐 때까지만 키를 보관합니다. IT 담당자에게 저장소 설정을 요청하거나 키가 필요 없는 서버를 사용하세요.</translation>
     </message>
     <message>
         <source>Your conversations stay on this computer. Rotary opens no network connection.</source>

@@ -83,6 +83,22 @@
         <translation>这个模型</translation>
     </message>
     <message>
+        <source>The model on the office server ended its answer at once. Its chat template may not suit this model: ask your IT contact.</source>
+        <translation>办公室服务器上的模型立即结束了回答。它的对话格式（聊天模板）可能不适合这个模型，请联系您的 IT 人员。</translation>
+    </message>
+    <message>
+        <source>“{name}” looks like a base model: it has no chat template, so it may not know how to answer. Choose a model whose name contains “Instruct” or “Chat” in Settings.</source>
+        <translation>“{name}”看起来是基础模型：它没有对话格式（聊天模板），可能不知道如何回答。请在设置中选择名称含有“Instruct”或“Chat”的模型。</translation>
+    </message>
+    <message>
+        <source>It ended its answer at once; its chat template may not suit it. Try Write again, or another model in Settings.</source>
+        <translation>它立即结束了回答，其对话格式（聊天模板）可能不适合它。请试试“重新撰写”，或在设置中换一个模型。</translation>
+    </message>
+    <message>
+        <source>The model gave no answer.</source>
+        <translation>模型没有给出回答。</translation>
+    </message>
+    <message>
         <source>You</source>
         <translation>您</translation>
     </message>
@@ -177,6 +193,14 @@
     <message>
         <source>You stopped this answer.</source>
         <translation>您停止了这个回答。</translation>
+    </message>
+    <message>
+        <source>Stopped when the model was changed.</source>
+        <translation>更换模型时已停止。</translation>
+    </message>
+    <message>
+        <source>Stopped when Rotary was closed.</source>
+        <translation>关闭 Rotary 时已停止。</translation>
     </message>
     <message>
         <source>The answer reached its length limit.</source>
@@ -311,8 +335,16 @@
         <translation>写作速度：每秒约 {n} 个词</translation>
     </message>
     <message>
+        <source>Reading the document: about {n} words a second</source>
+        <translation>阅读文档：每秒约 {n} 个词</translation>
+    </message>
+    <message>
         <source>Reading your message: about {n} words a second</source>
         <translation>阅读您的消息：每秒约 {n} 个词</translation>
+    </message>
+    <message>
+        <source>first word at once</source>
+        <translation>第一个词立即出现</translation>
     </message>
     <message>
         <source>first word after {s} s</source>
@@ -327,6 +359,14 @@
         <translation>由引擎测得：写入每秒 {w} 个 token，读取每秒 {r} 个 token。token 是词的片段；这里显示的词数为 token × {ratio}。</translation>
     </message>
     <message>
+        <source>Conversation memory: not reported by the server</source>
+        <translation>对话记忆：服务器未提供</translation>
+    </message>
+    <message>
+        <source>Conversation memory: not reported by the server; about {n} words sent so far</source>
+        <translation>对话记忆：服务器未提供；目前已发送约 {n} 个词</translation>
+    </message>
+    <message>
         <source>Conversation memory: no model loaded</source>
         <translation>对话记忆：尚未加载模型</translation>
     </message>
@@ -337,6 +377,10 @@
     <message>
         <source>Conversation memory: about {n} words left</source>
         <translation>对话记忆：约剩 {n} 个词</translation>
+    </message>
+    <message>
+        <source>Context: {used} tokens sent so far, counted by the server; it does not say how many it can hold.</source>
+        <translation>上下文：目前已发送 {used} 个 token（由服务器计数）；服务器未说明它能容纳多少。</translation>
     </message>
     <message>
         <source>Context: {used} of {size} tokens used, measured by the engine.</source>
@@ -447,8 +491,8 @@
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <source>First-time &amp;setup…</source>
-        <translation>首次设置(&amp;S)…</translation>
+        <source>&amp;First-time setup…</source>
+        <translation>首次设置(&amp;F)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -507,8 +551,12 @@
         <translation>对这台电脑来说太大了。</translation>
     </message>
     <message>
-        <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
-        <translation>针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。</translation>
+        <source>Measured on this computer with this model and setting, over its last answers: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.</source>
+        <translation>在这台电脑上用这个模型和设置，根据最近几次回答测得：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。</translation>
+    </message>
+    <message>
+        <source>Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}. Rotary measures the real speed during the first answers, and then names one figure.</source>
+        <translation>针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。Rotary 会在最初几次回答时测量实际速度，之后给出一个数值。</translation>
     </message>
     <message>
         <source>Model file</source>
@@ -735,6 +783,10 @@
         <translation>系统提示词：模型在每次对话前阅读的文字。</translation>
     </message>
     <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
         <source>Conversation memory:</source>
         <translation>对话记忆：</translation>
     </message>
@@ -753,6 +805,14 @@
     <message>
         <source>Standing instructions:</source>
         <translation>固定指示：</translation>
+    </message>
+    <message>
+        <source>Rotary chooses it for the model and this computer.</source>
+        <translation>由 Rotary 根据模型和这台电脑来决定。</translation>
+    </message>
+    <message>
+        <source>About {n} words of the conversation.</source>
+        <translation>约为对话中的 {n} 个词。</translation>
     </message>
     <message>
         <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
@@ -859,8 +919,16 @@
         <translation>正在阅读文档…</translation>
     </message>
     <message>
+        <source>The document is no longer at {path}. Attach it again to summarise it.</source>
+        <translation>文档已不在 {path}。请重新附加它以进行总结。</translation>
+    </message>
+    <message>
         <source>Please wait until the current answer is finished.</source>
         <translation>请等待当前回答完成。</translation>
+    </message>
+    <message>
+        <source>I asked: {question}</source>
+        <translation>我的要求：{question}</translation>
     </message>
     <message>
         <source>Document: {name} — {found}
@@ -875,6 +943,10 @@
     <message>
         <source>What was found in the document</source>
         <translation>在文档中发现的内容</translation>
+    </message>
+    <message>
+        <source>Summarise replaces this document's earlier summary, and what followed it in the conversation.</source>
+        <translation>点击“总结”会替换此文档之前的总结，以及对话中在它之后的内容。</translation>
     </message>
     <message>
         <source>Kind of summary</source>
@@ -1109,6 +1181,10 @@
         <translation>密钥保存在这台电脑的密码库中，而不是 Rotary 的文件里。</translation>
     </message>
     <message>
+        <source>This computer has no password store, so Rotary keeps the key only until it closes: type it again after a restart. It is never written to Rotary's files.</source>
+        <translation>这台电脑没有密码库，因此 Rotary 只在关闭前保留密钥：重新启动后请再次输入。密钥从不写入 Rotary 的文件。</translation>
+    </message>
+    <message>
         <source>Check the server's security certificate (recommended)</source>
         <translation>检查服务器的安全证书（推荐）</translation>
     </message>
@@ -1165,8 +1241,8 @@
         <translation>使用办公室的模型服务器，而不是这台电脑</translation>
     </message>
     <message>
-        <source>This computer has no password store Rotary can use, so the access key cannot be saved. Ask IT to set one up, or use a server that needs no key.</source>
-        <translation>这台电脑没有 Rotary 可用的密码库，因此无法保存访问密钥。请让 IT 人员设置一个，或使用不需要密钥的服务器。</translation>
+        <source>This computer's password store did not take the access key, so Rotary keeps it only until it closes. Ask IT to set the store up, or use a server that needs no key.</source>
+        <translation>这台电脑的密码库没有接受访问密钥，因此 Rotary 只在关闭前保留它。请让 IT 人员设置密码库，或使用不需要密钥的服务器。</translation>
     </message>
     <message>
         <source>Your conversations stay on this computer. Rotary opens no network connection.</source>

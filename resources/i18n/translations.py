@@ -104,7 +104,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "&New chat": ("새 대화(&N)", "新对话(&N)"),
     "&Export conversation…": ("대화 내보내기(&E)…", "导出对话(&E)…"),
     "&Settings…": ("설정(&S)…", "设置(&S)…"),
-    "First-time &setup…": ("처음 설정(&S)…", "首次设置(&S)…"),
+    "&First-time setup…": ("처음 설정(&F)…", "首次设置(&F)…"),
     "&Quit": ("끝내기(&Q)", "退出(&Q)"),
     "&Chat": ("대화(&C)", "对话(&C)"),
     "&Stop the answer": ("답변 멈추기(&S)", "停止回答(&S)"),
@@ -116,6 +116,70 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "&Search conversations": ("대화 검색(&S)", "搜索对话(&S)"),
     "Go to the &conversation list": ("대화 목록으로 이동(&C)", "转到对话列表(&C)"),
     "Go to the &live numbers": ("실시간 수치로 이동(&L)", "转到实时数据(&L)"),
+    # ---- new-user round 3 (issue 20): lifecycle, documents, settings, gauge ----
+    "Summarise replaces this document's earlier summary, and what followed it in the conversation.": (
+        "요약하기를 누르면 이 문서의 이전 요약과 대화에서 그 뒤에 이어진 내용이 바뀝니다.",
+        "点击“总结”会替换此文档之前的总结，以及对话中在它之后的内容。"),
+    "Measured on this computer with this model and setting, over its last answers: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.": (
+        "이 컴퓨터에서 이 모델과 설정으로 최근 답변들을 쓸 때 잰 값: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.",
+        "在这台电脑上用这个模型和设置，根据最近几次回答测得：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。"),
+    "Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}. Rotary measures the real speed during the first answers, and then names one figure.": (
+        "이 컴퓨터에 대한 예상: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다. Rotary는 처음 몇 번의 답변에서 실제 속도를 재고, 그다음부터 하나의 값으로 알려 줍니다.",
+        "针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。Rotary 会在最初几次回答时测量实际速度，之后给出一个数值。"),
+    "This computer's password store did not take the access key, so Rotary keeps it only until it closes. Ask IT to set the store up, or use a server that needs no key.": (
+        "이 컴퓨터의 암호 저장소가 접근 키를 받지 않아, Rotary가 닫힐 때까지만 키를 보관합니다. IT 담당자에게 저장소 설정을 요청하거나 키가 필요 없는 서버를 사용하세요.",
+        "这台电脑的密码库没有接受访问密钥，因此 Rotary 只在关闭前保留它。请让 IT 人员设置密码库，或使用不需要密钥的服务器。"),
+    "This computer has no password store, so Rotary keeps the key only until it closes: type it again after a restart. It is never written to Rotary's files.": (
+        "이 컴퓨터에는 암호 저장소가 없어 Rotary가 닫힐 때까지만 키를 보관합니다. 다시 시작한 뒤에는 키를 다시 입력해 주세요. 키는 Rotary의 파일에 절대 기록되지 않습니다.",
+        "这台电脑没有密码库，因此 Rotary 只在关闭前保留密钥：重新启动后请再次输入。密钥从不写入 Rotary 的文件。"),
+    "Reading the document: about {n} words a second": (
+        "문서 읽기: 초당 약 {n}단어",
+        "阅读文档：每秒约 {n} 个词"),
+    "first word at once": (
+        "첫 단어는 바로",
+        "第一个词立即出现"),
+    "Conversation memory: not reported by the server": (
+        "대화 기억: 서버가 알려 주지 않음",
+        "对话记忆：服务器未提供"),
+    "Conversation memory: not reported by the server; about {n} words sent so far": (
+        "대화 기억: 서버가 알려 주지 않음. 지금까지 약 {n}단어를 보냄",
+        "对话记忆：服务器未提供；目前已发送约 {n} 个词"),
+    "Context: {used} tokens sent so far, counted by the server; it does not say how many it can hold.": (
+        "컨텍스트: 지금까지 {used}토큰을 보냈습니다(서버가 센 값). 서버는 얼마나 담을 수 있는지 알려 주지 않습니다.",
+        "上下文：目前已发送 {used} 个 token（由服务器计数）；服务器未说明它能容纳多少。"),
+    " tokens": (
+        " 토큰",
+        " 个 token"),
+    "Rotary chooses it for the model and this computer.": (
+        "Rotary가 모델과 이 컴퓨터에 맞게 정합니다.",
+        "由 Rotary 根据模型和这台电脑来决定。"),
+    "About {n} words of the conversation.": (
+        "대화의 약 {n}단어 분량입니다.",
+        "约为对话中的 {n} 个词。"),
+    "Stopped when the model was changed.": (
+        "모델을 바꿀 때 멈췄습니다.",
+        "更换模型时已停止。"),
+    "Stopped when Rotary was closed.": (
+        "Rotary를 닫을 때 멈췄습니다.",
+        "关闭 Rotary 时已停止。"),
+    "The model on the office server ended its answer at once. Its chat template may not suit this model: ask your IT contact.": (
+        "사무실 서버의 모델이 답변을 바로 끝냈습니다. 대화 형식(채팅 템플릿)이 이 모델에 맞지 않을 수 있습니다. IT 담당자에게 문의해 주세요.",
+        "办公室服务器上的模型立即结束了回答。它的对话格式（聊天模板）可能不适合这个模型，请联系您的 IT 人员。"),
+    "“{name}” looks like a base model: it has no chat template, so it may not know how to answer. Choose a model whose name contains “Instruct” or “Chat” in Settings.": (
+        "“{name}”은(는) 기본 모델로 보입니다. 대화 형식(채팅 템플릿)이 없어 답하는 법을 모를 수 있습니다. 설정에서 이름에 “Instruct”나 “Chat”이 들어간 모델을 골라 주세요.",
+        "“{name}”看起来是基础模型：它没有对话格式（聊天模板），可能不知道如何回答。请在设置中选择名称含有“Instruct”或“Chat”的模型。"),
+    "It ended its answer at once; its chat template may not suit it. Try Write again, or another model in Settings.": (
+        "답변을 바로 끝냈습니다. 대화 형식(채팅 템플릿)이 이 모델에 맞지 않을 수 있습니다. 다시 쓰기를 눌러 보거나 설정에서 다른 모델을 골라 주세요.",
+        "它立即结束了回答，其对话格式（聊天模板）可能不适合它。请试试“重新撰写”，或在设置中换一个模型。"),
+    "The model gave no answer.": (
+        "모델이 답변을 하지 않았습니다.",
+        "模型没有给出回答。"),
+    "The document is no longer at {path}. Attach it again to summarise it.": (
+        "문서가 더 이상 {path}에 없습니다. 요약하려면 다시 첨부해 주세요.",
+        "文档已不在 {path}。请重新附加它以进行总结。"),
+    "I asked: {question}": (
+        "요청한 내용: {question}",
+        "我的要求：{question}"),
     "Fits well.": ("잘 맞습니다.", "非常合适。"),
     "Fits, but only just.": ("맞지만 여유가 거의 없습니다.", "能够运行，但余量很小。"),
     "Too big for this computer.": ("이 컴퓨터에는 너무 큽니다.", "对这台电脑来说太大了。"),
@@ -220,9 +284,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Conversation memory: shown after the next answer': (
         '대화 기억: 다음 답변 후에 표시',
         '对话记忆：下一次回答后显示'),
-    'Estimated for this computer: {low}–{high} tokens per second. A token is a piece of a word; words shown are tokens × {ratio}.': (
-        '이 컴퓨터에 대한 예상: 초당 {low}–{high}개 토큰. 토큰은 단어의 조각이며, 표시되는 단어 수는 토큰 × {ratio}입니다.',
-        '针对这台电脑的估计：每秒 {low}–{high} 个 token。token 是词的片段；显示的词数为 token × {ratio}。'),
     'Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.': (
         '전문가 적중률(엔진이 측정): 필요한 전문가가 이미 그래픽 메모리에 있던 작업의 비율.',
         '专家命中率（由引擎测得）：所需专家已在显存中的专家计算所占比例。'),
@@ -505,9 +566,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'This computer': (
         '이 컴퓨터',
         '这台电脑'),
-    'This computer has no password store Rotary can use, so the access key cannot be saved. Ask IT to set one up, or use a server that needs no key.': (
-        '이 컴퓨터에는 Rotary가 쓸 수 있는 암호 저장소가 없어 접근 키를 저장할 수 없습니다. IT 담당자에게 설정을 요청하거나 키가 필요 없는 서버를 사용하세요.',
-        '这台电脑没有 Rotary 可用的密码库，因此无法保存访问密钥。请让 IT 人员设置一个，或使用不需要密钥的服务器。'),
     'This copy of Rotary cannot use an office server.': (
         '이 Rotary는 사무실 서버를 사용할 수 없습니다.',
         '这个 Rotary 副本无法使用办公室服务器。'),

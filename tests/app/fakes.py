@@ -239,7 +239,7 @@ def fake_backend(script: FakeScript | None = None, hardware: HardwareInfo | None
         state["plans"].append((preset, overrides))
         return fake_recipe(preset or "auto")
 
-    def describe(recipe, facts, hw):
+    def describe(recipe, facts, hw, measured=None):
         big = "big" in Path(facts.path).name
         return FakeSummary("red", msg("plan.wont_fit_card", need="40", free="7.0")) if big else \
             FakeSummary("green", msg("plan.usage_card_and_memory", vram="5.0", ram="14",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -51,3 +52,80 @@ def test_focus_on_a_message_button_is_visible(qtbot, make_app):
     differing = sum(unfocused.pixel(x, y) != focused.pixel(x, y)
                     for x in range(focused.width()) for y in range(focused.height()))
     assert differing > 2 * (focused.width() + focused.height())   # at least a ring around it
+
+
+def test_escape_while_editing_during_an_answer_cancels_the_edit_not_the_answer(qtbot, make_app):
+    long_answer = tuple(f" w{i}" for i in range(400))
+    rotary = make_app(script=FakeScript(answers=[("One",), long_answer]))
+    wait_ready(qtbot, rotary)
+    rotary.window.activateWindow()
+    rotary.chat.send("first")
+    wait_idle(qtbot, rotary)
+    rotary.chat.send("second")
+    qtbot.waitUntil(lambda: len(rotary.chat.partial) > 20, timeout=3000)
+    pane = rotary.window.chat
+    pane.message_widgets[0].edit_button.click()
+    assert pane.editing_index == 0
+    qtbot.keyClick(pane.input, Qt.Key.Key_Escape)
+    assert pane.editing_index is None and pane.input.toPlainText() == ""
+    assert rotary.chat.busy                          # the answer goes on
+    qtbot.keyClick(pane.input, Qt.Key.Key_Escape)     # a second Escape stops it
+    wait_idle(qtbot, rotary)
+    answer = rotary.history.messages(rotary.chat.conversation_id)[-1]
+    assert answer.stats["stop_reason"] == "stopped" and answer.content != "".join(long_answer)
+
+
+def _mnemonic(text: str) -> str:
+    """The letter after a single "&" ("" when there is none; "&&" is a literal "&")."""
+    plain = text.replace("&&", "")
+    at = plain.find("&")
+    return plain[at + 1].lower() if 0 <= at < len(plain) - 1 else ""
+
+
+@pytest.mark.parametrize("language", ["en", "ko", "zh_CN"])
+def test_no_menu_repeats_a_mnemonic_in_any_language(qapp, language):
+    from app.i18n import install_translator, uninstall_translators  # noqa: PLC0415
+    from app.main_window import MainWindow  # noqa: PLC0415
+    translators = install_translator(qapp, language)
+    try:
+        window = MainWindow()
+        menus = [window.menuBar()] + [a.menu() for a in window.menuBar().actions() if a.menu()]
+        for menu in menus:
+            letters = [_mnemonic(a.text()) for a in menu.actions() if not a.isSeparator()]
+            assert all(letters), [a.text() for a in menu.actions()]   # every item has one
+            repeated = {m for m in letters if letters.count(m) > 1}
+            assert not repeated, (language, [a.text() for a in menu.actions()
+                                             if _mnemonic(a.text()) in repeated])
+        window.deleteLater()
+    finally:
+        uninstall_translators(qapp, translators)
+
+
+def test_tab_follows_the_screen_send_attach_notice_then_gauge(qtbot, make_app, tmp_path):
+    """It went Message → Send → four gauge sections → Attach → the notice's buttons."""
+    from app.notifications import NoticeAction  # noqa: PLC0415
+    from tests.app.test_documents_app import FakeDocuments  # noqa: PLC0415
+    rotary = make_app(script=FakeScript(answers=[("One",)]))
+    wait_ready(qtbot, rotary)
+    rotary.window.activateWindow()
+    rotary.chat.send("first")
+    wait_idle(qtbot, rotary)
+    rotary.notices.warning("Something to read", "details", NoticeAction("Try again", lambda: None))
+    pane, bar, gauge = rotary.window.chat, rotary.window.notice_bar, rotary.window.gauge
+    listing = rotary.window.conversations
+    sections = [s for s in gauge.sections.values() if s.isVisible()]
+    wanted = [pane.input, pane.send_button, pane.attach_button, bar.action_buttons[0],
+              bar.copy_button, bar.close_button, *sections, listing.new_button, listing.search,
+              listing.items]
+    assert _tab_through(qtbot, pane.input, len(wanted)) == wanted
+    # The document card sits above the message box: its controls come just before it.
+    FakeDocuments(rotary.fake["engine"])
+    path = tmp_path / "memo.pdf"
+    path.write_bytes(b"%PDF-1.4")
+    rotary.documents.open_file(str(path))
+    panel = pane.document_panel
+    qtbot.waitUntil(panel.options.isVisible, timeout=3000)
+    last_button = pane.message_widgets[-1].regenerate_button
+    wanted = [last_button, panel.preset, panel.question, panel.summarize_button,
+              panel.cancel_button, pane.input]
+    assert _tab_through(qtbot, last_button, len(wanted)) == wanted

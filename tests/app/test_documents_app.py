@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 import time
 
+import pytest
+
 from PySide6.QtCore import QMimeData, QPointF, Qt, QTranslator, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
@@ -267,3 +269,182 @@ def test_every_summary_style_has_a_title_the_interface_translates():
     titles = preset_titles()
     assert titles.keys() == SUMMARY_PRESETS.keys()
     assert all(titles[name] == p.title for name, p in SUMMARY_PRESETS.items())   # English: same
+
+
+def test_the_closing_note_is_never_drawn_inside_a_code_block_left_open(qapp):
+    from app.document_text import answer_text  # noqa: PLC0415
+    from app.markdown_render import render  # noqa: PLC0415
+    note = "Read all of it (42 pages) in 3 parts."
+    for body in ("Steps:\n\n```bash\nrm -rf build\n", "Steps:\n\n~~~~\ncode\n```\nstill code",
+                 "Done:\n\n```\nclosed\n```"):
+        html = render(answer_text(OVERVIEW, _summary(3, 3, False, body=body)))
+        code_end = html.rindex("</pre>")
+        assert html.index(note) > code_end, html              # after the block, not in it
+    assert answer_text(OVERVIEW, _summary(3, 3, False, body="Done:\n\n```\nclosed\n```")) == \
+        f"Done:\n\n```\nclosed\n```\n\n{note}"                 # a closed block is left as is
+
+
+# ---- the summary inside the chat's lifecycle (app.chat_controller's rules) ----------------
+
+def _summarizing(qtbot, rotary, path, preset="short", question=""):
+    panel = rotary.window.chat.document_panel
+    path.write_bytes(b"%PDF-1.4")
+    assert rotary.documents.open_file(str(path))
+    qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
+    panel.preset.setCurrentIndex(panel.preset.findData(preset))
+    panel.question.setText(question)
+    qtbot.mouseClick(panel.summarize_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Reading part 1" in panel.status.text(), timeout=3000)
+    return panel
+
+
+def test_deleting_a_conversation_while_its_summary_runs_drops_it(qtbot, make_app, tmp_path):
+    rotary, docs = _app(make_app, qtbot, part_delay=0.3)
+    pane = rotary.window.chat
+    panel = _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf")
+    doomed, request = rotary.chat.conversation_id, rotary.documents.request_id
+    ended = []
+    rotary.bridge.document_event.connect(
+        lambda e: ended.append(e) if isinstance(e, DocumentFinished) else None)
+    rotary.chat.delete(doomed)
+    assert not panel.isVisible() and pane.send_button.isVisible() and not rotary.chat.busy
+    qtbot.waitUntil(lambda: [e.request_id for e in ended] == [request], timeout=3000)
+    assert ended[0].summary.partial                          # the engine stopped it
+    qtbot.wait(100)
+    assert not rotary.history.exists(doomed) and rotary.history.list_conversations() == []
+    assert rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
+    assert [n for n in rotary.notices.history if n.level == "error"] == []
+    assert not panel.isVisible() and rotary.documents.request_id is None
+    rotary.chat.send("Still works?")                # Send and the engine are usable again
+    wait_idle(qtbot, rotary)
+    assert [m.role for m in rotary.chat.messages] == ["user", "assistant"]
+
+
+def test_the_summary_goes_on_in_its_conversation_and_the_card_follows_it(qtbot, make_app,
+                                                                         tmp_path):
+    rotary, docs = _app(make_app, qtbot, part_delay=0.25)
+    pane = rotary.window.chat
+    panel = _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf")
+    owner = rotary.chat.conversation_id
+    rotary.chat.new_chat()
+    assert not panel.isVisible() and pane.send_button.isVisible() and not rotary.chat.busy
+    assert pane.phase.text() == ""
+    rotary.chat.open_conversation(owner)
+    assert panel.isVisible() and panel.running.isVisible() and pane.stop_button.isVisible()
+    assert pane.phase.text() == "Reading the document…"
+    rotary.chat.new_chat()
+    qtbot.waitUntil(lambda: rotary.documents.request_id is None, timeout=5000)
+    assert not panel.isVisible() and rotary.chat.messages == []
+    stored = rotary.history.messages(owner)
+    assert [m.role for m in stored] == ["user", "assistant"]
+    assert stored[1].stats["document_summary"]["parts_read"] == 3     # it was not stopped
+    rotary.chat.open_conversation(owner)
+    assert not panel.isVisible() and len(pane.message_widgets) == 2
+
+
+def test_write_again_on_a_summary_reads_the_document_again(qtbot, make_app, tmp_path):
+    rotary, docs = _app(make_app, qtbot)
+    _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf", "actions", "Who pays?")
+    wait_idle(qtbot, rotary)
+    conversation = rotary.chat.conversation_id
+    first_document = rotary.chat.messages[0]
+    pane = rotary.window.chat
+    summary_widget = pane.message_widgets[1]
+    assert summary_widget.regenerate_button.isVisibleTo(summary_widget)
+    summary_widget.regenerate_button.click()
+    qtbot.waitUntil(lambda: len(docs.requests) == 3, timeout=3000)
+    wait_idle(qtbot, rotary)
+    again = docs.requests[-1]
+    assert (again.path, again.preset, again.question, again.inspect_only) == (
+        str(tmp_path / "Jahresbericht.pdf"), "actions", "Who pays?", False)
+    assert again.conversation_id == conversation
+    stored = rotary.history.messages(conversation)
+    assert [m.role for m in stored] == ["user", "assistant"]          # replaced, not added
+    assert "Travel costs rose" in stored[1].content and stored[0].id == first_document.id
+    assert [w.text for w in pane.message_widgets] == [m.content for m in stored]
+    chats = [r for r in rotary.fake["engine"].requests if hasattr(r, "messages")]
+    assert chats == []                                  # nothing answered "Document: …"
+
+
+def test_edit_on_a_document_message_opens_its_card_to_change_the_options(qtbot, make_app,
+                                                                         tmp_path):
+    rotary, docs = _app(make_app, qtbot)
+    _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf", "actions", "Who pays?")
+    wait_idle(qtbot, rotary)
+    rotary.chat.send("And the printers?")
+    wait_idle(qtbot, rotary)
+    pane, panel = rotary.window.chat, rotary.window.chat.document_panel
+    before = [m.content for m in rotary.chat.messages]
+    pane.message_widgets[0].edit_button.click()
+    qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
+    assert pane.editing_index is None and pane.input.toPlainText() == ""   # not its text
+    assert panel.preset.currentData() == "actions" and panel.question.text() == "Who pays?"
+    assert panel.replacing.isVisible() and "replaces" in panel.replacing.text()
+    qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)       # changes nothing
+    assert not panel.isVisible() and [m.content for m in rotary.chat.messages] == before
+    pane.message_widgets[0].edit_button.click()
+    qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
+    panel.preset.setCurrentIndex(panel.preset.findData("bullets"))
+    panel.question.setText("")
+    qtbot.mouseClick(panel.summarize_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, rotary)
+    assert (docs.requests[-1].preset, docs.requests[-1].question) == ("bullets", "")
+    stored = rotary.history.messages(rotary.chat.conversation_id)
+    assert [m.role for m in stored] == ["user", "assistant"]       # the follow-up went too
+    assert stored[0].content.endswith("Bullet points") and stored[0].stats["document"][
+        "preset"] == "bullets"
+    assert [w.text for w in pane.message_widgets] == [m.content for m in stored]
+
+
+def test_write_again_on_a_summary_of_a_moved_document_keeps_it(qtbot, make_app, tmp_path):
+    rotary, docs = _app(make_app, qtbot)
+    path = tmp_path / "Jahresbericht.pdf"
+    _summarizing(qtbot, rotary, path)
+    wait_idle(qtbot, rotary)
+    path.unlink()
+    before = [m.content for m in rotary.history.messages(rotary.chat.conversation_id)]
+    rotary.window.actions["regenerate"].trigger()
+    assert "no longer at" in rotary.notices.history[-1].message
+    assert [m.content for m in rotary.history.messages(rotary.chat.conversation_id)] == before
+    assert len(docs.requests) == 2 and not rotary.chat.busy
+
+
+def test_an_old_document_error_goes_when_the_next_document_is_summarised(qtbot, make_app,
+                                                                          tmp_path):
+    rotary, docs = _app(make_app, qtbot, fail=PasswordProtectedError("protected"))
+    bar = rotary.window.notice_bar
+    rotary.documents.open_file(str(tmp_path / "bad.docx"))
+    qtbot.waitUntil(bar.isVisible, timeout=3000)
+    docs.fail = None
+    panel = _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf")
+    assert not bar.isVisible()                      # gone while the good one is read
+    wait_idle(qtbot, rotary)
+    assert not bar.isVisible() and not panel.isVisible()
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_card_fits_a_640_by_420_window(qtbot, make_app, tmp_path, language):
+    """Opening a document widened the window to ~766 px by itself, and "Anything to look
+    for?" shrank to "A…"."""
+    from app.settings import Settings  # noqa: PLC0415
+    rotary = make_app(settings=Settings(first_run_done=True, language=language))
+    wait_ready(qtbot, rotary)
+    FakeDocuments(rotary.fake["engine"], part_delay=0.3)
+    window, panel = rotary.window, rotary.window.chat.document_panel
+    window.resize(640, 420)
+    qtbot.waitUntil(lambda: window.width() == 640, timeout=2000)
+    name = "Jahresbericht über die Reisekosten 2026 (final, korrigiert, zweite Fassung).pdf"
+    (tmp_path / name).write_bytes(b"%PDF-1.4")
+    rotary.documents.open_file(str(tmp_path / name))
+    qtbot.waitUntil(panel.options.isVisible, timeout=3000)
+    qtbot.wait(50)
+    assert window.width() == 640
+    placeholder = panel.question.fontMetrics().horizontalAdvance(panel.question.placeholderText())
+    assert panel.question.width() >= placeholder + 8
+    assert panel.title.toolTip() == "Jahresbericht.pdf"           # the engine's name, in full
+    assert panel.width() <= rotary.window.chat.width()
+    rotary.documents.summarize("short")
+    qtbot.waitUntil(lambda: panel.bar.maximum() == 3, timeout=3000)
+    qtbot.wait(50)
+    assert window.width() == 640 and panel.status.width() <= panel.width()
+    wait_idle(qtbot, rotary)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.paths import default_paths
+from engine.api import DocumentFinished
 from app.settings import Settings, SettingsStore
 from engine.documents.samples import long_pdf
 from tests.app.conftest import close_app, wait_idle, wait_ready
@@ -43,5 +44,43 @@ def test_a_pdf_is_summarised_in_parts_through_the_real_engine(qtbot, qapp, qloop
         assert rotary.window.gauge.model.decode_tps > 0            # steps reached the gauge
         stored = rotary.history.messages(rotary.chat.conversation_id)
         assert [m.content for m in stored] == [user.content, answer.content]
+    finally:
+        close_app(rotary)
+
+
+def test_deleting_the_conversation_while_its_summary_runs_on_the_real_engine(
+        qtbot, qapp, qloop, rotary_home, tmp_path):
+    """The summary stops and nothing of it is kept (it was saved into the deleted
+    conversation: a FOREIGN KEY error, a card stuck at 100% and Send hidden)."""
+    from app.application import RotaryApp
+    from app.bridge import real_backend
+    paths = default_paths()
+    SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
+    rotary = RotaryApp(qapp, qloop, real_backend(), paths)
+    path = long_pdf(tmp_path / "Bericht.pdf", 4)
+    try:
+        rotary.start()
+        wait_ready(qtbot, rotary, timeout=120_000)
+        pane, panel = rotary.window.chat, rotary.window.chat.document_panel
+        assert rotary.documents.open_file(str(path))
+        qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
+        assert rotary.documents.summarize("short")
+        qtbot.waitUntil(lambda: panel.bar.maximum() > 0, timeout=120_000)   # parts reported
+        doomed, request = rotary.chat.conversation_id, rotary.documents.request_id
+        assert rotary.documents.running and panel.bar.value() < panel.bar.maximum()
+        ended = []
+        rotary.bridge.document_event.connect(
+            lambda e: ended.append(e) if isinstance(e, DocumentFinished) else None)
+        rotary.chat.delete(doomed)
+        assert not panel.isVisible() and pane.send_button.isVisible()
+        qtbot.waitUntil(lambda: [e.request_id for e in ended] == [request], timeout=120_000)
+        assert ended[0].summary.partial                      # the engine stopped it
+        qtbot.wait(200)
+        assert not rotary.history.exists(doomed)
+        assert rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
+        assert [n for n in rotary.notices.history if n.level == "error"] == []
+        assert rotary.chat.send("Hello")                 # the chat works again at once
+        wait_idle(qtbot, rotary, timeout=120_000)
+        assert [m.role for m in rotary.chat.messages] == ["user", "assistant"]
     finally:
         close_app(rotary)

@@ -249,3 +249,59 @@ def test_the_message_box_keeps_its_width_in_a_small_window(qtbot, make_app):
     attach, send = pane.attach_button.geometry(), pane.send_button.geometry()
     assert attach.x() == send.x() and attach.bottom() < send.top()     # stacked, not side by side
     assert pane.input.width() > 1.5 * send.width(), (pane.input.width(), send.width())
+
+
+def test_a_server_that_does_not_report_its_context_is_said_so_and_what_was_sent_counts(
+        qtbot, make_app):
+    """It said "Conversation memory: no model loaded" while chatting through the server."""
+    from engine.api import ServerInfo, ServerModelLoaded  # noqa: PLC0415
+    from engine.messages import msg  # noqa: PLC0415
+    rotary = make_app(autoload=False)
+    gauge = rotary.window.gauge
+    server = ServerInfo("http://127.0.0.1:8000/v1", "qwen3.6", 0, "/extras/tokenize")
+    gauge.on_model_loaded(ServerModelLoaded(next_request_id(), server,
+                                            msg("engine.no_model")))
+    gauge.refresh()
+    context = gauge.sections["context"]
+    assert context.caption.text() == "Conversation memory: not reported by the server"
+    step = StepRecord(next_request_id(), "x", -1, 5, 1200, 150.0, 42.0, 0.3, 1205, 0)
+    gauge.on_stats(step)
+    gauge.refresh()
+    # 1,205 tokens x 0.75 = 904 -> "about 900 words sent so far"
+    assert context.caption.text() == ("Conversation memory: not reported by the server; "
+                                      "about 900 words sent so far")
+    assert "1,205 tokens sent so far" in context.toolTip()
+    assert not gauge.context_bar.isVisibleTo(gauge)          # no bar without a size
+
+
+def test_reading_a_document_and_a_cached_prompt_are_said_plainly():
+    model = GaugeModel()
+    model.on_step(StepRecord(next_request_id(), "x", 1, 2, 900, 600.0, 20.0, 0.0, 902, 4096))
+    assert model.reading_text() == ("Reading your message: about 450 words a second"
+                                    " · first word at once")             # was "after 0.0 s"
+    model.reading_document = True
+    assert model.reading_text().startswith("Reading the document: about 450 words a second")
+
+
+def test_the_gauge_says_it_reads_the_document_during_a_summary(qtbot, make_app, tmp_path):
+    from tests.app.test_documents_app import FakeDocuments  # noqa: PLC0415
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    FakeDocuments(rotary.fake["engine"], part_delay=0.3)
+    path = tmp_path / "Jahresbericht.pdf"
+    path.write_bytes(b"%PDF-1.4")
+    panel = rotary.window.chat.document_panel
+    rotary.documents.open_file(str(path))
+    qtbot.waitUntil(panel.options.isVisible, timeout=3000)
+    rotary.documents.summarize("short")
+    request = rotary.chat.external_id
+    rotary.bridge._listener(StepRecord(request, "x", 1, 2, 900, 300.0, 20.0, 1.2, 902, 4096))
+    gauge = rotary.window.gauge
+    qtbot.waitUntil(lambda: gauge.model.prompt_tps == 300.0, timeout=2000)
+    gauge.refresh()
+    assert gauge.sections["speed"].note.text().startswith("Reading the document: about 220")
+    wait_idle(qtbot, rotary)
+    rotary.chat.send("A question")
+    wait_idle(qtbot, rotary)
+    gauge.refresh()
+    assert gauge.sections["speed"].note.text().startswith("Reading your message")

@@ -1,7 +1,8 @@
 """Chat lifecycle while an answer streams: every answer lands in the conversation that
-asked for it (marked "stopped" when the user left it) or is dropped by the explicit
-rule in app.chat_controller (KEEP/DROP); nothing raises, nothing is misfiled.
-Real HistoryStore, fake engine on its own thread."""
+asked for it (it goes on there when the user leaves it) or is dropped, by the rules at the
+top of app.chat_controller; nothing raises, nothing is misfiled, and a label says why an
+answer stopped only when something did stop it. Real HistoryStore, fake engine on its own
+thread."""
 
 from __future__ import annotations
 
@@ -51,8 +52,9 @@ def test_new_chat_while_streaming_keeps_the_answer_in_its_own_conversation(qtbot
     _all_settled(qtbot, rotary)
     stored = rotary.history.messages(first)
     assert [m.role for m in stored] == ["user", "assistant"]
-    assert stored[1].content.startswith(" w0 w1") and stored[1].status == COMPLETE
-    assert stored[1].stats["stop_reason"] == "stopped"
+    # It went on in its own conversation: whole, and not labelled as stopped by the user.
+    assert stored[1].content == "".join(LONG) and stored[1].status == COMPLETE
+    assert stored[1].stats["stop_reason"] == "eos"
     second = rotary.chat.conversation_id
     assert second != first
     assert _contents(rotary, second) == [("user", "Second question"), ("assistant", "Fresh")]
@@ -73,26 +75,36 @@ def test_opening_another_conversation_while_streaming_never_misfiles(qtbot, make
     _all_settled(qtbot, rotary)
     assert _contents(rotary, older) == [("user", "Older chat"), ("assistant", "Old answer")]
     late = rotary.history.messages(newer)
-    assert late[0].content == "Newer chat" and late[1].stats["stop_reason"] == "stopped"
+    assert late[0].content == "Newer chat" and late[1].stats["stop_reason"] == "eos"
+    assert late[1].content == "".join(LONG)
     assert [w.text for w in rotary.window.chat.message_widgets] == ["Older chat", "Old answer"]
     assert rotary.chat.messages[-1].content == "Old answer"
 
 
-def test_reopening_a_left_conversation_shows_its_late_end(qtbot, make_app):
-    """Opened again before the stopped answer's last event arrives: the bubble shows
-    'still being written' and then its final text and 'You stopped this answer'."""
+def test_reopening_a_left_conversation_shows_its_answer_still_being_written(qtbot, make_app):
+    """Opened again while its answer goes on: the answer streams there again (once, not as
+    a saved row plus a stream), Stop stops it, and it ends labelled as the user stopped it."""
     rotary = _app(make_app, LONG)
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Question")
-    _streaming(qtbot, rotary)
+    _streaming(qtbot, rotary, at_least=200)           # saved at least once by now
     conversation = rotary.chat.conversation_id
     rotary.chat.new_chat()
-    rotary.chat.open_conversation(conversation)        # the engine has not reported yet
-    answer = rotary.window.chat.message_widgets[1]
-    assert "still being written" in answer.status.text()
-    _all_settled(qtbot, rotary)
-    final = rotary.history.messages(conversation)[1]
-    assert "You stopped" in answer.status.text() and answer.text == final.content
+    assert not rotary.window.chat.stop_button.isVisible()
+    qtbot.wait(100)                                   # it goes on meanwhile
+    rotary.chat.open_conversation(conversation)
+    pane = rotary.window.chat
+    assert [w.text for w in pane.message_widgets][:1] == ["Question"]
+    assert len(pane.message_widgets) == 2 and pane.streaming is pane.message_widgets[1]
+    assert rotary.chat.busy and pane.stop_button.isVisible()
+    shown = len(rotary.chat.partial)
+    qtbot.waitUntil(lambda: len(rotary.chat.partial) > shown + 20, timeout=3000)
+    pane.stop_button.click()
+    wait_idle(qtbot, rotary)
+    final = rotary.history.messages(conversation)
+    assert len(final) == 2 and final[1].stats["stop_reason"] == "stopped"
+    answer = pane.message_widgets[1]
+    assert "You stopped" in answer.status.text() and answer.text == final[1].content
 
 
 def test_deleting_the_open_conversation_while_streaming(qtbot, make_app):
@@ -243,8 +255,10 @@ def test_quitting_mid_answer_keeps_it_as_stopped_not_interrupted(qtbot, make_app
     store = HistoryStore(rotary.paths.history_db)
     answer = store.messages(conversation)[1]
     assert store.interrupted == 0 and answer.status == COMPLETE
-    assert answer.stats["stop_reason"] == "stopped" and answer.content.startswith(" w0")
+    assert answer.stats["stop_reason"] == "closed" and answer.content.startswith(" w0")
     store.close()
+    from app.chat_view import _stored_status  # noqa: PLC0415
+    assert _stored_status(answer) == "Stopped when Rotary was closed."       # not "You stopped"
 
 
 def test_clicking_the_open_conversation_does_not_stop_its_answer(qtbot, make_app):
@@ -311,6 +325,57 @@ def test_answers_run_one_at_a_time_and_a_waiting_one_can_be_stopped(qtbot, make_
     assert finished[1].text == "" and finished[1].stats.stop_reason == "stopped"
     assert finished[2].text == "Third" and started == [first, third]
     assert chats() == [first, third]
+
+
+def test_changing_the_model_stops_answers_and_says_so(qtbot, make_app):
+    """A model reload stops the answer being written and one left in another
+    conversation; both are kept, labelled as stopped by the change, not by the user."""
+    rotary = _app(make_app, LONG, LONG)
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "Left one")
+    _streaming(qtbot, rotary)
+    left = rotary.chat.conversation_id
+    rotary.chat.new_chat()
+    _send(qtbot, rotary, "Open one")             # waits behind the left one
+    rotary.reload_model()
+    _all_settled(qtbot, rotary)
+    kept = rotary.history.messages(left)
+    assert kept[1].stats["stop_reason"] == "reloaded" and kept[1].content.startswith(" w0")
+    assert [m.role for m in rotary.history.messages(rotary.chat.conversation_id)] == ["user"]
+    wait_ready(qtbot, rotary)
+    rotary.chat.open_conversation(left)
+    status = rotary.window.chat.message_widgets[1].status.text()
+    assert status == "Stopped when the model was changed."
+
+
+def test_an_empty_answer_says_the_model_gave_none_and_is_logged(qtbot, make_app, caplog):
+    rotary = _app(make_app, (), ("  ", "\n"), ("Fine",))
+    wait_ready(qtbot, rotary)
+    pane = rotary.window.chat
+    for question in ("Nothing comes", "Only spaces come"):
+        _send(qtbot, rotary, question)
+        wait_idle(qtbot, rotary)
+        notice = rotary.notices.history[-1]
+        assert notice.level == "warning" and notice.message.startswith("The model gave no answer.")
+        assert "chat template" in notice.message
+        assert rotary.window.notice_bar.isVisible()
+        # No empty bubble; the question stays, with Write again on it.
+        assert [w.role for w in pane.message_widgets][-1] == "user"
+        assert pane.message_widgets[-1].regenerate_button.isVisibleTo(pane.message_widgets[-1])
+        pane.message_widgets[-1].edit_button.click()
+        pane.cancel_edit()
+    assert sum("the model gave no answer" in r.getMessage() for r in caplog.records) == 2
+    assert [m.role for m in rotary.history.messages(rotary.chat.conversation_id)] == [
+        "user", "user"]
+
+
+def test_an_empty_answer_from_a_base_model_names_the_reason(qtbot, make_app):
+    rotary = make_app(script=FakeScript(answers=[()], chat_template=None))
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "Hello?")
+    wait_idle(qtbot, rotary)
+    message = rotary.notices.history[-1].message
+    assert message.startswith("The model gave no answer.") and "base model" in message
 
 
 def test_a_message_sent_behind_an_answer_still_stopping_says_it_waits(qtbot, make_app):

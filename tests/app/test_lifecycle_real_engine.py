@@ -1,5 +1,6 @@
 """Lifecycle on the real engine thread with the demo model: New chat on the first token,
-then a second question at once (it waits in the bridge until the first has stopped)."""
+then a second question at once (it waits in the bridge while the first answer goes on to
+its end in its own conversation)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def test_new_chat_mid_answer_on_the_real_engine(qtbot, qapp, qloop, rotary_home)
         first = rotary.history.messages(left[0])
         assert [m.role for m in first] == ["user", "assistant"]
         assert first[0].content == "First question"
-        assert first[1].content and first[1].stats["stop_reason"] == "stopped"
+        # It went on to its own end: not cut off, and not labelled as stopped by the user.
+        assert first[1].content and first[1].stats["stop_reason"] in ("eos", "length")
         second = rotary.history.messages(chat.conversation_id)
         assert chat.conversation_id != left[0]
         assert [m.content for m in second][:1] == ["Second question"]

@@ -98,3 +98,54 @@ def test_a_failed_real_load_fails_the_wait_at_once_with_its_error(qtbot, qapp, q
         assert time.monotonic() - started < 30     # not the whole 120 s
     finally:
         close_app(rotary)
+
+
+def test_the_model_check_names_the_speed_measured_on_this_computer(qtbot, qapp, qloop,
+                                                                   rotary_home):
+    """Before any answer the check gives the bandwidth model's range (2-5x wide); after
+    answers on this model it names one figure, from what the engine measured, with the
+    answers' spread as its range, and keeps it across a restart."""
+    import re  # noqa: PLC0415
+    from app.application import RotaryApp
+    from app.bridge import real_backend
+    from app.model_check import ModelChooser  # noqa: PLC0415
+    paths = default_paths()
+    SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
+    rotary = RotaryApp(qapp, qloop, real_backend(), paths)
+    finished = []
+    rotary.bridge.finished.connect(finished.append)
+
+    def check() -> object:
+        chooser = ModelChooser(rotary.bridge, rotary.notices, "cpu-only")
+        chooser.check(rotary.loaded_facts.path)
+        qtbot.waitUntil(lambda: chooser.result is not None, timeout=60_000)
+        return chooser
+
+    try:
+        rotary.start()
+        wait_ready(qtbot, rotary, timeout=120_000)
+        before = check()
+        assert not before.result.measured
+        low, high = before.result.expected_tps
+        assert re.search(r"\d+–\d+ words per second", before.verdict.text())
+        for question in ("Hello", "Who are you?", "And again?"):
+            rotary.chat.send(question)
+            wait_idle(qtbot, rotary, timeout=120_000)
+        speeds = sorted(e.stats.decode_tps for e in finished)
+        assert len(speeds) == 3 and all(e.stats.generated_tokens >= 16 for e in finished)
+        after = check()
+        assert after.result.measured
+        figure = speeds[1]                                   # the median answer
+        a, b = after.result.expected_tps
+        assert a == pytest.approx(min(speeds[0], 0.9 * figure), rel=0.001)   # every answer,
+        assert b == pytest.approx(max(speeds[-1], 1.1 * figure), rel=0.001)  # at least ±10%
+        words = round(round(figure, 2) * rotary.window.gauge.model.words_per_token)
+        assert f"roughly {words} words per second" in after.verdict.text()
+        assert "Measured on this computer" in after.verdict.toolTip()
+    finally:
+        close_app(rotary)
+    again = RotaryApp(qapp, qloop, real_backend(), paths)             # a restart keeps it
+    try:
+        assert again.speeds.range_for(rotary.loaded_facts.path, "cpu-only")[1:] == (a, b)
+    finally:
+        close_app(again)

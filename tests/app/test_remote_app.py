@@ -66,22 +66,88 @@ def test_a_bad_saved_server_address_is_replaced_and_reported(tmp_path):
     assert len(loaded.problems) == 2
 
 
-def test_no_keyring_backend_gives_a_plain_message():
-    keyring = pytest.importorskip("keyring")
-    from keyring.backends import fail
+class _MemoryBackend:
+    """A working password store for the test (keyring's own backends need a desktop)."""
 
+    def __new__(cls):
+        from keyring.backend import KeyringBackend  # noqa: PLC0415
+
+        class Backend(KeyringBackend):
+            priority = 1
+            stored: dict = {}
+
+            def get_password(self, service, user):
+                return self.stored.get((service, user))
+
+            def set_password(self, service, user, password):
+                self.stored[(service, user)] = password
+
+            def delete_password(self, service, user):
+                self.stored.pop((service, user), None)
+        return Backend()
+
+
+@pytest.fixture
+def keyring_backend():
+    """Sets the keyring backend for one test: ``use(backend)``; restored afterwards."""
+    keyring = pytest.importorskip("keyring")
     previous = keyring.get_keyring()
-    keyring.set_keyring(fail.Keyring())
-    try:
-        with pytest.raises(KeyringUnavailable) as raised:
-            KeyStore().set("https://ai.office.lan", "secret")
-        assert "password store" in raised.value.message
-        # reading falls back to "no key", so the server answers "wrong key" in plain words
-        settings = Settings(engine_location="server", server_url="https://ai.office.lan",
-                            server_model="m")
-        assert connection_for(settings, KeyStore()).api_key is None
-    finally:
-        keyring.set_keyring(previous)
+    getattr(KeyStore, "_session", {}).clear()
+    yield keyring.set_keyring
+    keyring.set_keyring(previous)
+    getattr(KeyStore, "_session", {}).clear()
+
+
+def test_without_a_password_store_the_key_is_kept_until_rotary_closes(keyring_backend):
+    from keyring.backends import fail
+    keyring_backend(fail.Keyring())
+    assert not KeyStore().keeps_keys()
+    KeyStore().set("https://ai.office.lan", "secret")          # no error: Settings said so
+    settings = Settings(engine_location="server", server_url="https://ai.office.lan",
+                        server_model="m")
+    assert connection_for(settings, KeyStore()).api_key == "secret"   # it was lost before
+    KeyStore().set("https://ai.office.lan", "")
+    assert connection_for(settings, KeyStore()).api_key is None
+
+
+def test_a_store_that_refuses_the_key_is_reported_after_ok(keyring_backend):
+    backend = _MemoryBackend()
+    backend.set_password = lambda *args: (_ for _ in ()).throw(RuntimeError("locked"))
+    keyring_backend(backend)
+    with pytest.raises(KeyringUnavailable) as raised:
+        KeyStore().set("https://ai.office.lan", "secret")
+    assert "only until it closes" in raised.value.message
+    assert KeyStore().get("https://ai.office.lan") == "secret"          # for this session
+
+
+@pytest.mark.parametrize("store", ["none", "working"])
+def test_settings_say_where_the_key_will_be_kept_before_it_is_typed(qtbot, qloop, store,
+                                                                   keyring_backend):
+    """It said "kept in this computer's password store" where there was none; the user
+    learnt after OK that the key was not kept."""
+    from keyring.backends import fail
+    from app.bridge import EngineBridge, real_backend
+    from app.notifications import NotificationService
+    keyring_backend(fail.Keyring() if store == "none" else _MemoryBackend())
+    bridge, notices = EngineBridge(real_backend(), qloop), NotificationService()
+    box = ServerSettingsBox(Settings(), bridge, notices)
+    qtbot.addWidget(box)
+    box.server.setChecked(True)
+    note = box.key_note.text()
+    if store == "none":
+        assert "no password store" in note and "until it closes" in note
+    else:
+        assert "kept in this computer's password store" in note
+    box.address.setText("https://ai.office.lan:8443")
+    box.model.setCurrentText("qwen3.6")
+    box.key.setText("secret")
+    chosen = box.apply(Settings())
+    assert notices.history == []                                 # nothing to learn after OK
+    assert connection_for(chosen, KeyStore()).api_key == "secret"
+    reopened = ServerSettingsBox(chosen, bridge, notices)
+    qtbot.addWidget(reopened)
+    assert reopened.key.text() == "secret"
+    bridge.shutdown()
 
 
 # ---- the settings dialog -----------------------------------------------------------------
@@ -185,6 +251,36 @@ def test_chat_through_the_office_server_and_back_to_this_computer(qtbot, qapp, q
         rotary.settings.update(engine_location="local")     # back to this computer: the demo
         wait_ready(qtbot, rotary, timeout=120_000)
         assert "demo" in rotary.window.model_label.text().lower()
+    finally:
+        close_app(rotary)
+
+
+def test_typing_the_key_in_settings_connects_at_once(qtbot, qapp, qloop, rotary_home,
+                                                     demo_server, monkeypatch):
+    """The server refused a missing key; the user typed it in Settings and pressed OK, and
+    nothing happened (a key is not a setting, so nothing reloaded) until "Try again"."""
+    from app.application import RotaryApp
+    from app.bridge import real_backend
+    from app.settings_dialog import QDialogButtonBox  # noqa: PLC0415
+    keys = MemoryKeys()                                   # no key kept yet
+    monkeypatch.setattr("app.server_settings.KeyStore", lambda: keys)
+    paths = default_paths()
+    SettingsStore(paths.settings_file).save(Settings(
+        first_run_done=True, engine_location="server", server_url=demo_server.url,
+        server_model=demo_server.alias))
+    rotary = RotaryApp(qapp, qloop, real_backend(), paths)
+    try:
+        rotary.start()
+        qtbot.waitUntil(rotary.window.notice_bar.isVisible, timeout=60_000)
+        assert "access key" in rotary.notices.history[-1].message
+        dialog = rotary.open_settings()
+        dialog.server_box.key.setText("office-secret")
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+        wait_ready(qtbot, rotary, timeout=60_000)
+        assert "office server" in rotary.window.model_label.text()
+        rotary.chat.send("Hello")
+        wait_idle(qtbot, rotary, timeout=60_000)
+        assert rotary.chat.messages[-1].role == "assistant"
     finally:
         close_app(rotary)
 

@@ -48,3 +48,16 @@ def test_windowed_build_without_console_loads_a_model_and_logs_to_the_file(tmp_p
     assert "RuntimeError: a traceback for the log" in log
     # Nothing of llama.cpp's went to the process's real stdout/stderr either.
     assert "llama_model_loader" not in result.stdout + result.stderr
+
+
+@pytest.mark.slow
+def test_quitting_during_the_very_first_start_prints_no_traceback(tmp_path):
+    """The window closes while the first start still writes the demo model and probes the
+    computer: the work not yet begun is cancelled quietly (it printed a CancelledError)."""
+    env = dict(os.environ, ROTARY_HOME=str(tmp_path / "home"), QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-m", "app", "--quit-after-shown"], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "WINDOW_SHOWN" in result.stdout
+    assert "Traceback" not in result.stderr and "CancelledError" not in result.stderr, \
+        result.stderr

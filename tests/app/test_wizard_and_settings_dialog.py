@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QMimeData, Qt, QUrl
 
 from app.model_check import is_model_drop
@@ -200,3 +201,67 @@ def test_wizard_check_my_computer_shows_the_self_test_verdict(qtbot, make_app):
     qtbot.mouseClick(page.check_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: "Everything works" in page.check_result.text(), timeout=20_000)
     assert page.check_button.isEnabled()
+
+
+def test_after_check_my_computer_the_focus_stays_on_its_button(qtbot, make_app):
+    """Without a graphics card the office-server offer follows the button: a disabled
+    button handed it the focus, and a second Space left the wizard."""
+    from PySide6.QtWidgets import QApplication  # noqa: PLC0415
+    from tests.app.fakes import fake_hardware  # noqa: PLC0415
+    rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
+    wizard, page = rotary.wizard, rotary.wizard.hardware_page
+    qtbot.waitUntil(lambda: wizard.server_button.isVisible(), timeout=3000)
+    wizard.activateWindow()
+    page.check_button.setFocus()
+    qtbot.waitUntil(page.check_button.hasFocus)
+    qtbot.keyClick(page.check_button, Qt.Key.Key_Space)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)      # pressed again at once
+    qtbot.waitUntil(lambda: "Everything works" in page.check_result.text(), timeout=20_000)
+    assert QApplication.focusWidget() is page.check_button
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)      # and once more after it
+    assert wizard.isVisible() and rotary.window.isVisible()
+    qtbot.waitUntil(lambda: wizard.checking, timeout=3000)             # a second check runs
+    qtbot.waitUntil(lambda: not wizard.checking, timeout=20_000)
+
+
+@pytest.mark.parametrize("width, height, language", [(1280, 720, "en"), (1024, 600, "en"),
+                                                     (1024, 600, "ko")])
+def test_settings_in_office_server_mode_fit_a_small_screen(tmp_path, width, height, language):
+    """It was 741–791 px tall: OK and Cancel fell below a 1280x800 screen, the key note was
+    cut in half and the model box clipped. On a screen of that size, in a real (offscreen)
+    window: the dialog is on the screen, OK with it, and nothing is squeezed."""
+    import json  # noqa: PLC0415
+    import os  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": "s", "x": 0, "y": 0, "width": width,
+                                               "height": height, "logicalDpi": 96}]}))
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}",
+               ROTARY_HOME=str(tmp_path / "home"))
+    result = subprocess.run([sys.executable, "-m", "tests.app.settings_on_small_screen",
+                             language], cwd=root, env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    x, y, w, h = seen["frame"]
+    assert seen["room"] == [0, 0, width, height]
+    assert 0 <= x and x + w <= width and 0 <= y and y + h <= height, seen
+    ox, oy, ow, oh = seen["ok"]
+    assert seen["ok_visible"] and oy + oh <= height and ox + ow <= width, seen
+    assert seen["squeezed"] == [], seen
+    assert seen["model_height"][0] >= seen["model_height"][1], seen
+
+
+def test_conversation_memory_in_settings_has_a_unit_and_words(qtbot, make_app):
+    """It read "Conversation memory: 1024", with no unit."""
+    rotary = make_app(settings=Settings(first_run_done=True, context_size=1024))
+    dialog = rotary.open_settings()
+    assert dialog.context.text() == "1024 tokens"
+    assert dialog.context_words.text() == "About 770 words of the conversation."
+    dialog.context.setValue(dialog.context.minimum())                      # Automatic
+    assert dialog.context.text() == "Automatic"
+    assert dialog.context_words.text() == "Rotary chooses it for the model and this computer."
+    dialog.reject()

@@ -1,8 +1,8 @@
 """The rotary policy's C step equals the Python reference, decision by decision and bit for bit.
 
 Every comparison runs the two side by side on the same routing and checks, after every call,
-the Decision (hits, misses, uploads, evictions), both tables, the free slots, the hand and
-the clock; at the end the decayed frequencies and boosts bit for bit.
+the Decision (hits, misses, uploads, evictions), both tables, the free slots, the clock, the
+rule followed, the shadows and their tallies; at the end the scores and boosts bit for bit.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.residency import native_rotary
+from engine.residency.base import Snapshot
 from engine.residency.budget import Budget
-from engine.residency.policy import Snapshot, make_policy
-from engine.residency.rotary import RotaryConfig, RotaryPolicy
+from engine.residency.policy import make_policy
+from engine.residency.rotary import NEVER, RotaryConfig, RotaryPolicy
 from engine.residency.synth import SynthSpec, synth_trace
 from engine.residency.trace import load_trace
 
@@ -29,7 +30,8 @@ pytestmark = pytest.mark.skipif(not native_rotary.available(),
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # The real traces lie beside the checkout (CI: a copy of shared/); a worktree elsewhere names them.
 TRACES_DIR = pathlib.Path(os.environ.get("ROTARY_TRACES_DIR", ROOT.parent / "shared" / "traces"))
-TRACES = sorted(TRACES_DIR.glob("*.npz"))
+# The four families (each *_all holds its per-prompt files) and the chat logs with their prompts.
+TRACES = sorted(TRACES_DIR.glob("*_all.npz")) + sorted(TRACES_DIR.glob("chat/*.route.csv"))
 
 
 def pair(budget: Budget, n_expert: int, k: int, config: RotaryConfig | None = None):
@@ -45,12 +47,14 @@ def same_state(native, reference, layer: int) -> None:
     assert got.slot_of == want.slot_of
     assert got.free == want.free
     got.check()
-    assert int(native.hand[layer]) == reference.hand[layer]
     assert int(native.clock[layer]) == reference.clock[layer]
+    assert (int(native.rule[layer]), int(native.base[layer])) == (reference.rule[layer], reference.base[layer])
+    assert native.shadows(layer) == reference.shadow[layer]
+    assert np.array_equal(native.tally[layer].view(np.uint64), np.array(reference.tally[layer]).view(np.uint64))
 
 
 def same_bits(native, reference) -> None:
-    assert np.array_equal(native.freq.view(np.uint64), np.array(reference.freq).view(np.uint64))
+    assert np.array_equal(native.score.view(np.uint64), np.array(reference.score).view(np.uint64))
     assert np.array_equal(native.boost.view(np.uint64), np.array(reference.boost).view(np.uint64))
     assert (native.token, native.match, native.start.tolist()) == \
         (reference.token, reference.match, reference.start)
@@ -80,9 +84,10 @@ def synthetic(n_expert=32, k=4, n_layers=3, n_tokens=400, seed=0, **extra):
 @pytest.mark.parametrize("slots", [4, 9, 32])                     # slots == k ... == n_expert
 @pytest.mark.parametrize("cap", [0, 1, None])
 @pytest.mark.parametrize("config", [RotaryConfig(), RotaryConfig(memory=64),
-                                    RotaryConfig(memory=40, horizon=4, order=2, scan=3),
-                                    RotaryConfig(layer_match=False, half_life=2.0, order=1)],
-                         ids=["default", "memory64", "small", "no-layer-match"])
+                                    RotaryConfig(memory=40, horizon=4, order=2, window=3.0),
+                                    RotaryConfig(layer_match=False, half_lives=(2.0,), order=1),
+                                    RotaryConfig(forecast=False, half_lives=(1.0, 8.0))],
+                         ids=["default", "memory64", "small", "no-layer-match", "no-forecast"])
 def test_synthetic_traces_decide_identically(slots, cap, config):
     ids = synthetic(seed=slots)
     native, reference = pair(Budget.uniform(3, slots, cap), 32, 4, config)
@@ -92,19 +97,20 @@ def test_synthetic_traces_decide_identically(slots, cap, config):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n_expert=st.sampled_from([8, 16, 40]), k=st.integers(1, 4), data=st.data(),
-       order=st.integers(-1, 4), horizon=st.integers(-2, 20), scan=st.integers(-1, 20),
-       memory=st.integers(1, 48), layer_match=st.booleans(),
-       half_life=st.sampled_from([0.25, 1.0, 8.0, 1e9]), seed=st.integers(0, 2**16))
-def test_random_configs_decide_identically(n_expert, k, data, order, horizon, scan, memory,
-                                           layer_match, half_life, seed):
+       order=st.integers(-1, 4), horizon=st.integers(-2, 20), window=st.sampled_from([0.5, 4.0, 32.0]),
+       memory=st.integers(1, 48), layer_match=st.booleans(), forecast=st.booleans(),
+       half_lives=st.lists(st.sampled_from([0.25, 1.0, 8.0, 1e9, NEVER]), min_size=1, max_size=3),
+       seed=st.integers(0, 2**16))
+def test_random_configs_decide_identically(n_expert, k, data, order, horizon, window, memory,
+                                           layer_match, forecast, half_lives, seed):
     slots = tuple(data.draw(st.integers(k, n_expert)) for _ in range(2))
     cap = data.draw(st.one_of(st.none(), st.integers(0, k + 2)))
     rng = np.random.default_rng(seed)
     pool = rng.choice(n_expert, size=min(n_expert, 2 * k + 3), replace=False)
     ids = np.array([[rng.choice(pool, size=k, replace=False) for _ in range(2)]
                     for _ in range(120)], dtype=np.int16)                 # [tokens, 2 layers, k]
-    config = RotaryConfig(order=order, horizon=horizon, scan=scan, memory=memory,
-                          layer_match=layer_match, half_life=half_life,
+    config = RotaryConfig(order=order, horizon=horizon, window=window, memory=memory,
+                          layer_match=layer_match, half_lives=tuple(half_lives), forecast=forecast,
                           near_miss=data.draw(st.integers(0, 5)))
     scores = None
     if data.draw(st.booleans()):            # router scores with ties (one decimal), some < 0
@@ -125,11 +131,11 @@ def test_uneven_budgets_and_a_latent_trace():
 
 
 def test_frequencies_renormalise_identically():
-    # half_life 0.5 quadruples the boost each token: RENORMALISE_AT (1e150) is passed at ~250.
+    # half-life 0.5 quadruples the boost each token: RENORMALISE_AT (1e150) is passed at ~250.
     ids = synthetic(n_tokens=600, seed=4)
-    native, reference = pair(Budget.uniform(3, 6, 2), 32, 4, RotaryConfig(half_life=0.5))
+    native, reference = pair(Budget.uniform(3, 6, 2), 32, 4, RotaryConfig(half_lives=(0.5, 16.0)))
     lockstep(native, reference, ids)
-    assert max(reference.boost) < 1e150            # 4 ** 600 without renormalising: it happened
+    assert max(max(b) for b in reference.boost) < 1e150     # 4 ** 600 without renormalising
 
 
 @pytest.mark.parametrize("kind", ["softmax", "logits"])
@@ -144,13 +150,16 @@ def test_router_probabilities_credit_identically(kind):
     assert lockstep(native, reference, ids, scores) > 0
 
 
-@pytest.mark.parametrize("path", TRACES, ids=[p.stem for p in TRACES])
+@pytest.mark.parametrize("path", TRACES, ids=[p.name.split(".")[0] for p in TRACES])
 @pytest.mark.parametrize("fraction", [0.125, 0.25, 0.5])
 def test_real_traces_decide_identically(path, fraction):
     trace = load_trace(str(path))
     slots = max(trace.k, round(fraction * trace.n_expert))      # granite: 12.5% of 40 < top-8
     native, reference = pair(Budget.uniform(trace.n_layers, slots), trace.n_expert, trace.k)
-    assert lockstep(native, reference, trace.ids[:1500]) > 0
+    prompt = trace.prompt_mask()
+    if prompt.any():                                            # the chat logs: the warm start
+        assert native.observe_prompt(trace.ids[prompt]) == reference.observe_prompt(trace.ids[prompt])
+    assert lockstep(native, reference, trace.ids[~prompt][:600]) > 0
 
 
 def test_real_traces_are_there_or_skipped():
@@ -183,8 +192,7 @@ def test_conversations_snapshots_and_restores_match():
     ids = synthetic(n_tokens=480, seed=9)
     native, reference = pair(Budget.uniform(3, 8, 2), 32, 4, RotaryConfig(memory=64))
     both = (native, reference)
-    plan = [("a", 0, 80), ("b", 80, 160), ("a", 160, 240), ("c", 240, 300), ("b", 300, 380),
-            ("a", 380, 480)]
+    plan = [(1, 0, 80), (2, 80, 160), (1, 160, 240), (3, 240, 300), (2, 300, 380), (1, 380, 480)]
     saved = []
     for context, start, stop in plan:
         ops = [p.switch_context(context) for p in both]
@@ -199,6 +207,34 @@ def test_conversations_snapshots_and_restores_match():
         for layer in range(3):
             same_state(native, reference, layer)
         lockstep(native, reference, ids[:40])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(learn=st.integers(0, 60), feed=st.integers(0, 40), seed=st.integers(0, 2**16),
+       slots=st.integers(4, 32))
+def test_the_warm_start_decides_identically(learn, feed, seed, slots):
+    """observe_prompt (rp_observe_prompt): learning, feeding, unrouted rows, then decoding."""
+    rng = np.random.default_rng(seed)
+    ids = synthetic(n_tokens=140, seed=seed % 50).astype(np.int32)
+    prompt = ids[:50].copy()
+    prompt[:-1, -1] = -1                        # as llama.cpp: the last layer routes the last row only
+    prompt[rng.integers(0, 49), 0] = -1         # a token whose first layer is missing is skipped
+    config = RotaryConfig(memory=64, prompt_learn=learn, prompt_feed=feed)
+    native, reference = pair(Budget.uniform(3, slots, 2), 32, 4, config)
+    lockstep(native, reference, ids[50:70])     # a conversation before this prompt
+    got, want = native.observe_prompt(prompt), reference.observe_prompt(prompt)
+    assert got == want and all(0 <= s < slots for _, _, s in got)
+    for layer in range(3):
+        same_state(native, reference, layer)
+    same_bits(native, reference)
+    lockstep(native, reference, ids[70:])
+    with pytest.raises(ValueError):
+        native.observe_prompt(np.full((2, 3, 4), -1, np.int32)[:, :, :3])   # wrong k
+    bad = prompt[:2].copy()
+    bad[0, 1, 0] = -1                                                       # half a row
+    for policy in (native, reference):
+        with pytest.raises(ValueError):
+            policy.observe_prompt(bad)
 
 
 def test_a_snapshot_larger_than_the_slots_fails_the_same_way():

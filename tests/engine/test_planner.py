@@ -479,3 +479,23 @@ def test_processor_speed_follows_the_threads_up_to_the_memory_limit(shape_facts)
     # Plain f16 weights have nothing to unpack: one thread reads them about twice as fast.
     f16 = expected_tokens_per_second(sizes, layout, hw, threads=1, floats=1.0)
     assert 1.6 < f16[0] / one[0] <= 2.0
+
+
+def test_a_measured_speed_replaces_the_range_with_one_figure():
+    """The estimate spanned 2-5x (issue 20); once this model has been measured on this
+    computer with this setting, the words name that figure and its spread is the range."""
+    from engine.plan.speed import WORDS_PER_TOKEN, modelled_speed  # noqa: PLC0415
+    facts, hw = qwen36_facts(), HardwareInfo.pretend(vram_gb=0, ram_gb=32, cores=6)
+    recipe = plan(facts, hw)
+    low, high = modelled_speed(recipe, facts, hw)
+    assert high / low > 2                                   # what the user saw
+    plain = describe(recipe, facts, hw)
+    assert not plain.measured and plain.expected_tps == pytest.approx((low, high))
+    assert f"{round(low * WORDS_PER_TOKEN)}–{round(high * WORDS_PER_TOKEN)} words" in str(
+        plain.text)
+    summary = describe(recipe, facts, hw, measured=(10.0, 9.0, 12.0))
+    assert summary.measured and summary.expected_tps == (9.0, 12.0)
+    assert f"roughly {round(10.0 * WORDS_PER_TOKEN)} words per second" in str(summary.text)
+    assert "–" not in str(summary.text).split("expect")[-1]               # one figure
+    slow = describe(recipe, facts, hw, measured=(2.5, 2.0, 3.0))
+    assert slow.level == "yellow" and "slowly" in str(slow.text)          # warnings use it

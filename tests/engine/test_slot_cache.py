@@ -294,12 +294,12 @@ def test_switching_conversations_brings_their_slots_back(tiny_moe_path, cpu_reci
     model = load(tiny_moe_path, cpu_recipe, slots=[3] * 4)
     try:
         cache = model.slot_cache
-        assert cache.switch_conversation("a") == 0
+        assert cache.switch_conversation(1) == 0
         greedy(model, n=12, prompt="hello the model")
         first = cache.resident()
-        cache.switch_conversation("b")
+        cache.switch_conversation(2)
         greedy(model, n=12, prompt=" question answer summary document rotary")
-        moved = cache.switch_conversation("a")
+        moved = cache.switch_conversation(1)
         back = cache.resident()
     finally:
         model.close()

@@ -39,11 +39,22 @@ def test_cost_model_reproduces_the_published_recipe():
     assert speed == pytest.approx(21.06, rel=0.03)
 
 
-def test_copy_stream_uploads_only_cost_when_the_link_is_the_bottleneck():
-    base = {"hits": 300, "uploads": 20, "cpu": 0, "syncs": 40}
-    quiet = RTX4060_LAPTOP.token_seconds({**base, "prefetches": 1}, 40)
-    assert quiet == RTX4060_LAPTOP.token_seconds(base, 40)
-    assert RTX4060_LAPTOP.token_seconds({**base, "prefetches": 500}, 40) > quiet
+def test_copies_overlap_compute_or_add_to_it_by_the_assumption():
+    model = RTX4060_LAPTOP
+    per_expert = model.expert_seconds()
+    base = {"hits": 300, "cpu": 10, "syncs": 40}
+    compute = model.token_fixed_s + 300 * per_expert["hit"] + 10 * per_expert["cpu"] + 40 * model.layer_sync_s
+    for uploads in (1, 20, 500):
+        copies = uploads * per_expert["upload"]
+        per_token = {**base, "uploads": uploads}
+        assert model.token_seconds(per_token, 40, "overlapped") == pytest.approx(max(compute, copies))
+        assert model.token_seconds(per_token, 40, "serialised") == pytest.approx(compute + copies)
+    few, many = ({**base, "uploads": n} for n in (1, 500))
+    assert model.token_seconds(few, 40) == pytest.approx(compute)          # hidden behind compute
+    assert model.token_seconds(many, 40) > compute                         # the link is the bottleneck
+    assert model.token_seconds(few, 20) > model.token_seconds(few, 40)     # 20 trace layers scale to 40
+    with pytest.raises(ValueError, match="overlap"):
+        model.token_seconds(few, 40, "both")
 
 
 def test_lru_hit_curves_match_lru_at_every_size_and_gain_split_spends_the_total():

@@ -8,8 +8,7 @@ from residency_helpers import random_trace
 
 from engine.errors import BudgetError
 from engine.residency.budget import Budget
-from engine.residency.policies import POLICY_NAMES
-from engine.residency.policy import REGISTRY, make_policy
+from engine.residency.policy import POLICIES, POLICY_NAMES, make_policy
 from engine.residency.rotary import RotaryConfig
 from engine.residency.simulate import Counts, replay, run_policy
 from engine.residency.slots import FREE
@@ -20,7 +19,8 @@ ONLINE = ("lru", "lfu", "lfru", "rotary")   # start from empty slots, like OPT (
 
 
 def test_registry_matches_the_allowed_names():
-    assert set(REGISTRY) == set(POLICY_NAMES)
+    assert tuple(POLICIES) == POLICY_NAMES
+    assert all(entry.reference.name == name for name, entry in POLICIES.items())
 
 
 def test_unknown_policy_and_options_are_budget_errors():
@@ -220,13 +220,13 @@ def test_rotary_switch_context_brings_a_conversation_back():
     rng = np.random.default_rng(5)
     talk_a, talk_b = random_trace(rng, 40, 1, 64, 4), random_trace(rng, 40, 1, 64, 4)
     policy = make_policy("rotary", Budget.uniform(1, 10), 64, 4)
-    assert policy.switch_context("a") == []
+    assert policy.switch_context(1) == []
     replay(policy, talk_a.ids)
     set_a = set(policy.tables[0].resident())
-    policy.switch_context("b")
+    policy.switch_context(2)
     replay(policy, talk_b.ids)
     before = set(policy.tables[0].resident())
-    ops = policy.switch_context("a")
+    ops = policy.switch_context(1)
     assert set(policy.tables[0].resident()) == set_a
     assert {e for _, e, _ in ops} == set_a - before
 

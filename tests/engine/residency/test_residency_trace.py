@@ -36,8 +36,19 @@ def test_round_trip_with_and_without_weights(tmp_path):
 
 
 def test_save_trace_keeps_the_leads_signature(tmp_path):
-    save_trace(str(tmp_path / "t.npz"), ids=_ids(), weights=None, meta=META)
-    assert (tmp_path / "t.npz").exists()
+    """`python -m engine trace` calls save_trace(str path, int32 ids, weights, meta, pred=,
+    probs=); names given by keyword work too, and what was written loads back the same."""
+    ids = _ids().astype(np.int32)
+    pred = ids.astype(np.int16).copy()
+    pred[:, 0] = -1
+    probs = np.full((3, 2, 16), 1 / 16, np.float32)
+    path = str(tmp_path / "t.npz")
+    save_trace(path, ids=ids, weights=None, meta={**META, "layers": [3, 7]}, pred=pred, probs=probs)
+    back = load_trace(path)
+    assert back.ids.dtype == np.int16 and np.array_equal(back.ids, ids) and back.weights is None
+    assert np.array_equal(back.pred, pred) and np.allclose(back.probs, probs)
+    assert back.meta["layers"] == [3, 7] and back.meta["k"] == 4 and back.path == path
+    assert not (tmp_path / "t.npz.npz").exists()           # the name is kept as given
 
 
 @pytest.mark.parametrize("arrays, fragment", [

@@ -1,0 +1,131 @@
+"""`bootstrap.py start` starts offline when nothing changed since the last install, and
+installs again (saying why, in one line) when something did; `test` always installs."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+# Nothing listens on port 9 (discard) of this machine: any pip call fails at once.
+UNREACHABLE_INDEX = "http://127.0.0.1:9/simple"
+
+
+def _bootstrap():
+    spec = importlib.util.spec_from_file_location("bootstrap_under_test", ROOT / "bootstrap.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def fake_checkout(tmp_path, monkeypatch):
+    """bootstrap.py pointed at a copy of its install inputs and an empty .venv."""
+    bootstrap = _bootstrap()
+    for name in bootstrap.INSTALL_INPUTS:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes((ROOT / name).read_bytes())
+    venv = tmp_path / ".venv"
+    monkeypatch.setattr(bootstrap, "ROOT", tmp_path)
+    monkeypatch.setattr(bootstrap, "VENV", venv)
+    monkeypatch.setattr(bootstrap, "STAMP", venv / "rotary-install.json")
+    commands: list[tuple[str, ...]] = []
+
+    def record(*args, env=None):
+        commands.append(args)
+    monkeypatch.setattr(bootstrap, "run", record)
+    monkeypatch.setattr(bootstrap, "ensure_venv", lambda: _fake_python(venv))
+    monkeypatch.setattr(bootstrap, "ensure_llama_wheel",
+                        lambda python: tmp_path / "llama_cpp_python-0.3.36-py3-none-any.whl")
+    monkeypatch.setattr(bootstrap.subprocess, "call", lambda args, cwd=None, env=None:
+                        commands.append(("launch", *args)) or 0)
+    return bootstrap, commands, tmp_path
+
+
+def _fake_python(venv: pathlib.Path) -> pathlib.Path:
+    scripts = venv / ("Scripts" if sys.platform == "win32" else "bin")
+    scripts.mkdir(parents=True, exist_ok=True)
+    python = scripts / ("python.exe" if sys.platform == "win32" else "python")
+    python.write_text("")
+    return python
+
+
+def _pip_calls(commands) -> int:
+    return sum(1 for c in commands if "pip" in c)
+
+
+def test_start_installs_once_then_starts_without_installing(fake_checkout, capsys):
+    bootstrap, commands, _ = fake_checkout
+    assert bootstrap.main(["bootstrap.py", "start", "--no-wizard"]) == 0
+    assert "+ installing: nothing is installed yet" in capsys.readouterr().out
+    assert _pip_calls(commands) == 2 and commands[-1][-2:] == ("app", "--no-wizard")
+    commands.clear()
+    assert bootstrap.main(["bootstrap.py", "start"]) == 0
+    assert _pip_calls(commands) == 0 and commands == [("launch", str(bootstrap.venv_python()),
+                                                       "-m", "app")]
+    assert "installing" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("change, reason", [
+    ("pyproject", "pyproject.toml changed since the last install"),
+    ("patches", "the llama-cpp-python build changed (its version, flags or patches)"),
+    ("python", "Python changed (3.0.0 -> "),
+    ("half-done", "no record of a finished install was found"),
+])
+def test_start_installs_again_and_says_why_when_something_changed(fake_checkout, capsys,
+                                                                   monkeypatch, change, reason):
+    bootstrap, commands, root = fake_checkout
+    bootstrap.main(["bootstrap.py", "start"])
+    commands.clear()
+    capsys.readouterr()
+    if change == "pyproject":
+        (root / "pyproject.toml").write_text("# edited\n", encoding="utf-8")
+    elif change == "patches":
+        monkeypatch.setattr(bootstrap, "wheel_key", lambda args: "another-key")
+    elif change == "python":
+        stamp = json.loads(bootstrap.STAMP.read_text())
+        bootstrap.STAMP.write_text(json.dumps(stamp | {"python": "3.0.0"}))
+    else:
+        bootstrap.STAMP.unlink()
+    bootstrap.main(["bootstrap.py", "start"])
+    lines = [line for line in capsys.readouterr().out.splitlines() if "installing" in line]
+    assert len(lines) == 1 and lines[0].startswith(f"+ installing: {reason}")
+    assert _pip_calls(commands) == 2
+
+
+def test_test_installs_every_time_even_with_a_matching_stamp(fake_checkout, monkeypatch):
+    bootstrap, commands, _ = fake_checkout
+    monkeypatch.setattr(bootstrap, "ensure_test_system_packages", lambda: None)
+    bootstrap.main(["bootstrap.py", "start"])
+    for _ in range(2):
+        commands.clear()
+        bootstrap.main(["bootstrap.py", "test", "-q"])
+        assert _pip_calls(commands) == 2 and commands[-1][-3:] == ("-m", "pytest", "-q")
+    assert bootstrap.stamp_difference() == ""       # and a start after it needs nothing
+
+
+@pytest.mark.skipif(os.environ.get("ROTARY_EXPECT_SLOT_CACHE") != "1",
+                    reason="needs the .venv that 'bootstrap.py test' installed (and stamped)")
+def test_the_real_start_launches_offline_when_nothing_changed(tmp_path):
+    """The README's start command, with every package index unreachable: the app starts
+    (its self-test, which exits at once) without a single install step."""
+    assert (ROOT / ".venv" / "rotary-install.json").is_file(), "bootstrap.py test stamps .venv"
+    # No pip configuration (it may name local indexes or wheel folders), one dead index.
+    env = {name: value for name, value in os.environ.items() if not name.startswith("PIP_")}
+    env.update(PIP_CONFIG_FILE=os.devnull, PIP_INDEX_URL=UNREACHABLE_INDEX, PIP_RETRIES="0",
+               PIP_TIMEOUT="1", ROTARY_HOME=str(tmp_path / "home"), QT_QPA_PLATFORM="offscreen")
+    started = time.perf_counter()
+    result = subprocess.run([sys.executable, str(ROOT / "bootstrap.py"), "start", "--self-test"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    elapsed = time.perf_counter() - started
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "+ " not in result.stdout, result.stdout          # no install step ran
+    assert "ROTARY SELF-TEST PASSED" in result.stdout, result.stdout
+    assert elapsed < 60, elapsed
