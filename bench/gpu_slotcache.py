@@ -1,32 +1,37 @@
-"""The slot cache on an NVIDIA GPU: stock whole-layer placement vs slots with LRU and rotary.
+"""The slot cache on an NVIDIA GPU against a tuned stock llama.cpp: one prepared run.
 
-One command on the GPU machine (no network there; Python with numpy, nvcc, CMake, ninja):
+Here (no GPU), in this order:
 
-    python3 bench/gpu_slotcache.py --limit-s 540 --out $OUT
+    python3 bench/gpu_slotcache.py --build-wheel --arch 89,90   # the patched CUDA wheel
+    python3 bench/gpu_slotcache.py --prepare --arch 90          # .gpu/: what travels
+    python3 bench/gpu_slotcache.py --smoke                      # every phase, on the CPU,
+                                                                # with the carried CUDA wheel
 
-It builds the patched libllama for one architecture (sm_90 unless --arch), writes a
-synthetic model with the exact tensor shapes and quantization types of Qwen3.6-35B-A3B
-Q4_K_M (engine/fixtures/loadable_shapes.py: sparse zeros, random routers), plans it for an
-8 GB card with the project's planner, replays a synthetic routing trace (the residency
-simulator's generator, Qwen3.6 shape) through the cache, and prints decode tokens/s for
-stock / LRU / rotary at the same VRAM budget, the host->device bandwidth of slot uploads,
-and prompt reading tokens/s for a 4,096-token prompt at micro-batch 512 and 2,048.
-Everything it needs travels in .gpu/native.tar.gz (3.5 MiB, git-ignored), made here first:
+On the GPU machine (no network; numpy, jinja2, psutil and cuBLAS come with its Python):
 
-    python3 bench/gpu_slotcache.py --prepare [--sdist llama_cpp_python-0.3.36.tar.gz]
-    # device tool: run(command="python3 bench/gpu_slotcache.py --limit-s 540 --out $OUT",
-    #                  carry=[".gpu"], timeout_s=600)
+    device tool: run(command="python3 bench/gpu_slotcache.py --limit-s 480 --out $OUT",
+                     carry=[".gpu"], timeout_s=600)
 
-The measuring half runs on the CPU too: --smoke (a scaled-down model, CPU recipes). The full
-Qwen3.6-shaped file (19.7 GiB apparent, ~360 MB on disk) loaded and decoded with 8 slots on
-all 40 layers and replayed routing on the CPU build here; the CUDA build has not run yet.
+``--build-wheel`` compiles the CUDA side of the patch series here (bench/cuda_build.py),
+keyed and cached like bootstrap's CPU wheel. ``--prepare`` puts that wheel (one
+architecture keeps it under the 64 MiB a device call may carry), the pure-Python packages
+the GPU machine lacks, and the real gpt-oss-20b routing trace into .gpu/ (git-ignored).
+The run installs them into a private folder, finds the machine's cuBLAS, and runs
+bench/gpu_slotcache_run.py: decode and prompt speeds of tuned stock, slots + LRU and slots +
+rotary for the Qwen3.6-35B-A3B and gpt-oss-20b shapes at an 8 GB budget. Without a carried
+wheel it falls back to building libllama from the patched sources there (minutes of GPU time).
+``--smoke`` runs the same phases on a scaled-down model on the CPU; when .gpu/ holds a CUDA
+wheel it runs that wheel's libraries (CUDA reports no device here and ggml uses the CPU), and
+first checks that they route every token exactly as the CPU build does.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -35,51 +40,61 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 CARRY = ROOT / ".gpu"
-PURE_DEPS = ("jinja2", "markupsafe", "diskcache", "typing_extensions.py", "gguf", "platformdirs",
-             "yaml", "tqdm")
+CARRY_LIMIT = 60 * 2**20          # the device call carries 64 MiB with the working tree
+# Pure-Python packages the engine and llama_cpp import that the GPU machine's image lacks.
+PURE_WHEELS = ("gguf==0.19.0", "diskcache", "platformdirs")
 TRIM_OUT = ("ggml/src/ggml-vulkan", "ggml/src/ggml-metal", "ggml/src/ggml-sycl",
             "ggml/src/ggml-opencl", "ggml/src/ggml-cann", "ggml/src/ggml-webgpu",
             "ggml/src/ggml-zdnn", "ggml/src/ggml-musa", "ggml/src/ggml-rpc", "ggml/src/ggml-hexagon",
             "ggml/src/ggml-openvino", "ggml/src/ggml-zendnn", "ggml/src/ggml-virtgpu")
-CMAKE = ["-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=ON", "-DGGML_NATIVE=OFF",
-         "-DGGML_CUDA=ON", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
-         "-DLLAMA_BUILD_TOOLS=OFF", "-DLLAMA_BUILD_SERVER=OFF", "-DLLAMA_BUILD_COMMON=OFF",
-         "-DLLAMA_CURL=OFF", "-DLLAMA_BUILD_APP=OFF"]
+SOURCE_CMAKE = ["-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=ON", "-DGGML_NATIVE=OFF",
+                "-DGGML_CUDA=ON", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
+                "-DLLAMA_BUILD_TOOLS=OFF", "-DLLAMA_BUILD_SERVER=OFF", "-DLLAMA_BUILD_COMMON=OFF",
+                "-DLLAMA_CURL=OFF", "-DLLAMA_BUILD_APP=OFF"]
 
 
-# ---- here: what travels ----------------------------------------------------------------------
+# ---- here: what travels ------------------------------------------------------------------------
 
-def prepare(sdist: pathlib.Path | None) -> pathlib.Path:
-    """.gpu/native.tar.gz: the patched, trimmed llama.cpp sources, llama_cpp's Python
-    package and the pure-Python modules it imports."""
+def prepare(arch: str, with_sources: bool) -> None:
+    """.gpu/: the CUDA wheel, the pure-Python wheels, the routing trace (and the sources)."""
+    from bench.cuda_build import build_cuda_wheel  # noqa: PLC0415
+
+    shutil.rmtree(CARRY, ignore_errors=True)
+    (CARRY / "wheels").mkdir(parents=True)
+    wheel = build_cuda_wheel(arch)
+    shutil.copy2(wheel, CARRY / "wheels" / wheel.name)
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                    "--dest", str(CARRY / "wheels"), *PURE_WHEELS], check=True)
+    traces = ROOT.parent / "shared" / "traces"
+    (CARRY / "traces").mkdir()
+    if (traces / "gptoss_all.npz").exists():
+        shutil.copy2(traces / "gptoss_all.npz", CARRY / "traces" / "gptoss_all.npz")
+    if with_sources:
+        _pack_sources()
+    size = sum(p.stat().st_size for p in CARRY.rglob("*") if p.is_file())
+    print(f"{CARRY}: {size / 2**20:.1f} MiB", flush=True)
+    if size > CARRY_LIMIT:
+        raise SystemExit(f".gpu/ is {size / 2**20:.1f} MiB, over the {CARRY_LIMIT / 2**20:.0f} MiB "
+                         "a device call may carry: prepare one architecture (--arch 90).")
+
+
+def _pack_sources() -> None:
+    """The patched, trimmed llama.cpp sources: the fallback when no wheel could travel."""
     import tempfile  # noqa: PLC0415
 
     import bootstrap  # noqa: PLC0415
 
-    CARRY.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        tmp = pathlib.Path(tmp)
-        if sdist is None:
-            source = bootstrap.fetch_sdist(pathlib.Path(sys.executable), tmp)
-        else:
-            with tarfile.open(sdist) as tar:
-                tar.extractall(tmp)
-            source = next(p for p in tmp.iterdir() if p.is_dir())
+        source = bootstrap.fetch_sdist(pathlib.Path(sys.executable), pathlib.Path(tmp))
         bootstrap.apply_patches(source)
-        archive = CARRY / "native.tar.gz"
-        with tarfile.open(archive, "w:gz") as tar:
+        with tarfile.open(CARRY / "native.tar.gz", "w:gz") as tar:
             llama = source / "vendor" / "llama.cpp"
-            for part in ("CMakeLists.txt", "cmake", "include", "src", "ggml", "vendor", "app",
-                         "licenses", "LICENSE"):
+            for part in ("CMakeLists.txt", "cmake", "include", "src", "ggml", "vendor", "licenses",
+                         "LICENSE"):
                 if (llama / part).exists():
                     tar.add(llama / part, f"llama.cpp/{part}", filter=_trimmed)
-            tar.add(source / "llama_cpp", "python/llama_cpp", filter=_no_binaries)
-            site = pathlib.Path(__import__("jinja2").__file__).parents[1]
-            for dep in PURE_DEPS:
-                if (site / dep).exists():
-                    tar.add(site / dep, f"python/{dep}", filter=_no_binaries)
-    print(f"{archive}: {archive.stat().st_size / 2**20:.1f} MiB")
-    return archive
+            tar.add(source / "llama_cpp", "python/llama_cpp",
+                    filter=lambda i: None if i.name.endswith((".so", ".pyc")) else i)
 
 
 def _trimmed(info: tarfile.TarInfo):
@@ -87,60 +102,112 @@ def _trimmed(info: tarfile.TarInfo):
     return None if any(name.startswith(t) for t in TRIM_OUT) or "/.git" in name else info
 
 
-def _no_binaries(info: tarfile.TarInfo):
-    return None if info.name.endswith((".so", ".pyc", ".dylib", ".dll")) else info
+# ---- there: install what travelled ---------------------------------------------------------------
+
+def install_carried(site: pathlib.Path) -> bool:
+    """The carried wheels into ``site`` (pip, no index, no dependencies); False if none."""
+    wheels = sorted((CARRY / "wheels").glob("*.whl")) if (CARRY / "wheels").exists() else []
+    if not any(w.name.startswith("llama_cpp_python") for w in wheels):
+        return False
+    shutil.rmtree(site, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps",
+                    "--no-compile", "--target", str(site), *map(str, wheels)], check=True)
+    return True
 
 
-# ---- there: build ------------------------------------------------------------------------------
+def cuda_library_dirs() -> list[str]:
+    """Folders holding cuBLAS and the CUDA runtime for the wheel (it carries neither):
+    PyTorch's nvidia wheels, the CUDA toolkit."""
+    candidates = [pathlib.Path("/usr/local/cuda/lib64")]
+    try:
+        import nvidia  # noqa: PLC0415 - PyTorch's CUDA libraries, where it is installed
+        candidates += [pathlib.Path(p) / "cu13" / "lib" for p in nvidia.__path__]
+    except ImportError:
+        pass
+    return [str(c) for c in candidates
+            if (c / "libcublas.so.13").exists() or (c / "libcudart.so.13").exists()]
 
-def build(work: pathlib.Path, arch: str) -> pathlib.Path:
-    """Unpack .gpu/native.tar.gz, build libllama + ggml (CUDA, one arch); the Python path."""
+
+def build_from_sources(work: pathlib.Path, arch: str) -> pathlib.Path:
+    """The fallback: unpack .gpu/native.tar.gz and build libllama there; the Python path."""
     with tarfile.open(CARRY / "native.tar.gz") as tar:
         tar.extractall(work)
     build_dir = work / "build"
     subprocess.run(["cmake", "-S", str(work / "llama.cpp"), "-B", str(build_dir), "-G", "Ninja",
-                    *CMAKE, f"-DCMAKE_CUDA_ARCHITECTURES={arch}"], check=True)
+                    *SOURCE_CMAKE, f"-DCMAKE_CUDA_ARCHITECTURES={arch}"], check=True)
     subprocess.run(["ninja", "-C", str(build_dir), "llama"], check=True)
     lib = work / "python" / "llama_cpp" / "lib"
     lib.mkdir(parents=True, exist_ok=True)
     for so in (build_dir / "bin").glob("*.so*"):
-        target = lib / so.name
-        if not target.exists():
-            target.symlink_to(so.resolve())
+        if not (lib / so.name).exists():
+            (lib / so.name).symlink_to(so.resolve())
     return work / "python"
 
 
-# ---- there (or --smoke here): measure --------------------------------------------------------
+# ---- the run ---------------------------------------------------------------------------------------
+
+def routing_check(work: pathlib.Path, env: dict) -> bool:
+    """The carried CUDA libraries, run here on the CPU, route and write exactly as the CPU build:
+    the same tokens and the same routing of every cached layer for 32 greedy tokens."""
+    script = ROOT / "bench" / "gpu_slotcache_check.py"
+    out = {}
+    for name, run_env in (("cpu build", dict(os.environ)), ("cuda wheel", env)):
+        target = work / f"routing-{name.replace(' ', '-')}.json"
+        subprocess.run([sys.executable, str(script), str(work), str(target)], env=run_env,
+                       check=True)
+        out[name] = json.loads(target.read_text())
+    same = out["cpu build"] == out["cuda wheel"]
+    print(f"routing of the CUDA wheel's libraries (no device) vs the CPU build: "
+          f"{'identical' if same else 'DIFFERENT'} ({len(out['cpu build']['tokens'])} tokens)",
+          flush=True)
+    return same
+
 
 def main() -> int:
     args = _parser().parse_args()
+    if args.build_wheel:
+        from bench.cuda_build import build_cuda_wheel  # noqa: PLC0415
+        build_cuda_wheel(args.arch)
+        return 0
     if args.prepare:
-        prepare(pathlib.Path(args.sdist) if args.sdist else None)
+        prepare(args.arch, args.with_sources)
         return 0
     started = time.monotonic()
-    out = pathlib.Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    work = pathlib.Path(args.work)
-    env = dict(os.environ)
-    if not args.smoke:
-        python_path = build(work, args.arch)
-        env["PYTHONPATH"] = os.pathsep.join([str(python_path), str(ROOT)])
-        print(f"[build {time.monotonic() - started:.0f} s]", flush=True)
+    work, env = pathlib.Path(args.work), dict(os.environ, PYTHONUNBUFFERED="1")
+    work.mkdir(parents=True, exist_ok=True)
+    site = work / "site"
+    if install_carried(site):
+        libs = cuda_library_dirs()
+        env["PYTHONPATH"] = os.pathsep.join([str(site), str(ROOT)])
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(libs + [env.get("LD_LIBRARY_PATH", "")])
+        print(f"[carried wheel installed; CUDA libraries from {libs or 'the system'}]", flush=True)
+        if args.smoke and not routing_check(work, env):
+            return 1
+    elif not args.smoke:
+        env["PYTHONPATH"] = os.pathsep.join([str(build_from_sources(work, args.arch)), str(ROOT)])
+        print(f"[built from sources in {time.monotonic() - started:.0f} s]", flush=True)
     left = args.limit_s - (time.monotonic() - started)
-    command = [sys.executable, str(pathlib.Path(__file__).resolve().parent / "gpu_slotcache_run.py"),
-               "--out", str(out), "--work", str(work), "--limit-s", str(int(left))]
-    return subprocess.call(command + (["--smoke"] if args.smoke else []), env=env)
+    command = [sys.executable, str(ROOT / "bench" / "gpu_slotcache_run.py"), "--out", args.out,
+               "--work", str(work), "--limit-s", str(int(left)), "--shapes", args.shapes]
+    command += ["--smoke"] if args.smoke else []
+    command += ["--trace", args.trace] if args.trace else []
+    return subprocess.call(command, env=env)
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--prepare", action="store_true", help="here: write .gpu/native.tar.gz")
-    parser.add_argument("--sdist", help="with --prepare: a local llama-cpp-python sdist")
-    parser.add_argument("--limit-s", type=float, default=540)
+    parser.add_argument("--build-wheel", action="store_true",
+                        help="here: build the patched CUDA wheel for --arch (e.g. 89,90)")
+    parser.add_argument("--prepare", action="store_true", help="here: fill .gpu/ for the GPU run")
+    parser.add_argument("--with-sources", action="store_true",
+                        help="with --prepare: also carry the patched sources (build fallback)")
+    parser.add_argument("--arch", default="90", help="CUDA architectures, e.g. 89,90")
+    parser.add_argument("--limit-s", type=float, default=480)
     parser.add_argument("--out", default="artifacts/gpu")
     parser.add_argument("--work", default="/tmp/rotary-gpu")
-    parser.add_argument("--arch", default="90")
-    parser.add_argument("--smoke", action="store_true", help="CPU: no build, a small model")
+    parser.add_argument("--shapes", default="qwen3.6,gpt-oss-20b")
+    parser.add_argument("--trace", help="replay this routing trace where its shape matches")
+    parser.add_argument("--smoke", action="store_true", help="here: every phase on the CPU")
     return parser
 
 

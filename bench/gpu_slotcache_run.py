@@ -1,16 +1,27 @@
-"""The measuring half of bench/gpu_slotcache.py (run with the freshly built llama_cpp on the path).
+"""The measuring half of bench/gpu_slotcache.py (run with the patched llama_cpp on the path).
 
-Decode tokens/s: the planner's whole-layer layout for an 8 GB card, the published one
-(--n-cpu-moe 32), and the slot layout with LRU and with rotary, at the same 8 GB budget;
-routing of the cached layers replayed from a synthetic Qwen3.6-shaped trace. Then the
-bandwidth of slot uploads and prompt reading at micro-batch 512 and 2,048. Each phase is
-skipped (and says so) when the time limit would be passed.
+For each model shape (Qwen3.6-35B-A3B Q4_K_M; gpt-oss-20b MXFP4), written as a sparse
+synthetic GGUF with the real tensor shapes and types, planned for an 8 GB card:
+
+- decode tokens/s: *tuned stock* (the planner's whole-layer recipe and its --n-cpu-moe
+  neighbours, the best of them), slots + LRU, slots + rotary (and rotary with the experts in
+  page-locked memory, uploaded without staging), with the cached layers'
+  routing replayed from a trace (real gpt-oss-20b routing from shared/traces for gpt-oss;
+  the residency simulator's Qwen3.6-shaped generator otherwise; ``--trace FILE`` for any
+  trace of matching shape);
+- prompt tokens/s for a 4,096-token prompt: stock micro-batch (512) and the planner's, each
+  with and without the slot cache;
+- the transfer probe (pinned and pageable host->GPU, the CPU's expert rate), host waits per
+  token, and where a token's time goes: wall-clock pieces measured on the host (llama_decode,
+  the step after the token, sampling) and the shares of uploads and CPU misses *modelled*
+  from the probe's rates (no GPU timer reaches the host without a sync).
+
+Each phase is skipped (and says so) when the time limit would be passed.
 """
 
 from __future__ import annotations
 
 import argparse
-import ctypes
 import dataclasses
 import json
 import pathlib
@@ -23,134 +34,194 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.verdict import Verdicts  # noqa: E402
-from engine.fixtures.loadable_shapes import MINI, qwen36_spec, write_loadable  # noqa: E402
+from engine.fixtures.loadable_shapes import MINI, gptoss_spec, qwen36_spec, write_loadable  # noqa: E402
 from engine.model.inspect_gguf import inspect_model  # noqa: E402
 from engine.plan import plan  # noqa: E402
 from engine.plan.hardware import HardwareInfo  # noqa: E402
 from engine.residency.synth import SynthSpec, synth_trace  # noqa: E402
+from engine.residency.trace import load_trace  # noqa: E402
 from engine.runtime import slot_cache  # noqa: E402
 from engine.runtime.llama_model import NativeModel, Sampling  # noqa: E402
 
 DECODE_WARMUP, DECODE_TOKENS = 16, 96
+PROMPT_TOKENS, SMOKE_PROMPT_TOKENS = 4096, 512
+STOCK_UBATCH = 512
+PHASE_RESERVE_S = 45          # a phase is started only with this much time left
 
 
 @dataclasses.dataclass
-class Setup:
+class Shape:
+    name: str
+    path: pathlib.Path
     facts: object
-    hw: HardwareInfo
-    smoke: bool
-    replay: np.ndarray      # [tokens, moe layers, k]
-    prompt_tokens: int
+    replay: np.ndarray        # [tokens, moe layers, k] routing of the cached layers
+    replay_source: str
 
 
-def recipes(s: Setup) -> dict:
-    """name -> recipe; on the CPU smoke run, slots are given by hand (no GPU to plan for)."""
-    stock = plan(s.facts, s.hw)
-    out = {"stock (planner, whole layers)": stock}
-    if not s.smoke:
-        out["stock (published: n_cpu_moe 32)"] = plan(s.facts, s.hw, overrides={"n_cpu_moe": 32})
+def make_shape(name: str, work: pathlib.Path, smoke: bool, trace_file: str | None) -> Shape:
+    spec = {"qwen3.6": qwen36_spec, "gpt-oss-20b": gptoss_spec}[name](MINI if smoke else None)
+    path = write_loadable(spec, work / f"{spec.name}.gguf")
+    facts = inspect_model(str(path))
+    replay, source = _routing(facts, name, trace_file)
+    return Shape(name, path, facts, replay, source)
+
+
+def _routing(facts, name: str, trace_file: str | None) -> tuple[np.ndarray, str]:
+    layers, k, n_expert = len(facts.moe_layers), facts.n_expert_used, facts.n_expert
+    candidates = [trace_file] if trace_file else []
+    if name == "gpt-oss-20b":
+        candidates.append(str(ROOT / ".gpu" / "traces" / "gptoss_all.npz"))
+    for candidate in candidates:
+        if candidate and pathlib.Path(candidate).exists():
+            trace = load_trace(candidate)
+            if (trace.n_layers, trace.k, trace.n_expert) == (layers, k, n_expert):
+                return trace.ids.astype(np.int32), pathlib.Path(candidate).name
+            print(f"{candidate}: shape {trace.n_layers}x{trace.k} of {trace.n_expert} does not "
+                  f"match {name} ({layers}x{k} of {n_expert}); synthetic routing instead")
+    spec = SynthSpec(n_expert=n_expert, k=k, n_layers=layers, n_tokens=512, seed=1)
+    return synth_trace(spec).ids.astype(np.int32), "synthetic (engine.residency.synth)"
+
+
+def recipes(shape: Shape, hw: HardwareInfo, smoke: bool) -> dict:
+    """name -> recipe. Stock: the planner's whole-layer layout and its neighbours (the
+    tuning a careful user does with --n-cpu-moe); slots with LRU and rotary. On the CPU
+    smoke run the slots are given by hand (no GPU to plan for)."""
+    stock = plan(shape.facts, hw)
+    out = {"stock (planner)": stock}
+    in_ram = len(stock.cpu_expert_layers)
+    for delta in ((-2, 2) if not smoke else ()):
+        n = in_ram + delta
+        if 0 < n < len(shape.facts.moe_layers):
+            out[f"stock (--n-cpu-moe {n})"] = plan(shape.facts, hw, overrides={"n_cpu_moe": n})
     for policy in ("lru", "rotary"):
-        slotted = plan(s.facts, s.hw, overrides={"slot_layout": True, "policy": policy})
-        if s.smoke:
-            counts = tuple(s.facts.n_expert // 2 if i in s.facts.moe_layers else 0
-                           for i in range(s.facts.n_layers))
+        slotted = plan(shape.facts, hw, overrides={"slot_layout": True, "policy": policy})
+        if smoke:
+            counts = tuple(shape.facts.n_expert // 2 if i in shape.facts.moe_layers else 0
+                           for i in range(shape.facts.n_layers))
             slotted = dataclasses.replace(stock, expert_slots=counts, residency_policy=policy)
         out[f"slots + {policy}"] = slotted
+    if not smoke:   # last, as it reads the whole file into page-locked memory first
+        out["slots + rotary, pinned experts"] = dataclasses.replace(
+            out["slots + rotary"], pinned_experts=True, use_mmap=False)
     return out
 
 
-def decode_tps(path: pathlib.Path, recipe, s: Setup) -> dict:
-    model = NativeModel(str(path), recipe)
+def decode_row(shape: Shape, recipe) -> dict:
+    model = NativeModel(str(shape.path), recipe)
     try:
         model.set_sampling(Sampling(temperature=0))
         cache = model.slot_cache
         if cache is not None:
-            columns = [list(s.facts.moe_layers).index(layer) for layer in cache.layers]
-            model.replay_routing(s.replay[:, columns, :].astype(np.int32))
+            columns = [list(shape.facts.moe_layers).index(layer) for layer in cache.layers]
+            model.replay_routing(shape.replay[:, columns, :])
         model.decode(list(range(100, 164)))
-        started = None
+        model.after_prompt()
+        timers, waits = np.zeros(3), 0
+        started = time.perf_counter()
         for i in range(DECODE_WARMUP + DECODE_TOKENS):
             if i == DECODE_WARMUP:
-                started = time.perf_counter()
-            model.decode([model.sample()], step=True)
-        row = {"decode_tps": DECODE_TOKENS / (time.perf_counter() - started)}
+                timers[:], waits, started = 0, 0, time.perf_counter()
+                before = dataclasses.replace(cache.totals) if cache is not None else None
+            t0 = time.perf_counter()
+            token = model.sample()
+            t1 = time.perf_counter()
+            model.decode([token], step=True)
+            timers += (t1 - t0, model.decode_s, time.perf_counter() - t1 - model.decode_s)
+            waits += model.last_residency.host_waits if model.last_residency else 0
+        wall = time.perf_counter() - started
+        row = {"decode_tps": DECODE_TOKENS / wall, "ms_per_token": 1e3 * wall / DECODE_TOKENS,
+               "host_ms": dict(zip(("sample", "llama_decode", "after_token"),
+                                   (round(1e3 * t / DECODE_TOKENS, 3) for t in timers))),
+               "host_waits_per_token": waits / DECODE_TOKENS}
         if cache is not None:
-            t = cache.totals
-            row.update(hit_rate=t.hit_rate, uploads_per_token=t.uploads / max(1, t.steps),
-                       slot_gib=cache.bank_bytes / 2**30,
-                       upload_gbs=upload_bandwidth(model))
+            row.update(_slot_figures(cache, before, recipe))
         return row
     finally:
         model.close()
 
 
-def upload_bandwidth(model: NativeModel) -> float:
-    """GB/s of one layer's slots refilled through llama_slot_cache_upload (host -> slots)."""
-    cache, api = model.slot_cache, slot_cache.native_api()
-    layer, n = cache.layers[0], cache.slots[0]
-    experts = (ctypes.c_int32 * n)(*range(n))
-    slots = (ctypes.c_int32 * n)(*range(n))
-    started = time.perf_counter()
-    for _ in range(3):
-        api.llama_slot_cache_upload(model.ctx.ctx, layer, n, experts, slots)
-    seconds = time.perf_counter() - started
-    return 3 * n * cache.expert_bytes[0] / seconds / 1e9
+def _slot_figures(cache, before, recipe) -> dict:
+    t = cache.totals
+    steps = max(1, t.steps - before.steps)
+    hits, misses = t.hits - before.hits, t.misses - before.misses
+    uploaded = t.uploaded_bytes - before.uploaded_bytes
+    expert = sum(cache.expert_bytes) / len(cache.expert_bytes)
+    out = {"hit_rate": hits / max(1, hits + misses), "uploads_per_token": (t.uploads - before.uploads) / steps,
+           "slot_gib": cache.bank_bytes / 2**30, "upload_cap": cache.policy.upload_cap}
+    rule = cache.transfer
+    if rule is not None:   # modelled from the probe's rates, not timed on the GPU
+        out["transfer"] = dataclasses.asdict(rule)
+        out["modelled_ms"] = {
+            "uploads": round(1e3 * uploaded / steps / max(rule.link_gbs, 1e-9) / 1e9, 3),
+            "cpu_misses": round(1e3 * misses / steps * expert / max(rule.figures.cpu_gbs, 1e-9) / 1e9, 3)}
+    return out
 
 
-def prompt_tps(path: pathlib.Path, recipe, n_tokens: int) -> float:
-    model = NativeModel(str(path), recipe)
+def prompt_row(shape: Shape, recipe, n_tokens: int) -> dict:
+    model = NativeModel(str(shape.path), recipe)
     try:
         tokens = [int(t) for t in np.random.default_rng(0).integers(300, 2000, n_tokens)]
         started = time.perf_counter()
         for at in range(0, n_tokens, recipe.n_batch):
             model.decode(tokens[at:at + recipe.n_batch])
-        return n_tokens / (time.perf_counter() - started)
+        model.after_prompt()
+        seconds = time.perf_counter() - started
+        return {"prompt_tps": n_tokens / seconds, "n_ubatch": recipe.n_ubatch,
+                "slots": bool(recipe.expert_slots)}
     finally:
         model.close()
 
 
-def setup(work: pathlib.Path, smoke: bool) -> tuple[pathlib.Path, Setup]:
-    spec = qwen36_spec(MINI if smoke else None)
-    path = write_loadable(spec, work / f"{spec.name}.gguf")
-    facts = inspect_model(str(path))
-    hw = (HardwareInfo.pretend(vram_gb=0, ram_gb=16, cores=2) if smoke
-          else HardwareInfo.pretend(vram_gb=8, ram_gb=32, cores=8, name="8 GB budget on this GPU"))
-    trace = synth_trace(SynthSpec(n_expert=facts.n_expert, k=facts.n_expert_used,
-                                  n_layers=len(facts.moe_layers), n_tokens=512, seed=1))
-    return path, Setup(facts, hw, smoke, trace.ids, 1024 if smoke else 4096)
-
-
-def run(args) -> dict:
-    deadline = time.monotonic() + args.limit_s
-    path, s = setup(pathlib.Path(args.work), args.smoke)
-    results: dict = {"model": str(path.name), "decode": {}, "prompt": {}, "skipped": []}
-    for name, recipe in recipes(s).items():
-        if time.monotonic() > deadline - 60:
-            results["skipped"].append(f"decode: {name}")
+def run_shape(shape: Shape, hw: HardwareInfo, smoke: bool, deadline: float) -> dict:
+    result = {"model": shape.path.name, "routing": shape.replay_source, "decode": {},
+              "prompt": {}, "skipped": []}
+    table = recipes(shape, hw, smoke)
+    for name, recipe in table.items():
+        if time.monotonic() > deadline - PHASE_RESERVE_S:
+            result["skipped"].append(f"decode: {name}")
             continue
-        results["decode"][name] = decode_tps(path, recipe, s)
-        print(name, results["decode"][name], flush=True)
-    slot_recipe = recipes(s)["slots + rotary"]
-    for ub in (512, 2048):
-        for label, base in (("slots", slot_recipe), ("stock", recipes(s)["stock (planner, whole layers)"])):
-            name = f"{label}, micro-batch {ub}"
-            if time.monotonic() > deadline - 60:
-                results["skipped"].append(f"prompt: {name}")
+        result["decode"][name] = decode_row(shape, recipe)
+        print(f"  {shape.name} decode {name}: {json.dumps(result['decode'][name])}", flush=True)
+    n_tokens = SMOKE_PROMPT_TOKENS if smoke else PROMPT_TOKENS
+    planned = {"stock": table["stock (planner)"], "slots": table["slots + rotary"]}
+    for label, base in planned.items():
+        for ubatch in sorted({STOCK_UBATCH, base.n_ubatch}):
+            name = f"{label}, micro-batch {ubatch}"
+            if time.monotonic() > deadline - PHASE_RESERVE_S:
+                result["skipped"].append(f"prompt: {name}")
                 continue
-            r = dataclasses.replace(base, n_batch=ub, n_ubatch=ub, n_ctx=max(base.n_ctx, 8192))
-            results["prompt"][name] = prompt_tps(path, r, s.prompt_tokens)
-            print(f"prompt {name}: {results['prompt'][name]:.1f} tok/s", flush=True)
-    return results
+            recipe = dataclasses.replace(base, n_batch=max(ubatch, base.n_batch), n_ubatch=ubatch,
+                                         n_ctx=max(base.n_ctx, n_tokens + 256))
+            result["prompt"][name] = prompt_row(shape, recipe, n_tokens)
+            print(f"  {shape.name} prompt {name}: {result['prompt'][name]['prompt_tps']:.1f} tok/s",
+                  flush=True)
+    result["planner_ubatch"] = {k: v.n_ubatch for k, v in planned.items()}
+    return result
 
 
 def verdict(results: dict) -> int:
-    decode, verdicts = results["decode"], Verdicts()
-    stock = decode.get("stock (planner, whole layers)", {}).get("decode_tps")
-    for policy in ("lru", "rotary"):
-        row = decode.get(f"slots + {policy}")
-        if stock and row:
-            verdicts.check(f"slots + {policy} / stock whole layers, decode tokens/s",
-                           row["decode_tps"] / stock, target=1.6, fail_at=1.0)
+    verdicts = Verdicts()
+    for shape, r in results["shapes"].items():
+        decode, prompt = r["decode"], r["prompt"]
+        stock = max((row["decode_tps"] for name, row in decode.items() if name.startswith("stock")),
+                    default=None)
+        rotary, lru = decode.get("slots + rotary"), decode.get("slots + lru")
+        if stock and rotary:
+            verdicts.check(f"{shape}: slots + rotary / tuned stock, decode", rotary["decode_tps"] / stock,
+                           target=1.3, fail_at=1.0)
+        if rotary and lru:
+            verdicts.check(f"{shape}: slots + rotary / slots + LRU, decode",
+                           rotary["decode_tps"] / lru["decode_tps"], target=1.05, fail_at=0.9)
+        ub = r.get("planner_ubatch", {})
+        base = prompt.get(f"stock, micro-batch {STOCK_UBATCH}")
+        chosen = prompt.get(f"stock, micro-batch {ub.get('stock')}")
+        if base and chosen and ub.get("stock") != STOCK_UBATCH:
+            verdicts.check(f"{shape}: prompt, planner's micro-batch / stock 512",
+                           chosen["prompt_tps"] / base["prompt_tps"], target=2.0, fail_at=1.0)
+        slots = prompt.get(f"slots, micro-batch {ub.get('slots')}")
+        if chosen and slots:
+            verdicts.check(f"{shape}: prompt, slot cache / no slot cache (same micro-batch)",
+                           slots["prompt_tps"] / chosen["prompt_tps"], target=0.95, fail_at=0.8)
     return verdicts.exit_code()
 
 
@@ -158,17 +229,26 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
     parser.add_argument("--work", required=True)
-    parser.add_argument("--limit-s", type=float, default=500)
+    parser.add_argument("--limit-s", type=float, default=480)
     parser.add_argument("--smoke", action="store_true")
+    parser.add_argument("--trace", help="replay this routing trace where its shape matches")
+    parser.add_argument("--shapes", default="qwen3.6,gpt-oss-20b")
     args = parser.parse_args()
-    pathlib.Path(args.work).mkdir(parents=True, exist_ok=True)
-    pathlib.Path(args.out).mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + args.limit_s
+    work, out = pathlib.Path(args.work), pathlib.Path(args.out)
+    work.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     if not slot_cache.available():
         print(slot_cache.STOCK_MESSAGE)
         return 1
-    results = run(args)
-    (pathlib.Path(args.out) / "gpu_slotcache.json").write_text(json.dumps(results, indent=2))
-    print(json.dumps(results, indent=2))
+    hw = (HardwareInfo.pretend(vram_gb=0, ram_gb=16, cores=2) if args.smoke
+          else HardwareInfo.pretend(vram_gb=8, ram_gb=32, cores=8, name="8 GB budget on this GPU"))
+    results = {"shapes": {}}
+    for name in args.shapes.split(","):
+        shape = make_shape(name, work, args.smoke, args.trace)
+        results["shapes"][name] = run_shape(shape, hw, args.smoke, deadline)
+        shape.path.unlink(missing_ok=True)
+    (out / "gpu_slotcache.json").write_text(json.dumps(results, indent=2))
     if args.smoke:   # the smoke run checks the path on the CPU, not the speed
         print("smoke run: every phase ran; no GPU, so no verdict")
         return 0

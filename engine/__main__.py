@@ -133,11 +133,13 @@ def _plain(value):
     return str(value) if isinstance(value, Msg) else value
 
 
-def _load(args, with_weights: bool = False, with_hidden: bool = False, with_probs: bool = False):
+def _load(args, with_weights: bool = False, with_hidden: bool = False, with_probs: bool = False,
+          record_routing: bool = False):
     from engine.api import LoadRequest  # noqa: PLC0415
     from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
 
-    request = LoadRequest(model_path=args.model, recipe=_cli_recipe(args))
+    request = LoadRequest(model_path=args.model, recipe=_cli_recipe(args),
+                          record_routing=record_routing)
     loaded = load_with_fallback(request, lambda f, m: None,
                                 lambda r: print(f"[{r.note}]", file=sys.stderr), with_weights,
                                 with_hidden, with_probs)
@@ -183,11 +185,13 @@ def _start_replay(loaded, path: str) -> None:
 
 
 def _print_slot_json(loaded, decode_tps: list[float]) -> None:
+    from engine.recipe import recipe_to_dict  # noqa: PLC0415
+
     cache = loaded.native.slot_cache
     totals = cache.totals if cache is not None else None
     recipe = loaded.recipe
     print(json.dumps({
-        "slot_cache": cache is not None, "note": loaded.native.slot_cache_note,
+        "slot_cache": cache is not None, "note": _plain(loaded.native.slot_cache_note),
         "policy": recipe.residency_policy if cache is not None else None,
         "slots_per_layer": dict(zip(map(str, cache.layers), cache.slots)) if cache else {},
         "slot_bytes": cache.bank_bytes if cache else 0,
@@ -197,6 +201,10 @@ def _print_slot_json(loaded, decode_tps: list[float]) -> None:
         "uploads": totals.uploads if totals else 0,
         "uploaded_bytes": totals.uploaded_bytes if totals else 0,
         "restored_bytes": totals.restored_bytes if totals else 0,
+        "counters": cache.counters() if cache else {},
+        "upload_cap": cache.policy.upload_cap if cache else None,
+        "transfer": recipe_to_dict(recipe)["transfer"],
+        "prompt_note": _plain(recipe.prompt_note),
         "decode_tps": decode_tps}, indent=2))
 
 
@@ -243,7 +251,8 @@ def cmd_trace(args) -> int:
     from engine.runtime.predictor import prediction_accuracy  # noqa: PLC0415
     from engine.residency.trace import save_trace  # noqa: PLC0415
 
-    loaded = _load(args, with_weights=args.weights, with_hidden=not args.probs, with_probs=args.probs)
+    loaded = _load(args, with_weights=args.weights, with_hidden=not args.probs, with_probs=args.probs,
+                   record_routing=True)
     try:
         if not loaded.facts.is_moe:
             raise EngineError(msg("engine.no_experts_to_record"))

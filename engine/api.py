@@ -36,9 +36,10 @@ class LoadRequest:
     model_path: str
     recipe: Recipe | None = None       # None: plan automatically from the hardware
     preset: str | None = None          # planner preset name, when recipe is None
-    # Install the routing recorder (llama.cpp's cb_eval). Without it decoding is ~5% cheaper
-    # on CPU, but answers carry no expert ids.
-    record_routing: bool = True
+    # Install the routing recorder (llama.cpp's cb_eval), for `engine trace` only: on a GPU
+    # the scheduler computes and synchronises at every node it claims (a sync per MoE layer per
+    # token, no CUDA graphs). The slot cache reads the routing from its own host record.
+    record_routing: bool = False
     request_id: int = field(default_factory=next_request_id)
 
 
@@ -147,6 +148,9 @@ class StepRecord:
     expert_uploaded_bytes: int | None = None # copied into slots after this token
     resident_experts: tuple[tuple[int, ...], ...] | None = None  # [cached layer] experts in slots
     expert_layer_hits: tuple[int, ...] | None = None  # [cached layer] hits of this token, of k
+    # Times the host waited for the device during this token beyond reading its logits: the
+    # routing recorder's claimed nodes plus the slot cache's waits (0 on the GPU path).
+    syncs: int = 0
 
 
 @dataclass(frozen=True)

@@ -130,7 +130,19 @@ CATALOGUE: dict[str, str] = {
     "runtime.checking_file": "Checking the model file…",
     "runtime.loading_into_memory": "Loading the model into memory…",
     "runtime.ready": "The model is ready.",
-    "runtime.summary_with_note": "{summary} {note}.",
+    "runtime.summary_with_note": "{summary} {note}",
+    "runtime.stock_build": "This build of Rotary cannot keep single experts on the graphics card, "
+                           "so whole parts of the model are placed there instead.",
+    "runtime.slots_not_set_up": "Rotary could not keep single experts on the graphics card "
+                                "here, so whole parts of the model are placed there instead.",
+    "runtime.no_memory_for_slots": "There was not enough graphics memory to keep single experts "
+                                   "on the graphics card.",
+    "runtime.not_enough_memory_to_load": "There was not enough memory to load this model with "
+                                         "the current settings.",
+    "runtime.model_not_loaded": "The model file {name} could not be loaded.",
+    "runtime.replay_needs_slots": "A routing trace can only be replayed with single experts "
+                                  "kept on the graphics card.",
+    "runtime.no_experts_for_slots": "This model has no experts to keep on the graphics card.",
     "runtime.not_enough_memory": "This computer does not have enough memory for this model, "
                                  "even with the smallest settings. Try a smaller model.",
     "runtime.fewer_slots": "Not enough graphics memory, so less of the model is kept on the "
@@ -224,6 +236,21 @@ CATALOGUE: dict[str, str] = {
                                   "expect roughly {words} words per second.",
     "plan.memory_in_use": "Other programs are using memory this model needs; close some first.",
     "plan.slow": "Answers will come slowly on this computer.",
+    "plan.prompt_batch": "Long texts are read {n_ubatch} words at a time instead of {stock}: each "
+                         "batch copies the experts it uses to the graphics card once, so "
+                         "documents are read several times faster, for {gb} GB of graphics "
+                         "memory.",
+    "plan.transfer_cpu_faster": "The processor works through the experts' weights at {cpu} GB/s "
+                                "and the link to the graphics card copies them at {link} GB/s, "
+                                "so each part copies up to {cap} of the {k} experts a word uses "
+                                "and the processor computes the others.",
+    "plan.transfer_link_faster": "The link to the graphics card copies the experts' weights at "
+                                 "{link} GB/s, faster than the processor works through them "
+                                 "({cpu} GB/s), so each part copies up to {cap} of the {k} "
+                                 "experts a word uses.",
+    "plan.transfer_unmeasured": "The speeds of the processor and of the link to the graphics "
+                                "card could not be measured, so every expert a word uses may be "
+                                "copied to the graphics card.",
 
     # ---- engine/remote: the office server -----------------------------------------------
     "remote.connecting": "Connecting to the office server at {address}…",

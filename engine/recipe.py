@@ -32,6 +32,26 @@ class MemoryEstimate:
 
 
 @dataclass(frozen=True)
+class TransferFigures:
+    """Measured on this machine when the slot cache is set up, in GB/s of expert weights."""
+
+    pinned_gbs: float      # host -> GPU slot from page-locked memory (0: no such path)
+    pageable_gbs: float    # host -> GPU slot from the mmapped weights
+    cpu_gbs: float         # the processor computing experts from the weights
+    probe_s: float         # how long measuring took
+
+
+@dataclass(frozen=True)
+class TransferRule:
+    """The upload cap chosen from the figures (engine/plan/transfer.py), and why."""
+
+    cap: int               # uploads per layer per token
+    link_gbs: float        # the copy path uploads take
+    figures: TransferFigures
+    reason: Msg            # plain words
+
+
+@dataclass(frozen=True)
 class Recipe:
     preset: str                          # registry name of the preset it came from
     n_gpu_layers: int                    # llama.cpp n_gpu_layers; 0 = CPU only, -1 = all
@@ -52,6 +72,11 @@ class Recipe:
     residency_policy: str = "rotary"     # engine.residency registry name
     upload_cap: int | None = None        # uploads per layer per token; None = k
     router_probs: bool = False           # the policy also sees the router's scores (unmeasured)
+    # RAM-resident experts in the GPU's page-locked memory (needs use_mmap False): uploads and
+    # prompt batches copy them by DMA, without a staging copy. Costs that RAM to the system.
+    pinned_experts: bool = False
+    prompt_note: Msg | None = None       # plain words: why prompts are read n_ubatch at a time
+    transfer: TransferRule | None = None # measured at load when the slots are on a GPU
 
     @property
     def slot_layers(self) -> tuple[int, ...]:
@@ -72,6 +97,9 @@ def recipe_to_dict(recipe: Recipe) -> dict[str, Any]:
     """Plain JSON types; byte counts stay exact ints; totals added for readers."""
     data = dataclasses.asdict(recipe)
     data["note"] = to_data(recipe.note) if recipe.note is not None else None
+    data["prompt_note"] = to_data(recipe.prompt_note) if recipe.prompt_note is not None else None
+    if recipe.transfer is not None:
+        data["transfer"]["reason"] = to_data(recipe.transfer.reason)
     data["cpu_expert_layers"] = list(recipe.cpu_expert_layers)
     for device in ("vram", "ram"):
         data[device]["total_bytes"] = getattr(recipe, device).total_bytes
@@ -90,4 +118,9 @@ def recipe_from_dict(data: Mapping[str, Any]) -> Recipe:
     values["cpu_expert_layers"] = tuple(values["cpu_expert_layers"])
     values["expert_slots"] = tuple(values.get("expert_slots", ()))
     values["note"] = from_data(values["note"]) if values.get("note") else None
+    values["prompt_note"] = from_data(values["prompt_note"]) if values.get("prompt_note") else None
+    if values.get("transfer"):
+        rule = dict(values["transfer"])
+        values["transfer"] = TransferRule(**{**rule, "figures": TransferFigures(**rule["figures"]),
+                                             "reason": from_data(rule["reason"])})
     return Recipe(**values)

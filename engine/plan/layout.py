@@ -114,6 +114,37 @@ def _settings(facts: ModelFacts, preset: Preset, overrides: Mapping[str, Any]) -
     return dataclasses.replace(chosen, n_ubatch=min(chosen.n_ubatch, chosen.n_batch))
 
 
+# ---- prompt batches ---------------------------------------------------------------------
+# Every prompt micro-batch of 32+ tokens copies the experts it uses from main memory to the
+# graphics card once (llama.cpp's scheduler; at 512+ tokens nearly all of a layer's experts),
+# so with experts in RAM a larger micro-batch reads long prompts several times faster. Its
+# price is compute-buffer memory, taken from what holds experts on the GPU (layers or slots).
+UBATCH_CHOICES = (2048, 1024)
+UBATCH_VRAM_SHARE = 0.10     # at most this share of the experts' VRAM goes to larger batches
+
+
+def _prompt_batch(facts, sizes, fit: Fit, preset: Preset, hw: HardwareInfo,
+                  overrides: Mapping[str, Any], slot_layout: bool) -> tuple[Settings, Msg | None]:
+    """The micro-batch for prompts, and why in plain words (None when the preset's stands)."""
+    s, layout = fit.settings, fit.layout
+    experts_in_ram = slot_layout or len(gpu_expert_ids(sizes, layout)) < len(sizes.moe_layers)
+    if "n_ubatch" in overrides or not (layout.uses_gpu and sizes.moe_layers and experts_in_ram):
+        return s, None
+    headroom = (preset.vram_headroom_bytes, preset.ram_headroom_bytes)
+    # VRAM the experts can have at this micro-batch: everything but them and the headroom
+    expert_room = vram_budget(hw) - (fit.vram.total_bytes - fit.vram.expert_bytes)
+    for n_ubatch in UBATCH_CHOICES:
+        if n_ubatch <= s.n_ubatch:
+            break
+        bigger = dataclasses.replace(s, n_batch=max(s.n_batch, n_ubatch), n_ubatch=n_ubatch)
+        extra = try_layout(facts, sizes, bigger, layout, headroom).vram.total_bytes \
+            - fit.vram.total_bytes
+        if extra <= UBATCH_VRAM_SHARE * expert_room:
+            return bigger, msg("plan.prompt_batch", n_ubatch=f"{n_ubatch:,}",
+                               stock=f"{s.n_ubatch:,}", gb=gb_text(extra))
+    return s, None
+
+
 def _forced_expert_layers(sizes: ModelSizes, overrides: Mapping[str, Any]) -> int | None:
     if "gpu_expert_layers" in overrides:
         return max(0, min(int(overrides["gpu_expert_layers"]), len(sizes.moe_layers)))
@@ -132,13 +163,18 @@ def plan(facts: ModelFacts, hw: HardwareInfo, preset: str | None = None,
     chosen, sizes = resolve_preset(preset, hw), model_sizes(facts)
     settings = _settings(facts, chosen, overrides)
     fit = _fit_for_preset(facts, sizes, settings, chosen, hw, "n_ctx" in overrides)
+    settings, prompt_note = _prompt_batch(facts, sizes, fit, chosen, hw, overrides,
+                                          bool(overrides.get("slot_layout")))
+    if prompt_note:
+        fit = _fit_for_preset(facts, sizes, settings, chosen, hw, "n_ctx" in overrides)
     forced = _forced_expert_layers(sizes, overrides)
     if forced is not None and fit.layout.output_on_gpu:
         fit = _with_gpu_experts(facts, sizes, fit, forced, chosen)  # the user's choice stands
     elif fit.ram.total_bytes > hw.ram_total_bytes:
         raise _too_big(fit, hw, chosen)
     recipe = make_recipe(chosen.name, sizes, fit, hw, overrides, _plan_note(sizes, fit.layout, hw))
-    return _slots(recipe, facts, sizes, fit, chosen, hw, overrides, forced is not None)
+    recipe = _slots(recipe, facts, sizes, fit, chosen, hw, overrides, forced is not None)
+    return dataclasses.replace(recipe, prompt_note=prompt_note)
 
 
 def _slots(recipe: Recipe, facts, sizes, fit: Fit, preset: Preset, hw: HardwareInfo,

@@ -133,9 +133,10 @@ def kv_cache_bytes(facts: ModelFacts, n_ctx: int, kv_type: str = "f16", n_ubatch
 
 
 # ---- compute buffers -----------------------------------------------------------------
-# llama.cpp reserves its compute buffers for the worst batch (n_ubatch tokens, every token
-# an output). Modelled as the sum of the largest live tensors, f32 throughout:
-#   logits            n_vocab x n_ubatch x 4            (on the device that has the output head)
+# llama.cpp reserves its compute buffers for the worst batch (n_ubatch tokens, each of them
+# an output unless n_outputs_max says otherwise; the engine sets it to 1, as only the last
+# token's logits are read). Modelled as the sum of the largest live tensors, f32 throughout:
+#   logits            n_vocab x ENGINE_OUTPUTS x 4      (on the device that has the output head)
 #   activations       n_ubatch x width x 4 x 8           width = max(n_embd, n_head x head dim);
 #                                                        8 live copies: residual, norm, q/k/v, out
 #   FFN scratch       n_ubatch x n_expert_used x expert_ffn x 4 x 3   (gate, up, product);
@@ -146,16 +147,23 @@ def kv_cache_bytes(facts: ModelFacts, n_ctx: int, kv_type: str = "f16", n_ubatch
 #                     the largest such tensor is reserved in the GPU buffer
 #   CUDA runtime      384 MiB: CUDA context, cuBLAS workspace and kernels (NVML counts them)
 #   host buffers      64 MiB of pinned staging and output buffers in RAM
-# Check: Qwen3.6-35B-A3B with --n-cpu-moe 32 at 4096 context gives 6.33 GiB here; the
-# published measurement on an RTX 4060 Laptop was about 6.3 GB.
+# Check: Qwen3.6-35B-A3B with --n-cpu-moe 32 at 4096 context gives 6.33 GiB here with stock
+# llama.cpp's logits for all 512 tokens of a batch (stock_logits_bytes); the published
+# measurement on an RTX 4060 Laptop was about 6.3 GB.
 
 ACTIVATION_COPIES = 8
+ENGINE_OUTPUTS = 1      # llama_context_params.n_outputs_max (engine/runtime/llama_model.py)
 CUDA_RUNTIME_BYTES = 384 * MIB
 HOST_BUFFER_BYTES = 64 * MIB
 
 
 def _logits_bytes(facts: ModelFacts, s: Settings) -> int:
-    return facts.n_vocab * s.n_ubatch * 4
+    return facts.n_vocab * min(s.n_ubatch, ENGINE_OUTPUTS) * 4
+
+
+def stock_logits_bytes(facts: ModelFacts, s: Settings) -> int:
+    """What stock llama.cpp reserves beyond the engine for logits (every token an output)."""
+    return facts.n_vocab * (s.n_ubatch - min(s.n_ubatch, ENGINE_OUTPUTS)) * 4
 
 
 def _activation_bytes(facts: ModelFacts, s: Settings) -> int:

@@ -22,6 +22,7 @@ GGML_MAX_SRC = 10
 GGML_MAX_OP_PARAMS = 64
 GGML_MAX_NAME = 64
 GGML_BACKEND_DEVICE_TYPE_CPU = 0
+GGML_BACKEND_DEVICE_TYPE_GPU = 1
 
 
 class GgmlTensor(ctypes.Structure):
@@ -77,6 +78,7 @@ def ggml() -> ctypes.CDLL:
     lib = _ggml.libggml
     _declare(lib, "ggml_backend_dev_by_type", [ctypes.c_int], ctypes.c_void_p)
     _declare(lib, "ggml_backend_dev_buffer_type", [ctypes.c_void_p], ctypes.c_void_p)
+    _declare(lib, "ggml_backend_dev_host_buffer_type", [ctypes.c_void_p], ctypes.c_void_p)
     _declare(lib, "ggml_backend_buft_name", [ctypes.c_void_p], ctypes.c_char_p)
     _declare(lib, "ggml_get_name", [ctypes.c_void_p], ctypes.c_char_p)
     _declare(lib, "ggml_nbytes", [ctypes.c_void_p], ctypes.c_size_t)
@@ -149,6 +151,19 @@ def cpu_buffer_type() -> int:
     if not device:
         raise RuntimeError("ggml has no CPU device")
     return lib.ggml_backend_dev_buffer_type(device)
+
+
+def gpu_host_buffer_type() -> int | None:
+    """The first GPU's page-locked host buffer type (CUDA's pinned memory), or None: expert
+    weights placed there are copied to the GPU by DMA without a staging copy."""
+    lib = ggml()
+    device = lib.ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_GPU)
+    return (lib.ggml_backend_dev_host_buffer_type(device) or None) if device else None
+
+
+def has_gpu_device() -> bool:
+    """ggml found a GPU it can run on (a CUDA build with a working driver and card)."""
+    return bool(ggml().ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_GPU))
 
 
 class OverrideArray:

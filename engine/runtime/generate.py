@@ -50,6 +50,7 @@ def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
     started = time.perf_counter()
     to_read = list(prompt[model.reuse_prefix(list(prompt)):])
     routing = _read_prompt(model, to_read, stop)
+    model.after_prompt()
     prompt_s = time.perf_counter() - started
     for _ in range(max_tokens):
         if stop.is_set() or len(model.tokens) >= model.n_ctx:
@@ -80,6 +81,15 @@ def _decode(model: NativeModel, tokens: list[int], step: bool = False) -> TokenR
     except RuntimeError as error:
         raise GenerationError(msg("runtime.stopped_unexpectedly"), str(error)) from error
     return recorder.take() if recorder is not None else None
+
+
+def _syncs(step: RawStep) -> int:
+    """Host waits of this token's forward pass besides its logits: each node the recorder
+    claimed made the scheduler compute up to it and synchronise; plus the slot cache's."""
+    claimed = 0 if step.routing is None else sum(
+        len(per_layer) for per_layer in (step.routing.ids, step.routing.weights,
+                                         step.routing.hidden, step.routing.probs))
+    return claimed + (step.residency.host_waits if step.residency is not None else 0)
 
 
 # ---- stream_generate --------------------------------------------------------------------
@@ -180,6 +190,7 @@ class GenerationRun:
             generated_tokens=state.generated, prompt_tokens=state.prompt_tokens,
             prompt_tps=self.prompt_tps, decode_tps=self._decode_tps(now), ttft_s=self._ttft_s,
             context_used=len(self.model.tokens) + 1, context_size=self.model.n_ctx,
+            syncs=_syncs(step),
             **self._residency(step.residency))
 
     def _residency(self, residency: TokenResidency | None) -> dict:

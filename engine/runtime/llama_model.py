@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
+import time
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Callable
@@ -17,8 +18,10 @@ from typing import Callable
 from gguf import GGMLQuantizationType
 
 from engine.errors import BudgetError, InsufficientMemoryError, ModelLoadError
-from engine.runtime.bindings import (OverrideArray, PlacementReport, cpu_buffer_type, llama_cpp_module,
-                           looks_like_memory_failure, native_log)
+from engine.messages import msg
+from engine.runtime.bindings import (OverrideArray, PlacementReport, cpu_buffer_type,
+                                    gpu_host_buffer_type, has_gpu_device, llama_cpp_module,
+                                    looks_like_memory_failure, native_log)
 from engine.recipe import Recipe
 from engine.runtime import slot_cache
 from engine.runtime.routing import NativeRoutingRecorder, RoutingRecorder
@@ -63,9 +66,10 @@ class NativeModel:
         self.tokens: list[int] = []   # what the context's memory currently holds
         self.last_residency = None    # TokenResidency of the last single-token decode
         self._replay, self._replay_at = None, 0   # trace replay: ids [tokens, cached layers, k]
+        self.decode_s = 0.0
 
     def _load(self, progress: ProgressCallback | None) -> None:
-        self._overrides = OverrideArray(self.recipe.override_patterns(), cpu_buffer_type())
+        self._overrides = OverrideArray(self.recipe.override_patterns(), self._expert_buffer_type())
         self._progress = _progress_callback(self._llama, progress)
         model_params = self._model_params()
         self.model = self._stack.enter_context(_closing(self._internals.LlamaModel(
@@ -78,10 +82,17 @@ class NativeModel:
         self.n_vocab = self.model.n_vocab()
         self.slot_cache, self.slot_cache_note = self._open_slot_cache()
 
+    def _expert_buffer_type(self) -> int:
+        """Where RAM-resident experts live: page-locked memory when the recipe asks for it and
+        the GPU offers it (uploads and prompt batches then copy them by DMA), else plain RAM."""
+        if self.recipe.pinned_experts and not self.recipe.use_mmap and has_gpu_device():
+            return gpu_host_buffer_type() or cpu_buffer_type()
+        return cpu_buffer_type()
+
     def _open_slot_cache(self):
         """The expert slot cache the recipe asks for, closed before the context; or a note why not."""
         if not self.recipe.slot_layers:
-            return None, ""
+            return None, None
         if not slot_cache.available():
             return None, slot_cache.STOCK_MESSAGE
         n_expert, k = _expert_counts(self.model.metadata())
@@ -92,14 +103,16 @@ class NativeModel:
                 tuple(self.recipe.expert_slots[i] for i in layers),
                 n_layer=len(self.recipe.expert_slots), n_expert=n_expert, k=k,
                 policy_name=self.recipe.residency_policy, upload_cap=self.recipe.upload_cap,
-                router_probs=self.recipe.router_probs)
+                router_probs=self.recipe.router_probs,
+                gpu_banks=self.recipe.n_gpu_layers != 0 and has_gpu_device(),
+                pinned_weights=self._expert_buffer_type() != cpu_buffer_type())
         except slot_cache.SlotCacheError as error:
             if error.status == slot_cache.E_ALLOC:   # the loader steps down: fewer slots, then stock
-                raise InsufficientMemoryError(
-                    "There was not enough graphics memory for the expert slots.", str(error)) from error
+                raise InsufficientMemoryError(msg("runtime.no_memory_for_slots"),
+                                              str(error)) from error
             log.warning("slot cache not set up: %s", error)
-            return None, f"{slot_cache.NOT_SET_UP_MESSAGE} ({error})"
-        return self._stack.enter_context(_closing(cache)), ""
+            return None, msg("runtime.slots_not_set_up")
+        return self._stack.enter_context(_closing(cache)), None
 
     def _model_params(self):
         params = self._llama.llama_model_default_params()
@@ -126,6 +139,9 @@ class NativeModel:
         params.type_k = params.type_v = KV_TYPES[recipe.kv_type]
         params.no_perf = False
         params.op_offload = recipe.n_gpu_layers != 0
+        # Only the last token's logits are ever read: the compute buffer then holds one row of
+        # logits instead of n_ubatch (for a 248k vocabulary, ~1 GB less VRAM at n_ubatch 1024).
+        params.n_outputs_max = 1
         if self.recorder is not None:
             params.cb_eval = self.recorder.callback
             params.cb_eval_user_data = getattr(self.recorder, "user_data", None)
@@ -168,7 +184,7 @@ class NativeModel:
     def replay_routing(self, ids) -> None:
         """Benchmarks: route decode steps from ``ids`` [tokens, cached layers, k] (cycled)."""
         if self.slot_cache is None:
-            raise ModelLoadError("Routing can only be replayed with the expert slot cache.")
+            raise ModelLoadError(msg("runtime.replay_needs_slots"))
         self._replay, self._replay_at = ids, 0
         if ids is None:
             self.slot_cache.force_routing(None)
@@ -182,7 +198,9 @@ class NativeModel:
             self.slot_cache.force_routing(self._replay[self._replay_at % len(self._replay)])
             self._replay_at += 1
         self.batch.set_batch(tokens, n_past=len(self.tokens), logits_all=False)
+        started = time.perf_counter()
         status = self._llama.llama_decode(self.ctx.ctx, self.batch.batch)
+        self.decode_s = time.perf_counter() - started     # host time in llama_decode (benchmarks)
         if status != 0:
             raise RuntimeError(f"llama_decode returned {status}")
         self.tokens.extend(tokens)
@@ -191,6 +209,11 @@ class NativeModel:
             self.last_residency = self.slot_cache.after_token()
         else:
             self.last_residency = None
+
+    def after_prompt(self) -> None:
+        """The prompt is read: the slot cache's policy sees its routing before the first token."""
+        if self.slot_cache is not None:
+            self.slot_cache.warm_start()
 
     def set_sampling(self, sampling: Sampling) -> None:
         sampler = self._internals.LlamaSampler()
@@ -231,7 +254,7 @@ def _expert_counts(metadata: dict[str, str]) -> tuple[int, int]:
     try:
         return int(metadata[f"{arch}.expert_count"]), int(metadata[f"{arch}.expert_used_count"])
     except (KeyError, ValueError) as error:
-        raise ModelLoadError("This model has no routed experts to keep in slots.", str(error)) from error
+        raise ModelLoadError(msg("runtime.no_experts_for_slots"), str(error)) from error
 
 
 def _common_prefix(a: list[int], b: list[int]) -> int:
@@ -252,8 +275,6 @@ def _progress_callback(llama, progress: ProgressCallback | None):
 def _load_error(error: Exception, log_lines: list[str], path: str) -> Exception:
     details = f"{type(error).__name__}: {error}\n" + "\n".join(log_lines[-30:])
     if looks_like_memory_failure(log_lines):
-        return InsufficientMemoryError(
-            "There was not enough memory to load this model with the current settings.", details)
-    return ModelLoadError(
-        f"The model file '{os.path.basename(path)}' could not be loaded.", details)
+        return InsufficientMemoryError(msg("runtime.not_enough_memory_to_load"), details)
+    return ModelLoadError(msg("runtime.model_not_loaded", name=os.path.basename(path)), details)
 

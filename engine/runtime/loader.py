@@ -92,6 +92,9 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     wants_routing = facts.is_moe and (request.record_routing or with_hidden or with_weights or with_probs)
     recorder = _recorder(facts, recipe, with_weights, with_hidden, with_probs) if wants_routing else None
     native, recipe = _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
+    transfer = native.slot_cache.transfer if native.slot_cache is not None else None
+    if transfer is not None:   # measured at load: the cap the slots actually run with
+        recipe = dataclasses.replace(recipe, transfer=transfer, upload_cap=transfer.cap)
     summary = describe(recipe, facts, hardware).text
     if native.slot_cache_note:   # planned slots that this build or this card could not give
         summary = msg("runtime.summary_with_note", summary=summary, note=native.slot_cache_note)

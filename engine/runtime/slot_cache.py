@@ -2,14 +2,18 @@
 
 The patch series in engine/native/patches adds ``llama_slot_cache_*`` to libllama: slot
 banks per RAM-resident MoE layer, lookup tables the decode graph reads, and the routing of
-the last single-token decode step kept in host memory. After every decoded token the
-driver reads that routing, lets the residency policy (engine/residency) decide, uploads
-what it chose and publishes the tables for the next token. Only the engine thread calls it.
+the last single-token decode step (and of prompt batches) kept in host memory. After every
+decoded token the driver reads that routing, lets the residency policy (engine/residency)
+decide, uploads what it chose and publishes the tables for the next token. On a GPU the
+uploads run on a copy stream of their own and the next graph waits for them there, so
+nothing here waits for the device. After a prompt, the policy sees the prompt's routing
+(a warm start). Only the engine thread calls it.
 """
 
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import functools
 import logging
 from dataclasses import dataclass
@@ -17,6 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import ModelLoadError
+from engine.messages import msg
+from engine.plan.transfer import upload_rule
+from engine.recipe import TransferFigures, TransferRule
 from engine.residency.budget import Budget
 from engine.residency.native_rotary import SlotStepError
 from engine.runtime.bindings import llama_cpp_module
@@ -32,13 +39,15 @@ STATUS_TEXT = {
     -6: "a slot was published without its expert's weights",
     -7: "no slot cache on this context",
 }
-STOCK_MESSAGE = ("This build of the engine has no expert slot cache; experts stay where the "
-                 "layout put them (whole layers on the graphics card or in system memory).")
-
-NOT_SET_UP_MESSAGE = ("The expert slot cache could not be set up; experts stay where the "
-                      "layout put them")
+STOCK_MESSAGE = msg("runtime.stock_build")
 
 _i32p, _f32p = ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_float)
+_i64p = ctypes.POINTER(ctypes.c_int64)
+# enum llama_slot_cache_counter, in order
+COUNTERS = ("host_waits", "async_copies", "sync_copies", "upload_bytes", "staged_bytes",
+            "graph_waits", "prompt_tokens")
+PROBE_BUDGET_MS = 160        # the issue's bound is 200 ms for the whole probe
+PROMPT_WARM_TOKENS = 4096    # the latest prompt tokens the policy sees before decoding
 _SIGNATURES = {
     "llama_slot_cache_init": ([ctypes.c_void_p, _i32p, ctypes.c_int32], ctypes.c_int32),
     "llama_slot_cache_free": ([ctypes.c_void_p], None),
@@ -50,6 +59,10 @@ _SIGNATURES = {
     "llama_slot_cache_stage": ([ctypes.c_void_p, ctypes.c_int32, _i32p], ctypes.c_int32),
     "llama_slot_cache_commit": ([ctypes.c_void_p], ctypes.c_int32),
     "llama_slot_cache_force_routing": ([ctypes.c_void_p, _i32p], ctypes.c_int32),
+    "llama_slot_cache_read_prompt_routing": ([ctypes.c_void_p, _i32p, ctypes.c_int32],
+                                             ctypes.c_int32),
+    "llama_slot_cache_counters": ([ctypes.c_void_p, _i64p, ctypes.c_int32], ctypes.c_int32),
+    "llama_slot_cache_probe": ([ctypes.c_void_p, _f32p, ctypes.c_int32], ctypes.c_int32),
 }
 
 
@@ -84,6 +97,7 @@ class TokenResidency:
     uploads: int              # experts copied into slots for the next token
     uploaded_bytes: int
     layer_hits: tuple[int, ...] = ()   # [cached layer] hits of this token (of k each)
+    host_waits: int = 0       # times the host waited for the GPU on the cache's behalf
 
 
 @dataclass
@@ -144,47 +158,103 @@ class SlotCache:
     def __init__(self, ctx_ptr, model_ptr, layers: tuple[int, ...], slots: tuple[int, ...],
                  n_layer: int, n_expert: int, k: int, policy_name: str,
                  upload_cap: int | None = None, verify: bool = False,
-                 router_probs: bool = False) -> None:
-        from engine.residency.policy import make_policy  # noqa: PLC0415
-
+                 router_probs: bool = False, gpu_banks: bool = False,
+                 pinned_weights: bool = False) -> None:
         self._api = native_api()
         if self._api is None:
             raise ModelLoadError(STOCK_MESSAGE)
         self.layers, self.slots, self.k, self.n_expert = tuple(layers), tuple(slots), k, n_expert
-        self.policy = make_policy(policy_name, Budget(self.slots, upload_cap), n_expert, k)
+        Budget(self.slots, upload_cap).check(n_expert, k)   # plain words before native errors
         self._ctx, self.verify = ctx_ptr, verify
+        self._open_banks(model_ptr, n_layer)
+        # On a GPU, how many misses a token may upload per layer follows from measured speeds
+        # (engine/plan/transfer.py); host banks (CPU builds) keep the recipe's cap.
+        self.transfer: TransferRule | None = None
+        if gpu_banks and upload_cap is None:
+            self.transfer = upload_rule(self.probe(), k, pinned_weights)
+            upload_cap = self.transfer.cap
+        self._make_policy(policy_name, upload_cap, router_probs)
+        self._resident: tuple[tuple[int, ...], ...] | None = None     # built when asked
+        self.totals = Totals()
+        # When set to []: every decode step's (ids [layers, k], probs [layers, n_expert] or
+        # None when the router's scores are not read), and every prompt's ids [tokens, layers, k].
+        self.routing_log: list[tuple[np.ndarray, np.ndarray | None]] | None = None
+        self.prompt_log: list[np.ndarray] | None = None
+        self._waits = (ctypes.c_int64 * 1)()          # counter 0: host waits, read every token
+        self._host_waits = self._read_host_waits()
+
+    def _open_banks(self, model_ptr, n_layer: int) -> None:
         per_layer = [0] * n_layer
         for layer, count in zip(self.layers, self.slots):
             per_layer[layer] = count
-        _check(self._api.llama_slot_cache_init(ctx_ptr, _i32(per_layer), n_layer),
+        _check(self._api.llama_slot_cache_init(self._ctx, _i32(per_layer), n_layer),
                "The expert slot cache could not be set up")
         self.expert_bytes = [expert_bytes(model_ptr, layer) for layer in self.layers]
-        self.bank_bytes = int(self._api.llama_slot_cache_bank_bytes(ctx_ptr))
-        self._ids = np.zeros((len(self.layers), k), dtype=np.int32)            # [layers, k]
-        self._ids_ptr = self._ids.ctypes.data_as(_i32p)
-        # The router's full scores reach the policy only when asked: reading and ranking them
-        # costs ~10 us per layer and their effect on real models is unmeasured.
-        self.router_probs = router_probs
-        self._probs = np.zeros((len(self.layers), n_expert), dtype=np.float32)  # [layers, n_expert]
-        self._probs_ptr = self._probs.ctypes.data_as(_f32p) if router_probs else None
+        self.bank_bytes = int(self._api.llama_slot_cache_bank_bytes(self._ctx))
         # Reused argument buffers of upload/stage: experts, slots (<= a layer's slots), table.
         most = max(self.slots, default=1)
         self._up_experts, self._up_slots = (ctypes.c_int32 * most)(), (ctypes.c_int32 * most)()
         self._table = (ctypes.c_int32 * most)()
         self._resident_rows: list[tuple[int, ...]] = [() for _ in self.layers]  # = native tables
+
+    def _make_policy(self, policy_name: str, upload_cap: int | None, router_probs: bool) -> None:
+        from engine.residency.policy import make_policy  # noqa: PLC0415
+
+        self.policy = make_policy(policy_name, Budget(self.slots, upload_cap), self.n_expert,
+                                  self.k)
+        self._ids = np.zeros((len(self.layers), self.k), dtype=np.int32)       # [layers, k]
+        self._ids_ptr = self._ids.ctypes.data_as(_i32p)
+        # The router's full scores reach the policy only when asked: reading and ranking them
+        # costs ~10 us per layer and their effect on real models is unmeasured.
+        self.router_probs = router_probs
+        self._probs = np.zeros((len(self.layers), self.n_expert), dtype=np.float32)  # [layers, n_expert]
+        self._probs_ptr = self._probs.ctypes.data_as(_f32p) if router_probs else None
         # A native policy (engine/residency/native_rotary.py) makes the whole step after a token
         # in C: read the routing, decide every layer, upload, stage, publish.
         self._engine_step = None
         if hasattr(self.policy, "engine_step") and not router_probs:
             functions = {name: ctypes.cast(getattr(self._api, f"llama_slot_cache_{name}"),
                                            ctypes.c_void_p).value for name in STEP_FAILURES}
-            self._engine_step = self.policy.engine_step(functions, ctx_ptr, self.layers, self._ids)
+            self._engine_step = self.policy.engine_step(functions, self._ctx, self.layers, self._ids)
             self._native_rings = [table.ring for table in self.policy.tables]  # [n_slots] int32 views
-        self._resident: tuple[tuple[int, ...], ...] | None = None     # built when asked
-        self.totals = Totals()
-        # When set to []: every decode step's (ids [layers, k], probs [layers, n_expert] or
-        # None when the router's scores are not read).
-        self.routing_log: list[tuple[np.ndarray, np.ndarray | None]] | None = None
+
+    # ---- measurements ---------------------------------------------------------------------
+    def probe(self, budget_ms: int = PROBE_BUDGET_MS) -> TransferFigures:
+        """Host->slot copies (pinned, pageable) and the CPU's expert work, in GB/s; run it
+        before the first upload (it overwrites slots that hold nothing yet)."""
+        out = (ctypes.c_float * 4)()
+        _check(self._api.llama_slot_cache_probe(self._ctx, out, budget_ms),
+               "Measuring the transfer speeds failed")
+        return TransferFigures(pinned_gbs=round(out[0], 2), pageable_gbs=round(out[1], 2),
+                               cpu_gbs=round(out[2], 2), probe_s=round(out[3], 3))
+
+    def counters(self) -> dict[str, int]:
+        """What the native cache has done since it was set up (enum llama_slot_cache_counter)."""
+        values = (ctypes.c_int64 * len(COUNTERS))()
+        _check(self._api.llama_slot_cache_counters(self._ctx, values, len(COUNTERS)),
+               "Reading the slot cache's counters failed")
+        return dict(zip(COUNTERS, values))
+
+    def _read_host_waits(self) -> int:
+        self._api.llama_slot_cache_counters(self._ctx, self._waits, 1)
+        return int(self._waits[0])
+
+    # ---- after a prompt --------------------------------------------------------------------
+    def warm_start(self) -> int:
+        """Show the policy the routing of the prompt just read and upload what it wants
+        before the first decoded token (the first graph waits for it on the GPU); bytes."""
+        api = self._api
+        n = api.llama_slot_cache_read_prompt_routing(self._ctx, None, PROMPT_WARM_TOKENS)
+        if n <= 0:
+            _check(n, "Reading the prompt's routing failed")
+            return 0
+        routing = np.zeros((n, len(self.layers), self.k), dtype=np.int32)   # [tokens, layers, k]
+        got = api.llama_slot_cache_read_prompt_routing(
+            self._ctx, routing.ctypes.data_as(_i32p), PROMPT_WARM_TOKENS)
+        _check(got, "Reading the prompt's routing failed")
+        if self.prompt_log is not None:
+            self.prompt_log.append(routing[:got].copy())
+        return self.upload_all(self.policy.observe_prompt(routing[:got]))
 
     # ---- after every decoded token --------------------------------------------------
     def after_token(self) -> TokenResidency | None:
@@ -209,6 +279,10 @@ class SlotCache:
         if self.routing_log is not None:
             self.routing_log.append((self._ids.copy(), None if probs is None else probs.copy()))
         result = self._after_token_all(step) if step is not None else self._after_token_by_layer(probs)
+        waits = self._read_host_waits()
+        if waits != self._host_waits:
+            result = dataclasses.replace(result, host_waits=waits - self._host_waits)
+            self._host_waits = waits
         self.totals.add(result)
         return result
 

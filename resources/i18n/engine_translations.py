@@ -301,7 +301,7 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "Checking the model file…": ("모델 파일을 확인하는 중…", "正在检查模型文件…"),
     "Loading the model into memory…": ("모델을 메모리에 불러오는 중…", "正在将模型载入内存…"),
     "The model is ready.": ("모델이 준비되었습니다.", "模型已就绪。"),
-    "{summary} {note}.": ("{summary} {note}.", "{summary}{note}。"),
+    "{summary} {note}": ("{summary} {note}", "{summary}{note}"),
     "This computer does not have enough memory for this model, even with the smallest "
     "settings. Try a smaller model.": (
         "가장 작은 설정으로도 이 컴퓨터의 메모리가 이 모델에 부족합니다. 더 작은 모델을 "
@@ -602,4 +602,38 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         "사무실 서버가 모델이 한 번에 읽을 수 있는 글의 양을 알려 주지 않아, Rotary가 문서를 "
         "그에 맞게 나눌 수 없습니다.",
         "办公室服务器没有说明其模型一次能读多少文字，因此 Rotary 无法按此分割文档。"),
+    # ---- the GPU path (engine/plan/layout.py, engine/plan/transfer.py) ------------------
+    "This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.": (
+        "이 Rotary 빌드는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
+        "此版本的 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。"),
+    "Rotary could not keep single experts on the graphics card here, so whole parts of the model are placed there instead.": (
+        "이 컴퓨터에서는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
+        "在这台电脑上 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。"),
+    "There was not enough graphics memory to keep single experts on the graphics card.": (
+        "전문가를 하나씩 그래픽 카드에 둘 그래픽 메모리가 부족했습니다.",
+        "显存不足，无法把单个专家放在显卡上。"),
+    "There was not enough memory to load this model with the current settings.": (
+        "현재 설정으로 이 모델을 불러오기에는 메모리가 부족했습니다.",
+        "以当前设置加载此模型时内存不足。"),
+    "The model file {name} could not be loaded.": (
+        "모델 파일 {name}을(를) 불러올 수 없습니다.",
+        "无法加载模型文件 {name}。"),
+    "A routing trace can only be replayed with single experts kept on the graphics card.": (
+        "라우팅 기록은 전문가를 하나씩 그래픽 카드에 둘 때만 재생할 수 있습니다.",
+        "只有把单个专家放在显卡上时，才能重放路由记录。"),
+    "This model has no experts to keep on the graphics card.": (
+        "이 모델에는 그래픽 카드에 둘 전문가가 없습니다.",
+        "此模型没有可以放在显卡上的专家。"),
+    "Long texts are read {n_ubatch} words at a time instead of {stock}: each batch copies the experts it uses to the graphics card once, so documents are read several times faster, for {gb} GB of graphics memory.": (
+        "긴 글은 {stock}단어가 아니라 {n_ubatch}단어씩 읽습니다. 묶음마다 필요한 전문가를 그래픽 카드로 한 번만 복사하므로 문서를 몇 배 빨리 읽으며, 그 대가로 그래픽 메모리 {gb}GB를 씁니다.",
+        "长文本每次读取 {n_ubatch} 个词，而不是 {stock} 个：每一批只把用到的专家复制到显卡一次，因此读取文档快好几倍，代价是占用 {gb} GB 显存。"),
+    "The processor works through the experts' weights at {cpu} GB/s and the link to the graphics card copies them at {link} GB/s, so each part copies up to {cap} of the {k} experts a word uses and the processor computes the others.": (
+        "프로세서는 전문가 가중치를 초당 {cpu}GB로 처리하고, 그래픽 카드로의 연결은 초당 {link}GB로 복사합니다. 그래서 각 부분은 한 단어가 쓰는 전문가 {k}개 중 최대 {cap}개를 복사하고 나머지는 프로세서가 계산합니다.",
+        "处理器处理专家权重的速度为每秒 {cpu} GB，到显卡的连接每秒复制 {link} GB，因此每个部分最多复制一个词所用 {k} 个专家中的 {cap} 个，其余由处理器计算。"),
+    "The link to the graphics card copies the experts' weights at {link} GB/s, faster than the processor works through them ({cpu} GB/s), so each part copies up to {cap} of the {k} experts a word uses.": (
+        "그래픽 카드로의 연결은 전문가 가중치를 초당 {link}GB로 복사해 프로세서가 처리하는 속도(초당 {cpu}GB)보다 빠릅니다. 그래서 각 부분은 한 단어가 쓰는 전문가 {k}개 중 최대 {cap}개를 복사합니다.",
+        "到显卡的连接每秒复制 {link} GB 专家权重，比处理器处理的速度（每秒 {cpu} GB）更快，因此每个部分最多复制一个词所用 {k} 个专家中的 {cap} 个。"),
+    "The speeds of the processor and of the link to the graphics card could not be measured, so every expert a word uses may be copied to the graphics card.": (
+        "프로세서와 그래픽 카드 연결의 속도를 측정할 수 없어, 한 단어가 쓰는 모든 전문가를 그래픽 카드로 복사할 수 있습니다.",
+        "无法测量处理器和显卡连接的速度，因此一个词所用的每个专家都可以复制到显卡。"),
 }

@@ -1624,8 +1624,36 @@
         <translation>모델이 준비되었습니다.</translation>
     </message>
     <message>
-        <source>{summary} {note}.</source>
-        <translation>{summary} {note}.</translation>
+        <source>{summary} {note}</source>
+        <translation>{summary} {note}</translation>
+    </message>
+    <message>
+        <source>This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.</source>
+        <translation>이 Rotary 빌드는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.</translation>
+    </message>
+    <message>
+        <source>Rotary could not keep single experts on the graphics card here, so whole parts of the model are placed there instead.</source>
+        <translation>이 컴퓨터에서는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.</translation>
+    </message>
+    <message>
+        <source>There was not enough graphics memory to keep single experts on the graphics card.</source>
+        <translation>전문가를 하나씩 그래픽 카드에 둘 그래픽 메모리가 부족했습니다.</translation>
+    </message>
+    <message>
+        <source>There was not enough memory to load this model with the current settings.</source>
+        <translation>현재 설정으로 이 모델을 불러오기에는 메모리가 부족했습니다.</translation>
+    </message>
+    <message>
+        <source>The model file {name} could not be loaded.</source>
+        <translation>모델 파일 {name}을(를) 불러올 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>A routing trace can only be replayed with single experts kept on the graphics card.</source>
+        <translation>라우팅 기록은 전문가를 하나씩 그래픽 카드에 둘 때만 재생할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>This model has no experts to keep on the graphics card.</source>
+        <translation>이 모델에는 그래픽 카드에 둘 전문가가 없습니다.</translation>
     </message>
     <message>
         <source>This computer does not have enough memory for this model, even with the smallest settings. Try a smaller model.</source>
@@ -1854,6 +1882,22 @@
     <message>
         <source>Answers will come slowly on this computer.</source>
         <translation>이 컴퓨터에서는 답변이 느리게 나옵니다.</translation>
+    </message>
+    <message>
+        <source>Long texts are read {n_ubatch} words at a time instead of {stock}: each batch copies the experts it uses to the graphics card once, so documents are read several times faster, for {gb} GB of graphics memory.</source>
+        <translation>긴 글은 {stock}단어가 아니라 {n_ubatch}단어씩 읽습니다. 묶음마다 필요한 전문가를 그래픽 카드로 한 번만 복사하므로 문서를 몇 배 빨리 읽으며, 그 대가로 그래픽 메모리 {gb}GB를 씁니다.</translation>
+    </message>
+    <message>
+        <source>The processor works through the experts' weights at {cpu} GB/s and the link to the graphics card copies them at {link} GB/s, so each part copies up to {cap} of the {k} experts a word uses and the processor computes the others.</source>
+        <translation>프로세서는 전문가 가중치를 초당 {cpu}GB로 처리하고, 그래픽 카드로의 연결은 초당 {link}GB로 복사합니다. 그래서 각 부분은 한 단어가 쓰는 전문가 {k}개 중 최대 {cap}개를 복사하고 나머지는 프로세서가 계산합니다.</translation>
+    </message>
+    <message>
+        <source>The link to the graphics card copies the experts' weights at {link} GB/s, faster than the processor works through them ({cpu} GB/s), so each part copies up to {cap} of the {k} experts a word uses.</source>
+        <translation>그래픽 카드로의 연결은 전문가 가중치를 초당 {link}GB로 복사해 프로세서가 처리하는 속도(초당 {cpu}GB)보다 빠릅니다. 그래서 각 부분은 한 단어가 쓰는 전문가 {k}개 중 최대 {cap}개를 복사합니다.</translation>
+    </message>
+    <message>
+        <source>The speeds of the processor and of the link to the graphics card could not be measured, so every expert a word uses may be copied to the graphics card.</source>
+        <translation>프로세서와 그래픽 카드 연결의 속도를 측정할 수 없어, 한 단어가 쓰는 모든 전문가를 그래픽 카드로 복사할 수 있습니다.</translation>
     </message>
     <message>
         <source>Connecting to the office server at {address}…</source>

@@ -1624,8 +1624,36 @@
         <translation>模型已就绪。</translation>
     </message>
     <message>
-        <source>{summary} {note}.</source>
-        <translation>{summary}{note}。</translation>
+        <source>{summary} {note}</source>
+        <translation>{summary}{note}</translation>
+    </message>
+    <message>
+        <source>This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.</source>
+        <translation>此版本的 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。</translation>
+    </message>
+    <message>
+        <source>Rotary could not keep single experts on the graphics card here, so whole parts of the model are placed there instead.</source>
+        <translation>在这台电脑上 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。</translation>
+    </message>
+    <message>
+        <source>There was not enough graphics memory to keep single experts on the graphics card.</source>
+        <translation>显存不足，无法把单个专家放在显卡上。</translation>
+    </message>
+    <message>
+        <source>There was not enough memory to load this model with the current settings.</source>
+        <translation>以当前设置加载此模型时内存不足。</translation>
+    </message>
+    <message>
+        <source>The model file {name} could not be loaded.</source>
+        <translation>无法加载模型文件 {name}。</translation>
+    </message>
+    <message>
+        <source>A routing trace can only be replayed with single experts kept on the graphics card.</source>
+        <translation>只有把单个专家放在显卡上时，才能重放路由记录。</translation>
+    </message>
+    <message>
+        <source>This model has no experts to keep on the graphics card.</source>
+        <translation>此模型没有可以放在显卡上的专家。</translation>
     </message>
     <message>
         <source>This computer does not have enough memory for this model, even with the smallest settings. Try a smaller model.</source>
@@ -1854,6 +1882,22 @@
     <message>
         <source>Answers will come slowly on this computer.</source>
         <translation>在这台电脑上回答会来得比较慢。</translation>
+    </message>
+    <message>
+        <source>Long texts are read {n_ubatch} words at a time instead of {stock}: each batch copies the experts it uses to the graphics card once, so documents are read several times faster, for {gb} GB of graphics memory.</source>
+        <translation>长文本每次读取 {n_ubatch} 个词，而不是 {stock} 个：每一批只把用到的专家复制到显卡一次，因此读取文档快好几倍，代价是占用 {gb} GB 显存。</translation>
+    </message>
+    <message>
+        <source>The processor works through the experts' weights at {cpu} GB/s and the link to the graphics card copies them at {link} GB/s, so each part copies up to {cap} of the {k} experts a word uses and the processor computes the others.</source>
+        <translation>处理器处理专家权重的速度为每秒 {cpu} GB，到显卡的连接每秒复制 {link} GB，因此每个部分最多复制一个词所用 {k} 个专家中的 {cap} 个，其余由处理器计算。</translation>
+    </message>
+    <message>
+        <source>The link to the graphics card copies the experts' weights at {link} GB/s, faster than the processor works through them ({cpu} GB/s), so each part copies up to {cap} of the {k} experts a word uses.</source>
+        <translation>到显卡的连接每秒复制 {link} GB 专家权重，比处理器处理的速度（每秒 {cpu} GB）更快，因此每个部分最多复制一个词所用 {k} 个专家中的 {cap} 个。</translation>
+    </message>
+    <message>
+        <source>The speeds of the processor and of the link to the graphics card could not be measured, so every expert a word uses may be copied to the graphics card.</source>
+        <translation>无法测量处理器和显卡连接的速度，因此一个词所用的每个专家都可以复制到显卡。</translation>
     </message>
     <message>
         <source>Connecting to the office server at {address}…</source>

@@ -55,9 +55,8 @@ def test_every_template_has_korean_and_chinese_with_the_same_placeholders():
             assert text and placeholders(text) == placeholders(template), (template, text)
 
 
-# Folders whose sentences other work converts (documents, residency, the slot cache).
-NOT_YET = ("engine/documents/", "engine/residency/", "engine/runtime/slot_cache.py",
-           "engine/runtime/llama_model.py", "engine/fixtures/")
+# Folders whose sentences other work converts (documents, residency).
+NOT_YET = ("engine/documents/", "engine/residency/", "engine/fixtures/")
 
 
 def _english_errors(path: Path) -> list[str]:
@@ -96,7 +95,8 @@ def test_events_and_reports_carry_messages():
     from engine.plan import speed  # noqa: PLC0415
     for kind, field in ((api.LoadProgress, "message"), (api.LoadFallback, "message"),
                         (api.ModelLoaded, "message"), (api.ServerModelLoaded, "message"),
-                        (recipe.Recipe, "note"), (speed.PlanSummary, "text")):
+                        (recipe.Recipe, "note"), (recipe.Recipe, "prompt_note"),
+                        (recipe.TransferRule, "reason"), (speed.PlanSummary, "text")):
         hints = typing.get_type_hints(kind)
         assert field in {f.name for f in dataclasses.fields(kind)}
         assert Msg in (typing.get_args(hints[field]) or (hints[field],)), (kind, field)

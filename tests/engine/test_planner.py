@@ -15,6 +15,8 @@ from engine.model.facts import AttentionShape, LayerBytes, ModelFacts, TensorInf
 from engine.plan import (describe, fallback_ladder, get_preset, kv_cache_bytes,
                             plan, preset_names, pretend_hardware, recipe_from_dict,
                             recipe_to_dict, resolve_preset)
+from engine.plan.layout import settings_of
+from engine.plan.memory import stock_logits_bytes
 
 LAPTOP = dict(vram_gb=8, ram_gb=32, cores=8, name="RTX 4060 Laptop")
 JARGON = re.compile(r"\b(layers?|KV|cache|context|GPU|VRAM|RAM|tensors?|offload\w*|quantiz\w*)\b",
@@ -147,11 +149,13 @@ def test_8gb_laptop_qwen36_shape_fixture(shape_facts):
 
 
 def test_published_config_estimate_matches_measurement(shape_facts):
-    # --n-cpu-moe 32 at 4096 context measured about 6.3 GB on the RTX 4060 Laptop.
+    # --n-cpu-moe 32 at 4096 context measured about 6.3 GB on the RTX 4060 Laptop, with stock
+    # llama.cpp's logits for every token of a batch (the engine reserves one row).
     facts = shape_facts("qwen3.6-35b-a3b-q4_k_m")
-    recipe = plan(facts, laptop(), overrides={"n_cpu_moe": 32})
+    recipe = plan(facts, laptop(), overrides={"n_cpu_moe": 32, "n_ubatch": 512})
     assert recipe.cpu_expert_layers == tuple(range(32))
     used = recipe.vram.total_bytes - recipe.vram.headroom_bytes
+    used += stock_logits_bytes(facts, settings_of(recipe))
     assert 5.9 * GIB <= used <= 6.8 * GIB
     low, high = describe(recipe, facts, laptop()).expected_tps
     assert low <= 21.06 <= high  # the measured decode speed
@@ -284,11 +288,37 @@ def test_kv_cache_sliding_window_and_mla():
     assert kv_cache_bytes(deepseek, 4096, "f16") == 4096 * 61 * 576 * 2
 
 
-def test_compute_buffer_grows_with_ubatch():
+def test_compute_buffer_grows_with_ubatch_but_not_its_logits():
     facts, hw = qwen36_facts(), laptop()
     small = plan(facts, hw, overrides={"n_ubatch": 256, "gpu_expert_layers": 8})
     large = plan(facts, hw, overrides={"n_batch": 1024, "n_ubatch": 1024, "gpu_expert_layers": 8})
-    assert large.vram.compute_bytes - small.vram.compute_bytes >= 248320 * 768 * 4  # logits
+    grown = large.vram.compute_bytes - small.vram.compute_bytes
+    activations = 768 * max(facts.n_embd, 16 * 256) * 4 * 8     # 768 more tokens, 8 copies
+    assert activations <= grown < activations + 248320 * 768 * 4 // 4   # one logits row only
+
+
+def test_prompt_micro_batch_for_experts_in_ram_on_the_8gb_qwen36_shape(shape_facts):
+    facts, hw = shape_facts("qwen3.6-35b-a3b-q4_k_m"), laptop()
+    stock_batch = plan(facts, hw, overrides={"n_ubatch": 512})
+    for overrides in ({}, {"slot_layout": True}):
+        recipe = plan(facts, hw, overrides=overrides)
+        assert recipe.n_ubatch == 2048 and recipe.n_batch >= recipe.n_ubatch
+        assert recipe.vram.total_bytes <= hw.gpus[0].free_bytes          # still within VRAM
+        assert "2,048 words at a time" in str(recipe.prompt_note)
+        extra = recipe.vram.compute_bytes - stock_batch.vram.compute_bytes
+        assert 0 < extra <= 0.1 * hw.gpus[0].total_bytes
+    slotted = plan(facts, hw, overrides={"slot_layout": True})
+    assert slotted.expert_slots and max(slotted.expert_slots) >= facts.n_expert // 8
+
+
+def test_the_micro_batch_stays_when_asked_or_when_experts_are_on_the_gpu():
+    facts = qwen36_facts()
+    assert plan(facts, laptop(), overrides={"n_ubatch": 256}).n_ubatch == 256
+    assert plan(facts, laptop(), overrides={"n_ubatch": 256}).prompt_note is None
+    roomy = plan(facts, HardwareInfo.pretend(vram_gb=80, ram_gb=64, cores=8))
+    assert not roomy.cpu_expert_layers and roomy.n_ubatch == 512 and roomy.prompt_note is None
+    cpu = plan(facts, HardwareInfo.pretend(vram_gb=0, ram_gb=64, cores=8))
+    assert cpu.n_gpu_layers == 0 and cpu.prompt_note is None
 
 
 # ---- overrides -----------------------------------------------------------------------------

@@ -195,7 +195,7 @@ def test_cache_off_is_the_stock_path(tiny_moe_path, cpu_recipe):
 
     model = load(tiny_moe_path, cpu_recipe)
     try:
-        assert model.slot_cache is None and model.slot_cache_note == ""
+        assert model.slot_cache is None and model.slot_cache_note is None
         records = list(stream_generate(model, [ChatMessage("user", "hi")], max_tokens=4,
                                        sampling=Sampling(temperature=0)))
     finally:
@@ -260,7 +260,7 @@ def test_stock_build_falls_back_and_says_so(tiny_moe_path, cpu_recipe, monkeypat
     model = load(tiny_moe_path, cpu_recipe, slots=[2] * 4)
     try:
         assert model.slot_cache is None
-        assert "no expert slot cache" in model.slot_cache_note
+        assert model.slot_cache_note == slot_cache.STOCK_MESSAGE
     finally:
         model.close()
 
