@@ -38,7 +38,7 @@ from engine.errors import EngineError, EngineStateError
 from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading  # noqa: F401
 from app.i18n import tr
 from app.messages import say
-from app.qt_compat import MainThreadHandoff, emit
+from app.qt_compat import MainThreadHandoff
 
 VRAM_POLL_SECONDS = 0.5
 
@@ -103,7 +103,7 @@ def real_backend() -> EngineBackend:
         inspect_model=_lazy("engine.model.inspect_gguf", "inspect_model"),
         plan=_lazy("engine.plan", "plan"),
         describe=_lazy("engine.plan", "describe"),
-        ensure_demo_model=_lazy("engine.fixtures.tiny_moe", "ensure_demo_model"),
+        ensure_demo_model=_lazy("engine.demo.tiny_moe", "ensure_demo_model"),
         resolve_preset=_lazy("engine.plan", "resolve_preset"),
         process_ram=_lazy("engine.plan.hardware", "process_ram_bytes"),
         server_config=_lazy("engine.remote.config", "ServerConfig"),
@@ -213,36 +213,36 @@ class EngineBridge(QObject):
 
     def _on_step(self, event: StepRecord) -> None:
         if event.text:
-            emit(self.token, event.request_id, event.text)
-        emit(self.stats, event)
+            self.token.emit(event.request_id, event.text)
+        self.stats.emit(event)
 
     def _on_failed(self, event: RequestFailed) -> None:
         if event.request_id == self._load_id:
             self._load_id = None
-            emit(self.load_failed, event.error)
+            self.load_failed.emit(event.error)
         else:
-            emit(self.failed, event.request_id, event.error)
+            self.failed.emit(event.request_id, event.error)
 
     def _on_loaded(self, event: ModelLoaded | ServerModelLoaded) -> None:
         self._load_id = None
-        emit(self.model_loaded, event)
+        self.model_loaded.emit(event)
 
     # Engine sentences (engine.messages.Msg) are said here, in the interface's language.
     _HANDLERS = {
-        LoadProgress: lambda self, e: emit(self.load_progress, e.fraction, say(e.message)),
-        LoadFallback: lambda self, e: emit(self.load_fallback, say(e.message)),
+        LoadProgress: lambda self, e: self.load_progress.emit(e.fraction, say(e.message)),
+        LoadFallback: lambda self, e: self.load_fallback.emit(say(e.message)),
         ModelLoaded: _on_loaded,
         ServerModelLoaded: _on_loaded,
-        RequestStarted: lambda self, e: emit(self.started, e.request_id),
+        RequestStarted: lambda self, e: self.started.emit(e.request_id),
         StepRecord: _on_step,
-        RequestFinished: lambda self, e: emit(self.finished, e),
+        RequestFinished: lambda self, e: self.finished.emit(e),
         RequestFailed: _on_failed,
-        ModelUnloaded: lambda self, e: emit(self.model_unloaded),
-        DocumentInspected: lambda self, e: emit(self.document_event, e),
-        DocumentProgress: lambda self, e: emit(self.document_event, e),
-        DocumentFinished: lambda self, e: emit(self.document_event, e),
-        PassagesChosen: lambda self, e: emit(self.document_event, e),
-        DocumentAnswered: lambda self, e: emit(self.document_event, e),
+        ModelUnloaded: lambda self, e: self.model_unloaded.emit(),
+        DocumentInspected: lambda self, e: self.document_event.emit(e),
+        DocumentProgress: lambda self, e: self.document_event.emit(e),
+        DocumentFinished: lambda self, e: self.document_event.emit(e),
+        PassagesChosen: lambda self, e: self.document_event.emit(e),
+        DocumentAnswered: lambda self, e: self.document_event.emit(e),
     }
 
     # ---- requests -----------------------------------------------------------------------
@@ -297,7 +297,7 @@ class EngineBridge(QObject):
             self._ensure_engine().load(request)
         except EngineError as error:
             self._load_id = None
-            emit(self.load_failed, error)
+            self.load_failed.emit(error)
 
     def _plan_blocking(self, path: str, preset: str, overrides: dict[str, int]):
         facts = self._backend.inspect_model(path)
@@ -420,8 +420,8 @@ class EngineBridge(QObject):
         while not self._closed:
             vram, ram = await self._in_worker(self._read_memory_safely, pool=self._vram_pool)
             if not self._closed:
-                emit(self.vram_read, vram)
-                emit(self.ram_read, ram)
+                self.vram_read.emit(vram)
+                self.ram_read.emit(ram)
             await asyncio.sleep(interval)
 
     def _read_memory_safely(self) -> tuple[VramReading | None, int | None]:

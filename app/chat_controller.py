@@ -35,7 +35,6 @@ from engine.errors import EngineError
 from app.history import COMPLETE, WRITING, HistoryStore, StoredMessage
 from app.i18n import tr
 from app.notifications import NotificationService
-from app.qt_compat import emit
 
 TITLE_LENGTH = 48
 SAVE_INTERVAL_S = 1.0      # at most about this much streamed text is lost in a crash
@@ -131,7 +130,7 @@ class ChatController(QObject):
     def new_chat(self) -> None:
         self._leave()
         self.conversation_id, self.messages = None, []
-        emit(self.conversation_opened, [])
+        self.conversation_opened.emit([])
         self._show_external_state()
 
     def open_conversation(self, conversation_id: int) -> None:
@@ -142,7 +141,7 @@ class ChatController(QObject):
         running = self._running_in(conversation_id)
         saved = running.message.id if running is not None and running.message else None
         self.messages = [m for m in self.history.messages(conversation_id) if m.id != saved]
-        emit(self.conversation_opened, list(self.messages))
+        self.conversation_opened.emit(list(self.messages))
         if running is not None:
             self._attach(running)
         self._show_external_state()
@@ -155,34 +154,34 @@ class ChatController(QObject):
     def _attach(self, answer: Answer) -> None:
         """Show a left answer again, streaming where it has got to."""
         self.current = answer
-        emit(self.answer_started, len(self.messages))
+        self.answer_started.emit(len(self.messages))
         if answer.text:
-            emit(self.answer_piece, answer.text)
-        emit(self.busy_changed, True)
-        emit(self.phase_changed, tr("Writing the answer…") if answer.text
+            self.answer_piece.emit(answer.text)
+        self.busy_changed.emit(True)
+        self.phase_changed.emit(tr("Writing the answer…") if answer.text
              else tr("Waiting for the previous answer to end…")
              if self.bridge.waits(answer.request_id) else tr("Reading your message…"))
 
     def _show_external_state(self) -> None:
         if self._external_here():
-            emit(self.busy_changed, True)
-            emit(self.phase_changed, self.external.phase)
+            self.busy_changed.emit(True)
+            self.phase_changed.emit(self.external.phase)
 
     def rename(self, conversation_id: int, title: str) -> None:
         if title.strip():
             self.history.rename(conversation_id, title.strip())
-            emit(self.conversations_changed)
+            self.conversations_changed.emit()
 
     def delete(self, conversation_id: int) -> None:
         for answer in self.answers.values():
             if answer.conversation_id == conversation_id:
                 answer.dropped = True
                 self.bridge.stop(answer.request_id)
-        emit(self.conversation_deleted, conversation_id)    # app.document_flow drops its own
+        self.conversation_deleted.emit(conversation_id)    # app.document_flow drops its own
         self.history.delete(conversation_id)
         if conversation_id == self.conversation_id:
             self.new_chat()
-        emit(self.conversations_changed)
+        self.conversations_changed.emit()
 
     # ---- sending ----------------------------------------------------------------------------
 
@@ -193,7 +192,7 @@ class ChatController(QObject):
             return False
         if self.conversation_id is None:
             self.conversation_id = self.history.create_conversation(_title_from(text))
-            emit(self.conversations_changed)
+            self.conversations_changed.emit()
         self._add(StoredMessage("user", text))
         return self._ask()
 
@@ -206,7 +205,7 @@ class ChatController(QObject):
     def _add(self, message: StoredMessage) -> None:
         self.history.append(self.conversation_id, message)
         self.messages.append(message)
-        emit(self.message_added, len(self.messages) - 1, message)
+        self.message_added.emit(len(self.messages) - 1, message)
 
     def _ask(self) -> bool:
         try:
@@ -217,10 +216,10 @@ class ChatController(QObject):
             return False
         self.current = Answer(request_id, self.conversation_id, self.model_name)
         self.answers[request_id] = self.current
-        emit(self.answer_started, len(self.messages))
-        emit(self.busy_changed, True)
+        self.answer_started.emit(len(self.messages))
+        self.busy_changed.emit(True)
         # Queued behind an answer still stopping (a server that hangs): say so until it starts.
-        emit(self.phase_changed, tr("Waiting for the previous answer to end…")
+        self.phase_changed.emit(tr("Waiting for the previous answer to end…")
              if self.bridge.waits(request_id) else tr("Reading your message…"))
         return True
 
@@ -247,7 +246,7 @@ class ChatController(QObject):
             self.bridge.stop(self.external.request_id)
         else:
             return
-        emit(self.phase_changed, tr("Stopping…"))
+        self.phase_changed.emit(tr("Stopping…"))
 
     def stop_everything(self, reason: str = RELOADED) -> None:
         """The model is being changed: every answer, left ones included, stops and is
@@ -265,7 +264,7 @@ class ChatController(QObject):
             return
         document = self.document_index()
         if document is not None and self.current is None:
-            emit(self.summary_again_requested, document)
+            self.summary_again_requested.emit(document)
             return
         if self.current is not None:
             self._drop_current()
@@ -297,7 +296,7 @@ class ChatController(QObject):
         """Edit on a "Document:" message: its card opens with the style and question."""
         if 0 <= index < len(self.messages) and is_document(self.messages[index]) \
                 and not self.busy and self._model_is_ready():
-            emit(self.summary_edit_requested, index)
+            self.summary_edit_requested.emit(index)
 
     def truncate_from(self, index: int) -> None:
         """Forget message ``index`` and everything after it (a summary written again)."""
@@ -307,7 +306,7 @@ class ChatController(QObject):
     def _truncate(self, index: int) -> None:
         self.history.delete_from(self.conversation_id, self.messages[index].id)
         del self.messages[index:]
-        emit(self.truncated, index)
+        self.truncated.emit(index)
 
     def _leave(self) -> None:
         """The open conversation is left: its answer goes on, saved in its conversation."""
@@ -315,8 +314,8 @@ class ChatController(QObject):
         if answer is not None:
             self._save_progress(answer, force=True)
         if answer is not None or self._external_here():
-            emit(self.busy_changed, False)
-            emit(self.phase_changed, "")
+            self.busy_changed.emit(False)
+            self.phase_changed.emit("")
 
     def _drop_current(self) -> None:
         """Write again / Edit: the answer being written is replaced; its bubble goes."""
@@ -327,9 +326,9 @@ class ChatController(QObject):
         if answer.message is not None:
             self.history.delete_message(answer.message.id)
         self.bridge.stop(answer.request_id)
-        emit(self.truncated, len(self.messages))
-        emit(self.busy_changed, False)
-        emit(self.phase_changed, "")
+        self.truncated.emit(len(self.messages))
+        self.busy_changed.emit(False)
+        self.phase_changed.emit("")
 
     def close(self) -> None:
         """Rotary is quitting: what is being written is kept and labelled so, never shown
@@ -344,7 +343,7 @@ class ChatController(QObject):
     def ensure_conversation(self, title: str) -> int:
         if self.conversation_id is None:
             self.conversation_id = self.history.create_conversation(_title_from(title))
-            emit(self.conversations_changed)
+            self.conversations_changed.emit()
         return self.conversation_id
 
     def begin_external(self, request_id: int, phase: str,
@@ -364,8 +363,8 @@ class ChatController(QObject):
             elif conversation_id is not None and self.history.exists(conversation_id):
                 self.history.append(conversation_id, message)
         if was_here:
-            emit(self.busy_changed, self.busy)
-            emit(self.phase_changed, "")
+            self.busy_changed.emit(self.busy)
+            self.phase_changed.emit("")
 
     # ---- engine results (wired in app.wiring) -----------------------------------------------
 
@@ -373,17 +372,17 @@ class ChatController(QObject):
         """The engine took this answer's request; it may have waited behind another one."""
         if self.current is not None and self.current.request_id == request_id \
                 and not self.current.text:
-            emit(self.phase_changed, tr("Reading your message…"))
+            self.phase_changed.emit(tr("Reading your message…"))
 
     def on_token(self, request_id: int, text: str) -> None:
         answer = self.answers.get(request_id)
         if answer is None or answer.dropped:
             return
         if answer is self.current and not answer.text:
-            emit(self.phase_changed, tr("Writing the answer…"))
+            self.phase_changed.emit(tr("Writing the answer…"))
         answer.text += text
         if answer is self.current:
-            emit(self.answer_piece, text)
+            self.answer_piece.emit(text)
         self._save_progress(answer)
 
     def _save_progress(self, answer: Answer, force: bool = False) -> None:
@@ -433,10 +432,10 @@ class ChatController(QObject):
             index = len(self.messages)
             if message is not None:
                 self.messages.append(message)
-            emit(self.answer_done, index, message or StoredMessage("assistant", ""),
+            self.answer_done.emit(index, message or StoredMessage("assistant", ""),
                  stats["stop_reason"])
-            emit(self.busy_changed, False)
-            emit(self.phase_changed, "")
+            self.busy_changed.emit(False)
+            self.phase_changed.emit("")
         elif message is not None:
             self._show_late(answer.conversation_id, message)
 
@@ -472,7 +471,7 @@ class ChatController(QObject):
         for index, shown in enumerate(self.messages):
             if shown.id == message.id:
                 self.messages[index] = message
-                emit(self.message_updated, index, message)
+                self.message_updated.emit(index, message)
 
 
 def is_document(message: StoredMessage) -> bool:

@@ -19,7 +19,6 @@ from app.history import INTERRUPTED, WRITING, StoredMessage
 from app.i18n import tr
 from app.markdown_render import StreamingMarkdown
 from app.theme import is_dark
-from app.qt_compat import emit
 
 RENDER_INTERVAL_MS = 80
 # Keyboard focus must be visible on the message buttons (a thin native ring is easy to miss).
@@ -162,16 +161,15 @@ class MessageWidget(QFrame):
             parts.append(self.edit_button)
         return parts + [self.regenerate_button]
 
-    # Emits go through qt_compat.emit (PySide6 6.12.0 refcount bug), so buttons connect
-    # to these small methods rather than to a signal's own ``emit``.
+    # A button's clicked(bool) would pass its checked state on: these send what the bubble knows.
     def _copy_clicked(self) -> None:
-        emit(self.copy_requested, self.text)
+        self.copy_requested.emit(self.text)
 
     def _edit_clicked(self) -> None:
-        emit(self.edit_requested, self.index)
+        self.edit_requested.emit(self.index)
 
     def _regenerate_clicked(self) -> None:
-        emit(self.regenerate_requested)
+        self.regenerate_requested.emit()
 
     @property
     def text(self) -> str:
@@ -300,20 +298,20 @@ class ChatPane(QWidget):
         if not text or not self.send_button.isEnabled():
             return
         if self.editing_index is not None:
-            emit(self.edit_send_requested, self.editing_index, text)
+            self.edit_send_requested.emit(self.editing_index, text)
         else:
-            emit(self.send_requested, text)
+            self.send_requested.emit(text)
 
     def _escape(self) -> None:
         """Cancels an edit first (the user is in it); a second Escape stops the answer."""
         if self.editing_index is not None:
             self.cancel_edit()
         elif self.stop_button.isVisible():
-            emit(self.stop_requested)
+            self.stop_requested.emit()
 
     def begin_edit(self, index: int) -> None:
         if self.message_widgets[index].is_document:     # its style and question, not text
-            emit(self.document_edit_requested, index)
+            self.document_edit_requested.emit(index)
             return
         self.editing_index = index
         self.input.setPlainText(self.message_widgets[index].text)

@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (QHBoxLayout, QInputDialog, QLineEdit, QListWidget
 
 from app.history import ConversationSummary
 from app.i18n import tr
-from app.qt_compat import emit
 
 
 class ConversationList(QWidget):
@@ -86,7 +85,7 @@ class ConversationList(QWidget):
         return None if item is None else int(item.data(Qt.ItemDataRole.UserRole))
 
     def _activated(self, item: QListWidgetItem) -> None:
-        emit(self.open_requested, int(item.data(Qt.ItemDataRole.UserRole)))
+        self.open_requested.emit(int(item.data(Qt.ItemDataRole.UserRole)))
 
     def ask_rename(self) -> None:
         conversation_id = self.selected_id()
@@ -96,7 +95,7 @@ class ConversationList(QWidget):
             self, tr("Rename conversation"), tr("New name:"),
             text=self.items.currentItem().text())
         if accepted and title.strip():
-            emit(self.rename_requested, conversation_id, title.strip())
+            self.rename_requested.emit(conversation_id, title.strip())
 
     def ask_delete(self) -> None:
         conversation_id = self.selected_id()
@@ -109,4 +108,4 @@ class ConversationList(QWidget):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No)
         if answer == QMessageBox.StandardButton.Yes:
-            emit(self.delete_requested, conversation_id)
+            self.delete_requested.emit(conversation_id)

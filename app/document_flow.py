@@ -28,7 +28,6 @@ from engine.errors import EngineError
 from app.document_text import answer_text, found_text, title_text
 from app.history import StoredMessage
 from app.i18n import tr
-from app.qt_compat import emit
 
 SUPPORTED = (".pdf", ".docx", ".txt", ".text", ".md", ".markdown")
 
@@ -88,7 +87,7 @@ class DocumentFlow(QObject):
                                           conversation_id=self.owner)):
             return False
         self.chat.begin_external(self.request_id, tr("Looking at the document…"), self.owner)
-        emit(self.checking, Path(path).name)
+        self.checking.emit(Path(path).name)
         self._follow_conversation()
         return True
 
@@ -109,7 +108,7 @@ class DocumentFlow(QObject):
         self._withdraw_problem()
         self.running = True
         self.chat.begin_external(self.request_id, phase, self.owner)
-        emit(self.started, Path(self.path).name)
+        self.started.emit(Path(self.path).name)
         self._follow_conversation()
         return True
 
@@ -157,7 +156,7 @@ class DocumentFlow(QObject):
         if self.request_id is None:
             self.path = self.overview = None
             self.replace_from, self.summary_only = None, False
-            emit(self.closed)
+            self.closed.emit()
 
     def _can_start(self) -> bool:
         if self.chat.busy or self.request_id is not None:
@@ -186,7 +185,7 @@ class DocumentFlow(QObject):
     # ---- the chat's conversations ------------------------------------------------------
 
     def _follow_conversation(self, *_args) -> None:
-        emit(self.here_changed, self.path is not None and self.owner == self.chat.conversation_id)
+        self.here_changed.emit(self.path is not None and self.owner == self.chat.conversation_id)
 
     def _on_conversation_deleted(self, conversation_id: int) -> None:
         """Its summary stops and nothing of it is kept; its card closes."""
@@ -197,7 +196,7 @@ class DocumentFlow(QObject):
             self.chat.end_external()
         self.request_id, self.running, self.path, self.overview = None, False, None, None
         self.replace_from, self.summary_only = None, False
-        emit(self.closed)
+        self.closed.emit()
 
     # ---- engine results (connected in install_documents) ------------------------------
 
@@ -207,7 +206,7 @@ class DocumentFlow(QObject):
         if isinstance(event, DocumentInspected):
             self._on_inspected(event)
         elif isinstance(event, DocumentProgress):
-            emit(self.progress, event)
+            self.progress.emit(event)
         elif isinstance(event, DocumentFinished):
             self._on_finished(event)
 
@@ -216,14 +215,14 @@ class DocumentFlow(QObject):
         if not self.running:            # the plan before the run: wait for the user
             self.request_id = None
             self.chat.end_external()
-            emit(self.overview_ready, event.overview)
+            self.overview_ready.emit(event.overview)
 
     def _on_finished(self, event: DocumentFinished) -> None:
         self.request_id, self.running = None, False
         exchange = self._exchange(event)
         self.chat.end_external(self.owner, exchange[1:] if self.summary_only else exchange)
         self.path, self.replace_from, self.summary_only = None, None, False
-        emit(self.done, event.summary)
+        self.done.emit(event.summary)
 
     def on_failed(self, request_id: int, error: EngineError) -> None:
         if request_id != self.request_id:
@@ -232,7 +231,7 @@ class DocumentFlow(QObject):
         self.replace_from, self.summary_only = None, False
         self.problem = self.notices.engine_error(error)
         self.chat.end_external()
-        emit(self.done, None)
+        self.done.emit(None)
 
     def _exchange(self, event: DocumentFinished) -> tuple[StoredMessage, StoredMessage]:
         """The document as the user's message, the summary as the answer (kept in history)."""

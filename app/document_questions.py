@@ -19,7 +19,6 @@ from engine.messages import msg
 from app.document_text import progress_text
 from app.history import HistoryStore
 from app.messages import say
-from app.qt_compat import emit
 
 
 class DocumentQuestions(QObject):
@@ -53,10 +52,10 @@ class DocumentQuestions(QObject):
             return
         if isinstance(event, PassagesChosen) and self.chat.shows(request_id):
             where = event.read.param("where")
-            emit(self.chat.phase_changed, say(msg("documents.progress.reading_passages",
+            self.chat.phase_changed.emit(say(msg("documents.progress.reading_passages",
                                                   n=len(event.passages), where=where)))
         elif isinstance(event, DocumentProgress) and self.chat.shows(request_id):
-            emit(self.chat.phase_changed, progress_text(event))
+            self.chat.phase_changed.emit(progress_text(event))
         elif isinstance(event, DocumentAnswered):
             self.asked.discard(request_id)
             self.chat.annotate(request_id, answer_text(event), answer_stats(event))

@@ -20,7 +20,6 @@ from app.document_questions import DocumentQuestions
 from app.document_shelf import ConversationDocuments, DocumentShelf
 from app.document_text import overview_text, progress_text, title_text
 from app.i18n import LANGUAGES, resolve_language, tr
-from app.qt_compat import emit
 
 log = logging.getLogger("rotary.documents")
 
@@ -133,16 +132,16 @@ class DocumentPanel(QFrame):
         layout.addLayout(progress)
         return row
 
-    # Emits go through qt_compat.emit (PySide6 6.12.0), hence these small methods.
+    # The card's buttons send what the card holds (style, question), not clicked(bool).
     def _summarize_clicked(self) -> None:
         if self.summarize_button.isVisible() and self.summarize_button.isEnabled():
-            emit(self.summarize_requested, self.preset.currentData(), self.question.text())
+            self.summarize_requested.emit(self.preset.currentData(), self.question.text())
 
     def _cancel_clicked(self) -> None:
-        emit(self.cancel_requested)
+        self.cancel_requested.emit()
 
     def _stop_clicked(self) -> None:
-        emit(self.stop_requested)
+        self.stop_requested.emit()
 
     # ---- what the flow says ------------------------------------------------------------
 

@@ -1,21 +1,15 @@
-"""Hand-offs to the GUI thread, and a plain ``emit`` kept for modules not yet moved off it.
+"""Hand-offs to the GUI thread.
 
 The PySide6 6.12.0 work-around that lived here (a reference to ``True`` lost on every
 ``Signal.emit``) is gone: pyproject.toml excludes 6.12.0, and its detector measured no
-leak on the pinned versions (6.11.3 here). New code calls ``signal.emit(...)`` directly.
+leak on the pinned versions (6.11.3 here); every module calls ``signal.emit(...)``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QObject, Qt, Signal
-
-
-def emit(signal: Any, *args: Any) -> None:
-    """``signal.emit(*args)``; remaining callers: chat_controller, chat_view,
-    conversation_list, bridge, single_instance (their owners move them)."""
-    signal.emit(*args)
 
 
 class MainThreadHandoff(QObject):

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QFileDialog, 
 from engine.errors import EngineError, ServerError
 from app.i18n import tr
 from app.notifications import NoticeAction
-from app.qt_compat import emit
 from app.server_settings_model import (KeyringUnavailable, KeyStore, ServerConnection,
                                        connection_for, receiver_words, uses_server)
 from app.settings import Settings
@@ -127,10 +126,10 @@ class ServerSettingsBox(QGroupBox):
             except EngineError:
                 self.receiver.setText(tr("Type the server's address, for example "
                                          "https://ai.office.lan:8000."))
-                emit(self.validity_changed, False)
+                self.validity_changed.emit(False)
                 return
         self.receiver.setText(receiver_words(address))
-        emit(self.validity_changed, self.is_valid())
+        self.validity_changed.emit(self.is_valid())
 
     def bind_local_fields(self, widgets) -> None:
         """This computer's model settings mean nothing while the office server is used."""
@@ -200,10 +199,10 @@ def start_on_server(loader) -> bool:
         bridge.use_server(connection_for(settings, KeyStore()))
     except EngineError as error:
         loader.notices.engine_error(error)
-        emit(loader.failed)
+        loader.failed.emit()
         return True
     loader.loading, loader.is_demo, loader.fallbacks = True, False, []
-    emit(loader.started, _on_server(settings.server_model), False)
+    loader.started.emit(_on_server(settings.server_model), False)
     bridge.load_model(settings.server_model, settings.preset, {})
     return True
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
-from app.qt_compat import emit
 
 CONNECT_TIMEOUT_MS = 500
 
@@ -45,7 +44,7 @@ class SingleInstance(QObject):
             # brief wait here is enough and keeps the socket's lifetime simple.
             if socket.bytesAvailable() or socket.waitForReadyRead(CONNECT_TIMEOUT_MS):
                 if bytes(socket.readAll()).strip().startswith(b"show"):
-                    emit(self.activation_requested)
+                    self.activation_requested.emit()
             socket.abort()
             socket.deleteLater()
 

@@ -43,9 +43,9 @@ from bench.verdict import Verdicts  # noqa: E402
 from engine.api import ChatRequest, DocumentRequest, LoadRequest  # noqa: E402
 from engine.documents.cache import TextCache  # noqa: E402
 from engine.documents.extract import read_document  # noqa: E402
-from engine.documents.samples import long_pdf  # noqa: E402
+from tests.support.document_samples import long_pdf  # noqa: E402
 from engine.documents.summarize import DocumentSummarizer  # noqa: E402
-from engine.fixtures.tiny_moe import write_tiny_moe  # noqa: E402
+from engine.demo.tiny_moe import write_tiny_moe  # noqa: E402
 from engine.recipe import MemoryEstimate, Recipe  # noqa: E402
 from engine.runtime.loader import load_with_fallback  # noqa: E402
 
@@ -166,7 +166,7 @@ OCR_TARGET, OCR_FAIL = 0.95, 0.90
 def bench_questions(folder: pathlib.Path, threads: int, verdicts: Verdicts) -> None:
     from bench.document_questions import QUESTIONS, answered_by, write_fixture_set  # noqa: PLC0415
     from engine.documents.citations import share_passing  # noqa: PLC0415
-    from engine.fixtures.demo_model import write_demo_model  # noqa: PLC0415
+    from engine.demo.demo_model import write_demo_model  # noqa: PLC0415
 
     files = write_fixture_set(folder / "questions")
     index, shas = _indexed(folder, files)
@@ -242,7 +242,7 @@ def _ask(model, question: str, shas, index: str, max_tokens: int = 64, stamps=No
 
 def bench_first_word(folder: pathlib.Path, spec: str, threads: int, verdicts: Verdicts) -> None:
     from engine.api import ChatMessage  # noqa: PLC0415
-    from engine.documents.samples import write_pdf  # noqa: PLC0415
+    from tests.support.document_samples import write_pdf  # noqa: PLC0415
 
     pages = [[f"Page {n}", *wrap_words(n)] for n in range(1, 41)]
     pages[26].append("The bicycle allowance is 0.30 EUR per kilometre ridden to work.")
@@ -283,7 +283,7 @@ def bench_first_word(folder: pathlib.Path, spec: str, threads: int, verdicts: Ve
 
 
 def wrap_words(seed: int) -> list[str]:
-    from engine.documents.samples import filler_paragraph, wrap  # noqa: PLC0415
+    from tests.support.document_samples import filler_paragraph, wrap  # noqa: PLC0415
 
     return wrap(filler_paragraph(seed, words=45))
 
@@ -303,7 +303,7 @@ OCR_PAGES = {
 
 def bench_ocr(folder: pathlib.Path, verdicts: Verdicts) -> None:
     from engine.documents import ocr  # noqa: PLC0415
-    from engine.documents.samples import cjk_font, write_scanned_pdf  # noqa: PLC0415
+    from tests.support.document_samples import cjk_font, write_scanned_pdf  # noqa: PLC0415
 
     if not ocr.available():
         print("OCR: not measured: Tesseract (tesserocr) or its English data is not installed")

@@ -24,7 +24,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.api import ChatMessage, ChatRequest, LoadRequest, RequestFailed, RequestFinished  # noqa: E402
-from engine.fixtures.tiny_moe import SPECS, write_tiny_moe  # noqa: E402
+from engine.demo.tiny_moe import SPECS, write_tiny_moe  # noqa: E402
 from engine.recipe import MemoryEstimate, Recipe  # noqa: E402
 from engine.runtime.service import EngineService  # noqa: E402
 from bench.verdict import Verdicts  # noqa: E402

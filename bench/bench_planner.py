@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.fixtures.shapes import SHAPES, write_shape_fixture  # noqa: E402
+from tests.support.shapes import SHAPES, write_shape_fixture  # noqa: E402
 from engine.model.inspect_gguf import inspect_model  # noqa: E402
 from engine.plan import fallback_ladder, plan, pretend_hardware  # noqa: E402
 from bench.verdict import Verdicts  # noqa: E402

@@ -40,9 +40,9 @@ from httpx_sse import connect_sse  # noqa: E402
 
 from engine.api import (ChatMessage, ChatRequest, LoadRequest, RequestFailed,  # noqa: E402
                         RequestFinished, ServerModelLoaded, StepRecord)
-from engine.fixtures.demo_model import DEMO_TEXT, write_demo_model  # noqa: E402
+from engine.demo.demo_model import DEMO_TEXT, write_demo_model  # noqa: E402
 from engine.remote.config import ServerConfig  # noqa: E402
-from engine.remote.fixture_server import FixtureServer  # noqa: E402
+from tests.support.fixture_server import FixtureServer  # noqa: E402
 from engine.remote.service import RemoteEngineService  # noqa: E402
 from engine.remote.stream import chat_payload  # noqa: E402
 from bench.verdict import Verdicts  # noqa: E402

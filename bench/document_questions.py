@@ -11,7 +11,7 @@ from __future__ import annotations
 import pathlib
 from dataclasses import dataclass
 
-from engine.documents.samples import filler_paragraph, wrap, write_docx, write_pdf
+from tests.support.document_samples import filler_paragraph, wrap, write_docx, write_pdf
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_engine import EngineSide, bench_recipe  # noqa: E402
-from engine.fixtures.tiny_moe import SPECS, write_tiny_moe  # noqa: E402
+from engine.demo.tiny_moe import SPECS, write_tiny_moe  # noqa: E402
 from engine.plan.hardware import probe, read_vram  # noqa: E402
 from engine.runtime.llama_model import NativeModel  # noqa: E402
 

@@ -13,7 +13,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.fixtures.tiny_moe import write_tiny_moe  # noqa: E402
+from engine.demo.tiny_moe import write_tiny_moe  # noqa: E402
 from engine.recipe import MemoryEstimate, Recipe  # noqa: E402
 from engine.runtime.llama_model import NativeModel, Sampling  # noqa: E402
 

@@ -34,7 +34,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.verdict import Verdicts  # noqa: E402
-from engine.fixtures.loadable_shapes import MINI, gptoss_spec, qwen36_spec, write_loadable  # noqa: E402
+from tests.support.loadable_shapes import MINI, gptoss_spec, qwen36_spec, write_loadable  # noqa: E402
 from engine.model.inspect_gguf import inspect_model  # noqa: E402
 from engine.plan import plan  # noqa: E402
 from engine.plan.hardware import HardwareInfo  # noqa: E402

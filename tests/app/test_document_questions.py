@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from engine.api import QuestionRequest
 from engine.documents.index import PassageIndex
-from engine.documents.samples import write_pdf, write_scanned_pdf
+from tests.support.document_samples import write_pdf, write_scanned_pdf
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.fakes import FakeScript
 from tests.scripted_model import ScriptedModel

@@ -8,7 +8,7 @@ import pytest
 from app.paths import default_paths
 from engine.api import DocumentFinished
 from app.settings import Settings, SettingsStore
-from engine.documents.samples import long_pdf
+from tests.support.document_samples import long_pdf
 from tests.app.conftest import close_app, wait_idle, wait_ready
 
 pytestmark = pytest.mark.slow

@@ -7,7 +7,7 @@ import pytest
 
 from app.paths import default_paths
 from app.settings import Settings, SettingsStore
-from engine.documents.samples import long_pdf
+from tests.support.document_samples import long_pdf
 from tests.app.conftest import close_app, wait_idle, wait_ready
 from tests.app.test_remote_app import MemoryKeys
 
@@ -17,8 +17,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def document_server(tmp_path_factory):
     pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
-    from engine.fixtures.demo_model import write_demo_model
-    from engine.remote.fixture_server import FixtureServer
+    from engine.demo.demo_model import write_demo_model
+    from tests.support.fixture_server import FixtureServer
 
     model = write_demo_model(tmp_path_factory.mktemp("app-remote-docs") / "demo.gguf")
     with FixtureServer(model, n_ctx=2048) as server:

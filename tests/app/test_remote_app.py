@@ -38,8 +38,8 @@ class MemoryKeys(KeyStore):
 @pytest.fixture(scope="module")
 def demo_server(tmp_path_factory):
     pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
-    from engine.fixtures.demo_model import write_demo_model
-    from engine.remote.fixture_server import FixtureServer
+    from engine.demo.demo_model import write_demo_model
+    from tests.support.fixture_server import FixtureServer
 
     with FixtureServer(write_demo_model(tmp_path_factory.mktemp("app-remote") / "demo.gguf"),
                        api_key="office-secret") as server:
@@ -229,7 +229,7 @@ def test_chat_through_the_office_server_and_back_to_this_computer(qtbot, qapp, q
                                                                   monkeypatch):
     from app.application import RotaryApp
     from app.bridge import real_backend
-    from engine.fixtures.demo_model import DEMO_TEXT
+    from engine.demo.demo_model import DEMO_TEXT
 
     keys = MemoryKeys()
     keys.saved[demo_server.url] = "office-secret"
@@ -358,8 +358,8 @@ def test_with_the_server_off_the_app_opens_no_network_socket(tmp_path):
 @pytest.mark.slow
 def test_with_the_server_on_the_app_connects_only_to_it(tmp_path):
     pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
-    from engine.fixtures.demo_model import DEMO_TEXT, write_demo_model
-    from engine.remote.fixture_server import FixtureServer
+    from engine.demo.demo_model import DEMO_TEXT, write_demo_model
+    from tests.support.fixture_server import FixtureServer
 
     with FixtureServer(write_demo_model(tmp_path / "demo.gguf")) as server:
         seen = _app_sockets(tmp_path / "home", server.url, server.alias)
@@ -371,7 +371,7 @@ def test_with_the_server_on_the_app_connects_only_to_it(tmp_path):
 def test_a_server_that_is_not_there_offers_try_again(qtbot, qapp, qloop, rotary_home):
     from app.application import RotaryApp
     from app.bridge import real_backend
-    from engine.remote.fixture_server import free_port
+    from tests.support.fixture_server import free_port
 
     url = f"http://127.0.0.1:{free_port()}"
     paths = default_paths()

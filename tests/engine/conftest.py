@@ -7,7 +7,7 @@ from typing import Callable
 
 import pytest
 
-from engine.fixtures.shapes import SHAPES, write_shape_fixture
+from tests.support.shapes import SHAPES, write_shape_fixture
 
 
 # ---- shape fixtures: header-only GGUFs of real models (sparse files, ~50 KB on disk each) ----

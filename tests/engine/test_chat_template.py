@@ -6,7 +6,7 @@ from __future__ import annotations
 import ctypes
 
 from engine.api import ChatMessage
-from engine.fixtures.tiny_moe import write_tiny_moe
+from engine.demo.tiny_moe import write_tiny_moe
 from engine.model.inspect_gguf import inspect_model
 from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.generate import (BUILTIN_TEMPLATES, builtin_template_name, generate,

@@ -15,7 +15,7 @@ from engine.documents.ask import QuestionAnswerer, wants_whole
 from engine.documents.cache import TextCache
 from engine.documents.extract import read_document
 from engine.documents.index import PassageIndex, query_terms
-from engine.documents.samples import filler_paragraph, wrap, write_docx, write_pdf
+from tests.support.document_samples import filler_paragraph, wrap, write_docx, write_pdf
 from engine.documents.types import Document, Section
 from engine.messages import msg
 from engine.recipe import MemoryEstimate, Recipe

@@ -9,7 +9,7 @@ import pytest
 
 from engine.documents.cache import TextCache
 from engine.documents.extract import read_document
-from engine.documents.samples import long_pdf, write_docx, write_pdf
+from tests.support.document_samples import long_pdf, write_docx, write_pdf
 from engine.documents.types import Limits
 from engine.errors import (CorruptDocumentError, DocumentTooLargeError, EmptyDocumentError,
                            NoTextLayerError, PasswordProtectedError, UnsupportedDocumentError)

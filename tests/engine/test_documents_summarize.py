@@ -11,7 +11,7 @@ import pytest
 from engine.api import (DocumentFinished, DocumentInspected, DocumentProgress, DocumentRequest,
                         LoadRequest, ModelLoaded, RequestFailed, StepRecord)
 from engine.documents.presets import SUMMARY_PRESETS
-from engine.documents.samples import long_pdf, write_docx
+from tests.support.document_samples import long_pdf, write_docx
 from engine.documents.split import split_into_parts
 from engine.documents.summarize import DocumentSummarizer
 from engine.documents.types import Section
@@ -291,7 +291,7 @@ def _until(events, kind, timeout=120):
 
 
 def test_pages_without_text_are_named_before_and_after(loaded, tmp_path):
-    from engine.documents.samples import write_pdf
+    from tests.support.document_samples import write_pdf
     path = write_pdf(tmp_path / "scan-mix.pdf", [["Budget 2026 rose."], [""], ["Staff grew."]],
                      blank=(2,))
     _, summary, events, _ = summarize(loaded, tmp_path, path)

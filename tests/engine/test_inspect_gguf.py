@@ -229,7 +229,7 @@ def test_non_ascii_path_works(tmp_path):
 
 
 def test_tiny_moe_fixture_with_vocabulary(tmp_path):
-    tiny_moe = pytest.importorskip("engine.fixtures.tiny_moe")
+    tiny_moe = pytest.importorskip("engine.demo.tiny_moe")
     spec = tiny_moe.SPECS["test"]
     f = inspect_model(tiny_moe.write_tiny_moe(tmp_path / "tiny.gguf", "test"))
     assert (f.n_layers, f.n_expert, f.n_expert_used) == (spec.n_layer, spec.n_expert,

@@ -21,11 +21,11 @@ import pytest
 
 from engine.api import (ChatMessage, DocumentFinished, DocumentProgress,
                         DocumentRequest, LoadRequest, RequestFailed, RequestFinished, StepRecord)
-from engine.documents.samples import long_pdf
+from tests.support.document_samples import long_pdf
 from engine.errors import ServerAuthError, ServerContextFullError
-from engine.fixtures.demo_model import DEMO_TEXT
+from engine.demo.demo_model import DEMO_TEXT
 from engine.remote.config import ServerConfig
-from engine.remote.fixture_server import free_port
+from tests.support.fixture_server import free_port
 from engine.remote.service import RemoteEngineService
 from tests.engine.test_remote import Recorder, ask, connected, demo_gguf  # noqa: F401
 from tests.engine.test_remote_documents import document_events

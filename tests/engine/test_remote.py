@@ -13,10 +13,10 @@ from engine.api import (ChatMessage, ChatRequest, LoadRequest, RequestFailed,  #
                         RequestFinished, ServerModelLoaded, StepRecord)
 from engine.errors import (ServerAuthError, ServerBusyError, ServerContextFullError,  # noqa: E402
                            ServerDroppedError, ServerModelNotFoundError, ServerUnreachableError)
-from engine.fixtures.demo_model import DEMO_TEXT, write_demo_model  # noqa: E402
+from engine.demo.demo_model import DEMO_TEXT, write_demo_model  # noqa: E402
 from engine.remote.config import ServerConfig  # noqa: E402
 from engine.remote.errors import status_error  # noqa: E402
-from engine.remote.fixture_server import FixtureServer, free_port  # noqa: E402
+from tests.support.fixture_server import FixtureServer, free_port  # noqa: E402
 from engine.remote.service import RemoteEngineService, list_models  # noqa: E402
 
 TIMEOUT = 60.0

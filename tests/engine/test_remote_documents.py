@@ -14,13 +14,13 @@ pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server ex
 from engine.api import (ChatMessage, DocumentFinished, DocumentInspected,  # noqa: E402
                         DocumentProgress, DocumentRequest, RequestFailed, RequestStarted,
                         StepRecord)
-from engine.documents.samples import long_pdf  # noqa: E402
+from tests.support.document_samples import long_pdf  # noqa: E402
 from engine.documents.summarize import DocumentSummarizer  # noqa: E402
 from engine.errors import ServerNoTokenizerError  # noqa: E402
 from engine.remote.client import ServerClient  # noqa: E402
 from engine.remote.config import ServerConfig  # noqa: E402
 from engine.remote.documents import RemoteSummaryModel  # noqa: E402
-from engine.remote.fixture_server import FixtureServer, free_port  # noqa: E402
+from tests.support.fixture_server import FixtureServer, free_port  # noqa: E402
 from engine.remote.service import connect  # noqa: E402
 from tests.engine.test_remote import Recorder, connected, demo_gguf  # noqa: E402,F401
 

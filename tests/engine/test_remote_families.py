@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse  # noqa: E402
 from starlette.routing import Route  # noqa: E402
 
 from engine.api import ChatMessage, ChatRequest, RequestFinished  # noqa: E402
-from engine.remote.fixture_server import free_port  # noqa: E402
+from tests.support.fixture_server import free_port  # noqa: E402
 from tests.engine.test_remote import Recorder, connected  # noqa: E402
 
 WORDS = ["Hello", " from", " the", " office", " server."]

@@ -84,8 +84,8 @@ def test_local_engine_creates_no_internet_socket(tiny_moe_path):
 
 def test_remote_engine_connects_only_to_the_configured_server(tmp_path):
     pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
-    from engine.fixtures.demo_model import write_demo_model
-    from engine.remote.fixture_server import FixtureServer
+    from engine.demo.demo_model import write_demo_model
+    from tests.support.fixture_server import FixtureServer
 
     with FixtureServer(write_demo_model(tmp_path / "demo.gguf")) as server:
         seen = _sockets(REMOTE, server.url)

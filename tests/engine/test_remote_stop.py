@@ -27,7 +27,7 @@ from starlette.responses import JSONResponse  # noqa: E402
 from starlette.routing import Route  # noqa: E402
 
 from engine.api import ChatMessage, ChatRequest, RequestFinished, RequestStarted  # noqa: E402
-from engine.remote.fixture_server import FixtureServer, free_port  # noqa: E402
+from tests.support.fixture_server import FixtureServer, free_port  # noqa: E402
 from tests.engine.test_remote import Recorder, ask, connected, demo_gguf  # noqa: E402,F401
 
 STOP_WITHIN_S = 2.0

@@ -16,9 +16,9 @@ from cryptography.x509.oid import NameOID  # noqa: E402
 
 from engine.api import LoadRequest, ServerModelLoaded  # noqa: E402
 from engine.errors import ServerCertificateError, ServerProtocolError  # noqa: E402
-from engine.fixtures.demo_model import write_demo_model  # noqa: E402
+from engine.demo.demo_model import write_demo_model  # noqa: E402
 from engine.remote.config import ServerConfig  # noqa: E402
-from engine.remote.fixture_server import FixtureServer  # noqa: E402
+from tests.support.fixture_server import FixtureServer  # noqa: E402
 from engine.remote.service import RemoteEngineService  # noqa: E402
 from tests.engine.test_remote import Recorder  # noqa: E402
 

@@ -147,7 +147,7 @@ def test_memory_failures_step_down_the_ladder_in_plain_words(engine_service, tin
 
 
 def test_a_dense_model_is_reported_as_dense_and_still_runs(engine_service, tmp_path, cpu_recipe):
-    from engine.fixtures.tiny_moe import write_tiny_moe
+    from engine.demo.tiny_moe import write_tiny_moe
 
     service, collector = engine_service
     dense = write_tiny_moe(tmp_path / "dense.gguf", "dense")

@@ -7,7 +7,7 @@ import os
 import gguf
 import pytest
 
-from engine.fixtures.shapes import SHAPES, assign_q4_k_m
+from tests.support.shapes import SHAPES, assign_q4_k_m
 
 NAMES = sorted(SHAPES)
 

@@ -418,7 +418,7 @@ def _transparent_huge_pages() -> str:
 def test_cpu_slot_banks_live_in_huge_pages(tmp_path, cpu_recipe):
     # With 4 KiB pages, reading the host banks cost ~10% more than the mmapped weights; banks
     # in a malloc'ed buffer had only its 2 MiB-aligned middle (86%) in huge pages.
-    from engine.fixtures.tiny_moe import SPECS, write_tiny_moe  # noqa: PLC0415
+    from engine.demo.tiny_moe import SPECS, write_tiny_moe  # noqa: PLC0415
 
     spec = SPECS["bench"]                          # banks of ~200 MiB: room for 2 MiB pages
     path = write_tiny_moe(tmp_path / "bench-moe.gguf", "bench")
