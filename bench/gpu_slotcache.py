@@ -61,8 +61,7 @@ def prepare(arch: str, with_sources: bool) -> None:
 
     shutil.rmtree(CARRY, ignore_errors=True)
     (CARRY / "wheels").mkdir(parents=True)
-    wheel = build_cuda_wheel(arch)
-    shutil.copy2(wheel, CARRY / "wheels" / wheel.name)
+    slim_wheel(build_cuda_wheel(arch), CARRY / "wheels")
     subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
                     "--dest", str(CARRY / "wheels"), *PURE_WHEELS], check=True)
     traces = ROOT.parent / "shared" / "traces"
@@ -76,6 +75,33 @@ def prepare(arch: str, with_sources: bool) -> None:
     if size > CARRY_LIMIT:
         raise SystemExit(f".gpu/ is {size / 2**20:.1f} MiB, over the {CARRY_LIMIT / 2**20:.0f} MiB "
                          "a device call may carry: prepare one architecture (--arch 90).")
+
+
+def slim_wheel(wheel: pathlib.Path, folder: pathlib.Path) -> pathlib.Path:
+    """The wheel with each shared library once: the build installs every library twice
+    (llama_cpp/lib and a top-level lib/) and each as three full files (libggml-cuda.so,
+    .so.0, .so.0.25.3: 3 x 92 MB). Kept: llama_cpp/lib's names that llama_cpp opens
+    (libX.so) and the sonames the libraries need (libX.so.0); the CUDA library only by its
+    soname, as libggml links it."""
+    import re  # noqa: PLC0415
+    import zipfile  # noqa: PLC0415
+
+    def keep(name: str) -> bool:
+        if name.startswith("lib/") or re.search(r"\.so\.\d+\.\d+", name):
+            return False          # a second copy outside the package; libX.so.0.25.3 (links)
+        return not name.endswith("/libggml-cuda.so")     # opened by the soname only
+    out = folder / wheel.name
+    with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        names = [n for n in src.namelist() if keep(n)]
+        for name in names:
+            data = src.read(name)
+            if name.endswith(".dist-info/RECORD"):
+                data = "".join(line + "\n" for line in data.decode().splitlines()
+                               if keep(line.split(",")[0])).encode()
+            dst.writestr(src.getinfo(name), data)
+    print(f"{out.name}: {wheel.stat().st_size / 2**20:.0f} MiB -> {out.stat().st_size / 2**20:.0f} MiB "
+          "(each library once)", flush=True)
+    return out
 
 
 def _pack_sources() -> None:
@@ -119,6 +145,10 @@ def cuda_library_dirs() -> list[str]:
     """Folders holding cuBLAS and the CUDA runtime for the wheel (it carries neither):
     PyTorch's nvidia wheels, the CUDA toolkit."""
     candidates = [pathlib.Path("/usr/local/cuda/lib64")]
+    from bench.cuda_build import CUBLAS_REQUIREMENT, cache_root  # noqa: PLC0415
+    # here (smoke runs): the registry's cuBLAS that --build-wheel unpacked
+    candidates.append(cache_root() / "cublas" / CUBLAS_REQUIREMENT.split("==")[1] / "nvidia"
+                      / "cu13" / "lib")
     try:
         import nvidia  # noqa: PLC0415 - PyTorch's CUDA libraries, where it is installed
         candidates += [pathlib.Path(p) / "cu13" / "lib" for p in nvidia.__path__]

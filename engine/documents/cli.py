@@ -87,24 +87,15 @@ def cmd_ask(args) -> int:
 
     index = args.index or str(default_cache_dir() / "index.sqlite")
     model, close = _open_model(args)
-    stop, outcome = threading.Event(), {}
+    stop = threading.Event()
     try:
         shas = [_read_and_index(model, path, index, stop) for path in args.files]
         request = QuestionRequest(args.question, tuple(dict.fromkeys(shas)), index,
                                   language=args.language, max_tokens=args.max_tokens)
         answerer = QuestionAnswerer(model, request, _ask_printer(args.json), stop)
-        worker = threading.Thread(target=_run_answer, args=(answerer, outcome), name="rotary-engine")
-        worker.start()
-        while worker.is_alive():
-            worker.join(0.2)
-    except KeyboardInterrupt:
-        stop.set()
-        worker.join()
+        answered = _on_engine_thread(answerer.run, stop)
     finally:
         close()
-    if "error" in outcome:
-        raise outcome["error"]
-    answered = outcome.get("answer")
     if answered is not None and args.json:
         print(json.dumps(_answer_json(request, answered), indent=2, ensure_ascii=False))
     elif answered is not None:
@@ -126,11 +117,28 @@ def _read_and_index(model, path: str, index: str, stop: threading.Event) -> str:
     return document.sha256
 
 
-def _run_answer(answerer, outcome: dict) -> None:
+def _on_engine_thread(work, stop: threading.Event):
+    """``work()`` on a thread of its own, as in the app, so that Ctrl+C stops it between
+    tokens (``stop``); returns its result or raises its error here."""
+    outcome: dict = {}
+
+    def run() -> None:
+        try:
+            outcome["result"] = work()
+        except Exception as error:  # noqa: BLE001 - handed to the main thread, which reports it
+            outcome["error"] = error
+
+    worker = threading.Thread(target=run, name="rotary-engine")
+    worker.start()
     try:
-        outcome["answer"] = answerer.run()
-    except Exception as error:  # noqa: BLE001 - handed to the main thread, which reports it
-        outcome["error"] = error
+        while worker.is_alive():
+            worker.join(0.2)
+    except KeyboardInterrupt:
+        stop.set()
+        worker.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("result")
 
 
 def _ask_printer(quiet: bool):
@@ -177,32 +185,17 @@ def cmd_summarize(args) -> int:
     model, close = _open_model(args)
     request = DocumentRequest(args.file, preset=args.preset, language=args.language,
                               question=args.question, inspect_only=args.inspect)
-    stop, outcome = threading.Event(), {}
+    stop = threading.Event()
     summarizer = DocumentSummarizer(model, request, _printer(), stop)
-    worker = threading.Thread(target=_run, args=(summarizer, outcome), name="rotary-engine")
     try:
-        worker.start()
-        while worker.is_alive():
-            worker.join(0.2)
-    except KeyboardInterrupt:
-        stop.set()
-        worker.join()
+        summary = _on_engine_thread(summarizer.run, stop)
     finally:
         close()
-    if "error" in outcome:
-        raise outcome["error"]
     if args.json:
-        print(json.dumps(_json(summarizer, outcome.get("summary")), indent=2, ensure_ascii=False))
-    elif outcome.get("summary") is not None:
-        print(outcome["summary"].text)
+        print(json.dumps(_json(summarizer, summary), indent=2, ensure_ascii=False))
+    elif summary is not None:
+        print(summary.text)
     return 0
-
-
-def _run(summarizer, outcome: dict) -> None:
-    try:
-        outcome["summary"] = summarizer.run()
-    except Exception as error:  # noqa: BLE001 - handed to the main thread, which reports it
-        outcome["error"] = error
 
 
 def _printer():
