@@ -81,6 +81,7 @@ class DocumentPanel(QFrame):
             layout.addWidget(part)
         self.here = True                # its conversation is the open one
         self.in_use = False             # something to show (checking, options, progress)
+        self.overview_line = ""         # what the document holds, said in the card
         self.hide()
 
     def _build_options(self, presets: list[tuple[str, str]]) -> QWidget:
@@ -148,6 +149,7 @@ class DocumentPanel(QFrame):
     def show_checking(self, name: str) -> None:
         self.title.setText(name)
         self.found.setText(tr("Looking at the document…"))
+        self.overview_line = ""
         self.options.hide()
         self.running.hide()
         self._reveal()
@@ -156,7 +158,8 @@ class DocumentPanel(QFrame):
                       replacing: bool = False) -> None:
         """``replacing``: Edit on a "Document:" message (its summary will be replaced)."""
         self.title.setText(overview.name)
-        self.found.setText(overview_text(overview) + "\n" + tr(
+        self.overview_line = overview_text(overview)
+        self.found.setText(self.overview_line + "\n" + tr(
             "Ask a question about it below, or choose a summary:"))
         self.replacing.setVisible(replacing)
         self.preset.setCurrentIndex(max(0, self.preset.findData(preset)))
@@ -168,8 +171,8 @@ class DocumentPanel(QFrame):
             self.summarize_button.setFocus()
 
     def show_started(self, name: str = "") -> None:
-        if not self.in_use:             # Write again: no look at the document before
-            self.found.setText("")
+        # what it holds stays; the invitation to choose goes (Write again: no look before)
+        self.found.setText(self.overview_line if self.in_use else "")
         if name:
             self.title.setText(name)
         self.options.hide()
@@ -195,7 +198,7 @@ class DocumentPanel(QFrame):
         self.running.show()         # also while pictures of pages are read, before the overview
 
     def close_panel(self, *_args) -> None:
-        self.in_use = False
+        self.in_use, self.overview_line = False, ""
         self.hide()
 
 

@@ -474,3 +474,12 @@ def test_the_card_fits_a_640_by_420_window(qtbot, make_app, tmp_path, language):
     qtbot.wait(50)
     assert window.width() == 640 and panel.status.width() <= panel.width()
     wait_idle(qtbot, rotary)
+
+
+def test_while_a_summary_runs_the_card_keeps_what_the_document_holds_not_the_invitation(
+        qtbot, make_app, tmp_path):
+    rotary, _docs = _app(make_app, qtbot, part_delay=0.3)
+    panel = _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf")
+    assert "Ask a question" not in panel.found.text()       # no choice to make any more
+    assert panel.found.text() and panel.found.text() == panel.overview_line
+    wait_idle(qtbot, rotary)
