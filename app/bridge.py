@@ -90,6 +90,11 @@ def _lazy(module: str, name: str) -> Callable[..., Any]:
     return call
 
 
+def check_native_helpers() -> tuple[bool, str]:
+    """The self-test's check of the engine's C helpers (engine/native), imported when it runs."""
+    return _lazy("engine.native", "self_test")()
+
+
 def check_text_recognition() -> tuple[bool, str]:
     """The self-test's OCR check (engine/documents/ocr.py), imported only when it runs."""
     return _lazy("engine.documents.ocr", "self_test")()

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from engine.api import (ChatMessage, ChatRequest, LoadRequest, ModelLoaded, RequestFailed,
                         RequestFinished, StepRecord)
-from app.bridge import EngineBackend, check_text_recognition, real_backend
+from app.bridge import EngineBackend, check_native_helpers, check_text_recognition, real_backend
 from app.i18n import tr
 from app.paths import AppPaths
 
@@ -44,6 +44,7 @@ def check_titles() -> dict[str, str]:
     return {"settings folder": tr("settings folder"), "history folder": tr("history folder"),
             "demo model": tr("demo model"), "engine": tr("engine"),
             "text recognition": tr("reading scanned pages"),
+            "native helpers": tr("built-in accelerators"),
             "offline": tr("working without the network"), "window": tr("showing the window")}
 
 
@@ -222,6 +223,15 @@ def _describe(event: Any) -> str:
     return f"{error.message} ({error.details[-300:]})" if error.details else error.message
 
 
+def check_native() -> Check:
+    """The C helpers load, their layouts matching the engine's (prebuilt in an installed app)."""
+    try:
+        ok, detail = check_native_helpers()
+    except Exception as exc:  # noqa: BLE001 - any failure is this check's result
+        return Check("native helpers", False, f"failed: {exc!r}")
+    return Check("native helpers", ok, detail)
+
+
 def check_ocr() -> Check:
     """Scanned PDFs: Tesseract and its data are there and read a drawn line, offline."""
     try:
@@ -283,6 +293,7 @@ def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
         checks.append(demo)
         if model is not None:
             checks.append(check_engine(backend, model, preset))
+        checks.append(check_native())
         checks.append(check_ocr())
         checks.extend(check() for check in extra)
     checks.append(check_network(guard))

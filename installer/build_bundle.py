@@ -98,9 +98,10 @@ def bundle_problems(bundle: Path, log: str) -> list[str]:
     for helper, what in (("rotary_routing", "routing helper"), ("rotary_policy", "rotary policy step")):
         if len(list(prebuilt.glob(f"{helper}-*.*"))) != 1:
             problems.append(f"the bundle does not carry exactly one prebuilt {what}")
-    # The self-test loads a model, so the recorder's library: from the bundle, not a cache.
-    if f"native helper rotary_routing loaded from {prebuilt}" not in log:
-        problems.append("the self-test did not load the routing helper the bundle carries")
+    # The self-test loads both helpers: from the bundle, not a cache or a compiler.
+    for helper, what in (("rotary_routing", "routing helper"), ("rotary_policy", "rotary policy step")):
+        if f"native helper {helper} loaded from {prebuilt}" not in log:
+            problems.append(f"the self-test did not load the {what} the bundle carries")
     if (bundle / "_internal" / "engine" / "native" / "csrc").exists():
         problems.append("the bundle carries the C sources (it would compile them, not use its copies)")
     # Native parts the self-test does not run: PDF reading (documents) needs pdfium.

@@ -1137,6 +1137,10 @@
         <translation>스캔한 쪽 읽기</translation>
     </message>
     <message>
+        <source>built-in accelerators</source>
+        <translation>내장 가속 기능</translation>
+    </message>
+    <message>
         <source>working without the network</source>
         <translation>네트워크 없이 작동</translation>
     </message>

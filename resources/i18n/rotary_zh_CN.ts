@@ -1137,6 +1137,10 @@
         <translation>读取扫描页面</translation>
     </message>
     <message>
+        <source>built-in accelerators</source>
+        <translation>内置加速功能</translation>
+    </message>
+    <message>
         <source>working without the network</source>
         <translation>不使用网络运行</translation>
     </message>

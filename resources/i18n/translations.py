@@ -664,6 +664,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         '일부 요약: 끝나기 전에 멈췄습니다.',
         '部分摘要：在结束前停止了。'),
     # The documents of a conversation (app/document_shelf.py, app/document_view.py).
+    "built-in accelerators": ("내장 가속 기능", "内置加速功能"),
     'reading scanned pages': (
         '스캔한 쪽 읽기',
         '读取扫描页面'),

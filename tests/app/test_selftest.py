@@ -23,8 +23,10 @@ def test_the_real_engine_passes_every_check(rotary_home):
     report = run_checks(default_paths())
     assert report.ok, report.verdict()
     names = [check.name for check in report.checks]
-    assert names == ["settings folder", "history folder", "demo model", "engine", "text recognition",
-                     "offline"]
+    assert names == ["settings folder", "history folder", "demo model", "engine",
+                     "native helpers", "text recognition", "offline"]
+    native = next(c for c in report.checks if c.name == "native helpers")
+    assert native.detail == "C helpers: rotary policy step, routing recorder"   # pip built them
     engine = next(c for c in report.checks if c.name == "engine")
     assert engine.detail.startswith("8 tokens")
     assert report.verdict().startswith("ROTARY SELF-TEST PASSED")
@@ -140,3 +142,15 @@ def test_failed_checks_are_named_in_the_interface_language(qapp):
         assert "(엔진)" in report.user_text() and "engine" not in report.user_text()
     finally:
         qapp.removeTranslator(translator)
+
+
+def test_a_c_helper_that_does_not_match_the_engine_fails_its_check(monkeypatch):
+    from app import selftest  # noqa: PLC0415
+    from engine.native.abi import NativeAbiError  # noqa: PLC0415
+    from engine.residency import native_rotary  # noqa: PLC0415
+
+    def mismatched():
+        raise NativeAbiError("rp_engine.budget is at 40 in C, 32 here")
+    monkeypatch.setattr(native_rotary, "library", mismatched)
+    check = selftest.check_native()
+    assert not check.ok and "does not match" in check.detail and "rp_engine" in check.detail
