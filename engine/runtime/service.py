@@ -178,8 +178,7 @@ class EngineService:
 
     def _chat(self, request: ChatRequest, stop: CancelToken) -> None:
         if stop.is_set():           # stopped while it waited: it never starts
-            stats = ResponseStats(request.request_id, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, "stopped")
-            self._emit(RequestFinished(request.request_id, "", stats, request.conversation_id))
+            self._finish_unstarted(request)
             return
         model = self._loaded_model(self._NO_MODEL)
         self._emit(RequestStarted(request.request_id, request.conversation_id))
@@ -194,12 +193,16 @@ class EngineService:
 
     def _question(self, request: QuestionRequest, stop: CancelToken) -> None:
         if stop.is_set():           # stopped while it waited: it ends like a chat answer
-            stats = ResponseStats(request.request_id, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, "stopped")
-            self._emit(RequestFinished(request.request_id, "", stats, request.conversation_id))
+            self._finish_unstarted(request)
             return
         model = self._loaded_model(self._NO_MODEL_FOR_DOCUMENT)
         self._emit(RequestStarted(request.request_id, request.conversation_id))
         model.ask(request, stop, self._emit)
+
+    def _finish_unstarted(self, request: ChatRequest | QuestionRequest) -> None:
+        """An answer stopped before it began: it ends, empty and "stopped", like any other."""
+        stats = ResponseStats(request.request_id, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, "stopped")
+        self._emit(RequestFinished(request.request_id, "", stats, request.conversation_id))
 
     def _unload(self, _request: _Unload, _stop: CancelToken) -> None:
         self._close_model()
