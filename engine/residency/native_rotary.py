@@ -32,7 +32,8 @@ _i32p, _i64p, _f32p, _f64p, _u8p = (ctypes.POINTER(t) for t in (
     ctypes.c_int32, ctypes.c_int64, ctypes.c_float, ctypes.c_double, ctypes.c_uint8))
 _i32 = ctypes.c_int32
 _SIGNATURES = {
-    "rp_new": ([_i32] * 3 + [_i32p] + [_i32] * 6 + [_f64p, ctypes.c_double, _i32, _i32p, _i32p],
+    "rp_new": ([_i32] * 3 + [_i32p] + [_i32] * 6 + [_f64p, ctypes.c_double, ctypes.c_double, _i32,
+                                                    _i32p, _i32p],
                ctypes.c_void_p),
     "rp_bind": ([ctypes.c_void_p, _f64p, _f64p, _f64p, _i32p, _i32p, _u8p, _i32p, _i32p, _i32p,
                  _i64p, _i64p, _i64p, _i32p, _i32p], ctypes.c_int32),
@@ -184,7 +185,8 @@ class NativeRotaryPolicy(ResidencyPolicy):
         slots = np.asarray(budget.slots, dtype=np.int32)
         handle = lib.rp_new(self.budget.n_layers, n_expert, k, _ptr(slots, _i32p), self.upload_cap,
                             cfg.order, cfg.horizon, cfg.memory, int(cfg.layer_match), len(growth),
-                            _ptr(growth, _f64p), fade, rules.shape[1], _ptr(rules[0], _i32p),
+                            _ptr(growth, _f64p), fade, cfg.pool / self.budget.n_layers,
+                            rules.shape[1], _ptr(rules[0], _i32p),
                             _ptr(rules[1], _i32p))
         if not handle:
             raise ValueError(f"the native rotary policy refused {cfg} with slots {budget.slots}")

@@ -13,11 +13,14 @@ uploaded), and follows the rule whose shadow hit most over the recent past:
   never), each with demand admission (every miss comes in, the lowest score goes) or with
   admission control (only when the miss outscores the victim);
 * the forecast: experts forecast at distance d rank by 1/d above all others, the rest by the
-  current best half-life's score, with admission control, so an upload is refused only when
-  the resident it would evict is forecast sooner (or, neither forecast, scores higher).
+  current best half-life's score; an upload is refused when the resident it would evict is
+  forecast sooner, and otherwise admitted as the best plain rule (by the same tally) admits.
 
-The shadows' hits are tallied with a half-life of ``window`` tokens; ties keep the current
-rule. Eviction takes the exact lowest-ranked unprotected resident. Decisions use only routing
+The shadows' hits are tallied with a half-life of ``window`` tokens. A layer follows the rule
+with the highest tally plus ``pool`` times the mean tally of that rule over all layers: a
+128-token chat gives one layer little evidence, and the layers mostly agree on the time
+scale. Ties keep the current rule. Eviction takes the exact lowest-ranked unprotected
+resident. Decisions use only routing
 up to token t, so they are legal in the engine's "decide after the token" semantics.
 
 The forecast (the first version's whole policy): the first MoE layer's ids of the last
@@ -58,6 +61,7 @@ ALWAYS, OUTSCORE = 0, 1           # admission: every miss / a miss that outscore
 class RotaryConfig:
     half_lives: tuple[float, ...] = (4.0, 16.0, 64.0, NEVER)   # candidate time scales, tokens
     window: float = 32.0        # half-life in tokens of the shadow-hit tally that picks a rule
+    pool: float = 0.5           # weight of the all-layer mean tally in each layer's choice
     forecast: bool = True       # the forecast is a candidate rule
     order: int = 3              # tokens of layer-0 routing that identify a context (falls back to shorter)
     horizon: int = 16           # tokens of the past continuation used as the forecast
@@ -68,7 +72,8 @@ class RotaryConfig:
     prompt_feed: int = 32       # ... of which the last go through the normal step (uploads)
 
     def __post_init__(self) -> None:
-        if not self.half_lives or any(not h > 0 for h in self.half_lives) or not self.window > 0:
+        if not self.half_lives or any(not h > 0 for h in self.half_lives) or not self.window > 0 \
+                or not self.pool >= 0:
             raise ValueError(f"rotary needs positive half-lives and window, got {self}")
 
     def candidates(self) -> list[tuple[int, int]]:
@@ -91,8 +96,13 @@ class RotaryPolicy(ResidencyPolicy):
         self.boost = [[1.0] * n_half for _ in range(n_layers)]                          # [L][H]
         self.shadow = [[set() for _ in self.rules] for _ in range(n_layers)]   # [L][rules] members
         self.tally = [[0.0] * len(self.rules) for _ in range(n_layers)]     # [L][rules] decayed hits
+        self.pooled = [0.0] * len(self.rules)   # [rules] sum of the layers' tallies
+        self.pool = cfg.pool / n_layers          # weight of that sum in a layer's choice
+        self.plain = [r for r, (half, _) in enumerate(self.rules) if half >= 0]   # not the forecast
+        self.forecast_floor = FORECAST_KEY / max(1, cfg.horizon)   # keys >= this: forecast
         self.rule = [0] * n_layers          # [L] the rule followed now
         self.base = [0] * n_layers          # [L] half-life index the forecast ranks the rest by
+        self.base_admit = [ALWAYS] * n_layers   # [L] the best plain rule's admission
         # the forecast's memory (per token, shared by the layers)
         self.history: list = [None] * cfg.memory    # [memory] per token: [layers] routed id lists
         self.signature: list = [None] * cfg.memory  # [memory] layer-0 ids of each token (a tuple)
@@ -110,9 +120,11 @@ class RotaryPolicy(ResidencyPolicy):
     def _learn(self, layer: int, ids: list[int], probs) -> None:
         """Everything but the real slots: tally the shadows' hits, remember the routing, count
         the uses, move the shadows, pick the rule to follow."""
-        tally, fade = self.tally[layer], self.fade
+        tally, pooled, fade = self.tally[layer], self.pooled, self.fade
         for r, members in enumerate(self.shadow[layer]):
-            tally[r] = tally[r] * fade + sum(e in members for e in ids)
+            hits = tally[r] * fade + sum(e in members for e in ids)
+            pooled[r] += hits - tally[r]
+            tally[r] = hits
         self._remember(layer, ids)
         self._count(layer, ids, probs)
         for r in range(len(self.rules)):
@@ -120,11 +132,25 @@ class RotaryPolicy(ResidencyPolicy):
         self._choose(layer)
 
     def _choose(self, layer: int) -> None:
-        tally, now = self.tally[layer], self.rule[layer]
-        best = max(range(len(tally)), key=lambda r: (tally[r], r == now, -r))
+        tally, pooled, pool, now = self.tally[layer], self.pooled, self.pool, self.rule[layer]
+        merit = [tally[r] + pool * pooled[r] for r in range(len(tally))]
+        best = max(range(len(tally)), key=lambda r: (merit[r], r == now, -r))
         self.rule[layer] = best
         if self.rules[best][0] >= 0:
             self.base[layer] = self.rules[best][0]
+        if self.plain:
+            plain = max(self.plain, key=lambda r: (merit[r], -r))
+            self.base_admit[layer] = self.rules[plain][1]
+
+    def _admits(self, layer: int, r: int, key: float, victim_key: float) -> bool:
+        """Rule r's admission of a miss ranked ``key`` over a victim ranked ``victim_key``.
+        The forecast refuses only for a victim forecast sooner; else it admits as the best
+        plain rule does (refusing everything unforecast lost on chat traces)."""
+        if key > victim_key:
+            return True
+        if self.rules[r][0] >= 0:
+            return self.rules[r][1] == ALWAYS
+        return victim_key < self.forecast_floor and self.base_admit[layer] == ALWAYS
 
     def _move_shadow(self, layer: int, r: int, ids: list[int]) -> None:
         """Rule r's decision on its shadow: as _decide, without uploads."""
@@ -132,13 +158,13 @@ class RotaryPolicy(ResidencyPolicy):
         missed = [e for e in ids if e not in members]
         if not missed:
             return
-        key, admit = self._key_of(layer, r), self.rules[r][1]
-        for _, expert in sorted(((key(e), e) for e in missed), reverse=True)[: self.upload_cap]:
+        key = self._key_of(layer, r)
+        for expert_key, expert in sorted(((key(e), e) for e in missed), reverse=True)[: self.upload_cap]:
             if len(members) < self.tables[layer].n_slots:
                 members.add(expert)
                 continue
             victim_key, victim = min((key(e), e) for e in members if e not in ids)
-            if admit == OUTSCORE and not key(expert) > victim_key:
+            if not self._admits(layer, r, expert_key, victim_key):
                 return
             members.discard(victim)
             members.add(expert)
@@ -147,14 +173,15 @@ class RotaryPolicy(ResidencyPolicy):
         """The followed rule: best-ranked misses first, each into a free slot or the exact
         lowest-ranked unprotected resident's, that one only if the rule admits it."""
         table = self.tables[layer]
-        key, admit = self._key_of(layer, self.rule[layer]), self.rules[self.rule[layer]][1]
-        for _, expert in sorted(((key(e), e) for e in missed), reverse=True)[: self.upload_cap]:
+        rule = self.rule[layer]
+        key = self._key_of(layer, rule)
+        for expert_key, expert in sorted(((key(e), e) for e in missed), reverse=True)[: self.upload_cap]:
             if table.free:
                 slot = table.free.pop()
             else:
                 victim_key, victim = min((key(e), e) for e in table.expert_in
                                          if e != FREE and e not in ids)
-                if admit == OUTSCORE and not key(expert) > victim_key:
+                if not self._admits(layer, rule, expert_key, victim_key):
                     return                                   # not worth its upload: stays on the CPU
                 slot = table.slot_of[victim]
                 evictions.append((victim, slot))

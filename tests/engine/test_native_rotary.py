@@ -100,9 +100,9 @@ def test_synthetic_traces_decide_identically(slots, cap, config):
        order=st.integers(-1, 4), horizon=st.integers(-2, 20), window=st.sampled_from([0.5, 4.0, 32.0]),
        memory=st.integers(1, 48), layer_match=st.booleans(), forecast=st.booleans(),
        half_lives=st.lists(st.sampled_from([0.25, 1.0, 8.0, 1e9, NEVER]), min_size=1, max_size=3),
-       seed=st.integers(0, 2**16))
+       pool_weight=st.sampled_from([0.0, 0.5, 3.0]), seed=st.integers(0, 2**16))
 def test_random_configs_decide_identically(n_expert, k, data, order, horizon, window, memory,
-                                           layer_match, forecast, half_lives, seed):
+                                           layer_match, forecast, half_lives, pool_weight, seed):
     slots = tuple(data.draw(st.integers(k, n_expert)) for _ in range(2))
     cap = data.draw(st.one_of(st.none(), st.integers(0, k + 2)))
     rng = np.random.default_rng(seed)
@@ -111,7 +111,7 @@ def test_random_configs_decide_identically(n_expert, k, data, order, horizon, wi
                     for _ in range(120)], dtype=np.int16)                 # [tokens, 2 layers, k]
     config = RotaryConfig(order=order, horizon=horizon, window=window, memory=memory,
                           layer_match=layer_match, half_lives=tuple(half_lives), forecast=forecast,
-                          near_miss=data.draw(st.integers(0, 5)))
+                          pool=pool_weight, near_miss=data.draw(st.integers(0, 5)))
     scores = None
     if data.draw(st.booleans()):            # router scores with ties (one decimal), some < 0
         scores = np.round(rng.normal(0.3, 0.5, (*ids.shape[:2], n_expert)), 1).astype(np.float32)

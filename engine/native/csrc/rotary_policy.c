@@ -137,6 +137,8 @@ typedef struct {
     int32_t out_cap;             /* upload/eviction rows per layer: max(1, min(upload_cap, k)) */
     int32_t max_slots, total_slots;
     double fade;                 /* 2.0 ** (-1.0 / window), computed by Python */
+    double pool;                 /* pool / n_layers: weight of the all-layer tally, from Python */
+    double forecast_floor;       /* keys >= this are forecast (FORECAST_KEY / horizon) */
     double *growth;              /* [H] 2.0 ** (1.0 / half_life) or 1.0, computed by Python */
     int32_t *rule_half;          /* [R] half-life index of rule r, -1: the forecast */
     int32_t *rule_admit;         /* [R] RP_ALWAYS or RP_OUTSCORE */
@@ -158,6 +160,9 @@ typedef struct {
     /* private */
     int32_t *shadow;             /* rule r of layer l: [slots[l]] members at (R * slot_off[l] + r * slots[l]) */
     int32_t *shadow_n;           /* [L][R] members held */
+    double *pooled;              /* [R] sum of the layers' tallies */
+    double *merit;               /* [R] scratch: tally + pool * pooled */
+    int32_t *base_admit;         /* [L] the best plain rule's admission */
     /* [L][memory] records {int64 token; uint16 ids[k]}: a layer's consecutive tokens lie
      * together (a forecast reads `horizon` of them); the token says the row is that token's
      * (Python: the history row is not None). */
@@ -203,9 +208,13 @@ static int rp_alloc_private(rp_state *s) {
     s->before = malloc(sizeof(int32_t) * s->total_slots);
     s->shadow = malloc(sizeof(int32_t) * (size_t)R * s->total_slots);
     s->shadow_n = calloc((size_t)L * R, sizeof(int32_t));
+    s->pooled = calloc(R, sizeof(double));
+    s->merit = calloc(R, sizeof(double));
+    s->base_admit = calloc(L, sizeof(int32_t));
     if (!s->history || !s->signature || !s->seen || !s->seen_layer || !s->forecast || !s->f_cur
         || !s->f_built || !s->key || !s->cand_key || !s->cand_id || !s->share || !s->credit
-        || !s->before || !s->shadow || !s->shadow_n) return RP_E_NOMEM;
+        || !s->before || !s->shadow || !s->shadow_n || !s->pooled || !s->merit || !s->base_admit)
+        return RP_E_NOMEM;
     for (int64_t i = 0; i < (int64_t)s->memory * L; i++) *RP_ROW_TOKEN(s, i) = -1;
     for (int32_t i = 0; i < s->order; i++)
         if (rp_map_alloc(&s->seen[i], (i + 1) * k, 64) != RP_OK) return RP_E_NOMEM;
@@ -218,9 +227,10 @@ static int rp_alloc_private(rp_state *s) {
 RP_EXPORT rp_state *rp_new(int32_t n_layers, int32_t n_expert, int32_t k, const int32_t *slots,
                            int32_t upload_cap, int32_t order, int32_t horizon, int32_t memory,
                            int32_t layer_match, int32_t n_half, const double *growth, double fade,
-                           int32_t n_rules, const int32_t *rule_half, const int32_t *rule_admit) {
+                           double pool, int32_t n_rules, const int32_t *rule_half,
+                           const int32_t *rule_admit) {
     if (n_layers < 1 || n_expert < 1 || n_expert > 65535 || k < 1 || k > 256 || upload_cap < 0
-        || memory < 1 || n_half < 1 || n_rules < 1) return NULL;
+        || memory < 1 || n_half < 1 || n_rules < 1 || !(pool >= 0.0)) return NULL;
     for (int32_t r = 0; r < n_rules; r++)
         if (rule_half[r] < -1 || rule_half[r] >= n_half
             || (rule_admit[r] != RP_ALWAYS && rule_admit[r] != RP_OUTSCORE)) return NULL;
@@ -230,6 +240,8 @@ RP_EXPORT rp_state *rp_new(int32_t n_layers, int32_t n_expert, int32_t k, const 
     s->order = order < 0 ? 0 : order;                 /* Python: no context lengths either */
     s->horizon = horizon; s->memory = memory; s->layer_match = layer_match;
     s->upload_cap = upload_cap; s->fade = fade; s->n_half = n_half; s->n_rules = n_rules;
+    s->pool = pool;
+    s->forecast_floor = FORECAST_KEY / (double)(horizon > 1 ? horizon : 1);
     s->out_cap = upload_cap < k ? upload_cap : k;
     if (s->out_cap < 1) s->out_cap = 1;              /* the row stride; cap 0 writes nothing */
     s->growth = malloc(sizeof(double) * n_half);
@@ -268,9 +280,11 @@ RP_EXPORT int32_t rp_bind(rp_state *s, double *score, double *boost, double *tal
     for (int64_t i = 0; i < (int64_t)L * H * E; i++) score[i] = 0.0;
     for (int64_t i = 0; i < (int64_t)L * H; i++) boost[i] = 1.0;
     for (int64_t i = 0; i < (int64_t)L * R; i++) { tally[i] = 0.0; s->shadow_n[i] = 0; }
+    for (int32_t r = 0; r < R; r++) s->pooled[r] = 0.0;
     memset(member, 0, (size_t)L * R * E);
     for (int32_t l = 0; l < L; l++) {
         rule[l] = 0; base[l] = 0; next_free[l] = 0; clock[l] = 0; start[l] = -1;
+        s->base_admit[l] = RP_ALWAYS;
         for (int32_t i = 0; i < s->slots[l]; i++) expert_in[s->slot_off[l] + i] = RP_FREE;
     }
     for (int64_t i = 0; i < (int64_t)L * E; i++) slot_of[i] = RP_FREE;
@@ -287,6 +301,7 @@ RP_EXPORT void rp_free(rp_state *s) {
     free(s->history); free(s->signature); free(s->seen); free(s->seen_layer); free(s->forecast);
     free(s->f_cur); free(s->f_built); free(s->key); free(s->cand_key); free(s->cand_id);
     free(s->share); free(s->credit); free(s->before); free(s->shadow); free(s->shadow_n);
+    free(s->pooled); free(s->merit); free(s->base_admit);
     free(s);
 }
 
@@ -493,7 +508,14 @@ static int32_t rp_lowest(rp_state *s, const rp_keyer *key, const int32_t *values
     return got;
 }
 
-/* ---- the shadows and the choice (_learn, _move_shadow, _choose) ------------------------------- */
+/* ---- the shadows and the choice (_learn, _admits, _move_shadow, _choose) ----------------------- */
+
+/* Rule r's admission of a miss ranked `key` over a victim ranked `victim_key` (_admits). */
+static inline int rp_admits(const rp_state *s, int32_t l, int32_t r, double key, double victim_key) {
+    if (key > victim_key) return 1;
+    if (s->rule_half[r] >= 0) return s->rule_admit[r] == RP_ALWAYS;
+    return victim_key < s->forecast_floor && s->base_admit[l] == RP_ALWAYS;
+}
 
 static void rp_move_shadow(rp_state *s, int32_t l, int32_t r, const int32_t *ids) {
     int32_t k = s->k, S = s->slots[l], R = s->n_rules;
@@ -516,7 +538,7 @@ static void rp_move_shadow(rp_state *s, int32_t l, int32_t r, const int32_t *ids
             continue;
         }
         if (v >= n_victims) return;                      /* cannot happen: S >= k */
-        if (s->rule_admit[r] == RP_OUTSCORE && !(ranked_k[i] > s->cand_key[v])) return;
+        if (!rp_admits(s, l, r, ranked_k[i], s->cand_key[v])) return;
         int32_t at = s->cand_id[v++];
         member[shadow[at]] = 0;
         shadow[at] = e;
@@ -526,11 +548,16 @@ static void rp_move_shadow(rp_state *s, int32_t l, int32_t r, const int32_t *ids
 
 static void rp_choose(rp_state *s, int32_t l) {
     const double *tally = s->tally + (int64_t)l * s->n_rules;
-    int32_t now = s->rule[l], best = 0;
-    for (int32_t r = 1; r < s->n_rules; r++)      /* max by (tally, r == now, -r) */
-        if (tally[r] > tally[best] || (tally[r] == tally[best] && r == now)) best = r;
+    double *merit = s->merit;
+    int32_t now = s->rule[l], best = 0, plain = -1;
+    for (int32_t r = 0; r < s->n_rules; r++) merit[r] = tally[r] + s->pool * s->pooled[r];
+    for (int32_t r = 1; r < s->n_rules; r++)      /* max by (merit, r == now, -r) */
+        if (merit[r] > merit[best] || (merit[r] == merit[best] && r == now)) best = r;
     s->rule[l] = best;
     if (s->rule_half[best] >= 0) s->base[l] = s->rule_half[best];
+    for (int32_t r = 0; r < s->n_rules; r++)      /* the best plain rule: max by (merit, -r) */
+        if (s->rule_half[r] >= 0 && (plain < 0 || merit[r] > merit[plain])) plain = r;
+    if (plain >= 0) s->base_admit[l] = s->rule_admit[plain];
 }
 
 static int rp_learn(rp_state *s, int32_t l, const int32_t *ids, int32_t n_top, const int64_t *top,
@@ -541,7 +568,9 @@ static int rp_learn(rp_state *s, int32_t l, const int32_t *ids, int32_t n_top, c
         const uint8_t *member = s->member + ((int64_t)l * R + r) * E;
         int32_t hits = 0;
         for (int32_t i = 0; i < s->k; i++) hits += member[ids[i]];
-        tally[r] = tally[r] * s->fade + (double)hits;
+        double now = tally[r] * s->fade + (double)hits;
+        s->pooled[r] += now - tally[r];
+        tally[r] = now;
     }
     if (rp_remember(s, l, ids) != RP_OK) return RP_E_NOMEM;
     rp_count(s, l, ids, n_top, top, probs);
@@ -579,7 +608,7 @@ static void rp_decide(rp_state *s, int32_t l, const int32_t *ids, const int32_t 
             slot = s->next_free[l]++;
         } else {
             if (v >= n_victims) return;
-            if (s->rule_admit[r] == RP_OUTSCORE && !(keys[i] > s->cand_key[v])) return;  /* CPU */
+            if (!rp_admits(s, l, r, keys[i], s->cand_key[v])) return;      /* stays on the CPU */
             slot = s->cand_id[v++];
             int32_t n = s->n_ev[l]++;
             s->ev_s[l * C + n] = slot;

@@ -9,7 +9,7 @@ import pytest
 
 from engine.residency.budget import Budget
 from engine.residency.policy import make_policy
-from engine.residency.rotary import ALWAYS, NEVER, OUTSCORE, RotaryConfig, RotaryPolicy
+from engine.residency.rotary import ALWAYS, FORECAST_KEY, NEVER, OUTSCORE, RotaryConfig, RotaryPolicy
 from engine.residency.simulate import run_policy
 from engine.residency.trace import Trace
 
@@ -52,6 +52,47 @@ def test_the_rule_with_the_best_tally_is_followed_and_ties_keep_the_current_one(
     policy.tally[0][8] = 9.0
     policy._choose(0)
     assert (policy.rules[policy.rule[0]], policy.base[0]) == ((-1, OUTSCORE), 2)   # the forecast keeps it
+
+
+def test_a_layer_weighs_the_other_layers_tallies_in_its_choice():
+    # two layers, pool 0.5: a layer's merit is its tally + 0.25 x the rule's sum over layers.
+    # Layer 0 alone prefers rule 2 (1.0 against 0.8); layer 1 found rule 5 far better.
+    def choice(pool: float) -> int:
+        policy = RotaryPolicy(Budget.uniform(2, 4), 8, 1, config=RotaryConfig(pool=pool))
+        policy.tally = [[0.0, 0.0, 1.0, 0.0, 0.0, 0.8, 0.0, 0.0, 0.0],
+                        [0.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0, 0.0, 0.0]]
+        policy.pooled = [a + b for a, b in zip(*policy.tally)]
+        policy._choose(0)
+        return policy.rule[0]
+    assert (choice(0.5), choice(0.0)) == (5, 2)         # 0.8 + 0.25 x 4.8 = 2.0 > 1.0 + 0.25
+
+
+def test_the_pooled_tally_is_the_sum_of_the_layers_tallies():
+    policy = RotaryPolicy(Budget.uniform(3, 4), 16, 2)
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        for layer in range(3):
+            policy.after_token(layer, rng.choice(16, 2, replace=False).tolist())
+    assert np.allclose(policy.pooled, np.sum(policy.tally, axis=0), rtol=1e-12)
+    assert max(policy.pooled) > 0
+
+
+def test_the_forecast_admits_as_the_best_plain_rule_unless_the_victim_is_forecast():
+    # rules: (counts, ALWAYS), (counts, OUTSCORE), the forecast. Plain ALWAYS leads the plain
+    # rules, the forecast leads overall: an unforecast miss that does not outscore an
+    # unforecast victim comes in; a forecast victim is kept.
+    policy = RotaryPolicy(Budget.uniform(1, 2), 8, 1, config=RotaryConfig(half_lives=(NEVER,)))
+    policy.tally[0] = [2.0, 1.0, 3.0]
+    policy._choose(0)
+    assert (policy.rule[0], policy.base_admit[0]) == (2, ALWAYS)
+    forecast_soon = FORECAST_KEY / 2
+    assert policy._admits(0, 2, 1.0, 2.0)                       # neither forecast: admitted
+    assert not policy._admits(0, 2, 1.0, forecast_soon)         # the victim is forecast
+    assert policy._admits(0, 2, FORECAST_KEY, forecast_soon)    # forecast sooner than the victim
+    policy.tally[0] = [1.0, 2.0, 3.0]
+    policy._choose(0)
+    assert policy.base_admit[0] == OUTSCORE and not policy._admits(0, 2, 1.0, 2.0)
+    assert not policy._admits(0, 1, 1.0, 2.0) and policy._admits(0, 0, 1.0, 2.0)   # plain rules
 
 
 def test_admission_control_leaves_a_one_off_on_the_cpu():
