@@ -16,6 +16,7 @@ follows it.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict
 from pathlib import Path
 from typing import Callable
@@ -24,11 +25,13 @@ from PySide6.QtCore import QObject, Signal
 
 from engine.api import (DocumentFinished, DocumentInspected, DocumentOverview, DocumentProgress,
                         DocumentRequest)
-from engine.errors import EngineError
+from engine.errors import EngineError, ReadingStoppedError
 from app.document_text import answer_text, found_text, title_text
+from app.error_text import error_text
 from app.history import StoredMessage
 from app.i18n import tr
 
+log = logging.getLogger("rotary.documents")
 SUPPORTED = (".pdf", ".docx", ".txt", ".text", ".md", ".markdown")
 
 
@@ -229,7 +232,11 @@ class DocumentFlow(QObject):
             return
         self.request_id, self.running, self.path = None, False, None
         self.replace_from, self.summary_only = None, False
-        self.problem = self.notices.engine_error(error)
+        if isinstance(error, ReadingStoppedError):   # the user's own Stop: said, not an error
+            log.info("document stopped before it was read: %s", error.message)
+            self.problem = self.notices.info(error_text(error)[0])
+        else:
+            self.problem = self.notices.engine_error(error)
         self.chat.end_external()
         self.done.emit(None)
 

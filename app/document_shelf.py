@@ -3,15 +3,16 @@ dropped or chosen at once, read one after another.
 
 Each file goes through the document card (app/document_flow.py: read, counted, indexed for
 questions); once read it is recorded in the history (app/history.py, conversation_documents)
-and listed here with what it holds. "Summarise…" brings the card back for it. Questions in the
-conversation search every listed document (app/document_questions.py).
+and listed here with what it holds. "Summarise…" brings the card back for it; "Remove" takes it
+off the list (the file and the messages stay). Questions in the conversation search every
+listed document (app/document_questions.py).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from engine.api import DocumentOverview
@@ -23,7 +24,10 @@ from app.i18n import tr
 
 
 class DocumentShelf(QFrame):
-    """"Documents in this conversation": one line per document, with its Summarise button."""
+    """"Documents in this conversation": one line per document, with its Summarise and Remove
+    buttons."""
+
+    remove_requested = Signal(str)       # sha256 of the document to take off the list
 
     def __init__(self, summarise, parent=None) -> None:
         super().__init__(parent)
@@ -39,6 +43,7 @@ class DocumentShelf(QFrame):
         layout.addWidget(self.heading)
         layout.addLayout(self.rows)
         self.labels: list[QLabel] = []
+        self.remove_buttons: list[QPushButton] = []
         self.hide()
 
     def show_documents(self, documents: list[ConversationDocument]) -> None:
@@ -46,7 +51,7 @@ class DocumentShelf(QFrame):
             item = self.rows.takeAt(0)
             if item.widget() is not None:
                 item.widget().deleteLater()
-        self.labels = []
+        self.labels, self.remove_buttons = [], []
         for document in documents:
             self.rows.addWidget(self._row(document))
         self.setVisible(bool(documents))
@@ -62,9 +67,15 @@ class DocumentShelf(QFrame):
         button = QPushButton(tr("Summarise…"))
         button.setAccessibleName(tr("Summarise {name}").format(name=document.name))
         button.clicked.connect(lambda _=False, path=document.path: self.summarise(path))
+        remove = QPushButton(tr("Remove"))
+        remove.setAccessibleName(tr("Remove {name} from this conversation").format(name=document.name))
+        remove.setToolTip(tr("Questions will no longer search it. The file itself is not deleted."))
+        remove.clicked.connect(lambda _=False, sha=document.sha256: self.remove_requested.emit(sha))
         layout.addWidget(label, 1)
         layout.addWidget(button)
+        layout.addWidget(remove)
         self.labels.append(label)
+        self.remove_buttons.append(remove)
         return row
 
 
@@ -79,6 +90,7 @@ class ConversationDocuments(QObject):
         flow.overview_ready.connect(self._read)
         flow.done.connect(self._failed_or_finished)
         chat.conversation_opened.connect(lambda _messages: self.refresh())
+        shelf.remove_requested.connect(self.remove)
 
     def attach(self, paths: list[str]) -> bool:
         """Read ``paths`` one after another into the open conversation (or a new one)."""
@@ -89,6 +101,12 @@ class ConversationDocuments(QObject):
             return False
         self.waiting = list(rest)
         return True
+
+    def remove(self, sha256: str) -> None:
+        """Off the open conversation's list: questions no longer search it."""
+        if self.chat.conversation_id is not None:
+            self.history.remove_document(self.chat.conversation_id, sha256)
+        self.refresh()
 
     def refresh(self) -> None:
         self.shelf.show_documents(self.history.documents(self.chat.conversation_id))

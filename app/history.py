@@ -242,6 +242,13 @@ class HistoryStore:
         return [ConversationDocument(sha, name, path, json.loads(overview or "{}"))
                 for sha, name, path, overview in rows]
 
+    def remove_document(self, conversation_id: int, sha256: str) -> bool:
+        """The conversation no longer holds this document (its messages stay); False if it
+        did not. Its passages leave the index at the next start unless another holds it."""
+        cursor = self.db.execute("DELETE FROM conversation_documents WHERE conversation_id=?"
+                                 " AND sha256=?", (conversation_id, sha256))
+        return cursor.rowcount > 0
+
     def document_hashes(self) -> set[str]:
         """Every document some conversation holds (the rest may leave the index)."""
         return {row[0] for row in self.db.execute("SELECT sha256 FROM conversation_documents")}

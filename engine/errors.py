@@ -148,3 +148,8 @@ class CorruptDocumentError(DocumentError):
 
 class EmptyDocumentError(DocumentError):
     """The file holds no readable text at all."""
+
+
+class ReadingStoppedError(DocumentError):
+    """The user stopped the document before its text was read (during text recognition, or
+    while it waited its turn): not a fault, so the app says so quietly and logs no error."""

@@ -20,7 +20,7 @@ from engine.documents.cache import TextCache, file_sha256
 from engine.documents.types import KINDS, Document, Limits, Section
 from engine.errors import (CorruptDocumentError, DocumentError, DocumentTooLargeError,
                            EmptyDocumentError, NoTextLayerError, PasswordProtectedError,
-                           UnsupportedDocumentError)
+                           ReadingStoppedError, UnsupportedDocumentError)
 from engine.messages import msg
 
 log = logging.getLogger("rotary.documents")
@@ -114,7 +114,7 @@ def _recognise(pdf, blank: list[int], run: ocr.OcrRun | None) -> ocr.Recognised:
     try:
         return ocr.recognise_pages(pdf, blank, run)
     except ocr.OcrStopped:
-        raise DocumentError(msg("documents.ocr_stopped")) from None
+        raise ReadingStoppedError(msg("documents.ocr_stopped")) from None
 
 
 def _open_pdf(pdfium, data: bytes):

@@ -18,7 +18,7 @@ from typing import Callable, Protocol
 from engine.api import (ChatRequest, DocumentRequest, Event, Listener, LoadFallback, LoadProgress,
                         LoadRequest, ModelLoaded, ModelUnloaded, QuestionRequest, RequestFailed,
                         RequestFinished, RequestStarted, ResponseStats, next_request_id)
-from engine.errors import DocumentError, EngineError, EngineStateError, GenerationError
+from engine.errors import EngineError, EngineStateError, GenerationError, ReadingStoppedError
 from engine.messages import Msg, msg
 from engine.runtime.requests import CancelToken, RequestQueue
 
@@ -186,7 +186,7 @@ class EngineService:
 
     def _document(self, request: DocumentRequest, stop: CancelToken) -> None:
         if stop.is_set():
-            raise DocumentError(msg("engine.document_stopped_before_start"))
+            raise ReadingStoppedError(msg("engine.document_stopped_before_start"))
         model = self._loaded_model(self._NO_MODEL_FOR_DOCUMENT)
         self._emit(RequestStarted(request.request_id, request.conversation_id))
         model.document(request, stop, self._emit)

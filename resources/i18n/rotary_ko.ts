@@ -1224,6 +1224,18 @@
         <source>Summarise {name}</source>
         <translation>{name} 요약</translation>
     </message>
+    <message>
+        <source>Remove</source>
+        <translation>제거</translation>
+    </message>
+    <message>
+        <source>Remove {name} from this conversation</source>
+        <translation>이 대화에서 {name} 제거</translation>
+    </message>
+    <message>
+        <source>Questions will no longer search it. The file itself is not deleted.</source>
+        <translation>질문할 때 더 이상 이 문서에서 찾지 않습니다. 파일 자체는 삭제되지 않습니다.</translation>
+    </message>
 </context>
 <context>
     <name>engine</name>

@@ -1224,6 +1224,18 @@
         <source>Summarise {name}</source>
         <translation>摘要 {name}</translation>
     </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove {name} from this conversation</source>
+        <translation>从此对话中移除 {name}</translation>
+    </message>
+    <message>
+        <source>Questions will no longer search it. The file itself is not deleted.</source>
+        <translation>提问时将不再搜索此文档。文件本身不会被删除。</translation>
+    </message>
 </context>
 <context>
     <name>engine</name>

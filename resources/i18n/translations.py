@@ -698,6 +698,15 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Summarise…': (
         '요약…',
         '摘要…'),
+    'Remove': (
+        '제거',
+        '移除'),
+    'Remove {name} from this conversation': (
+        '이 대화에서 {name} 제거',
+        '从此对话中移除 {name}'),
+    'Questions will no longer search it. The file itself is not deleted.': (
+        '질문할 때 더 이상 이 문서에서 찾지 않습니다. 파일 자체는 삭제되지 않습니다.',
+        '提问时将不再搜索此文档。文件本身不会被删除。'),
     # The self-test's checks, named in its failure message (app/selftest.py: check_titles).
     'settings folder': (
         '설정 폴더',

@@ -81,6 +81,24 @@ def test_two_files_dropped_at_once_are_read_in_turn_and_listed(qtbot, make_app, 
     assert len(shelf.labels) == 2
 
 
+def test_remove_takes_a_document_off_the_list_and_out_of_the_questions(qtbot, make_app,
+                                                                       tmp_path):
+    rotary, model = app_with_documents(make_app, qtbot, ["The contract ends in June [p. 2]."])
+    shelf = attach_both(rotary, qtbot, tmp_path)
+    assert shelf.remove_buttons[0].accessibleName() == "Remove budget.pdf from this conversation"
+    qtbot.mouseClick(shelf.remove_buttons[0], Qt.MouseButton.LeftButton)
+    assert [label.text().split(" — ")[0] for label in shelf.labels] == ["contracts.pdf"]
+    held = rotary.history.documents(rotary.chat.conversation_id)
+    assert [d.name for d in held] == ["contracts.pdf"]
+    assert (tmp_path / "budget.pdf").is_file()                 # the file itself stays
+    assert rotary.chat.send("When does the contract end?")
+    wait_idle(qtbot, rotary)
+    asked = [r for r in rotary.fake["engine"].requests if isinstance(r, QuestionRequest)]
+    assert asked[-1].documents == (held[0].sha256,)
+    qtbot.mouseClick(shelf.remove_buttons[0], Qt.MouseButton.LeftButton)
+    assert not shelf.isVisible()                               # none left: the list goes
+
+
 def test_a_question_searches_every_document_and_marks_a_wrong_page(qtbot, make_app, tmp_path):
     rotary, model = app_with_documents(make_app, qtbot, [ANSWER])
     attach_both(rotary, qtbot, tmp_path)

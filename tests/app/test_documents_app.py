@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from engine.api import (Citation, DocumentFinished, DocumentInspected, DocumentOverview,
                         DocumentProgress, DocumentSummary, RequestFailed)
-from engine.errors import PasswordProtectedError
+from engine.errors import PasswordProtectedError, ReadingStoppedError
 from engine.messages import msg
 from tests.app.conftest import wait_idle, wait_ready
 
@@ -165,6 +165,19 @@ def test_an_engine_error_is_a_notice_not_an_answer(qtbot, make_app, tmp_path):
     wait_idle(qtbot, rotary)
     qtbot.waitUntil(lambda: not rotary.window.chat.document_panel.isVisible(), timeout=3000)
     assert rotary.notices.history[-1].message == error.message
+    assert rotary.chat.messages == [] and rotary.window.chat.send_button.isVisible()
+
+
+def test_stopping_text_recognition_is_said_quietly_not_as_an_error(qtbot, make_app, tmp_path,
+                                                                  caplog):
+    stopped = ReadingStoppedError(msg("documents.ocr_stopped"))
+    rotary, docs = _app(make_app, qtbot, fail=stopped)
+    rotary.documents.open_file(str(tmp_path / "scan.pdf"))
+    wait_idle(qtbot, rotary)
+    qtbot.waitUntil(lambda: not rotary.window.chat.document_panel.isVisible(), timeout=3000)
+    notice = rotary.notices.history[-1]
+    assert (notice.level, notice.message) == ("info", stopped.message)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
     assert rotary.chat.messages == [] and rotary.window.chat.send_button.isVisible()
 
 

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import zlib
 
 import pytest
 
+from engine.documents import ocr
 from engine.documents.cache import TextCache
 from engine.documents.extract import read_document
-from tests.support.document_samples import long_pdf, write_docx, write_pdf
+from tests.support.document_samples import long_pdf, write_docx, write_pdf, write_scanned_pdf
 from engine.documents.types import Limits
 from engine.errors import (CorruptDocumentError, DocumentTooLargeError, EmptyDocumentError,
-                           NoTextLayerError, PasswordProtectedError, UnsupportedDocumentError)
+                           NoTextLayerError, PasswordProtectedError, ReadingStoppedError,
+                           UnsupportedDocumentError)
 
 
 @pytest.fixture
@@ -184,3 +187,19 @@ def test_pdf_bomb_decompression_is_bounded(tmp_path, cache):
     except (NoTextLayerError, DocumentTooLargeError, CorruptDocumentError):
         pass
     assert time.monotonic() - started < 30
+
+
+@pytest.mark.skipif(not ocr.available(), reason="text recognition is not installed")
+def test_a_stop_during_text_recognition_is_a_stop_and_nothing_is_cached(tmp_path):
+    scan = write_scanned_pdf(tmp_path / "scan.pdf", [["Page one."], ["Page two."]])
+    stop = threading.Event()
+    seen = []
+
+    def progress(page, pages, _left):          # the user presses Stop while page 1 is read
+        seen.append(page)
+        stop.set()
+
+    with pytest.raises(ReadingStoppedError):
+        read_document(scan, cache=TextCache(tmp_path / "cache"), ocr_run=ocr.OcrRun(stop, progress))
+    assert seen == [1]
+    assert not list((tmp_path / "cache").rglob("*.json"))       # a stopped read is not kept

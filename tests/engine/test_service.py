@@ -10,13 +10,16 @@ from dataclasses import replace
 import pytest
 
 from engine.runtime import loader
-from engine.api import (ChatMessage, ChatRequest, LoadFallback, LoadProgress, LoadRequest,
+from engine.api import (ChatMessage, ChatRequest, DocumentRequest, LoadFallback, LoadProgress,
+                        LoadRequest,
                         ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished,
                         RequestStarted, StepRecord)
-from engine.errors import EngineStateError, InsufficientMemoryError, NotAGGUFError
+from engine.errors import (EngineStateError, InsufficientMemoryError, NotAGGUFError,
+                           ReadingStoppedError)
 from engine.plan.hardware import probe
 from engine.model.inspect_gguf import inspect_model
 from engine.plan import plan
+from engine.runtime.requests import CancelToken
 from engine.runtime.service import EngineService
 
 HELLO = (ChatMessage("user", "hello the model"),)
@@ -246,6 +249,14 @@ def test_a_request_stopped_while_it_waits_never_starts(engine_service, tiny_moe_
     assert ends[1].conversation_id == 2
     assert not any(isinstance(e, StepRecord) and e.request_id == waiting.request_id
                    for e in events)
+
+
+def test_a_document_stopped_while_it_waits_ends_as_a_stop_not_a_fault(engine_service):
+    service, _ = engine_service
+    stop = CancelToken()
+    stop.set()
+    with pytest.raises(ReadingStoppedError):     # the app says it quietly (no error notice)
+        EngineService._document(service, DocumentRequest(path="memo.pdf"), stop)
 
 
 def test_stopping_a_conversation_stops_what_it_runs_and_what_it_has_waiting(
