@@ -3,8 +3,8 @@ dropped or chosen at once, read one after another.
 
 Each file goes through the document card (app/document_flow.py: read, counted, indexed for
 questions); once read it is recorded in the history (app/history.py, conversation_documents)
-and listed here with what it holds. "Summarise…" brings the card back for it; "Remove" takes it
-off the list (the file and the messages stay). Questions in the conversation search every
+and listed here with what it holds. "Summarise…" brings the card back for it; its ✕ takes it off
+the list (the file and the messages stay); beyond three documents the list scrolls. Questions in the conversation search every
 listed document (app/document_questions.py).
 """
 
@@ -12,20 +12,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QToolButton,
+                               QVBoxLayout, QWidget)
 
 from engine.api import DocumentOverview
 from engine.messages import to_data
 from app.document_flow import DocumentFlow
 from app.document_text import stored_overview_text
+from app.elided_label import ElidedLabel
 from app.history import ConversationDocument, HistoryStore
 from app.i18n import tr
 
 
+VISIBLE_ROWS = 3                  # more documents than this scroll in the list
+
+
 class DocumentShelf(QFrame):
-    """"Documents in this conversation": one line per document, with its Summarise and Remove
-    buttons."""
+    """"Documents in this conversation": one line per document, with its Summarise button and
+    a ✕ that takes it off the list."""
 
     remove_requested = Signal(str)       # sha256 of the document to take off the list
 
@@ -37,13 +42,21 @@ class DocumentShelf(QFrame):
         self.summarise = summarise
         self.heading = QLabel(tr("Documents in this conversation (questions search them all):"))
         self.heading.setWordWrap(True)
-        self.rows = QVBoxLayout()
+        holder = QWidget()
+        self.rows = QVBoxLayout(holder)
+        self.rows.setContentsMargins(0, 0, 0, 0)
+        # Many documents scroll here rather than squeezing the messages and the card.
+        self.list_area = QScrollArea()
+        self.list_area.setWidget(holder)
+        self.list_area.setWidgetResizable(True)
+        self.list_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.list_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addWidget(self.heading)
-        layout.addLayout(self.rows)
-        self.labels: list[QLabel] = []
-        self.remove_buttons: list[QPushButton] = []
+        layout.addWidget(self.list_area)
+        self.labels: list[ElidedLabel] = []
+        self.remove_buttons: list[QToolButton] = []
         self.hide()
 
     def show_documents(self, documents: list[ConversationDocument]) -> None:
@@ -52,8 +65,12 @@ class DocumentShelf(QFrame):
             if item.widget() is not None:
                 item.widget().deleteLater()
         self.labels, self.remove_buttons = [], []
-        for document in documents:
-            self.rows.addWidget(self._row(document))
+        rows = [self._row(document) for document in documents]
+        for row in rows:
+            self.rows.addWidget(row)
+        shown = rows[:VISIBLE_ROWS]          # one line each, so the height is known exactly
+        self.list_area.setFixedHeight(sum(row.sizeHint().height() for row in shown)
+                                      + self.rows.spacing() * max(0, len(shown) - 1))
         self.setVisible(bool(documents))
 
     def _row(self, document: ConversationDocument) -> QWidget:
@@ -61,15 +78,17 @@ class DocumentShelf(QFrame):
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
         said = stored_overview_text(document.overview)
-        label = QLabel(f"{document.name} — {said}" if said else document.name)
-        label.setWordWrap(True)
+        label = ElidedLabel(mode=Qt.TextElideMode.ElideRight)   # the name first; all in the tooltip
+        label.setText(f"{document.name} — {said}" if said else document.name)
         label.setAccessibleName(tr("Document {name}").format(name=document.name))
         button = QPushButton(tr("Summarise…"))
         button.setAccessibleName(tr("Summarise {name}").format(name=document.name))
         button.clicked.connect(lambda _=False, path=document.path: self.summarise(path))
-        remove = QPushButton(tr("Remove"))
+        remove = QToolButton()             # a small ✕, as on a mail's attachment: the row stays narrow
+        remove.setText("✕")
         remove.setAccessibleName(tr("Remove {name} from this conversation").format(name=document.name))
-        remove.setToolTip(tr("Questions will no longer search it. The file itself is not deleted."))
+        remove.setToolTip(tr("Remove {name} from this conversation").format(name=document.name) + "\n"
+                          + tr("Questions will no longer search it. The file itself is not deleted."))
         remove.clicked.connect(lambda _=False, sha=document.sha256: self.remove_requested.emit(sha))
         layout.addWidget(label, 1)
         layout.addWidget(button)

@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 
 import platformdirs
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget)
@@ -19,6 +19,7 @@ from app.document_flow import SUPPORTED, DocumentFlow
 from app.document_questions import DocumentQuestions
 from app.document_shelf import ConversationDocuments, DocumentShelf
 from app.document_text import overview_text, progress_text, title_text
+from app.elided_label import ElidedLabel
 from app.i18n import LANGUAGES, resolve_language, tr
 
 log = logging.getLogger("rotary.documents")
@@ -29,29 +30,6 @@ def _button(text: str, accessible: str, slot) -> QPushButton:
     button.setAccessibleName(accessible)
     button.clicked.connect(slot)
     return button
-
-
-class ElidedLabel(QLabel):
-    """One line that never widens the window: a long file name is cut in the middle
-    ("Jahresbericht…final.pdf"), and the whole name is in the tooltip."""
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.full_text = ""
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-
-    def setText(self, text: str) -> None:
-        self.full_text = text
-        self.setToolTip(text)
-        self._elide()
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
-        super().setText(self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideMiddle,
-                                                      max(0, self.width())))
 
 
 class DocumentPanel(QFrame):

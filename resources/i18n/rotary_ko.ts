@@ -1225,10 +1225,6 @@
         <translation>{name} 요약</translation>
     </message>
     <message>
-        <source>Remove</source>
-        <translation>제거</translation>
-    </message>
-    <message>
         <source>Remove {name} from this conversation</source>
         <translation>이 대화에서 {name} 제거</translation>
     </message>

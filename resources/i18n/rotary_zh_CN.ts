@@ -1225,10 +1225,6 @@
         <translation>摘要 {name}</translation>
     </message>
     <message>
-        <source>Remove</source>
-        <translation>移除</translation>
-    </message>
-    <message>
         <source>Remove {name} from this conversation</source>
         <translation>从此对话中移除 {name}</translation>
     </message>

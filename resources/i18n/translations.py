@@ -698,9 +698,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Summarise…': (
         '요약…',
         '摘要…'),
-    'Remove': (
-        '제거',
-        '移除'),
     'Remove {name} from this conversation': (
         '이 대화에서 {name} 제거',
         '从此对话中移除 {name}'),

@@ -67,7 +67,7 @@ def test_two_files_dropped_at_once_are_read_in_turn_and_listed(qtbot, make_app, 
     rotary, _ = app_with_documents(make_app, qtbot)
     shelf = attach_both(rotary, qtbot, tmp_path)
     assert shelf.isVisible()
-    assert [label.text() for label in shelf.labels] == [
+    assert [label.full_text for label in shelf.labels] == [
         "budget.pdf — 3 pages, 20 words.", "contracts.pdf — 2 pages, 11 words."]
     conversation = rotary.chat.conversation_id
     held = rotary.history.documents(conversation)
@@ -87,7 +87,7 @@ def test_remove_takes_a_document_off_the_list_and_out_of_the_questions(qtbot, ma
     shelf = attach_both(rotary, qtbot, tmp_path)
     assert shelf.remove_buttons[0].accessibleName() == "Remove budget.pdf from this conversation"
     qtbot.mouseClick(shelf.remove_buttons[0], Qt.MouseButton.LeftButton)
-    assert [label.text().split(" — ")[0] for label in shelf.labels] == ["contracts.pdf"]
+    assert [label.full_text.split(" — ")[0] for label in shelf.labels] == ["contracts.pdf"]
     held = rotary.history.documents(rotary.chat.conversation_id)
     assert [d.name for d in held] == ["contracts.pdf"]
     assert (tmp_path / "budget.pdf").is_file()                 # the file itself stays
@@ -97,6 +97,28 @@ def test_remove_takes_a_document_off_the_list_and_out_of_the_questions(qtbot, ma
     assert asked[-1].documents == (held[0].sha256,)
     qtbot.mouseClick(shelf.remove_buttons[0], Qt.MouseButton.LeftButton)
     assert not shelf.isVisible()                               # none left: the list goes
+
+
+def test_the_list_keeps_a_small_window_small_and_scrolls_beyond_three(qtbot, make_app,
+                                                                      tmp_path):
+    rotary, _ = app_with_documents(make_app, qtbot)
+    window = rotary.window
+    window.resize(640, 420)
+    qtbot.waitUntil(lambda: window.width() == 640, timeout=2000)
+    paths = [budget_pdf(tmp_path / "budget.pdf"), contracts_pdf(tmp_path / "contracts.pdf")]
+    paths += [write_pdf(tmp_path / f"annual report {i}, final version.pdf", [[f"Report {i}."]])
+              for i in range(3)]
+    drop(rotary.window.chat.input, *paths)
+    shelf = rotary.window.chat.document_shelf
+    qtbot.waitUntil(lambda: len(shelf.labels) == 5, timeout=10000)
+    wait_idle(qtbot, rotary)
+    assert window.width() == 640                                # a row never widens it
+    assert shelf.labels[0].toolTip() == "budget.pdf — 3 pages, 20 words."   # all of it there
+    rows = shelf.list_area.widget().layout()
+    row_height = rows.itemAt(0).widget().sizeHint().height()
+    assert 3 * row_height <= shelf.list_area.height() < 4 * row_height    # three shown
+    heights = [rows.itemAt(i).widget().sizeHint().height() for i in range(rows.count())]
+    assert len(heights) == 5 and sum(heights) > shelf.list_area.height()   # the rest scroll
 
 
 def test_a_question_searches_every_document_and_marks_a_wrong_page(qtbot, make_app, tmp_path):
@@ -146,7 +168,7 @@ def test_a_scanned_page_is_read_by_ocr_and_the_list_says_so(qtbot, make_app, tmp
     qtbot.waitUntil(lambda: len(shelf.labels) == 1, timeout=20000)
     assert seen and seen[0][:2] == ("recognising", True)       # the card shows it going on
     assert seen[0][2].startswith("Reading page 1 of 1 with text recognition…")
-    assert "text recognition read it" in shelf.labels[0].text()
+    assert "text recognition read it" in shelf.labels[0].full_text
     assert "Page 1 is a picture" in rotary.window.chat.document_panel.found.text()
 
 
