@@ -20,8 +20,8 @@ The shadows' hits are tallied with a half-life of ``window`` tokens. A layer fol
 with the highest tally plus ``pool`` times the mean tally of that rule over all layers: a
 128-token chat gives one layer little evidence, and the layers mostly agree on the time
 scale. Ties keep the current rule. Eviction takes the exact lowest-ranked unprotected
-resident. Decisions use only routing
-up to token t, so they are legal in the engine's "decide after the token" semantics.
+resident. Decisions use only routing up to token t, so they are legal in the engine's
+"decide after the token" semantics.
 
 The forecast (the first version's whole policy): the first MoE layer's ids of the last
 ``order`` tokens identify "where we are" (routing there is nearly a function of the token);
@@ -74,7 +74,7 @@ class RotaryConfig:
     def __post_init__(self) -> None:
         if not self.half_lives or any(not h > 0 for h in self.half_lives) or not self.window > 0 \
                 or not self.pool >= 0:
-            raise ValueError(f"rotary needs positive half-lives and window, got {self}")
+            raise ValueError(f"rotary needs positive half-lives and window, and pool >= 0, got {self}")
 
     def candidates(self) -> list[tuple[int, int]]:
         """(half-life index or -1 for the forecast, admission) of every shadowed rule."""
