@@ -8,7 +8,7 @@ no driver and no cuBLAS. cuBLAS's headers and libraries come from the package re
 ``nvidia-cublas`` wheel (kept in the cache folder); the built wheel links it by its soname and
 does not carry it, so on a GPU machine the system's (or PyTorch's) cuBLAS is loaded at run
 time. ``-DGGML_CUDA_NO_VMM=ON`` drops the one call into the driver library, which is absent
-here. The wheel goes to ``<wheelhouse>/cuda/<key>/`` with the same key rule as bootstrap's
+here. The wheel goes to ``<wheelhouse>/cuda/<key>/`` with the same key rule as bootstrap's (llama_build.py)
 (version, build flags, patches); the CMake build folder is kept beside it, keyed by the
 flags only, so a changed patch recompiles only the files it touches (a full build for two
 architectures is the slow part: ggml's CUDA kernels).
@@ -26,16 +26,16 @@ import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-import bootstrap  # noqa: E402
+import llama_build  # noqa: E402
 
 CUBLAS_REQUIREMENT = "nvidia-cublas==13.10.0.20"     # CUDA 13, matching nvcc 13.0 here
 # Everything the Python package needs and nothing else (no tools, examples or app).
 CUDA_FLAGS = ("-DGGML_CUDA=on -DGGML_CUDA_NO_VMM=ON -DLLAMA_BUILD_APP=OFF "
-              + bootstrap.CPU_CMAKE_ARGS)
+              + llama_build.CPU_CMAKE_ARGS)
 
 
 def cache_root() -> pathlib.Path:
-    return bootstrap.wheelhouse("cuda").parent.parent
+    return llama_build.wheelhouse("cuda").parent.parent
 
 
 def cublas_root(python: pathlib.Path) -> pathlib.Path:
@@ -45,7 +45,7 @@ def cublas_root(python: pathlib.Path) -> pathlib.Path:
     if (root / "lib" / "libcublas.so.13").exists():
         return root
     folder.mkdir(parents=True, exist_ok=True)
-    bootstrap.run(str(python), "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+    llama_build.run(str(python), "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
                   "--dest", str(folder), CUBLAS_REQUIREMENT)
     wheel = next(folder.glob("nvidia_cublas-*.whl"))
     with zipfile.ZipFile(wheel) as archive:
@@ -71,7 +71,7 @@ def build_cuda_wheel(arch: str) -> pathlib.Path:
     python = pathlib.Path(sys.executable)
     cublas = cublas_root(python)
     flags, local = cmake_args(arch, cublas)
-    house = bootstrap.wheelhouse("cuda") / bootstrap.wheel_key(flags)
+    house = llama_build.wheelhouse("cuda") / llama_build.wheel_key(flags)
     built = sorted(house.glob("llama_cpp_python-*.whl"))
     if built:
         print(f"+ reusing {built[-1]}", flush=True)
@@ -79,25 +79,15 @@ def build_cuda_wheel(arch: str) -> pathlib.Path:
     # Stable folders keyed by the flags alone: unchanged sources keep their tar timestamps,
     # so ninja rebuilds only what the patches changed.
     work = cache_root() / "build" / f"cuda-{hashlib.sha256(flags.encode()).hexdigest()[:12]}"
-    source = _fresh_patched_source(python, work / "src")
+    source = llama_build.fresh_patched_source(python, work / "src")
     env = dict(os.environ, CMAKE_ARGS=local, CMAKE_BUILD_PARALLEL_LEVEL=str(os.cpu_count() or 2))
     started = time.monotonic()
-    bootstrap.run(str(python), "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(house),
+    llama_build.run(str(python), "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(house),
                   "--config-settings", f"build-dir={work / 'build'}", str(source), env=env)
     wheel = sorted(house.glob("llama_cpp_python-*.whl"))[-1]
     print(f"built {wheel.name} in {time.monotonic() - started:.0f} s, "
           f"{wheel.stat().st_size / 2**20:.1f} MiB", flush=True)
     return wheel
-
-
-def _fresh_patched_source(python: pathlib.Path, folder: pathlib.Path) -> pathlib.Path:
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    sdist = bootstrap.fetch_sdist(python, folder)    # extracted with the archive's timestamps
-    for archive in folder.glob("*.tar.gz"):
-        archive.unlink()
-    bootstrap.apply_patches(sdist)
-    return sdist
 
 
 def library_path(cublas: pathlib.Path) -> str:

@@ -18,7 +18,9 @@ architecture keeps it under the 64 MiB a device call may carry), the pure-Python
 the GPU machine lacks, and the real gpt-oss-20b routing trace into .gpu/ (git-ignored).
 The run installs them into a private folder, finds the machine's cuBLAS, and runs
 bench/gpu_slotcache_run.py: decode and prompt speeds of tuned stock, slots + LRU and slots +
-rotary for the Qwen3.6-35B-A3B and gpt-oss-20b shapes at an 8 GB budget. Without a carried
+rotary for the Qwen3.6-35B-A3B and gpt-oss-20b shapes at an 8 GB budget; then the same
+phases on the Vulkan back-end that bootstrap.py installed (carried as vulkan.tar.gz, with a
+Vulkan loader), so the two back-ends are measured side by side on one card. Without a carried
 wheel it falls back to building libllama from the patched sources there (minutes of GPU time).
 ``--smoke`` runs the same phases on a scaled-down model on the CPU; when .gpu/ holds a CUDA
 wheel it runs that wheel's libraries (CUDA reports no device here and ggml uses the CPU), and
@@ -31,6 +33,7 @@ import argparse
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -70,6 +73,7 @@ def prepare(arch: str, with_sources: bool) -> None:
         shutil.copy2(traces / "gptoss_all.npz", CARRY / "traces" / "gptoss_all.npz")
     if with_sources:
         _pack_sources()
+    _pack_vulkan()
     size = sum(p.stat().st_size for p in CARRY.rglob("*") if p.is_file())
     print(f"{CARRY}: {size / 2**20:.1f} MiB", flush=True)
     if size > CARRY_LIMIT:
@@ -104,15 +108,45 @@ def slim_wheel(wheel: pathlib.Path, folder: pathlib.Path) -> pathlib.Path:
     return out
 
 
+def _pack_vulkan() -> None:
+    """The Vulkan back-end bootstrap installed (.venv/rotary-backends/vulkan), each library
+    once, and this machine's Vulkan loader in case the GPU machine's image lacks one (the
+    NVIDIA driver's own Vulkan driver is found through the loader's usual search)."""
+    import ctypes.util  # noqa: PLC0415
+
+    folder = pathlib.Path(sys.prefix) / "rotary-backends" / "vulkan"
+    if not (folder / "variant.json").exists():
+        print("[no Vulkan back-end installed: the run measures CUDA only]", flush=True)
+        return
+    loader = ctypes.util.find_library("vulkan")
+    with tarfile.open(CARRY / "vulkan.tar.gz", "w:gz") as tar:
+        for path in sorted(folder.iterdir()):
+            if not re.search(r"\.so\.\d+\.\d+", path.name):     # libX.so and libX.so.0 only
+                tar.add(path, f"vulkan/{path.name}")
+        for directory in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"):
+            if loader and (pathlib.Path(directory) / loader).exists():
+                tar.add(pathlib.Path(directory) / loader, f"vulkan-loader/{loader}")
+                break
+
+
+def unpack_vulkan(work: pathlib.Path) -> pathlib.Path | None:
+    """.gpu/vulkan.tar.gz unpacked under work; the library folder, or None if not carried."""
+    if not (CARRY / "vulkan.tar.gz").exists():
+        return None
+    with tarfile.open(CARRY / "vulkan.tar.gz") as tar:
+        tar.extractall(work)
+    return work / "vulkan"
+
+
 def _pack_sources() -> None:
     """The patched, trimmed llama.cpp sources: the fallback when no wheel could travel."""
     import tempfile  # noqa: PLC0415
 
-    import bootstrap  # noqa: PLC0415
+    import llama_build  # noqa: PLC0415
 
     with tempfile.TemporaryDirectory() as tmp:
-        source = bootstrap.fetch_sdist(pathlib.Path(sys.executable), pathlib.Path(tmp))
-        bootstrap.apply_patches(source)
+        source = llama_build.fetch_sdist(pathlib.Path(sys.executable), pathlib.Path(tmp))
+        llama_build.apply_patches(source)
         with tarfile.open(CARRY / "native.tar.gz", "w:gz") as tar:
             llama = source / "vendor" / "llama.cpp"
             for part in ("CMakeLists.txt", "cmake", "include", "src", "ggml", "vendor", "licenses",
@@ -216,9 +250,25 @@ def main() -> int:
     elif not args.smoke:
         env["PYTHONPATH"] = os.pathsep.join([str(build_from_sources(work, args.arch)), str(ROOT)])
         print(f"[built from sources in {time.monotonic() - started:.0f} s]", flush=True)
+    vulkan = unpack_vulkan(work)
+    # CUDA first; the Vulkan back-end (same shapes, same phases) gets what is left, at least 40%.
     left = args.limit_s - (time.monotonic() - started)
-    command = [sys.executable, str(ROOT / "bench" / "gpu_slotcache_run.py"), "--out", args.out,
-               "--work", str(work), "--limit-s", str(int(left)), "--shapes", args.shapes]
+    code = _run_phases(args, work, env, args.out, left * (0.6 if vulkan else 1.0))
+    if vulkan is None:
+        return code
+    vk_env = dict(env, LLAMA_CPP_LIB_PATH=str(vulkan), LD_LIBRARY_PATH=os.pathsep.join(
+        [str(work / "vulkan-loader"), env.get("LD_LIBRARY_PATH", "")]))
+    if args.smoke:
+        vk_env["GGML_VK_VISIBLE_DEVICES"] = "0"     # here: Mesa's software device, if installed
+    print("[the same phases on the Vulkan back-end]", flush=True)
+    left = args.limit_s - (time.monotonic() - started)
+    return _run_phases(args, work, vk_env, f"{args.out}/vulkan", left) or code
+
+
+def _run_phases(args: argparse.Namespace, work: pathlib.Path, env: dict, out: str,
+                limit_s: float) -> int:
+    command = [sys.executable, str(ROOT / "bench" / "gpu_slotcache_run.py"), "--out", out,
+               "--work", str(work), "--limit-s", str(int(limit_s)), "--shapes", args.shapes]
     command += ["--smoke"] if args.smoke else []
     command += ["--trace", args.trace] if args.trace else []
     return subprocess.call(command, env=env)

@@ -59,8 +59,8 @@ def executable(bundle: Path) -> Path:
     return bundle / ("Rotary.exe" if sys.platform == "win32" else "Rotary")
 
 
-def self_test(bundle: Path, platform: str = "offscreen",
-              console: bool = True) -> tuple[int, str, str]:
+def self_test(bundle: Path, platform: str = "offscreen", console: bool = True,
+              extra_env: dict[str, str] | None = None) -> tuple[int, str, str]:
     """Run the bundled app with nothing of the checkout or the venv within reach.
 
     ``platform="xcb"`` shows the window on a virtual X display (xvfb-run), as on a desktop;
@@ -75,8 +75,9 @@ def self_test(bundle: Path, platform: str = "offscreen",
         command = ["sh", "-c", 'exec "$@" >&- 2>&-', "sh", *command]
     with tempfile.TemporaryDirectory(prefix="rotary-selftest-") as scratch:
         env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("PYTHON", "VIRTUAL_ENV", "LD_LIBRARY_PATH"))}
-        env.update(ROTARY_HOME=str(Path(scratch) / "home"), QT_QPA_PLATFORM=platform)
+               if not k.startswith(("PYTHON", "VIRTUAL_ENV", "LD_LIBRARY_PATH", "GGML_VK_"))}
+        env.update(ROTARY_HOME=str(Path(scratch) / "home"), QT_QPA_PLATFORM=platform,
+                   **(extra_env or {}))
         result = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True,
                                 timeout=SELF_TEST_TIMEOUT_S)
         log_file = Path(scratch) / "home" / "data" / "logs" / "rotary.log"
@@ -120,7 +121,7 @@ def self_test_all(bundle: Path) -> int:
     """Offscreen, then (Linux) on an X display and without any console; 0 when all pass."""
     code, line, log = self_test(bundle)
     print(f"bundled self-test (exit {code}): {line}")
-    problems = bundle_problems(bundle, log)
+    problems, first_log = bundle_problems(bundle, log), log
     if sys.platform.startswith("linux"):
         if shutil.which("xvfb-run"):
             xcb_code, line, _log = self_test(bundle, "xcb")
@@ -131,9 +132,36 @@ def self_test_all(bundle: Path) -> int:
         code = code or quiet_code
         if "rotary.stdout: ROTARY SELF-TEST PASSED" not in log or " rotary.llama: " not in log:
             problems.append("without a console, the verdict or llama.cpp's lines missed the log")
+    code = code or _device_self_tests(bundle, first_log, problems)
     for problem in problems:
         print(f"bundle problem: {problem}")
     return code or (1 if problems else 0)
+
+
+def _device_self_tests(bundle: Path, first_log: str, problems: list[str]) -> int:
+    """Where the bundled app says the model ran: on the processor with no device visible,
+    and, where the bundle carries the Vulkan back-end and Mesa's software Vulkan device is
+    installed, on that device once ggml is told to use it (GGML_VK_VISIBLE_DEVICES=0)."""
+    code, where = 0, next((text for text in first_log.splitlines() if " ran on " in text), "")
+    print(f"bundled self-test, no GPU visible: {where or 'no line says where the model ran'}")
+    if "ran on the processor" not in where:
+        problems.append("with no GPU visible the self-test did not say the model ran on the processor")
+    carried = (bundle / "_internal" / "rotary-backends" / "vulkan" / "variant.json").exists()
+    software = list(Path("/usr/share/vulkan/icd.d").glob("lvp_icd*.json"))
+    if not carried:
+        problems.append("the bundle carries no Vulkan back-end")
+        return code
+    if not software:
+        print("bundled self-test on the Vulkan device: skipped (Mesa's software Vulkan device "
+              "is not installed: apt-get install mesa-vulkan-drivers)")
+        return code
+    vk_code, line, log = self_test(bundle, extra_env={"GGML_VK_VISIBLE_DEVICES": "0"})
+    where = next((text for text in log.splitlines() if " ran on " in text), "")
+    print(f"bundled self-test, software Vulkan device visible (exit {vk_code}): {where or line}")
+    if "ran on Vulkan0" not in where or "expert slots" not in where:
+        problems.append("with the software Vulkan device visible the self-test did not run the "
+                        "model's expert slots on it")
+    return code or vk_code
 
 
 def main(argv: list[str]) -> int:

@@ -36,6 +36,12 @@ def fake_checkout(tmp_path, monkeypatch):
     monkeypatch.setattr(bootstrap, "ROOT", tmp_path)
     monkeypatch.setattr(bootstrap, "VENV", venv)
     monkeypatch.setattr(bootstrap, "STAMP", venv / "rotary-install.json")
+    monkeypatch.setattr(bootstrap, "BACKENDS", venv / "rotary-backends")
+    # GPU back-ends and llama-server are built by llama_build (tested by running them).
+    monkeypatch.setattr(bootstrap, "install_backends", lambda python, variants: variants)
+    monkeypatch.setattr(bootstrap, "graphics_driver", lambda: "")
+    monkeypatch.setattr(bootstrap.llama_build, "ensure_llama_server",
+                        lambda python, variant: tmp_path / "llama-server")
     commands: list[tuple[str, ...]] = []
 
     def record(*args, env=None):
@@ -129,3 +135,31 @@ def test_the_real_start_launches_offline_when_nothing_changed(tmp_path):
     assert "+ " not in result.stdout, result.stdout          # no install step ran
     assert "ROTARY SELF-TEST PASSED" in result.stdout, result.stdout
     assert elapsed < 60, elapsed
+
+
+def test_start_builds_the_vulkan_back_end_where_a_graphics_driver_is_installed(fake_checkout,
+                                                                              monkeypatch, capsys):
+    bootstrap, _, _ = fake_checkout
+    wanted: list[tuple[str, ...]] = []
+    monkeypatch.setattr(bootstrap, "install_backends",
+                        lambda python, variants: wanted.append(variants) or variants)
+    bootstrap.main(["bootstrap.py", "start"])
+    assert wanted == [()] and "no graphics driver found" in capsys.readouterr().out
+    monkeypatch.setattr(bootstrap, "graphics_driver", lambda: "a graphics driver with Vulkan")
+    monkeypatch.setattr(bootstrap.shutil, "which", lambda name: None)     # no CUDA compiler
+    bootstrap.main(["bootstrap.py", "start"])
+    out = capsys.readouterr().out
+    assert "+ installing: a graphics driver was found (the vulkan back-end is not built yet)" in out
+    assert "building the vulkan back-end" in out and wanted[-1] == ("vulkan",)
+    wanted.clear()
+    bootstrap.main(["bootstrap.py", "start"])       # tried once: not again at every start
+    assert wanted == []
+
+
+def test_a_start_after_the_test_install_needs_nothing(fake_checkout, monkeypatch):
+    """The tests' Vulkan back-end on a machine without a GPU is no reason to install again."""
+    bootstrap, _, _ = fake_checkout
+    monkeypatch.setattr(bootstrap, "ensure_test_system_packages", lambda: None)
+    bootstrap.main(["bootstrap.py", "test", "-q"])
+    assert json.loads(bootstrap.STAMP.read_text())["backends_wanted"] == ["vulkan"]
+    assert bootstrap.stamp_difference() == ""

@@ -40,11 +40,11 @@ def llama_server_binary() -> Path | None:
     configured = os.environ.get("ROTARY_LLAMA_SERVER")
     if configured:
         return Path(configured)
-    spec = importlib.util.spec_from_file_location("rotary_bootstrap", ROOT / "bootstrap.py")
-    bootstrap = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bootstrap)
-    path = bootstrap.llama_server_path()
-    return path if path.exists() else None
+    spec = importlib.util.spec_from_file_location("rotary_llama_build", ROOT / "llama_build.py")
+    llama_build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(llama_build)
+    built = [llama_build.llama_server_path(v) for v in ("vulkan", "cpu")]
+    return next((path for path in built if path.exists()), None)
 
 
 BINARY = llama_server_binary()
