@@ -108,7 +108,7 @@ def real_backend() -> EngineBackend:
         inspect_model=_lazy("engine.model.inspect_gguf", "inspect_model"),
         plan=_lazy("engine.plan", "plan"),
         describe=_lazy("engine.plan", "describe"),
-        ensure_demo_model=_lazy("engine.demo.tiny_moe", "ensure_demo_model"),
+        ensure_demo_model=_lazy("engine.demo.demo_model", "ensure_demo_model"),
         resolve_preset=_lazy("engine.plan", "resolve_preset"),
         process_ram=_lazy("engine.plan.hardware", "process_ram_bytes"),
         server_config=_lazy("engine.remote.config", "ServerConfig"),

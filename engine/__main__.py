@@ -290,7 +290,7 @@ def _record_conversations(loaded, args) -> tuple[list, list]:
 
 
 def cmd_demo(args) -> int:
-    from engine.demo.tiny_moe import ensure_demo_model  # noqa: PLC0415
+    from engine.demo.demo_model import ensure_demo_model  # noqa: PLC0415
 
     print(ensure_demo_model(args.directory))
     return 0
