@@ -91,8 +91,9 @@ def _lazy(module: str, name: str) -> Callable[..., Any]:
 
 
 def check_native_helpers() -> tuple[bool, str]:
-    """The self-test's check of the engine's C helpers (engine/native), imported when it runs."""
-    return _lazy("engine.native", "self_test")()
+    """The self-test's check of the engine's C helpers (engine/runtime/native_check.py),
+    imported when it runs."""
+    return _lazy("engine.runtime.native_check", "self_test")()
 
 
 def check_text_recognition() -> tuple[bool, str]:
