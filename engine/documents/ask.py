@@ -21,7 +21,7 @@ from engine.api import (ChatMessage, ChatRequest, DocumentAnswered, DocumentFini
                         QuestionRequest, RequestFinished, ResponseStats)
 from engine.documents import citations
 from engine.documents.index import IndexedDocument, Passage, PassageIndex
-from engine.documents.model import SummaryModel, as_summary_model
+from engine.documents.model import SummaryModel
 from engine.documents.speed import SpeedMeter
 from engine.documents.types import Document, Section
 from engine.errors import DocumentError
@@ -63,7 +63,6 @@ class QuestionAnswerer:
     speed: SpeedMeter = field(default_factory=SpeedMeter)
 
     def __post_init__(self) -> None:
-        self.model = as_summary_model(self.model)
         self.scores: dict[tuple[str, int], float] = {}     # BM25 of the passages matched
 
     def run(self) -> DocumentAnswered:
@@ -320,5 +319,5 @@ _SPEED = SpeedMeter()     # only the engine thread touches it
 
 def answer_on_engine_thread(model, request: QuestionRequest, emit: Callable[[Event], None],
                             stop: threading.Event) -> DocumentAnswered:
-    """``model``: a SummaryModel (the office server's) or the LoadedModel of this computer."""
+    """``model``: the office server's or this computer's (engine.runtime.summary_model)."""
     return QuestionAnswerer(model, request, emit, stop, _SPEED).run()

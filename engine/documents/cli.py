@@ -74,11 +74,12 @@ def _open_model(args):
     if not args.model:
         raise EngineError("Name a model file with --model, or an office server with --server URL.")
     from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
+    from engine.runtime.summary_model import LocalSummaryModel  # noqa: PLC0415
 
     loaded = load_with_fallback(LoadRequest(model_path=args.model, preset=args.machine,
                                             record_routing=False), lambda f, m: None,
                                 lambda r: print(f"[{r.note}]", file=sys.stderr))
-    return loaded, loaded.close
+    return LocalSummaryModel(loaded), loaded.close
 
 
 def cmd_ask(args) -> int:

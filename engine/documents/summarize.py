@@ -20,7 +20,7 @@ from engine.api import (ChatMessage, ChatRequest, Citation, DocumentFinished, Do
 from engine.documents.cache import TextCache
 from engine.documents.extract import read_document
 from engine.documents.ocr import OcrRun
-from engine.documents.model import SummaryModel, as_summary_model
+from engine.documents.model import SummaryModel
 from engine.documents.plan import Budget, DocumentPlan, note_words, plan_document
 from engine.documents.presets import summary_preset
 from engine.documents.prompts import Prompts
@@ -70,7 +70,7 @@ class Stopped(Exception):
 
 @dataclass
 class DocumentSummarizer:
-    model: SummaryModel                           # or a LoadedModel, wrapped on creation
+    model: SummaryModel
     request: DocumentRequest
     emit: Callable[[Event], None]
     stop: threading.Event
@@ -80,7 +80,6 @@ class DocumentSummarizer:
     quiet_kinds: frozenset[str] = frozenset()    # calls whose words are not shown (notes)
 
     def __post_init__(self) -> None:
-        self.model = as_summary_model(self.model)
         self.preset = summary_preset(self.request.preset)
 
     # ---- counting with the model's own tokenizer -------------------------------------
@@ -310,5 +309,5 @@ _SPEED = SpeedMeter()   # only the engine thread touches it; re-measures when th
 
 def summarize_on_engine_thread(model, request: DocumentRequest, emit: Callable[[Event], None],
                                stop: threading.Event) -> DocumentSummary | None:
-    """``model``: a SummaryModel (the office server's) or the LoadedModel of this computer."""
+    """``model``: the office server's or this computer's (engine.runtime.summary_model)."""
     return DocumentSummarizer(model, request, emit, stop, _SPEED).run()

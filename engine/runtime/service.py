@@ -59,13 +59,15 @@ class LocalModel:
 
     def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None:
         from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
+        from engine.runtime.summary_model import LocalSummaryModel  # noqa: PLC0415
 
-        summarize_on_engine_thread(self.loaded, request, emit, stop)
+        summarize_on_engine_thread(LocalSummaryModel(self.loaded), request, emit, stop)
 
     def ask(self, request: QuestionRequest, stop: CancelToken, emit: Emit) -> None:
         from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415
+        from engine.runtime.summary_model import LocalSummaryModel  # noqa: PLC0415
 
-        answer_on_engine_thread(self.loaded, request, emit, stop)
+        answer_on_engine_thread(LocalSummaryModel(self.loaded), request, emit, stop)
 
     def close(self) -> None:
         self.loaded.close()
