@@ -59,7 +59,7 @@ def _open_model(args):
     from engine.errors import EngineError  # noqa: PLC0415
 
     if args.server:
-        from engine.remote.cli import config_from_args  # noqa: PLC0415
+        from engine.cli.remote import config_from_args  # noqa: PLC0415
         from engine.remote.client import ServerClient  # noqa: PLC0415
         from engine.remote.documents import RemoteSummaryModel  # noqa: PLC0415
         from engine.remote.service import connect  # noqa: PLC0415
