@@ -1,11 +1,12 @@
 """Which engine folders import which, counting imports inside functions too, and the cycles.
 
-    python -m tools.import_graph            # the folder graph's cycles (exit 1 if any)
+    python -m tools.import_graph            # cycles and imports against LAYERS (exit 1 if any)
     python -m tools.import_graph --edges    # every folder-to-folder edge with its file:line
 
 A "folder" is a package directly under engine/ (engine.runtime, engine.documents, ...); a
 top-level module (engine.api, engine.errors, ...) is a node of its own. import-linter sees
 only module-level imports, so this walks each file's whole syntax tree instead.
+tests/engine/test_import_contract.py runs the same checks.
 """
 
 from __future__ import annotations
@@ -17,6 +18,14 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The engine's folders, lowest first: each may import only folders listed before it.
+# Types and words at the bottom; native code, policies and the planner next; the running
+# model (runtime) above the documents it serves; the office server above both (it reuses
+# the engine thread and the documents); the command line on top.
+LAYERS = ("engine.messages", "engine.errors", "engine.recipe", "engine.model", "engine.api",
+          "engine.native", "engine.residency", "engine.plan", "engine.demo", "engine.documents",
+          "engine.runtime", "engine.remote", "engine.cli", "engine.__main__")
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -34,18 +43,26 @@ def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def imports_of(path: Path, root: Path = ROOT) -> list[tuple[str, int]]:
-    """Every module this file imports (absolute names, ``from x import y`` also as x.y), with
-    its line, wherever in the file the import stands."""
+def _statements(path: Path, root: Path) -> list[tuple[str, list[str], int]]:
+    """(module, names imported from it, line) for every import statement anywhere in the file;
+    a plain ``import m`` has no names."""
     module = _module_name(path, root)
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found += [(alias.name, node.lineno) for alias in node.names]
+            found += [(alias.name, [], node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             target = _absolute(node, module, path.name == "__init__.py")
-            found.append((target, node.lineno))
-            found += [(f"{target}.{alias.name}", node.lineno) for alias in node.names]
+            found.append((target, [alias.name for alias in node.names], node.lineno))
+    return found
+
+
+def imports_of(path: Path, root: Path = ROOT) -> list[tuple[str, int]]:
+    """Every module this file may import (absolute names, ``from x import y`` also as x.y),
+    with its line, wherever in the file the import stands."""
+    found = []
+    for target, names, line in _statements(path, root):
+        found += [(target, line)] + [(f"{target}.{name}", line) for name in names]
     return found
 
 
@@ -75,6 +92,30 @@ def folder_edges(package: str = "engine", root: Path = ROOT) -> dict[tuple[str, 
 
 def _folder_name(path: Path, package: str, root: Path) -> str:
     return f"{package}.{path.stem if path.suffix == '.py' else path.name}"
+
+
+def module_edges(package: str = "engine", root: Path = ROOT) -> dict[tuple[str, str], list[str]]:
+    """The same at file level: (module, module it imports) -> places; ``from p import m``
+    is an edge to the submodule m when m is one, else to p."""
+    paths = {_module_name(p, root): p for p in sorted((root / package).rglob("*.py"))}
+    edges: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for module, path in paths.items():
+        for target, names, line in _statements(path, root):
+            submodules = [f"{target}.{name}" for name in names if f"{target}.{name}" in paths]
+            plain = not names or len(submodules) < len(names)
+            for name in submodules + ([target] if plain else []):
+                if name in paths and name != module:
+                    edges[module, name].append(f"{path.relative_to(root)}:{line}")
+    return dict(edges)
+
+
+def upward(edges, layers: tuple[str, ...] = LAYERS) -> list[str]:
+    """Edges that import a folder at the same or a higher layer, and folders LAYERS misses."""
+    rank = {name: i for i, name in enumerate(layers)}
+    wrong = [f"{a} is not in LAYERS" for a in sorted({n for e in edges for n in e} - set(rank))]
+    wrong += [f"{a} -> {b} ({places[0]})" for (a, b), places in sorted(edges.items())
+              if a in rank and b in rank and rank[b] >= rank[a]]
+    return wrong
 
 
 def cycles(edges) -> list[list[str]]:
@@ -113,6 +154,25 @@ def cycles(edges) -> list[list[str]]:
     return sorted(found)
 
 
+def elementary_cycles(edges) -> list[list[str]]:
+    """Every simple cycle, each once, starting at its smallest folder (a small graph)."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for source, target in edges:
+        graph[source].add(target)
+    found: list[list[str]] = []
+
+    def walk(start: str, node: str, path: list[str]) -> None:
+        for nxt in sorted(graph[node]):
+            if nxt == start:
+                found.append(list(path))
+            elif nxt > start and nxt not in path:
+                walk(start, nxt, path + [nxt])
+
+    for start in sorted(graph):
+        walk(start, start, [start])
+    return found
+
+
 def two_way_pairs(edges) -> list[tuple[str, str]]:
     """Pairs of folders that import each other (the simplest cycles, easiest to read)."""
     return sorted((a, b) for a, b in edges if a < b and (b, a) in edges)
@@ -127,15 +187,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.edges:
         for (source, target), places in sorted(edges.items()):
             print(f"{source} -> {target}: {', '.join(places)}")
-    tangles = cycles(edges)
+    tangles, files = cycles(edges), cycles(module_edges(args.package))
     pairs = two_way_pairs(edges)
-    print(f"{len(edges)} folder edges; {len(tangles)} cyclic component(s); "
-          f"{len(pairs)} two-way pair(s)")
-    for tangle in tangles:
+    print(f"{len(edges)} folder edges; {len(tangles)} cyclic folder component(s), "
+          f"{len(elementary_cycles(edges))} elementary folder cycle(s), {len(pairs)} two-way "
+          f"folder pair(s); {len(files)} cyclic file component(s)")
+    for tangle in tangles + files:
         print("cycle:", " <-> ".join(tangle))
     for a, b in pairs:
         print(f"two-way: {a} <-> {b}: {edges[a, b][0]} / {edges[b, a][0]}")
-    return 1 if tangles else 0
+    wrong = upward(edges) if args.package == "engine" else []
+    for line in wrong:
+        print("against LAYERS:", line)
+    return 1 if tangles or files or wrong else 0
 
 
 if __name__ == "__main__":
