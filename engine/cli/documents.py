@@ -20,7 +20,7 @@ from engine.api import (DocumentAnswered, DocumentFinished, DocumentInspected, D
                         DocumentRequest, PassagesChosen, QuestionRequest, StepRecord)
 from engine.documents.presets import SUMMARY_PRESETS
 from engine.documents.report import found_msg, pages_note
-from engine.messages import Msg
+from engine.messages import Msg, msg
 
 
 def add_summarize_parser(sub) -> None:
@@ -72,7 +72,7 @@ def _open_model(args):
             client.close()
             raise
     if not args.model:
-        raise EngineError("Name a model file with --model, or an office server with --server URL.")
+        raise EngineError(msg("engine.name_a_model_option"))
     from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
     from engine.runtime.summary_model import LocalSummaryModel  # noqa: PLC0415
 
