@@ -311,6 +311,16 @@ def run_linter(python: pathlib.Path) -> int:
     return code
 
 
+def run_type_checker(python: pathlib.Path) -> int:
+    """mypy on engine/ with the strictness stated in pyproject.toml ([tool.mypy]); like the
+    linter, a finding fails the test command after the tests have run."""
+    print("+ mypy", flush=True)
+    code = subprocess.call([str(python), "-m", "mypy"], cwd=ROOT)
+    if code:
+        print("mypy found problems (listed above): the test command fails", flush=True)
+    return code
+
+
 # Each prints numbers measured in one run (modelled figures are labelled so). A target missed
 # within its stated margin is reported, not fatal (timings are noisy here); one missed far
 # beyond it (bench/verdict.py), or a crash, makes the benchmark and so the command fail.
@@ -346,13 +356,13 @@ def main(argv: list[str]) -> int:
         python = install("test")
         if sys.platform.startswith("linux"):
             ensure_test_system_packages()
-        lint = run_linter(python)
+        lint, types = run_linter(python), run_type_checker(python)
         # The tests then insist on the patched build (a stock wheel fails, not skips), and
         # run the office-server tests against llama-server too (tests/engine/test_llama_server).
         env = dict(os.environ, ROTARY_EXPECT_SLOT_CACHE="1",
                    ROTARY_LLAMA_SERVER=str(ensure_llama_server(python)))
         code = subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT, env=env)
-        return code or lint
+        return code or lint or types
     if command == "bench":
         return run_benchmarks(install("test"))
     print(__doc__)

@@ -276,7 +276,9 @@ def _record_conversations(loaded, args) -> tuple[list, list]:
     """One fresh conversation per --prompt; a repeated prompt returns to its context id."""
     from engine.api import ChatMessage  # noqa: PLC0415
 
-    steps, contexts, context_ids = [], [], {}
+    steps: list = []
+    contexts: list[list] = []
+    context_ids: dict[str, str] = {}
     for prompt in args.prompt:
         context_id = context_ids.setdefault(prompt, f"c{len(context_ids)}")
         contexts.append([len(steps), context_id])

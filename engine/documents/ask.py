@@ -226,6 +226,7 @@ class QuestionAnswerer:
         summarizer = DocumentSummarizer(self.model, request, self._pass_on, self.stop, self.speed,
                                         document=document, quiet_kinds=frozenset({"part", "merge"}))
         summary = summarizer.run()
+        assert summary is not None                # not inspect_only: run() ends in a summary
         how = msg("documents.in_one_pass") if summary.parts == 1 else \
             msg("documents.in_parts", n=summary.parts)
         names = ", ".join(d.name for d in self.documents)

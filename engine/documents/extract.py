@@ -96,7 +96,7 @@ def _read_pdf(data: bytes, limits: Limits, ocr_run: ocr.OcrRun | None) -> dict:
         pdf.close()
     read = {page: text for page, text in recognised.texts.items() if text.strip()}
     sections += [Section(f"page {page}", text, page=page) for page, text in read.items()]
-    sections.sort(key=lambda section: section.page)
+    sections.sort(key=lambda section: section.page or 0)     # every PDF section has a page
     if not sections:
         code = "documents.pictures_unreadable" if recognised.texts else "documents.pictures_only"
         raise NoTextLayerError(msg(code), f"{count} pages without text; OCR "
@@ -193,7 +193,9 @@ def _check_zip(data: bytes, limits: Limits) -> None:
 
 
 def _docx_sections(document) -> list[Section]:
-    sections, heading, body = [], "", []
+    sections: list[Section] = []
+    body: list[str] = []
+    heading = ""
 
     def close_section():
         text = "\n".join(body).strip()
@@ -279,7 +281,9 @@ def _looks_binary(data: bytes) -> bool:
 
 
 def _markdown_sections(lines: list[str]) -> list[Section]:
-    sections, heading, body, start = [], "", [], 1
+    sections: list[Section] = []
+    body: list[str] = []
+    heading, start = "", 1
     for number, line in enumerate(lines, start=1):
         match = MD_HEADING.match(line)
         if match:

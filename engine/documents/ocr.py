@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 log = logging.getLogger("rotary.documents")
 
@@ -121,7 +121,7 @@ class PageReader:
     ~0.3 s, so a document reuses it)."""
 
     def __init__(self) -> None:
-        self._apis: dict[tuple[Path, tuple[str, ...]], object] = {}
+        self._apis: dict[tuple[Path, tuple[str, ...]], Any] = {}   # tesserocr.PyTessBaseAPI
 
     def read(self, image, wanted: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         import tesserocr  # noqa: PLC0415

@@ -130,7 +130,8 @@ class DocumentSummarizer:
         plan = self.inspect()
         if self.request.inspect_only:
             return None
-        self.started, self.notes = time.perf_counter(), []
+        self.started = time.perf_counter()
+        self.notes: list[Note] = []
         try:
             answer = self._whole() if plan.whole else self._map_reduce()
             summary = self._summary(answer, partial=False)
@@ -280,7 +281,9 @@ class DocumentSummarizer:
 
 def group_notes(notes: list[Note], budget: int, count: Callable[[str], int]) -> list[list[Note]]:
     """Consecutive notes in groups that fit ``budget`` (notes are clipped to half of it)."""
-    groups, current, size = [], [], 0
+    groups: list[list[Note]] = []
+    current: list[Note] = []
+    size = 0
     for note in notes:
         tokens = count(note.tagged) + 2
         if current and size + tokens > budget:
@@ -300,8 +303,11 @@ def cited_sections(answer: str, plan: DocumentPlan) -> tuple[Citation, ...]:
     """Sources the answer names that exist in the document (unknown ones are dropped)."""
     known = {s.label: s for s in plan.document.sections}
     found = dict.fromkeys(m.group(1) for m in SOURCE.finditer(answer))
-    return tuple(Citation(label, (known[label].page,) if known[label].page else (), "")
-                 for label in found if label in known)
+    return tuple(Citation(label, _pages(known[label].page), "") for label in found if label in known)
+
+
+def _pages(page: int | None) -> tuple[int, ...]:
+    return (page,) if page else ()
 
 
 _SPEED = SpeedMeter()   # only the engine thread touches it; re-measures when the model changes

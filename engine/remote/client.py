@@ -99,7 +99,11 @@ class ServerClient:
 
         # A plain threading.Event (the documents command line) is only read between pieces.
         on_cancel = getattr(stop, "on_cancel", lambda callback: lambda: None)
-        forget = on_cancel(lambda: [_shut(sock) for sock in list(sockets)])
+
+        def shut_all() -> None:
+            for sock in list(sockets):
+                _shut(sock)
+        forget = on_cancel(shut_all)
         try:
             yield self._stoppable, {"trace": on_connected}
         except (EngineError, httpx.TransportError) as error:

@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import threading
 import time
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence, cast
 
 from engine.api import (ChatMessage, ChatRequest, DocumentRequest, Listener, LoadProgress,
                         LoadRequest, RequestFinished, ResponseStats, ServerInfo, ServerModelLoaded)
@@ -27,6 +27,9 @@ from engine.remote.errors import context_size_in
 from engine.remote.stream import RemoteRun, conversation_tokens
 from engine.runtime.requests import CancelToken
 from engine.runtime.service import Emit, EngineService
+
+if TYPE_CHECKING:
+    from engine.remote.documents import RemoteSummaryModel
 
 
 def connect(client: ServerClient, wanted_model: str) -> ServerInfo:
@@ -43,7 +46,7 @@ class ServerModel:
     def __init__(self, client: ServerClient, server: ServerInfo) -> None:
         self.client, self.server = client, server
         self._usage_seen = False     # does this server report token usage itself?
-        self._documents = None       # engine.remote.documents.RemoteSummaryModel, made once
+        self._documents: RemoteSummaryModel | None = None      # made once
         self._chat_counter: ChatTokenCounter | None = None
         self._counter_lock = threading.Lock()
 
@@ -161,7 +164,7 @@ class RemoteEngineService(EngineService):
 
     @property
     def server(self) -> ServerInfo | None:
-        model = self.model
+        model = cast("ServerModel | None", self.model)     # open_server's model
         return model.server if model is not None else None
 
     def count_tokens(self, text: str) -> int:
@@ -174,7 +177,7 @@ class RemoteEngineService(EngineService):
         return self._connected().count_chat_tokens(messages)
 
     def _connected(self) -> ServerModel:
-        model = self.model
+        model = cast("ServerModel | None", self.model)
         if model is None:
             raise EngineStateError(msg("remote.not_connected"))
         return model

@@ -177,9 +177,10 @@ class NativeRotaryPolicy(ResidencyPolicy):
 
     def __init__(self, budget, n_expert, k, config: RotaryConfig | None = None, **options) -> None:
         super().__init__(budget, n_expert, k, **options)      # checks the budget and options
-        self._lib = lib = library()
+        lib = library()
         if lib is None:
             raise RuntimeError("the native rotary policy is not built")
+        self._lib: ctypes.CDLL = lib
         self.cfg = cfg = config or RotaryConfig()
         growth, fade, rules = _constants(cfg)
         slots = np.asarray(budget.slots, dtype=np.int32)
@@ -222,8 +223,8 @@ class NativeRotaryPolicy(ResidencyPolicy):
         self._all = AllLayers(self._counts, self._moves)
         # The per-layer path's buffers: ctypes and memoryviews index and fill faster than numpy.
         self._ids_buffer = (ctypes.c_int32 * self.k)()
-        self._counts_view = memoryview(self._counts).cast("B").cast("i")      # [4 * layers]
-        self._moves_view = memoryview(self._moves).cast("B").cast("i")        # [4 * layers * row]
+        self._counts_view = self._counts.data.cast("B").cast("i")      # [4 * layers]
+        self._moves_view = self._moves.data.cast("B").cast("i")        # [4 * layers * row]
         self._row = self._moves.shape[2]
         self._step = self._lib.rp_step
         self._restore_out = np.zeros((2, max(1, int(slots.max()))), dtype=np.int32)
@@ -298,12 +299,12 @@ class NativeRotaryPolicy(ResidencyPolicy):
         def step():
             got = function(*args)
             if failed.value:
-                raise SlotStepError(FAILED[failed.value], got)
+                raise SlotStepError(str(FAILED[failed.value]), got)
             if got < 0:
                 self._raise(got)
             self._all.total_uploads = got
             return status.value, self._all
-        step.buffers = (ids, layers, engine, status, failed)   # alive as long as the callable
+        step.buffers = (ids, layers, engine, status, failed)  # type: ignore[attr-defined] # kept alive
         return step
 
     def _victim(self, layer: int, protected) -> int:

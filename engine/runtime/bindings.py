@@ -108,8 +108,10 @@ def check_tensor_layout(lib: ctypes.CDLL) -> None:
     from engine.native.abi import NativeAbiError  # noqa: PLC0415
 
     i32 = int(GGMLQuantizationType.I32)
-    name_address = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(
-        ctypes.cast(lib.ggml_get_name, ctypes.c_void_p).value)
+    address = ctypes.cast(lib.ggml_get_name, ctypes.c_void_p).value
+    if not address:
+        raise NativeAbiError("ggml_get_name has no address in this llama.cpp library")
+    name_address = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(address)
     _declare(lib, "ggml_init", [_GgmlInitParams], ctypes.c_void_p)
     _declare(lib, "ggml_free", [ctypes.c_void_p], None)
     _declare(lib, "ggml_new_tensor_4d", [ctypes.c_void_p, ctypes.c_int] + [ctypes.c_int64] * 4,

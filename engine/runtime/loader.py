@@ -19,8 +19,8 @@ from engine.runtime.llama_model import NativeModel, Sampling
 from engine.model.facts import ModelFacts
 from engine.runtime.predictor import RouterPredictor, hidden_node_name
 from engine.recipe import Recipe
-from engine.runtime.routing import (make_recorder, stack_decode_probs, stack_decode_steps,
-                                    stack_decode_weights)
+from engine.runtime.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
+                                    stack_decode_probs, stack_decode_steps, stack_decode_weights)
 
 Progress = Callable[[float, Msg], None]
 Fallback = Callable[[Recipe], None]
@@ -40,7 +40,7 @@ class LoadedModel:
     facts: ModelFacts
     recipe: Recipe
     native: NativeModel
-    recorder: object | None          # RoutingRecorder or NativeRoutingRecorder
+    recorder: RoutingRecorder | NativeRoutingRecorder | None
     summary: Msg                     # what to expect: memory used, speed
     last_routing: list = field(default_factory=list)
 

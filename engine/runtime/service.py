@@ -210,7 +210,7 @@ class EngineService:
         self._close_model()
         self._emit(ModelUnloaded(next_request_id()))
 
-    _COMMANDS: dict[type, Callable[["EngineService", object, CancelToken], None]] = {
+    _COMMANDS: dict[type, Callable[..., None]] = {      # (service, request, stop)
         LoadRequest: _load, ChatRequest: _chat, DocumentRequest: _document,
         QuestionRequest: _question, _Unload: _unload,
     }

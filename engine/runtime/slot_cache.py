@@ -160,9 +160,10 @@ class SlotCache:
                  upload_cap: int | None = None, verify: bool = False,
                  router_probs: bool = False, gpu_banks: bool = False,
                  pinned_weights: bool = False) -> None:
-        self._api = native_api()
-        if self._api is None:
+        api = native_api()
+        if api is None:
             raise ModelLoadError(STOCK_MESSAGE)
+        self._api: ctypes.CDLL = api
         self.layers, self.slots, self.k, self.n_expert = tuple(layers), tuple(slots), k, n_expert
         Budget(self.slots, upload_cap).check(n_expert, k)   # plain words before native errors
         self._ctx, self.verify = ctx_ptr, verify
