@@ -61,7 +61,7 @@ class ServerClient:
         except (OSError, ssl.SSLError) as error:
             raise ServerProtocolError(msg("remote.bad_certificate_file"),
                                       f"{config.ca_bundle}: {error!r}") from error
-        options = dict(
+        options: dict[str, Any] = dict(
             base_url=config.root, headers=headers, verify=verify, trust_env=False,
             follow_redirects=False,
             timeout=httpx.Timeout(config.read_timeout_s, connect=config.connect_timeout_s))
