@@ -23,6 +23,7 @@ from engine.documents import citations
 from engine.documents.index import IndexedDocument, Passage, PassageIndex
 from engine.documents.model import SummaryModel
 from engine.documents.speed import SpeedMeter
+from engine.documents.summarize import DocumentSummarizer
 from engine.documents.types import Document, Section
 from engine.errors import DocumentError
 from engine.messages import Msg, msg
@@ -215,8 +216,6 @@ class QuestionAnswerer:
     # ---- a question about the whole document that does not fit: read it in parts ------------
 
     def _read_whole(self, passages: list[Passage]) -> DocumentAnswered:
-        from engine.documents.summarize import DocumentSummarizer  # noqa: PLC0415
-
         document = merged_document(passages, self.documents, self.several)
         request = DocumentRequest("", preset=whole_preset(self.request.question),
                                   language=self.request.language, question=self.request.question,

@@ -19,6 +19,7 @@ from engine.api import (ChatMessage, ChatRequest, Citation, DocumentFinished, Do
                         DocumentProgress, DocumentRequest, DocumentSummary, Event)
 from engine.documents.cache import TextCache
 from engine.documents.extract import read_document
+from engine.documents.index import PassageIndex
 from engine.documents.ocr import OcrRun
 from engine.documents.model import SummaryModel
 from engine.documents.plan import Budget, DocumentPlan, note_words, plan_document
@@ -100,8 +101,6 @@ class DocumentSummarizer:
         document = read_document(self.request.path, cache=cache,
                                  ocr_run=OcrRun(self.stop, self._ocr_progress))
         if self.request.index_path:
-            from engine.documents.index import PassageIndex  # noqa: PLC0415
-
             with PassageIndex(self.request.index_path) as index:
                 index.add(document)
         return document

@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import threading
 import time
-from typing import TYPE_CHECKING, Sequence, cast
+from typing import Sequence, cast
 
 from engine.api import (ChatMessage, ChatRequest, DocumentRequest, Listener, LoadProgress,
                         LoadRequest, RequestFinished, ResponseStats, ServerInfo, ServerModelLoaded)
@@ -23,13 +23,11 @@ from engine.messages import msg
 from engine.remote.chat_tokens import ChatTokenCounter
 from engine.remote.client import ModelEntry, ServerClient, StreamAborted
 from engine.remote.config import ServerConfig
+from engine.remote.documents import RemoteSummaryModel
 from engine.remote.errors import context_size_in
 from engine.remote.stream import RemoteRun, conversation_tokens
 from engine.runtime.requests import CancelToken
 from engine.runtime.service import Emit, EngineService
-
-if TYPE_CHECKING:
-    from engine.remote.documents import RemoteSummaryModel
 
 
 def connect(client: ServerClient, wanted_model: str) -> ServerInfo:
@@ -104,8 +102,6 @@ class ServerModel:
 
     def _document_model(self):
         """The server's model as engine/documents sees it (made once per connection)."""
-        from engine.remote.documents import RemoteSummaryModel  # noqa: PLC0415
-
         if self._documents is None:
             self._documents = RemoteSummaryModel(self.client, self.server)
             self.server = self._documents.server      # with the context it may have learnt

@@ -22,6 +22,8 @@ import logging
 
 import numpy as np
 
+from engine.native.abi import check_codes, check_struct, read_table
+from engine.native.build import load_library
 from engine.residency.base import ResidencyPolicy, check_prompt
 from engine.residency.rotary import NEVER, RotaryConfig, near_miss_top
 from engine.residency.slots import FREE, Decision
@@ -66,8 +68,6 @@ FAILED: dict[int, str | None] = {}   # rp_engine_step's *failed → the libllama
 def library() -> ctypes.CDLL | None:
     """The compiled step with its signatures, or None (logged once) where it can't be built.
     Raises NativeAbiError when the library and this module's mirrors disagree."""
-    from engine.native.build import load_library  # noqa: PLC0415
-
     lib = load_library("rotary_policy")
     if lib is None:
         log.warning("the native rotary policy could not be built; the Python one runs instead")
@@ -81,8 +81,6 @@ def library() -> ctypes.CDLL | None:
 
 def _check_abi(lib: ctypes.CDLL) -> None:
     """_Engine and the codes above against rotary_policy.h, as the library was compiled."""
-    from engine.native.abi import check_codes, check_struct, read_table  # noqa: PLC0415
-
     table = read_table(lib, "rp_abi", "engine/native/csrc/rotary_policy.h")
     check_struct(table, "rp_engine", _Engine)
     errors = check_codes(table, "RP_E_", ERROR_TEXT)

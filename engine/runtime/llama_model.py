@@ -11,7 +11,7 @@ import ctypes
 import logging
 import os
 import time
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
@@ -53,7 +53,7 @@ class NativeModel:
         self._sampler: LlamaSampler | None = None
         self._piece = ctypes.create_string_buffer(64)
         self._llama = llama_cpp_module()
-        from llama_cpp import _internals  # noqa: PLC0415
+        from llama_cpp import _internals  # noqa: PLC0415 - llama_cpp only when a model opens
 
         self._internals = _internals
         mark = native_log().mark()
@@ -248,8 +248,6 @@ class NativeModel:
 
 def _closing(owner):
     """ExitStack helper: llama-cpp-python's wrappers have close() but no __exit__."""
-    from contextlib import closing  # noqa: PLC0415
-
     return closing(owner)
 
 
