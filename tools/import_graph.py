@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -64,6 +65,31 @@ def imports_of(path: Path, root: Path = ROOT) -> list[tuple[str, int]]:
     for target, names, line in _statements(path, root):
         found += [(target, line)] + [(f"{target}.{name}", line) for name in names]
     return found
+
+
+def late_imports(package: str = "engine", root: Path = ROOT) -> list[tuple[str, str]]:
+    """('file:line', source line) of every import inside a function, outside the command line
+    (``__main__.py`` and ``<package>/cli/``, where each command imports what it runs)."""
+    found = []
+    for path in sorted((root / package).rglob("*.py")):
+        relative = path.relative_to(root)
+        if path.name == "__main__.py" or relative.parts[1:2] == ("cli",):
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        seen = set()
+        for function in ast.walk(ast.parse("\n".join(lines))):
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(function):
+                    if isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno not in seen:
+                        seen.add(node.lineno)
+                        found.append((f"{relative}:{node.lineno}", lines[node.lineno - 1]))
+    return found
+
+
+def unexplained(late: list[tuple[str, str]]) -> list[str]:
+    """Late imports whose line does not say why: ``# noqa: PLC0415 - <reason>``."""
+    return [place for place, line in late
+            if not re.search(r"PLC0415 - \S", line.split("#", 1)[-1] if "#" in line else "")]
 
 
 def folder_of(module: str, package: str = "engine") -> str | None:
@@ -199,7 +225,13 @@ def main(argv: list[str] | None = None) -> int:
     wrong = upward(edges) if args.package == "engine" else []
     for line in wrong:
         print("against LAYERS:", line)
-    return 1 if tangles or files or wrong else 0
+    late = late_imports(args.package)
+    silent = unexplained(late)
+    print(f"{len(late)} import(s) inside functions outside the command line, "
+          f"{len(silent)} without a reason")
+    for place in silent:
+        print("no reason:", place)
+    return 1 if tangles or files or wrong or silent else 0
 
 
 if __name__ == "__main__":

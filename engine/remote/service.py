@@ -90,13 +90,14 @@ class ServerModel:
         return run
 
     def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None:
-        from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
+        # The document readers (~60 ms) load at the first document, not when connecting.
+        from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415 - above
 
         summarize_on_engine_thread(self._document_model(), request, emit, stop)
 
     def ask(self, request, stop: CancelToken, emit: Emit) -> None:
         """A question about documents (engine/documents/ask.py), answered by the server."""
-        from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415
+        from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415 - as above
 
         answer_on_engine_thread(self._document_model(), request, emit, stop)
 

@@ -97,7 +97,7 @@ def _syncs(step: RawStep) -> int:
 def render_chat(model: NativeModel, messages: Sequence[ChatMessage]) -> str:
     """Apply the GGUF's own chat template (Jinja, sandboxed by llama-cpp-python), or
     llama.cpp's built-in one for the architecture when the file has none."""
-    from llama_cpp.llama_chat_format import Jinja2ChatFormatter  # noqa: PLC0415
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter  # noqa: PLC0415 - llama_cpp loads with a model
 
     meta = model.metadata()
     template = meta.get("tokenizer.chat_template")
