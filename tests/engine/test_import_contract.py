@@ -44,6 +44,16 @@ def test_engine_folders_import_one_way_inside_functions_too():
     assert len(edges) > 30                            # the walk found the engine's imports
 
 
+def test_the_shipped_engine_imports_no_developer_package():
+    """tools/ (the residency simulator), bench/ and tests/ stay out of the bundle
+    (build.spec excludes them), so no engine file may import them, even late."""
+    found = [f"{path.relative_to(ROOT)}:{line} {name}"
+             for path in sorted((ROOT / "engine").rglob("*.py"))
+             for name, line in import_graph.imports_of(path, ROOT)
+             if name.split(".")[0] in ("tools", "bench", "tests", "app")]
+    assert found == []
+
+
 def test_no_engine_file_imports_one_that_imports_it_back():
     assert import_graph.cycles(import_graph.module_edges("engine", ROOT)) == []
 
