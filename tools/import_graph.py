@@ -1,12 +1,13 @@
-"""Which engine folders import which, counting imports inside functions too, and the cycles.
+"""Which engine folders import which, imports inside functions included, and the cycles.
 
-    python -m tools.import_graph            # cycles and imports against LAYERS (exit 1 if any)
-    python -m tools.import_graph --edges    # every folder-to-folder edge with its file:line
+    python -m tools.import_graph            # counts; exit 1 on a cycle or an unexplained late import
+    python -m tools.import_graph --edges    # every folder-to-folder edge with its module:line
 
-A "folder" is a package directly under engine/ (engine.runtime, engine.documents, ...); a
-top-level module (engine.api, engine.errors, ...) is a node of its own. import-linter sees
-only module-level imports, so this walks each file's whole syntax tree instead.
-tests/engine/test_import_contract.py runs the same checks.
+The graph is grimp's (import-linter's own, a test dependency already): it reads every import
+statement, those inside functions too. A "folder" is a package directly under engine/
+(engine.runtime, engine.documents, ...); a top-level module (engine.api, ...) is a node of its
+own. Their order is import-linter's "layers" contract in pyproject.toml; this counts what that
+contract only passes or fails. tests/engine/test_import_contract.py runs the same checks.
 """
 
 from __future__ import annotations
@@ -18,53 +19,104 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+import grimp
+
 ROOT = Path(__file__).resolve().parents[1]
-
-# The engine's folders, lowest first: each may import only folders listed before it.
-# Types and words at the bottom; native code, policies and the planner next; the running
-# model (runtime) above the documents it serves; the office server above both (it reuses
-# the engine thread and the documents); the command line on top.
-LAYERS = ("engine.messages", "engine.errors", "engine.recipe", "engine.model", "engine.api",
-          "engine.native", "engine.residency", "engine.plan", "engine.demo", "engine.documents",
-          "engine.runtime", "engine.remote", "engine.cli", "engine.__main__")
+Edges = dict[tuple[str, str], list[str]]
 
 
-def _module_name(path: Path, root: Path) -> str:
-    parts = list(path.relative_to(root).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
+def graph(package: str = "engine") -> grimp.ImportGraph:
+    """The package's import graph (it must be importable: the repository root on sys.path);
+    other top-level packages it imports (numpy, tools, ...) appear as single nodes."""
+    return grimp.build_graph(package, include_external_packages=True, cache_dir=None)
 
 
-def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
-    if not node.level:
-        return node.module or ""
-    base = module.split(".") if is_package else module.split(".")[:-1]
-    base = base[:len(base) - (node.level - 1)]
-    return ".".join(base + ([node.module] if node.module else []))
+def module_edges(imports: grimp.ImportGraph, package: str = "engine") -> Edges:
+    """(module, module it imports) -> 'module:line' places, within ``package``."""
+    edges: Edges = {}
+    for importer in sorted(m for m in imports.modules if _inside(m, package)):
+        for imported in sorted(imports.find_modules_directly_imported_by(importer)):
+            if _inside(imported, package):
+                details = imports.get_import_details(importer=importer, imported=imported)
+                edges[importer, imported] = [f"{importer}:{d['line_number']}" for d in details]
+    return edges
 
 
-def _statements(path: Path, root: Path) -> list[tuple[str, list[str], int]]:
-    """(module, names imported from it, line) for every import statement anywhere in the file;
-    a plain ``import m`` has no names."""
-    module = _module_name(path, root)
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found += [(alias.name, [], node.lineno) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            target = _absolute(node, module, path.name == "__init__.py")
-            found.append((target, [alias.name for alias in node.names], node.lineno))
+def folder_edges(imports: grimp.ImportGraph, package: str = "engine") -> Edges:
+    """The same between folders: (importing folder, imported folder) -> places."""
+    edges: Edges = defaultdict(list)
+    for (importer, imported), places in module_edges(imports, package).items():
+        source, target = folder_of(importer), folder_of(imported)
+        if source and target and source != target:
+            edges[source, target] += places
+    return dict(edges)
+
+
+def _inside(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def folder_of(module: str) -> str | None:
+    """engine.runtime.service -> engine.runtime; engine.api -> engine.api; engine -> None."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else None
+
+
+def cycles(edges) -> list[list[str]]:
+    """Strongly connected components of more than one node (Tarjan), each sorted: one entry
+    per tangle, however many edges it has. (Neither grimp nor the standard library has it.)"""
+    successors: dict[str, set[str]] = defaultdict(set)
+    for source, target in edges:
+        successors[source].add(target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(successors[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = [stack.pop()]
+            while component[-1] != node:
+                component.append(stack.pop())
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(set(successors) | {t for targets in successors.values() for t in targets}):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def elementary_cycles(edges) -> list[list[str]]:
+    """Every simple cycle, each once, from its smallest node (for the folder graph: small)."""
+    successors: dict[str, set[str]] = defaultdict(set)
+    for source, target in edges:
+        successors[source].add(target)
+    found: list[list[str]] = []
+
+    def walk(start: str, node: str, path: list[str]) -> None:
+        for nxt in sorted(successors[node]):
+            if nxt == start:
+                found.append(list(path))
+            elif nxt > start and nxt not in path:
+                walk(start, nxt, path + [nxt])
+
+    for start in sorted(successors):
+        walk(start, start, [start])
     return found
 
 
-def imports_of(path: Path, root: Path = ROOT) -> list[tuple[str, int]]:
-    """Every module this file may import (absolute names, ``from x import y`` also as x.y),
-    with its line, wherever in the file the import stands."""
-    found = []
-    for target, names, line in _statements(path, root):
-        found += [(target, line)] + [(f"{target}.{name}", line) for name in names]
-    return found
+def two_way_pairs(edges) -> list[tuple[str, str]]:
+    """Pairs that import each other (the simplest cycles, easiest to read)."""
+    return sorted((a, b) for a, b in edges if a < b and (b, a) in edges)
 
 
 def late_imports(package: str = "engine", root: Path = ROOT) -> list[tuple[str, str]]:
@@ -92,146 +144,31 @@ def unexplained(late: list[tuple[str, str]]) -> list[str]:
             if not re.search(r"PLC0415 - \S", line.split("#", 1)[-1] if "#" in line else "")]
 
 
-def folder_of(module: str, package: str = "engine") -> str | None:
-    """engine.runtime.service -> engine.runtime; engine.api -> engine.api; engine -> None."""
-    parts = module.split(".")
-    if parts[0] != package or len(parts) < 2:
-        return None
-    return ".".join(parts[:2])
-
-
-def folder_edges(package: str = "engine", root: Path = ROOT) -> dict[tuple[str, str], list[str]]:
-    """(importing folder, imported folder) -> the 'file:line' places that make the edge."""
-    folders = {_folder_name(p, package, root) for p in (root / package).iterdir()
-               if (p.is_dir() and (p / "__init__.py").exists()) or p.suffix == ".py"}
-    edges: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for path in sorted((root / package).rglob("*.py")):
-        source = folder_of(_module_name(path, root), package)
-        for target, line in imports_of(path, root):
-            folder = folder_of(target, package)
-            if source and folder in folders and folder != source:
-                place = f"{path.relative_to(root)}:{line}"
-                if place not in edges[source, folder]:
-                    edges[source, folder].append(place)
-    return dict(edges)
-
-
-def _folder_name(path: Path, package: str, root: Path) -> str:
-    return f"{package}.{path.stem if path.suffix == '.py' else path.name}"
-
-
-def module_edges(package: str = "engine", root: Path = ROOT) -> dict[tuple[str, str], list[str]]:
-    """The same at file level: (module, module it imports) -> places; ``from p import m``
-    is an edge to the submodule m when m is one, else to p."""
-    paths = {_module_name(p, root): p for p in sorted((root / package).rglob("*.py"))}
-    edges: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for module, path in paths.items():
-        for target, names, line in _statements(path, root):
-            submodules = [f"{target}.{name}" for name in names if f"{target}.{name}" in paths]
-            plain = not names or len(submodules) < len(names)
-            for name in submodules + ([target] if plain else []):
-                if name in paths and name != module:
-                    edges[module, name].append(f"{path.relative_to(root)}:{line}")
-    return dict(edges)
-
-
-def upward(edges, layers: tuple[str, ...] = LAYERS) -> list[str]:
-    """Edges that import a folder at the same or a higher layer, and folders LAYERS misses."""
-    rank = {name: i for i, name in enumerate(layers)}
-    wrong = [f"{a} is not in LAYERS" for a in sorted({n for e in edges for n in e} - set(rank))]
-    wrong += [f"{a} -> {b} ({places[0]})" for (a, b), places in sorted(edges.items())
-              if a in rank and b in rank and rank[b] >= rank[a]]
-    return wrong
-
-
-def cycles(edges) -> list[list[str]]:
-    """The folder graph's strongly connected components of more than one folder (Tarjan),
-    each sorted: one entry per tangle, however many edges it has."""
-    graph: dict[str, set[str]] = defaultdict(set)
-    for source, target in edges:
-        graph[source].add(target)
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for nxt in sorted(graph[node]):
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(set(graph) | {t for targets in graph.values() for t in targets}):
-        if node not in index:
-            visit(node)
-    return sorted(found)
-
-
-def elementary_cycles(edges) -> list[list[str]]:
-    """Every simple cycle, each once, starting at its smallest folder (a small graph)."""
-    graph: dict[str, set[str]] = defaultdict(set)
-    for source, target in edges:
-        graph[source].add(target)
-    found: list[list[str]] = []
-
-    def walk(start: str, node: str, path: list[str]) -> None:
-        for nxt in sorted(graph[node]):
-            if nxt == start:
-                found.append(list(path))
-            elif nxt > start and nxt not in path:
-                walk(start, nxt, path + [nxt])
-
-    for start in sorted(graph):
-        walk(start, start, [start])
-    return found
-
-
-def two_way_pairs(edges) -> list[tuple[str, str]]:
-    """Pairs of folders that import each other (the simplest cycles, easiest to read)."""
-    return sorted((a, b) for a, b in edges if a < b and (b, a) in edges)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--edges", action="store_true", help="list every edge with its places")
     parser.add_argument("--package", default="engine")
     args = parser.parse_args(argv)
-    edges = folder_edges(args.package)
+    sys.path.insert(0, str(ROOT))
+    imports = graph(args.package)
+    edges, files = folder_edges(imports, args.package), module_edges(imports, args.package)
     if args.edges:
         for (source, target), places in sorted(edges.items()):
             print(f"{source} -> {target}: {', '.join(places)}")
-    tangles, files = cycles(edges), cycles(module_edges(args.package))
-    pairs = two_way_pairs(edges)
-    print(f"{len(edges)} folder edges; {len(tangles)} cyclic folder component(s), "
-          f"{len(elementary_cycles(edges))} elementary folder cycle(s), {len(pairs)} two-way "
-          f"folder pair(s); {len(files)} cyclic file component(s)")
-    for tangle in tangles + files:
-        print("cycle:", " <-> ".join(tangle))
-    for a, b in pairs:
-        print(f"two-way: {a} <-> {b}: {edges[a, b][0]} / {edges[b, a][0]}")
-    wrong = upward(edges) if args.package == "engine" else []
-    for line in wrong:
-        print("against LAYERS:", line)
+    tangles, file_tangles = cycles(edges), cycles(files)
     late = late_imports(args.package)
     silent = unexplained(late)
-    print(f"{len(late)} import(s) inside functions outside the command line, "
-          f"{len(silent)} without a reason")
+    print(f"{len(edges)} folder edges: {len(tangles)} cyclic component(s), "
+          f"{len(elementary_cycles(edges))} elementary cycle(s), {len(two_way_pairs(edges))} "
+          f"two-way pair(s); {len(file_tangles)} cyclic file component(s); {len(late)} import(s) "
+          f"inside functions outside the command line, {len(silent)} without a reason")
+    for tangle in tangles + file_tangles:
+        print("cycle:", " <-> ".join(tangle))
+    for a, b in two_way_pairs(edges):
+        print(f"two-way: {a} <-> {b}: {edges[a, b][0]} / {edges[b, a][0]}")
     for place in silent:
         print("no reason:", place)
-    return 1 if tangles or files or wrong or silent else 0
+    return 1 if tangles or file_tangles or silent else 0
 
 
 if __name__ == "__main__":
