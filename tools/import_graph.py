@@ -120,8 +120,9 @@ def two_way_pairs(edges) -> list[tuple[str, str]]:
 
 
 def late_imports(package: str = "engine", root: Path = ROOT) -> list[tuple[str, str]]:
-    """('file:line', source line) of every import inside a function, outside the command line
-    (``__main__.py`` and ``<package>/cli/``, where each command imports what it runs)."""
+    """('file:line', text) of every import inside a function, outside the command line
+    (``__main__.py`` and ``<package>/cli/``, where each command imports what it runs); the
+    text is the import's line, after the comment lines right above it if there are any."""
     found = []
     for path in sorted((root / package).rglob("*.py")):
         relative = path.relative_to(root)
@@ -134,14 +135,24 @@ def late_imports(package: str = "engine", root: Path = ROOT) -> list[tuple[str, 
                 for node in ast.walk(function):
                     if isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno not in seen:
                         seen.add(node.lineno)
-                        found.append((f"{relative}:{node.lineno}", lines[node.lineno - 1]))
+                        found.append((f"{relative}:{node.lineno}",
+                                      _with_comments_above(lines, node.lineno - 1)))
     return found
 
 
+def _with_comments_above(lines: list[str], index: int) -> str:
+    start = index
+    while start > 0 and lines[start - 1].lstrip().startswith("#"):
+        start -= 1
+    return "\n".join(lines[start:index + 1])
+
+
 def unexplained(late: list[tuple[str, str]]) -> list[str]:
-    """Late imports whose line does not say why: ``# noqa: PLC0415 - <reason>``."""
-    return [place for place, line in late
-            if not re.search(r"PLC0415 - \S", line.split("#", 1)[-1] if "#" in line else "")]
+    """Late imports that do not say why: ``# noqa: PLC0415 - <reason>`` on the line, or a
+    comment right above it."""
+    return [place for place, text in late
+            if not (text.lstrip().startswith("#")
+                    or re.search(r"PLC0415 - \S", text.split("#", 1)[-1] if "#" in text else ""))]
 
 
 def main(argv: list[str] | None = None) -> int:
