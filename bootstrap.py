@@ -237,6 +237,16 @@ def run_linter(python: pathlib.Path) -> int:
     return code
 
 
+def run_type_checker(python: pathlib.Path) -> int:
+    """mypy on engine/ with the strictness stated in pyproject.toml ([tool.mypy]); like the
+    linter, a finding fails the test command after the tests have run."""
+    print("+ mypy", flush=True)
+    code = subprocess.call([str(python), "-m", "mypy"], cwd=ROOT)
+    if code:
+        print("mypy found problems (listed above): the test command fails", flush=True)
+    return code
+
+
 # Each prints numbers measured in one run (modelled figures are labelled so). A target missed
 # within its stated margin is reported, not fatal (timings are noisy here); one missed far
 # beyond it (bench/verdict.py), or a crash, makes the benchmark and so the command fail.
@@ -272,7 +282,7 @@ def main(argv: list[str]) -> int:
         if sys.platform.startswith("linux"):
             ensure_test_system_packages()
         python = install("test", gpu_variants("test"))
-        lint = run_linter(python)
+        lint, types = run_linter(python), run_type_checker(python)
         vulkan = (BACKENDS / "vulkan" / "variant.json").exists()
         # The tests then insist on the patched build (a stock wheel fails, not skips) and, where
         # the Vulkan back-end was built, on running its device tests; they run the office-server
@@ -281,7 +291,7 @@ def main(argv: list[str]) -> int:
         env = dict(os.environ, ROTARY_EXPECT_SLOT_CACHE="1", ROTARY_LLAMA_SERVER=str(server),
                    **({"ROTARY_EXPECT_VULKAN": "1"} if vulkan else {}))
         code = subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT, env=env)
-        return code or lint
+        return code or lint or types
     if command == "bench":
         return run_benchmarks(install("test", gpu_variants("test")))
     print(__doc__)

@@ -91,8 +91,9 @@ def _lazy(module: str, name: str) -> Callable[..., Any]:
 
 
 def check_native_helpers() -> tuple[bool, str]:
-    """The self-test's check of the engine's C helpers (engine/native), imported when it runs."""
-    return _lazy("engine.native", "self_test")()
+    """The self-test's check of the engine's C helpers (engine/runtime/native_check.py),
+    imported when it runs."""
+    return _lazy("engine.runtime.native_check", "self_test")()
 
 
 def check_text_recognition() -> tuple[bool, str]:
@@ -108,7 +109,7 @@ def real_backend() -> EngineBackend:
         inspect_model=_lazy("engine.model.inspect_gguf", "inspect_model"),
         plan=_lazy("engine.plan", "plan"),
         describe=_lazy("engine.plan", "describe"),
-        ensure_demo_model=_lazy("engine.demo.tiny_moe", "ensure_demo_model"),
+        ensure_demo_model=_lazy("engine.demo.demo_model", "ensure_demo_model"),
         resolve_preset=_lazy("engine.plan", "resolve_preset"),
         process_ram=_lazy("engine.plan.hardware", "process_ram_bytes"),
         server_config=_lazy("engine.remote.config", "ServerConfig"),

@@ -14,9 +14,11 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPus
                                QVBoxLayout, QWidget)
 
 from engine.errors import EngineError
+from engine.messages import msg
 from app.bridge import words_per_token
 from app.error_text import error_text
 from app.i18n import tr
+from app.messages import say
 from app.notifications import NotificationService
 from app.theme import fit_colour
 
@@ -111,7 +113,7 @@ class ModelChooser(QWidget):
         self.path_edit.setText(path)
         self.result = None
         self.withdraw_problem()
-        self.verdict.setText(tr("Checking the model file…"))
+        self.verdict.setText(say(msg("runtime.checking_file")))
         self.check_started.emit()
         asyncio.ensure_future(self._check(path))
 

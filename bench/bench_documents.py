@@ -48,6 +48,7 @@ from engine.documents.summarize import DocumentSummarizer  # noqa: E402
 from engine.demo.tiny_moe import write_tiny_moe  # noqa: E402
 from engine.recipe import MemoryEstimate, Recipe  # noqa: E402
 from engine.runtime.loader import load_with_fallback  # noqa: E402
+from engine.runtime.summary_model import LocalSummaryModel  # noqa: E402
 
 EXTRACT_TARGET_S, EXTRACT_FAIL_S = 10.0, 11.5
 OVERHEAD_TARGET, OVERHEAD_FAIL = 1.3, 1.5     # ±15% is noise on a shared 2-core machine
@@ -133,7 +134,8 @@ def _load(model: pathlib.Path, n_ctx: int, threads: int):
 
 
 def _map_reduce(loaded, path: pathlib.Path, folder: pathlib.Path) -> DocumentSummarizer:
-    summarizer = DocumentSummarizer(loaded, DocumentRequest(str(path), cache_dir=str(folder / "c")),
+    summarizer = DocumentSummarizer(LocalSummaryModel(loaded),
+                                    DocumentRequest(str(path), cache_dir=str(folder / "c")),
                                     lambda e: None, threading.Event())
     summarizer.run()
     return summarizer
@@ -175,7 +177,7 @@ def bench_questions(folder: pathlib.Path, threads: int, verdicts: Verdicts) -> N
     try:
         for question in QUESTIONS:
             started = time.perf_counter()
-            answered, _ = _ask(demo, question.text, shas, index, max_tokens=8)
+            answered, _ = _ask(LocalSummaryModel(demo), question.text, shas, index, max_tokens=8)
             seconds.append(time.perf_counter() - started)
             hits += answered_by(answered.passages, question)
             checks += answered.checks
@@ -255,8 +257,8 @@ def bench_first_word(folder: pathlib.Path, spec: str, threads: int, verdicts: Ve
         whole_tokens = len(small.native.tokenize(document.text, special=False))
         stamps = {}
         started = time.perf_counter()
-        answered, events = _ask(small, "How much is the bicycle allowance?", shas, index,
-                                max_tokens=4, stamps=stamps)
+        answered, events = _ask(LocalSummaryModel(small), "How much is the bicycle allowance?",
+                                shas, index, max_tokens=4, stamps=stamps)
         retrieval = stamps["first"] - started
         read = next(e.prompt_tokens for e in events if hasattr(e, "prompt_tokens"))
     finally:

@@ -1,7 +1,7 @@
 """Residency policies on real routing, scored on the worst case (engine semantics, one run).
 
 Traces, all from ../shared/traces (the only tuning data; nothing else is read):
-* the stress suite (engine/residency/stress.py) cut from the four families and the three chat
+* the stress suite (tools/residency_sim/stress.py) cut from the four families and the three chat
   logs: the first 128 decode tokens of each conversation (for a chat log: the log itself,
   prompt included), those in 32-token segments shuffled, and two conversations interleaved;
 * the four original families whole (2048 greedy tokens each), against today's rotary too.
@@ -9,7 +9,7 @@ Traces, all from ../shared/traces (the only tuning data; nothing else is read):
 Per trace and budget (12.5/25/50% of a layer's experts): hit rate and uploads per decode
 token (MEASURED by replaying the routing: decide after the token, misses on the CPU, a
 conversation switch restores its set, the prompt goes through observe_prompt), and decode
-ms per token (MODELLED by engine/residency/costmodel.py for Qwen3.6-35B-A3B on the RTX 4060
+ms per token (MODELLED by tools/residency_sim/costmodel.py for Qwen3.6-35B-A3B on the RTX 4060
 laptop) with copies overlapped with compute and with copies serialised. The headline is the
 stress suite's worst cell. Then: the warm start, intra-token prefetch (simulator only; the
 engine gets it only if it gains >= 10% on the worst trace with serialised copies) and slots
@@ -33,12 +33,12 @@ sys.path.insert(0, str(ROOT))
 
 from bench.verdict import Verdicts  # noqa: E402
 from engine.errors import BudgetError  # noqa: E402
-from engine.residency import presets, report  # noqa: E402
+from tools.residency_sim import presets, report  # noqa: E402
 from engine.residency.budget import Budget  # noqa: E402
 from engine.residency.policy import make_policy  # noqa: E402
-from engine.residency.simulate import RunResult, make_budget, run_policy  # noqa: E402
-from engine.residency.stress import stress_suite  # noqa: E402
-from engine.residency.synth import synth_trace  # noqa: E402
+from tools.residency_sim.simulate import RunResult, make_budget, run_policy  # noqa: E402
+from tools.residency_sim.stress import stress_suite  # noqa: E402
+from tools.residency_sim.synth import synth_trace  # noqa: E402
 from engine.residency.trace import Trace, load_trace  # noqa: E402
 
 FAMILIES = ("olmoe", "granite", "qwen", "gptoss")

@@ -23,10 +23,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.verdict import Verdicts  # noqa: E402
-from engine.residency import presets  # noqa: E402
+from tools.residency_sim import presets  # noqa: E402
 from engine.residency.budget import Budget  # noqa: E402
 from engine.residency.policy import make_policy  # noqa: E402
-from engine.residency.synth import synth_trace  # noqa: E402
+from tools.residency_sim.synth import synth_trace  # noqa: E402
 
 TARGET_US = 20.0
 FAIL_US = 40.0

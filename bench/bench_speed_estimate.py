@@ -29,7 +29,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.api import ChatMessage, ChatRequest, LoadRequest, RequestFailed, RequestFinished  # noqa: E402
-from engine.demo.tiny_moe import SPECS, TinyMoeSpec, ensure_demo_model, write_tiny_moe  # noqa: E402
+from engine.demo.demo_model import ensure_demo_model  # noqa: E402
+from engine.demo.tiny_moe import SPECS, TinyMoeSpec, write_tiny_moe  # noqa: E402
 from engine.model.inspect_gguf import inspect_model  # noqa: E402
 from engine.plan import describe, plan, resolve_preset  # noqa: E402
 from engine.plan.hardware import probe  # noqa: E402

@@ -38,7 +38,7 @@ from tests.support.loadable_shapes import MINI, gptoss_spec, qwen36_spec, write_
 from engine.model.inspect_gguf import inspect_model  # noqa: E402
 from engine.plan import plan  # noqa: E402
 from engine.plan.hardware import HardwareInfo  # noqa: E402
-from engine.residency.synth import SynthSpec, synth_trace  # noqa: E402
+from tools.residency_sim.synth import SynthSpec, synth_trace  # noqa: E402
 from engine.residency.trace import load_trace  # noqa: E402
 from engine.runtime import slot_cache  # noqa: E402
 from engine.runtime.llama_model import NativeModel, Sampling  # noqa: E402
@@ -79,7 +79,7 @@ def _routing(facts, name: str, trace_file: str | None) -> tuple[np.ndarray, str]
             print(f"{candidate}: shape {trace.n_layers}x{trace.k} of {trace.n_expert} does not "
                   f"match {name} ({layers}x{k} of {n_expert}); synthetic routing instead")
     spec = SynthSpec(n_expert=n_expert, k=k, n_layers=layers, n_tokens=512, seed=1)
-    return synth_trace(spec).ids.astype(np.int32), "synthetic (engine.residency.synth)"
+    return synth_trace(spec).ids.astype(np.int32), "synthetic (tools.residency_sim.synth)"
 
 
 def recipes(shape: Shape, hw: HardwareInfo, smoke: bool) -> dict:

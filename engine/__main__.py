@@ -8,7 +8,7 @@
       chat and trace also take the expert slot cache options:
       [--slots N | --slot-gib G | --no-slots] [--policy NAME] [--replay TRACE.npz] [--json]
     demo DIR                       write the built-in demo model
-    summarize FILE --model MODEL [--preset short] [--json]   (engine/documents/cli.py)
+    summarize FILE --model MODEL [--preset short] [--json]   (engine/cli/documents.py)
     summarize FILE --server URL [--model NAME]   the office server's model reads it
     ask FILE… --question TEXT --model MODEL [--json]   answer from the files, page references checked
 
@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also record the router's probabilities over all experts (no hidden-state pred)")
     demo = sub.add_parser("demo", help="write the built-in demo model")
     demo.add_argument("directory")
-    from engine.documents.cli import add_ask_parser, add_summarize_parser  # noqa: PLC0415
+    from engine.cli.documents import add_ask_parser, add_summarize_parser  # noqa: PLC0415
 
     add_summarize_parser(sub)
     add_ask_parser(sub)
@@ -219,7 +219,7 @@ def cmd_chat(args) -> int:
     from engine.api import ChatMessage  # noqa: PLC0415
 
     if args.server:
-        from engine.remote.cli import run_chat  # noqa: PLC0415
+        from engine.cli.remote import run_chat  # noqa: PLC0415
         return run_chat(args)
     if not args.model:
         raise EngineError(msg("engine.name_a_model"))
@@ -276,7 +276,9 @@ def _record_conversations(loaded, args) -> tuple[list, list]:
     """One fresh conversation per --prompt; a repeated prompt returns to its context id."""
     from engine.api import ChatMessage  # noqa: PLC0415
 
-    steps, contexts, context_ids = [], [], {}
+    steps: list = []
+    contexts: list[list] = []
+    context_ids: dict[str, str] = {}
     for prompt in args.prompt:
         context_id = context_ids.setdefault(prompt, f"c{len(context_ids)}")
         contexts.append([len(steps), context_id])
@@ -290,20 +292,20 @@ def _record_conversations(loaded, args) -> tuple[list, list]:
 
 
 def cmd_demo(args) -> int:
-    from engine.demo.tiny_moe import ensure_demo_model  # noqa: PLC0415
+    from engine.demo.demo_model import ensure_demo_model  # noqa: PLC0415
 
     print(ensure_demo_model(args.directory))
     return 0
 
 
 def cmd_ask(args) -> int:
-    from engine.documents.cli import cmd_ask as run  # noqa: PLC0415
+    from engine.cli.documents import cmd_ask as run  # noqa: PLC0415
 
     return run(args)
 
 
 def cmd_summarize(args) -> int:
-    from engine.documents.cli import cmd_summarize as run  # noqa: PLC0415
+    from engine.cli.documents import cmd_summarize as run  # noqa: PLC0415
 
     return run(args)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Callable, Union
+from typing import Callable, Protocol, Union
 
 from engine.errors import EngineError
 from engine.messages import Msg, msg
@@ -187,9 +187,9 @@ class ModelUnloaded:
     request_id: int
 
 
-Event = Union[LoadProgress, LoadFallback, ModelLoaded, ServerModelLoaded, RequestStarted,
-              StepRecord, RequestFinished, RequestFailed, ModelUnloaded]
-Listener = Callable[[Event], None]
+ChatEvent = Union[LoadProgress, LoadFallback, ModelLoaded, ServerModelLoaded, RequestStarted,
+                  StepRecord, RequestFinished, RequestFailed, ModelUnloaded]
+Listener = Callable[["Event"], None]      # Event: the chat events and the documents' (below)
 
 
 # ---- documents (engine.documents): read a file whole, or in parts, and summarise it -------
@@ -377,10 +377,10 @@ class DocumentAnswered:
 
 DocumentEvent = Union[DocumentInspected, DocumentProgress, DocumentFinished, PassagesChosen,
                       DocumentAnswered]
-Event = Union[Event, DocumentEvent]  # noqa: F811 - the chat events above, plus these
+Event = Union[ChatEvent, DocumentEvent]
 
 
-class EngineLike:
+class EngineLike(Protocol):
     """What the bridge may call. ``engine.runtime.service.EngineService`` is the real one.
 
     Construction: ``EngineService(listener)``; every method returns at once and the

@@ -121,6 +121,8 @@ CATALOGUE: dict[str, str] = {
                                             "it started.",
     # engine/__main__.py: the command line, for IT
     "engine.name_a_model": "Name a model file, or an office server with --server URL.",
+    "engine.name_a_model_option": "Name a model file with --model, or an office server with "
+                                  "--server URL.",
     "engine.replay_needs_slot_cache": "Routing can only be replayed with the expert slot cache.",
     "engine.trace_does_not_match": "This trace does not match the model's expert layers.",
     "engine.no_experts_to_record": "This model has no experts, so there is no routing to "

@@ -21,8 +21,9 @@ from engine.api import (ChatMessage, ChatRequest, DocumentAnswered, DocumentFini
                         QuestionRequest, RequestFinished, ResponseStats)
 from engine.documents import citations
 from engine.documents.index import IndexedDocument, Passage, PassageIndex
-from engine.documents.model import SummaryModel, as_summary_model
+from engine.documents.model import SummaryModel
 from engine.documents.speed import SpeedMeter
+from engine.documents.summarize import DocumentSummarizer
 from engine.documents.types import Document, Section
 from engine.errors import DocumentError
 from engine.messages import Msg, msg
@@ -63,7 +64,6 @@ class QuestionAnswerer:
     speed: SpeedMeter = field(default_factory=SpeedMeter)
 
     def __post_init__(self) -> None:
-        self.model = as_summary_model(self.model)
         self.scores: dict[tuple[str, int], float] = {}     # BM25 of the passages matched
 
     def run(self) -> DocumentAnswered:
@@ -216,8 +216,6 @@ class QuestionAnswerer:
     # ---- a question about the whole document that does not fit: read it in parts ------------
 
     def _read_whole(self, passages: list[Passage]) -> DocumentAnswered:
-        from engine.documents.summarize import DocumentSummarizer  # noqa: PLC0415
-
         document = merged_document(passages, self.documents, self.several)
         request = DocumentRequest("", preset=whole_preset(self.request.question),
                                   language=self.request.language, question=self.request.question,
@@ -227,6 +225,7 @@ class QuestionAnswerer:
         summarizer = DocumentSummarizer(self.model, request, self._pass_on, self.stop, self.speed,
                                         document=document, quiet_kinds=frozenset({"part", "merge"}))
         summary = summarizer.run()
+        assert summary is not None                # not inspect_only: run() ends in a summary
         how = msg("documents.in_one_pass") if summary.parts == 1 else \
             msg("documents.in_parts", n=summary.parts)
         names = ", ".join(d.name for d in self.documents)
@@ -320,5 +319,5 @@ _SPEED = SpeedMeter()     # only the engine thread touches it
 
 def answer_on_engine_thread(model, request: QuestionRequest, emit: Callable[[Event], None],
                             stop: threading.Event) -> DocumentAnswered:
-    """``model``: a SummaryModel (the office server's) or the LoadedModel of this computer."""
+    """``model``: the office server's or this computer's (engine.runtime.summary_model)."""
     return QuestionAnswerer(model, request, emit, stop, _SPEED).run()

@@ -2,8 +2,9 @@
 
 ``SummaryModel``: count the tokens of a text and of a whole chat prompt (template included)
 with the model's own tokenizer, say its context length, and stream an answer with stop
-checked between tokens. ``LocalSummaryModel`` is the loaded native model; the office
-server's is engine.remote.documents.RemoteSummaryModel.
+checked between tokens. The model loaded here is engine.runtime.summary_model.LocalSummaryModel;
+the office server's is engine.remote.documents.RemoteSummaryModel (both folders import this
+one, never the other way round).
 """
 
 from __future__ import annotations
@@ -41,46 +42,6 @@ class SummaryModel(Protocol):
     def start_chat(self, request: ChatRequest, stop: threading.Event) -> ChatRun: ...
 
     def finish_chat(self, run: ChatRun) -> None: ...
-
-
-class LocalSummaryModel:
-    """The model loaded on this computer (engine.runtime.loader.LoadedModel or a test spy)."""
-
-    on_server = False
-
-    def __init__(self, loaded) -> None:
-        self.loaded, self.native = loaded, loaded.native
-        self.context_size = self.native.n_ctx
-        self.speed_key = (id(self.native), self.native.path, self.native.recipe)
-
-    def count(self, text: str) -> int:
-        return len(self.native.tokenize(text, special=False))
-
-    def render(self, messages: Sequence[ChatMessage]) -> list[int]:
-        from engine.runtime.generate import render_chat  # noqa: PLC0415
-
-        return self.native.tokenize(render_chat(self.native, messages))
-
-    def count_chat(self, messages: Sequence[ChatMessage]) -> int:
-        return len(self.render(messages))
-
-    def clip(self, text: str, max_tokens: int) -> str:
-        tokens = self.native.tokenize(text, special=False)
-        if len(tokens) <= max_tokens:
-            return text
-        kept = self.native.model.detokenize(tokens[:max(1, max_tokens)])
-        return kept.decode("utf-8", errors="ignore")
-
-    def start_chat(self, request: ChatRequest, stop: threading.Event) -> ChatRun:
-        return self.loaded.start_chat(request, stop)
-
-    def finish_chat(self, run: ChatRun) -> None:
-        self.loaded.finish_chat(run)
-
-
-def as_summary_model(model) -> SummaryModel:
-    """A SummaryModel as is; anything with a ``native`` model (LoadedModel) wrapped."""
-    return model if isinstance(model, SummaryModel) else LocalSummaryModel(model)
 
 
 def clip_by_words(text: str, max_tokens: int, count: Callable[[str], int]) -> str:

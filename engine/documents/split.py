@@ -64,7 +64,9 @@ def split_into_parts(sections: Sequence[Section], budget: int, count: TokenCount
     total = sum(tokens + 2 for _, tokens in pieces)              # + the "\n\n" joints
     limit = budget * SLACK
     target = min(limit, math.ceil(total / math.ceil(total / limit)) * 1.05)
-    groups, current, size = [], [], 0
+    groups: list[list[Section]] = []
+    current: list[Section] = []
+    size = 0
     pending = list(reversed(pieces))                             # a stack, document order
     while pending:
         piece, tokens = pending.pop()
@@ -125,7 +127,9 @@ def _group(chunks: list[str], separator: str, section: Section, budget: int,
            count: TokenCounter) -> list[Section]:
     """Consecutive chunks joined back while they fit; each chunk is counted once (linear)."""
     overhead = count(tagged(_with_text(section, ""))) + 1
-    groups, current, size = [], [], overhead
+    groups: list[Section] = []
+    current: list[str] = []
+    size = overhead
     for chunk in chunks:
         tokens = count(chunk) + 1
         if current and size + tokens > budget * SLACK:

@@ -19,8 +19,9 @@ from engine.api import (ChatMessage, ChatRequest, Citation, DocumentFinished, Do
                         DocumentProgress, DocumentRequest, DocumentSummary, Event)
 from engine.documents.cache import TextCache
 from engine.documents.extract import read_document
+from engine.documents.index import PassageIndex
 from engine.documents.ocr import OcrRun
-from engine.documents.model import SummaryModel, as_summary_model
+from engine.documents.model import SummaryModel
 from engine.documents.plan import Budget, DocumentPlan, note_words, plan_document
 from engine.documents.presets import summary_preset
 from engine.documents.prompts import Prompts
@@ -70,7 +71,7 @@ class Stopped(Exception):
 
 @dataclass
 class DocumentSummarizer:
-    model: SummaryModel                           # or a LoadedModel, wrapped on creation
+    model: SummaryModel
     request: DocumentRequest
     emit: Callable[[Event], None]
     stop: threading.Event
@@ -80,7 +81,6 @@ class DocumentSummarizer:
     quiet_kinds: frozenset[str] = frozenset()    # calls whose words are not shown (notes)
 
     def __post_init__(self) -> None:
-        self.model = as_summary_model(self.model)
         self.preset = summary_preset(self.request.preset)
 
     # ---- counting with the model's own tokenizer -------------------------------------
@@ -101,8 +101,6 @@ class DocumentSummarizer:
         document = read_document(self.request.path, cache=cache,
                                  ocr_run=OcrRun(self.stop, self._ocr_progress))
         if self.request.index_path:
-            from engine.documents.index import PassageIndex  # noqa: PLC0415
-
             with PassageIndex(self.request.index_path) as index:
                 index.add(document)
         return document
@@ -131,7 +129,8 @@ class DocumentSummarizer:
         plan = self.inspect()
         if self.request.inspect_only:
             return None
-        self.started, self.notes = time.perf_counter(), []
+        self.started = time.perf_counter()
+        self.notes: list[Note] = []
         try:
             answer = self._whole() if plan.whole else self._map_reduce()
             summary = self._summary(answer, partial=False)
@@ -281,7 +280,9 @@ class DocumentSummarizer:
 
 def group_notes(notes: list[Note], budget: int, count: Callable[[str], int]) -> list[list[Note]]:
     """Consecutive notes in groups that fit ``budget`` (notes are clipped to half of it)."""
-    groups, current, size = [], [], 0
+    groups: list[list[Note]] = []
+    current: list[Note] = []
+    size = 0
     for note in notes:
         tokens = count(note.tagged) + 2
         if current and size + tokens > budget:
@@ -301,8 +302,11 @@ def cited_sections(answer: str, plan: DocumentPlan) -> tuple[Citation, ...]:
     """Sources the answer names that exist in the document (unknown ones are dropped)."""
     known = {s.label: s for s in plan.document.sections}
     found = dict.fromkeys(m.group(1) for m in SOURCE.finditer(answer))
-    return tuple(Citation(label, (known[label].page,) if known[label].page else (), "")
-                 for label in found if label in known)
+    return tuple(Citation(label, _pages(known[label].page), "") for label in found if label in known)
+
+
+def _pages(page: int | None) -> tuple[int, ...]:
+    return (page,) if page else ()
 
 
 _SPEED = SpeedMeter()   # only the engine thread touches it; re-measures when the model changes
@@ -310,5 +314,5 @@ _SPEED = SpeedMeter()   # only the engine thread touches it; re-measures when th
 
 def summarize_on_engine_thread(model, request: DocumentRequest, emit: Callable[[Event], None],
                                stop: threading.Event) -> DocumentSummary | None:
-    """``model``: a SummaryModel (the office server's) or the LoadedModel of this computer."""
+    """``model``: the office server's or this computer's (engine.runtime.summary_model)."""
     return DocumentSummarizer(model, request, emit, stop, _SPEED).run()

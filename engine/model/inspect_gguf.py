@@ -10,7 +10,7 @@ import os
 import pathlib
 import re
 import traceback
-from typing import Mapping
+from typing import Mapping, TypeGuard
 
 import gguf
 
@@ -114,7 +114,7 @@ def _as_count(key: str, value: object) -> int:
     return value
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass, field
+from typing import Mapping
 
 
 class NativeAbiError(RuntimeError):
@@ -86,7 +87,7 @@ def check_struct(table: AbiTable, c_name: str, mirror: type[ctypes.Structure], *
             f"built from older sources is rebuilt by `pip install -e .` (bootstrap.py does it).")
 
 
-def check_codes(table: AbiTable, prefix: str, mirror: dict[str, object]) -> dict[int, str]:
+def check_codes(table: AbiTable, prefix: str, mirror: Mapping[str, object]) -> dict[int, str]:
     """The C codes named ``prefix*`` are exactly ``mirror``'s keys; returns value → name."""
     codes = table.codes_with_prefix(prefix)
     only_c, only_python = sorted(set(codes) - set(mirror)), sorted(set(mirror) - set(codes))

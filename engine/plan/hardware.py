@@ -127,7 +127,7 @@ def _recovered(what: str) -> None:
         log.info("%s works again", what)
 
 
-def _nvml_errors(lib: Any) -> tuple[type[BaseException], ...]:
+def _nvml_errors(lib: Any) -> tuple[type[Exception], ...]:
     # pynvml raises NVMLError subclasses; a broken driver library can also raise OSError.
     return (getattr(lib, "NVMLError", OSError), OSError)
 

@@ -61,7 +61,7 @@ class ServerClient:
         except (OSError, ssl.SSLError) as error:
             raise ServerProtocolError(msg("remote.bad_certificate_file"),
                                       f"{config.ca_bundle}: {error!r}") from error
-        options = dict(
+        options: dict[str, Any] = dict(
             base_url=config.root, headers=headers, verify=verify, trust_env=False,
             follow_redirects=False,
             timeout=httpx.Timeout(config.read_timeout_s, connect=config.connect_timeout_s))
@@ -99,7 +99,11 @@ class ServerClient:
 
         # A plain threading.Event (the documents command line) is only read between pieces.
         on_cancel = getattr(stop, "on_cancel", lambda callback: lambda: None)
-        forget = on_cancel(lambda: [_shut(sock) for sock in list(sockets)])
+
+        def shut_all() -> None:
+            for sock in list(sockets):
+                _shut(sock)
+        forget = on_cancel(shut_all)
         try:
             yield self._stoppable, {"trace": on_connected}
         except (EngineError, httpx.TransportError) as error:

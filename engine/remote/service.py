@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import threading
 import time
-from typing import Sequence
+from typing import Sequence, cast
 
 from engine.api import (ChatMessage, ChatRequest, DocumentRequest, Listener, LoadProgress,
                         LoadRequest, RequestFinished, ResponseStats, ServerInfo, ServerModelLoaded)
@@ -23,6 +23,7 @@ from engine.messages import msg
 from engine.remote.chat_tokens import ChatTokenCounter
 from engine.remote.client import ModelEntry, ServerClient, StreamAborted
 from engine.remote.config import ServerConfig
+from engine.remote.documents import RemoteSummaryModel
 from engine.remote.errors import context_size_in
 from engine.remote.stream import RemoteRun, conversation_tokens
 from engine.runtime.requests import CancelToken
@@ -43,7 +44,7 @@ class ServerModel:
     def __init__(self, client: ServerClient, server: ServerInfo) -> None:
         self.client, self.server = client, server
         self._usage_seen = False     # does this server report token usage itself?
-        self._documents = None       # engine.remote.documents.RemoteSummaryModel, made once
+        self._documents: RemoteSummaryModel | None = None      # made once
         self._chat_counter: ChatTokenCounter | None = None
         self._counter_lock = threading.Lock()
 
@@ -89,20 +90,19 @@ class ServerModel:
         return run
 
     def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None:
-        from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
+        # The document readers (~60 ms) load at the first document, not when connecting.
+        from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415 - above
 
         summarize_on_engine_thread(self._document_model(), request, emit, stop)
 
     def ask(self, request, stop: CancelToken, emit: Emit) -> None:
         """A question about documents (engine/documents/ask.py), answered by the server."""
-        from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415
+        from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415 - as above
 
         answer_on_engine_thread(self._document_model(), request, emit, stop)
 
     def _document_model(self):
         """The server's model as engine/documents sees it (made once per connection)."""
-        from engine.remote.documents import RemoteSummaryModel  # noqa: PLC0415
-
         if self._documents is None:
             self._documents = RemoteSummaryModel(self.client, self.server)
             self.server = self._documents.server      # with the context it may have learnt
@@ -161,7 +161,7 @@ class RemoteEngineService(EngineService):
 
     @property
     def server(self) -> ServerInfo | None:
-        model = self.model
+        model = cast("ServerModel | None", self.model)     # open_server's model
         return model.server if model is not None else None
 
     def count_tokens(self, text: str) -> int:
@@ -174,7 +174,7 @@ class RemoteEngineService(EngineService):
         return self._connected().count_chat_tokens(messages)
 
     def _connected(self) -> ServerModel:
-        model = self.model
+        model = cast("ServerModel | None", self.model)
         if model is None:
             raise EngineStateError(msg("remote.not_connected"))
         return model

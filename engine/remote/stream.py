@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Generator, Iterator
 
 from engine.api import ChatRequest, ResponseStats, ServerInfo, StepRecord
 from engine.remote.client import ServerClient, StreamAborted, dropped
@@ -39,7 +39,7 @@ def chat_payload(request: ChatRequest, model: str) -> dict:
 
 
 def chat_deltas(client: ServerClient, payload: dict, partial: list[str],
-                stop: CancelToken) -> Iterator[Delta]:
+                stop: CancelToken) -> Generator[Delta, None, None]:
     for chunk in client.stream_chat(payload, partial, stop):
         usage = chunk.get("usage") or None
         choices = chunk.get("choices") or [{}]

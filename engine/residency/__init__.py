@@ -1,4 +1,4 @@
-"""Expert residency: which routed experts live in GPU slots, plus tools to compare policies.
+"""Expert residency: which routed experts live in GPU slots (the policies the slot cache runs).
 
 The engine's semantics, "decide after the token" (see ``base.py``; policies by name:
 ``policy.py``)::
@@ -9,7 +9,8 @@ The engine's semantics, "decide after the token" (see ``base.py``; policies by n
     uploads = policy.observe_prompt(prompt_routing)           # once a prompt is read: [(layer, expert, slot)]
 
 Traces: ``load_trace`` / ``save_trace`` (optional ``probs``: the full router softmax);
-``simulate.replay`` is the counting rule; the simulator CLI is ``python -m engine.residency``.
+the simulator that compares policies on traces is a developer tool outside the engine
+(tools/residency_sim: ``simulate.replay`` is the counting rule; ``python -m tools.residency_sim``).
 """
 
 from engine.residency.base import ResidencyPolicy, Snapshot

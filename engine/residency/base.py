@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from typing import ClassVar
+from typing import ClassVar, Sequence
 
 import numpy as np
 
@@ -91,9 +91,10 @@ class ResidencyPolicy(ABC):
         if options:
             raise BudgetError(f"Policy '{self.name}' does not take options {sorted(options)}")
         self.budget, self.n_expert, self.k = budget, n_expert, k
-        self.tables = [SlotTable(n_expert, slots) for slots in budget.slots]
+        # SlotTable each, or a view with its fields (native_rotary.NativeSlotTable)
+        self.tables: list = [SlotTable(n_expert, slots) for slots in budget.slots]
         self.upload_cap = k if budget.upload_cap is None else budget.upload_cap
-        self.clock = [0] * budget.n_layers      # [layers] decode tokens seen per layer
+        self.clock: list[int] | np.ndarray = [0] * budget.n_layers  # [layers] decode tokens seen
         self.conversations = ConversationSets()
         self.conversation: int | None = None
 
@@ -155,7 +156,7 @@ class ResidencyPolicy(ABC):
         """An expert left ``slot``."""
 
     @abstractmethod
-    def _victim(self, layer: int, protected: list[int]) -> int:
+    def _victim(self, layer: int, protected: Sequence[int]) -> int:
         """The occupied slot to empty; never one holding an expert in ``protected``."""
 
     # -- offline data, conversations ------------------------------------------------------

@@ -25,7 +25,8 @@ class LRUPolicy(ResidencyPolicy):
 
     def __init__(self, budget, n_expert, k, **options) -> None:
         super().__init__(budget, n_expert, k, **options)
-        self.order = [OrderedDict() for _ in budget.slots]   # [layers] resident expert -> None, oldest first
+        # [layers] resident expert -> None, oldest first
+        self.order: list[OrderedDict[int, None]] = [OrderedDict() for _ in budget.slots]
 
     def _observe(self, layer, ids, missed, probs) -> None:
         order = self.order[layer]

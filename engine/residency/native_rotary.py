@@ -22,6 +22,8 @@ import logging
 
 import numpy as np
 
+from engine.native.abi import check_codes, check_struct, read_table
+from engine.native.build import load_library
 from engine.residency.base import ResidencyPolicy, check_prompt
 from engine.residency.rotary import NEVER, RotaryConfig, near_miss_top
 from engine.residency.slots import FREE, Decision
@@ -66,8 +68,6 @@ FAILED: dict[int, str | None] = {}   # rp_engine_step's *failed → the libllama
 def library() -> ctypes.CDLL | None:
     """The compiled step with its signatures, or None (logged once) where it can't be built.
     Raises NativeAbiError when the library and this module's mirrors disagree."""
-    from engine.native.build import load_library  # noqa: PLC0415
-
     lib = load_library("rotary_policy")
     if lib is None:
         log.warning("the native rotary policy could not be built; the Python one runs instead")
@@ -81,8 +81,6 @@ def library() -> ctypes.CDLL | None:
 
 def _check_abi(lib: ctypes.CDLL) -> None:
     """_Engine and the codes above against rotary_policy.h, as the library was compiled."""
-    from engine.native.abi import check_codes, check_struct, read_table  # noqa: PLC0415
-
     table = read_table(lib, "rp_abi", "engine/native/csrc/rotary_policy.h")
     check_struct(table, "rp_engine", _Engine)
     errors = check_codes(table, "RP_E_", ERROR_TEXT)
@@ -177,9 +175,10 @@ class NativeRotaryPolicy(ResidencyPolicy):
 
     def __init__(self, budget, n_expert, k, config: RotaryConfig | None = None, **options) -> None:
         super().__init__(budget, n_expert, k, **options)      # checks the budget and options
-        self._lib = lib = library()
+        lib = library()
         if lib is None:
             raise RuntimeError("the native rotary policy is not built")
+        self._lib: ctypes.CDLL = lib
         self.cfg = cfg = config or RotaryConfig()
         growth, fade, rules = _constants(cfg)
         slots = np.asarray(budget.slots, dtype=np.int32)
@@ -222,8 +221,8 @@ class NativeRotaryPolicy(ResidencyPolicy):
         self._all = AllLayers(self._counts, self._moves)
         # The per-layer path's buffers: ctypes and memoryviews index and fill faster than numpy.
         self._ids_buffer = (ctypes.c_int32 * self.k)()
-        self._counts_view = memoryview(self._counts).cast("B").cast("i")      # [4 * layers]
-        self._moves_view = memoryview(self._moves).cast("B").cast("i")        # [4 * layers * row]
+        self._counts_view = self._counts.data.cast("B").cast("i")      # [4 * layers]
+        self._moves_view = self._moves.data.cast("B").cast("i")        # [4 * layers * row]
         self._row = self._moves.shape[2]
         self._step = self._lib.rp_step
         self._restore_out = np.zeros((2, max(1, int(slots.max()))), dtype=np.int32)
@@ -298,12 +297,12 @@ class NativeRotaryPolicy(ResidencyPolicy):
         def step():
             got = function(*args)
             if failed.value:
-                raise SlotStepError(FAILED[failed.value], got)
+                raise SlotStepError(str(FAILED[failed.value]), got)
             if got < 0:
                 self._raise(got)
             self._all.total_uploads = got
             return status.value, self._all
-        step.buffers = (ids, layers, engine, status, failed)   # alive as long as the callable
+        step.buffers = (ids, layers, engine, status, failed)  # type: ignore[attr-defined] # kept alive
         return step
 
     def _victim(self, layer: int, protected) -> int:

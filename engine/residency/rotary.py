@@ -94,7 +94,8 @@ class RotaryPolicy(ResidencyPolicy):
         self.rules = cfg.candidates()
         self.score = [[[0.0] * n_expert for _ in range(n_half)] for _ in range(n_layers)]  # [L][H][E]
         self.boost = [[1.0] * n_half for _ in range(n_layers)]                          # [L][H]
-        self.shadow = [[set() for _ in self.rules] for _ in range(n_layers)]   # [L][rules] members
+        self.shadow: list[list[set[int]]] = [[set() for _ in self.rules]   # [L][rules] members
+                                             for _ in range(n_layers)]
         self.tally = [[0.0] * len(self.rules) for _ in range(n_layers)]     # [L][rules] decayed hits
         self.pooled = [0.0] * len(self.rules)   # [rules] sum of the layers' tallies
         self.pool = cfg.pool / n_layers          # weight of that sum in a layer's choice
@@ -106,12 +107,12 @@ class RotaryPolicy(ResidencyPolicy):
         # the forecast's memory (per token, shared by the layers)
         self.history: list = [None] * cfg.memory    # [memory] per token: [layers] routed id lists
         self.signature: list = [None] * cfg.memory  # [memory] layer-0 ids of each token (a tuple)
-        self.seen = [{} for _ in range(cfg.order)]  # per context length: context -> last token
+        self.seen: list[dict] = [{} for _ in range(cfg.order)]  # per context length: context -> token
         self.token = -1                              # tokens seen - 1 (prompt tokens included)
         self.match = -1                              # past token whose context equals the current one
         self.forecast: list = [None] * n_layers  # [layers] expert -> distance (1..horizon), lazy
         self.start = [-1] * n_layers              # [layers] past token the forecast follows
-        self.seen_layer = [{} for _ in range(n_layers)]  # [layers] routed ids -> last token
+        self.seen_layer: list[dict] = [{} for _ in range(n_layers)]  # [layers] routed ids -> last token
 
     # -- the step --------------------------------------------------------------------------
     def _observe(self, layer, ids, missed, probs) -> None:

@@ -33,6 +33,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -93,7 +94,7 @@ def save_trace(path, ids: np.ndarray, weights: np.ndarray | None, meta: dict,
     probs = None if probs is None else _coerce_probs(probs)
     meta.setdefault("k", int(ids.shape[2]) if ids.ndim == 3 else 0)
     trace = validate(Trace(ids, weights, meta, str(path), pred, probs))
-    arrays = {"ids": trace.ids, "meta": np.array(json.dumps(trace.meta))}
+    arrays: dict[str, Any] = {"ids": trace.ids, "meta": np.array(json.dumps(trace.meta))}
     for key in ("weights", "pred", "probs"):
         if getattr(trace, key) is not None:
             arrays[key] = getattr(trace, key)
@@ -131,10 +132,10 @@ def read_route_csv(path) -> Trace:
     step, layer, slot = rank, expert, weight; ``#`` lines name the model and its sizes) as a
     Trace: turns become contexts, each turn's prompt steps a prompt span, ids in rank order."""
     header, rows = _route_csv_rows(path)
-    n_layers, k = header["n_layer"], header["n_expert_used"]
+    n_layers, k = int(header["n_layer"]), int(header["n_expert_used"])
     steps = list(dict.fromkeys((r[0], r[1], r[2]) for r in rows))      # (turn, phase, step) in order
     index = {step: i for i, step in enumerate(steps)}
-    ids = np.full((len(steps), n_layers, k), -1, dtype=np.int64)       # [tokens, layers, k]
+    ids: np.ndarray = np.full((len(steps), n_layers, k), -1, dtype=np.int64)  # [tokens, layers, k]
     weights = np.zeros(ids.shape, dtype=np.float32)
     for turn, phase, step, layer, rank, expert, weight in rows:
         if not (0 <= layer < n_layers and 0 <= rank < k):
@@ -142,8 +143,8 @@ def read_route_csv(path) -> Trace:
         ids[index[(turn, phase, step)], layer, rank] = expert
         weights[index[(turn, phase, step)], layer, rank] = weight
     phases = np.array([phase for _, phase, _ in steps])
-    partial = (ids < 0).any(axis=2) & (ids >= 0).any(axis=2)
-    if partial.any() or ((ids < 0).all(axis=2).any(axis=1) & (phases == 1)).any():
+    partial = np.any(ids < 0, axis=2) & np.any(ids >= 0, axis=2)
+    if partial.any() or (np.any(np.all(ids < 0, axis=2), axis=1) & (phases == 1)).any():
         raise TraceFormatError(f"{path}: a decode step lacks a layer, or a step a rank")
     meta = {"model": os.path.basename(header["model"]), "architecture": header["arch"],
             "source": str(path), "n_expert": header["n_expert"], "k": k,

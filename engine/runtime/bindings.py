@@ -15,6 +15,10 @@ import threading
 from collections import deque
 from dataclasses import dataclass
 
+from gguf import GGMLQuantizationType
+
+from engine.native.abi import NativeAbiError
+
 log = logging.getLogger("rotary.llama")
 
 GGML_MAX_DIMS = 4
@@ -73,7 +77,7 @@ def llama_cpp_module():
 def ggml() -> ctypes.CDLL:
     """The bundled ggml library with the few signatures the engine calls."""
     llama_cpp_module()
-    from llama_cpp import _ggml  # noqa: PLC0415
+    from llama_cpp import _ggml  # noqa: PLC0415 - llama_cpp only when a model runs
 
     lib = _ggml.libggml
     _declare(lib, "ggml_backend_dev_by_type", [ctypes.c_int], ctypes.c_void_p)
@@ -103,13 +107,11 @@ def check_tensor_layout(lib: ctypes.CDLL) -> None:
     engine reads (type, buffer, ne, nb, data, name) is compared with what ggml's own
     functions say; ggml puts a tensor's data right after the struct, so the data pointer
     also gives the struct's size. Raises NativeAbiError (a plain sentence) on a mismatch."""
-    from gguf import GGMLQuantizationType  # noqa: PLC0415
-
-    from engine.native.abi import NativeAbiError  # noqa: PLC0415
-
     i32 = int(GGMLQuantizationType.I32)
-    name_address = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(
-        ctypes.cast(lib.ggml_get_name, ctypes.c_void_p).value)
+    address = ctypes.cast(lib.ggml_get_name, ctypes.c_void_p).value
+    if not address:
+        raise NativeAbiError("ggml_get_name has no address in this llama.cpp library")
+    name_address = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(address)
     _declare(lib, "ggml_init", [_GgmlInitParams], ctypes.c_void_p)
     _declare(lib, "ggml_free", [ctypes.c_void_p], None)
     _declare(lib, "ggml_new_tensor_4d", [ctypes.c_void_p, ctypes.c_int] + [ctypes.c_int64] * 4,

@@ -12,7 +12,7 @@ import ctypes
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from engine.api import ChatMessage, ResponseStats, StepRecord
 from engine.errors import ContextFullError, GenerationError
@@ -97,15 +97,15 @@ def _syncs(step: RawStep) -> int:
 def render_chat(model: NativeModel, messages: Sequence[ChatMessage]) -> str:
     """Apply the GGUF's own chat template (Jinja, sandboxed by llama-cpp-python), or
     llama.cpp's built-in one for the architecture when the file has none."""
-    from llama_cpp.llama_chat_format import Jinja2ChatFormatter  # noqa: PLC0415
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter  # noqa: PLC0415 - llama_cpp loads with a model
 
     meta = model.metadata()
-    template = meta.get("tokenizer.chat_template")
+    template = meta.get("tokenizer.chat_template") or ""
     if not (template or "").strip():
         return render_builtin(builtin_template_name(meta.get("general.architecture", "")),
                               messages)
-    formatter = Jinja2ChatFormatter(template=template, eos_token=_token_text(model, "eos"),
-                                    bos_token=_token_text(model, "bos"))
+    formatter: Any = Jinja2ChatFormatter(    # Any: it takes plain role/content dicts
+        template=template, eos_token=_token_text(model, "eos"), bos_token=_token_text(model, "bos"))
     chat = [{"role": m.role, "content": m.content} for m in messages]
     return formatter(messages=chat).prompt
 

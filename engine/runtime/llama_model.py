@@ -11,9 +11,9 @@ import ctypes
 import logging
 import os
 import time
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from gguf import GGMLQuantizationType
 
@@ -25,6 +25,9 @@ from engine.runtime.bindings import (OverrideArray, PlacementReport, cpu_buffer_
 from engine.recipe import Recipe
 from engine.runtime import slot_cache
 from engine.runtime.routing import NativeRoutingRecorder, RoutingRecorder
+
+if TYPE_CHECKING:                  # llama_cpp itself is imported when a model is opened
+    from llama_cpp._internals import LlamaSampler
 
 log = logging.getLogger("rotary.llama")
 # Recipe kv_type -> ggml_type id, from gguf's copy of ggml's enum (not restated by hand).
@@ -47,10 +50,10 @@ class NativeModel:
                  progress: ProgressCallback | None = None) -> None:
         self.path, self.recipe, self.recorder = path, recipe, recorder
         self._stack = ExitStack()
-        self._sampler = None
+        self._sampler: LlamaSampler | None = None
         self._piece = ctypes.create_string_buffer(64)
         self._llama = llama_cpp_module()
-        from llama_cpp import _internals  # noqa: PLC0415
+        from llama_cpp import _internals  # noqa: PLC0415 - llama_cpp only when a model opens
 
         self._internals = _internals
         mark = native_log().mark()
@@ -230,6 +233,7 @@ class NativeModel:
 
     def sample(self) -> int:
         # llama_sampler_sample already accepts the token into the chain's state.
+        assert self._sampler is not None, "sample() before start()"
         return self._llama.llama_sampler_sample(self._sampler.sampler, self.ctx.ctx, -1)
 
     def _close_sampler(self) -> None:
@@ -244,8 +248,6 @@ class NativeModel:
 
 def _closing(owner):
     """ExitStack helper: llama-cpp-python's wrappers have close() but no __exit__."""
-    from contextlib import closing  # noqa: PLC0415
-
     return closing(owner)
 
 

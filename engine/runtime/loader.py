@@ -17,10 +17,13 @@ from engine.runtime import slot_cache
 from engine.runtime.generate import GenerationRun
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.model.facts import ModelFacts
+from engine.model.inspect_gguf import inspect_model
+from engine.plan import describe, fallback_ladder, plan
+from engine.plan import hardware as machine        # machine.probe(): tests replace it
 from engine.runtime.predictor import RouterPredictor, hidden_node_name
 from engine.recipe import Recipe
-from engine.runtime.routing import (make_recorder, stack_decode_probs, stack_decode_steps,
-                                    stack_decode_weights)
+from engine.runtime.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
+                                    stack_decode_probs, stack_decode_steps, stack_decode_weights)
 
 Progress = Callable[[float, Msg], None]
 Fallback = Callable[[Recipe], None]
@@ -40,7 +43,7 @@ class LoadedModel:
     facts: ModelFacts
     recipe: Recipe
     native: NativeModel
-    recorder: object | None          # RoutingRecorder or NativeRoutingRecorder
+    recorder: RoutingRecorder | NativeRoutingRecorder | None
     summary: Msg                     # what to expect: memory used, speed
     last_routing: list = field(default_factory=list)
 
@@ -80,13 +83,9 @@ class LoadedModel:
 def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallback,
                        with_weights: bool = False, with_hidden: bool = False,
                        with_probs: bool = False) -> LoadedModel:
-    from engine.plan.hardware import probe  # noqa: PLC0415
-    from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
-    from engine.plan import describe, plan  # noqa: PLC0415
-
     progress(0.0, msg("runtime.checking_file"))
     facts = inspect_model(request.model_path)
-    hardware = probe()
+    hardware = machine.probe()
     recipe = request.recipe or plan(facts, hardware, preset=request.preset,
                                     overrides=slot_overrides())
     wants_routing = facts.is_moe and (request.record_routing or with_hidden or with_weights or with_probs)
@@ -128,8 +127,6 @@ def _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
 
 
 def _attempts(first: Recipe, facts, hardware):
-    from engine.plan import fallback_ladder, plan  # noqa: PLC0415
-
     yield first
     if not first.expert_slots:
         yield from fallback_ladder(facts, hardware, first)

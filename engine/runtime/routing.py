@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from gguf import GGMLQuantizationType
 
+from engine.native.abi import check_struct, read_table
+from engine.native.build import load_library
 from engine.runtime.bindings import (GGML_MAX_DIMS, TENSOR_NAME_OFFSET, GgmlTensor, ggml,
                            llama_cpp_module)
 
@@ -231,9 +233,6 @@ def make_recorder(with_weights: bool = False, max_rows: int = 512, hidden_name: 
 def routing_library() -> ctypes.CDLL | None:
     """rotary_routing's library, its layouts checked against _RecorderState and GgmlTensor
     (NativeAbiError when they differ), or None where it can't be built."""
-    from engine.native.abi import check_struct, read_table  # noqa: PLC0415
-    from engine.native.build import load_library  # noqa: PLC0415
-
     library = load_library("rotary_routing")
     if library is None:
         return None

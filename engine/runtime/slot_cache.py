@@ -26,6 +26,7 @@ from engine.plan.transfer import upload_rule
 from engine.recipe import TransferFigures, TransferRule
 from engine.residency.budget import Budget
 from engine.residency.native_rotary import SlotStepError
+from engine.residency.policy import make_policy
 from engine.runtime.bindings import llama_cpp_module
 
 log = logging.getLogger("rotary.slot_cache")
@@ -160,9 +161,10 @@ class SlotCache:
                  upload_cap: int | None = None, verify: bool = False,
                  router_probs: bool = False, gpu_banks: bool = False,
                  pinned_weights: bool = False) -> None:
-        self._api = native_api()
-        if self._api is None:
+        api = native_api()
+        if api is None:
             raise ModelLoadError(STOCK_MESSAGE)
+        self._api: ctypes.CDLL = api
         self.layers, self.slots, self.k, self.n_expert = tuple(layers), tuple(slots), k, n_expert
         Budget(self.slots, upload_cap).check(n_expert, k)   # plain words before native errors
         self._ctx, self.verify = ctx_ptr, verify
@@ -198,8 +200,6 @@ class SlotCache:
         self._resident_rows: list[tuple[int, ...]] = [() for _ in self.layers]  # = native tables
 
     def _make_policy(self, policy_name: str, upload_cap: int | None, router_probs: bool) -> None:
-        from engine.residency.policy import make_policy  # noqa: PLC0415
-
         self.policy = make_policy(policy_name, Budget(self.slots, upload_cap), self.n_expert,
                                   self.k)
         self._ids = np.zeros((len(self.layers), self.k), dtype=np.int32)       # [layers, k]

@@ -287,6 +287,9 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "Name a model file, or an office server with --server URL.": (
         "모델 파일을 지정하거나, --server URL로 사무실 서버를 지정하세요.",
         "请指定一个模型文件，或用 --server URL 指定办公室服务器。"),
+    "Name a model file with --model, or an office server with --server URL.": (
+        "--model로 모델 파일을 지정하거나, --server URL로 사무실 서버를 지정하세요.",
+        "请用 --model 指定一个模型文件，或用 --server URL 指定办公室服务器。"),
     "Routing can only be replayed with the expert slot cache.": (
         "라우팅 재생은 전문가 슬롯 캐시가 있을 때만 할 수 있습니다.",
         "只有启用专家槽缓存时才能回放路由。"),

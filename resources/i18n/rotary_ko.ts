@@ -591,10 +591,6 @@
         <translation>언어 모델 (*.gguf)</translation>
     </message>
     <message>
-        <source>Checking the model file…</source>
-        <translation>모델 파일을 확인하는 중…</translation>
-    </message>
-    <message>
         <source>Notice</source>
         <translation>알림</translation>
     </message>
@@ -1610,6 +1606,10 @@
     <message>
         <source>Name a model file, or an office server with --server URL.</source>
         <translation>모델 파일을 지정하거나, --server URL로 사무실 서버를 지정하세요.</translation>
+    </message>
+    <message>
+        <source>Name a model file with --model, or an office server with --server URL.</source>
+        <translation>--model로 모델 파일을 지정하거나, --server URL로 사무실 서버를 지정하세요.</translation>
     </message>
     <message>
         <source>Routing can only be replayed with the expert slot cache.</source>

@@ -591,10 +591,6 @@
         <translation>语言模型 (*.gguf)</translation>
     </message>
     <message>
-        <source>Checking the model file…</source>
-        <translation>正在检查模型文件…</translation>
-    </message>
-    <message>
         <source>Notice</source>
         <translation>通知</translation>
     </message>
@@ -1610,6 +1606,10 @@
     <message>
         <source>Name a model file, or an office server with --server URL.</source>
         <translation>请指定一个模型文件，或用 --server URL 指定办公室服务器。</translation>
+    </message>
+    <message>
+        <source>Name a model file with --model, or an office server with --server URL.</source>
+        <translation>请用 --model 指定一个模型文件，或用 --server URL 指定办公室服务器。</translation>
     </message>
     <message>
         <source>Routing can only be replayed with the expert slot cache.</source>

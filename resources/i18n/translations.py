@@ -1,5 +1,9 @@
 """Korean and Simplified Chinese for every string the app passes to ``tr``.
 
+The engine's own messages (engine/messages.py) are translated in one place only,
+engine_translations.py; the app shows them through app/messages.py ``say``, never ``tr``
+(tests/engine/test_messages.py checks that no template is in both tables).
+
 Source of truth for ``build_translations.py``, which runs ``pyside6-lupdate``, fills the
 .ts files from this table and compiles them with ``pyside6-lrelease``. Keys are the
 English source texts exactly; placeholders in braces must be kept as they are.
@@ -189,7 +193,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Does the model fit": ("모델이 맞는지 여부", "模型是否合适"),
     "Choose a model file": ("모델 파일 선택", "选择模型文件"),
     "Language models (*.gguf)": ("언어 모델 (*.gguf)", "语言模型 (*.gguf)"),
-    "Checking the model file…": ("모델 파일을 확인하는 중…", "正在检查模型文件…"),
     "Notice": ("알림", "通知"),
     "Copy details": ("자세한 내용 복사", "复制详细信息"),
     "Copy the details of this notice": ("이 알림의 자세한 내용 복사", "复制此通知的详细信息"),
@@ -434,18 +437,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'The model runs on the office server, not on this computer.': (
         '모델은 이 컴퓨터가 아니라 사무실 서버에서 실행됩니다.',
         '模型在办公室服务器上运行，而不是在这台电脑上。'),
-    '1 page': (
-        '1쪽',
-        '1 页'),
-    '1 section': (
-        '1개 절',
-        '1 节'),
-    'About 1 minute left.': (
-        '약 1분 남았습니다.',
-        '大约还剩 1 分钟。'),
-    'About {n} minutes left.': (
-        '약 {n}분 남았습니다.',
-        '大约还剩 {n} 分钟。'),
     'Access key (leave empty if the server needs none)': (
         '접근 키 (서버에 필요 없으면 비워 두세요)',
         '访问密钥（服务器不需要时请留空）'),
@@ -485,9 +476,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Kind of summary': (
         '요약 종류',
         '总结类型'),
-    'Less than a minute left.': (
-        '1분도 남지 않았습니다.',
-        '剩余不到 1 分钟。'),
     'Looking at the document…': (
         '문서를 살펴보는 중…',
         '正在查看文档…'),
@@ -512,18 +500,12 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Please wait until the current answer is finished.': (
         '지금 답변이 끝날 때까지 기다려 주세요.',
         '请等待当前回答完成。'),
-    'Reading part {part} of {parts}…': (
-        '{parts}개 중 {part}번째 부분을 읽는 중…',
-        '正在阅读第 {part} 部分，共 {parts} 部分…'),
     'Reading progress': (
         '읽기 진행 상황',
         '阅读进度'),
     'Reading the document…': (
         '문서를 읽는 중…',
         '正在阅读文档…'),
-    'Reading the whole document and writing the summary…': (
-        '문서 전체를 읽고 요약을 쓰는 중…',
-        '正在阅读整个文档并撰写总结…'),
     'Rotary reads PDF, Word (.docx), text and Markdown files.': (
         'Rotary는 PDF, Word(.docx), 텍스트, 마크다운 파일을 읽습니다.',
         'Rotary 可以读取 PDF、Word（.docx）、文本和 Markdown 文件。'),
@@ -536,9 +518,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Summarise the document': (
         '문서 요약하기',
         '总结文档'),
-    'The document was not read: it was stopped before it started.': (
-        '문서를 읽지 않았습니다: 시작하기 전에 멈췄습니다.',
-        '文档未被阅读：在开始之前就已停止。'),
     "The key is kept in this computer's password store, not in Rotary's files.": (
         '키는 Rotary 파일이 아니라 이 컴퓨터의 암호 저장소에 보관됩니다.',
         '密钥保存在这台电脑的密码库中，而不是 Rotary 的文件里。'),
@@ -578,24 +557,12 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Without this check, someone on the network could pretend to be the server and read your conversations.': (
         '이 확인이 없으면 네트워크의 누군가가 서버인 척하고 대화를 읽을 수 있습니다.',
         '如果不检查，网络上的其他人可能冒充服务器并读取您的对话。'),
-    'Writing the summary from the notes on all {parts} parts…': (
-        '{parts}개 부분 전체의 메모로 요약을 쓰는 중…',
-        '正在根据全部 {parts} 个部分的笔记撰写总结…'),
     'Your conversations are sent to {address} and answered by the model there. Nothing is sent anywhere else.': (
         '대화는 {address}(으)로 보내져 그곳의 모델이 답합니다. 다른 곳으로는 아무것도 보내지 않습니다.',
         '您的对话会发送到 {address}，由那里的模型回答。不会发送到其他任何地方。'),
     'Your conversations stay on this computer. Rotary opens no network connection.': (
         '대화는 이 컴퓨터에만 남습니다. Rotary는 네트워크 연결을 열지 않습니다.',
         '您的对话只留在这台电脑上。Rotary 不会打开任何网络连接。'),
-    'about 1 minute on this computer': (
-        '이 컴퓨터에서 약 1분',
-        '在这台电脑上大约 1 分钟'),
-    'about {n} minutes on this computer': (
-        '이 컴퓨터에서 약 {n}분',
-        '在这台电脑上大约 {n} 分钟'),
-    'less than a minute on this computer': (
-        '이 컴퓨터에서 1분 미만',
-        '在这台电脑上不到 1 分钟'),
     'office certificate file': (
         '사무실 인증서 파일',
         '办公室证书文件'),
@@ -608,21 +575,12 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'office server model': (
         '사무실 서버 모델',
         '办公室服务器模型'),
-    'read in one pass': (
-        '한 번에 읽기',
-        '一次读完'),
-    'read in {n} parts': (
-        '{n}개 부분으로 나눠 읽기',
-        '分 {n} 部分阅读'),
     'where the model runs': (
         '모델이 실행되는 곳',
         '模型运行的位置'),
     '{model} on the office server': (
         '사무실 서버의 {model}',
         '办公室服务器上的 {model}'),
-    '{n} words': (
-        '{n}단어',
-        '{n} 个词'),
     'This word: {hits} of {all} experts from the graphics card; {mb} MB copied there during this answer.': (
         '이번 단어: 전문가 {all}개 중 {hits}개를 그래픽 카드에서 처리; 이 답변 동안 {mb} MB를 그곳으로 복사.',
         '这个词：{all} 个专家中有 {hits} 个由显卡处理；本次回答期间向显卡复制了 {mb} MB。'),
@@ -637,32 +595,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Writes a short test answer with the demo model, checks that conversations and settings can be saved, and that nothing went to the network.": (
         "데모 모델로 짧은 시험 답변을 쓰고, 대화와 설정을 저장할 수 있는지, 네트워크로 아무것도 나가지 않았는지 확인합니다.",
         "用演示模型写一段简短的测试回答，检查对话和设置能否保存，以及没有任何内容发送到网络。"),
-    "less than a minute on the office server": ("사무실 서버에서 1분 미만", "在办公室服务器上不到 1 分钟"),
-    "about 1 minute on the office server": ("사무실 서버에서 약 1분", "在办公室服务器上约 1 分钟"),
-    "about {n} minutes on the office server": ("사무실 서버에서 약 {n}분", "在办公室服务器上约 {n} 分钟"),
     "Per layer, in order: {shares}.": ("층별, 순서대로: {shares}.", "按层依次：{shares}。"),
-    # What was read of a document, at the end of its summary (app/document_text.py).
-    'in one pass': (
-        '한 번에',
-        '一次'),
-    'in {n} parts': (
-        '{n}개 부분으로 나눠',
-        '分 {n} 部分'),
-    'Read all of it ({found}) {how}.': (
-        '전체({found})를 {how} 읽었습니다.',
-        '已{how}读完全部内容（{found}）。'),
-    'Read all of it ({found}) {how}, but stopped before the summary was finished.': (
-        '전체({found})를 {how} 읽었지만, 요약이 끝나기 전에 멈췄습니다.',
-        '已{how}读完全部内容（{found}），但在摘要完成之前停止了。'),
-    'Stopped before any of it ({found}) was read.': (
-        '문서({found})를 읽기 전에 멈췄습니다.',
-        '在阅读文档（{found}）之前就停止了。'),
-    'Partial: read {done} of {parts} parts of it ({found}); the rest was not read.': (
-        '일부만: 문서({found})의 {parts}개 부분 중 {done}개를 읽었고, 나머지는 읽지 않았습니다.',
-        '部分：已读文档（{found}）{parts} 个部分中的 {done} 个，其余未读。'),
-    'Partial summary: stopped before the end.': (
-        '일부 요약: 끝나기 전에 멈췄습니다.',
-        '部分摘要：在结束前停止了。'),
     # The documents of a conversation (app/document_shelf.py, app/document_view.py).
     "built-in accelerators": ("내장 가속 기능", "内置加速功能"),
     'reading scanned pages': (

@@ -20,6 +20,7 @@ from engine.documents.types import Document, Section
 from engine.messages import msg
 from engine.recipe import MemoryEstimate, Recipe
 from engine.runtime.loader import load_with_fallback
+from engine.runtime.summary_model import LocalSummaryModel
 from tests.scripted_model import ScriptedModel
 
 FACT_PAGES = {3: "The travel budget for 2026 is 48,250 EUR, approved by Maria Lopez.",
@@ -144,8 +145,8 @@ def tiny(tiny_moe_path):
 
 def test_passages_fill_the_context_counted_with_the_models_tokenizer(tiny, tmp_path):
     index_path, shas = indexed(tmp_path, report_pdf(tmp_path / "report.pdf"))
-    answered, events = ask(tiny, index_path, shas, "Who signs invoices above 5,000 EUR?",
-                           max_tokens=16)
+    answered, events = ask(LocalSummaryModel(tiny), index_path, shas,
+                           "Who signs invoices above 5,000 EUR?", max_tokens=16)
     chosen = next(e for e in events if isinstance(e, PassagesChosen))
     assert not chosen.whole and 11 in [p.page for p in chosen.passages]   # the fact's page
     assert all(p.tokens == len(tiny.native.tokenize(f"[p. {p.page}]\n", special=False)) - 1

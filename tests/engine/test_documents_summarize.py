@@ -19,6 +19,7 @@ from engine.errors import DocumentError
 from engine.recipe import MemoryEstimate, Recipe
 from engine.runtime.loader import load_with_fallback
 from engine.runtime.service import EngineService
+from engine.runtime.summary_model import LocalSummaryModel
 
 N_CTX = 1536
 
@@ -61,7 +62,7 @@ def summarize(loaded, tmp_path, path, stop=None, on_event=None, **fields):
             on_event(event)
     request = DocumentRequest(str(path), cache_dir=str(tmp_path / "cache"), conversation_id=7,
                               **fields)
-    summarizer = DocumentSummarizer(spy, request, emit, stop or threading.Event())
+    summarizer = DocumentSummarizer(LocalSummaryModel(spy), request, emit, stop or threading.Event())
     summary = summarizer.run()
     return summarizer, summary, events, spy
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import engine
+from tools import import_graph
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 QT_MODULES = ("PySide6", "PyQt5", "PyQt6", "qasync", "shiboken6")
@@ -30,3 +31,52 @@ def test_import_linter_contracts_are_kept():
     result = subprocess.run([str(linter)], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "broken" in result.stdout and "0 broken" in result.stdout
+
+
+# ---- the direction between engine folders, imports inside functions included --------------
+# The direction itself is import-linter's "layers" contract (pyproject.toml, kept above);
+# tools/import_graph.py builds the same grimp graph to count cycles and late imports.
+
+def test_engine_folders_and_files_import_without_cycles():
+    imports = import_graph.graph("engine")
+    folders = import_graph.folder_edges(imports)
+    assert import_graph.cycles(folders) == []
+    assert import_graph.cycles(import_graph.module_edges(imports)) == []
+    assert ("engine.runtime", "engine.documents") in folders      # inside LocalModel.document
+    assert len(folders) > 30
+
+
+def test_every_import_inside_an_engine_function_says_why():
+    """Outside the command line, an import inside a function stays only where it saves
+    measured start-up time, and says so: ``# noqa: PLC0415 - <reason>``, or a comment above."""
+    late = import_graph.late_imports("engine", ROOT)
+    assert late                                       # llama_cpp, the document readers
+    assert import_graph.unexplained(late) == []
+    assert import_graph.unexplained([("x.py:3", "    import y  # noqa: PLC0415")]) == ["x.py:3"]
+    assert import_graph.unexplained([("x.py:4", "    # y costs 1 s\n    import y  # noqa: PLC0415")]) == []
+
+
+def _package(root: pathlib.Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_the_graph_sees_a_cycle_closed_inside_a_function(tmp_path, monkeypatch):
+    _package(tmp_path, {
+        "pkg_c/__init__.py": "", "pkg_c/low/__init__.py": "", "pkg_c/high/__init__.py": "",
+        "pkg_c/high/user.py": "from pkg_c.low import base\n",
+        "pkg_c/low/base.py": "def late():\n    from ..high import user\n    return user\n",
+        "pkg_c/low/other.py": "from . import base\n"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    imports = import_graph.graph("pkg_c")
+    folders = import_graph.folder_edges(imports, "pkg_c")
+    assert set(folders) == {("pkg_c.high", "pkg_c.low"), ("pkg_c.low", "pkg_c.high")}
+    assert folders["pkg_c.low", "pkg_c.high"] == ["pkg_c.low.base:2"]
+    assert import_graph.cycles(folders) == [["pkg_c.high", "pkg_c.low"]]
+    files = import_graph.module_edges(imports, "pkg_c")
+    assert import_graph.cycles(files) == [["pkg_c.high.user", "pkg_c.low.base"]]
+    assert ("pkg_c.low.other", "pkg_c.low") not in files        # `from . import base` is base
+    assert import_graph.late_imports("pkg_c", tmp_path) == [
+        ("pkg_c/low/base.py:2", "    from ..high import user")]

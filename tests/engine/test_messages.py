@@ -55,6 +55,15 @@ def test_every_template_has_korean_and_chinese_with_the_same_placeholders():
             assert text and placeholders(text) == placeholders(template), (template, text)
 
 
+def test_each_engine_message_is_translated_in_one_place():
+    """The app's table (translations.py, for tr()) holds no engine template: two tables
+    would drift apart (one sentence was already translated two ways)."""
+    sys.path.insert(0, str(ROOT / "resources" / "i18n"))
+    from translations import TRANSLATIONS  # noqa: PLC0415
+    both = sorted(set(CATALOGUE.values()) & set(TRANSLATIONS))
+    assert not both, f"engine messages belong in engine_translations.py only: {both}"
+
+
 # Folders whose sentences other work converts (documents, residency).
 NOT_YET = ("engine/documents/", "engine/residency/", "engine/demo/")
 

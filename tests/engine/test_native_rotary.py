@@ -21,7 +21,7 @@ from engine.residency.base import Snapshot
 from engine.residency.budget import Budget
 from engine.residency.policy import make_policy
 from engine.residency.rotary import NEVER, RotaryConfig, RotaryPolicy
-from engine.residency.synth import SynthSpec, synth_trace
+from tools.residency_sim.synth import SynthSpec, synth_trace
 from engine.residency.trace import load_trace
 
 pytestmark = pytest.mark.skipif(not native_rotary.available(),
@@ -365,7 +365,7 @@ def test_a_failing_slot_cache_call_inside_the_c_step_is_reported_by_name():
 
 @pytest.mark.skipif(not _engine_available(), reason="the installed llama-cpp-python has no slot cache")
 def test_the_engine_decides_with_the_native_policy_and_matches_python(tiny_moe_path, cpu_recipe):
-    from engine.residency.simulate import replay  # noqa: PLC0415
+    from tools.residency_sim.simulate import replay  # noqa: PLC0415
     from engine.runtime.llama_model import NativeModel, Sampling  # noqa: PLC0415
 
     recipe = cpu_recipe(expert_slots=(3, 2, 3, 2), residency_policy="rotary", upload_cap=1)

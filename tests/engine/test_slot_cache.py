@@ -109,7 +109,7 @@ def test_cache_on_gives_bitwise_the_stock_logits_with_evictions(fixture_path, po
 @pytest.mark.parametrize("policy", ["lru", "rotary"])
 def test_engine_counts_equal_the_simulator_on_the_same_routing(tiny_moe_path, cpu_recipe, policy,
                                                                router_probs):
-    from engine.residency.simulate import replay  # noqa: PLC0415
+    from tools.residency_sim.simulate import replay  # noqa: PLC0415
 
     model = load(tiny_moe_path, cpu_recipe, slots=[3, 2, 3, 2], policy=policy, upload_cap=1,
                  router_probs=router_probs)

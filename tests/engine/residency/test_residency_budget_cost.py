@@ -2,7 +2,7 @@ import pytest
 
 from engine.errors import BudgetError
 from engine.residency.budget import QWEN36_Q4KM_EXPERT_BYTES, Budget
-from engine.residency.costmodel import RTX4060_LAPTOP
+from tools.residency_sim.costmodel import RTX4060_LAPTOP
 from engine.residency.policy import make_policy
 
 
@@ -62,7 +62,7 @@ def test_lru_hit_curves_match_lru_at_every_size_and_gain_split_spends_the_total(
     from residency_helpers import random_trace
 
     from engine.residency.policy import make_policy
-    from engine.residency.simulate import lru_hit_curves, run_policy, slots_by_gain
+    from tools.residency_sim.simulate import lru_hit_curves, run_policy, slots_by_gain
 
     trace = random_trace(np.random.default_rng(2), 80, 2, 12, 1, hot=8)    # k = 1: one stack order
     curves = lru_hit_curves(trace.ids, 12)

@@ -3,9 +3,9 @@ import json
 import numpy as np
 import pytest
 
-from engine.residency.__main__ import main
-from engine.residency.logs import read_routing_log
-from engine.residency.synth import SynthSpec, reuse_stats, synth_trace
+from tools.residency_sim.__main__ import main
+from tools.residency_sim.logs import read_routing_log
+from tools.residency_sim.synth import SynthSpec, reuse_stats, synth_trace
 from engine.residency.trace import load_trace
 
 

@@ -10,7 +10,7 @@ from engine.errors import BudgetError
 from engine.residency.budget import Budget
 from engine.residency.policy import POLICIES, POLICY_NAMES, make_policy
 from engine.residency.rotary import RotaryConfig
-from engine.residency.simulate import Counts, replay, run_policy
+from tools.residency_sim.simulate import Counts, replay, run_policy
 from engine.residency.slots import FREE
 from engine.residency.trace import Trace
 

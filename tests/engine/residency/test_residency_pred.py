@@ -8,12 +8,12 @@ import pytest
 from residency_helpers import random_trace
 
 from engine.errors import TraceFormatError
-from engine.residency.__main__ import main
+from tools.residency_sim.__main__ import main
 from engine.residency.budget import Budget
 from engine.residency.policy import make_policy
-from engine.residency.predictors import prediction_accuracy
-from engine.residency.simulate import run_policy
-from engine.residency.synth import SynthSpec, reuse_stats, synth_trace
+from tools.residency_sim.predictors import prediction_accuracy
+from tools.residency_sim.simulate import run_policy
+from tools.residency_sim.synth import SynthSpec, reuse_stats, synth_trace
 from engine.residency.trace import Trace, load_trace, save_trace
 
 META = {"model": "m", "n_expert": 16}

@@ -8,7 +8,7 @@ import numpy as np
 from engine.__main__ import main
 from engine.residency.budget import Budget
 from engine.residency.policy import make_policy
-from engine.residency.simulate import run_policy
+from tools.residency_sim.simulate import run_policy
 from engine.residency.trace import load_trace
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from engine.residency.budget import Budget
 from engine.residency.policy import make_policy
-from engine.residency.simulate import run_policy
+from tools.residency_sim.simulate import run_policy
 from engine.residency.trace import Trace
 
 

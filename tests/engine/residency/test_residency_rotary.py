@@ -10,7 +10,7 @@ import pytest
 from engine.residency.budget import Budget
 from engine.residency.policy import make_policy
 from engine.residency.rotary import ALWAYS, FORECAST_KEY, NEVER, OUTSCORE, RotaryConfig, RotaryPolicy
-from engine.residency.simulate import run_policy
+from tools.residency_sim.simulate import run_policy
 from engine.residency.trace import Trace
 
 COUNTS_ONLY = RotaryConfig(half_lives=(NEVER,), forecast=False)   # rules: (counts, ALWAYS/OUTSCORE)

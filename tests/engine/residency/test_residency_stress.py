@@ -8,11 +8,11 @@ from residency_helpers import random_trace
 from engine.errors import TraceFormatError
 from engine.residency.base import CONVERSATIONS_KEPT
 from engine.residency.budget import Budget
-from engine.residency.costmodel import RTX4060_LAPTOP
+from tools.residency_sim.costmodel import RTX4060_LAPTOP
 from engine.residency.policy import make_policy
-from engine.residency.prefetch import CoOccurrence, NextRouter, layer_allowance, replay_with_prefetch
-from engine.residency.simulate import Counts, replay, run_policy
-from engine.residency.stress import SEGMENT, first128, interleaved, shuffled, stress_suite
+from tools.residency_sim.prefetch import CoOccurrence, NextRouter, layer_allowance, replay_with_prefetch
+from tools.residency_sim.simulate import Counts, replay, run_policy
+from tools.residency_sim.stress import SEGMENT, first128, interleaved, shuffled, stress_suite
 from engine.residency.trace import Trace, load_trace
 
 HEADER = ("# route_trace v1\n# model=/x/Tiny-MoE.gguf arch=tinymoe n_layer=3 n_expert=16 n_expert_used=2\n"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.residency.base import ResidencyPolicy
-from engine.residency.costmodel import RTX4060_LAPTOP, CostModel
+from tools.residency_sim.costmodel import RTX4060_LAPTOP, CostModel
 
 
 class CoOccurrence:

@@ -108,7 +108,7 @@ def synth_trace(spec: SynthSpec) -> Trace:
         ids, pred = _copy_routing(spec, rng, rules, topic_of), None
         weights = _weights(rng, ids.shape)
     meta = {"model": "synthetic", "architecture": "synthetic", "n_expert": spec.n_expert,
-            "k": spec.k, "source": "engine.residency.synth", "synth": asdict(spec),
+            "k": spec.k, "source": "tools.residency_sim.synth", "synth": asdict(spec),
             "prompt_spans": prompt_spans}
     if spec.mark_contexts:
         meta["contexts"] = [[start, f"topic-{topic}"] for start, topic in visits]

@@ -17,10 +17,11 @@ import sys
 import threading
 
 from engine.api import (DocumentAnswered, DocumentFinished, DocumentInspected, DocumentProgress,
-                        DocumentRequest, PassagesChosen, QuestionRequest, StepRecord)
+                        DocumentRequest, LoadRequest, PassagesChosen, QuestionRequest, StepRecord)
 from engine.documents.presets import SUMMARY_PRESETS
 from engine.documents.report import found_msg, pages_note
-from engine.messages import Msg
+from engine.errors import EngineError
+from engine.messages import Msg, msg
 
 
 def add_summarize_parser(sub) -> None:
@@ -55,14 +56,11 @@ def add_ask_parser(sub) -> None:
 
 def _open_model(args):
     """(the model the summariser talks to, how to close it)."""
-    from engine.api import LoadRequest  # noqa: PLC0415
-    from engine.errors import EngineError  # noqa: PLC0415
-
     if args.server:
-        from engine.remote.cli import config_from_args  # noqa: PLC0415
-        from engine.remote.client import ServerClient  # noqa: PLC0415
-        from engine.remote.documents import RemoteSummaryModel  # noqa: PLC0415
-        from engine.remote.service import connect  # noqa: PLC0415
+        from engine.cli.remote import config_from_args
+        from engine.remote.client import ServerClient
+        from engine.remote.documents import RemoteSummaryModel
+        from engine.remote.service import connect
 
         args.server_model = args.model      # the name config_from_args (chat's) reads
         client = ServerClient(config_from_args(args))
@@ -72,18 +70,19 @@ def _open_model(args):
             client.close()
             raise
     if not args.model:
-        raise EngineError("Name a model file with --model, or an office server with --server URL.")
-    from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
+        raise EngineError(msg("engine.name_a_model_option"))
+    from engine.runtime.loader import load_with_fallback
+    from engine.runtime.summary_model import LocalSummaryModel
 
     loaded = load_with_fallback(LoadRequest(model_path=args.model, preset=args.machine,
                                             record_routing=False), lambda f, m: None,
                                 lambda r: print(f"[{r.note}]", file=sys.stderr))
-    return loaded, loaded.close
+    return LocalSummaryModel(loaded), loaded.close
 
 
 def cmd_ask(args) -> int:
-    from engine.documents.ask import QuestionAnswerer  # noqa: PLC0415
-    from engine.documents.cache import default_cache_dir  # noqa: PLC0415
+    from engine.documents.ask import QuestionAnswerer
+    from engine.documents.cache import default_cache_dir
 
     index = args.index or str(default_cache_dir() / "index.sqlite")
     model, close = _open_model(args)
@@ -105,7 +104,7 @@ def cmd_ask(args) -> int:
 
 def _read_and_index(model, path: str, index: str, stop: threading.Event) -> str:
     """Read one file (with text recognition where needed) and add it to the index."""
-    from engine.documents.summarize import DocumentSummarizer  # noqa: PLC0415
+    from engine.documents.summarize import DocumentSummarizer
 
     request = DocumentRequest(path, inspect_only=True, index_path=index)
     summarizer = DocumentSummarizer(model, request, _printer(), stop)
@@ -153,7 +152,7 @@ def _ask_printer(quiet: bool):
 
 
 def _check_line(answered: DocumentAnswered) -> str:
-    from engine.documents.citations import share_passing  # noqa: PLC0415
+    from engine.documents.citations import share_passing
 
     passed, checked = share_passing(answered.checks)
     failed = [f"{c.marker} not found on {c.where} (missing: {', '.join(c.missing) or 'the page'})"
@@ -164,7 +163,7 @@ def _check_line(answered: DocumentAnswered) -> str:
 
 
 def _answer_json(request: QuestionRequest, answered: DocumentAnswered) -> dict:
-    from engine.documents.citations import share_passing  # noqa: PLC0415
+    from engine.documents.citations import share_passing
 
     passed, checked = share_passing(answered.checks)
     return {
@@ -180,7 +179,7 @@ def _answer_json(request: QuestionRequest, answered: DocumentAnswered) -> dict:
 
 
 def cmd_summarize(args) -> int:
-    from engine.documents.summarize import DocumentSummarizer  # noqa: PLC0415
+    from engine.documents.summarize import DocumentSummarizer
 
     model, close = _open_model(args)
     request = DocumentRequest(args.file, preset=args.preset, language=args.language,

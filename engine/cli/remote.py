@@ -36,7 +36,7 @@ def _until_done(events: "queue.Queue", request_id: int, echo: bool):
         if isinstance(event, StepRecord) and echo:
             print(event.text, end="", flush=True)
         elif isinstance(event, RequestFailed):
-            if echo and getattr(event.error, "partial_text", ""):
+            if echo and bool(getattr(event.error, "partial_text", "")):
                 print("\n[answer cut off]")
             raise event.error
         elif isinstance(event, (RequestFinished, ServerModelLoaded)):

@@ -1,4 +1,4 @@
-"""``python -m engine.residency simulate|synth|stats|convert``: the residency tools' CLI.
+"""``python -m tools.residency_sim simulate|synth|stats|convert``: the residency tools' CLI.
 
 Errors in inputs (bad trace files, impossible budgets) print one plain line and exit 2.
 """
@@ -12,8 +12,8 @@ import os
 import sys
 
 from engine.errors import BudgetError, EngineError
-from engine.residency import presets
-from engine.residency.costmodel import PRESETS
+from tools.residency_sim import presets
+from tools.residency_sim.costmodel import PRESETS
 from engine.residency.policy import POLICY_NAMES
 
 
@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine.residency", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.residency_sim", description=__doc__)
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
     _simulate_parser(sub.add_parser("simulate", help="replay traces through policies"))
     _synth_parser(sub.add_parser("synth", help="write synthetic routing traces"))
@@ -78,7 +78,7 @@ def _synth_parser(p: argparse.ArgumentParser) -> None:
 
 
 def _run_simulate(args) -> int:
-    from engine.residency import report, simulate
+    from tools.residency_sim import report, simulate
     from engine.residency.trace import load_trace
 
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
@@ -118,7 +118,7 @@ def _numbers(text: str, kind) -> list:
 
 
 def _run_synth(args) -> int:
-    from engine.residency.synth import synth_trace
+    from tools.residency_sim.synth import synth_trace
     from engine.residency.trace import save_trace
 
     overrides = {k: getattr(args, k) for k in presets.SYNTH_FIELDS if getattr(args, k) is not None}
@@ -135,8 +135,8 @@ def _run_synth(args) -> int:
 
 
 def _run_stats(args) -> int:
-    from engine.residency.predictors import prediction_accuracy
-    from engine.residency.synth import reuse_stats
+    from tools.residency_sim.predictors import prediction_accuracy
+    from tools.residency_sim.synth import reuse_stats
     from engine.residency.trace import load_trace
 
     for path in args.traces:
@@ -148,7 +148,7 @@ def _run_stats(args) -> int:
 
 
 def _run_convert(args) -> int:
-    from engine.residency.logs import read_routing_log
+    from tools.residency_sim.logs import read_routing_log
     from engine.residency.trace import save_trace
 
     trace = read_routing_log(args.log, args.n_expert, args.model)

@@ -19,9 +19,9 @@ import numpy as np
 from engine.errors import BudgetError
 from engine.residency.base import ResidencyPolicy
 from engine.residency.budget import Budget
-from engine.residency.costmodel import RTX4060_LAPTOP, CostModel
+from tools.residency_sim.costmodel import RTX4060_LAPTOP, CostModel
 from engine.residency.policy import make_policy
-from engine.residency.prefetch import CoOccurrence, NextRouter, replay_with_prefetch
+from tools.residency_sim.prefetch import CoOccurrence, NextRouter, replay_with_prefetch
 from engine.residency.trace import Trace, load_trace
 
 
@@ -33,7 +33,7 @@ class Counts:
     uploads: int = 0    # staged for the next token
     evictions: int = 0
     syncs: int = 0      # layer steps that need the host (routing read or CPU work)
-    prefetches: int = 0  # intra-token uploads (engine.residency.prefetch; simulator only)
+    prefetches: int = 0  # intra-token uploads (tools.residency_sim.prefetch; simulator only)
 
     def add(self, decision, dynamic: bool) -> None:
         self.steps += 1
@@ -124,7 +124,7 @@ def run_policy(trace: Trace, policy: ResidencyPolicy, label: str | None = None,
     uploads land before the first decode token; no hits counted), decode spans through
     ``replay``. Context names become conversation ids 0, 1, ... in order of appearance.
     ``prefetch``: also upload layer l + 1's predicted experts while layer l computes
-    (engine.residency.prefetch; a study the engine does not do)."""
+    (tools.residency_sim.prefetch; a study the engine does not do)."""
     prompt, contexts = trace.prompt_mask(), trace.context_starts()
     decode_at = np.flatnonzero(~prompt)
     policy.prepare(trace.ids[decode_at])                 # offline policies see decode tokens

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.residency.synth import SynthSpec
+from tools.residency_sim.synth import SynthSpec
 
 SETTINGS: dict[str, dict] = {
     "qwen-like": {},                                            # 256 experts, top-8 (Qwen3.6)
