@@ -51,6 +51,8 @@ class MessageBody(QTextBrowser):
     """Read-only rich text that grows to fit its document (no inner scroll bar) and is
     selectable and readable with the keyboard."""
 
+    bubble = False      # (set before __init__ runs: Qt sends change events from it)
+
     def __init__(self, parent=None, bubble: bool = False) -> None:
         super().__init__(parent)
         self.setOpenLinks(False)        # a link in an answer never opens by itself
@@ -64,7 +66,7 @@ class MessageBody(QTextBrowser):
         # A bubble (the user's message) is as wide as its text, up to max_bubble_width;
         # Ignored: its width never pushes the column (or the window) wider.
         self.bubble, self.max_bubble_width = bubble, 0
-        self._natural: tuple[int, int] = (-1, 0)     # (document revision, width)
+        self._natural: tuple[tuple[int, str], int] = ((-1, ""), 0)  # (revision, font), width
         if bubble:
             self.setObjectName("userBody")
             self.document().setDocumentMargin(BUBBLE_PADDING)
@@ -77,14 +79,20 @@ class MessageBody(QTextBrowser):
 
     def natural_width(self) -> int:
         """The width of the text laid out without wrapping (its widest line)."""
-        revision = self.document().revision()
-        if self._natural[0] != revision:
+        # The style sheet's font arrives when the widget is first polished: key on it too.
+        key = (self.document().revision(), self.document().defaultFont().key())
+        if self._natural[0] != key:
             unwrapped = self.document().clone(self)
             unwrapped.setTextWidth(-1)
             width = math.ceil(unwrapped.idealWidth()) + 2 * self.frameWidth() + 2
             unwrapped.deleteLater()
-            self._natural = (revision, width)
+            self._natural = (key, width)
         return self._natural[1]
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and self.bubble:
+            self.updateGeometry()
 
     def sizeHint(self) -> QSize:
         hint = super().sizeHint()
@@ -336,7 +344,7 @@ class ChatPane(QWidget):
         self.column = QWidget()
         self.column.setObjectName("conversationColumn")
         self.column_layout = QVBoxLayout(self.column)
-        self.column_layout.setSpacing(18)
+        self.column_layout.setSpacing(12)
         self.column_layout.addStretch(1)
         self.column.installEventFilter(self)
         self._centre_column()
