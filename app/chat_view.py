@@ -356,7 +356,8 @@ class ChatPane(QWidget):
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_hint.setWordWrap(True)       # a narrow window shows no sideways scroll bar
         self.empty_hint.setObjectName("emptyHint")
-        self.column_layout.insertWidget(0, self.empty_hint)
+        # Alone in an empty conversation it takes (nearly) all the height: centred.
+        self.column_layout.insertWidget(0, self.empty_hint, 100)
         self.phase = QLabel("")
         self.phase.setObjectName("phase")
         self.phase.setAccessibleName(tr("What the assistant is doing"))
