@@ -203,6 +203,8 @@ class MessageWidget(QFrame):
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
+        if self.role == "user":         # under the bubble, on the right
+            layout.addStretch(1)
         self.copy_button = _action(tr("Copy"), tr("Copy this message"), self._copy_clicked)
         layout.addWidget(self.copy_button)
         if self.role == "user":
@@ -217,6 +219,8 @@ class MessageWidget(QFrame):
             self.regenerate_button = _action(tr("Write again"), tr("Write this answer again"),
                                              self._regenerate_clicked)
         layout.addWidget(self.regenerate_button)
+        if self.role != "user":
+            layout.addStretch(1)
         for button in row.findChildren(QPushButton):
             button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
             button.installEventFilter(self)
