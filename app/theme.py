@@ -191,9 +191,10 @@ def follow_os_theme(app: QApplication) -> None:
 def set_taskbar_identity(app: QApplication) -> None:
     """The icon in the window's corner and in the task bar. Linux desktops match the
     window to rotary.desktop by this name (installer/linux); on Windows an app id of our
-    own keeps the task bar from grouping a source run under python.exe's icon."""
+    own keeps the task bar from grouping a run from source under python.exe's icon (the
+    bundle's Rotary.exe carries the icon itself, and its pinned shortcut must still match)."""
     app.setWindowIcon(window_icon())
     QGuiApplication.setDesktopFileName("rotary")
-    if sys.platform == "win32":
+    if sys.platform == "win32" and not getattr(sys, "frozen", False):
         import ctypes  # noqa: PLC0415 - Windows only
         ctypes.windll.shell32.SetCurrentProcessExplicitAppUserModelID("Rotary.Rotary")
