@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication
 from app.bridge import real_backend
 from app.paths import default_paths
 from app.single_instance import SingleInstance
-from app.theme import window_icon
+from app.theme import set_taskbar_identity
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         return self_test()
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
     qapp.setApplicationName("Rotary")
-    qapp.setWindowIcon(window_icon())
+    set_taskbar_identity(qapp)
     qapp.setQuitOnLastWindowClosed(False)      # we quit once our own cleanup has run
     instance = SingleInstance(default_paths().instance_key())
     if instance.notify_running_instance():

@@ -8,11 +8,14 @@ open tail is replaced, so Qt re-lays out a few blocks, not the whole answer.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+import math
+
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (QGuiApplication, QKeySequence, QShortcut, QTextBlockFormat,
                            QTextCharFormat, QTextCursor)
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
-                               QScrollArea, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QFrame, QGraphicsOpacityEffect, QHBoxLayout,
+                               QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy,
+                               QTextBrowser, QVBoxLayout, QWidget)
 
 from app.accessibility import StreamAnnouncer
 from app.history import INTERRUPTED, WRITING, StoredMessage
@@ -21,15 +24,26 @@ from app.markdown_render import StreamingMarkdown
 from app.theme import is_dark
 
 RENDER_INTERVAL_MS = 80
-# Keyboard focus must be visible on the message buttons (a thin native ring is easy to miss).
-BUTTON_FOCUS_STYLE = "QPushButton:focus { border: 2px solid palette(highlight); " \
-                     "border-radius: 3px; padding: 2px 8px; }"
+BUBBLE_SHARE = 0.8          # a user's bubble takes at most this share of the column
+BUBBLE_PADDING = 10         # pixels of bubble around its text
+COLUMN_MAX_WIDTH = 860      # messages read as one column, not lines across a wide screen
+COLUMN_MARGIN = 20
+# Colours, sizes and the visible focus ring are in resources/styles/rotary.qss (app.theme),
+# found by these object names.
 
 
-def _button(text: str, accessible: str, slot) -> QPushButton:
+def _button(text: str, accessible: str, slot, name: str = "") -> QPushButton:
     button = QPushButton(text)
     button.setAccessibleName(accessible)
+    button.setObjectName(name)
     button.clicked.connect(slot)
+    return button
+
+
+def _action(text: str, accessible: str, slot) -> QPushButton:
+    """A quiet text button under a message (Copy, Edit, Write again)."""
+    button = _button(text, accessible, slot, "messageAction")
+    button.setCursor(Qt.CursorShape.PointingHandCursor)
     return button
 
 
@@ -37,7 +51,9 @@ class MessageBody(QTextBrowser):
     """Read-only rich text that grows to fit its document (no inner scroll bar) and is
     selectable and readable with the keyboard."""
 
-    def __init__(self, parent=None) -> None:
+    bubble = False      # (set before __init__ runs: Qt sends change events from it)
+
+    def __init__(self, parent=None, bubble: bool = False) -> None:
         super().__init__(parent)
         self.setOpenLinks(False)        # a link in an answer never opens by itself
         self.setOpenExternalLinks(False)
@@ -45,14 +61,45 @@ class MessageBody(QTextBrowser):
         self.setTabChangesFocus(True)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.viewport().setAutoFillBackground(False)
-        self.setStyleSheet("background: transparent;")
         self.tail_start = 0
+        # A bubble (the user's message) is as wide as its text, up to max_bubble_width;
+        # Ignored: its width never pushes the column (or the window) wider.
+        self.bubble, self.max_bubble_width = bubble, 0
+        self._natural: tuple[tuple[int, str], int] = ((-1, ""), 0)  # (revision, font), width
+        if bubble:
+            self.setObjectName("userBody")
+            self.document().setDocumentMargin(BUBBLE_PADDING)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored if bubble else QSizePolicy.Policy.Expanding,
+                           QSizePolicy.Policy.Fixed)
         self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
 
     def _fit_height(self, size) -> None:
-        self.setFixedHeight(int(size.height()) + 2 * self.frameWidth() + 2)
+        self.setFixedHeight(math.ceil(size.height()) + 2 * self.frameWidth() + 2)
+
+    def natural_width(self) -> int:
+        """The width of the text laid out without wrapping (its widest line)."""
+        # The style sheet's font arrives when the widget is first polished: key on it too.
+        key = (self.document().revision(), self.document().defaultFont().key())
+        if self._natural[0] != key:
+            unwrapped = self.document().clone(self)
+            unwrapped.setTextWidth(-1)
+            width = math.ceil(unwrapped.idealWidth()) + 2 * self.frameWidth() + 2
+            unwrapped.deleteLater()
+            self._natural = (key, width)
+        return self._natural[1]
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and self.bubble:
+            self.updateGeometry()
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        if self.bubble:
+            width = self.natural_width()
+            hint.setWidth(min(width, self.max_bubble_width) if self.max_bubble_width else width)
+        return hint
 
     def set_all(self, html: str) -> None:
         self.setHtml(html)
@@ -100,6 +147,16 @@ class MessageBody(QTextBrowser):
 
 
 class MessageWidget(QFrame):
+    """One message: the user's as a quiet bubble on the right, the assistant's as a plain
+    column. Its actions (Copy, Edit, Write again) show while the mouse is over it or the
+    keyboard is in it, and always on the last message; hidden, they keep their place in
+    the Tab order and their accessible names.
+
+    ``content_layout`` (the widget's own QVBoxLayout) holds, top to bottom: the speaker,
+    then ``body`` – a section such as the thinking one goes just above it, at
+    ``content_layout.indexOf(self.body)`` – then the status line and the actions.
+    """
+
     copy_requested = Signal(str)
     edit_requested = Signal(int)
     regenerate_requested = Signal()
@@ -111,48 +168,62 @@ class MessageWidget(QFrame):
         self.is_document = is_document      # a "Document:" message: Edit opens its card
         self.markdown = StreamingMarkdown(is_dark())
         self.markdown.append(text)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setObjectName("userMessage" if role == "user" else "answerMessage")
         self.speaker = QLabel(tr("You") if role == "user" else tr("Assistant"))
         self.speaker.setObjectName("speaker")
+        if role == "user":          # the bubble's side says who wrote it
+            self.speaker.hide()
         self.body = self._make_body()
         self.status = QLabel("")
+        self.status.setObjectName("messageStatus")
+        self.status.setWordWrap(True)
         self.status.setAccessibleName(tr("Answer status"))
         self.status.hide()
         self.buttons = self._make_buttons()
-        layout = QVBoxLayout(self)
+        self._hovered = self._focus_inside = self._pinned = False
+        self._fade = QGraphicsOpacityEffect(self.buttons)
+        self.buttons.setGraphicsEffect(self._fade)
+        self._show_actions()
+        side = Qt.AlignmentFlag.AlignRight if role == "user" else Qt.AlignmentFlag(0)
+        self.content_layout = QVBoxLayout(self)
+        self.content_layout.setContentsMargins(0, 0, 0, 0)
+        self.content_layout.setSpacing(4)
         for part in (self.speaker, self.body, self.status, self.buttons):
-            layout.addWidget(part)
+            self.content_layout.addWidget(part, 0, side)
         self.show_final(text)
 
     def _make_body(self) -> MessageBody:
-        body = MessageBody()
+        body = MessageBody(bubble=self.role == "user")
         body.setAccessibleName(self.speaker.text())
+        body.installEventFilter(self)
         return body
 
     def _make_buttons(self) -> QWidget:
         row = QWidget()
-        row.setStyleSheet(BUTTON_FOCUS_STYLE)
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.copy_button = _button(tr("Copy"), tr("Copy this message"),
-                                   self._copy_clicked)
+        layout.setSpacing(2)
+        if self.role == "user":         # under the bubble, on the right
+            layout.addStretch(1)
+        self.copy_button = _action(tr("Copy"), tr("Copy this message"), self._copy_clicked)
         layout.addWidget(self.copy_button)
         if self.role == "user":
-            self.edit_button = _button(tr("Edit"), tr("Edit this message and send it again"),
+            self.edit_button = _action(tr("Edit"), tr("Edit this message and send it again"),
                                        self._edit_clicked)
             layout.addWidget(self.edit_button)
             # Shown only on a last question left without an answer (stopped early).
-            self.regenerate_button = _button(tr("Write again"),
+            self.regenerate_button = _action(tr("Write again"),
                                              tr("Write an answer to this message"),
                                              self._regenerate_clicked)
         else:
-            self.regenerate_button = _button(tr("Write again"), tr("Write this answer again"),
+            self.regenerate_button = _action(tr("Write again"), tr("Write this answer again"),
                                              self._regenerate_clicked)
         layout.addWidget(self.regenerate_button)
+        if self.role != "user":
+            layout.addStretch(1)
         for button in row.findChildren(QPushButton):
             button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        layout.addStretch(1)
+            button.installEventFilter(self)
         return row
 
     def focus_order(self) -> list[QWidget]:
@@ -160,6 +231,45 @@ class MessageWidget(QFrame):
         if self.role == "user":
             parts.append(self.edit_button)
         return parts + [self.regenerate_button]
+
+    # ---- actions on hover and focus ----------------------------------------------------------
+
+    def actions_shown(self) -> bool:
+        """Whether Copy/Edit/Write again are drawn now (they are always in the Tab order)."""
+        return self._fade.opacity() > 0
+
+    def set_actions_pinned(self, pinned: bool) -> None:
+        """The last message shows its actions without the mouse over it."""
+        self._pinned = pinned
+        self._show_actions()
+
+    def _show_actions(self) -> None:
+        # Drawn or not, the row keeps its place: nothing below moves when the mouse passes.
+        shown = self._hovered or self._focus_inside or self._pinned
+        self._fade.setOpacity(1.0 if shown else 0.0)
+
+    def enterEvent(self, event) -> None:
+        super().enterEvent(event)
+        self._hovered = True
+        self._show_actions()
+
+    def leaveEvent(self, event) -> None:
+        super().leaveEvent(event)
+        self._hovered = False
+        self._show_actions()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.FocusIn, QEvent.Type.FocusOut):
+            # By FocusOut, the application's focus widget is already the new one.
+            self._focus_inside = self.isAncestorOf(QApplication.focusWidget())
+            self._show_actions()
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.role == "user":
+            self.body.max_bubble_width = int(self.width() * BUBBLE_SHARE)
+            self.body.updateGeometry()
 
     # A button's clicked(bool) would pass its checked state on: these send what the bubble knows.
     def _copy_clicked(self) -> None:
@@ -193,6 +303,7 @@ class MessageWidget(QFrame):
             self.body.set_all("")
         self.refresh()
         self.body.setAccessibleDescription(text)
+        self.body.updateGeometry()              # a bubble is as wide as its text
 
     def set_streaming(self, streaming: bool) -> None:
         self.buttons.setVisible(not streaming)
@@ -233,9 +344,14 @@ class ChatPane(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setAccessibleName(tr("Conversation"))
+        self.scroll.setObjectName("conversation")
         self.column = QWidget()
+        self.column.setObjectName("conversationColumn")
         self.column_layout = QVBoxLayout(self.column)
+        self.column_layout.setSpacing(12)
         self.column_layout.addStretch(1)
+        self.column.installEventFilter(self)
+        self._centre_column()
         self.scroll.setWidget(self.column)
         bar = self.scroll.verticalScrollBar()
         bar.rangeChanged.connect(self._range_changed)
@@ -243,8 +359,11 @@ class ChatPane(QWidget):
         self.empty_hint = QLabel(tr("Type a message below and press Enter to send it."))
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_hint.setWordWrap(True)       # a narrow window shows no sideways scroll bar
-        self.column_layout.insertWidget(0, self.empty_hint)
+        self.empty_hint.setObjectName("emptyHint")
+        # Alone in an empty conversation it takes (nearly) all the height: centred.
+        self.column_layout.insertWidget(0, self.empty_hint, 100)
         self.phase = QLabel("")
+        self.phase.setObjectName("phase")
         self.phase.setAccessibleName(tr("What the assistant is doing"))
         self.model_warning = QLabel("")
         self.model_warning.setObjectName("modelWarning")
@@ -259,6 +378,7 @@ class ChatPane(QWidget):
 
     def _build_input_row(self) -> QHBoxLayout:
         self.input = QPlainTextEdit()
+        self.input.setObjectName("messageInput")
         self.input.setAccessibleName(tr("Message"))
         self.input.setAccessibleDescription(tr("Enter sends the message; Shift+Enter starts "
                                                "a new line."))
@@ -266,9 +386,10 @@ class ChatPane(QWidget):
         self.input.setTabChangesFocus(True)
         self.input.setMaximumHeight(90)
         self.input.installEventFilter(self)
-        self.send_button = _button(tr("Send"), tr("Send the message"), self._send)
+        self.send_button = _button(tr("Send"), tr("Send the message"), self._send,
+                                   "primaryButton")
         self.stop_button = _button(tr("Stop"), tr("Stop writing the answer"),
-                                   self.stop_requested)
+                                   self.stop_requested, "stopButton")
         self.stop_button.hide()
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self._escape)
         # The buttons stack beside the message box, so a narrow window still leaves it wide;
@@ -282,7 +403,18 @@ class ChatPane(QWidget):
         row.addLayout(self.button_column)
         return row
 
+    def _centre_column(self) -> None:
+        """Messages read as one column of at most COLUMN_MAX_WIDTH, centred in a wide
+        window (margins, not a maximum width: nothing here can widen the window)."""
+        side = max(COLUMN_MARGIN, (self.column.width() - COLUMN_MAX_WIDTH) // 2)
+        if self.column_layout.contentsMargins().left() != side:
+            self.column_layout.setContentsMargins(side, 16, side, 16)
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.column:
+            if event.type() == QEvent.Type.Resize:
+                self._centre_column()
+            return False
         if watched is self.input and event.type() == QEvent.Type.KeyPress:
             plain_enter = (event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
                            and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
@@ -447,6 +579,7 @@ class ChatPane(QWidget):
         last = len(self.message_widgets) - 1
         for index, widget in enumerate(self.message_widgets):
             widget.regenerate_button.setVisible(index == last and not self.busy)
+            widget.set_actions_pinned(index == last)
 
     def _range_changed(self, _minimum: int, maximum: int) -> None:
         if self.follow_end:

@@ -404,6 +404,7 @@ class GaugeSection(QFrame):
                 part.setWordWrap(True)
                 part.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             layout.addWidget(part)
+        self.caption.setObjectName("gauge_caption")
         self.note.setObjectName("gauge_note")
 
     def show_texts(self, caption: str, note: str, details: str) -> None:

@@ -13,6 +13,7 @@ from app.gauge import GaugeWidget
 from app.i18n import tr
 from app.loading import LoadingPanel
 from app.notification_bar import NotificationBar
+from app.theme import window_icon
 
 
 SIDE_SHARE = 0.2       # at most this share of the width for each side column
@@ -26,6 +27,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setWindowTitle(tr("Rotary"))
         self.setAccessibleName(tr("Rotary"))
+        self.setWindowIcon(window_icon())
         self.resize(*_first_size())
         self.notice_bar = NotificationBar()
         self.conversations = ConversationList()

@@ -17,6 +17,8 @@ import re
 
 from markdown_it import MarkdownIt
 
+from app.theme import code_background
+
 _CODE_BLOCK = re.compile(r"<pre><code(?: class=\"[^\"]*\")?>(.*?)</code></pre>", re.S)
 # A fence opens with 3+ backticks or tildes (up to 3 spaces in); it closes with a line of
 # at least as many of the same character and nothing else.
@@ -29,7 +31,7 @@ _converter = (MarkdownIt("commonmark", {"html": False, "breaks": True, "linkify"
 
 
 def code_block_html(code: str, dark: bool) -> str:
-    shade = "#2b2b2b" if dark else "#f0f0f0"
+    shade = code_background(dark)
     return (f'<table width="100%" cellpadding="8" bgcolor="{shade}"><tr><td>'
             f'<pre style="font-family: monospace; white-space: pre-wrap;">{code}</pre></td></tr></table>')
 

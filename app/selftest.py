@@ -256,11 +256,10 @@ def check_window(qapp) -> Check:
     """The main window builds and shows (Qt plugins, styles, translations are bundled)."""
     from app.i18n import I18N_DIR, LANGUAGES  # noqa: PLC0415 - GUI parts only when asked
     from app.main_window import MainWindow  # noqa: PLC0415
-    from app.theme import STYLES_DIR, apply_theme  # noqa: PLC0415
+    from app.theme import STYLE_SHEET, apply_theme  # noqa: PLC0415
 
     missing = [str(p) for p in (*(I18N_DIR / f"rotary_{code}.qm" for code in LANGUAGES
-                                  if code != "en"), STYLES_DIR / "light.qss",
-                                STYLES_DIR / "dark.qss") if not p.exists()]
+                                  if code != "en"), STYLE_SHEET) if not p.exists()]
     if missing:
         return Check("window", False, "missing resources: " + ", ".join(missing))
     try:
