@@ -54,6 +54,9 @@ class ChatRequest:
     request_id: int = field(default_factory=next_request_id)
     conversation_id: int | None = None     # copied onto every event of this request;
     # the expert slot cache keeps each conversation's experts and brings them back on return
+    # "Think before answering" (engine.runtime.chat_format): None keeps the model's own default;
+    # only templates with a switch (enable_thinking, gpt-oss's reasoning effort) are told.
+    think: bool | None = None
 
 
 # ---- events -----------------------------------------------------------------------
@@ -151,6 +154,9 @@ class StepRecord:
     # Times the host waited for the device during this token beyond reading its logits: the
     # routing recorder's claimed nodes plus the slot cache's waits (0 on the GPU path).
     syncs: int = 0
+    # The new piece of the model's thinking (a <think> section, harmony's analysis channel,
+    # a server's reasoning_content); ``text`` carries only the answer. Never part of the answer.
+    thinking: str = ""
 
 
 @dataclass(frozen=True)
@@ -165,14 +171,16 @@ class ResponseStats:
     context_used: int
     context_size: int
     stop_reason: str           # "eos", "length" or "stopped"
+    thinking_tokens: int = 0   # of generated_tokens, those spent thinking
 
 
 @dataclass(frozen=True)
 class RequestFinished:
     request_id: int
-    text: str
+    text: str                  # the answer only: no thinking, turn markers or control tokens
     stats: ResponseStats
     conversation_id: int | None = None
+    thinking: str = ""         # what the model thought before answering ("" if it did not)
 
 
 @dataclass(frozen=True)

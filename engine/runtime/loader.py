@@ -52,7 +52,7 @@ class LoadedModel:
         if cache is not None and request.conversation_id is not None:
             cache.switch_conversation(request.conversation_id)
         return GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
-                             request.request_id)
+                             request.request_id, think=request.think)
 
     def finish_chat(self, run: GenerationRun) -> None:
         self.last_routing = run.routing

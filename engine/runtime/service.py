@@ -55,7 +55,8 @@ class LocalModel:
         for record in run.records():
             emit(record)
         self.loaded.finish_chat(run)
-        emit(RequestFinished(request.request_id, run.text, run.stats, request.conversation_id))
+        emit(RequestFinished(request.request_id, run.text, run.stats, request.conversation_id,
+                             thinking=getattr(run, "thinking", "")))
 
     def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None:
         from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415
