@@ -218,6 +218,9 @@ class DocumentRequest:
     index_path: str | None = None     # where to index the passages (None: not indexed)
     request_id: int = field(default_factory=next_request_id)
     conversation_id: int | None = None
+    # Thinking in each step: off by default (a part's notes need none, and a thinking model
+    # spends most of its tokens there); None: the model's own default.
+    think: bool | None = False
 
 
 @dataclass(frozen=True)
@@ -316,6 +319,7 @@ class QuestionRequest:
     cache_dir: str | None = None
     request_id: int = field(default_factory=next_request_id)
     conversation_id: int | None = None
+    think: bool | None = None          # the conversation's "Think before answering"
 
 
 @dataclass(frozen=True)

@@ -120,6 +120,17 @@ class ReplyParser:
         self._drain(out, final=False)
         return self._keep(out, THINKING), self._keep(out, ANSWER)
 
+    def add_thinking(self, text: str) -> str:
+        """Thinking that arrived apart from the text (a server's reasoning_content)."""
+        if not text or self.ended:
+            return ""
+        if self._at_start[THINKING]:
+            text = text.lstrip()
+            self._at_start[THINKING] = not text
+        if text:
+            self.thinking.append(text)
+        return text
+
     def finish(self) -> tuple[str, str]:
         out = {THINKING: [], ANSWER: []}
         if not self.ended:
