@@ -97,6 +97,7 @@ class RotaryApp(QObject):
         self.loaded_recipe = getattr(event, "recipe", None)
         self.chat.model_facts = self.loaded_facts
         self.chat.on_server = isinstance(event, ServerModelLoaded)
+        self.loaded_sampling = getattr(event, "sampling", None)   # engine SamplingDefaults
 
     def _remember_speed(self, event) -> None:
         """Each whole answer's writing speed on this computer, for the model check."""
@@ -176,6 +177,7 @@ class RotaryApp(QObject):
 
     def _apply_chat_settings(self, settings: Settings) -> None:
         self.chat.temperature = settings.temperature
+        self.chat.model_sampling = settings.model_sampling
         self.chat.system_prompt = settings.system_prompt
 
     def _on_settings_changed(self, old: Settings, new: Settings) -> None:
@@ -218,7 +220,8 @@ class RotaryApp(QObject):
         dialog = SettingsDialog(
             self.settings.current, self.bridge, self.notices, self.window,
             has_gpu=None if self.hardware is None else bool(self.hardware.gpus),
-            model_has_experts=None if facts is None else bool(facts.n_expert))
+            model_has_experts=None if facts is None else bool(facts.n_expert),
+            model_sampling=getattr(self, "loaded_sampling", None))
         dialog.accepted.connect(lambda: self._apply_dialog(dialog))
         dialog.finished.connect(dialog.chooser.withdraw_problem)
         dialog.rerun_setup_requested.connect(self.open_wizard)

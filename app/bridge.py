@@ -314,7 +314,7 @@ class EngineBridge(QObject):
 
     def chat(self, messages: list[tuple[str, str]], temperature: float,
              max_tokens: int = 1024, conversation_id: int | None = None,
-             think: bool | None = None) -> int:
+             think: bool | None = None, model_sampling: bool = False) -> int:
         """Returns the request id every event of this answer carries. Raises EngineError
         (e.g. no engine yet) for the caller to show. ``conversation_id`` lets the engine keep
         each conversation's experts on the graphics card apart (the slot cache)."""
@@ -322,7 +322,8 @@ class EngineBridge(QObject):
             raise EngineStateError(tr("No model is loaded yet."))
         request = ChatRequest(tuple(ChatMessage(role, text) for role, text in messages),
                               max_tokens=max_tokens, temperature=temperature,
-                              conversation_id=conversation_id, think=think)
+                              conversation_id=conversation_id, think=think,
+                              model_sampling=model_sampling)
         return self._engine.chat(request)
 
     def document(self, request: DocumentRequest) -> int:

@@ -100,6 +100,7 @@ class ChatController(QObject):
         self.model_ready = False
         self.system_prompt = ""
         self.temperature = 0.7
+        self.model_sampling = True               # the model's own defaults (Settings)
         # "Think before answering" for conversations that never chose (None: the model's
         # own default, which is on for Qwen3.x, gpt-oss and the other thinking templates).
         self.think_default: bool | None = None
@@ -234,7 +235,8 @@ class ChatController(QObject):
     def _send_to_model(self, prompt: list[tuple[str, str]], temperature: float,
                        conversation_id: int | None) -> int:
         return self.bridge.chat(prompt, temperature, conversation_id=conversation_id,
-                                think=self.think_for(conversation_id))
+                                think=self.think_for(conversation_id),
+                                model_sampling=self.model_sampling)
 
     def think_for(self, conversation_id: int | None) -> bool | None:
         """This conversation's "Think before answering", else the default."""

@@ -57,6 +57,9 @@ class ChatRequest:
     # "Think before answering" (engine.runtime.chat_format): None keeps the model's own default;
     # only templates with a switch (enable_thinking, gpt-oss's reasoning effort) are told.
     think: bool | None = None
+    # True: the model's own sampling defaults (engine.runtime.sampling: the GGUF's
+    # general.sampling.* keys, else its family's) instead of temperature and top_p above.
+    model_sampling: bool = False
 
 
 # ---- events -----------------------------------------------------------------------
@@ -107,6 +110,8 @@ class ModelLoaded:
     facts: ModelFacts
     recipe: Recipe
     message: Msg                        # what to expect: memory used, speed
+    # engine.runtime.sampling.SamplingDefaults: what the model itself asks for, and from where
+    sampling: object | None = None
 
     @property
     def context_size(self) -> int:

@@ -158,6 +158,12 @@ CATALOGUE: dict[str, str] = {
                                    "while reading this document, so Rotary stopped and kept no "
                                    "summary. Try again, or another model in Settings.",
     "runtime.thought_for": "Thought for {words:,} words",
+    "sampling.from_model_file": "The model file's own: answer variety (temperature) "
+                                "{temperature}, top-p {top_p}, top-k {top_k}.",
+    "sampling.from_family": "Recommended for this kind of model: answer variety "
+                            "(temperature) {temperature}, top-p {top_p}, top-k {top_k}.",
+    "sampling.from_rotary": "Rotary's usual: answer variety (temperature) {temperature}, "
+                            "top-p {top_p}, top-k {top_k}.",
 
     # ---- engine/model: reading a model file ------------------------------------------------
     "model.not_found": "The model file “{name}” could not be found. It may have been moved "

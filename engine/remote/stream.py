@@ -37,9 +37,10 @@ class Delta:
 
 def chat_payload(request: ChatRequest, model: str) -> dict:
     payload = {"model": model, "stream": True,
-               "temperature": request.temperature, "top_p": request.top_p,
                "messages": [{"role": m.role, "content": m.content} for m in request.messages],
                "stream_options": {"include_usage": True}}
+    if not request.model_sampling:  # else the server applies the model's own defaults
+        payload.update(temperature=request.temperature, top_p=request.top_p)
     if request.max_tokens > 0:          # 0: as long as the server's context allows
         payload["max_tokens"] = request.max_tokens
     if request.seed >= 0:

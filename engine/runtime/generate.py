@@ -186,11 +186,10 @@ class GenerationRun:
             if self.model.is_end_of_generation(step.token):
                 self.state.stop_reason = "eos"
                 break
-            record = self._record(step)
+            yield self._record(step)
             if self.parser.ended:         # the model began a new turn: it is over here
                 self.state.stop_reason = "eos"
                 break
-            yield record
             if self.guard.add(step.token):
                 self._looped()
         if self.stop.is_set():

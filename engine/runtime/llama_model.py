@@ -230,7 +230,8 @@ class NativeModel:
         if sampling.temperature <= 0:
             sampler.add_greedy()
         else:
-            sampler.add_top_k(sampling.top_k)
+            if sampling.top_k > 0:             # 0: no top-k cut (gpt-oss's default)
+                sampler.add_top_k(sampling.top_k)
             sampler.add_top_p(sampling.top_p, 1)
             sampler.add_temp(sampling.temperature)
             seed = sampling.seed if sampling.seed >= 0 else int.from_bytes(os.urandom(4), "little")

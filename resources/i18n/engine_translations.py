@@ -331,6 +331,20 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         "저장하지 않았습니다. 다시 시도하거나 설정에서 다른 모델을 골라 보세요.",
         "模型在阅读这份文档时开始一遍又一遍地重复同样的话，Rotary 已停止，没有保存摘要。"
         "请重试，或在设置中换一个模型。"),
+    "The model file's own: answer variety (temperature) {temperature}, top-p {top_p}, top-k "
+    "{top_k}.": (
+        "모델 파일에 적힌 값: 답변 다양성(temperature) {temperature}, top-p {top_p}, "
+        "top-k {top_k}.",
+        "模型文件自带的设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。"),
+    "Recommended for this kind of model: answer variety (temperature) {temperature}, top-p "
+    "{top_p}, top-k {top_k}.": (
+        "이 종류의 모델에 권장되는 값: 답변 다양성(temperature) {temperature}, top-p {top_p}, "
+        "top-k {top_k}.",
+        "此类模型的推荐设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。"),
+    "Rotary's usual: answer variety (temperature) {temperature}, top-p {top_p}, top-k "
+    "{top_k}.": (
+        "Rotary 기본값: 답변 다양성(temperature) {temperature}, top-p {top_p}, top-k {top_k}.",
+        "Rotary 的常用设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。"),
     "Thought for {words:,} words": (
         "{words:,}단어 동안 생각함",
         "思考了 {words:,} 个词"),
