@@ -136,7 +136,7 @@ class ChatController(QObject):
 
     def new_chat(self) -> None:
         self._leave()
-        self.conversation_id, self.messages = None, []
+        self.conversation_id, self.messages, self.pending_think = None, [], None
         self.conversation_opened.emit([])
         self._show_external_state()
 
@@ -240,7 +240,8 @@ class ChatController(QObject):
 
     def think_for(self, conversation_id: int | None) -> bool | None:
         """This conversation's "Think before answering", else the default."""
-        chosen = self.history.think(conversation_id) if conversation_id is not None else None
+        chosen = self.history.think(conversation_id) if conversation_id is not None \
+            else self.pending_think
         return self.think_default if chosen is None else chosen
 
     def set_think(self, think: bool | None) -> None:

@@ -112,6 +112,8 @@ class ModelLoaded:
     message: Msg                        # what to expect: memory used, speed
     # engine.runtime.sampling.SamplingDefaults: what the model itself asks for, and from where
     sampling: object | None = None
+    # engine.runtime.chat_format.ChatFormat: whether it thinks, and whether that can be chosen
+    chat_format: object | None = None
 
     @property
     def context_size(self) -> int:

@@ -48,8 +48,10 @@ class LocalModel:
         self.loaded = loaded
 
     def loaded_event(self, request_id: int) -> ModelLoaded:
+        from engine.runtime.generate import chat_format  # noqa: PLC0415 - needs llama_cpp
         return ModelLoaded(request_id, self.loaded.facts, self.loaded.recipe, self.loaded.summary,
-                           sampling=self.loaded.sampling_defaults)
+                           sampling=self.loaded.sampling_defaults,
+                           chat_format=chat_format(self.loaded.native))
 
     def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None:
         run = self.loaded.start_chat(request, stop)
