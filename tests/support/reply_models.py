@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import gguf
 
 from engine.demo.demo_model import bigram_head, demo_words
-from engine.demo.tiny_moe import (TinyMoeSpec, _add_model_metadata, _add_tensors,
+from engine.demo.tiny_moe import (SPECIAL_TOKENS, TinyMoeSpec, _add_model_metadata, _add_tensors,
                                   build_vocabulary)
 
 TEMPLATES = pathlib.Path(__file__).parent / "templates"
@@ -64,7 +64,9 @@ def _qwen3() -> Script:          # the model opens <think> itself
 
 
 def _harmony() -> Script:
-    return Script("openai-gpt-oss-120b.jinja", "assistant",
+    # The prompt ends "<|start|>assistant", which this small vocabulary reads as "assist",
+    # "an", "t" (its merges of "and" come first): "t" starts the chain.
+    return Script("openai-gpt-oss-120b.jinja", "t",
                   ("<|channel|>", "analysis", "<|message|>", *words(HARMONY_THINKING), "<|end|>",
                    "<|start|>", "Ġassistant", "<|chan", "nel|>", "final", "<|mess", "age|>",
                    *words(ANSWER), "<|return|>"), eos="<|return|>")
@@ -96,7 +98,8 @@ def _vocabulary(script: Script) -> tuple[list[str], list[int], list[str]]:
     chain = (script.start, *script.chain)
     specials = [t for t in dict.fromkeys(chain + CONTROL + USER_DEFINED)
                 if t in CONTROL or t in USER_DEFINED]
-    plain = tuple(t for t in dict.fromkeys(chain) if t not in specials)
+    plain = tuple(t for t in dict.fromkeys(chain) if t not in specials
+                  and t not in SPECIAL_TOKENS)      # ChatML's, which build_vocabulary adds
     tokens, types, merges = build_vocabulary(plain + ("ĊĊ",))
     merges = merges + ["Ċ Ċ"]
     for token in specials:
