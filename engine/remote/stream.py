@@ -59,8 +59,8 @@ def chat_deltas(client: ServerClient, payload: dict, partial: list[str],
         choice = choices[0] if isinstance(choices[0], dict) else {}
         delta = choice.get("delta") or {}
         reasoning = delta.get("reasoning_content") or delta.get("reasoning") or ""
-        yield Delta(delta.get("content") or "", choice.get("finish_reason"), usage,
-                    reasoning if isinstance(reasoning, str) else "")
+        yield Delta(delta.get("content") or "", choice.get("finish_reason"), usage=usage,
+                    reasoning=reasoning if isinstance(reasoning, str) else "")
 
 
 def _until_aborted(deltas: Iterator[Delta]) -> Iterator[Delta]:

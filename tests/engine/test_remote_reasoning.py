@@ -18,7 +18,8 @@ from starlette.applications import Starlette  # noqa: E402
 from starlette.responses import JSONResponse  # noqa: E402
 from starlette.routing import Route  # noqa: E402
 
-from engine.api import ChatMessage, ChatRequest, RequestFailed, RequestFinished  # noqa: E402
+from engine.api import (ChatMessage, ChatRequest, RequestFailed, RequestFinished,  # noqa: E402
+                        StepRecord)
 from engine.errors import AnswerLoopError  # noqa: E402
 from engine.runtime.loop_guard import LIMIT  # noqa: E402
 from tests.support.fixture_server import free_port  # noqa: E402
@@ -88,7 +89,7 @@ def _ask(server, script: str, think=None):
         last = recorder.until(engine.chat(request))
     finally:
         engine.shutdown()
-    steps = [e for e in recorder.seen if hasattr(e, "thinking")]
+    steps = [e for e in recorder.seen if isinstance(e, StepRecord)]
     return last, "".join(s.text for s in steps), "".join(s.thinking for s in steps)
 
 
