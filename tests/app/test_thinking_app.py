@@ -104,7 +104,8 @@ def test_a_looping_model_is_stopped_with_a_notice_never_in_the_answer(qtbot, qap
         rotary.chat.send("List the options")
         wait_idle(qtbot, rotary, timeout=120_000)
         errors = [n for n in rotary.notices.history if n.level == "error"]
-        assert errors and "repeating the same words" in errors[-1].text
+        assert errors and "repeating the same words" in errors[-1].message
+        assert "rotary-reply-fixture" in errors[-1].details and "step chat" in errors[-1].details
         stored = rotary.history.messages(rotary.chat.conversation_id)
         assert stored[-1].stats.get("stop_reason") == "failed"
         assert "repeating" not in stored[-1].content
