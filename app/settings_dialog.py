@@ -188,9 +188,8 @@ class SettingsDialog(QDialog):
         self.sampling_note = QLabel(say(self.model_sampling.said) if self.model_sampling
                                     else tr("Known once a model is loaded."))
         self.sampling_note.setWordWrap(True)
-        self.use_model_sampling.toggled.connect(
-            lambda on: self.temperature.setEnabled(not on))
-        self.temperature.setEnabled(not settings.model_sampling)
+        # Setting a variety is the override: the model's own defaults stop applying.
+        self.temperature.valueChanged.connect(lambda _v: self.use_model_sampling.setChecked(False))
 
     def _show_context_words(self, *_args) -> None:
         """The number in the box is tokens; say what it means in words."""
