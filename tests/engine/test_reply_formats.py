@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 
 import pytest
 
@@ -148,24 +149,32 @@ def test_the_loop_guard_leaves_ordinary_text_alone_and_catches_every_period():
 
 # ---- documents: thinking off by default, and what it costs when on ------------------------
 
-def test_a_summary_spends_fewer_tokens_without_thinking_and_keeps_none_of_it(models, tmp_path):
-    path = tmp_path / "memo.md"
-    path.write_text("# Budget\nTravel costs rose.\n\n# Staff\nTwo hires.\n", encoding="utf-8")
+@pytest.mark.parametrize("document", ["memo", "pdf"])
+def test_a_summary_spends_fewer_tokens_without_thinking_and_keeps_none_of_it(models, tmp_path,
+                                                                           document):
+    from tests.support.document_samples import long_pdf  # noqa: PLC0415
+    if document == "memo":
+        path = tmp_path / "memo.md"
+        path.write_text("# Budget\nTravel costs rose.\n\n# Staff\nTwo hires.\n", encoding="utf-8")
+    else:
+        path = long_pdf(tmp_path / "report.pdf", 6, paragraphs_per_page=1)
     loaded = load_with_fallback(LoadRequest(str(models("qwen35")), recipe=_recipe(2048)),
                                 lambda *a: None, lambda r: None)
-    spent = {}
+    spent, steps = {}, {}
     try:
         for think in (True, False):
             request = DocumentRequest(str(path), cache_dir=str(tmp_path / "cache"), think=think)
             summarizer = DocumentSummarizer(loaded, request, lambda e: None, threading.Event())
             summary = summarizer.run()
             spent[think] = sum(c.generated for c in summarizer.calls)
+            steps[think] = len(summarizer.calls)
             assert summary.body == ANSWER and THINKING not in summary.text
+            assert all(THINKING not in c.text for c in summary.citations)
     finally:
         loaded.close()
-    print(f"\none document summary, tokens written: thinking on {spent[True]}, "
-          f"off {spent[False]}")
-    assert spent[False] < spent[True]
+    print(f"\none document summary ({document}, {steps[True]} model calls), tokens written: "
+          f"thinking on {spent[True]}, off {spent[False]}")
+    assert steps[True] == steps[False] and spent[False] < spent[True]
     assert DocumentRequest("x").think is False          # documents think only when asked
 
 
@@ -177,10 +186,14 @@ def test_a_looping_model_fails_the_summary_quickly(models, tmp_path):
     try:
         summarizer = DocumentSummarizer(loaded, DocumentRequest(
             str(pdf), cache_dir=str(tmp_path / "cache")), lambda e: None, threading.Event())
+        started = time.perf_counter()
         with pytest.raises(AnswerLoopError) as caught:
             summarizer.run()
+        seconds = time.perf_counter() - started
     finally:
         loaded.close()
+    print(f"\n35 pages, looping model: failed after {seconds:.1f} s: {caught.value.details}")
+    assert seconds < 30
     assert "kept no summary" in str(caught.value.message)
     assert "part step" in caught.value.details
     assert len(summarizer.calls) == 0            # stopped in the first part, nothing after
