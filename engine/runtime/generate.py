@@ -157,6 +157,7 @@ class StreamState:
     started: float = field(default_factory=time.perf_counter)
     stop_reason: str = "length"
     thinking_tokens: int = 0
+    answer_tokens: int = 0        # tokens that wrote answer text
     expert_hits: int = 0          # slot cache, over this answer
     expert_misses: int = 0
 
@@ -182,7 +183,10 @@ class GenerationRun:
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
     def records(self) -> Iterator[StepRecord]:
-        for step in generate_step(self.model, self.prompt, self.max_tokens, self.stop):
+        # ``max_tokens`` is the answer's length: thinking comes on top of it, bounded by the
+        # context (a thinking model often thinks longer than its answer).
+        limit = self.model.n_ctx if self.format.can_think else self.max_tokens
+        for step in generate_step(self.model, self.prompt, limit, self.stop):
             if self.model.is_end_of_generation(step.token):
                 self.state.stop_reason = "eos"
                 break
@@ -192,6 +196,8 @@ class GenerationRun:
                 break
             if self.guard.add(step.token):
                 self._looped()
+            if self.state.answer_tokens >= self.max_tokens:
+                break
         if self.stop.is_set():
             self.state.stop_reason = "stopped"
         self.parser.feed(self._utf8.decode(b"", final=True))
@@ -221,6 +227,7 @@ class GenerationRun:
                                            else self._utf8.decode(raw), special)
         if was_thinking or thinking:
             state.thinking_tokens += 1
+        state.answer_tokens += bool(piece)
         return StepRecord(
             request_id=state.request_id, text=piece, thinking=thinking, token=step.token,
             generated_tokens=state.generated, prompt_tokens=state.prompt_tokens,

@@ -241,3 +241,25 @@ def test_gemma_base_model_shows_no_turn_marker_and_its_loops_are_cut(gemma_path,
     assert not re.search(r"(?m)^\s*model\s*$", shown), shown[:300]
     lines = [line for line in shown.splitlines() if line.strip()]
     assert max((lines.count(line) for line in lines), default=0) <= LIMIT // 2
+
+
+def test_thinking_does_not_eat_the_answers_length(models):
+    """max_tokens is the answer's: a model that thinks still gets its whole answer."""
+    run, _, _ = _answer(models("qwen35"), True, max_tokens=len(ANSWER.split()) + 1)
+    assert run.text == ANSWER and run.stats.generated_tokens > len(ANSWER.split()) + 1
+    short, _, _ = _answer(models("qwen35"), True, max_tokens=3)
+    assert short.text == "Rotary keeps busy" and short.stats.stop_reason == "length"
+
+
+def test_the_models_own_sampling_defaults_are_read_from_the_file_or_its_family(models):
+    from engine.runtime.sampling import model_sampling  # noqa: PLC0415
+    for name, expected in [("qwen35", (0.6, 0.95, 20, "model file")),
+                           ("harmony", (1.0, 1.0, 0, "family")),
+                           ("gemma4", (1.0, 0.95, 64, "family"))]:
+        native = NativeModel(str(models(name)), _recipe())
+        try:
+            own = model_sampling(native.metadata())
+        finally:
+            native.close()
+        assert (own.temperature, own.top_p, own.top_k, own.source) == expected
+        assert str(own.top_k) in str(own.said)
