@@ -136,3 +136,73 @@ def test_an_older_history_gains_the_thinking_column_and_keeps_its_messages(tmp_p
     store.set_think(1, False)
     assert store.messages(1)[-1].thinking == "pondered" and store.think(1) is False
     store.close()
+
+
+def _summarise(qtbot, rotary, path):
+    panel = rotary.window.chat.document_panel
+    assert rotary.documents.open_file(str(path))
+    qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
+    assert rotary.documents.summarize("short")
+    wait_idle(qtbot, rotary, timeout=300_000)
+
+
+def test_a_summary_from_a_looping_model_fails_plainly_and_is_not_stored(qtbot, qapp, qloop,
+                                                                         rotary_home, tmp_path):
+    from tests.support.document_samples import long_pdf  # noqa: PLC0415
+    rotary, _ = _start(qtbot, qapp, qloop, write_reply_model("loop", tmp_path))
+    rotary.allow_unexpected = True
+    try:
+        _summarise(qtbot, rotary, long_pdf(tmp_path / "long.pdf", 35, paragraphs_per_page=1))
+        errors = [n for n in rotary.notices.history if n.level == "error"]
+        assert errors and "kept no summary" in errors[-1].message
+        assert "part step" in errors[-1].details and "rotary-reply-fixture" in errors[-1].details
+        stored = rotary.history.messages(rotary.chat.conversation_id) \
+            if rotary.chat.conversation_id is not None else []
+        assert not [m for m in stored if m.role == "assistant" and m.content.strip()]
+        assert not [m for m in stored if "option option" in m.content]
+    finally:
+        close_app(rotary)
+
+
+def test_a_summary_from_a_thinking_model_holds_none_of_its_thinking(qtbot, qapp, qloop,
+                                                                    rotary_home, tmp_path):
+    from tests.support.document_samples import long_pdf  # noqa: PLC0415
+    rotary, requests = _start(qtbot, qapp, qloop, write_reply_model("qwen35", tmp_path))
+    try:
+        _summarise(qtbot, rotary, long_pdf(tmp_path / "report.pdf", 4, paragraphs_per_page=1))
+        errors = [n for n in rotary.notices.history if n.level == "error"]
+        assert not errors, errors[0].details
+        user, answer = rotary.chat.messages
+        assert ANSWER in answer.content and THINKING not in answer.content
+        assert answer.thinking == "" and not LEAKS.search(answer.content)
+    finally:
+        close_app(rotary)
+
+
+@pytest.mark.parametrize("temperature, own", [(0.7, True), (0.4, False)])
+def test_older_settings_follow_the_models_sampling_unless_a_variety_was_set(tmp_path,
+                                                                            temperature, own):
+    import json  # noqa: PLC0415
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"schema_version": 3, "temperature": temperature}))
+    loaded = SettingsStore(path).load()
+    assert loaded.settings.model_sampling is own and loaded.settings.temperature == temperature
+    assert json.loads(path.read_text())["model_sampling"] is own
+
+
+def test_settings_show_which_sampling_applies(qtbot, qapp, qloop, rotary_home, tmp_path):
+    rotary, requests = _start(qtbot, qapp, qloop, write_reply_model("qwen35", tmp_path))
+    try:
+        dialog = rotary.open_settings()
+        assert dialog.use_model_sampling.isChecked()
+        assert dialog.sampling_note.text() == ("The model file's own: answer variety "
+                                              "(temperature) 0.6, top-p 0.95, top-k 20.")
+        dialog.temperature.setValue(0.3)                 # setting a variety overrides it
+        assert not dialog.use_model_sampling.isChecked()
+        assert dialog.result_settings().model_sampling is False
+        dialog.reject()
+        rotary.chat.send("Hello")
+        wait_idle(qtbot, rotary, timeout=120_000)
+        assert requests[-1].model_sampling is True
+    finally:
+        close_app(rotary)
