@@ -150,7 +150,7 @@ class RemoteRun:
             counts.first_token_at = now
         counts.generated += 1        # servers stream one chunk per token; usage corrects it
         counts.last_token_at = now
-        self.pieces.append(delta.text)
+        self.pieces.append(delta.text or delta.reasoning)
         was_thinking = self.parser.state == THINKING
         thinking = self.parser.add_thinking(delta.reasoning)
         more, text = self.parser.feed(delta.text)

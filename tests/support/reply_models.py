@@ -12,7 +12,6 @@ text), since its control tokens were used by the first header. Templates: templa
 
 from __future__ import annotations
 
-import functools
 import os
 import pathlib
 from dataclasses import dataclass
@@ -48,8 +47,7 @@ class Script:
 
 
 def words(text: str, space_first: bool = False) -> list[str]:
-    pieces = demo_words((" " if space_first else "") + text)
-    return pieces
+    return demo_words((" " if space_first else "") + text)
 
 
 def _qwen35() -> Script:
@@ -155,11 +153,3 @@ def _add_tokenizer(writer: gguf.GGUFWriter, tokens, types, merges, script: Scrip
             writer.add_float32(f"general.sampling.{key}", value)
         else:
             writer.add_int32(f"general.sampling.{key}", value)
-
-
-@functools.cache
-def script_text(name: str) -> tuple[str, str]:
-    """(thinking, answer) the script writes, as a user should see them."""
-    return {"qwen35": (THINKING, ANSWER), "qwen3": (THINKING, ANSWER),
-            "harmony": (HARMONY_THINKING, ANSWER), "gemma4": (THINKING, ANSWER),
-            "new_turn": ("", ANSWER), "loop": ("", "")}[name]
