@@ -23,6 +23,8 @@ from engine.runtime.requests import CancelToken
 # What a server streams as content when it does not separate reasoning itself (llama-server
 # with --reasoning-format none, vLLM without a reasoning parser): <think> sections as text.
 SERVER_FORMAT = ChatFormat("think", "<think>", "</think>")
+# gpt-oss behind a server that passes harmony through as text ("<|channel|>analysis…").
+SERVER_HARMONY = ChatFormat("harmony", thinks_by_default=True)
 
 _STOP_REASONS = {"stop": "eos", "length": "length", "eos": "eos"}
 
@@ -151,6 +153,9 @@ class RemoteRun:
         counts.generated += 1        # servers stream one chunk per token; usage corrects it
         counts.last_token_at = now
         self.pieces.append(delta.text or delta.reasoning)
+        if self.counts.generated == 1 and delta.text.lstrip().startswith(("<|channel|>",
+                                                                           "<|start|>")):
+            self.parser = ReplyParser(SERVER_HARMONY, state="header")
         was_thinking = self.parser.state == THINKING
         thinking = self.parser.add_thinking(delta.reasoning)
         more, text = self.parser.feed(delta.text)

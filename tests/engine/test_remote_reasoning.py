@@ -32,6 +32,10 @@ SCRIPTS = {
                {"content": "\n\nRotary keeps"}, {"content": " experts.<|im_"},
                {"content": "start|>user\nMore"}],
     "loop": [{"content": "Sure:"}] + [{"content": " option"}] * 400,
+    "harmony": [{"content": "<|channel|>"}, {"content": "analysis<|message|>"},
+                {"content": "Short one."}, {"content": "<|end|><|start|>assistant"},
+                {"content": "<|channel|>final<|message|>Rotary"}, {"content": " keeps experts."},
+                {"content": "<|return|>"}],
 }
 
 
@@ -114,3 +118,9 @@ def test_a_looping_server_answer_is_stopped_and_named(server):
     assert isinstance(failed, RequestFailed) and isinstance(failed.error, AnswerLoopError)
     assert "repeating" in str(failed.error.message) and "thinker" in failed.error.details
     assert shown.count("option") <= LIMIT
+
+
+def test_harmony_passed_through_as_text_is_split_by_channel(server):
+    finished, shown, thought = _ask(server, "harmony")
+    assert finished.text == shown == "Rotary keeps experts."
+    assert finished.thinking == thought == "Short one."
