@@ -240,7 +240,8 @@ class RotaryApp(QObject):
             self.settings.current, self.bridge, self.notices, self.window,
             has_gpu=None if self.hardware is None else bool(self.hardware.gpus),
             model_has_experts=None if facts is None else bool(facts.n_expert),
-            model_sampling=getattr(self, "loaded_sampling", None))
+            model_sampling="server" if self.chat.on_server
+            else getattr(self, "loaded_sampling", None))
         dialog.accepted.connect(lambda: self._apply_dialog(dialog))
         dialog.finished.connect(dialog.chooser.withdraw_problem)
         dialog.rerun_setup_requested.connect(self.open_wizard)

@@ -185,8 +185,10 @@ class SettingsDialog(QDialog):
         """The model's own sampling (its file's, else its family's), or the variety below."""
         self.use_model_sampling = QCheckBox(tr("Use the model's own answer variety"))
         self.use_model_sampling.setChecked(settings.model_sampling)
-        self.sampling_note = QLabel(say(self.model_sampling.said) if self.model_sampling
-                                    else tr("Known once a model is loaded."))
+        self.sampling_note = QLabel(
+            tr("The office server applies its own for its model.") if self.model_sampling == "server"
+            else say(self.model_sampling.said) if self.model_sampling
+            else tr("Known once a model is loaded."))
         self.sampling_note.setWordWrap(True)
         # Setting a variety is the override: the model's own defaults stop applying.
         self.temperature.valueChanged.connect(lambda _v: self.use_model_sampling.setChecked(False))

@@ -823,6 +823,10 @@
         <translation>모델 자체의 답변 다양성 사용</translation>
     </message>
     <message>
+        <source>The office server applies its own for its model.</source>
+        <translation>사무실 서버가 그 모델에 맞는 자체 값을 씁니다.</translation>
+    </message>
+    <message>
         <source>Known once a model is loaded.</source>
         <translation>모델을 불러오면 알 수 있습니다.</translation>
     </message>

@@ -823,6 +823,10 @@
         <translation>使用模型自带的回答多样性</translation>
     </message>
     <message>
+        <source>The office server applies its own for its model.</source>
+        <translation>办公室服务器会为其模型使用自己的设置。</translation>
+    </message>
+    <message>
         <source>Known once a model is loaded.</source>
         <translation>加载模型后即可得知。</translation>
     </message>
