@@ -151,7 +151,8 @@ class ReplyParser:
         if self.fmt.family == "harmony":
             return ("<|channel|>", "<|message|>", "<|end|>", "<|start|>", "<|constrain|>",
                     *HARMONY_END, *TURN_MARKERS)
-        own = (self.fmt.think_close,) if self.state == THINKING else (self.fmt.think_open,)
+        own = (self.fmt.think_close,) if self.state == THINKING \
+            else (self.fmt.think_open, self.fmt.think_close)
         return tuple(m for m in own if m) + _ENDS
 
     def _is_marker(self, text: str) -> bool:
@@ -195,7 +196,15 @@ class ReplyParser:
         elif marker == self.fmt.think_open:
             self.state = THINKING
         elif marker == self.fmt.think_close:
+            if self.state == ANSWER and not self.thinking:
+                self._was_thinking()
             self.state = ANSWER
+
+    def _was_thinking(self) -> None:
+        """A close with no open: the prompt had opened the section (a server whose template
+        we cannot see). What looked like answer was thinking; the final texts say so."""
+        self.thinking, self.answer = self.answer, []
+        self._at_start[ANSWER] = True
 
     def _on_harmony(self, marker: str) -> None:
         if marker in HARMONY_END or marker in TURN_MARKERS:

@@ -79,6 +79,14 @@ def test_markers_split_across_pieces_and_server_text_are_parsed():
                                                                         True)
 
 
+def test_a_close_without_an_open_turns_what_came_before_into_thinking():
+    parser = ReplyParser(detect_format(template_text("Qwen3.5-4B.jinja")))   # prompt unseen
+    for piece in ["Weigh", " it.", "</think>", "\n\nDone."]:
+        parser.feed(piece)
+    parser.finish()
+    assert (parser.thinking_text, parser.answer_text) == ("Weigh it.", "Done.")
+
+
 def test_harmony_commentary_is_dropped_and_analysis_is_thinking():
     parser = ReplyParser.for_prompt(detect_format(template_text("openai-gpt-oss-120b.jinja")),
                                     "<|start|>assistant")
