@@ -97,6 +97,24 @@ class RotaryApp(QObject):
         self.loaded_recipe = getattr(event, "recipe", None)
         self.chat.model_facts = self.loaded_facts
         self.chat.on_server = isinstance(event, ServerModelLoaded)
+        self.loaded_sampling = getattr(event, "sampling", None)   # engine SamplingDefaults
+        self.loaded_format = getattr(event, "chat_format", None)  # engine ChatFormat
+        self._show_think()
+
+    def _show_think(self) -> None:
+        """Chat → Think before answering: the open conversation's choice, else the model's
+        default; enabled only where the template takes the choice (Qwen3.x, gpt-oss, …)."""
+        fmt = getattr(self, "loaded_format", None)
+        action = self.window.actions["think"]
+        chosen = self.chat.think_for(self.chat.conversation_id)
+        action.blockSignals(True)
+        action.setEnabled(fmt is not None and fmt.can_switch)
+        action.setChecked(bool(fmt is not None and fmt.can_think and (
+            fmt.thinks_by_default if chosen is None else chosen)))
+        action.blockSignals(False)
+
+    def _think_chosen(self, on: bool) -> None:
+        self.chat.set_think(on)
 
     def _remember_speed(self, event) -> None:
         """Each whole answer's writing speed on this computer, for the model check."""
@@ -118,6 +136,8 @@ class RotaryApp(QObject):
         actions["regenerate"].triggered.connect(self.chat.regenerate)
         actions["edit_last"].triggered.connect(self.edit_last_message)
         actions["copy_last"].triggered.connect(self.copy_last_answer)
+        actions["think"].toggled.connect(self._think_chosen)
+        self.chat.conversation_opened.connect(lambda _messages: self._show_think())
         actions["focus_input"].triggered.connect(window.chat.input.setFocus)
         actions["focus_search"].triggered.connect(window.conversations.search.setFocus)
         actions["focus_list"].triggered.connect(window.conversations.items.setFocus)
@@ -176,6 +196,7 @@ class RotaryApp(QObject):
 
     def _apply_chat_settings(self, settings: Settings) -> None:
         self.chat.temperature = settings.temperature
+        self.chat.model_sampling = settings.model_sampling
         self.chat.system_prompt = settings.system_prompt
 
     def _on_settings_changed(self, old: Settings, new: Settings) -> None:
@@ -218,7 +239,9 @@ class RotaryApp(QObject):
         dialog = SettingsDialog(
             self.settings.current, self.bridge, self.notices, self.window,
             has_gpu=None if self.hardware is None else bool(self.hardware.gpus),
-            model_has_experts=None if facts is None else bool(facts.n_expert))
+            model_has_experts=None if facts is None else bool(facts.n_expert),
+            model_sampling="server" if self.chat.on_server
+            else getattr(self, "loaded_sampling", None))
         dialog.accepted.connect(lambda: self._apply_dialog(dialog))
         dialog.finished.connect(dialog.chooser.withdraw_problem)
         dialog.rerun_setup_requested.connect(self.open_wizard)

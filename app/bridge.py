@@ -179,6 +179,7 @@ class EngineBridge(QObject):
     model_unloaded = Signal()
     started = Signal(int)                  # request id: its turn came (it may have waited)
     token = Signal(int, str)               # request id, new text
+    thinking = Signal(int, str)            # request id, new thinking (never answer text)
     stats = Signal(object)                 # engine.api.StepRecord (speeds, context, hits)
     finished = Signal(object)              # engine.api.RequestFinished
     failed = Signal(int, object)           # request id, EngineError
@@ -218,6 +219,8 @@ class EngineBridge(QObject):
             handler(self, event)
 
     def _on_step(self, event: StepRecord) -> None:
+        if event.thinking:
+            self.thinking.emit(event.request_id, event.thinking)
         if event.text:
             self.token.emit(event.request_id, event.text)
         self.stats.emit(event)
@@ -311,7 +314,8 @@ class EngineBridge(QObject):
         return self._backend.plan(facts, hardware, preset=preset, overrides=overrides)
 
     def chat(self, messages: list[tuple[str, str]], temperature: float,
-             max_tokens: int = 1024, conversation_id: int | None = None) -> int:
+             max_tokens: int = 1024, conversation_id: int | None = None,
+             think: bool | None = None, model_sampling: bool = False) -> int:
         """Returns the request id every event of this answer carries. Raises EngineError
         (e.g. no engine yet) for the caller to show. ``conversation_id`` lets the engine keep
         each conversation's experts on the graphics card apart (the slot cache)."""
@@ -319,7 +323,8 @@ class EngineBridge(QObject):
             raise EngineStateError(tr("No model is loaded yet."))
         request = ChatRequest(tuple(ChatMessage(role, text) for role, text in messages),
                               max_tokens=max_tokens, temperature=temperature,
-                              conversation_id=conversation_id)
+                              conversation_id=conversation_id, think=think,
+                              model_sampling=model_sampling)
         return self._engine.chat(request)
 
     def document(self, request: DocumentRequest) -> int:

@@ -58,6 +58,7 @@ class Answer:
     stop_reason: str = ""                   # RELOADED or CLOSED when the app stopped it
     final_text: str = ""                    # replaces the streamed text at the end (checked
     extra_stats: dict | None = None         # citations, app.document_questions), and its stats
+    thinking: str = ""                      # the model's thinking: shown apart, never sent back
 
 
 @dataclass
@@ -75,6 +76,7 @@ class ChatController(QObject):
     message_updated = Signal(int, object)       # index, StoredMessage (a late answer)
     answer_started = Signal(int)                # index of the streaming answer
     answer_piece = Signal(str)                  # new text of the streaming answer
+    thinking_changed = Signal(str, bool)        # its thinking so far, and whether it is done
     answer_done = Signal(int, object, str)      # index, StoredMessage, stop reason
     truncated = Signal(int)                     # messages from this index were removed
     busy_changed = Signal(bool)
@@ -98,6 +100,11 @@ class ChatController(QObject):
         self.model_ready = False
         self.system_prompt = ""
         self.temperature = 0.7
+        self.model_sampling = True               # the model's own defaults (Settings)
+        # "Think before answering" for conversations that never chose (None: the model's
+        # own default, which is on for Qwen3.x, gpt-oss and the other thinking templates).
+        self.think_default: bool | None = None
+        self.pending_think: bool | None = None   # chosen in a new chat before it is saved
         self.save_interval_s = SAVE_INTERVAL_S
         # Who answers a prompt: the model directly, or (app.document_questions) the documents
         # of the conversation first. (prompt, temperature, conversation id) -> request id.
@@ -129,7 +136,7 @@ class ChatController(QObject):
 
     def new_chat(self) -> None:
         self._leave()
-        self.conversation_id, self.messages = None, []
+        self.conversation_id, self.messages, self.pending_think = None, [], None
         self.conversation_opened.emit([])
         self._show_external_state()
 
@@ -192,6 +199,8 @@ class ChatController(QObject):
             return False
         if self.conversation_id is None:
             self.conversation_id = self.history.create_conversation(_title_from(text))
+            if self.pending_think is not None:
+                self.history.set_think(self.conversation_id, self.pending_think)
             self.conversations_changed.emit()
         self._add(StoredMessage("user", text))
         return self._ask()
@@ -225,7 +234,21 @@ class ChatController(QObject):
 
     def _send_to_model(self, prompt: list[tuple[str, str]], temperature: float,
                        conversation_id: int | None) -> int:
-        return self.bridge.chat(prompt, temperature, conversation_id=conversation_id)
+        return self.bridge.chat(prompt, temperature, conversation_id=conversation_id,
+                                think=self.think_for(conversation_id),
+                                model_sampling=self.model_sampling)
+
+    def think_for(self, conversation_id: int | None) -> bool | None:
+        """This conversation's "Think before answering", else the default."""
+        chosen = self.history.think(conversation_id) if conversation_id is not None \
+            else self.pending_think
+        return self.think_default if chosen is None else chosen
+
+    def set_think(self, think: bool | None) -> None:
+        """The open conversation's choice (kept with it); a new chat takes it when created."""
+        self.pending_think = think
+        if self.conversation_id is not None:
+            self.history.set_think(self.conversation_id, think)
 
     def annotate(self, request_id: int, text: str, stats: dict) -> None:
         """The answer's final text and extra stats, known just before it finishes (an answer
@@ -380,10 +403,24 @@ class ChatController(QObject):
             return
         if answer is self.current and not answer.text:
             self.phase_changed.emit(tr("Writing the answer…"))
+            if answer.thinking:                     # the thinking is over: say how long
+                self.thinking_changed.emit(answer.thinking, True)
         answer.text += text
         if answer is self.current:
             self.answer_piece.emit(text)
         self._save_progress(answer)
+
+    def on_thinking(self, request_id: int, text: str) -> None:
+        """A piece of the model's thinking: shown collapsed above the answer, stored with
+        it, never part of its text (so never copied, searched, summarised or sent back)."""
+        answer = self.answers.get(request_id)
+        if answer is None or answer.dropped:
+            return
+        if answer is self.current and not answer.thinking:
+            self.phase_changed.emit(tr("Thinking…"))
+        answer.thinking += text
+        if answer is self.current:
+            self.thinking_changed.emit(answer.thinking, False)
 
     def _save_progress(self, answer: Answer, force: bool = False) -> None:
         """Batched: one write per ``save_interval_s``, never one per token."""
@@ -394,16 +431,22 @@ class ChatController(QObject):
         answer.saved_at = now
         if answer.message is None:
             answer.message = StoredMessage("assistant", answer.text,
-                                           model_name=answer.model_name, status=WRITING)
+                                           model_name=answer.model_name, status=WRITING,
+                                           thinking=answer.thinking)
             self.history.append(answer.conversation_id, answer.message)
         else:
-            answer.message.content = answer.text
+            answer.message.content, answer.message.thinking = answer.text, answer.thinking
             self.history.update_answer(answer.message)
 
     def on_finished(self, event) -> None:
         stats = {"decode_tps": round(event.stats.decode_tps, 1),
                  "generated_tokens": event.stats.generated_tokens,
                  "stop_reason": event.stats.stop_reason}
+        if event.stats.thinking_tokens:
+            stats["thinking_tokens"] = event.stats.thinking_tokens
+        answer = self.answers.get(event.request_id)
+        if answer is not None and getattr(event, "thinking", ""):
+            answer.thinking = event.thinking        # the engine's, cleaned of markers
         self._end(event.request_id, event.text, stats)
 
     def on_failed(self, request_id: int, error: EngineError) -> None:
@@ -424,6 +467,8 @@ class ChatController(QObject):
         stats.update(answer.extra_stats or {})
         if answer.stop_reason:
             stats["stop_reason"] = answer.stop_reason
+        if answer is self.current and answer.thinking:
+            self.thinking_changed.emit(answer.thinking, True)
         message = self._store_final(answer, stats)
         if message is None and not answer.dropped:
             self._no_answer(answer, stats)
@@ -448,6 +493,7 @@ class ChatController(QObject):
             return None
         message = answer.message or StoredMessage("assistant", "", model_name=answer.model_name)
         message.content, message.stats, message.status = answer.text, stats, COMPLETE
+        message.thinking = answer.thinking
         if message.id is None:
             self.history.append(answer.conversation_id, message)
         else:

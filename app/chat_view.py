@@ -308,6 +308,19 @@ class MessageWidget(QFrame):
     def set_streaming(self, streaming: bool) -> None:
         self.buttons.setVisible(not streaming)
 
+    def set_thinking(self, text: str, done: bool) -> None:
+        """The model's thinking, collapsed above the answer (app.thinking_section); made on
+        first use, in the layout slot just above the body. Never part of ``text``."""
+        section = getattr(self, "thinking_section", None)
+        if section is None:
+            if not text:
+                return
+            from app.thinking_section import ThinkingSection  # noqa: PLC0415 - rare part
+            section = self.thinking_section = ThinkingSection(self)
+            layout = self.layout()
+            layout.insertWidget(layout.indexOf(self.body), section)
+        section.set_text(text, done)
+
     def show_status(self, text: str) -> None:
         self.status.setText(text)
         self.status.setVisible(bool(text))
@@ -479,6 +492,7 @@ class ChatPane(QWidget):
         widget = MessageWidget(index, message.role, message.content,
                                is_document=bool(message.stats.get("document")))
         widget.show_status(_stored_status(message))
+        widget.set_thinking(message.thinking, True)
         widget.copy_requested.connect(self.copy)
         widget.edit_requested.connect(self.begin_edit)
         widget.regenerate_requested.connect(self.regenerate_requested)
@@ -503,6 +517,7 @@ class ChatPane(QWidget):
         if 0 <= index < len(self.message_widgets):
             widget = self.message_widgets[index]
             widget.show_final(message.content)
+            widget.set_thinking(message.thinking, True)
             widget.show_status(_stored_status(message))
 
     def set_model_warning(self, text: str) -> None:

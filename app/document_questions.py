@@ -41,7 +41,8 @@ class DocumentQuestions(QObject):
         request = QuestionRequest(prompt[-1][1], tuple(d.sha256 for d in documents),
                                   str(self.history.path), history=earlier, system_prompt=system,
                                   language=self.language(), temperature=temperature,
-                                  conversation_id=conversation_id)
+                                  conversation_id=conversation_id,
+                                  think=self.chat.think_for(conversation_id))
         request_id = self.bridge.ask(request)
         self.asked.add(request_id)
         return request_id

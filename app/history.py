@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _V1 = """
 CREATE TABLE conversations (
@@ -54,7 +54,14 @@ CREATE TABLE conversation_documents (
     UNIQUE (conversation_id, sha256));
 """
 
-MIGRATIONS = {0: _V1, 1: _V1_TO_V2, 2: _V2_TO_V3, 3: _V3_TO_V4}
+# v5: what the model thought before an answer (shown collapsed, never sent back to it, never
+# searched), and each conversation's "Think before answering" (NULL: the default).
+_V4_TO_V5 = """
+ALTER TABLE messages ADD COLUMN thinking TEXT NOT NULL DEFAULT '';
+ALTER TABLE conversations ADD COLUMN think INTEGER;
+"""
+
+MIGRATIONS = {0: _V1, 1: _V1_TO_V2, 2: _V2_TO_V3, 3: _V3_TO_V4, 4: _V4_TO_V5}
 
 # StoredMessage.status values
 COMPLETE, WRITING, INTERRUPTED = "", "writing", "interrupted"
@@ -68,6 +75,7 @@ class StoredMessage:
     model_name: str = ""
     stats: dict = field(default_factory=dict)
     status: str = COMPLETE      # WRITING while streamed, INTERRUPTED after a crash
+    thinking: str = ""          # the model's thinking before this answer (not the answer)
 
 
 @dataclass(frozen=True)
@@ -170,6 +178,16 @@ class HistoryStore:
                               (conversation_id,)).fetchone()
         return row[0] if row else ""
 
+    def think(self, conversation_id: int | None) -> bool | None:
+        """The conversation's "Think before answering" (None: the default)."""
+        row = self.db.execute("SELECT think FROM conversations WHERE id=?",
+                              (conversation_id,)).fetchone()
+        return None if row is None or row[0] is None else bool(row[0])
+
+    def set_think(self, conversation_id: int, think: bool | None) -> None:
+        self.db.execute("UPDATE conversations SET think=? WHERE id=?",
+                        (None if think is None else int(think), conversation_id))
+
     def list_conversations(self, search: str = "") -> list[ConversationSummary]:
         """Newest first; ``search`` matches titles and message text, any case."""
         if not search.strip():
@@ -188,10 +206,11 @@ class HistoryStore:
 
     def messages(self, conversation_id: int) -> list[StoredMessage]:
         rows = self.db.execute(
-            "SELECT id, role, content, model_name, stats_json, status FROM messages"
+            "SELECT id, role, content, model_name, stats_json, status, thinking FROM messages"
             " WHERE conversation_id=? ORDER BY position", (conversation_id,))
-        return [StoredMessage(role, content, row_id, model, json.loads(stats or "{}"), status)
-                for row_id, role, content, model, stats, status in rows]
+        return [StoredMessage(role, content, row_id, model, json.loads(stats or "{}"), status,
+                              thinking)
+                for row_id, role, content, model, stats, status, thinking in rows]
 
     def append(self, conversation_id: int, message: StoredMessage) -> int:
         now = time.time()
@@ -200,10 +219,10 @@ class HistoryStore:
             (conversation_id,)).fetchone()[0]
         cursor = self.db.execute(
             "INSERT INTO messages (conversation_id, position, role, content, created,"
-            " model_name, stats_json, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " model_name, stats_json, status, thinking) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (conversation_id, position, message.role, message.content, now,
              message.model_name, json.dumps(message.stats) if message.stats else "",
-             message.status))
+             message.status, message.thinking))
         self._touch(conversation_id, now)
         message.id = int(cursor.lastrowid)
         return message.id
@@ -211,9 +230,9 @@ class HistoryStore:
     def update_answer(self, message: StoredMessage) -> None:
         """Save a streamed answer's text so far (or its final text, stats and status)."""
         self.db.execute(
-            "UPDATE messages SET content=?, stats_json=?, status=? WHERE id=?",
+            "UPDATE messages SET content=?, stats_json=?, status=?, thinking=? WHERE id=?",
             (message.content, json.dumps(message.stats) if message.stats else "",
-             message.status, message.id))
+             message.status, message.thinking, message.id))
 
     def delete_message(self, message_id: int) -> None:
         self.db.execute("DELETE FROM messages WHERE id=?", (message_id,))

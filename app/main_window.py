@@ -93,6 +93,9 @@ class MainWindow(QMainWindow):
         self._add(chat_menu, "edit_last", tr("&Edit my last message"), QKeySequence("Ctrl+Up"))
         self._add(chat_menu, "copy_last", tr("&Copy the last answer"),
                   QKeySequence("Ctrl+Shift+C"))
+        think = self._add(chat_menu, "think", tr("&Think before answering"), QKeySequence("Ctrl+T"))
+        think.setCheckable(True)
+        think.setEnabled(False)         # app.application: when the model's template can choose
         go_menu = self.menuBar().addMenu(tr("&Go"))
         self._add(go_menu, "focus_input", tr("Go to the &message box"), QKeySequence("Ctrl+L"))
         self._add(go_menu, "focus_search", tr("&Search conversations"),

@@ -17,7 +17,7 @@ from typing import Any, Callable
 from app.bridge import auto_preset, preset_names, preset_title
 from app.i18n import LANGUAGES, tr
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 ENGINE_LOCATIONS = ("local", "server")
 
 
@@ -72,6 +72,10 @@ class Settings:
     threads: int | None = _setting(None, _optional_in(RANGES["threads"]),
                                    lambda: tr("processor cores used"), model=True)
     temperature: float = _setting(0.7, _temperature, lambda: tr("answer variety"))
+    # True: the model's own sampling defaults (its file's, else its family's; the engine's
+    # ModelLoaded.sampling says which); False: ``temperature`` above overrides them.
+    model_sampling: bool = _setting(True, lambda v: isinstance(v, bool),
+                                    lambda: tr("the model's own answer variety"))
     system_prompt: str = _setting("", _text, lambda: tr("system prompt"))
     # "system" or a code in i18n.LANGUAGES
     language: str = _setting("system", lambda v: _text(v) and (v == "system" or v in LANGUAGES),
@@ -130,7 +134,14 @@ def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(data: dict[str, Any]) -> dict[str, Any]:
+    """v4 follows the model's own sampling defaults, unless the user had set a variety."""
+    data.setdefault("model_sampling", data.get("temperature", 0.7) == 0.7)
+    return data
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 def migrate(data: dict[str, Any]) -> dict[str, Any]:

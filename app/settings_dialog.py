@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFrame,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFrame,
                                QFormLayout, QGroupBox, QLabel, QPlainTextEdit, QPushButton,
                                QScrollArea, QSpinBox, QVBoxLayout, QWidget)
 
 from app.i18n import LANGUAGES, tr
+from app.messages import say
 from app.model_check import ModelChooser
 from app.bridge import preset_names, words_per_token
 from app.server_settings import ServerSettingsBox
@@ -40,8 +41,10 @@ class SettingsDialog(QDialog):
     rerun_setup_requested = Signal()
 
     def __init__(self, settings: Settings, bridge, notices, parent=None,
-                 has_gpu: bool | None = None, model_has_experts: bool | None = None) -> None:
+                 has_gpu: bool | None = None, model_has_experts: bool | None = None,
+                 model_sampling=None) -> None:
         super().__init__(parent)
+        self.model_sampling = model_sampling    # engine SamplingDefaults of the loaded model
         self.setWindowTitle(tr("Settings"))
         self.original = settings
         self.has_gpu, self.model_has_experts = has_gpu, model_has_experts
@@ -152,6 +155,7 @@ class SettingsDialog(QDialog):
         self.temperature.setAccessibleName(tr("Answer variety"))
         self.temperature.setToolTip(tr("Temperature: lower gives steadier answers, higher "
                                        "gives more varied ones."))
+        self._build_model_sampling(settings)
         self.system_prompt = QPlainTextEdit(settings.system_prompt)
         self.system_prompt.setAccessibleName(tr("Standing instructions"))
         self.system_prompt.setToolTip(tr("System prompt: text the model reads before every "
@@ -171,9 +175,23 @@ class SettingsDialog(QDialog):
         form.addRow(tr("Model parts on the graphics card:"), self.gpu_layers)
         form.addRow("", self.gpu_layers_note)
         form.addRow(tr("Processor cores to use:"), self.threads)
+        form.addRow("", self.use_model_sampling)
+        form.addRow("", self.sampling_note)
         form.addRow(tr("Answer variety:"), self.temperature)
         form.addRow(tr("Standing instructions:"), self.system_prompt)
         return box
+
+    def _build_model_sampling(self, settings: Settings) -> None:
+        """The model's own sampling (its file's, else its family's), or the variety below."""
+        self.use_model_sampling = QCheckBox(tr("Use the model's own answer variety"))
+        self.use_model_sampling.setChecked(settings.model_sampling)
+        self.sampling_note = QLabel(
+            tr("The office server applies its own for its model.") if self.model_sampling == "server"
+            else say(self.model_sampling.said) if self.model_sampling
+            else tr("Known once a model is loaded."))
+        self.sampling_note.setWordWrap(True)
+        # Setting a variety is the override: the model's own defaults stop applying.
+        self.temperature.valueChanged.connect(lambda _v: self.use_model_sampling.setChecked(False))
 
     def _show_context_words(self, *_args) -> None:
         """The number in the box is tokens; say what it means in words."""
@@ -220,4 +238,5 @@ class SettingsDialog(QDialog):
                                else self.original.gpu_expert_layers),
             threads=_spin_value(self.threads),
             temperature=round(self.temperature.value(), 2),
+            model_sampling=self.use_model_sampling.isChecked(),
             system_prompt=self.system_prompt.toPlainText(), language=self.language.currentData()))

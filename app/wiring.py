@@ -18,6 +18,7 @@ def connect_answers(bridge: EngineBridge, chat: ChatController) -> None:
     their conversation (also used alone by the crash test's child process)."""
     bridge.started.connect(chat.on_started)
     bridge.token.connect(chat.on_token)
+    bridge.thinking.connect(chat.on_thinking)
     bridge.finished.connect(chat.on_finished)
     bridge.failed.connect(chat.on_failed)
 
@@ -82,6 +83,8 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
     chat.message_added.connect(pane.add_message)
     chat.answer_started.connect(pane.start_answer)
     chat.answer_piece.connect(pane.add_piece)
+    chat.thinking_changed.connect(lambda text, done: pane.streaming is not None
+                                  and pane.streaming.set_thinking(text, done))
     chat.answer_done.connect(pane.finish_answer)
     chat.truncated.connect(pane.truncate)
     chat.busy_changed.connect(pane.set_busy)

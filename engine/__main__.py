@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--json", action="store_true",
                              help="print the slot cache's counts as JSON on stdout at the end")
     chat = sub.choices["chat"]
+    think = chat.add_mutually_exclusive_group()
+    think.add_argument("--think", dest="think", action="store_true", default=None,
+                       help="think before answering (where the model's template allows)")
+    think.add_argument("--no-think", dest="think", action="store_false")
     chat.add_argument("--server", help="an office server's address (OpenAI-compatible)")
     chat.add_argument("--model", dest="server_model", help="the model's name on that server")
     chat.add_argument("--api-key-env", help="environment variable holding the server's key")
@@ -212,7 +216,8 @@ def _chat_request(args, messages):
     from engine.api import ChatRequest  # noqa: PLC0415
 
     return ChatRequest(messages=tuple(messages), max_tokens=args.max_tokens,
-                       temperature=args.temperature, seed=args.seed)
+                       temperature=args.temperature, seed=args.seed,
+                       think=getattr(args, "think", None))
 
 
 def cmd_chat(args) -> int:
@@ -233,6 +238,8 @@ def cmd_chat(args) -> int:
             run = loaded.start_chat(_chat_request(args, history), threading.Event())
             out = sys.stderr if args.json else sys.stdout   # stdout keeps only the JSON
             for record in run.records():
+                if record.thinking:             # thinking apart, on stderr: not the answer
+                    print(record.thinking, end="", flush=True, file=sys.stderr)
                 print(record.text, end="", flush=True, file=out)
             print(file=out)
             history.append(ChatMessage("assistant", run.text))

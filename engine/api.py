@@ -54,6 +54,12 @@ class ChatRequest:
     request_id: int = field(default_factory=next_request_id)
     conversation_id: int | None = None     # copied onto every event of this request;
     # the expert slot cache keeps each conversation's experts and brings them back on return
+    # "Think before answering" (engine.runtime.chat_format): None keeps the model's own default;
+    # only templates with a switch (enable_thinking, gpt-oss's reasoning effort) are told.
+    think: bool | None = None
+    # True: the model's own sampling defaults (engine.runtime.sampling: the GGUF's
+    # general.sampling.* keys, else its family's) instead of temperature and top_p above.
+    model_sampling: bool = False
 
 
 # ---- events -----------------------------------------------------------------------
@@ -104,6 +110,10 @@ class ModelLoaded:
     facts: ModelFacts
     recipe: Recipe
     message: Msg                        # what to expect: memory used, speed
+    # engine.runtime.sampling.SamplingDefaults: what the model itself asks for, and from where
+    sampling: object | None = None
+    # engine.runtime.chat_format.ChatFormat: whether it thinks, and whether that can be chosen
+    chat_format: object | None = None
 
     @property
     def context_size(self) -> int:
@@ -151,6 +161,9 @@ class StepRecord:
     # Times the host waited for the device during this token beyond reading its logits: the
     # routing recorder's claimed nodes plus the slot cache's waits (0 on the GPU path).
     syncs: int = 0
+    # The new piece of the model's thinking (a <think> section, harmony's analysis channel,
+    # a server's reasoning_content); ``text`` carries only the answer. Never part of the answer.
+    thinking: str = ""
 
 
 @dataclass(frozen=True)
@@ -165,14 +178,16 @@ class ResponseStats:
     context_used: int
     context_size: int
     stop_reason: str           # "eos", "length" or "stopped"
+    thinking_tokens: int = 0   # of generated_tokens, those spent thinking
 
 
 @dataclass(frozen=True)
 class RequestFinished:
     request_id: int
-    text: str
+    text: str                  # the answer only: no thinking, turn markers or control tokens
     stats: ResponseStats
     conversation_id: int | None = None
+    thinking: str = ""         # what the model thought before answering ("" if it did not)
 
 
 @dataclass(frozen=True)
@@ -210,6 +225,9 @@ class DocumentRequest:
     index_path: str | None = None     # where to index the passages (None: not indexed)
     request_id: int = field(default_factory=next_request_id)
     conversation_id: int | None = None
+    # Thinking in each step: off by default (a part's notes need none, and a thinking model
+    # spends most of its tokens there); None: the model's own default.
+    think: bool | None = False
 
 
 @dataclass(frozen=True)
@@ -308,6 +326,7 @@ class QuestionRequest:
     cache_dir: str | None = None
     request_id: int = field(default_factory=next_request_id)
     conversation_id: int | None = None
+    think: bool | None = None          # the conversation's "Think before answering"
 
 
 @dataclass(frozen=True)

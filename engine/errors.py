@@ -56,6 +56,15 @@ class GenerationError(EngineError):
     """Something went wrong while reading the prompt or writing the answer."""
 
 
+class AnswerLoopError(GenerationError):
+    """The answer began repeating itself and was stopped (engine.runtime.loop_guard);
+    ``partial_text`` is the answer up to there. A document step that loops fails the document."""
+
+    def __init__(self, message: str | Msg, details: str = "", partial_text: str = "") -> None:
+        super().__init__(message, details)
+        self.partial_text = partial_text
+
+
 class ContextFullError(GenerationError):
     """The conversation no longer fits in the model's context window."""
 

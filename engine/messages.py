@@ -154,6 +154,18 @@ CATALOGUE: dict[str, str] = {
                                        "this model.",
     "runtime.conversation_too_long": "This conversation is too long for the model's memory. "
                                      "Start a new chat or shorten the text.",
+    "runtime.answer_loops": "The model started repeating the same words over and over, so "
+                            "Rotary stopped it. Try Write again, or another model in Settings.",
+    "runtime.document_step_loops": "The model started repeating the same words over and over "
+                                   "while reading this document, so Rotary stopped and kept no "
+                                   "summary. Try again, or another model in Settings.",
+    "runtime.thought_for": "Thought for {words:,} words",
+    "sampling.from_model_file": "The model file's own: answer variety (temperature) "
+                                "{temperature}, top-p {top_p}, top-k {top_k}.",
+    "sampling.from_family": "Recommended for this kind of model: answer variety "
+                            "(temperature) {temperature}, top-p {top_p}, top-k {top_k}.",
+    "sampling.from_rotary": "Rotary's usual: answer variety (temperature) {temperature}, "
+                            "top-p {top_p}, top-k {top_k}.",
 
     # ---- engine/model: reading a model file ------------------------------------------------
     "model.not_found": "The model file “{name}” could not be found. It may have been moved "

@@ -182,7 +182,8 @@ class QuestionAnswerer:
         request = ChatRequest(messages=messages, max_tokens=self.answer_tokens,
                               temperature=self.request.temperature, record_routing=False,
                               request_id=self.request.request_id,
-                              conversation_id=self.request.conversation_id)
+                              conversation_id=self.request.conversation_id,
+                              think=self.request.think)
         run = self.model.start_chat(request, self.stop)
         for record in run.records():
             self.emit(record)

@@ -29,7 +29,7 @@ from engine.documents.report import overview_of, pages_note, read_note, time_lef
 from engine.documents.speed import SpeedMeter
 from engine.documents.split import span_label
 from engine.documents.types import Document
-from engine.errors import DocumentError
+from engine.errors import AnswerLoopError, DocumentError
 from engine.messages import Msg, msg
 
 PROGRESS_EVERY_TOKENS = 32
@@ -211,15 +211,22 @@ class DocumentSummarizer:
                                 f"> context {self.model.context_size}")
         request = ChatRequest(messages=messages, max_tokens=max_tokens, temperature=TEMPERATURE,
                               record_routing=False, request_id=self.request.request_id,
-                              conversation_id=self.request.conversation_id)
+                              conversation_id=self.request.conversation_id,
+                              think=self.request.think)
         started = time.perf_counter()
         run = self.model.start_chat(request, self.stop)
         quiet = kind in self.quiet_kinds
-        for record in run.records():
-            # the gauge shows reading and writing speed as in chat; notes are not the answer
-            self.emit(dataclasses.replace(record, text="") if quiet else record)
-            if record.generated_tokens % PROGRESS_EVERY_TOKENS == 0:
-                self._progress_again()
+        try:
+            for record in run.records():
+                # the gauge shows reading and writing speed as in chat; notes are not the
+                # answer, and thinking is never shown as either
+                self.emit(dataclasses.replace(record, text="", thinking="") if quiet
+                          else dataclasses.replace(record, thinking=""))
+                if record.generated_tokens % PROGRESS_EVERY_TOKENS == 0:
+                    self._progress_again()
+        except AnswerLoopError as error:      # one looping part spoils the whole summary
+            raise AnswerLoopError(msg("runtime.document_step_loops"),
+                                  f"{kind} step {label}: {error.details}") from error
         self.model.finish_chat(run)
         stats = run.stats
         seconds = time.perf_counter() - started

@@ -72,7 +72,8 @@ class ServerModel:
             self._learn_context(error)
             raise
         self._usage_seen = run.counts.usage is not None
-        emit(RequestFinished(request.request_id, run.text, run.stats, request.conversation_id))
+        emit(RequestFinished(request.request_id, run.text, run.stats, request.conversation_id,
+                             thinking=run.thinking))
 
     def _answer(self, request: ChatRequest, counted: int, started: float, stop: CancelToken,
                 emit: Emit) -> RemoteRun:

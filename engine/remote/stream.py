@@ -13,8 +13,18 @@ from dataclasses import dataclass, field
 from typing import Generator, Iterator
 
 from engine.api import ChatRequest, ResponseStats, ServerInfo, StepRecord
+from engine.errors import AnswerLoopError
+from engine.messages import msg
 from engine.remote.client import ServerClient, StreamAborted, dropped
+from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser
+from engine.runtime.loop_guard import LoopGuard
 from engine.runtime.requests import CancelToken
+
+# What a server streams as content when it does not separate reasoning itself (llama-server
+# with --reasoning-format none, vLLM without a reasoning parser): <think> sections as text.
+SERVER_FORMAT = ChatFormat("think", "<think>", "</think>")
+# gpt-oss behind a server that passes harmony through as text ("<|channel|>analysis…").
+SERVER_HARMONY = ChatFormat("harmony", thinks_by_default=True)
 
 _STOP_REASONS = {"stop": "eos", "length": "length", "eos": "eos"}
 
@@ -23,18 +33,23 @@ _STOP_REASONS = {"stop": "eos", "length": "length", "eos": "eos"}
 class Delta:
     text: str = ""
     finish_reason: str | None = None
+    reasoning: str = ""             # the server's reasoning_content (vLLM, llama-server)
     usage: dict | None = None       # {"prompt_tokens", "completion_tokens"} when the server sends it
 
 
 def chat_payload(request: ChatRequest, model: str) -> dict:
     payload = {"model": model, "stream": True,
-               "temperature": request.temperature, "top_p": request.top_p,
                "messages": [{"role": m.role, "content": m.content} for m in request.messages],
                "stream_options": {"include_usage": True}}
+    if not request.model_sampling:  # else the server applies the model's own defaults
+        payload.update(temperature=request.temperature, top_p=request.top_p)
     if request.max_tokens > 0:          # 0: as long as the server's context allows
         payload["max_tokens"] = request.max_tokens
     if request.seed >= 0:
         payload["seed"] = request.seed
+    if request.think is not None:   # vLLM and llama-server pass these to the chat template
+        payload["chat_template_kwargs"] = {"enable_thinking": request.think}
+        payload["reasoning_effort"] = "medium" if request.think else "low"
     return payload
 
 
@@ -44,8 +59,10 @@ def chat_deltas(client: ServerClient, payload: dict, partial: list[str],
         usage = chunk.get("usage") or None
         choices = chunk.get("choices") or [{}]
         choice = choices[0] if isinstance(choices[0], dict) else {}
-        text = (choice.get("delta") or {}).get("content") or ""
-        yield Delta(text, choice.get("finish_reason"), usage)
+        delta = choice.get("delta") or {}
+        reasoning = delta.get("reasoning_content") or delta.get("reasoning") or ""
+        yield Delta(delta.get("content") or "", choice.get("finish_reason"), usage=usage,
+                    reasoning=reasoning if isinstance(reasoning, str) else "")
 
 
 def _until_aborted(deltas: Iterator[Delta]) -> Iterator[Delta]:
@@ -77,7 +94,10 @@ class RemoteRun:
                  stop: CancelToken, prompt_tokens: int = 0,
                  started: float | None = None) -> None:
         self.client, self.server, self.request, self.stop = client, server, request, stop
-        self.pieces: list[str] = []
+        self.pieces: list[str] = []      # everything received (a dropped stream keeps it)
+        self.parser = ReplyParser(SERVER_FORMAT)
+        self.guard = LoopGuard()
+        self.thinking_pieces = 0
         # ``started``: when the request began, counting its prompt included (the user waits)
         self.counts = _Counts(prompt_tokens=prompt_tokens, started=started or time.perf_counter())
         self._finish_reason: str | None = None
@@ -95,10 +115,16 @@ class RemoteRun:
                 if delta.finish_reason:
                     self._finish_reason = delta.finish_reason
                     self.counts.stop_reason = _STOP_REASONS.get(delta.finish_reason, "eos")
-                if delta.text:
-                    yield self._record(delta.text)
+                if delta.text or delta.reasoning:
+                    yield self._record(delta)
+                    if self.parser.ended:           # the model began another turn
+                        self.counts.stop_reason, self._finish_reason = "eos", "stop"
+                        return
+                    if self.guard.add(delta.reasoning + delta.text):
+                        self._looped()
         finally:
             deltas.close()           # closing the stream tells the server to stop writing
+            self.parser.finish()     # what was held back in case it began a marker
         if self.stop.is_set():
             self.counts.stop_reason = "stopped"
             return
@@ -112,15 +138,32 @@ class RemoteRun:
         self.counts.usage = usage
         self.counts.prompt_tokens = int(usage.get("prompt_tokens") or self.counts.prompt_tokens)
 
-    def _record(self, text: str) -> StepRecord:
+    def _looped(self) -> None:
+        self.counts.stop_reason = "loop"
+        raise AnswerLoopError(
+            msg("runtime.answer_loops"),
+            f"model {self.server.model!r} on {self.server.address}: the answer repeated itself "
+            f"from piece {self.guard.looped_at}, stopped at {self.guard.tokens}",
+            partial_text=self.text)
+
+    def _record(self, delta: Delta) -> StepRecord:
         counts, now = self.counts, time.perf_counter()
         if counts.generated == 0:
             counts.first_token_at = now
         counts.generated += 1        # servers stream one chunk per token; usage corrects it
         counts.last_token_at = now
-        self.pieces.append(text)
+        self.pieces.append(delta.text or delta.reasoning)
+        if self.counts.generated == 1 and delta.text.lstrip().startswith(("<|channel|>",
+                                                                           "<|start|>")):
+            self.parser = ReplyParser(SERVER_HARMONY, state="header")
+        was_thinking = self.parser.state == THINKING
+        thinking = self.parser.add_thinking(delta.reasoning)
+        more, text = self.parser.feed(delta.text)
+        thinking += more
+        if was_thinking or thinking:
+            self.thinking_pieces += 1
         return StepRecord(
-            request_id=self.request.request_id, text=text, token=-1,
+            request_id=self.request.request_id, text=text, thinking=thinking, token=-1,
             generated_tokens=counts.generated, prompt_tokens=counts.prompt_tokens,
             prompt_tps=self._prompt_tps(), decode_tps=self._decode_tps(now),
             ttft_s=counts.first_token_at - counts.started,
@@ -139,7 +182,12 @@ class RemoteRun:
 
     @property
     def text(self) -> str:
-        return "".join(self.pieces)
+        """The answer alone (reasoning and <think> sections apart, turn markers dropped)."""
+        return self.parser.answer_text
+
+    @property
+    def thinking(self) -> str:
+        return self.parser.thinking_text
 
     @property
     def stats(self) -> ResponseStats:
@@ -152,7 +200,8 @@ class RemoteRun:
             decode_tps=self._decode_tps(counts.last_token_at) if counts.generated > 1 else 0.0,
             ttft_s=counts.first_token_at - counts.started if counts.generated else 0.0,
             total_s=ended - counts.started, context_used=counts.prompt_tokens + generated,
-            context_size=self.server.context_size, stop_reason=counts.stop_reason)
+            context_size=self.server.context_size, stop_reason=counts.stop_reason,
+            thinking_tokens=self.thinking_pieces)
 
 
 def conversation_tokens(client: ServerClient, request: ChatRequest, model: str,

@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
 from engine.api import ChatMessage, ResponseStats, StepRecord
-from engine.errors import ContextFullError, GenerationError
+from engine.errors import AnswerLoopError, ContextFullError, GenerationError
 from engine.messages import msg
 from engine.runtime.bindings import llama_cpp_module
+from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser, detect_format
 from engine.runtime.llama_model import NativeModel, Sampling
+from engine.runtime.loop_guard import LoopGuard
 from engine.runtime.routing import TokenRouting
 from engine.runtime.slot_cache import TokenResidency
 
@@ -94,9 +96,19 @@ def _syncs(step: RawStep) -> int:
 
 # ---- stream_generate --------------------------------------------------------------------
 
-def render_chat(model: NativeModel, messages: Sequence[ChatMessage]) -> str:
+def chat_format(model: NativeModel) -> ChatFormat:
+    """How this model writes thinking and answers, from its chat template."""
+    return detect_format(model.metadata().get("tokenizer.chat_template"))
+
+
+def render_chat(model: NativeModel, messages: Sequence[ChatMessage],
+                think: bool | None = None) -> str:
     """Apply the GGUF's own chat template (Jinja, sandboxed by llama-cpp-python), or
-    llama.cpp's built-in one for the architecture when the file has none."""
+    llama.cpp's built-in one for the architecture when the file has none.
+
+    ``think``: the user's "Think before answering" for templates that take it (None: the
+    template's default). Past answers go back as their text alone: their thinking is never
+    sent again (the Qwen, GLM and harmony templates drop it themselves too)."""
     from llama_cpp.llama_chat_format import Jinja2ChatFormatter  # noqa: PLC0415 - llama_cpp loads with a model
 
     meta = model.metadata()
@@ -107,7 +119,7 @@ def render_chat(model: NativeModel, messages: Sequence[ChatMessage]) -> str:
     formatter: Any = Jinja2ChatFormatter(    # Any: it takes plain role/content dicts
         template=template, eos_token=_token_text(model, "eos"), bos_token=_token_text(model, "bos"))
     chat = [{"role": m.role, "content": m.content} for m in messages]
-    return formatter(messages=chat).prompt
+    return formatter(messages=chat, **detect_format(template).template_kwargs(think)).prompt
 
 
 def builtin_template_name(architecture: str) -> str:
@@ -144,7 +156,8 @@ class StreamState:
     first_token_at: float = 0.0
     started: float = field(default_factory=time.perf_counter)
     stop_reason: str = "length"
-    text: list[str] = field(default_factory=list)
+    thinking_tokens: int = 0
+    answer_tokens: int = 0        # tokens that wrote answer text
     expert_hits: int = 0          # slot cache, over this answer
     expert_misses: int = 0
 
@@ -153,9 +166,14 @@ class GenerationRun:
     """One answer: iterate ``records()`` for StepRecords; ``stats`` is final afterwards."""
 
     def __init__(self, model: NativeModel, messages: Sequence[ChatMessage], max_tokens: int,
-                 sampling: Sampling, stop: threading.Event, request_id: int) -> None:
-        self.model, self.stop, self.max_tokens = model, stop, max_tokens
-        self.prompt = model.tokenize(render_chat(model, messages))
+                 sampling: Sampling, stop: threading.Event, request_id: int,
+                 think: bool | None = None, step: str = "chat") -> None:
+        self.model, self.stop, self.max_tokens, self.step = model, stop, max_tokens, step
+        self.format = chat_format(model)
+        rendered = render_chat(model, messages, think)
+        self.parser = ReplyParser.for_prompt(self.format, rendered)
+        self.guard = LoopGuard()
+        self.prompt = model.tokenize(rendered)
         if len(self.prompt) >= model.n_ctx:
             raise ContextFullError(msg("runtime.conversation_too_long"),
                                    f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
@@ -165,15 +183,34 @@ class GenerationRun:
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
     def records(self) -> Iterator[StepRecord]:
-        for step in generate_step(self.model, self.prompt, self.max_tokens, self.stop):
+        # ``max_tokens`` is the answer's length: thinking comes on top of it, bounded by the
+        # context (a thinking model often thinks longer than its answer).
+        limit = self.model.n_ctx if self.format.can_think else self.max_tokens
+        for step in generate_step(self.model, self.prompt, limit, self.stop):
             if self.model.is_end_of_generation(step.token):
                 self.state.stop_reason = "eos"
                 break
             yield self._record(step)
+            if self.parser.ended:         # the model began a new turn: it is over here
+                self.state.stop_reason = "eos"
+                break
+            if self.guard.add(step.token):
+                self._looped()
+            if self.state.answer_tokens >= self.max_tokens:
+                break
         if self.stop.is_set():
             self.state.stop_reason = "stopped"
-        tail = self._utf8.decode(b"", final=True)
-        self.state.text.append(tail)
+        self.parser.feed(self._utf8.decode(b"", final=True))
+        self.parser.finish()
+
+    def _looped(self) -> None:
+        self.state.stop_reason = "loop"
+        meta = self.model.metadata()
+        raise AnswerLoopError(
+            msg("runtime.answer_loops"),
+            f"model {meta.get('general.name') or self.model.path!r}, step {self.step}: the "
+            f"answer repeated itself from token {self.guard.looped_at} and was stopped at token "
+            f"{self.guard.tokens}", partial_text=self.text)
 
     def _record(self, step: RawStep) -> StepRecord:
         state, now = self.state, time.perf_counter()
@@ -183,10 +220,16 @@ class GenerationRun:
         state.generated += 1
         if step.routing is not None:
             self.routing.append(step.routing)
-        piece = self._utf8.decode(self.model.token_bytes(step.token))
-        state.text.append(piece)
+        special = self.model.is_control(step.token)
+        raw = self.model.token_bytes(step.token, special=special)
+        was_thinking = self.parser.state == THINKING
+        thinking, piece = self.parser.feed(raw.decode("utf-8", errors="replace") if special
+                                           else self._utf8.decode(raw), special)
+        if was_thinking or thinking:
+            state.thinking_tokens += 1
+        state.answer_tokens += bool(piece)
         return StepRecord(
-            request_id=state.request_id, text=piece, token=step.token,
+            request_id=state.request_id, text=piece, thinking=thinking, token=step.token,
             generated_tokens=state.generated, prompt_tokens=state.prompt_tokens,
             prompt_tps=self.prompt_tps, decode_tps=self._decode_tps(now), ttft_s=self._ttft_s,
             context_used=len(self.model.tokens) + 1, context_size=self.model.n_ctx,
@@ -220,7 +263,12 @@ class GenerationRun:
 
     @property
     def text(self) -> str:
-        return "".join(self.state.text)
+        """The answer alone: no thinking, no turn markers, no control tokens."""
+        return self.parser.answer_text
+
+    @property
+    def thinking(self) -> str:
+        return self.parser.thinking_text
 
     @property
     def stats(self) -> ResponseStats:
@@ -232,7 +280,7 @@ class GenerationRun:
             decode_tps=self._decode_tps(ended) if generated > 1 else 0.0,
             ttft_s=self._ttft_s if generated else 0.0, total_s=ended - state.started,
             context_used=len(self.model.tokens), context_size=self.model.n_ctx,
-            stop_reason=state.stop_reason)
+            stop_reason=state.stop_reason, thinking_tokens=state.thinking_tokens)
 
 
 def stream_generate(model: NativeModel, messages: Sequence[ChatMessage], *, max_tokens: int = 256,

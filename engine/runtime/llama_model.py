@@ -155,13 +155,23 @@ class NativeModel:
     def tokenize(self, text: str, special: bool = True) -> list[int]:
         return self.model.tokenize(text.encode("utf-8"), add_bos=False, special=special)
 
-    def token_bytes(self, token: int) -> bytes:
-        size = self._llama.llama_token_to_piece(self.model.vocab, token, self._piece, 64, 0, False)
+    def token_bytes(self, token: int, special: bool = False) -> bytes:
+        """The token's text; control tokens are empty unless ``special`` (the reply parser
+        reads them as markers: "<think>", "<|channel|>", "<start_of_turn>")."""
+        size = self._llama.llama_token_to_piece(self.model.vocab, token, self._piece, 64, 0,
+                                                special)
         if size < 0:   # the piece is longer than the buffer: grow it once and retry
             self._piece = ctypes.create_string_buffer(-size)
             size = self._llama.llama_token_to_piece(self.model.vocab, token, self._piece,
-                                                    -size, 0, False)
+                                                    -size, 0, special)
         return self._piece.raw[:size]
+
+    def is_control(self, token: int) -> bool:
+        """A control token: never text of an answer by itself. (User-defined tokens such as
+        Qwen's "<think>" are text already; the reply parser knows the markers among them.)"""
+        llama = self._llama
+        attr = llama.llama_vocab_get_attr(self.model.vocab, token)
+        return bool(attr & llama.LLAMA_TOKEN_ATTR_CONTROL)
 
     def is_end_of_generation(self, token: int) -> bool:
         return bool(self._llama.llama_vocab_is_eog(self.model.vocab, token))
@@ -223,7 +233,8 @@ class NativeModel:
         if sampling.temperature <= 0:
             sampler.add_greedy()
         else:
-            sampler.add_top_k(sampling.top_k)
+            if sampling.top_k > 0:             # 0: no top-k cut (gpt-oss's default)
+                sampler.add_top_k(sampling.top_k)
             sampler.add_top_p(sampling.top_p, 1)
             sampler.add_temp(sampling.temperature)
             seed = sampling.seed if sampling.seed >= 0 else int.from_bytes(os.urandom(4), "little")

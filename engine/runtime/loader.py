@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import threading
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from engine.messages import Msg, msg
 from engine.runtime import slot_cache
 from engine.runtime.generate import GenerationRun
 from engine.runtime.llama_model import NativeModel, Sampling
+from engine.runtime.sampling import SamplingDefaults, model_sampling
 from engine.model.facts import ModelFacts
 from engine.model.inspect_gguf import inspect_model
 from engine.plan import describe, fallback_ladder, plan
@@ -51,11 +53,18 @@ class LoadedModel:
         if self.recorder is not None:
             self.recorder.enabled = request.record_routing
         sampling = Sampling(temperature=request.temperature, top_p=request.top_p, seed=request.seed)
+        if request.model_sampling:
+            own = self.sampling_defaults
+            sampling = Sampling(own.temperature, own.top_p, own.top_k, request.seed)
         cache = self.native.slot_cache
         if cache is not None and request.conversation_id is not None:
             cache.switch_conversation(request.conversation_id)
         return GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
-                             request.request_id)
+                             request.request_id, think=request.think)
+
+    @functools.cached_property
+    def sampling_defaults(self) -> SamplingDefaults:
+        return model_sampling(self.native.metadata())
 
     def finish_chat(self, run: GenerationRun) -> None:
         self.last_routing = run.routing

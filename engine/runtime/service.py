@@ -48,14 +48,18 @@ class LocalModel:
         self.loaded = loaded
 
     def loaded_event(self, request_id: int) -> ModelLoaded:
-        return ModelLoaded(request_id, self.loaded.facts, self.loaded.recipe, self.loaded.summary)
+        from engine.runtime.generate import chat_format  # noqa: PLC0415 - needs llama_cpp
+        return ModelLoaded(request_id, self.loaded.facts, self.loaded.recipe, self.loaded.summary,
+                           sampling=self.loaded.sampling_defaults,
+                           chat_format=chat_format(self.loaded.native))
 
     def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None:
         run = self.loaded.start_chat(request, stop)
         for record in run.records():
             emit(record)
         self.loaded.finish_chat(run)
-        emit(RequestFinished(request.request_id, run.text, run.stats, request.conversation_id))
+        emit(RequestFinished(request.request_id, run.text, run.stats, request.conversation_id,
+                             thinking=getattr(run, "thinking", "")))
 
     def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None:
         # Imported with this module, the document readers (~110 ms) and summary_model's llama

@@ -323,6 +323,34 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "text.": (
         "이 대화는 모델이 기억하기에 너무 깁니다. 새 대화를 시작하거나 글을 줄여 주세요.",
         "这段对话对模型的记忆来说太长了。请新建对话或缩短文字。"),
+    "The model started repeating the same words over and over, so Rotary stopped it. Try "
+    "Write again, or another model in Settings.": (
+        "모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈췄습니다. 다시 쓰기를 누르거나 "
+        "설정에서 다른 모델을 골라 보세요.",
+        "模型开始一遍又一遍地重复同样的话，Rotary 已将其停止。请点“重新撰写”，或在设置中换一个模型。"),
+    "The model started repeating the same words over and over while reading this document, "
+    "so Rotary stopped and kept no summary. Try again, or another model in Settings.": (
+        "문서를 읽는 동안 모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈췄고 요약은 "
+        "저장하지 않았습니다. 다시 시도하거나 설정에서 다른 모델을 골라 보세요.",
+        "模型在阅读这份文档时开始一遍又一遍地重复同样的话，Rotary 已停止，没有保存摘要。"
+        "请重试，或在设置中换一个模型。"),
+    "The model file's own: answer variety (temperature) {temperature}, top-p {top_p}, top-k "
+    "{top_k}.": (
+        "모델 파일에 적힌 값: 답변 다양성(temperature) {temperature}, top-p {top_p}, "
+        "top-k {top_k}.",
+        "模型文件自带的设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。"),
+    "Recommended for this kind of model: answer variety (temperature) {temperature}, top-p "
+    "{top_p}, top-k {top_k}.": (
+        "이 종류의 모델에 권장되는 값: 답변 다양성(temperature) {temperature}, top-p {top_p}, "
+        "top-k {top_k}.",
+        "此类模型的推荐设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。"),
+    "Rotary's usual: answer variety (temperature) {temperature}, top-p {top_p}, top-k "
+    "{top_k}.": (
+        "Rotary 기본값: 답변 다양성(temperature) {temperature}, top-p {top_p}, top-k {top_k}.",
+        "Rotary 的常用设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。"),
+    "Thought for {words:,} words": (
+        "{words:,}단어 동안 생각함",
+        "思考了 {words:,} 个词"),
 
     # ---- engine/model: reading a model file ------------------------------------------------
     "The model file “{name}” could not be found. It may have been moved or deleted.": (

@@ -83,6 +83,10 @@
         <translation>이 모델</translation>
     </message>
     <message>
+        <source>Thinking…</source>
+        <translation>생각하는 중…</translation>
+    </message>
+    <message>
         <source>The model on the office server ended its answer at once. Its chat template may not suit this model: ask your IT contact.</source>
         <translation>사무실 서버의 모델이 답변을 바로 끝냈습니다. 대화 형식(채팅 템플릿)이 이 모델에 맞지 않을 수 있습니다. IT 담당자에게 문의해 주세요.</translation>
     </message>
@@ -519,6 +523,10 @@
         <translation>마지막 답변 복사(&amp;C)</translation>
     </message>
     <message>
+        <source>&amp;Think before answering</source>
+        <translation>답하기 전에 생각하기(&amp;T)</translation>
+    </message>
+    <message>
         <source>&amp;Go</source>
         <translation>이동(&amp;G)</translation>
     </message>
@@ -641,6 +649,10 @@
     <message>
         <source>answer variety</source>
         <translation>답변의 다양성</translation>
+    </message>
+    <message>
+        <source>the model's own answer variety</source>
+        <translation>모델 자체의 답변 다양성</translation>
     </message>
     <message>
         <source>system prompt</source>
@@ -801,6 +813,18 @@
     <message>
         <source>Standing instructions:</source>
         <translation>고정 지시문:</translation>
+    </message>
+    <message>
+        <source>Use the model's own answer variety</source>
+        <translation>모델 자체의 답변 다양성 사용</translation>
+    </message>
+    <message>
+        <source>The office server applies its own for its model.</source>
+        <translation>사무실 서버가 그 모델에 맞는 자체 값을 씁니다.</translation>
+    </message>
+    <message>
+        <source>Known once a model is loaded.</source>
+        <translation>모델을 불러오면 알 수 있습니다.</translation>
     </message>
     <message>
         <source>Rotary chooses it for the model and this computer.</source>
@@ -1227,6 +1251,14 @@
     <message>
         <source>Questions will no longer search it. The file itself is not deleted.</source>
         <translation>질문할 때 더 이상 이 문서에서 찾지 않습니다. 파일 자체는 삭제되지 않습니다.</translation>
+    </message>
+    <message>
+        <source>What the model thought</source>
+        <translation>모델이 생각한 내용</translation>
+    </message>
+    <message>
+        <source>Shows or hides what the model thought before answering</source>
+        <translation>모델이 답하기 전에 생각한 내용을 보이거나 숨깁니다</translation>
     </message>
 </context>
 <context>
@@ -1686,6 +1718,30 @@
     <message>
         <source>This conversation is too long for the model's memory. Start a new chat or shorten the text.</source>
         <translation>이 대화는 모델이 기억하기에 너무 깁니다. 새 대화를 시작하거나 글을 줄여 주세요.</translation>
+    </message>
+    <message>
+        <source>The model started repeating the same words over and over, so Rotary stopped it. Try Write again, or another model in Settings.</source>
+        <translation>모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈췄습니다. 다시 쓰기를 누르거나 설정에서 다른 모델을 골라 보세요.</translation>
+    </message>
+    <message>
+        <source>The model started repeating the same words over and over while reading this document, so Rotary stopped and kept no summary. Try again, or another model in Settings.</source>
+        <translation>문서를 읽는 동안 모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈췄고 요약은 저장하지 않았습니다. 다시 시도하거나 설정에서 다른 모델을 골라 보세요.</translation>
+    </message>
+    <message>
+        <source>Thought for {words:,} words</source>
+        <translation>{words:,}단어 동안 생각함</translation>
+    </message>
+    <message>
+        <source>The model file's own: answer variety (temperature) {temperature}, top-p {top_p}, top-k {top_k}.</source>
+        <translation>모델 파일에 적힌 값: 답변 다양성(temperature) {temperature}, top-p {top_p}, top-k {top_k}.</translation>
+    </message>
+    <message>
+        <source>Recommended for this kind of model: answer variety (temperature) {temperature}, top-p {top_p}, top-k {top_k}.</source>
+        <translation>이 종류의 모델에 권장되는 값: 답변 다양성(temperature) {temperature}, top-p {top_p}, top-k {top_k}.</translation>
+    </message>
+    <message>
+        <source>Rotary's usual: answer variety (temperature) {temperature}, top-p {top_p}, top-k {top_k}.</source>
+        <translation>Rotary 기본값: 답변 다양성(temperature) {temperature}, top-p {top_p}, top-k {top_k}.</translation>
     </message>
     <message>
         <source>The model file “{name}” could not be found. It may have been moved or deleted.</source>

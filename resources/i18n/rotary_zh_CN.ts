@@ -83,6 +83,10 @@
         <translation>这个模型</translation>
     </message>
     <message>
+        <source>Thinking…</source>
+        <translation>思考中…</translation>
+    </message>
+    <message>
         <source>The model on the office server ended its answer at once. Its chat template may not suit this model: ask your IT contact.</source>
         <translation>办公室服务器上的模型立即结束了回答。它的对话格式（聊天模板）可能不适合这个模型，请联系您的 IT 人员。</translation>
     </message>
@@ -519,6 +523,10 @@
         <translation>复制最后一个回答(&amp;C)</translation>
     </message>
     <message>
+        <source>&amp;Think before answering</source>
+        <translation>回答前先思考(&amp;T)</translation>
+    </message>
+    <message>
         <source>&amp;Go</source>
         <translation>转到(&amp;G)</translation>
     </message>
@@ -641,6 +649,10 @@
     <message>
         <source>answer variety</source>
         <translation>回答的多样性</translation>
+    </message>
+    <message>
+        <source>the model's own answer variety</source>
+        <translation>模型自带的回答多样性</translation>
     </message>
     <message>
         <source>system prompt</source>
@@ -801,6 +813,18 @@
     <message>
         <source>Standing instructions:</source>
         <translation>固定指示：</translation>
+    </message>
+    <message>
+        <source>Use the model's own answer variety</source>
+        <translation>使用模型自带的回答多样性</translation>
+    </message>
+    <message>
+        <source>The office server applies its own for its model.</source>
+        <translation>办公室服务器会为其模型使用自己的设置。</translation>
+    </message>
+    <message>
+        <source>Known once a model is loaded.</source>
+        <translation>加载模型后即可得知。</translation>
     </message>
     <message>
         <source>Rotary chooses it for the model and this computer.</source>
@@ -1227,6 +1251,14 @@
     <message>
         <source>Questions will no longer search it. The file itself is not deleted.</source>
         <translation>提问时将不再搜索此文档。文件本身不会被删除。</translation>
+    </message>
+    <message>
+        <source>What the model thought</source>
+        <translation>模型的思考内容</translation>
+    </message>
+    <message>
+        <source>Shows or hides what the model thought before answering</source>
+        <translation>显示或隐藏模型在回答前的思考内容</translation>
     </message>
 </context>
 <context>
@@ -1686,6 +1718,30 @@
     <message>
         <source>This conversation is too long for the model's memory. Start a new chat or shorten the text.</source>
         <translation>这段对话对模型的记忆来说太长了。请新建对话或缩短文字。</translation>
+    </message>
+    <message>
+        <source>The model started repeating the same words over and over, so Rotary stopped it. Try Write again, or another model in Settings.</source>
+        <translation>模型开始一遍又一遍地重复同样的话，Rotary 已将其停止。请点“重新撰写”，或在设置中换一个模型。</translation>
+    </message>
+    <message>
+        <source>The model started repeating the same words over and over while reading this document, so Rotary stopped and kept no summary. Try again, or another model in Settings.</source>
+        <translation>模型在阅读这份文档时开始一遍又一遍地重复同样的话，Rotary 已停止，没有保存摘要。请重试，或在设置中换一个模型。</translation>
+    </message>
+    <message>
+        <source>Thought for {words:,} words</source>
+        <translation>思考了 {words:,} 个词</translation>
+    </message>
+    <message>
+        <source>The model file's own: answer variety (temperature) {temperature}, top-p {top_p}, top-k {top_k}.</source>
+        <translation>模型文件自带的设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。</translation>
+    </message>
+    <message>
+        <source>Recommended for this kind of model: answer variety (temperature) {temperature}, top-p {top_p}, top-k {top_k}.</source>
+        <translation>此类模型的推荐设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。</translation>
+    </message>
+    <message>
+        <source>Rotary's usual: answer variety (temperature) {temperature}, top-p {top_p}, top-k {top_k}.</source>
+        <translation>Rotary 的常用设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。</translation>
     </message>
     <message>
         <source>The model file “{name}” could not be found. It may have been moved or deleted.</source>

@@ -693,4 +693,16 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'This document cannot be summarised.': (
         '이 문서는 요약할 수 없습니다.',
         '无法总结此文档。'),
+    # ---- thinking, Think before answering, the model's own sampling (fmt28) -------------
+    "Thinking…": ("생각하는 중…", "思考中…"),
+    "What the model thought": ("모델이 생각한 내용", "模型的思考内容"),
+    "Shows or hides what the model thought before answering": (
+        "모델이 답하기 전에 생각한 내용을 보이거나 숨깁니다",
+        "显示或隐藏模型在回答前的思考内容"),
+    "&Think before answering": ("답하기 전에 생각하기(&T)", "回答前先思考(&T)"),
+    "Use the model's own answer variety": ("모델 자체의 답변 다양성 사용", "使用模型自带的回答多样性"),
+    "The office server applies its own for its model.": (
+        "사무실 서버가 그 모델에 맞는 자체 값을 씁니다.", "办公室服务器会为其模型使用自己的设置。"),
+    "Known once a model is loaded.": ("모델을 불러오면 알 수 있습니다.", "加载模型后即可得知。"),
+    "the model's own answer variety": ("모델 자체의 답변 다양성", "模型自带的回答多样性"),
 }

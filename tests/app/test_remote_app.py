@@ -53,7 +53,7 @@ def test_older_settings_keep_running_on_this_computer(tmp_path):
     path.write_text(json.dumps({"schema_version": 2, "model_path": "/m.gguf"}), encoding="utf-8")
     loaded = SettingsStore(path).load()
     assert loaded.settings.engine_location == "local" and not loaded.problems
-    assert json.loads(path.read_text())["schema_version"] == SCHEMA_VERSION == 3
+    assert json.loads(path.read_text())["schema_version"] == SCHEMA_VERSION == 4
     assert Settings().engine_location == "local"        # off by default
 
 

@@ -1,0 +1,208 @@
+"""The app on the real engine with template fixtures (tests/support/reply_models.py): the
+thinking is shown collapsed above the answer and stored apart; the answer, its copy, the
+title and the next prompt hold none of it; a loop ends as a notice, not as answer text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.history import HistoryStore, StoredMessage
+from app.paths import default_paths
+from app.settings import Settings, SettingsStore
+from tests.app.conftest import close_app, wait_idle, wait_ready
+from tests.support.reply_models import ANSWER, HARMONY_THINKING, THINKING, write_reply_model
+
+pytestmark = pytest.mark.slow
+LEAKS = re.compile(r"<\|?/?[a-z_]+\|?>|\banalysis\b|\bthought\b|\bassistant\b|<think>")
+
+
+def _start(qtbot, qapp, qloop, model_path):
+    from app.application import RotaryApp  # noqa: PLC0415
+    from app.bridge import real_backend  # noqa: PLC0415
+    paths = default_paths()
+    SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only",
+                                                     model_path=str(model_path)))
+    rotary = RotaryApp(qapp, qloop, real_backend(), paths)
+    requests = []
+    engine_chat = None
+
+    rotary.start()
+    wait_ready(qtbot, rotary, timeout=120_000)
+    engine_chat = rotary.bridge._engine.chat
+
+    def spy(request):
+        requests.append(request)
+        return engine_chat(request)
+    rotary.bridge._engine.chat = spy
+    return rotary, requests
+
+
+@pytest.mark.parametrize("name, thinking", [("qwen35", THINKING), ("harmony", HARMONY_THINKING)])
+def test_thinking_is_collapsed_stored_apart_and_never_sent_back(qtbot, qapp, qloop, rotary_home,
+                                                                tmp_path, name, thinking):
+    rotary, requests = _start(qtbot, qapp, qloop, write_reply_model(name, tmp_path))
+    try:
+        assert rotary.window.actions["think"].isEnabled()
+        assert rotary.window.actions["think"].isChecked()          # the model's default
+        rotary.chat.send("What does Rotary do?")
+        wait_idle(qtbot, rotary, timeout=120_000)
+        errors = [n for n in rotary.notices.history if n.level == "error"]
+        assert not errors, errors[0].details
+        widget = rotary.window.chat.message_widgets[1]
+        section = widget.thinking_section
+        assert not section.expanded and section.body.isHidden()      # collapsed
+        assert section.header.text() == f"Thought for {len(thinking.split())} words"
+        assert widget.text.strip() == ANSWER and not LEAKS.search(widget.text)
+        qtbot.keyClick(section.header, Qt.Key.Key_Return)           # Enter opens it
+        assert section.expanded and section.body.text() == thinking
+        widget.copy_button.click()
+        assert qapp.clipboard().text().strip() == ANSWER
+        stored = rotary.history.messages(rotary.chat.conversation_id)
+        assert (stored[1].content, stored[1].thinking) == (ANSWER, thinking)
+        assert rotary.history.title(rotary.chat.conversation_id) == "What does Rotary do?"
+        # The next question: the history sent to the model holds the answer, not the thinking.
+        rotary.chat.send("And then?")
+        wait_idle(qtbot, rotary, timeout=120_000)
+        sent = requests[-1].messages
+        assert [m.content for m in sent if m.role == "assistant"] == [ANSWER]
+        assert all(thinking not in m.content for m in sent)
+        # Reopened from the history, the thinking is there again, collapsed.
+        rotary.chat.new_chat()
+        rotary.chat.open_conversation(stored[0].id and rotary.history.list_conversations()[0].id)
+        again = rotary.window.chat.message_widgets[1].thinking_section
+        assert not again.expanded and again.text == thinking
+    finally:
+        close_app(rotary)
+
+
+def test_thinking_can_be_turned_off_for_a_conversation(qtbot, qapp, qloop, rotary_home, tmp_path):
+    rotary, requests = _start(qtbot, qapp, qloop, write_reply_model("qwen35", tmp_path))
+    try:
+        rotary.window.actions["think"].trigger()                   # off, before the first send
+        rotary.chat.send("What does Rotary do?")
+        wait_idle(qtbot, rotary, timeout=120_000)
+        assert requests[-1].think is False
+        conversation = rotary.chat.conversation_id
+        assert rotary.history.think(conversation) is False
+        widget = rotary.window.chat.message_widgets[1]
+        assert getattr(widget, "thinking_section", None) is None    # nothing thought
+        assert widget.text.strip() == ANSWER
+        assert rotary.history.messages(conversation)[1].thinking == ""
+    finally:
+        close_app(rotary)
+
+
+def test_a_looping_model_is_stopped_with_a_notice_never_in_the_answer(qtbot, qapp, qloop,
+                                                                      rotary_home, tmp_path):
+    rotary, _ = _start(qtbot, qapp, qloop, write_reply_model("loop", tmp_path))
+    rotary.allow_unexpected = True
+    try:
+        assert not rotary.window.actions["think"].isEnabled()      # LFM2 cannot think
+        rotary.chat.send("List the options")
+        wait_idle(qtbot, rotary, timeout=120_000)
+        errors = [n for n in rotary.notices.history if n.level == "error"]
+        assert errors and "repeating the same words" in errors[-1].message
+        assert "rotary-reply-fixture" in errors[-1].details and "step chat" in errors[-1].details
+        stored = rotary.history.messages(rotary.chat.conversation_id)
+        assert stored[-1].stats.get("stop_reason") == "failed"
+        assert "repeating" not in stored[-1].content
+        assert stored[-1].content.count("option") <= 64
+    finally:
+        close_app(rotary)
+
+
+def test_an_older_history_gains_the_thinking_column_and_keeps_its_messages(tmp_path):
+    import sqlite3  # noqa: PLC0415
+
+    from app.history import MIGRATIONS  # noqa: PLC0415
+    path = tmp_path / "history.sqlite"
+    db = sqlite3.connect(path)
+    for version in range(4):
+        db.executescript(MIGRATIONS[version])
+    db.execute("INSERT INTO conversations (id, title, created, updated) VALUES (1, 'Old', 0, 0)")
+    db.execute("INSERT INTO messages (conversation_id, position, role, content, created)"
+               " VALUES (1, 0, 'assistant', 'kept', 0)")
+    db.execute("PRAGMA user_version=4")
+    db.commit()
+    db.close()
+    store = HistoryStore(path)
+    assert [(m.content, m.thinking) for m in store.messages(1)] == [("kept", "")]
+    assert store.think(1) is None
+    message = StoredMessage("assistant", "answer", thinking="pondered")
+    store.append(1, message)
+    store.set_think(1, False)
+    assert store.messages(1)[-1].thinking == "pondered" and store.think(1) is False
+    store.close()
+
+
+def _summarise(qtbot, rotary, path):
+    panel = rotary.window.chat.document_panel
+    assert rotary.documents.open_file(str(path))
+    qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
+    assert rotary.documents.summarize("short")
+    wait_idle(qtbot, rotary, timeout=300_000)
+
+
+def test_a_summary_from_a_looping_model_fails_plainly_and_is_not_stored(qtbot, qapp, qloop,
+                                                                         rotary_home, tmp_path):
+    from tests.support.document_samples import long_pdf  # noqa: PLC0415
+    rotary, _ = _start(qtbot, qapp, qloop, write_reply_model("loop", tmp_path))
+    rotary.allow_unexpected = True
+    try:
+        _summarise(qtbot, rotary, long_pdf(tmp_path / "long.pdf", 35, paragraphs_per_page=1))
+        errors = [n for n in rotary.notices.history if n.level == "error"]
+        assert errors and "kept no summary" in errors[-1].message
+        assert "part step" in errors[-1].details and "rotary-reply-fixture" in errors[-1].details
+        stored = rotary.history.messages(rotary.chat.conversation_id) \
+            if rotary.chat.conversation_id is not None else []
+        assert not [m for m in stored if m.role == "assistant" and m.content.strip()]
+        assert not [m for m in stored if "option option" in m.content]
+    finally:
+        close_app(rotary)
+
+
+def test_a_summary_from_a_thinking_model_holds_none_of_its_thinking(qtbot, qapp, qloop,
+                                                                    rotary_home, tmp_path):
+    from tests.support.document_samples import long_pdf  # noqa: PLC0415
+    rotary, requests = _start(qtbot, qapp, qloop, write_reply_model("qwen35", tmp_path))
+    try:
+        _summarise(qtbot, rotary, long_pdf(tmp_path / "report.pdf", 4, paragraphs_per_page=1))
+        errors = [n for n in rotary.notices.history if n.level == "error"]
+        assert not errors, errors[0].details
+        user, answer = rotary.chat.messages
+        assert ANSWER in answer.content and THINKING not in answer.content
+        assert answer.thinking == "" and not LEAKS.search(answer.content)
+    finally:
+        close_app(rotary)
+
+
+@pytest.mark.parametrize("temperature, own", [(0.7, True), (0.4, False)])
+def test_older_settings_follow_the_models_sampling_unless_a_variety_was_set(tmp_path,
+                                                                            temperature, own):
+    import json  # noqa: PLC0415
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"schema_version": 3, "temperature": temperature}))
+    loaded = SettingsStore(path).load()
+    assert loaded.settings.model_sampling is own and loaded.settings.temperature == temperature
+    assert json.loads(path.read_text())["model_sampling"] is own
+
+
+def test_settings_show_which_sampling_applies(qtbot, qapp, qloop, rotary_home, tmp_path):
+    rotary, requests = _start(qtbot, qapp, qloop, write_reply_model("qwen35", tmp_path))
+    try:
+        dialog = rotary.open_settings()
+        assert dialog.use_model_sampling.isChecked()
+        assert dialog.sampling_note.text() == ("The model file's own: answer variety "
+                                              "(temperature) 0.6, top-p 0.95, top-k 20.")
+        dialog.temperature.setValue(0.3)                 # setting a variety overrides it
+        assert not dialog.use_model_sampling.isChecked()
+        assert dialog.result_settings().model_sampling is False
+        dialog.reject()
+        rotary.chat.send("Hello")
+        wait_idle(qtbot, rotary, timeout=120_000)
+        assert requests[-1].model_sampling is True
+    finally:
+        close_app(rotary)
