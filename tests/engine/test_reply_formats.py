@@ -12,6 +12,7 @@ import pytest
 
 from engine.api import ChatMessage, DocumentRequest, LoadRequest
 from engine.documents.summarize import DocumentSummarizer
+from engine.runtime.summary_model import LocalSummaryModel
 from engine.errors import AnswerLoopError
 from engine.recipe import MemoryEstimate, Recipe
 from engine.runtime.chat_format import ReplyParser, detect_format
@@ -172,7 +173,7 @@ def test_a_summary_spends_fewer_tokens_without_thinking_and_keeps_none_of_it(mod
     try:
         for think in (True, False):
             request = DocumentRequest(str(path), cache_dir=str(tmp_path / "cache"), think=think)
-            summarizer = DocumentSummarizer(loaded, request, lambda e: None, threading.Event())
+            summarizer = DocumentSummarizer(LocalSummaryModel(loaded), request, lambda e: None, threading.Event())
             summary = summarizer.run()
             spent[think] = sum(c.generated for c in summarizer.calls)
             steps[think] = len(summarizer.calls)
@@ -192,7 +193,7 @@ def test_a_looping_model_fails_the_summary_quickly(models, tmp_path):
     loaded = load_with_fallback(LoadRequest(str(models("loop")), recipe=_recipe(2048)),
                                 lambda *a: None, lambda r: None)
     try:
-        summarizer = DocumentSummarizer(loaded, DocumentRequest(
+        summarizer = DocumentSummarizer(LocalSummaryModel(loaded), DocumentRequest(
             str(pdf), cache_dir=str(tmp_path / "cache")), lambda e: None, threading.Event())
         started = time.perf_counter()
         with pytest.raises(AnswerLoopError) as caught:
