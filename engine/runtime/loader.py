@@ -10,7 +10,7 @@ from typing import Callable
 
 import numpy as np
 
-from engine.api import ChatRequest, LoadRequest
+from engine.api import ChatRequest, LoadRequest, Placement
 from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
 from engine.runtime import slot_cache
@@ -41,7 +41,8 @@ class LoadedModel:
     recipe: Recipe
     native: NativeModel
     recorder: object | None          # RoutingRecorder or NativeRoutingRecorder
-    summary: Msg                     # what to expect: memory used, speed
+    summary: Msg                     # where it runs (what it placed), and any note
+    placement: Placement | None = None
     last_routing: list = field(default_factory=list)
 
     def start_chat(self, request: ChatRequest, stop: threading.Event) -> GenerationRun:
@@ -82,7 +83,7 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
                        with_probs: bool = False) -> LoadedModel:
     from engine.plan.hardware import probe  # noqa: PLC0415
     from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
-    from engine.plan import describe, plan  # noqa: PLC0415
+    from engine.plan import plan  # noqa: PLC0415
 
     progress(0.0, msg("runtime.checking_file"))
     facts = inspect_model(request.model_path)
@@ -95,11 +96,28 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     transfer = native.slot_cache.transfer if native.slot_cache is not None else None
     if transfer is not None:   # measured at load: the cap the slots actually run with
         recipe = dataclasses.replace(recipe, transfer=transfer, upload_cap=transfer.cap)
-    summary = describe(recipe, facts, hardware).text
+    placement = measure_placement(native, hardware)
+    summary = placement.message          # what llama.cpp placed, never the plan
     if native.slot_cache_note:   # planned slots that this build or this card could not give
         summary = msg("runtime.summary_with_note", summary=summary, note=native.slot_cache_note)
     progress(1.0, msg("runtime.ready"))
-    return LoadedModel(facts, recipe, native, recorder, summary)
+    return LoadedModel(facts, recipe, native, recorder, summary, placement)
+
+
+def measure_placement(native: NativeModel, hardware) -> Placement:
+    """Bytes per device of the loaded model, from llama.cpp's own record of its buffers."""
+    from engine.native.backends import selected  # noqa: PLC0415
+    from engine.runtime.placement import measure  # noqa: PLC0415
+
+    choice = selected()
+    gpus = {d.name: d.description for item in (choice.listing if choice else ())
+            if item.variant == choice.variant for d in item.devices if d.kind != "cpu"}
+    cache = native.slot_cache
+    on_gpu = cache is not None and native.slot_banks_on_gpu and choice.device is not None
+    return measure(native.load_log, gpus, cache.bank_bytes if cache is not None else 0,
+                   choice.device.name if on_gpu else "CPU",
+                   choice.device.backend if choice and choice.device else "CPU",
+                   getattr(hardware, "unused_gpus", ()))
 
 
 def slot_overrides() -> dict:

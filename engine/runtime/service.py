@@ -48,7 +48,8 @@ class LocalModel:
         self.loaded = loaded
 
     def loaded_event(self, request_id: int) -> ModelLoaded:
-        return ModelLoaded(request_id, self.loaded.facts, self.loaded.recipe, self.loaded.summary)
+        return ModelLoaded(request_id, self.loaded.facts, self.loaded.recipe, self.loaded.summary,
+                           self.loaded.placement)
 
     def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None:
         run = self.loaded.start_chat(request, stop)
