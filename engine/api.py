@@ -123,6 +123,7 @@ class Placement:
     devices: tuple[DeviceUse, ...]      # main memory ("CPU") first
     backend: str = "CPU"                # the back-end that runs it: "Vulkan", "CUDA", "CPU"
     message: Msg | None = None          # in words, with a graphics card it cannot use
+    unused_gpus: tuple[str, ...] = ()   # names of cards seen but not used (message says why)
 
     @property
     def gpu(self) -> DeviceUse | None:

@@ -49,7 +49,8 @@ def measure(lines: list[str], gpu_names: dict[str, str], slot_bytes: int = 0,
     devices += [DeviceUse(name, gpu_names.get(name, ""), **fields)
                 for name, fields in sorted(totals.items())]
     placement = Placement(tuple(devices), backend if len(devices) > 1 else "CPU")
-    return Placement(placement.devices, placement.backend, describe(placement, unused))
+    return Placement(placement.devices, placement.backend, describe(placement, unused),
+                     tuple(g.name for g in unused))
 
 
 def describe(placement: Placement, unused=()):
