@@ -17,9 +17,9 @@ from collections import defaultdict
 from engine.api import DeviceUse, Placement
 from engine.messages import msg
 
-BUFFER_LINE = re.compile(r"(\S+) (model|KV|RS|compute) buffer size\s*=\s*([\d.]+) MiB")
+BUFFER_LINE = re.compile(r"(\S+)\s+(model|KV|RS|compute|output) buffer size\s*=\s*([\d.]+) MiB")
 FIELDS = {"model": "model_bytes", "KV": "cache_bytes", "RS": "cache_bytes",
-          "compute": "compute_bytes"}
+          "compute": "compute_bytes", "output": "compute_bytes"}
 MIB = 2 ** 20
 GB = 1e9
 
