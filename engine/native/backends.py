@@ -214,11 +214,12 @@ def _child_command(folder: str) -> list[str]:
     return [sys.executable, "-c", _CHILD_CODE, folder]
 
 
-def list_devices(variant: Variant, timeout: float = CHILD_TIMEOUT_S) -> VariantDevices:
+def list_devices(variant: Variant, timeout: float = CHILD_TIMEOUT_S,
+                 extra_env: dict[str, str] | None = None) -> VariantDevices:
     """The devices ``variant``'s ggml sees, asked in a child process. Never raises."""
     started = time.perf_counter()
     root = str(Path(__file__).resolve().parents[2])      # the child imports this same engine
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+    env = dict(os.environ, **(extra_env or {}), PYTHONPATH=os.pathsep.join(
         p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
     try:
         done = subprocess.run(_child_command(variant.folder), capture_output=True, text=True,
