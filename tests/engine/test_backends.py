@@ -6,6 +6,7 @@ on the installed CPU build."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -164,7 +165,7 @@ def test_engine_devices_json(tmp_path):
     env_root.mkdir()
     done = subprocess.run([sys.executable, "-m", "engine", "devices", "--json"],
                           capture_output=True, text=True, timeout=60, check=False,
-                          env={**__import__("os").environ, backends.ROOT_ENV: str(env_root),
+                          env={**os.environ, backends.ROOT_ENV: str(env_root),
                                "XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
@@ -288,3 +289,12 @@ def test_placement_on_the_gpu_counts_its_buffers_and_slots():
 def test_slots_in_main_memory_leave_the_gpu_line_out():
     placed = measure(LOAD_LOG_CPU, {}, slot_bytes=64 * 2**20)
     assert placed.gpu is None and placed.ram.slot_bytes == 64 * 2**20
+
+
+def test_chat_on_a_device_that_does_not_exist_says_so(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "engine", "chat", str(tmp_path / "m.gguf"),
+                           "--device", "Vulkan9"], capture_output=True, text=True, timeout=60,
+                          check=False, input="",
+                          env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)})
+    assert done.returncode == 2
+    assert "There is no device named Vulkan9" in done.stderr and "engine devices" in done.stderr
