@@ -398,6 +398,25 @@ def _forget() -> None:
         _selected = None
 
 
+def live_memory(name: str) -> tuple[int, int] | None:
+    """(free, total) bytes of device ``name`` now, from this process's ggml once llama_cpp is
+    loaded (the kept listing's figures are from the boot's first start); None before."""
+    path = ggml_library_path() if "llama_cpp.llama_cpp" in sys.modules else None
+    if path is None:
+        return None
+    lib = ctypes.CDLL(str(path))
+    lib.ggml_backend_dev_by_name.argtypes, lib.ggml_backend_dev_by_name.restype = \
+        [ctypes.c_char_p], ctypes.c_void_p
+    lib.ggml_backend_dev_memory.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t),
+                                            ctypes.POINTER(ctypes.c_size_t)]
+    device = lib.ggml_backend_dev_by_name(name.encode())
+    if not device:
+        return None
+    free, total = ctypes.c_size_t(0), ctypes.c_size_t(0)
+    lib.ggml_backend_dev_memory(device, ctypes.byref(free), ctypes.byref(total))
+    return int(free.value), int(total.value)
+
+
 def ggml_library_path() -> Path | None:
     """The libggml that llama-cpp-python's libllama uses in this process (the chosen folder)."""
     folder = os.environ.get(LIB_ENV) or str(wheel_lib_folder() or "")

@@ -306,9 +306,13 @@ def _nvml_match(device, nvml_gpus: tuple[GpuInfo, ...]) -> GpuInfo | None:
 
 def _from_device(device, nvml: GpuInfo | None) -> GpuInfo:
     """A ggml device as GpuInfo; NVML's live free memory and link facts where it knows them."""
+    free = device.free_bytes
+    if nvml is None and device.kind == "gpu":     # no NVML: ggml's reading now, once loaded
+        from engine.native.backends import live_memory  # noqa: PLC0415
+
+        free = (live_memory(device.name) or (free, 0))[0]
     base = GpuInfo(index=0, name=device.description or device.name,
-                   total_bytes=device.total_bytes, free_bytes=device.free_bytes,
-                   driver_version="")
+                   total_bytes=device.total_bytes, free_bytes=free, driver_version="")
     if nvml is not None:
         base = dataclasses.replace(nvml, total_bytes=nvml.total_bytes or device.total_bytes)
     return dataclasses.replace(base, backend=device.backend, device=device.name,

@@ -15,6 +15,7 @@ from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
 from engine.runtime import slot_cache
 from engine.runtime.generate import GenerationRun
+from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.model.facts import ModelFacts
 from engine.runtime.predictor import RouterPredictor, hidden_node_name
@@ -87,6 +88,7 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
 
     progress(0.0, msg("runtime.checking_file"))
     facts = inspect_model(request.model_path)
+    llama_cpp_module()      # the back-end chosen and loaded: the probe reads its live memory
     hardware = probe()
     recipe = request.recipe or plan(facts, hardware, preset=request.preset,
                                     overrides=slot_overrides())
