@@ -34,9 +34,12 @@ ROOT = Path(__file__).resolve().parents[2]
 STEPS = 48
 # Stock Vulkan and the slot cache on Vulkan run the same layout; they are not bitwise equal
 # (elementwise work of slot-resident experts runs on the device, the misses' on the CPU), so
-# the logits must agree within this (measured: see the module's report line).
-LOGIT_TOLERANCE = 5e-3
-CHILD_TIMEOUT_S = 100
+# the logits must agree within this (measured here: 5.3e-4 at most, logits spanning ~8).
+LOGIT_TOLERANCE = 2e-3
+# lavapipe compiles its pipelines on the first run (~50 s on a busy 2-core machine) and keeps
+# them in Mesa's shader cache (~/.cache/mesa_shader_cache, MESA_SHADER_CACHE_DIR; ggml itself
+# keeps none): then the Vulkan child takes ~15 s plus ~5 tokens/s of decoding.
+CHILD_TIMEOUT_S = 240
 
 
 def vulkan_variant() -> backends.Variant | None:
@@ -136,8 +139,14 @@ def test_native_counters_show_the_asynchronous_path(runs):
     _, vulkan = runs
     counters = vulkan["slots"]["counters"]
     assert counters["async_copies"] > 0 and counters["sync_copies"] == 0
-    assert counters["graph_waits"] > 0 and counters["host_waits"] == 0
+    assert counters["graph_waits"] >= STEPS - 1   # every token's graph waited for its uploads
     assert counters["staged_bytes"] > 0          # the copies came through pinned staging
+    # The host never waited for the device on the cache's behalf while decoding: between the
+    # first warm start and the end, the one wait is the second prompt's routing read (a warm
+    # start reads the prompt's routing once the prompt is computed; the probe at load waits
+    # too). TokenResidency counts a warm start's wait into the first token after it.
+    assert counters["host_waits"] - vulkan["slots"]["after_warm"]["host_waits"] == 1
+    assert sum(waits for _, _, waits in vulkan["slots"]["steps"][1:]) == 0
 
 
 def test_slots_read_right_after_their_upload(runs):
@@ -149,7 +158,7 @@ def test_slots_read_right_after_their_upload(runs):
     not freedom from races."""
     _, vulkan = runs
     steps = vulkan["slots"]["steps"]
-    read_after_upload = sum(1 for (uploads, _), (_, hits) in zip(steps, steps[1:])
+    read_after_upload = sum(1 for (uploads, _, _), (_, hits, _) in zip(steps, steps[1:])
                             if uploads and hits)
     assert read_after_upload >= 10
     stock, slots = vulkan["stock"]["logits"], vulkan["slots"]["logits"]

@@ -40,7 +40,7 @@ def recipe(layers: int, slots: int, policy: str = "lru"):
 
 def greedy(model, steps: int):
     """Prompt, warm start, then ``steps`` greedy tokens: tokens, logits [steps, vocab], s/token,
-    and per step (uploads, hits) of the slot cache."""
+    and per step (uploads, hits, host waits) of the slot cache."""
     from engine.runtime.bindings import llama_cpp_module  # noqa: PLC0415
     from engine.runtime.llama_model import Sampling  # noqa: PLC0415
 
@@ -57,7 +57,8 @@ def greedy(model, steps: int):
         tokens.append(int(token))
         model.decode([token], step=True)
         step = model.last_residency
-        steps_seen.append((step.uploads, step.hits) if step is not None else (0, 0))
+        steps_seen.append((step.uploads, step.hits, step.host_waits) if step is not None
+                          else (0, 0, 0))
     return tokens, np.array(logits), (time.perf_counter() - started) / steps, steps_seen
 
 
@@ -119,7 +120,7 @@ def conversations(loaded) -> dict:
     cache = loaded.native.slot_cache
 
     def chat(conversation: int, prompt: str):
-        request = ChatRequest((ChatMessage("user", prompt),), max_tokens=12, temperature=0.0,
+        request = ChatRequest((ChatMessage("user", prompt),), max_tokens=6, temperature=0.0,
                               conversation_id=conversation)
         run = loaded.start_chat(request, threading.Event())
         for _ in run.records():
