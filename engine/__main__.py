@@ -113,6 +113,7 @@ def _hardware(args):
 
 def cmd_plan(args) -> int:
     from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
+    from engine.native.devices_cli import planned_device  # noqa: PLC0415
     from engine.plan import describe, plan, recipe_to_dict  # noqa: PLC0415
 
     facts, hardware = inspect_model(args.model), _hardware(args)
@@ -120,9 +121,12 @@ def cmd_plan(args) -> int:
     summary = describe(recipe, facts, hardware)
     if args.json:
         print(json.dumps({"recipe": recipe_to_dict(recipe), "fit": summary.level,
-                          "summary": str(summary.text)}, indent=2))
+                          "summary": str(summary.text),
+                          "planned_for": planned_device(hardware)}, indent=2))
         return 0
     print(summary.text, f"[{summary.level}]")
+    for card in hardware.unused_gpus:
+        print(f"not used: {card.why_unused}")
     for field in dataclasses.fields(recipe):
         if field.name not in ("vram", "ram"):
             print(f"{field.name:>18}: {_plain(getattr(recipe, field.name))}")

@@ -40,6 +40,16 @@ def use_device(name: str | None) -> None:
         raise EngineError(msg("hardware.no_such_device", name=name)) from error
 
 
+def planned_device(hardware) -> dict:
+    """The device a plan is for, and the cards seen but not used (``engine plan``)."""
+    gpu = hardware.gpus[0] if hardware.gpus else None
+    return {"device": (gpu.device or None) if gpu else "CPU",
+            "backend": (gpu.backend or None) if gpu else "CPU",
+            "name": gpu.name if gpu else "processor", "pretend": hardware.is_pretend,
+            "unused_gpus": [{"name": g.name, "why": str(g.why_unused)}
+                            for g in hardware.unused_gpus]}
+
+
 def report(refresh: bool = False) -> dict:
     from engine.native import backends  # noqa: PLC0415
     from engine.plan.hardware import _probe_gpus, usable_gpus  # noqa: PLC0415

@@ -5,6 +5,7 @@ on the installed CPU build."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -298,3 +299,18 @@ def test_chat_on_a_device_that_does_not_exist_says_so(tmp_path):
                           env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)})
     assert done.returncode == 2
     assert "There is no device named Vulkan9" in done.stderr and "engine devices" in done.stderr
+
+
+def test_engine_plan_says_which_device_it_plans_for():
+    from engine.native.devices_cli import planned_device  # noqa: PLC0415
+
+    listing = (VariantDevices(CPU_BUILD, (CPU_DEV,)),)
+    gpus, unused = usable_gpus((nvml_gpu(),), selection(*listing))
+    info = dataclasses.replace(hardware.HardwareInfo.pretend(vram_gb=0), gpus=gpus,
+                               unused_gpus=unused)
+    said = planned_device(info)
+    assert said["device"] == "CPU" and said["unused_gpus"][0]["name"] == RTX
+    assert "no graphics support" in said["unused_gpus"][0]["why"]
+    (gpu,), _ = usable_gpus((), selection(VariantDevices(VULKAN, (vk(),))))
+    said = planned_device(dataclasses.replace(info, gpus=(gpu,), unused_gpus=()))
+    assert (said["device"], said["backend"], said["name"]) == ("Vulkan0", "Vulkan", RTX)
