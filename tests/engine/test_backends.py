@@ -314,3 +314,27 @@ def test_engine_plan_says_which_device_it_plans_for():
     (gpu,), _ = usable_gpus((), selection(VariantDevices(VULKAN, (vk(),))))
     said = planned_device(dataclasses.replace(info, gpus=(gpu,), unused_gpus=()))
     assert (said["device"], said["backend"], said["name"]) == ("Vulkan0", "Vulkan", RTX)
+
+
+def test_the_loaded_model_reports_what_it_placed(tiny_moe_path, cpu_recipe):
+    """A real load on the CPU build: bytes from llama.cpp's own buffer log, in the summary."""
+    pytest.importorskip("llama_cpp")
+    from engine.api import LoadRequest  # noqa: PLC0415
+    from engine.runtime import slot_cache  # noqa: PLC0415
+    from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
+
+    slots = (2, 2, 2, 2) if slot_cache.available() else ()
+    loaded = load_with_fallback(LoadRequest(str(tiny_moe_path), recipe=cpu_recipe(
+        expert_slots=slots, residency_policy="lru")), lambda *_: None, lambda *_: None)
+    try:
+        placement = loaded.placement
+        assert placement.gpu is None and placement.backend == "CPU"
+        ram = placement.ram
+        # the weights llama.cpp mapped are the file's tensors, to the log's 0.01 MiB (+ padding)
+        weights = loaded.facts.dense_bytes + loaded.facts.expert_bytes
+        assert abs(ram.model_bytes - weights) < 0.02 * 2**20, (ram.model_bytes, weights)
+        assert ram.cache_bytes > 0 and ram.compute_bytes > 0
+        assert ram.slot_bytes == (loaded.native.slot_cache.bank_bytes if slots else 0)
+        assert loaded.summary == placement.message            # the load summary is the placement
+    finally:
+        loaded.close()
