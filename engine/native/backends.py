@@ -369,6 +369,8 @@ def select(wanted: str | None = None) -> Selection:
         if "llama_cpp.llama_cpp" in sys.modules and _selected is not None:
             raise LookupError(wanted)
         outside = os.environ.get(LIB_ENV, "") if _selected is None else ""
+        if not outside and "llama_cpp.llama_cpp" in sys.modules:   # loaded before us: that one
+            outside = str(wheel_lib_folder() or "")
         selection = choose(device_listing(), wanted, folder=outside)
         if not outside and "llama_cpp.llama_cpp" not in sys.modules:
             _point_llama_cpp_at(selection.variant)

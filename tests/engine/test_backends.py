@@ -338,3 +338,24 @@ def test_the_loaded_model_reports_what_it_placed(tiny_moe_path, cpu_recipe):
         assert loaded.summary == placement.message            # the load summary is the placement
     finally:
         loaded.close()
+
+
+def test_select_keeps_a_library_loaded_before_it(monkeypatch):
+    listing = (VariantDevices(CPU_BUILD, (CPU_DEV,)), VariantDevices(VULKAN, (vk(),)))
+    monkeypatch.setattr(backends, "device_listing", lambda: listing)
+    monkeypatch.setattr(backends, "wheel_lib_folder", lambda: "/lib/cpu")
+    monkeypatch.setenv(backends.LIB_ENV, "recorded, so that teardown restores it")
+    monkeypatch.delenv(backends.LIB_ENV)
+    monkeypatch.setitem(sys.modules, "llama_cpp.llama_cpp", object())
+    monkeypatch.setattr(backends, "_selected", None)
+    chosen = backends.select("")
+    assert chosen.variant == CPU_BUILD and chosen.device is None
+    assert backends.LIB_ENV not in os.environ
+    monkeypatch.delitem(sys.modules, "llama_cpp.llama_cpp")
+    monkeypatch.setattr(backends, "_selected", None)
+    chosen = backends.select("")
+    assert chosen.variant == VULKAN and os.environ[backends.LIB_ENV] == "/lib/vulkan"
+
+
+def test_the_previous_test_left_no_library_path_behind():
+    assert os.environ.get(backends.LIB_ENV) != "/lib/vulkan"
