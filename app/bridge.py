@@ -96,6 +96,14 @@ def check_native_helpers() -> tuple[bool, str]:
     return _lazy("engine.runtime.native_check", "self_test")()
 
 
+DEVICE_LIST_FLAG = "--rotary-list-devices"   # engine/native/backends.py CHILD_FLAG
+
+
+def list_devices_child(argv: list[str]) -> int:
+    """The frozen app run as engine/native/backends.py's child: print one back-end's devices."""
+    return _lazy("engine.native.backends", "child_main")(argv)
+
+
 def check_text_recognition() -> tuple[bool, str]:
     """The self-test's OCR check (engine/documents/ocr.py), imported only when it runs."""
     return _lazy("engine.documents.ocr", "self_test")()

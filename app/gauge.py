@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from engine.api import ServerModelLoaded, next_request_id
 from app.bridge import VramReading, words_per_token
 from app.i18n import tr
+from app.messages import say
 from app.theme import gauge_colour
 
 GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card reads 8.0
@@ -50,6 +51,7 @@ class GaugeModel:
 
     words_per_token: float = 0.75
     has_gpu: bool | None = None              # None: not known yet
+    processor_note: str = ""                 # the loaded model runs on the processor: why
     on_server: bool = False                  # the model runs on the office server
     vram: VramReading | None = None
     vram_lost: bool = False                  # NVML worked, then stopped
@@ -131,6 +133,7 @@ class GaugeModel:
         """Another model is loading: nothing of the previous one stays on screen."""
         self.reset_conversation(floor)
         self.context_size, self.on_server = 0, False
+        self.processor_note = ""
 
     # ---- sentences (plain words; the technical term goes into the tooltip) -----------------
 
@@ -138,7 +141,7 @@ class GaugeModel:
         if self.on_server:
             return tr("The model runs on the office server, not on this computer.")
         if self.has_gpu is False:
-            return tr("No graphics card: the model runs on the processor.")
+            return self.processor_note or tr("No graphics card: the model runs on the processor.")
         if self.vram is None and self.vram_lost:
             return tr("Graphics memory: unknown (the graphics driver stopped answering)")
         if self.vram is None:
@@ -490,6 +493,10 @@ class GaugeWidget(QFrame):
     def on_model_loaded(self, event) -> None:
         self.model.context_size = int(event.context_size)
         self.model.on_server = isinstance(event, ServerModelLoaded)
+        placement = getattr(event, "placement", None)
+        if placement is not None:        # what the loaded model placed, not what was planned
+            self.model.has_gpu = placement.gpu is not None
+            self.model.processor_note = say(placement.message) if placement.gpu is None else ""
         self._dirty = True
 
     def on_model_unloaded(self) -> None:

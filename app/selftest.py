@@ -191,11 +191,23 @@ def _load_and_generate(engine, events: queue.Queue, model: Path, preset: str | N
         return Check("engine", False, f"generation failed: {_describe(finished)}")
     if not tokens or not finished.text.strip():
         return Check("engine", False, "the model loaded but wrote nothing")
-    recipe = loaded.recipe        # what was planned; the log says what llama.cpp did
-    layers = "all" if recipe.n_gpu_layers < 0 else str(recipe.n_gpu_layers)
     return Check("engine", True, f"{len(tokens)} tokens, {tokens[-1].decode_tps:.0f} tokens/s, "
                                  f"{time.perf_counter() - started:.1f} s, recipe "
-                                 f"{recipe.preset} with {layers} layers on the GPU")
+                                 f"{loaded.recipe.preset}, {where_it_ran(loaded)}")
+
+
+def where_it_ran(loaded: ModelLoaded) -> str:
+    """The device the model ran on, from what the loaded model placed (never the plan)."""
+    placement = loaded.placement
+    if placement is None:
+        return "placement unknown"
+    gpu = placement.gpu
+    if gpu is None:
+        unused = ", ".join(placement.unused_gpus)
+        return "ran on the processor" + (f" (graphics card not used: {unused})" if unused else "")
+    return (f"ran on {gpu.device} ({gpu.description}, {placement.backend}): "
+            f"{gpu.total_bytes / 2**20:.0f} MiB there, {gpu.slot_bytes / 2**20:.0f} MiB of "
+            f"them expert slots")
 
 
 def _wait_for(events: queue.Queue, request_id: int, wanted: type, timeout: float,

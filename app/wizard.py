@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizard
 from engine.errors import EngineError
 from app.bridge import HardwareInfo, auto_preset, preset_in_a_sentence
 from app.i18n import tr
+from app.messages import say
 from app.model_check import ModelChooser
 from app.notifications import NotificationService
 from app.paths import AppPaths
@@ -25,6 +26,9 @@ GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card rea
 
 def describe_hardware(hardware: HardwareInfo) -> str:
     ram = tr("{size} GB of system memory").format(size=f"{hardware.ram_total_bytes / GB:.0f}")
+    unused = [g.why_unused for g in getattr(hardware, "unused_gpus", ()) if g.why_unused]
+    if not hardware.gpus and unused:     # a card this installation cannot use: why, what to do
+        return tr("{why} This computer has {ram}.").format(why=say(unused[0]), ram=ram)
     if not hardware.gpus:
         return tr("No NVIDIA graphics card was found, so models will run on the processor. "
                   "This computer has {ram}.").format(ram=ram)

@@ -2,11 +2,13 @@
 
     info MODEL [--json]
     plan MODEL [--vram GB] [--ram GB] [--preset NAME] [--json]
+    devices [--json] [--refresh]   what each installed llama.cpp back-end can use
     chat MODEL [--preset NAME] [--max-tokens N]
     chat --server URL [--model NAME] [--api-key-env VAR] [--ca-bundle PEM]   an office server
     trace MODEL --prompt TEXT --out t.npz [--max-tokens N]
       chat and trace also take the expert slot cache options:
       [--slots N | --slot-gib G | --no-slots] [--policy NAME] [--replay TRACE.npz] [--json]
+      [--device NAME]              run on this device (a name from `devices`, or CPU)
     demo DIR                       write the built-in demo model
     summarize FILE --model MODEL [--preset short] [--json]   (engine/cli/documents.py)
     summarize FILE --server URL [--model NAME]   the office server's model reads it
@@ -29,6 +31,8 @@ from engine.messages import Msg, msg
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from engine.cli.devices import add_device_option, add_devices_parser  # noqa: PLC0415
+
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     info = sub.add_parser("info", help="what the model file contains")
@@ -55,6 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--replay", help="route decode steps from this trace (benchmarks)")
         command.add_argument("--json", action="store_true",
                              help="print the slot cache's counts as JSON on stdout at the end")
+        add_device_option(command)
+    add_devices_parser(sub)
     chat = sub.choices["chat"]
     think = chat.add_mutually_exclusive_group()
     think.add_argument("--think", dest="think", action="store_true", default=None,
@@ -111,6 +117,7 @@ def _hardware(args):
 
 def cmd_plan(args) -> int:
     from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
+    from engine.cli.devices import planned_device  # noqa: PLC0415
     from engine.plan import describe, plan, recipe_to_dict  # noqa: PLC0415
 
     facts, hardware = inspect_model(args.model), _hardware(args)
@@ -118,9 +125,12 @@ def cmd_plan(args) -> int:
     summary = describe(recipe, facts, hardware)
     if args.json:
         print(json.dumps({"recipe": recipe_to_dict(recipe), "fit": summary.level,
-                          "summary": str(summary.text)}, indent=2))
+                          "summary": str(summary.text),
+                          "planned_for": planned_device(hardware)}, indent=2))
         return 0
     print(summary.text, f"[{summary.level}]")
+    for card in hardware.unused_gpus:
+        print(f"not used: {card.why_unused}")
     for field in dataclasses.fields(recipe):
         if field.name not in ("vram", "ram"):
             print(f"{field.name:>18}: {_plain(getattr(recipe, field.name))}")
@@ -140,8 +150,10 @@ def _plain(value):
 def _load(args, with_weights: bool = False, with_hidden: bool = False, with_probs: bool = False,
           record_routing: bool = False):
     from engine.api import LoadRequest  # noqa: PLC0415
+    from engine.cli.devices import use_device  # noqa: PLC0415
     from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
 
+    use_device(getattr(args, "device", None))    # before llama_cpp is imported
     request = LoadRequest(model_path=args.model, recipe=_cli_recipe(args),
                           record_routing=record_routing)
     loaded = load_with_fallback(request, lambda f, m: None,
@@ -209,7 +221,18 @@ def _print_slot_json(loaded, decode_tps: list[float]) -> None:
         "upload_cap": cache.policy.upload_cap if cache else None,
         "transfer": recipe_to_dict(recipe)["transfer"],
         "prompt_note": _plain(recipe.prompt_note),
-        "decode_tps": decode_tps}, indent=2))
+        "decode_tps": decode_tps,
+        "placement": _placement_json(loaded.placement)}, indent=2))
+
+
+def _placement_json(placement) -> dict | None:
+    """What the loaded model placed on each device (never the plan)."""
+    if placement is None:
+        return None
+    return {"backend": placement.backend, "summary": _plain(placement.message),
+            "gpu": placement.gpu.device if placement.gpu else None,
+            "devices": [dict(dataclasses.asdict(d), total_bytes=d.total_bytes)
+                        for d in placement.devices]}
 
 
 def _chat_request(args, messages):
@@ -298,6 +321,12 @@ def _record_conversations(loaded, args) -> tuple[list, list]:
     return steps, contexts
 
 
+def cmd_devices(args) -> int:
+    from engine.cli.devices import cmd_devices as run  # noqa: PLC0415
+
+    return run(args)
+
+
 def cmd_demo(args) -> int:
     from engine.demo.demo_model import ensure_demo_model  # noqa: PLC0415
 
@@ -318,7 +347,7 @@ def cmd_summarize(args) -> int:
 
 
 COMMANDS = {"info": cmd_info, "plan": cmd_plan, "chat": cmd_chat, "trace": cmd_trace,
-            "demo": cmd_demo, "summarize": cmd_summarize, "ask": cmd_ask}
+            "devices": cmd_devices, "demo": cmd_demo, "summarize": cmd_summarize, "ask": cmd_ask}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -103,6 +103,45 @@ class ServerInfo:
 
 
 @dataclass(frozen=True)
+class DeviceUse:
+    """Bytes that the loaded model holds on one device, as llama.cpp allocated them."""
+
+    device: str               # ggml's device name ("Vulkan0", "CUDA0"); "CPU" = main memory
+    description: str = ""     # the card's name; "" for main memory
+    model_bytes: int = 0      # weights
+    slot_bytes: int = 0       # expert slots (the slot cache's banks)
+    cache_bytes: int = 0      # the conversation's memory (KV cache, recurrent state)
+    compute_bytes: int = 0    # scratch for computing
+
+    @property
+    def total_bytes(self) -> int:
+        return self.model_bytes + self.slot_bytes + self.cache_bytes + self.compute_bytes
+
+    @property
+    def is_gpu(self) -> bool:
+        return self.device != "CPU"
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the loaded model is: what it placed, never what was planned."""
+
+    devices: tuple[DeviceUse, ...]      # main memory ("CPU") first
+    backend: str = "CPU"                # the back-end that runs it: "Vulkan", "CUDA", "CPU"
+    message: Msg | None = None          # in words, with a graphics card it cannot use
+    unused_gpus: tuple[str, ...] = ()   # names of cards seen but not used (message says why)
+
+    @property
+    def gpu(self) -> DeviceUse | None:
+        """The graphics card holding part of the model, or None: the processor runs it."""
+        return next((d for d in self.devices if d.is_gpu and d.total_bytes > 0), None)
+
+    @property
+    def ram(self) -> DeviceUse:
+        return next((d for d in self.devices if not d.is_gpu), DeviceUse("CPU"))
+
+
+@dataclass(frozen=True)
 class ModelLoaded:
     """A model file loaded on this computer, with the recipe it runs with."""
 
@@ -114,6 +153,7 @@ class ModelLoaded:
     sampling: object | None = None
     # engine.runtime.chat_format.ChatFormat: whether it thinks, and whether that can be chosen
     chat_format: object | None = None
+    placement: Placement | None = None  # where llama.cpp put it (bytes per device)
 
     @property
     def context_size(self) -> int:

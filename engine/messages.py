@@ -149,6 +149,15 @@ CATALOGUE: dict[str, str] = {
                                  "even with the smallest settings. Try a smaller model.",
     "runtime.fewer_slots": "Not enough graphics memory, so less of the model is kept on the "
                            "graphics card.",
+    # where the loaded model actually is (engine/runtime/placement.py), never the plan
+    "runtime.placed_gpu": "The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it "
+                          "there and {ram_gb:.1f} GB in main memory.",
+    "runtime.placed_gpu_slots": "The model runs on the graphics card {device}: {gpu_gb:.1f} GB "
+                                "of it there ({slot_gb:.1f} GB of them single experts) and "
+                                "{ram_gb:.1f} GB in main memory.",
+    "runtime.placed_processor": "The model runs on the processor ({ram_gb:.1f} GB in main "
+                                "memory); no graphics card is used.",
+    "runtime.placed_with_unused": "{placed} {unused}",
     "runtime.stopped_unexpectedly": "The model stopped unexpectedly while writing.",
     "runtime.chat_format_unsupported": "Rotary does not know how to hold a conversation with "
                                        "this model.",
@@ -196,6 +205,19 @@ CATALOGUE: dict[str, str] = {
     "model.unsupported_design": "Rotary cannot run this kind of model yet (its design is "
                                 "called “{design}”).",
 
+    # ---- engine/plan/hardware.py: a graphics card this installation cannot use ---------------
+    "hardware.gpu_no_backend": "Rotary cannot use the graphics card {name}: this installation "
+                               "has no graphics support for it, so the model runs on the "
+                               "processor, more slowly. Install Rotary's package with graphics "
+                               "support (or ask your IT contact to).",
+    "hardware.gpu_backend_failed": "Rotary could not start the graphics card {name}, so the "
+                                   "model runs on the processor, more slowly. Updating the "
+                                   "graphics card's driver from its maker's website usually "
+                                   "fixes this; then restart Rotary.",
+    "hardware.gpu_integrated": "The graphics {name} is built into the processor and shares "
+                               "main memory, so Rotary keeps the model in main memory instead.",
+    "hardware.no_such_device": "There is no device named {name}. `python -m engine devices` "
+                               "lists the ones this installation can use.",
     # ---- engine/plan: what fits on this computer -------------------------------------------
     "plan.preset_auto": "Automatic (fit this computer)",
     "plan.preset_auto_in_a_sentence": "an automatic setting for this computer",

@@ -1,4 +1,10 @@
-"""What this computer has: NVIDIA GPUs (through NVML), system RAM and CPU cores.
+"""What this computer has: the GPUs the installed llama.cpp can run on, system RAM and cores.
+
+The GPU list comes from llama.cpp's own device list (ggml's backend registry of each installed
+back-end variant, engine/native/backends.py): a card is planned for only when the build that
+will run can use it. NVML adds what it knows of NVIDIA cards (PCIe link, memory bandwidth,
+live memory readings for the gauge) and names the NVIDIA cards that no installed back-end can
+use (``unused_gpus``, each with a sentence saying why and what to do).
 
 Nothing here raises: a laptop without an NVIDIA card, without the driver or with a
 broken NVML is a normal answer (an empty ``gpus`` tuple and a plain ``nvml_status``).
@@ -10,6 +16,7 @@ reading twice a second, only when it starts).
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import importlib
 import logging
 import os
@@ -18,6 +25,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import psutil
+
+from engine.native import backends
+
+from engine.messages import Msg, msg
 
 GIB = 1024 ** 3
 MIB = 1024 ** 2
@@ -40,6 +51,10 @@ class GpuInfo:
     pcie_gen: int = 0                   # 0 = unknown
     pcie_width: int = 0                 # lanes; 0 = unknown
     memory_bandwidth_bytes_s: int = 0   # peak, from bus width x memory clock; 0 = unknown
+    backend: str = ""                   # "CUDA", "Vulkan"; "" = unknown (NVML only, pretend)
+    device: str = ""                    # ggml's device name ("Vulkan0"): what --device takes
+    integrated: bool = False            # shares system memory: gets no slots
+    why_unused: Msg | None = None       # in unused_gpus: why this build cannot use it, what to do
 
 
 @dataclass(frozen=True)
@@ -63,6 +78,7 @@ class HardwareInfo:
     nvml_status: str
     nvml_detail: str = ""     # the raw NVML error, for "Copy details"
     is_pretend: bool = False  # made up for planning, not measured
+    unused_gpus: tuple[GpuInfo, ...] = ()   # seen, but not run on (``why_unused`` says why)
 
     @property
     def has_gpu(self) -> bool:
@@ -218,12 +234,87 @@ def _process_vram(lib: Any, handle: Any) -> int | None:
 
 def probe() -> HardwareInfo:
     """Everything the planner needs to know about this computer. Never raises."""
-    gpus, status, detail = _probe_gpus()
+    nvml_gpus, status, detail = _probe_gpus()
+    gpus, unused = usable_gpus(nvml_gpus, _selection())
     ram_total, ram_available = _ram_bytes()
     physical, logical = _cpu_cores()
     return HardwareInfo(gpus=gpus, ram_total_bytes=ram_total, ram_available_bytes=ram_available,
                         cpu_physical_cores=physical, cpu_logical_cores=logical,
-                        nvml_status=status, nvml_detail=detail)
+                        nvml_status=status, nvml_detail=detail, unused_gpus=unused)
+
+
+def _selection():
+    """The back-end variant this process runs (or will), or None where none is installed."""
+    try:
+        if not backends.installed_variants():
+            return None              # no llama.cpp here at all: NVML's word is all there is
+        return backends.select()
+    except Exception:  # noqa: BLE001 - probe never raises; the listing logs its own failures
+        log.warning("listing llama.cpp's devices failed", exc_info=True)
+        return None
+
+
+def usable_gpus(nvml_gpus: tuple[GpuInfo, ...], selection) -> tuple[tuple[GpuInfo, ...],
+                                                                     tuple[GpuInfo, ...]]:
+    """(GPUs to plan for, GPUs seen but not used). The chosen device first; NVML's facts are
+    added to the device they name. Without a selection (no llama.cpp installed) NVML's list
+    stands as it is."""
+    if selection is None:
+        return nvml_gpus, ()
+    listed = [(item, d) for item in selection.listing for d in item.devices
+              if d.kind in ("gpu", "igpu")]
+    chosen = selection.device
+    runs = [d for item, d in listed if item.variant == selection.variant and d.kind == "gpu"
+            and chosen is not None]
+    runs.sort(key=lambda d: d != chosen)
+    gpus = tuple(_from_device(d, _nvml_match(d, nvml_gpus)) for d in runs)
+    unused = [dataclasses.replace(_from_device(d, _nvml_match(d, nvml_gpus)),
+                                  why_unused=msg("hardware.gpu_integrated", name=d.description))
+              for _, d in _unique(listed) if d.kind == "igpu"]
+    seen = {g.name.lower() for g in gpus} | {g.name.lower() for g in unused}
+    if chosen is None or not gpus:
+        seen |= {d.description.lower() for _, d in listed}
+    failed = [item for item in selection.listing if item.error]
+    for gpu in nvml_gpus:
+        if gpu.name.lower() in seen:
+            continue
+        why = (msg("hardware.gpu_backend_failed", name=gpu.name) if failed
+               else msg("hardware.gpu_no_backend", name=gpu.name))
+        unused.append(dataclasses.replace(gpu, why_unused=why))
+    return gpus, tuple(unused)
+
+
+def _unique(listed):
+    """A card listed by several variants (CUDA0 and Vulkan0) once."""
+    seen, out = set(), []
+    for item, device in listed:
+        if device.description.lower() not in seen:
+            seen.add(device.description.lower())
+            out.append((item, device))
+    return out
+
+
+def _nvml_match(device, nvml_gpus: tuple[GpuInfo, ...]) -> GpuInfo | None:
+    """NVML's entry for a ggml device: the same name, or, with one NVIDIA card, CUDA's."""
+    for gpu in nvml_gpus:
+        if gpu.name.lower() == device.description.lower():
+            return gpu
+    if device.backend == "CUDA" and len(nvml_gpus) == 1:
+        return nvml_gpus[0]
+    return None
+
+
+def _from_device(device, nvml: GpuInfo | None) -> GpuInfo:
+    """A ggml device as GpuInfo; NVML's live free memory and link facts where it knows them."""
+    free = device.free_bytes
+    if nvml is None and device.kind == "gpu":     # no NVML: ggml's reading now, once loaded
+        free = (backends.live_memory(device.name) or (free, 0))[0]
+    base = GpuInfo(index=0, name=device.description or device.name,
+                   total_bytes=device.total_bytes, free_bytes=free, driver_version="")
+    if nvml is not None:
+        base = dataclasses.replace(nvml, total_bytes=nvml.total_bytes or device.total_bytes)
+    return dataclasses.replace(base, backend=device.backend, device=device.name,
+                               integrated=device.kind == "igpu")
 
 
 def _probe_gpus() -> tuple[tuple[GpuInfo, ...], str, str]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from gguf import GGMLQuantizationType
 
+from engine.native import backends
 from engine.native.abi import NativeAbiError
 
 log = logging.getLogger("rotary.llama")
@@ -65,8 +66,15 @@ def llama_cpp_module():
     """Import llama_cpp lazily: inspection and planning must work without it.
 
     Our log callback replaces llama-cpp-python's (which prints to sys.stderr, None in a
-    windowed build) right at import, before any model or backend says anything.
+    windowed build) right at import, before any model or backend says anything. The back-end
+    variant (CPU, Vulkan, CUDA library folder) is chosen first: llama-cpp-python reads
+    ``LLAMA_CPP_LIB_PATH`` once, when it is imported (engine/native/backends.py).
     """
+    try:
+        backends.select()
+    except LookupError as exc:     # $ROTARY_DEVICE names no device: the best one instead
+        log.warning("no device named %s; choosing one", exc)
+        backends.select("")
     import llama_cpp  # noqa: PLC0415 - heavy native import, only when a model runs
 
     _NATIVE_LOG.install(llama_cpp)
@@ -77,10 +85,9 @@ def llama_cpp_module():
 def ggml() -> ctypes.CDLL:
     """The bundled ggml library with the few signatures the engine calls."""
     llama_cpp_module()
-    from llama_cpp import _ggml  # noqa: PLC0415 - llama_cpp only when a model runs
-
-    lib = _ggml.libggml
+    lib = _chosen_ggml()
     _declare(lib, "ggml_backend_dev_by_type", [ctypes.c_int], ctypes.c_void_p)
+    _declare(lib, "ggml_backend_dev_by_name", [ctypes.c_char_p], ctypes.c_void_p)
     _declare(lib, "ggml_backend_dev_buffer_type", [ctypes.c_void_p], ctypes.c_void_p)
     _declare(lib, "ggml_backend_dev_host_buffer_type", [ctypes.c_void_p], ctypes.c_void_p)
     _declare(lib, "ggml_backend_buft_name", [ctypes.c_void_p], ctypes.c_char_p)
@@ -90,6 +97,18 @@ def ggml() -> ctypes.CDLL:
              [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t], None)
     check_tensor_layout(lib)
     return lib
+
+
+def _chosen_ggml() -> ctypes.CDLL:
+    """The libggml that the loaded libllama uses. llama-cpp-python's own ``_ggml`` always opens
+    the wheel's copy, which in a Vulkan or CUDA process is a second, CPU-only ggml (its buffer
+    types would never match libllama's)."""
+    path = backends.ggml_library_path()
+    if path is None:
+        from llama_cpp import _ggml  # noqa: PLC0415 - llama_cpp only when a model runs
+
+        return _ggml.libggml
+    return ctypes.CDLL(str(path))
 
 
 class _GgmlInitParams(ctypes.Structure):
@@ -155,17 +174,25 @@ def cpu_buffer_type() -> int:
     return lib.ggml_backend_dev_buffer_type(device)
 
 
+def gpu_device() -> int | None:
+    """The ggml device the model goes to (engine/native/backends.py chose it), or None: the
+    processor only."""
+    choice = backends.selected()
+    if choice is None or choice.device is None:
+        return None
+    return ggml().ggml_backend_dev_by_name(choice.device.name.encode()) or None
+
+
 def gpu_host_buffer_type() -> int | None:
-    """The first GPU's page-locked host buffer type (CUDA's pinned memory), or None: expert
+    """The chosen GPU's page-locked host buffer type (pinned memory), or None: expert
     weights placed there are copied to the GPU by DMA without a staging copy."""
-    lib = ggml()
-    device = lib.ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_GPU)
-    return (lib.ggml_backend_dev_host_buffer_type(device) or None) if device else None
+    device = gpu_device()
+    return (ggml().ggml_backend_dev_host_buffer_type(device) or None) if device else None
 
 
 def has_gpu_device() -> bool:
-    """ggml found a GPU it can run on (a CUDA build with a working driver and card)."""
-    return bool(ggml().ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_GPU))
+    """A GPU was chosen and this process's ggml has it (a GPU back-end with a working driver)."""
+    return gpu_device() is not None
 
 
 class OverrideArray:

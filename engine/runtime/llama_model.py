@@ -20,7 +20,7 @@ from gguf import GGMLQuantizationType
 from engine.errors import BudgetError, InsufficientMemoryError, ModelLoadError
 from engine.messages import msg
 from engine.runtime.bindings import (OverrideArray, PlacementReport, cpu_buffer_type,
-                                    gpu_host_buffer_type, has_gpu_device, llama_cpp_module,
+                                    gpu_device, gpu_host_buffer_type, has_gpu_device, llama_cpp_module,
                                     looks_like_memory_failure, native_log)
 from engine.recipe import Recipe
 from engine.runtime import slot_cache
@@ -50,6 +50,7 @@ class NativeModel:
                  progress: ProgressCallback | None = None) -> None:
         self.path, self.recipe, self.recorder = path, recipe, recorder
         self._stack = ExitStack()
+        self.slot_banks_on_gpu = False
         self._sampler: LlamaSampler | None = None
         self._piece = ctypes.create_string_buffer(64)
         self._llama = llama_cpp_module()
@@ -65,7 +66,8 @@ class NativeModel:
         except Exception as error:
             self.close()
             raise _load_error(error, native_log().since(mark), path) from error
-        self.placement = PlacementReport.from_log(native_log().since(mark))
+        self.load_log = native_log().since(mark)   # its buffer sizes say where the model is
+        self.placement = PlacementReport.from_log(self.load_log)
         self.tokens: list[int] = []   # what the context's memory currently holds
         self.last_residency = None    # TokenResidency of the last single-token decode
         self._replay, self._replay_at = None, 0   # trace replay: ids [tokens, cached layers, k]
@@ -100,6 +102,7 @@ class NativeModel:
             return None, slot_cache.STOCK_MESSAGE
         n_expert, k = _expert_counts(self.model.metadata())
         layers = self.recipe.slot_layers
+        self.slot_banks_on_gpu = self.recipe.n_gpu_layers != 0 and has_gpu_device()
         try:
             cache = slot_cache.SlotCache(
                 self.ctx.ctx, self.model.model, layers,
@@ -107,7 +110,7 @@ class NativeModel:
                 n_layer=len(self.recipe.expert_slots), n_expert=n_expert, k=k,
                 policy_name=self.recipe.residency_policy, upload_cap=self.recipe.upload_cap,
                 router_probs=self.recipe.router_probs,
-                gpu_banks=self.recipe.n_gpu_layers != 0 and has_gpu_device(),
+                gpu_banks=self.slot_banks_on_gpu,
                 pinned_weights=self._expert_buffer_type() != cpu_buffer_type())
         except slot_cache.SlotCacheError as error:
             if error.status == slot_cache.E_ALLOC:   # the loader steps down: fewer slots, then stock
@@ -126,10 +129,11 @@ class NativeModel:
             params.tensor_buft_overrides = self._overrides.pointer
         if self.recipe.slot_layers:
             params.use_extra_bufts = False   # slots are copied from plain (not repacked) expert rows
-        if self.recipe.n_gpu_layers == 0:
-            # An empty (NULL-only) device list: no GPU at all, not even for prompt batches.
-            self._no_devices = (ctypes.c_void_p * 1)(None)
-            params.devices = ctypes.addressof(self._no_devices)
+        # The chosen device only (the plan is for it; llama.cpp would otherwise split the model
+        # over every GPU it sees). None at all: no GPU, not even for prompt batches.
+        device = gpu_device() if self.recipe.n_gpu_layers != 0 else None
+        self._devices = (ctypes.c_void_p * 2)(device, None)
+        params.devices = ctypes.addressof(self._devices)
         params.progress_callback = self._progress
         return params
 

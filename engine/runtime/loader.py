@@ -11,17 +11,20 @@ from typing import Callable
 
 import numpy as np
 
-from engine.api import ChatRequest, LoadRequest
+from engine.api import ChatRequest, LoadRequest, Placement
 from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
 from engine.runtime import slot_cache
 from engine.runtime.generate import GenerationRun
+from engine.native.backends import selected
+from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.runtime.sampling import SamplingDefaults, model_sampling
 from engine.model.facts import ModelFacts
 from engine.model.inspect_gguf import inspect_model
-from engine.plan import describe, fallback_ladder, plan
+from engine.plan import fallback_ladder, plan
 from engine.plan import hardware as machine        # machine.probe(): tests replace it
+from engine.runtime.placement import measure
 from engine.runtime.predictor import RouterPredictor, hidden_node_name
 from engine.recipe import Recipe
 from engine.runtime.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
@@ -46,7 +49,8 @@ class LoadedModel:
     recipe: Recipe
     native: NativeModel
     recorder: RoutingRecorder | NativeRoutingRecorder | None
-    summary: Msg                     # what to expect: memory used, speed
+    summary: Msg                     # where it runs (what it placed), and any note
+    placement: Placement | None = None
     last_routing: list = field(default_factory=list)
 
     def start_chat(self, request: ChatRequest, stop: threading.Event) -> GenerationRun:
@@ -94,6 +98,7 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
                        with_probs: bool = False) -> LoadedModel:
     progress(0.0, msg("runtime.checking_file"))
     facts = inspect_model(request.model_path)
+    llama_cpp_module()      # the back-end chosen and loaded: the probe reads its live memory
     hardware = machine.probe()
     recipe = request.recipe or plan(facts, hardware, preset=request.preset,
                                     overrides=slot_overrides())
@@ -103,11 +108,27 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     transfer = native.slot_cache.transfer if native.slot_cache is not None else None
     if transfer is not None:   # measured at load: the cap the slots actually run with
         recipe = dataclasses.replace(recipe, transfer=transfer, upload_cap=transfer.cap)
-    summary = describe(recipe, facts, hardware).text
+    placement = measure_placement(native, hardware)
+    summary = placement.message or msg("runtime.ready")   # what llama.cpp placed, never the plan
     if native.slot_cache_note:   # planned slots that this build or this card could not give
         summary = msg("runtime.summary_with_note", summary=summary, note=native.slot_cache_note)
     progress(1.0, msg("runtime.ready"))
-    return LoadedModel(facts, recipe, native, recorder, summary)
+    return LoadedModel(facts, recipe, native, recorder, summary, placement)
+
+
+def measure_placement(native: NativeModel, hardware) -> Placement:
+    """Bytes per device of the loaded model, from llama.cpp's own record of its buffers."""
+    choice = selected()
+    device = choice.device if choice is not None else None
+    gpus = {d.name: d.description for item in (choice.listing if choice is not None else ())
+            if choice is not None and item.variant == choice.variant
+            for d in item.devices if d.kind != "cpu"}
+    cache = native.slot_cache
+    on_gpu = cache is not None and native.slot_banks_on_gpu and device is not None
+    return measure(native.load_log, gpus, cache.bank_bytes if cache is not None else 0,
+                   device.name if on_gpu and device is not None else "CPU",
+                   device.backend if device is not None else "CPU",
+                   getattr(hardware, "unused_gpus", ()))
 
 
 def slot_overrides() -> dict:

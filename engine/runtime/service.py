@@ -51,7 +51,8 @@ class LocalModel:
         from engine.runtime.generate import chat_format  # noqa: PLC0415 - needs llama_cpp
         return ModelLoaded(request_id, self.loaded.facts, self.loaded.recipe, self.loaded.summary,
                            sampling=self.loaded.sampling_defaults,
-                           chat_format=chat_format(self.loaded.native))
+                           chat_format=chat_format(self.loaded.native),
+                           placement=self.loaded.placement)
 
     def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None:
         run = self.loaded.start_chat(request, stop)

@@ -633,6 +633,31 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         "사무실 서버가 모델이 한 번에 읽을 수 있는 글의 양을 알려 주지 않아, Rotary가 문서를 "
         "그에 맞게 나눌 수 없습니다.",
         "办公室服务器没有说明其模型一次能读多少文字，因此 Rotary 无法按此分割文档。"),
+    # ---- where the model runs (engine/runtime/placement.py, engine/plan/hardware.py) -----
+    "The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it there and {ram_gb:.1f} GB in main memory.": (
+        "모델이 그래픽 카드 {device}에서 실행됩니다: {gpu_gb:.1f} GB는 그래픽 카드에, {ram_gb:.1f} GB는 주 메모리에 있습니다.",
+        "模型在显卡 {device} 上运行：其中 {gpu_gb:.1f} GB 在显卡上，{ram_gb:.1f} GB 在主内存中。"),
+    "The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it there ({slot_gb:.1f} GB of them single experts) and {ram_gb:.1f} GB in main memory.": (
+        "모델이 그래픽 카드 {device}에서 실행됩니다: {gpu_gb:.1f} GB는 그래픽 카드에(그중 {slot_gb:.1f} GB는 개별 전문가), {ram_gb:.1f} GB는 주 메모리에 있습니다.",
+        "模型在显卡 {device} 上运行：其中 {gpu_gb:.1f} GB 在显卡上（其中 {slot_gb:.1f} GB 是单个专家），{ram_gb:.1f} GB 在主内存中。"),
+    "The model runs on the processor ({ram_gb:.1f} GB in main memory); no graphics card is used.": (
+        "모델이 프로세서에서 실행됩니다(주 메모리 {ram_gb:.1f} GB). 그래픽 카드는 사용하지 않습니다.",
+        "模型在处理器上运行（主内存中 {ram_gb:.1f} GB）；未使用显卡。"),
+    "{placed} {unused}": (
+        "{placed} {unused}",
+        "{placed}{unused}"),
+    "Rotary cannot use the graphics card {name}: this installation has no graphics support for it, so the model runs on the processor, more slowly. Install Rotary's package with graphics support (or ask your IT contact to).": (
+        "Rotary가 그래픽 카드 {name}을(를) 사용할 수 없습니다. 이 설치본에는 해당 그래픽 카드 지원이 없어 모델이 프로세서에서 더 느리게 실행됩니다. 그래픽 지원이 포함된 Rotary 패키지를 설치하세요(또는 IT 담당자에게 요청하세요).",
+        "Rotary 无法使用显卡 {name}：此安装不包含对它的显卡支持，因此模型在处理器上运行，速度较慢。请安装带显卡支持的 Rotary 安装包（或请 IT 联系人安装）。"),
+    "Rotary could not start the graphics card {name}, so the model runs on the processor, more slowly. Updating the graphics card's driver from its maker's website usually fixes this; then restart Rotary.": (
+        "Rotary가 그래픽 카드 {name}을(를) 시작하지 못해 모델이 프로세서에서 더 느리게 실행됩니다. 제조사 웹사이트에서 그래픽 카드 드라이버를 업데이트하면 대개 해결됩니다. 그런 다음 Rotary를 다시 시작하세요.",
+        "Rotary 无法启动显卡 {name}，因此模型在处理器上运行，速度较慢。通常从显卡厂商网站更新显卡驱动即可解决；然后重新启动 Rotary。"),
+    "The graphics {name} is built into the processor and shares main memory, so Rotary keeps the model in main memory instead.": (
+        "그래픽 {name}은(는) 프로세서에 내장되어 주 메모리를 함께 쓰므로, Rotary는 모델을 주 메모리에 둡니다.",
+        "图形处理器 {name} 内置于处理器中并共用主内存，因此 Rotary 把模型放在主内存中。"),
+    "There is no device named {name}. `python -m engine devices` lists the ones this installation can use.": (
+        "{name}(이)라는 장치가 없습니다. `python -m engine devices`가 이 설치본에서 쓸 수 있는 장치를 보여 줍니다.",
+        "没有名为 {name} 的设备。`python -m engine devices` 会列出此安装可以使用的设备。"),
     # ---- the GPU path (engine/plan/layout.py, engine/plan/transfer.py) ------------------
     "This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.": (
         "이 Rotary 빌드는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",

@@ -855,6 +855,10 @@
         <translation>NVIDIA 그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.</translation>
     </message>
     <message>
+        <source>{why} This computer has {ram}.</source>
+        <translation>{why} 이 컴퓨터에는 {ram}가 있습니다.</translation>
+    </message>
+    <message>
         <source>Your computer</source>
         <translation>내 컴퓨터</translation>
     </message>
@@ -1708,6 +1712,22 @@
         <translation>그래픽 메모리가 부족하여 모델을 그래픽 카드에 더 적게 올려 둡니다.</translation>
     </message>
     <message>
+        <source>The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it there and {ram_gb:.1f} GB in main memory.</source>
+        <translation>모델이 그래픽 카드 {device}에서 실행됩니다: {gpu_gb:.1f} GB는 그래픽 카드에, {ram_gb:.1f} GB는 주 메모리에 있습니다.</translation>
+    </message>
+    <message>
+        <source>The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it there ({slot_gb:.1f} GB of them single experts) and {ram_gb:.1f} GB in main memory.</source>
+        <translation>모델이 그래픽 카드 {device}에서 실행됩니다: {gpu_gb:.1f} GB는 그래픽 카드에(그중 {slot_gb:.1f} GB는 개별 전문가), {ram_gb:.1f} GB는 주 메모리에 있습니다.</translation>
+    </message>
+    <message>
+        <source>The model runs on the processor ({ram_gb:.1f} GB in main memory); no graphics card is used.</source>
+        <translation>모델이 프로세서에서 실행됩니다(주 메모리 {ram_gb:.1f} GB). 그래픽 카드는 사용하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>{placed} {unused}</source>
+        <translation>{placed} {unused}</translation>
+    </message>
+    <message>
         <source>The model stopped unexpectedly while writing.</source>
         <translation>모델이 답변을 쓰는 도중에 예기치 않게 멈췄습니다.</translation>
     </message>
@@ -1818,6 +1838,22 @@
     <message>
         <source>Rotary cannot run this kind of model yet (its design is called “{design}”).</source>
         <translation>Rotary는 아직 이런 종류의 모델을 실행할 수 없습니다 (설계 이름: “{design}”).</translation>
+    </message>
+    <message>
+        <source>Rotary cannot use the graphics card {name}: this installation has no graphics support for it, so the model runs on the processor, more slowly. Install Rotary's package with graphics support (or ask your IT contact to).</source>
+        <translation>Rotary가 그래픽 카드 {name}을(를) 사용할 수 없습니다. 이 설치본에는 해당 그래픽 카드 지원이 없어 모델이 프로세서에서 더 느리게 실행됩니다. 그래픽 지원이 포함된 Rotary 패키지를 설치하세요(또는 IT 담당자에게 요청하세요).</translation>
+    </message>
+    <message>
+        <source>Rotary could not start the graphics card {name}, so the model runs on the processor, more slowly. Updating the graphics card's driver from its maker's website usually fixes this; then restart Rotary.</source>
+        <translation>Rotary가 그래픽 카드 {name}을(를) 시작하지 못해 모델이 프로세서에서 더 느리게 실행됩니다. 제조사 웹사이트에서 그래픽 카드 드라이버를 업데이트하면 대개 해결됩니다. 그런 다음 Rotary를 다시 시작하세요.</translation>
+    </message>
+    <message>
+        <source>The graphics {name} is built into the processor and shares main memory, so Rotary keeps the model in main memory instead.</source>
+        <translation>그래픽 {name}은(는) 프로세서에 내장되어 주 메모리를 함께 쓰므로, Rotary는 모델을 주 메모리에 둡니다.</translation>
+    </message>
+    <message>
+        <source>There is no device named {name}. `python -m engine devices` lists the ones this installation can use.</source>
+        <translation>{name}(이)라는 장치가 없습니다. `python -m engine devices`가 이 설치본에서 쓸 수 있는 장치를 보여 줍니다.</translation>
     </message>
     <message>
         <source>Automatic (fit this computer)</source>

@@ -855,6 +855,10 @@
         <translation>未找到 NVIDIA 显卡，因此模型将在处理器上运行。这台电脑有 {ram}。</translation>
     </message>
     <message>
+        <source>{why} This computer has {ram}.</source>
+        <translation>{why}这台电脑有 {ram}。</translation>
+    </message>
+    <message>
         <source>Your computer</source>
         <translation>您的电脑</translation>
     </message>
@@ -1708,6 +1712,22 @@
         <translation>显存不足，因此放在显卡上的模型部分更少。</translation>
     </message>
     <message>
+        <source>The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it there and {ram_gb:.1f} GB in main memory.</source>
+        <translation>模型在显卡 {device} 上运行：其中 {gpu_gb:.1f} GB 在显卡上，{ram_gb:.1f} GB 在主内存中。</translation>
+    </message>
+    <message>
+        <source>The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it there ({slot_gb:.1f} GB of them single experts) and {ram_gb:.1f} GB in main memory.</source>
+        <translation>模型在显卡 {device} 上运行：其中 {gpu_gb:.1f} GB 在显卡上（其中 {slot_gb:.1f} GB 是单个专家），{ram_gb:.1f} GB 在主内存中。</translation>
+    </message>
+    <message>
+        <source>The model runs on the processor ({ram_gb:.1f} GB in main memory); no graphics card is used.</source>
+        <translation>模型在处理器上运行（主内存中 {ram_gb:.1f} GB）；未使用显卡。</translation>
+    </message>
+    <message>
+        <source>{placed} {unused}</source>
+        <translation>{placed}{unused}</translation>
+    </message>
+    <message>
         <source>The model stopped unexpectedly while writing.</source>
         <translation>模型在撰写回答时意外停止了。</translation>
     </message>
@@ -1818,6 +1838,22 @@
     <message>
         <source>Rotary cannot run this kind of model yet (its design is called “{design}”).</source>
         <translation>Rotary 目前还无法运行这类模型（其结构名为“{design}”）。</translation>
+    </message>
+    <message>
+        <source>Rotary cannot use the graphics card {name}: this installation has no graphics support for it, so the model runs on the processor, more slowly. Install Rotary's package with graphics support (or ask your IT contact to).</source>
+        <translation>Rotary 无法使用显卡 {name}：此安装不包含对它的显卡支持，因此模型在处理器上运行，速度较慢。请安装带显卡支持的 Rotary 安装包（或请 IT 联系人安装）。</translation>
+    </message>
+    <message>
+        <source>Rotary could not start the graphics card {name}, so the model runs on the processor, more slowly. Updating the graphics card's driver from its maker's website usually fixes this; then restart Rotary.</source>
+        <translation>Rotary 无法启动显卡 {name}，因此模型在处理器上运行，速度较慢。通常从显卡厂商网站更新显卡驱动即可解决；然后重新启动 Rotary。</translation>
+    </message>
+    <message>
+        <source>The graphics {name} is built into the processor and shares main memory, so Rotary keeps the model in main memory instead.</source>
+        <translation>图形处理器 {name} 内置于处理器中并共用主内存，因此 Rotary 把模型放在主内存中。</translation>
+    </message>
+    <message>
+        <source>There is no device named {name}. `python -m engine devices` lists the ones this installation can use.</source>
+        <translation>没有名为 {name} 的设备。`python -m engine devices` 会列出此安装可以使用的设备。</translation>
     </message>
     <message>
         <source>Automatic (fit this computer)</source>

@@ -320,6 +320,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Model parts on the graphics card:': (
         '그래픽 카드에 두는 모델 부분:',
         '放在显卡上的模型部分：'),
+    '{why} This computer has {ram}.': (
+        '{why} 이 컴퓨터에는 {ram}가 있습니다.',
+        '{why}这台电脑有 {ram}。'),
     'No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.': (
         'NVIDIA 그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.',
         '未找到 NVIDIA 显卡，因此模型将在处理器上运行。这台电脑有 {ram}。'),

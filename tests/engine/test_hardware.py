@@ -77,8 +77,11 @@ class FakeNvml(types.ModuleType):
 
 @pytest.fixture
 def install(monkeypatch):
-    """install(fake) puts a fake pynvml in place and starts a fresh NVML session."""
+    """install(fake) puts a fake pynvml in place and starts a fresh NVML session. NVML's own
+    answers, as on a machine without llama.cpp's device list (tests/engine/test_backends.py
+    combines the two)."""
     monkeypatch.setattr(hardware.atexit, "register", lambda *args: None)
+    monkeypatch.setattr(hardware, "_selection", lambda: None)
 
     def put(module: object) -> object:
         monkeypatch.setitem(sys.modules, "pynvml", module)

@@ -1,0 +1,93 @@
+"""``python -m engine devices [--json] [--refresh]``: what each installed back-end can use.
+
+One row per device of every back-end variant (engine/native/backends.py): back-end, ggml's
+device name (what ``engine chat MODEL --device NAME`` takes), type, memory; then the device
+Rotary chooses and the graphics cards it sees but cannot use, with what to do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from engine.errors import EngineError
+from engine.messages import msg
+
+GIB = 2 ** 30
+
+
+def add_devices_parser(sub) -> None:
+    command = sub.add_parser("devices", help="the devices each installed llama.cpp back-end can use")
+    command.add_argument("--json", action="store_true")
+    command.add_argument("--refresh", action="store_true",
+                         help="ask every back-end again (the list is kept until the next boot)")
+
+
+def add_device_option(command) -> None:
+    command.add_argument("--device", help="run on this device (a name from `engine devices`, "
+                                          "or CPU); default: the best one found")
+
+
+def use_device(name: str | None) -> None:
+    """Choose ``name``'s back-end before llama_cpp is imported (``--device``)."""
+    from engine.native import backends  # noqa: PLC0415
+
+    if not name:
+        return
+    try:
+        backends.select(name)
+    except LookupError as error:
+        raise EngineError(msg("hardware.no_such_device", name=name)) from error
+
+
+def planned_device(hardware) -> dict:
+    """The device a plan is for, and the cards seen but not used (``engine plan``)."""
+    gpu = hardware.gpus[0] if hardware.gpus else None
+    return {"device": (gpu.device or None) if gpu else "CPU",
+            "backend": (gpu.backend or None) if gpu else "CPU",
+            "name": gpu.name if gpu else "processor", "pretend": hardware.is_pretend,
+            "unused_gpus": [{"name": g.name, "why": str(g.why_unused)}
+                            for g in hardware.unused_gpus]}
+
+
+def report(refresh: bool = False) -> dict:
+    from engine.native import backends  # noqa: PLC0415
+    from engine.plan.hardware import _probe_gpus, usable_gpus  # noqa: PLC0415
+
+    listing = backends.device_listing(refresh=refresh)
+    choice = backends.choose(listing) if listing else None
+    nvml, _, _ = _probe_gpus()
+    _, unused = usable_gpus(nvml, choice) if choice else ((), ())
+    return {
+        "variants": [{"variant": item.variant.name, "folder": item.variant.folder,
+                      "error": item.error, "seconds": round(item.seconds, 3),
+                      "devices": [dataclasses.asdict(d) for d in item.devices]}
+                     for item in listing],
+        "chosen": None if choice is None else {
+            "variant": choice.variant.name, "device": choice.device_name,
+            "name": choice.device.description if choice.device else "processor"},
+        "unused_gpus": [{"name": g.name, "why": str(g.why_unused)} for g in unused]}
+
+
+def cmd_devices(args) -> int:
+    data = report(args.refresh)
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    print(f"{'back-end':<10} {'device':<10} {'type':<6} {'memory':>17}  name")
+    for variant in data["variants"]:
+        if variant["error"]:
+            print(f"{variant['variant']:<10} (could not start: {variant['error']})")
+        for d in variant["devices"]:
+            memory = f"{d['free_bytes'] / GIB:.1f}/{d['total_bytes'] / GIB:.1f} GiB"
+            print(f"{d['backend']:<10} {d['name']:<10} {d['kind']:<6} {memory:>17}  "
+                  f"{d['description']}  [{variant['variant']}]")
+    if not data["variants"]:
+        print("no llama.cpp back-end is installed")
+    if data["chosen"]:
+        chosen = data["chosen"]
+        print(f"\nRotary runs on: {chosen['device']} ({chosen['name']}), "
+              f"back-end {chosen['variant']}")
+    for gpu in data["unused_gpus"]:
+        print(f"not used: {gpu['name']}: {gpu['why']}")
+    return 0

@@ -1,0 +1,75 @@
+"""Every screen says where the loaded model runs, from what it placed, never from the plan:
+no GPU; a GPU that this build cannot use (named, with what to do); a GPU used."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engine.api import DeviceUse, Placement
+from engine.messages import msg
+from app.bridge import GpuInfo
+from app.selftest import where_it_ran
+from app.wizard import describe_hardware
+from tests.app.fakes import fake_hardware
+
+GIB = 2 ** 30
+RTX = "NVIDIA GeForce RTX 4060 Laptop GPU"
+RAM_ONLY = (DeviceUse("CPU", model_bytes=2 * GIB, cache_bytes=GIB // 4),)
+
+
+def processor(unused: bool) -> Placement:
+    if not unused:
+        return Placement(RAM_ONLY, "CPU", msg("runtime.placed_processor", ram_gb=2.4))
+    why = msg("hardware.gpu_no_backend", name=RTX)
+    return Placement(RAM_ONLY, "CPU", msg("runtime.placed_with_unused", placed=msg(
+        "runtime.placed_processor", ram_gb=2.4), unused=why), (RTX,))
+
+
+def on_gpu() -> Placement:
+    gpu = DeviceUse("Vulkan0", RTX, model_bytes=3 * GIB, slot_bytes=2 * GIB)
+    return Placement((RAM_ONLY[0], gpu), "Vulkan", msg(
+        "runtime.placed_gpu_slots", device=RTX, gpu_gb=5.4, slot_gb=2.1, ram_gb=2.4))
+
+
+def test_the_self_test_names_the_device_the_model_ran_on():
+    recipe_free = type("Loaded", (), {})
+    for placement, expected in ((processor(False), "ran on the processor"),
+                                (processor(True), f"ran on the processor (graphics card not "
+                                                  f"used: {RTX})"),
+                                (on_gpu(), "ran on Vulkan0 (NVIDIA GeForce RTX 4060 Laptop "
+                                           "GPU, Vulkan): 5120 MiB there, 2048 MiB of them "
+                                           "expert slots")):
+        event = recipe_free()
+        event.placement = placement
+        assert where_it_ran(event) == expected
+
+
+def test_the_side_panel_says_the_processor_and_why_from_the_placement(qtbot, make_app):
+    rotary = make_app(autoload=False)
+    gauge = rotary.window.gauge
+    gauge.set_has_gpu(True)               # the planner saw a card
+    event = type("Loaded", (), {"context_size": 4096, "placement": processor(True)})()
+    gauge.on_model_loaded(event)
+    gauge.refresh()
+    caption = gauge.sections["vram"].caption.text()
+    assert gauge.model.has_gpu is False
+    assert "processor" in caption and RTX in caption and "graphics support" in caption
+    event.placement = on_gpu()
+    gauge.on_model_loaded(event)
+    assert gauge.model.has_gpu is True and gauge.model.processor_note == ""
+    event.placement = processor(False)
+    gauge.on_model_loaded(event)
+    gauge.refresh()
+    assert "no graphics card is used" in gauge.sections["vram"].caption.text()
+
+
+def test_the_wizard_names_a_card_this_installation_cannot_use():
+    plain = fake_hardware(gpu=False)
+    assert "No NVIDIA graphics card was found" in describe_hardware(plain)
+    card = GpuInfo(0, RTX, 8 * GIB, 7 * GIB, "572.16",
+                   why_unused=msg("hardware.gpu_no_backend", name=RTX))
+    unusable = dataclasses.replace(plain, unused_gpus=(card,))
+    text = describe_hardware(unusable)
+    assert RTX in text and "no graphics support" in text and "32 GB" in text
+    used = fake_hardware(gpu=True)
+    assert RTX in describe_hardware(used) and "Found the graphics card" in describe_hardware(used)
