@@ -16,7 +16,7 @@ is kept in a folder of wheels on this machine. GPU back-ends are built beside it
 folders from the same patched sources (llama_build.py says how): ``test`` always builds the
 Vulkan one (the device tests run it on Mesa's software Vulkan device) and llama.cpp's
 llama-server in the same build tree; ``start`` builds the Vulkan one where a graphics driver
-is installed (no CUDA toolkit needed), and the CUDA one too where nvcc is present. Every
+is installed (no CUDA toolkit needed). Every
 build applies the engine's patch series (engine/native/patches, the expert slot cache) first,
 and stops with a clear message if a patch no longer applies.
 """
@@ -73,14 +73,12 @@ def graphics_driver() -> str:
 
 def gpu_variants(command: str) -> tuple[str, ...]:
     """Which GPU back-ends to build: the tests always want Vulkan (they run it on Mesa's
-    software device); the app wants one where a graphics driver is installed, and CUDA
-    too where the CUDA compiler is there to build it."""
+    software device); the app wants it where a graphics driver is installed. (A CUDA
+    back-end folder is used when one is installed, but set-up does not build one yet: its
+    build and redistributable runtime are not verified on a machine with a GPU.)"""
     if command == "test":
         return ("vulkan",)
-    driver = graphics_driver()
-    if not driver:
-        return ()
-    return ("cuda", "vulkan") if shutil.which("nvcc") and "NVIDIA" in driver else ("vulkan",)
+    return ("vulkan",) if graphics_driver() else ()
 
 
 def say_gpu_variants(variants: tuple[str, ...]) -> None:
