@@ -371,7 +371,11 @@ def select(wanted: str | None = None) -> Selection:
         outside = os.environ.get(LIB_ENV, "") if _selected is None else ""
         if not outside and "llama_cpp.llama_cpp" in sys.modules:   # loaded before us: that one
             outside = str(wheel_lib_folder() or "")
-        selection = choose(device_listing(), wanted, folder=outside)
+        listing = device_listing()
+        if outside and not any(os.path.realpath(item.variant.folder) == os.path.realpath(outside)
+                               for item in listing):   # a folder of its own: ask it, too
+            listing += (list_devices(Variant("external", outside, "")),)
+        selection = choose(listing, wanted, folder=outside)
         if not outside and "llama_cpp.llama_cpp" not in sys.modules:
             _point_llama_cpp_at(selection.variant)
         _selected = selection
