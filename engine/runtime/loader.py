@@ -13,10 +13,10 @@ import numpy as np
 from engine.api import ChatRequest, LoadRequest
 from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
-from engine.runtime import slot_cache
 from engine.runtime.generate import GenerationRun
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.model.facts import ModelFacts
+from engine.runtime.planning import NO_SLOTS, plan_recipe
 from engine.runtime.predictor import RouterPredictor, hidden_node_name
 from engine.recipe import Recipe
 from engine.runtime.routing import (make_recorder, stack_decode_probs, stack_decode_steps,
@@ -82,29 +82,24 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
                        with_probs: bool = False) -> LoadedModel:
     from engine.plan.hardware import probe  # noqa: PLC0415
     from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
-    from engine.plan import describe, plan  # noqa: PLC0415
+    from engine.plan import describe  # noqa: PLC0415
 
     progress(0.0, msg("runtime.checking_file"))
     facts = inspect_model(request.model_path)
     hardware = probe()
-    recipe = request.recipe or plan(facts, hardware, preset=request.preset,
-                                    overrides=slot_overrides())
+    advanced = dict(request.advanced or {})
+    recipe = request.recipe or plan_recipe(facts, hardware, request.preset, advanced)
     wants_routing = facts.is_moe and (request.record_routing or with_hidden or with_weights or with_probs)
     recorder = _recorder(facts, recipe, with_weights, with_hidden, with_probs) if wants_routing else None
-    native, recipe = _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
-    transfer = native.slot_cache.transfer if native.slot_cache is not None else None
-    if transfer is not None:   # measured at load: the cap the slots actually run with
-        recipe = dataclasses.replace(recipe, transfer=transfer, upload_cap=transfer.cap)
+    native, recipe = _load_first_that_fits(facts, hardware, recipe, advanced, recorder, progress,
+                                           fallback)
+    # The measured upload cap stays with the slot cache (native.slot_cache.transfer): the
+    # recipe is what was planned.
     summary = describe(recipe, facts, hardware).text
     if native.slot_cache_note:   # planned slots that this build or this card could not give
         summary = msg("runtime.summary_with_note", summary=summary, note=native.slot_cache_note)
     progress(1.0, msg("runtime.ready"))
     return LoadedModel(facts, recipe, native, recorder, summary)
-
-
-def slot_overrides() -> dict:
-    """Plan the slot layout where this build has the slot cache; the stock layout otherwise."""
-    return {"slot_layout": True} if slot_cache.available() else {}
 
 
 def _recorder(facts: ModelFacts, recipe: Recipe, with_weights: bool, with_hidden: bool,
@@ -114,9 +109,9 @@ def _recorder(facts: ModelFacts, recipe: Recipe, with_weights: bool, with_hidden
                          n_embd=facts.n_embd if with_hidden else 0, with_probs=with_probs)
 
 
-def _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback):
+def _load_first_that_fits(facts, hardware, recipe, advanced, recorder, progress, fallback):
     last_error = None
-    for attempt in _attempts(recipe, facts, hardware):
+    for attempt in _attempts(recipe, facts, hardware, advanced):
         if attempt is not recipe:
             fallback(attempt)
         try:
@@ -127,8 +122,8 @@ def _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
                                   last_error.details if last_error else "")
 
 
-def _attempts(first: Recipe, facts, hardware):
-    from engine.plan import fallback_ladder, plan  # noqa: PLC0415
+def _attempts(first: Recipe, facts, hardware, advanced):
+    from engine.plan import fallback_ladder  # noqa: PLC0415
 
     yield first
     if not first.expert_slots:
@@ -138,7 +133,7 @@ def _attempts(first: Recipe, facts, hardware):
     half = tuple(n // 2 if n // 2 >= facts.n_expert_used else 0 for n in first.expert_slots)
     if any(half):
         yield dataclasses.replace(first, expert_slots=half, note=msg("runtime.fewer_slots"))
-    stock = plan(facts, hardware, preset=first.preset)
+    stock = plan_recipe(facts, hardware, first.preset, advanced, slots=NO_SLOTS)
     yield stock
     yield from fallback_ladder(facts, hardware, stock)
 

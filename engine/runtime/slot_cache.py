@@ -79,7 +79,14 @@ def native_api() -> ctypes.CDLL | None:
 
 
 def available() -> bool:
-    return native_api() is not None
+    """Does this build's libllama carry the slot cache? The one availability check: False,
+    never an exception, without llama-cpp-python, with a library that does not load, or with a
+    stock build (the planner then keeps the stock layout)."""
+    try:
+        return native_api() is not None
+    except (ImportError, OSError, AttributeError) as error:
+        log.info("no slot cache in this build: %r", error)
+        return False
 
 
 def expert_bytes(model_ptr, layer: int) -> int:
