@@ -370,7 +370,7 @@ class EngineBridge(QObject):
         return await self._in_worker(self._check_blocking, path, preset, advanced)
 
     def _check_blocking(self, path: str, preset: str | None,
-                        advanced: Mapping[str, int] | None) -> ModelCheck:
+                        advanced: Mapping[str, int] | None = None) -> ModelCheck:
         hardware = self._backend.probe()
         chosen = preset or self.preset_for(hardware)
         # The recipe's preset is the chosen one ("auto" is resolved above).

@@ -78,6 +78,7 @@ class ScriptedModels:
         self.script = script
         self.requests: list[object] = []
         self.documents: Callable[[DocumentRequest, CancelToken], None] | None = None
+        self.listener = None        # the service's emit, for ``documents`` (set when it runs)
         self.service: EngineService | None = None
 
     def __call__(self, request: LoadRequest, emit) -> "ScriptedModel":
@@ -130,6 +131,7 @@ class ScriptedModel:
 
         self.models.requests.append(request)
         if self.models.documents is not None:
+            self.models.listener = emit
             self.models.documents(request, stop)
             return
         DocumentSummarizer(self.script.document_model, request, emit, stop).run()
