@@ -58,3 +58,22 @@ def test_import_linter_contracts_hold():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+
+
+def test_every_bridge_connection_is_made_in_the_one_wiring_function():
+    """Issue 27: GUI <-> engine connections in one function (app/wiring.py, GPT4All's
+    Chat::connectLLM), not spread over constructors: no other app module connects a signal
+    of the bridge (``<...>.bridge.<signal>.connect``)."""
+    from app.bridge import EngineBridge
+    from PySide6.QtCore import Signal
+    signals = {name for name, value in vars(EngineBridge).items() if isinstance(value, Signal)}
+    elsewhere = {}
+    for path in sorted((ROOT / "app").glob("*.py")):
+        if path.name == "wiring.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "connect" \
+                    and isinstance(node.value, ast.Attribute) and node.value.attr in signals \
+                    and "bridge" in ast.unparse(node.value.value):
+                elsewhere.setdefault(path.name, []).append(node.lineno)
+    assert elsewhere == {}
