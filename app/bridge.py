@@ -334,8 +334,7 @@ class EngineBridge(QObject):
     def forget_unused_documents(index_path: str, keep: set[str]) -> int:
         """Drop from the passage index the documents no conversation holds any more (at
         start, before the engine writes to it: a few milliseconds)."""
-        with facade.PassageIndex(index_path) as passages:
-            return passages.keep_only(keep)
+        return facade.forget_unused_documents(index_path, keep)
 
     def stop(self, request_id: int | None = None) -> None:
         """Stop one answer or summary (None: the one running now). One that waits never

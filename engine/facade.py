@@ -3,9 +3,10 @@
 app/bridge.py reaches the engine's functions through this module only, so linters, the type
 checker and the import contract (pyproject.toml) see every edge; nothing is looked up by name.
 The frozen data types (engine.api, engine.errors, engine.recipe, engine.messages) the app may
-import directly. Three parts are imported inside the function that needs them, because the
+import directly. Some parts are imported inside the function that needs them, because the
 app's start does not need them: the office-server client (httpx), the demo model's writer
-(gguf, numpy) and the self-test's checks of the C helpers and text recognition.
+(gguf, numpy), the passage index (sqlite3) and the self-test's checks of the C helpers and
+text recognition.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import pathlib
 from typing import TYPE_CHECKING
 
 from engine.api import EngineLike, Listener
-from engine.documents.index import PassageIndex
 from engine.documents.presets import SUMMARY_PRESETS, SummaryPreset
 from engine.plan.advanced import ADVANCED_RANGES, Range
 from engine.plan.hardware import (GpuInfo, HardwareInfo, VramReading, probe, process_ram_bytes,
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from engine.remote.config import ServerConfig
 
 __all__ = ["ADVANCED_RANGES", "AUTO", "SAFEST", "SUMMARY_PRESETS", "WORDS_PER_TOKEN", "GpuInfo",
-           "HardwareInfo", "PassageIndex", "PlannedModel", "Preset", "Range", "SummaryPreset",
-           "VramReading", "check_native_helpers", "check_text_recognition", "ensure_demo_model",
+           "HardwareInfo", "PlannedModel", "Preset", "Range", "SummaryPreset",
+           "VramReading", "check_native_helpers", "check_text_recognition", "ensure_demo_model", "forget_unused_documents",
            "list_server_models", "make_engine", "make_remote_engine", "plan_model",
            "preset_names", "preset_words", "probe", "process_ram_bytes", "read_vram",
            "resolve_preset", "server_config"]
@@ -65,6 +65,14 @@ def list_server_models(config: ServerConfig) -> list[ModelEntry]:
     from engine.remote.service import list_models  # noqa: PLC0415 - see above
 
     return list_models(config)
+
+
+def forget_unused_documents(index_path: str, keep: set[str]) -> int:
+    """Drop from the passage index the documents no conversation holds any more."""
+    from engine.documents.index import PassageIndex  # noqa: PLC0415 - sqlite3: see above
+
+    with PassageIndex(index_path) as passages:
+        return passages.keep_only(keep)
 
 
 def check_native_helpers() -> tuple[bool, str]:
