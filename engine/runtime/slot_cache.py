@@ -224,9 +224,9 @@ class SlotCache:
              gpu_banks: bool = False, pinned_weights: bool = False) -> "SlotCache":
         """The slot cache ``recipe`` asks for: banks (the native handle), on a GPU the
         measured upload cap (host banks, CPU builds, keep the recipe's) and the policy."""
-        api = native_api()
-        if api is None:
+        if not available():          # the one availability check (planning asks it too)
             raise ModelLoadError(STOCK_MESSAGE)
+        api = native_api()
         layers = recipe.slot_layers
         slots = tuple(recipe.expert_slots[i] for i in layers)
         Budget(slots, recipe.upload_cap).check(n_expert, k)   # plain words before native errors
