@@ -44,7 +44,6 @@ async def run(qapp: QApplication, args: argparse.Namespace, instance: SingleInst
     loop = asyncio.get_running_loop()
     rotary = RotaryApp(qapp, loop, real_backend(), default_paths())
     instance.activation_requested.connect(rotary.window.bring_to_front)
-    wire_diagnostics(rotary)
     closed = asyncio.Event()
     rotary.window.closed.connect(closed.set)
     rotary.start(autoload=not args.no_model, wizard=not args.no_wizard)
@@ -92,11 +91,6 @@ def install_fallback_streams() -> None:
         sys.stdout = LogStream(logging.getLogger("rotary.stdout"), logging.INFO)
     if sys.stderr is None:
         sys.stderr = LogStream(logging.getLogger("rotary.stderr"), logging.WARNING)
-
-
-def wire_diagnostics(rotary) -> None:
-    """"Copy details" names the recipe of the model in use (app.notifications)."""
-    rotary.bridge.model_loaded.connect(rotary.window.notice_bar.context.remember_model)
 
 
 def setup_logging(log_file: Path) -> None:

@@ -29,7 +29,7 @@ from app.settings_dialog import SettingsDialog
 from app.settings_holder import SettingsHolder
 from app.theme import follow_os_theme
 from app.document_view import install_documents
-from app.wiring import connect_bridge, connect_chat
+from app.wiring import connect_chat, connect_engine
 from app.wizard import FirstRunWizard
 
 
@@ -58,6 +58,7 @@ class RotaryApp(QObject):
         self.bridge.measured_speed = self.speeds.range_for
         self._wire()
         self.documents = install_documents(self)       # app/document_view.py
+        connect_engine(self)                           # every bridge -> GUI connection
         self._set_model_ready(False, tr("No model loaded"))
         self._apply_chat_settings(self.settings.current)
         self._report_startup_problems(loaded.problems)
@@ -65,7 +66,6 @@ class RotaryApp(QObject):
     # ---- wiring --------------------------------------------------------------------------
 
     def _wire(self) -> None:
-        connect_bridge(self.bridge, self.chat, self.window, self.loader)
         connect_chat(self.chat, self.window)
         self.notices.posted.connect(self.window.notice_bar.show_notice)
         self.notices.withdrawn.connect(self.window.notice_bar.withdraw)
@@ -83,15 +83,12 @@ class RotaryApp(QObject):
     def _wire_gauge(self) -> None:
         """The gauge shows the current model and conversation only: reset on a switch."""
         gauge = self.window.gauge
-        self.bridge.ram_read.connect(gauge.on_ram)
         self.loader.started.connect(gauge.reset_model)
         self.chat.conversation_opened.connect(gauge.reset_conversation)
         # An answer shown again when its conversation is reopened: its numbers count again.
         self.chat.answer_started.connect(lambda _index: gauge.follow(self.chat.current))
-        self.bridge.model_loaded.connect(self._remember_model)
-        self.bridge.finished.connect(self._remember_speed)
 
-    def _remember_model(self, event) -> None:
+    def remember_model(self, event) -> None:
         """engine.api.ModelLoaded, or ServerModelLoaded (no file, no recipe here)."""
         self.loaded_facts = getattr(event, "facts", None)       # None: on the office server
         self.loaded_recipe = getattr(event, "recipe", None)
@@ -116,7 +113,7 @@ class RotaryApp(QObject):
     def _think_chosen(self, on: bool) -> None:
         self.chat.set_think(on)
 
-    def _remember_speed(self, event) -> None:
+    def remember_speed(self, event) -> None:
         """Each whole answer's writing speed on this computer, for the model check."""
         stats = event.stats
         if self.loaded_recipe is None or self.chat.on_server or \

@@ -5,37 +5,39 @@ signals on the GUI thread. The engine calls our listener on *its* thread, so the
 listener only hands the event over to the GUI thread through a queued signal
 (``MainThreadHandoff``); nothing here touches a widget from another thread.
 
-Blocking engine calls (inspect a GGUF, probe hardware, plan, read VRAM, write the demo
+Blocking engine calls (check and plan a model, probe hardware, read VRAM, write the demo
 model) run on worker threads and are awaited from the qasync loop, so the window never
 freezes; results come back through the same queued hand-off. This is the only app module
-that imports engine modules other than the frozen data types (``engine.api``, ``engine.errors``,
-``engine.messages``, the recipe, model facts; the hardware types are re-exported from here)
-(checked by tests/app/test_app_import_contract.py and the import-linter contract in
-pyproject.toml). The engine modules are imported
-lazily, so a missing or broken part shows a plain message instead of killing the app.
+that reaches the engine's functions, and it does so through one typed module of plain
+imports (``engine.facade``); other app modules use only the frozen data types
+(``engine.api``, ``engine.errors``, ``engine.messages``, the recipe, model facts; the
+hardware types are re-exported from here), checked by tests/app/test_app_import_contract.py
+and the import-linter contract in pyproject.toml.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import importlib
 import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from PySide6.QtCore import QObject, Signal
 
+from engine import facade
 from engine.api import (ChatMessage, ChatRequest, DocumentAnswered, DocumentFinished,
                         DocumentInspected, DocumentProgress, DocumentRequest, EngineLike,
-                        LoadFallback, LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded,
-                        PassagesChosen, QuestionRequest, RequestFailed, RequestFinished,
-                        RequestStarted, ServerModelLoaded, StepRecord)
+                        Listener, LoadFallback, LoadProgress, LoadRequest, ModelLoaded,
+                        ModelUnloaded, PassagesChosen, QuestionRequest, RequestFailed,
+                        RequestFinished, RequestStarted, ServerModelLoaded, StepRecord)
 from engine.errors import EngineError, EngineStateError
-# The engine's own frozen hardware types, re-exported so GUI modules never mirror them.
-from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading  # noqa: F401
+# The engine's own frozen hardware types and Advanced ranges, re-exported so GUI modules
+# never mirror them.
+from engine.facade import (ADVANCED_RANGES, GpuInfo, HardwareInfo, PlannedModel,  # noqa: F401
+                           Range, VramReading)
 from app.i18n import tr
 from app.messages import say
 from app.qt_compat import MainThreadHandoff
@@ -63,15 +65,15 @@ class ModelCheck:
 
 @dataclass
 class EngineBackend:
-    """The engine functions the bridge uses; tests pass fakes with the same shapes."""
-    make_engine: Callable[[Callable[[Any], None]], EngineLike]
-    probe: Callable[[], Any]
-    read_vram: Callable[[int], Any]
-    inspect_model: Callable[[str], Any]
-    plan: Callable[..., Any]
-    describe: Callable[..., Any]
+    """The engine functions the bridge calls (engine.facade); tests pass fakes of these
+    shapes, usually with the real engine service on a fake opener."""
+    make_engine: Callable[[Listener], EngineLike]
+    probe: Callable[[], HardwareInfo]
+    read_vram: Callable[[int], VramReading | None]
+    # (path, hardware, preset, advanced, measured) -> the checked and planned model: the
+    # planning entry point (engine/runtime/planning.py), the one the loader uses too.
+    plan_model: Callable[..., PlannedModel]
     ensure_demo_model: Callable[[Path], Path]
-    resolve_preset: Callable[[str | None, Any], Any]
     process_ram: Callable[[], int]
     # The office server (engine.remote); None where a test backend has none.
     server_config: Callable[..., Any] | None = None
@@ -79,21 +81,9 @@ class EngineBackend:
     list_server_models: Callable[[Any], Any] | None = None
 
 
-def _lazy(module: str, name: str) -> Callable[..., Any]:
-    def call(*args, **kwargs):
-        try:
-            function = getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError) as exc:
-            raise EngineError(tr("A part of Rotary is missing or damaged. Please reinstall "
-                                 "Rotary."), f"{module}.{name}: {exc!r}") from exc
-        return function(*args, **kwargs)
-    return call
-
-
 def check_native_helpers() -> tuple[bool, str]:
-    """The self-test's check of the engine's C helpers (engine/runtime/native_check.py),
-    imported when it runs."""
-    return _lazy("engine.runtime.native_check", "self_test")()
+    """The self-test's check of the engine's C helpers (engine/native)."""
+    return facade.check_native_helpers()
 
 
 DEVICE_LIST_FLAG = "--rotary-list-devices"   # engine/native/backends.py CHILD_FLAG
@@ -101,43 +91,36 @@ DEVICE_LIST_FLAG = "--rotary-list-devices"   # engine/native/backends.py CHILD_F
 
 def list_devices_child(argv: list[str]) -> int:
     """The frozen app run as engine/native/backends.py's child: print one back-end's devices."""
-    return _lazy("engine.native.backends", "child_main")(argv)
+    return facade.list_devices_child(argv)
 
 
 def check_text_recognition() -> tuple[bool, str]:
-    """The self-test's OCR check (engine/documents/ocr.py), imported only when it runs."""
-    return _lazy("engine.documents.ocr", "self_test")()
+    """The self-test's OCR check (engine/documents/ocr.py)."""
+    return facade.check_text_recognition()
 
 
 def real_backend() -> EngineBackend:
     return EngineBackend(
-        make_engine=_lazy("engine.runtime.service", "EngineService"),
-        probe=_lazy("engine.plan.hardware", "probe"),
-        read_vram=_lazy("engine.plan.hardware", "read_vram"),
-        inspect_model=_lazy("engine.model.inspect_gguf", "inspect_model"),
-        plan=_lazy("engine.plan", "plan"),
-        describe=_lazy("engine.plan", "describe"),
-        ensure_demo_model=_lazy("engine.demo.demo_model", "ensure_demo_model"),
-        resolve_preset=_lazy("engine.plan", "resolve_preset"),
-        process_ram=_lazy("engine.plan.hardware", "process_ram_bytes"),
-        server_config=_lazy("engine.remote.config", "ServerConfig"),
-        make_remote_engine=_lazy("engine.remote.service", "RemoteEngineService"),
-        list_server_models=_lazy("engine.remote.service", "list_models"))
+        make_engine=facade.make_engine, probe=facade.probe, read_vram=facade.read_vram,
+        plan_model=facade.plan_model, ensure_demo_model=facade.ensure_demo_model,
+        process_ram=facade.process_ram_bytes, server_config=facade.server_config,
+        make_remote_engine=facade.make_remote_engine,
+        list_server_models=facade.list_server_models)
 
 
 def preset_names() -> tuple[str, ...]:
     """The planner's preset registry plus "auto": one list for settings and the dialog."""
-    return tuple(_lazy("engine.plan", "preset_names")())
+    return facade.preset_names()
 
 
 def auto_preset() -> str:
     """The preset name that plans for this computer (the default)."""
-    return str(importlib.import_module("engine.plan.presets").AUTO)
+    return facade.AUTO
 
 
 def safest_preset() -> str:
     """The preset "Use the safer setting" chooses: the processor only."""
-    return str(importlib.import_module("engine.plan.presets").SAFEST)
+    return facade.SAFEST
 
 
 def preset_title(name: str) -> str:
@@ -152,15 +135,23 @@ def preset_in_a_sentence(name: str) -> str:
 
 def _preset_words(name: str, which: int) -> str:
     try:
-        return say(_lazy("engine.plan", "preset_words")(name)[which])
+        return say(facade.preset_words(name)[which])
     except EngineError:          # a name this version does not know: shown as it is
         return name
 
 
 def words_per_token() -> float:
     """The one ratio used wherever a token count is shown as words."""
-    return float(importlib.import_module("engine.plan.speed").WORDS_PER_TOKEN)
+    return facade.WORDS_PER_TOKEN
 
+
+def _missing_part(function: Callable[..., Any], *args: Any) -> Any:
+    """Run ``function``; a part of the engine that cannot be imported is a plain message."""
+    try:
+        return function(*args)
+    except ImportError as exc:
+        raise EngineError(tr("A part of Rotary is missing or damaged. Please reinstall "
+                             "Rotary."), f"{getattr(function, '__name__', function)}: {exc!r}") from exc
 
 
 # ---- hand-offs -------------------------------------------------------------------------
@@ -266,9 +257,10 @@ class EngineBridge(QObject):
 
     def _ensure_engine(self) -> EngineLike:
         if self._engine is None and self._server is not None:
-            self._engine = self._backend.make_remote_engine(self._listener, self._server)
+            self._engine = _missing_part(self._backend.make_remote_engine, self._listener,
+                                         self._server)
         elif self._engine is None:
-            self._engine = self._backend.make_engine(self._listener)
+            self._engine = _missing_part(self._backend.make_engine, self._listener)
         return self._engine
 
     # ---- the office server (app/server_settings.py) ----------------------------------------
@@ -277,9 +269,10 @@ class EngineBridge(QObject):
         """app.server_settings_model.ServerConnection → the engine's ServerConfig."""
         if self._backend.server_config is None:
             raise EngineError(tr("This copy of Rotary cannot use an office server."))
-        return self._backend.server_config(
-            connection.url, model=connection.model, api_key=connection.api_key,
-            verify_tls=connection.verify_tls, ca_bundle=connection.ca_bundle)
+        return _missing_part(functools.partial(
+            self._backend.server_config, connection.url, model=connection.model,
+            api_key=connection.api_key, verify_tls=connection.verify_tls,
+            ca_bundle=connection.ca_bundle))
 
     def use_server(self, connection: Any | None) -> None:
         """Run the next load on an office server (or, with None, on this computer)."""
@@ -293,33 +286,24 @@ class EngineBridge(QObject):
         """The exact address that will receive the conversation; EngineError if not one."""
         if self._backend.server_config is None:
             raise EngineError(tr("This copy of Rotary cannot use an office server."))
-        return self._backend.server_config(url).address
+        return _missing_part(self._backend.server_config, url).address
 
     async def server_models(self, connection: Any) -> list[str]:
         config = self._server_config(connection)
         entries = await self._in_worker(self._backend.list_server_models, config)
         return [entry.id for entry in entries]
 
-    def load_model(self, path: str, preset: str, overrides: dict[str, int]) -> None:
-        """Start loading; the outcome arrives as model_loaded or load_failed."""
-        asyncio.ensure_future(self._load(path, preset, overrides), loop=self._loop)
-
-    async def _load(self, path: str, preset: str, overrides: dict[str, int]) -> None:
+    def load_model(self, path: str, preset: str, overrides: Mapping[str, int]) -> None:
+        """Start loading; the outcome arrives as model_loaded or load_failed. ``overrides``
+        are the user's Advanced values (app.settings.Settings.overrides): the engine plans
+        them together with what this build can do, as check_model does."""
+        request = LoadRequest(path, preset=preset, advanced=dict(overrides) or None)
         try:
-            recipe = None
-            if overrides:
-                recipe = await self._in_worker(self._plan_blocking, path, preset, overrides)
-            request = LoadRequest(path, recipe=recipe, preset=None if recipe else preset)
             self._load_id = request.request_id
             self._ensure_engine().load(request)
         except EngineError as error:
             self._load_id = None
             self.load_failed.emit(error)
-
-    def _plan_blocking(self, path: str, preset: str, overrides: dict[str, int]):
-        facts = self._backend.inspect_model(path)
-        hardware = self._backend.probe()
-        return self._backend.plan(facts, hardware, preset=preset, overrides=overrides)
 
     def chat(self, messages: list[tuple[str, str]], temperature: float,
              max_tokens: int = 1024, conversation_id: int | None = None,
@@ -357,16 +341,13 @@ class EngineBridge(QObject):
     def summary_presets() -> list[tuple[str, Any]]:
         """(name, title) of the summary styles, in the engine's order; the title is a
         catalogue message (app.messages.say renders it)."""
-        presets = importlib.import_module("engine.documents.presets").SUMMARY_PRESETS
-        return [(p.name, p.title) for p in presets.values()]
+        return [(p.name, p.title) for p in facade.SUMMARY_PRESETS.values()]
 
     @staticmethod
     def forget_unused_documents(index_path: str, keep: set[str]) -> int:
         """Drop from the passage index the documents no conversation holds any more (at
         start, before the engine writes to it: a few milliseconds)."""
-        index = importlib.import_module("engine.documents.index")
-        with index.PassageIndex(index_path) as passages:
-            return passages.keep_only(keep)
+        return facade.forget_unused_documents(index_path, keep)
 
     def stop(self, request_id: int | None = None) -> None:
         """Stop one answer or summary (None: the one running now). One that waits never
@@ -388,26 +369,29 @@ class EngineBridge(QObject):
     async def probe_hardware(self) -> HardwareInfo:
         return await self._in_worker(self._backend.probe)
 
-    def preset_for(self, hardware: HardwareInfo, wanted: str | None = None) -> str:
+    @staticmethod
+    def preset_for(hardware: HardwareInfo, wanted: str | None = None) -> str:
         """The planner's own choice ("auto" resolved for this computer); pure and quick."""
-        return self._backend.resolve_preset(wanted, hardware).name
+        return facade.resolve_preset(wanted, hardware).name
 
-    async def check_model(self, path: str, preset: str | None = None) -> ModelCheck:
-        """Inspect + plan + describe; raises the engine's EngineError for bad files."""
-        return await self._in_worker(self._check_blocking, path, preset)
+    async def check_model(self, path: str, preset: str | None = None,
+                          advanced: Mapping[str, int] | None = None) -> ModelCheck:
+        """Inspect + plan + describe through the engine's planning entry point, with the
+        user's Advanced values: the recipe shown is the one load_model loads. Raises the
+        engine's EngineError for bad files."""
+        return await self._in_worker(self._check_blocking, path, preset, advanced)
 
-    def _check_blocking(self, path: str, preset: str | None) -> ModelCheck:
-        facts = self._backend.inspect_model(path)
+    def _check_blocking(self, path: str, preset: str | None,
+                        advanced: Mapping[str, int] | None = None) -> ModelCheck:
         hardware = self._backend.probe()
         chosen = preset or self.preset_for(hardware)
-        recipe = self._backend.plan(facts, hardware, preset=chosen)
-        measured = self.measured_speed(path, recipe.preset) if self.measured_speed else None
-        summary = (self._backend.describe(recipe, facts, hardware, measured=measured)
-                   if measured else self._backend.describe(recipe, facts, hardware))
-        return ModelCheck(path, str(getattr(facts, "name", "") or os.path.basename(path)),
-                          chosen, summary.level, say(summary.text),
-                          getattr(summary, "expected_tps", None), facts, recipe,
-                          bool(getattr(summary, "measured", False)))
+        # The recipe's preset is the chosen one ("auto" is resolved above).
+        measured = self.measured_speed(path, chosen) if self.measured_speed else None
+        planned = self._backend.plan_model(path, hardware, chosen, advanced, measured)
+        summary = planned.summary
+        return ModelCheck(path, planned.facts.name or os.path.basename(path), chosen,
+                          summary.level, say(summary.text), summary.expected_tps,
+                          planned.facts, planned.recipe, summary.measured)
 
     async def run_self_test(self, checks: Callable[[EngineBackend], Any]) -> Any:
         """``checks(backend)`` (app.selftest) on a worker: the wizard's "check my computer"."""
@@ -426,7 +410,7 @@ class EngineBridge(QObject):
         def done(work: Future) -> None:          # runs on the worker thread
             self._handoff.post(functools.partial(_settle, future, work))
 
-        (pool or self._tasks).submit(function, *args).add_done_callback(done)
+        (pool or self._tasks).submit(_missing_part, function, *args).add_done_callback(done)
         return await future
 
     # ---- VRAM gauge polling ----------------------------------------------------------

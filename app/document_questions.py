@@ -28,8 +28,7 @@ class DocumentQuestions(QObject):
         self.chat, self.bridge, self.history, self.language = chat, bridge, history, language
         self.to_model = chat.send_prompt              # conversations without documents
         self.asked: set[int] = set()
-        chat.send_prompt = self.send
-        bridge.document_event.connect(self.on_event)
+        chat.send_prompt = self.send      # its engine events are wired in app.wiring
 
     def send(self, prompt: list[tuple[str, str]], temperature: float,
              conversation_id: int | None) -> int:

@@ -231,7 +231,7 @@ def install_documents(rotary) -> DocumentFlow:
     for widget in (pane, pane.input, pane.scroll.viewport()):
         widget.setAcceptDrops(True)
         widget.installEventFilter(drops)
-    _connect(rotary.bridge, flow, panel)
+    _connect(flow, panel)
     rotary.document_questions = DocumentQuestions(rotary.chat, rotary.bridge, rotary.history,
                                                   language, rotary)
     pane.document_panel, pane.attach_button, flow.panel = panel, attach, panel
@@ -265,9 +265,8 @@ def _forget_unused(rotary) -> None:
         log.warning("could not tidy the passage index", exc_info=True)
 
 
-def _connect(bridge, flow: DocumentFlow, panel: DocumentPanel) -> None:
-    bridge.document_event.connect(flow.on_event)
-    bridge.failed.connect(flow.on_failed)
+def _connect(flow: DocumentFlow, panel: DocumentPanel) -> None:
+    """The card follows the flow; the flow's engine events are wired in app.wiring."""
     flow.checking.connect(panel.show_checking)
     flow.overview_ready.connect(lambda overview: panel.show_overview(
         overview, flow.preset, flow.question, flow.replace_from is not None))

@@ -63,6 +63,7 @@ class ModelChooser(QWidget):
                  parent=None) -> None:
         super().__init__(parent)
         self.bridge, self.notices, self.preset = bridge, notices, preset
+        self.advanced: dict[str, int] = {}     # the Advanced values the check plans with
         self.result = None
         self.problem = None                # the notice about the last unusable file
         self.path_edit = QLineEdit()
@@ -119,7 +120,7 @@ class ModelChooser(QWidget):
 
     async def _check(self, path: str) -> None:
         try:
-            result = await self.bridge.check_model(path, self.preset)
+            result = await self.bridge.check_model(path, self.preset, self.advanced)
         except EngineError as error:
             if path != self.path_edit.text().strip():
                 return          # the user has moved on to another file (or none)

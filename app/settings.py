@@ -14,26 +14,19 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from app.bridge import auto_preset, preset_names, preset_title
+from app.bridge import ADVANCED_RANGES, Range, auto_preset, preset_names, preset_title
 from app.i18n import LANGUAGES, tr
 
 SCHEMA_VERSION = 4
 ENGINE_LOCATIONS = ("local", "server")
 
 
-@dataclass(frozen=True)
-class Range:
-    """Valid values of one advanced number; the settings model and the dialog share it."""
-    low: int
-    high: int
-
-    def __contains__(self, value: object) -> bool:
-        return type(value) is int and self.low <= value <= self.high
-
-
-# One set of ranges: a value stored here is always one the dialog can show unchanged.
-RANGES = {"context_size": Range(256, 1_048_576), "gpu_expert_layers": Range(0, 1000),
-          "threads": Range(1, 512)}
+# Settings field -> its name in the planner's vocabulary (Settings.overrides).
+ADVANCED_NAMES = {"context_size": "n_ctx", "gpu_expert_layers": "gpu_expert_layers",
+                  "threads": "n_threads"}
+# One set of ranges, the engine's (engine/plan/advanced.py): a value stored here is always one
+# the dialog can show unchanged and the planner takes.
+RANGES: dict[str, Range] = {name: ADVANCED_RANGES[planner] for name, planner in ADVANCED_NAMES.items()}
 TEMPERATURE_RANGE = (0.0, 2.0)
 
 
@@ -97,8 +90,7 @@ class Settings:
 
     def overrides(self) -> dict[str, int]:
         """The advanced values the user set, in the planner's vocabulary."""
-        chosen = {"n_ctx": self.context_size, "gpu_expert_layers": self.gpu_expert_layers,
-                  "n_threads": self.threads}
+        chosen = {planner: getattr(self, name) for name, planner in ADVANCED_NAMES.items()}
         return {key: value for key, value in chosen.items() if value is not None}
 
 

@@ -49,6 +49,7 @@ class SettingsDialog(QDialog):
         self.original = settings
         self.has_gpu, self.model_has_experts = has_gpu, model_has_experts
         self.chooser = ModelChooser(bridge, notices, settings.preset)
+        self.chooser.advanced = settings.overrides()     # plans as the load will
         self.chooser.path_edit.setText(settings.model_path)
         self.chooser.check_finished.connect(self._update_ok)
         self.chooser.check_started.connect(self._update_ok)

@@ -1,5 +1,6 @@
-"""All connections between the bridge and the GUI in one function (GPT4All's
-``Chat::connectLLM``), plus the window's own controls in a second one.
+"""All connections between the bridge and the GUI in one function, ``connect_engine``
+(GPT4All's ``Chat::connectLLM``), plus the window's own controls in a second one.
+No constructor connects to the bridge; a receiver added later is connected here too.
 
 The bridge emits on the GUI thread (it receives engine events through
 ``loop.call_soon_threadsafe``), so these are plain direct connections.
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 from app.bridge import EngineBridge
 from app.chat_controller import ChatController, base_model_warning
-from app.loading import ModelLoader
 from app.main_window import MainWindow
 
 
@@ -35,12 +35,16 @@ def connect_gauge_numbers(bridge: EngineBridge, chat: ChatController, gauge) -> 
     bridge.stats.connect(on_stats)
 
 
-def connect_bridge(bridge: EngineBridge, chat: ChatController, window: MainWindow,
-                   loader: ModelLoader) -> None:
+def connect_engine(rotary) -> None:
+    """Every bridge -> GUI connection of the app (app.application.RotaryApp), in one place.
+    Where two receivers share a signal they run in this order: the chat before the document
+    flow (a failure is the chat's answer first), the loader before what remembers the model."""
+    bridge, chat, window, loader = rotary.bridge, rotary.chat, rotary.window, rotary.loader
     gauge, panel = window.gauge, window.loading
     connect_answers(bridge, chat)
     connect_gauge_numbers(bridge, chat, gauge)
     bridge.vram_read.connect(gauge.on_vram)
+    bridge.ram_read.connect(gauge.on_ram)
     bridge.load_progress.connect(loader.on_progress)
     bridge.load_fallback.connect(loader.on_fallback)
     bridge.model_loaded.connect(loader.on_loaded)
@@ -51,6 +55,14 @@ def connect_bridge(bridge: EngineBridge, chat: ChatController, window: MainWindo
     bridge.model_loaded.connect(lambda event: window.chat.set_model_warning(
         base_model_warning(getattr(event, "facts", None))))
     bridge.model_unloaded.connect(lambda: window.chat.set_model_warning(""))
+    bridge.model_loaded.connect(rotary.remember_model)
+    bridge.finished.connect(rotary.remember_speed)
+    # "Copy details" names the recipe of the model in use (app.notifications).
+    bridge.model_loaded.connect(window.notice_bar.context.remember_model)
+    # Documents (app/document_view.py): summaries, and questions about them.
+    bridge.document_event.connect(rotary.documents.on_event)
+    bridge.failed.connect(rotary.documents.on_failed)
+    bridge.document_event.connect(rotary.document_questions.on_event)
     loader.started.connect(panel.on_started)
     loader.progress.connect(panel.on_progress)
     loader.fallback_explained.connect(panel.on_fallback)

@@ -50,7 +50,10 @@ from engine.recipe import MemoryEstimate, Recipe  # noqa: E402
 from engine.runtime.loader import load_with_fallback  # noqa: E402
 from engine.runtime.summary_model import LocalSummaryModel  # noqa: E402
 
-EXTRACT_TARGET_S, EXTRACT_FAIL_S = 10.0, 11.5
+EXTRACT_TARGET_S = 10.0           # information: the reference machine's budget
+# The gate (issue 27: a ratio of one run): our extraction ÷ pypdf's on the same file; slower
+# than the pure-Python reader would be a regression.
+EXTRACT_RATIO_TARGET, EXTRACT_RATIO_FAIL = 0.5, 1.0
 OVERHEAD_TARGET, OVERHEAD_FAIL = 1.3, 1.5     # ±15% is noise on a shared 2-core machine
 REFERENCE_READ_TPS, REFERENCE_WRITE_TPS = 74.2, 21.06     # published, shared/seeds
 
@@ -77,8 +80,11 @@ def bench_extraction(folder: pathlib.Path, pages: int, verdicts: Verdicts) -> No
     started = time.perf_counter()
     read_document(path, cache=TextCache(folder / "cache-a"))
     print(f"extraction again, from the cache: {time.perf_counter() - started:.2f} s")
-    verdicts.check(f"text extraction of a {pages}-page PDF", ours, EXTRACT_TARGET_S,
-                   EXTRACT_FAIL_S, higher_is_better=False, unit=" s")
+    verdicts.info(f"text extraction of a {pages}-page PDF (target {EXTRACT_TARGET_S:g} s)", ours,
+                  " s")
+    verdicts.check(f"text extraction of a {pages}-page PDF / pypdf's, same file", ours / theirs,
+                   EXTRACT_RATIO_TARGET, EXTRACT_RATIO_FAIL, higher_is_better=False, unit="x",
+                   kind="same-run ratio")
 
 
 def bench_map_reduce(folder: pathlib.Path, doc_pages: int, spec: str, n_ctx: int, threads: int,

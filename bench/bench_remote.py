@@ -5,8 +5,8 @@
    this process's CPU time (the server is another process) over every answer of the run
    (thousands of tokens). Budget ≤ 0.5 ms a token: the models users run on an office server
    write a token every 20–50 ms, so the client stays under 1–2.5% of one core; beyond
-   1.0 ms the script exits 1. A bare streaming httpx + httpx-sse client is measured the same
-   way, for comparison.
+   1.0 ms the client would take 2-5%. A bare streaming httpx + httpx-sse client is measured
+   the same way, and the gate is the ratio of the two (issue 27: never an absolute time).
    The writing-speed ratio (Rotary ÷ bare client, same server, model, prompt and settings) is
    printed as information only: the toy server writes ~950 tokens/s, so ~25 µs of Python a
    token is 2–3% of it, and another process on the second core swings it more than that.
@@ -47,7 +47,10 @@ from engine.remote.service import RemoteEngineService  # noqa: E402
 from engine.remote.stream import chat_payload  # noqa: E402
 from bench.verdict import Verdicts  # noqa: E402
 
-CPU_BUDGET_MS, CPU_FAIL_MS = 0.5, 1.0      # client CPU per token received
+CPU_BUDGET_MS = 0.5                        # information: client CPU per token received
+# The gate (issue 27: a ratio of one run): Rotary's client CPU a token ÷ a bare httpx client's,
+# same server, answers and rounds. A regression guard, not yet calibrated on a quiet machine.
+CPU_RATIO_TARGET, CPU_RATIO_FAIL = 2.5, 5.0
 PROMPT = (ChatMessage("user", "Hello, who are you?"),)
 
 
@@ -212,9 +215,13 @@ def main() -> int:
             whole, wall = concurrency(server.url)
     verdicts = Verdicts()
     rotary_ms = cpu_ms_per_token(results["rotary"])
-    verdicts.check("remote engine's CPU time per token received", rotary_ms, CPU_BUDGET_MS,
-                   CPU_FAIL_MS, higher_is_better=False, unit=" ms")
-    extra_us = (rotary_ms - cpu_ms_per_token(results["bare"])) * 1000
+    bare_ms = cpu_ms_per_token(results["bare"])
+    verdicts.info(f"remote engine's CPU time per token received (budget {CPU_BUDGET_MS} ms)",
+                  rotary_ms, " ms")
+    verdicts.check("remote engine's CPU a token / a bare httpx client's", rotary_ms / bare_ms,
+                   CPU_RATIO_TARGET, CPU_RATIO_FAIL, higher_is_better=False, unit="x",
+                   kind="same-run ratio")
+    extra_us = (rotary_ms - bare_ms) * 1000
     print(f"remote engine's CPU a token beyond a bare httpx client's: {extra_us:.1f} µs "
           "[measured, info]")
     pairs = list(zip(results["rotary"], results["bare"]))

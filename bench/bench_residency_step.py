@@ -1,11 +1,18 @@
-"""Cost of one ``after_token`` call for a 256-expert top-8 layer (target: rotary <= 20 us).
+"""Cost of one ``after_token`` call for a 256-expert top-8 layer, as ratios of one run.
 
 Prints measured microseconds per ``policy.after_token`` call: the best of several repeats
 over a 3000-token synthetic layer (the machine is shared; the best repeat is the least
 disturbed). Rotary is timed on 4 layers so that its per-token work (the context match at
 layer 0) is shared as in the engine, with and without the router's probabilities, and on
 a real trace where the context match fires; and the warm start (``observe_prompt``) per
-prompt token and layer. Exits non-zero beyond 40 us (twice the target).
+prompt token and layer.
+
+The gates are ratios measured in this run (issue 27: absolute microseconds differ 2-3x
+between machines of one kind): rotary's step ÷ LRU's step on the same routing and budget,
+and the step with the router's probabilities ÷ the step without. Absolute figures are
+information. Why the probabilities cost ~3x: per layer call, a numpy top-k over 256 scores
+(``near_miss_top``: numpy's fixed call cost, not the sort, is most of it) and 16 runners-up
+credited in each of 4 half-lives (24 score updates a half-life instead of 8).
 Run: python bench/bench_residency_step.py [--tokens N] [--repeats R]
 """
 
@@ -28,8 +35,11 @@ from engine.residency.budget import Budget  # noqa: E402
 from engine.residency.policy import make_policy  # noqa: E402
 from tools.residency_sim.synth import synth_trace  # noqa: E402
 
-TARGET_US = 20.0
-FAIL_US = 40.0
+# rotary ÷ LRU per after_token call, summed over the budgets (LRU: the cheapest useful
+# policy, on the same routing; measured 2.7x here).
+VS_LRU_TARGET, VS_LRU_FAIL = 4.0, 8.0
+# with the router's probabilities ÷ without, summed over the budgets (2.1-3x measured).
+PROBS_TARGET, PROBS_FAIL = 3.5, 6.0
 LAYERS = 4
 
 
@@ -118,26 +128,41 @@ def main() -> int:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.tokens} tokens x "
           f"{LAYERS} layers x {args.repeats} repeats; 256 experts, top-8 (measured)")
     print(f"{'policy':<8}{'slots':>8}{'input':>8}{'best us':>10}{'median us':>11}")
-    worst = worst_probs = 0.0
+    best: dict[tuple[str, float, str], float] = {}
     for name in ("rotary", "lru", "lfru", "opt"):
-        for fraction in (0.125, 0.25, 0.5):
+        for fraction in FRACTIONS:
             for kind in ("list", "numpy", "probs") if name == "rotary" else ("list",):
                 runs = time_policy(name, rows, fraction, args.repeats, kind)
-                if name == "rotary" and kind == "probs":
-                    worst_probs = max(worst_probs, min(runs))
-                elif name == "rotary":
-                    worst = max(worst, min(runs))
+                best[name, fraction, kind] = min(runs)
                 print(f"{name:<8}{round(fraction * 256):>8}{kind:>8}"
                       f"{min(runs):>10.1f}{statistics.median(runs):>11.1f}")
     _warm_start_row(rows, args.repeats)
     real = _real_trace_row(args.real_trace, args.repeats)
-    if real is not None:
-        worst = max(worst, real)
+    return _verdicts(best, real)
+
+
+FRACTIONS = (0.125, 0.25, 0.5)
+
+
+def _verdicts(best: dict[tuple[str, float, str], float], real: float | None) -> int:
     verdicts = Verdicts()
-    verdicts.check("rotary after_token, worst budget (best repeat)", worst, target=TARGET_US,
-                   fail_at=FAIL_US, higher_is_better=False, unit=" us")
-    verdicts.check("rotary after_token with router probs (the slot cache with Recipe.router_probs)", worst_probs,
-                   target=TARGET_US, fail_at=FAIL_US, higher_is_better=False, unit=" us")
+    worst = max(best["rotary", f, k] for f in FRACTIONS for k in ("list", "numpy"))
+    verdicts.info("rotary after_token, worst budget (best repeat)", worst, " us")
+    verdicts.info("rotary after_token with router probs, worst budget",
+                  max(best["rotary", f, "probs"] for f in FRACTIONS), " us")
+    if real is not None:
+        verdicts.info("rotary after_token on the real trace", real, " us")
+    def total(name: str, kind: str) -> float:     # over the three budgets: steadier than one
+        return sum(best[name, f, kind] for f in FRACTIONS)
+
+    verdicts.check("rotary / LRU after_token, same routing, summed over the budgets",
+                   total("rotary", "list") / total("lru", "list"),
+                   target=VS_LRU_TARGET, fail_at=VS_LRU_FAIL, higher_is_better=False,
+                   unit="x", kind="same-run ratio")
+    verdicts.check("rotary after_token with / without router probs, summed over the budgets",
+                   total("rotary", "probs") / total("rotary", "list"),
+                   target=PROBS_TARGET, fail_at=PROBS_FAIL, higher_is_better=False, unit="x",
+                   kind="same-run ratio")
     return verdicts.exit_code()
 
 

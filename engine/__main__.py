@@ -3,6 +3,7 @@
     info MODEL [--json]
     plan MODEL [--vram GB] [--ram GB] [--preset NAME] [--json]
     devices [--json] [--refresh]   what each installed llama.cpp back-end can use
+         [--context N] [--threads N] [--gpu-expert-layers N] [--headroom GB]   as in Settings
     chat MODEL [--preset NAME] [--max-tokens N]
     chat --server URL [--model NAME] [--api-key-env VAR] [--ca-bundle PEM]   an office server
     trace MODEL --prompt TEXT --out t.npz [--max-tokens N]
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--vram", type=float, help="pretend GPU memory in GB (0 = no GPU)")
     plan.add_argument("--ram", type=float, help="pretend system memory in GB")
     plan.add_argument("--preset")
+    _add_advanced(plan)
     plan.add_argument("--json", action="store_true")
     for name in ("chat", "trace"):
         command = sub.add_parser(name)
@@ -86,6 +88,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_advanced(parser: argparse.ArgumentParser) -> None:
+    """The Advanced values of the app's Settings, planned by the same entry point."""
+    parser.add_argument("--context", type=int, help="conversation memory, tokens")
+    parser.add_argument("--threads", type=int, help="processor cores used")
+    parser.add_argument("--gpu-expert-layers", type=int,
+                        help="expert layers on the graphics card (a forced layout: no slots)")
+    parser.add_argument("--headroom", type=float,
+                        help="graphics memory kept free, GB (the preset's otherwise)")
+
+
+def _advanced(args) -> dict[str, int]:
+    """--context/--threads/... in the planner's names (engine/plan/advanced.py)."""
+    chosen = {"n_ctx": args.context, "n_threads": args.threads,
+              "gpu_expert_layers": args.gpu_expert_layers,
+              "vram_headroom_mib": None if args.headroom is None else round(args.headroom * 1024)}
+    return {name: value for name, value in chosen.items() if value is not None}
+
+
 def cmd_info(args) -> int:
     from engine.model.inspect_gguf import inspect_model, summarize  # noqa: PLC0415
 
@@ -116,13 +136,12 @@ def _hardware(args):
 
 
 def cmd_plan(args) -> int:
-    from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
+    from engine.recipe import recipe_to_dict  # noqa: PLC0415
+    from engine.runtime.planning import plan_model  # noqa: PLC0415
     from engine.cli.devices import planned_device  # noqa: PLC0415
-    from engine.plan import describe, plan, recipe_to_dict  # noqa: PLC0415
 
-    facts, hardware = inspect_model(args.model), _hardware(args)
-    recipe = plan(facts, hardware, preset=args.preset)
-    summary = describe(recipe, facts, hardware)
+    planned = plan_model(args.model, _hardware(args), args.preset, _advanced(args))
+    recipe, summary, hardware = planned.recipe, planned.summary, planned.hardware
     if args.json:
         print(json.dumps({"recipe": recipe_to_dict(recipe), "fit": summary.level,
                           "summary": str(summary.text),
@@ -168,15 +187,12 @@ def _cli_recipe(args):
     """The planner's recipe with the slot options applied; on a machine without a GPU,
     ``--slots N`` still gives every MoE layer N slots (CPU banks: counts, not speed)."""
     from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
-    from engine.plan import plan  # noqa: PLC0415
     from engine.plan.hardware import probe  # noqa: PLC0415
-    from engine.runtime.loader import slot_overrides  # noqa: PLC0415
+    from engine.runtime.planning import SlotChoice, plan_recipe  # noqa: PLC0415
 
     facts = inspect_model(args.model)
-    overrides = {"slots": 0} if args.no_slots or args.slots == 0 else slot_overrides()
-    overrides.update({k: v for k, v in (("slots", args.slots), ("slot_gib", args.slot_gib),
-                                        ("policy", args.policy)) if v})
-    recipe = plan(facts, probe(), preset=args.preset, overrides=overrides)
+    choice = SlotChoice(args.slots, args.slot_gib, args.policy, off=args.no_slots)
+    recipe = plan_recipe(facts, probe(), args.preset, slots=choice)
     if args.slots and not recipe.expert_slots and recipe.n_gpu_layers == 0 and facts.is_moe:
         counts = [args.slots if i in facts.moe_layers else 0 for i in range(facts.n_layers)]
         recipe = dataclasses.replace(recipe, expert_slots=tuple(counts),
@@ -201,8 +217,6 @@ def _start_replay(loaded, path: str) -> None:
 
 
 def _print_slot_json(loaded, decode_tps: list[float]) -> None:
-    from engine.recipe import recipe_to_dict  # noqa: PLC0415
-
     cache = loaded.native.slot_cache
     totals = cache.totals if cache is not None else None
     recipe = loaded.recipe
@@ -219,7 +233,7 @@ def _print_slot_json(loaded, decode_tps: list[float]) -> None:
         "restored_bytes": totals.restored_bytes if totals else 0,
         "counters": cache.counters() if cache else {},
         "upload_cap": cache.policy.upload_cap if cache else None,
-        "transfer": recipe_to_dict(recipe)["transfer"],
+        "transfer": _transfer(cache),
         "prompt_note": _plain(recipe.prompt_note),
         "decode_tps": decode_tps,
         "placement": _placement_json(loaded.placement)}, indent=2))
@@ -233,6 +247,14 @@ def _placement_json(placement) -> dict | None:
             "gpu": placement.gpu.device if placement.gpu else None,
             "devices": [dict(dataclasses.asdict(d), total_bytes=d.total_bytes)
                         for d in placement.devices]}
+
+
+def _transfer(cache) -> dict | None:
+    """The upload cap measured at load (it lives in the slot cache), as JSON."""
+    rule = cache.transfer if cache is not None else None
+    if rule is None:
+        return None
+    return dict(dataclasses.asdict(rule), reason=str(rule.reason))
 
 
 def _chat_request(args, messages):

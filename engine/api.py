@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Union
+from typing import Callable, Mapping, Protocol, Union
 
 from engine.errors import EngineError
 from engine.messages import Msg, msg
@@ -36,6 +36,9 @@ class LoadRequest:
     model_path: str
     recipe: Recipe | None = None       # None: plan automatically from the hardware
     preset: str | None = None          # planner preset name, when recipe is None
+    # The user's Advanced values in the planner's names (engine/plan/advanced.py), when recipe
+    # is None: the loader plans them with the slot layout (engine/runtime/planning.py).
+    advanced: Mapping[str, int] | None = None
     # Install the routing recorder (llama.cpp's cb_eval), for `engine trace` only: on a GPU
     # the scheduler computes and synchronises at every node it claims (a sync per MoE layer per
     # token, no CUDA graphs). The slot cache reads the routing from its own host record.

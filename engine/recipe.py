@@ -13,6 +13,9 @@ from typing import Any, Mapping
 from engine.messages import Msg, from_data, to_data
 
 EXPERT_TENSOR_PATTERN = r"ffn_(up|down|gate|gate_up)_exps"
+# The residency policy the slot cache runs unless told otherwise: said here once (the
+# registry in engine/residency/policy.py checks at import that it knows this name).
+DEFAULT_POLICY = "rotary"
 
 
 @dataclass(frozen=True)
@@ -69,14 +72,13 @@ class Recipe:
     note: Msg | None = None              # plain words: why this recipe (or this fallback step)
     # Per-expert slot cache (engine/runtime/slot_cache.py): slots per model layer, 0 = none.
     expert_slots: tuple[int, ...] = ()
-    residency_policy: str = "rotary"     # engine.residency registry name
+    residency_policy: str = DEFAULT_POLICY   # engine.residency registry name
     upload_cap: int | None = None        # uploads per layer per token; None = k
     router_probs: bool = False           # the policy also sees the router's scores (unmeasured)
     # RAM-resident experts in the GPU's page-locked memory (needs use_mmap False): uploads and
     # prompt batches copy them by DMA, without a staging copy. Costs that RAM to the system.
     pinned_experts: bool = False
     prompt_note: Msg | None = None       # plain words: why prompts are read n_ubatch at a time
-    transfer: TransferRule | None = None # measured at load when the slots are on a GPU
 
     @property
     def slot_layers(self) -> tuple[int, ...]:
@@ -98,8 +100,6 @@ def recipe_to_dict(recipe: Recipe) -> dict[str, Any]:
     data = dataclasses.asdict(recipe)
     data["note"] = to_data(recipe.note) if recipe.note is not None else None
     data["prompt_note"] = to_data(recipe.prompt_note) if recipe.prompt_note is not None else None
-    if recipe.transfer is not None:
-        data["transfer"]["reason"] = to_data(recipe.transfer.reason)
     data["cpu_expert_layers"] = list(recipe.cpu_expert_layers)
     for device in ("vram", "ram"):
         data[device]["total_bytes"] = getattr(recipe, device).total_bytes
@@ -119,8 +119,4 @@ def recipe_from_dict(data: Mapping[str, Any]) -> Recipe:
     values["expert_slots"] = tuple(values.get("expert_slots", ()))
     values["note"] = from_data(values["note"]) if values.get("note") else None
     values["prompt_note"] = from_data(values["prompt_note"]) if values.get("prompt_note") else None
-    if values.get("transfer"):
-        rule = dict(values["transfer"])
-        values["transfer"] = TransferRule(**{**rule, "figures": TransferFigures(**rule["figures"]),
-                                             "reason": from_data(rule["reason"])})
     return Recipe(**values)

@@ -12,13 +12,13 @@ from typing import Any, Mapping
 
 from engine.errors import EngineError, InsufficientMemoryError
 from engine.model.facts import ModelFacts
-from engine.plan.hardware import HardwareInfo
+from engine.plan.hardware import MIB, HardwareInfo
 from engine.plan.memory import (CPU_ONLY, KV_BYTES_PER_ELEMENT, Layout, ModelSizes, Settings,
                                 estimate, gb_text, gpu_expert_ids, model_sizes)
 from engine.plan.presets import Preset, resolve_preset
 from engine.plan.slots import with_expert_slots
 from engine.messages import Msg, msg
-from engine.recipe import MemoryEstimate, Recipe
+from engine.recipe import DEFAULT_POLICY, MemoryEstimate, Recipe
 
 
 
@@ -84,7 +84,7 @@ def _fit_for_preset(facts, sizes, settings: Settings, preset: Preset, hw: Hardwa
 
 SETTING_OVERRIDES = ("n_ctx", "kv_type", "flash_attn", "n_batch", "n_ubatch")
 LAYOUT_OVERRIDES = ("gpu_expert_layers", "n_cpu_moe")
-OTHER_OVERRIDES = ("n_threads", "n_threads_batch", "use_mmap")
+OTHER_OVERRIDES = ("n_threads", "n_threads_batch", "use_mmap", "vram_headroom_mib")
 # Expert slot cache (engine/plan/slots.py): "slot_layout" moves every expert layer to RAM and
 # fills the freed VRAM with slots; "slots" (per layer) / "slot_gib" (total) fix their size.
 SLOT_OVERRIDES = ("slot_layout", "slots", "slot_gib", "policy")
@@ -99,6 +99,13 @@ def _check_overrides(overrides: Mapping[str, Any]) -> None:
     if overrides.get("kv_type", "f16") not in KV_BYTES_PER_ELEMENT:
         raise EngineError(msg("plan.unknown_memory_format"),
                           f"kv_type must be one of {sorted(KV_BYTES_PER_ELEMENT)}")
+
+
+def _with_headroom(preset: Preset, overrides: Mapping[str, Any]) -> Preset:
+    """The preset with the user's graphics-memory headroom (layout and slots keep it free)."""
+    if "vram_headroom_mib" not in overrides or not preset.use_gpu:
+        return preset
+    return dataclasses.replace(preset, vram_headroom_bytes=int(overrides["vram_headroom_mib"]) * MIB)
 
 
 def _settings(facts: ModelFacts, preset: Preset, overrides: Mapping[str, Any]) -> Settings:
@@ -160,7 +167,7 @@ def plan(facts: ModelFacts, hw: HardwareInfo, preset: str | None = None,
     """The recipe that puts as much of the model on the GPU as its memory allows."""
     overrides = dict(overrides or {})
     _check_overrides(overrides)
-    chosen, sizes = resolve_preset(preset, hw), model_sizes(facts)
+    chosen, sizes = _with_headroom(resolve_preset(preset, hw), overrides), model_sizes(facts)
     settings = _settings(facts, chosen, overrides)
     fit = _fit_for_preset(facts, sizes, settings, chosen, hw, "n_ctx" in overrides)
     settings, prompt_note = _prompt_batch(facts, sizes, fit, chosen, hw, overrides,
@@ -181,7 +188,7 @@ def _slots(recipe: Recipe, facts, sizes, fit: Fit, preset: Preset, hw: HardwareI
            overrides, layout_forced: bool) -> Recipe:
     """Expert slots when asked for: on the slot layout, or added to the planned one."""
     slots, gib = overrides.get("slots"), overrides.get("slot_gib")
-    policy = overrides.get("policy") or "rotary"
+    policy = overrides.get("policy") or DEFAULT_POLICY
     wants_layout = bool(overrides.get("slot_layout")) and not layout_forced
     if slots == 0 or gib == 0 or not (wants_layout or slots or gib):
         return recipe

@@ -15,9 +15,7 @@ import dataclasses
 from engine.model.facts import ModelFacts
 from engine.plan.hardware import HardwareInfo
 from engine.messages import msg, sentences
-from engine.recipe import Recipe
-
-DEFAULT_POLICY = "rotary"
+from engine.recipe import DEFAULT_POLICY, Recipe
 
 
 def expert_bytes_per_layer(facts: ModelFacts) -> dict[int, int]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from typing import ClassVar, Sequence
+from typing import Callable, ClassVar, Sequence
 
 import numpy as np
 
@@ -97,6 +97,16 @@ class ResidencyPolicy(ABC):
         self.clock: list[int] | np.ndarray = [0] * budget.n_layers  # [layers] decode tokens seen
         self.conversations = ConversationSets()
         self.conversation: int | None = None
+
+    # -- a step in native code (engine/residency/native_rotary.py overrides these) ---------
+    def engine_step(self, functions: dict, ctx, model_layers, ids) -> Callable[[], tuple] | None:
+        """The whole step after a token in C for the slot cache, or None: this policy decides
+        in Python, layer by layer (the default)."""
+        return None
+
+    def rings(self) -> list:
+        """[layer] the live slot -> expert int32 views a native step updates ([]: none)."""
+        return []
 
     # -- the per-token entry point -------------------------------------------------
     def after_token(self, layer: int, routed_ids, probs=None) -> Decision:

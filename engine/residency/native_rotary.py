@@ -278,6 +278,9 @@ class NativeRotaryPolicy(ResidencyPolicy):
         self._all.total_uploads = got
         return self._all
 
+    def rings(self) -> list[np.ndarray]:
+        return [table.ring for table in self.tables]     # [layer] [n_slots] int32 views
+
     def engine_step(self, functions: dict, ctx, model_layers, ids: np.ndarray):
         """A callable for the engine, one per decoded token: reads the step's routing into ids
         int32 [layers, k], decides every layer, uploads and stages the layers that changed and

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.errors import BudgetError
+from engine.recipe import DEFAULT_POLICY
 from engine.residency import native_rotary
 from engine.residency.base import ResidencyPolicy, Snapshot
 from engine.residency.baselines import LayerPolicy, LFRUPolicy, LFUPolicy, LRUPolicy, StaticPolicy
@@ -47,6 +48,8 @@ def _check_table() -> None:
     for name, entry in POLICIES.items():
         if entry.reference.name != name:
             raise ImportError(f"policy '{name}' is {entry.reference.__name__} named '{entry.reference.name}'")
+    if DEFAULT_POLICY not in POLICIES:
+        raise ImportError(f"the default policy {DEFAULT_POLICY!r} is not in the registry")
 
 
 _check_table()

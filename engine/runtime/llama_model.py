@@ -101,15 +101,10 @@ class NativeModel:
         if not slot_cache.available():
             return None, slot_cache.STOCK_MESSAGE
         n_expert, k = _expert_counts(self.model.metadata())
-        layers = self.recipe.slot_layers
         self.slot_banks_on_gpu = self.recipe.n_gpu_layers != 0 and has_gpu_device()
         try:
-            cache = slot_cache.SlotCache(
-                self.ctx.ctx, self.model.model, layers,
-                tuple(self.recipe.expert_slots[i] for i in layers),
-                n_layer=len(self.recipe.expert_slots), n_expert=n_expert, k=k,
-                policy_name=self.recipe.residency_policy, upload_cap=self.recipe.upload_cap,
-                router_probs=self.recipe.router_probs,
+            cache = slot_cache.SlotCache.open(
+                self.ctx.ctx, self.model.model, self.recipe, n_expert, k,
                 gpu_banks=self.slot_banks_on_gpu,
                 pinned_weights=self._expert_buffer_type() != cpu_buffer_type())
         except slot_cache.SlotCacheError as error:

@@ -14,7 +14,6 @@ import numpy as np
 from engine.api import ChatRequest, LoadRequest, Placement
 from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
-from engine.runtime import slot_cache
 from engine.runtime.generate import GenerationRun
 from engine.native.backends import selected
 from engine.runtime.bindings import llama_cpp_module
@@ -22,9 +21,10 @@ from engine.runtime.llama_model import NativeModel, Sampling
 from engine.runtime.sampling import SamplingDefaults, model_sampling
 from engine.model.facts import ModelFacts
 from engine.model.inspect_gguf import inspect_model
-from engine.plan import fallback_ladder, plan
+from engine.plan import fallback_ladder
 from engine.plan import hardware as machine        # machine.probe(): tests replace it
 from engine.runtime.placement import measure
+from engine.runtime.planning import NO_SLOTS, plan_recipe
 from engine.runtime.predictor import RouterPredictor, hidden_node_name
 from engine.recipe import Recipe
 from engine.runtime.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
@@ -100,14 +100,14 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     facts = inspect_model(request.model_path)
     llama_cpp_module()      # the back-end chosen and loaded: the probe reads its live memory
     hardware = machine.probe()
-    recipe = request.recipe or plan(facts, hardware, preset=request.preset,
-                                    overrides=slot_overrides())
+    advanced = dict(request.advanced or {})
+    recipe = request.recipe or plan_recipe(facts, hardware, request.preset, advanced)
     wants_routing = facts.is_moe and (request.record_routing or with_hidden or with_weights or with_probs)
     recorder = _recorder(facts, recipe, with_weights, with_hidden, with_probs) if wants_routing else None
-    native, recipe = _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
-    transfer = native.slot_cache.transfer if native.slot_cache is not None else None
-    if transfer is not None:   # measured at load: the cap the slots actually run with
-        recipe = dataclasses.replace(recipe, transfer=transfer, upload_cap=transfer.cap)
+    native, recipe = _load_first_that_fits(facts, hardware, recipe, advanced, recorder, progress,
+                                           fallback)
+    # The measured upload cap stays with the slot cache (native.slot_cache.transfer): the
+    # recipe is what was planned.
     placement = measure_placement(native, hardware)
     summary = placement.message or msg("runtime.ready")   # what llama.cpp placed, never the plan
     if native.slot_cache_note:   # planned slots that this build or this card could not give
@@ -131,11 +131,6 @@ def measure_placement(native: NativeModel, hardware) -> Placement:
                    getattr(hardware, "unused_gpus", ()))
 
 
-def slot_overrides() -> dict:
-    """Plan the slot layout where this build has the slot cache; the stock layout otherwise."""
-    return {"slot_layout": True} if slot_cache.available() else {}
-
-
 def _recorder(facts: ModelFacts, recipe: Recipe, with_weights: bool, with_hidden: bool,
               with_probs: bool = False):
     hidden_name = hidden_node_name(facts.architecture) if with_hidden else ""
@@ -143,9 +138,9 @@ def _recorder(facts: ModelFacts, recipe: Recipe, with_weights: bool, with_hidden
                          n_embd=facts.n_embd if with_hidden else 0, with_probs=with_probs)
 
 
-def _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback):
+def _load_first_that_fits(facts, hardware, recipe, advanced, recorder, progress, fallback):
     last_error = None
-    for attempt in _attempts(recipe, facts, hardware):
+    for attempt in _attempts(recipe, facts, hardware, advanced):
         if attempt is not recipe:
             fallback(attempt)
         try:
@@ -156,7 +151,7 @@ def _load_first_that_fits(facts, hardware, recipe, recorder, progress, fallback)
                                   last_error.details if last_error else "")
 
 
-def _attempts(first: Recipe, facts, hardware):
+def _attempts(first: Recipe, facts, hardware, advanced):
     yield first
     if not first.expert_slots:
         yield from fallback_ladder(facts, hardware, first)
@@ -165,7 +160,7 @@ def _attempts(first: Recipe, facts, hardware):
     half = tuple(n // 2 if n // 2 >= facts.n_expert_used else 0 for n in first.expert_slots)
     if any(half):
         yield dataclasses.replace(first, expert_slots=half, note=msg("runtime.fewer_slots"))
-    stock = plan(facts, hardware, preset=first.preset)
+    stock = plan_recipe(facts, hardware, first.preset, advanced, slots=NO_SLOTS)
     yield stock
     yield from fallback_ladder(facts, hardware, stock)
 

@@ -23,7 +23,8 @@ import numpy as np
 from engine.errors import ModelLoadError
 from engine.messages import msg
 from engine.plan.transfer import upload_rule
-from engine.recipe import TransferFigures, TransferRule
+from engine.recipe import Recipe, TransferFigures, TransferRule
+from engine.residency.base import ResidencyPolicy
 from engine.residency.budget import Budget
 from engine.residency.native_rotary import SlotStepError
 from engine.residency.policy import make_policy
@@ -80,7 +81,14 @@ def native_api() -> ctypes.CDLL | None:
 
 
 def available() -> bool:
-    return native_api() is not None
+    """Does this build's libllama carry the slot cache? The one availability check: False,
+    never an exception, without llama-cpp-python, with a library that does not load, or with a
+    stock build (the planner then keeps the stock layout)."""
+    try:
+        return native_api() is not None
+    except (ImportError, OSError, AttributeError) as error:
+        log.info("no slot cache in this build: %r", error)
+        return False
 
 
 def expert_bytes(model_ptr, layer: int) -> int:
@@ -150,58 +158,114 @@ def _i32(values) -> ctypes.Array:
     return (ctypes.c_int32 * len(values))(*values)
 
 
+class SlotBanks:
+    """The native handle: one context's slot banks (``llama_slot_cache_init`` .. ``_free``)
+    and the checked calls that are not on the per-token path. The SlotCache owns it."""
+
+    def __init__(self, api: ctypes.CDLL, ctx_ptr, model_ptr, layers: tuple[int, ...],
+                 slots: tuple[int, ...], n_layer: int) -> None:
+        self.api, self.ctx = api, ctx_ptr
+        per_layer = [0] * n_layer
+        for layer, count in zip(layers, slots):
+            per_layer[layer] = count
+        _check(api.llama_slot_cache_init(ctx_ptr, _i32(per_layer), n_layer),
+               "The expert slot cache could not be set up")
+        self.expert_bytes = [expert_bytes(model_ptr, layer) for layer in layers]
+        self.bank_bytes = int(api.llama_slot_cache_bank_bytes(ctx_ptr))
+        self._waits = (ctypes.c_int64 * 1)()          # counter 0: host waits, read every token
+
+    def probe(self, budget_ms: int = PROBE_BUDGET_MS) -> TransferFigures:
+        """The link probe: host->slot copies (pinned, pageable) and the CPU's expert work, in
+        GB/s; run it before the first upload (it overwrites slots that hold nothing yet)."""
+        out = (ctypes.c_float * 4)()
+        _check(self.api.llama_slot_cache_probe(self.ctx, out, budget_ms),
+               "Measuring the transfer speeds failed")
+        return TransferFigures(pinned_gbs=round(out[0], 2), pageable_gbs=round(out[1], 2),
+                               cpu_gbs=round(out[2], 2), probe_s=round(out[3], 3))
+
+    def counters(self) -> dict[str, int]:
+        """What the native cache has done since it was set up (enum llama_slot_cache_counter)."""
+        values = (ctypes.c_int64 * len(COUNTERS))()
+        _check(self.api.llama_slot_cache_counters(self.ctx, values, len(COUNTERS)),
+               "Reading the slot cache's counters failed")
+        return dict(zip(COUNTERS, values))
+
+    def host_waits(self) -> int:
+        self.api.llama_slot_cache_counters(self.ctx, self._waits, 1)
+        return int(self._waits[0])
+
+    def close(self) -> None:
+        if self.ctx is not None:
+            self.api.llama_slot_cache_free(self.ctx)
+            self.ctx = None
+
+
+def measured_upload_rule(banks: SlotBanks, k: int, pinned_weights: bool) -> TransferRule:
+    """On a GPU, how many misses a token may upload per layer follows from the speeds the
+    link probe measures (engine/plan/transfer.py); the SlotCache holds the rule."""
+    return upload_rule(banks.probe(), k, pinned_weights)
+
+
+def cache_policy(name: str, slots: tuple[int, ...], upload_cap: int | None, n_expert: int,
+                 k: int) -> ResidencyPolicy:
+    """The slot cache's residency policy, built by the registry (engine/residency/policy.py)."""
+    return make_policy(name, Budget(slots, upload_cap), n_expert, k)
+
+
 class SlotCache:
-    """Owns the slot banks of one context; ``close()`` frees them before the context goes.
+    """Drives one context's slot banks between tokens; ``close()`` frees them before the
+    context goes. ``open`` builds one from a recipe.
 
     ``layers`` are the cached model layers in order; policy layer j is ``layers[j]``.
     """
 
-    def __init__(self, ctx_ptr, model_ptr, layers: tuple[int, ...], slots: tuple[int, ...],
-                 n_layer: int, n_expert: int, k: int, policy_name: str,
-                 upload_cap: int | None = None, verify: bool = False,
-                 router_probs: bool = False, gpu_banks: bool = False,
-                 pinned_weights: bool = False) -> None:
-        api = native_api()
+    @classmethod
+    def open(cls, ctx_ptr, model_ptr, recipe: Recipe, n_expert: int, k: int, *,
+             gpu_banks: bool = False, pinned_weights: bool = False) -> "SlotCache":
+        """The slot cache ``recipe`` asks for: banks (the native handle), on a GPU the
+        measured upload cap (host banks, CPU builds, keep the recipe's) and the policy."""
+        api = native_api() if available() else None   # the one check (planning asks it too)
         if api is None:
             raise ModelLoadError(STOCK_MESSAGE)
-        self._api: ctypes.CDLL = api
-        self.layers, self.slots, self.k, self.n_expert = tuple(layers), tuple(slots), k, n_expert
-        Budget(self.slots, upload_cap).check(n_expert, k)   # plain words before native errors
-        self._ctx, self.verify = ctx_ptr, verify
-        self._open_banks(model_ptr, n_layer)
-        # On a GPU, how many misses a token may upload per layer follows from measured speeds
-        # (engine/plan/transfer.py); host banks (CPU builds) keep the recipe's cap.
-        self.transfer: TransferRule | None = None
-        if gpu_banks and upload_cap is None:
-            self.transfer = upload_rule(self.probe(), k, pinned_weights)
-            upload_cap = self.transfer.cap
-        self._make_policy(policy_name, upload_cap, router_probs)
+        layers = recipe.slot_layers
+        slots = tuple(recipe.expert_slots[i] for i in layers)
+        Budget(slots, recipe.upload_cap).check(n_expert, k)   # plain words before native errors
+        banks = SlotBanks(api, ctx_ptr, model_ptr, layers, slots, len(recipe.expert_slots))
+        try:
+            transfer = measured_upload_rule(banks, k, pinned_weights) \
+                if gpu_banks and recipe.upload_cap is None else None
+            policy = cache_policy(recipe.residency_policy, slots,
+                                  transfer.cap if transfer else recipe.upload_cap, n_expert, k)
+            return cls(banks, layers, policy, router_probs=recipe.router_probs,
+                       transfer=transfer)
+        except BaseException:
+            banks.close()
+            raise
+
+    def __init__(self, banks: SlotBanks, layers: tuple[int, ...], policy: ResidencyPolicy, *,
+                 router_probs: bool = False, transfer: TransferRule | None = None,
+                 verify: bool = False) -> None:
+        self.banks, self._api, self._ctx = banks, banks.api, banks.ctx
+        self.layers, self.policy, self.verify = tuple(layers), policy, verify
+        self.slots, self.k, self.n_expert = policy.budget.slots, policy.k, policy.n_expert
+        self.expert_bytes, self.bank_bytes = banks.expert_bytes, banks.bank_bytes
+        # The measured upload cap and why (None: the recipe's cap, host banks): held here only.
+        self.transfer = transfer
+        # Reused argument buffers of upload/stage: experts, slots (<= a layer's slots), table.
+        most = max(self.slots, default=1)
+        self._up_experts, self._up_slots = (ctypes.c_int32 * most)(), (ctypes.c_int32 * most)()
+        self._table = (ctypes.c_int32 * most)()
+        self._resident_rows: list[tuple[int, ...]] = [() for _ in self.layers]  # = native tables
+        self._bind_policy(router_probs)
         self._resident: tuple[tuple[int, ...], ...] | None = None     # built when asked
         self.totals = Totals()
         # When set to []: every decode step's (ids [layers, k], probs [layers, n_expert] or
         # None when the router's scores are not read), and every prompt's ids [tokens, layers, k].
         self.routing_log: list[tuple[np.ndarray, np.ndarray | None]] | None = None
         self.prompt_log: list[np.ndarray] | None = None
-        self._waits = (ctypes.c_int64 * 1)()          # counter 0: host waits, read every token
-        self._host_waits = self._read_host_waits()
+        self._host_waits = banks.host_waits()
 
-    def _open_banks(self, model_ptr, n_layer: int) -> None:
-        per_layer = [0] * n_layer
-        for layer, count in zip(self.layers, self.slots):
-            per_layer[layer] = count
-        _check(self._api.llama_slot_cache_init(self._ctx, _i32(per_layer), n_layer),
-               "The expert slot cache could not be set up")
-        self.expert_bytes = [expert_bytes(model_ptr, layer) for layer in self.layers]
-        self.bank_bytes = int(self._api.llama_slot_cache_bank_bytes(self._ctx))
-        # Reused argument buffers of upload/stage: experts, slots (<= a layer's slots), table.
-        most = max(self.slots, default=1)
-        self._up_experts, self._up_slots = (ctypes.c_int32 * most)(), (ctypes.c_int32 * most)()
-        self._table = (ctypes.c_int32 * most)()
-        self._resident_rows: list[tuple[int, ...]] = [() for _ in self.layers]  # = native tables
-
-    def _make_policy(self, policy_name: str, upload_cap: int | None, router_probs: bool) -> None:
-        self.policy = make_policy(policy_name, Budget(self.slots, upload_cap), self.n_expert,
-                                  self.k)
+    def _bind_policy(self, router_probs: bool) -> None:
         self._ids = np.zeros((len(self.layers), self.k), dtype=np.int32)       # [layers, k]
         self._ids_ptr = self._ids.ctypes.data_as(_i32p)
         # The router's full scores reach the policy only when asked: reading and ranking them
@@ -212,32 +276,18 @@ class SlotCache:
         # A native policy (engine/residency/native_rotary.py) makes the whole step after a token
         # in C: read the routing, decide every layer, upload, stage, publish.
         self._engine_step = None
-        if hasattr(self.policy, "engine_step") and not router_probs:
+        if not router_probs:
             functions = {name: ctypes.cast(getattr(self._api, f"llama_slot_cache_{name}"),
                                            ctypes.c_void_p).value for name in STEP_FAILURES}
             self._engine_step = self.policy.engine_step(functions, self._ctx, self.layers, self._ids)
-            self._native_rings = [table.ring for table in self.policy.tables]  # [n_slots] int32 views
+            self._native_rings = self.policy.rings()              # [n_slots] int32 views
 
     # ---- measurements ---------------------------------------------------------------------
     def probe(self, budget_ms: int = PROBE_BUDGET_MS) -> TransferFigures:
-        """Host->slot copies (pinned, pageable) and the CPU's expert work, in GB/s; run it
-        before the first upload (it overwrites slots that hold nothing yet)."""
-        out = (ctypes.c_float * 4)()
-        _check(self._api.llama_slot_cache_probe(self._ctx, out, budget_ms),
-               "Measuring the transfer speeds failed")
-        return TransferFigures(pinned_gbs=round(out[0], 2), pageable_gbs=round(out[1], 2),
-                               cpu_gbs=round(out[2], 2), probe_s=round(out[3], 3))
+        return self.banks.probe(budget_ms)
 
     def counters(self) -> dict[str, int]:
-        """What the native cache has done since it was set up (enum llama_slot_cache_counter)."""
-        values = (ctypes.c_int64 * len(COUNTERS))()
-        _check(self._api.llama_slot_cache_counters(self._ctx, values, len(COUNTERS)),
-               "Reading the slot cache's counters failed")
-        return dict(zip(COUNTERS, values))
-
-    def _read_host_waits(self) -> int:
-        self._api.llama_slot_cache_counters(self._ctx, self._waits, 1)
-        return int(self._waits[0])
+        return self.banks.counters()
 
     # ---- after a prompt --------------------------------------------------------------------
     def warm_start(self) -> int:
@@ -279,7 +329,7 @@ class SlotCache:
         if self.routing_log is not None:
             self.routing_log.append((self._ids.copy(), None if probs is None else probs.copy()))
         result = self._after_token_all(step) if step is not None else self._after_token_by_layer(probs)
-        waits = self._read_host_waits()
+        waits = self.banks.host_waits()
         if waits != self._host_waits:
             result = dataclasses.replace(result, host_waits=waits - self._host_waits)
             self._host_waits = waits
@@ -392,9 +442,8 @@ class SlotCache:
         return self._resident
 
     def close(self) -> None:
-        if self._ctx is not None:
-            self._api.llama_slot_cache_free(self._ctx)
-            self._ctx = None
+        self.banks.close()
+        self._ctx = None
         close_policy = getattr(self.policy, "close", None)   # a native policy's C state
         if close_policy is not None:
             close_policy()

@@ -18,6 +18,7 @@ sys.path.insert(0, str(ROOT))
 
 from PySide6.QtCore import QCoreApplication, QTimer  # noqa: E402
 
+from engine.api import LoadRequest  # noqa: E402
 from app.bridge import EngineBridge  # noqa: E402
 from app.chat_controller import ChatController  # noqa: E402
 from app.history import HistoryStore, StoredMessage  # noqa: E402
@@ -59,7 +60,8 @@ def main() -> None:
     store = ReportingStore(db_path)
     backend, _state = fake_backend(FakeScript(answer=ANSWER, token_delay=0.005))
     bridge = EngineBridge(backend, asyncio.new_event_loop())
-    bridge._ensure_engine()                 # no model load needed for the fake engine
+    # The real engine service with the scripted opener: a load first (no file is read).
+    bridge._ensure_engine().load(LoadRequest("fake.gguf"))
     chat = ChatController(store, bridge, NotificationService())
     chat.model_ready, chat.save_interval_s = True, save_interval
     connect_answers(bridge, chat)

@@ -1,28 +1,30 @@
-"""A fake engine implementing ``EngineLike``, reporting from a real thread like the real one.
+"""The app tests' engine: the real ``EngineService`` (engine/runtime/service.py) on a fake
+opener, so every request travels the engine's own queue, stops and failure path.
 
-It streams a scripted answer token by token, honours ``stop`` between tokens, can fail
-a chat or a load with a typed EngineError, and can step down a fallback ladder. Its queue
-is the engine's own (engine.runtime.requests): each request has its own stop, a request
-reports RequestStarted when its turn comes, and one stopped while it waits never starts.
+The opener "loads" a ``ScriptedModel``: it streams a scripted answer token by token (honouring
+its request's stop between tokens), can fail a chat or a load with a typed EngineError, can step
+down a fallback ladder, and runs documents and questions through the engine's own code. No
+model file, no llama.cpp: these tests run without the wheel.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 from engine.api import (DocumentRequest, LoadFallback, LoadProgress, LoadRequest, ModelLoaded,
-                        ModelUnloaded, QuestionRequest, RequestFailed, RequestFinished,
-                        RequestStarted, ResponseStats, StepRecord, ChatRequest)
-from engine.errors import DocumentError, EngineError, NotAGGUFError
+                        QuestionRequest, RequestFinished, ResponseStats, StepRecord, ChatRequest)
+from engine.errors import EngineError, NotAGGUFError
 from engine.messages import Msg, msg
-from engine.runtime.requests import RequestQueue
 from engine.model.facts import AttentionShape, LayerBytes, ModelFacts
-from engine.plan import resolve_preset
+from engine.plan import PlanSummary
 from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading
 from engine.recipe import MemoryEstimate, Recipe
+from engine.runtime.planning import PlannedModel
+from engine.runtime.requests import CancelToken
+from engine.runtime.service import EngineService
 
 from app.bridge import EngineBackend
 
@@ -65,139 +67,85 @@ class FakeScript:
     document_model: object | None = None
 
 
-class FakeEngine:
-    """``EngineLike`` with a real worker thread; events go to ``listener`` on that thread."""
+class ScriptedModels:
+    """The fake opener of the real EngineService: what ``state["engine"]`` is in a test.
 
-    def __init__(self, listener, script: FakeScript | None = None) -> None:
-        self.listener = listener
-        self.script = script or FakeScript()
-        self.requests: list[object] = []      # as the worker took them
-        self.documents = None                 # (DocumentRequest, stop) -> None, set by a test
-        self._inbox = RequestQueue()
-        self._stop = threading.Event()        # the running request's own stop
-        self._thread = threading.Thread(target=self._run, name="fake-engine", daemon=True)
-        self._thread.start()
+    ``requests`` lists what the engine thread handed over, in order (loads, and chats,
+    documents and questions once started); ``documents``, set by a test, replaces the engine's
+    document code as ``(request, stop)``, run on the engine thread in the request's turn."""
 
-    # EngineLike
-    def load(self, request: LoadRequest) -> int:
-        self._inbox.put(request)
-        return request.request_id
+    def __init__(self, script: FakeScript) -> None:
+        self.script = script
+        self.requests: list[object] = []
+        self.documents: Callable[[DocumentRequest, CancelToken], None] | None = None
+        self.listener = None        # the service's emit, for ``documents`` (set when it runs)
+        self.service: EngineService | None = None
 
-    def chat(self, request: ChatRequest) -> int:
-        self._inbox.put(request)
-        return request.request_id
-
-    def document(self, request: DocumentRequest) -> int:
-        self._inbox.put(request)
-        return request.request_id
-
-    def ask(self, request: QuestionRequest) -> int:
-        self._inbox.put(request)
-        return request.request_id
-
-    def stop(self, request_id: int | None = None) -> None:
-        self._inbox.stop(request_id)
-
-    def stop_conversation(self, conversation_id: int) -> None:
-        self._inbox.stop_conversation(conversation_id)
-
-    def waiting(self, request_id: int) -> bool:
-        return self._inbox.waiting(request_id)
-
-    def unload(self) -> None:
-        self._inbox.put("unload")
-
-    def shutdown(self, timeout: float = 10.0) -> None:
-        self._inbox.stop_all()
-        self._inbox.put(None, first=True)
-        self._thread.join(timeout)
-
-    # worker thread
-    def _run(self) -> None:
-        while True:
-            item, self._stop = self._inbox.take()
-            try:
-                if item is None:
-                    return
-                self._handle(item)
-            finally:
-                self._inbox.done()
-
-    def _handle(self, item) -> None:
-        if isinstance(item, ChatRequest) and self._stop.is_set():   # stopped while waiting
-            self.listener(RequestFinished(item.request_id, "", self._stats(item, 0, 0.0,
-                                                                           "stopped")))
-            return
-        if isinstance(item, DocumentRequest) and self._stop.is_set():
-            self.listener(RequestFailed(item.request_id, DocumentError(
-                msg("engine.document_stopped_before_start"))))
-            return
-        self.requests.append(item)
-        if isinstance(item, LoadRequest):
-            self._do_load(item)
-        elif isinstance(item, ChatRequest):
-            self.listener(RequestStarted(item.request_id, item.conversation_id))
-            self._do_chat(item)
-        elif isinstance(item, DocumentRequest) and self.documents is not None:
-            self.listener(RequestStarted(item.request_id, item.conversation_id))
-            self.documents(item, self._stop)
-        elif isinstance(item, (DocumentRequest, QuestionRequest)):
-            self.listener(RequestStarted(item.request_id, item.conversation_id))
-            self._do_documents(item)
-        else:
-            self.listener(ModelUnloaded(0))
-
-    def _do_documents(self, request: DocumentRequest | QuestionRequest) -> None:
-        from engine.documents.ask import QuestionAnswerer  # noqa: PLC0415
-        from engine.documents.summarize import DocumentSummarizer  # noqa: PLC0415
-
-        try:
-            if isinstance(request, QuestionRequest):
-                QuestionAnswerer(self.script.document_model, request, self.listener,
-                                 self._stop).run()
-            else:
-                DocumentSummarizer(self.script.document_model, request, self.listener,
-                                   self._stop).run()
-        except EngineError as error:
-            self.listener(RequestFailed(request.request_id, error, request.conversation_id))
-
-    def _do_load(self, request: LoadRequest) -> None:
+    def __call__(self, request: LoadRequest, emit) -> "ScriptedModel":
+        self.requests.append(request)
         for fraction in (0.0, 0.5, 1.0):
-            self.listener(LoadProgress(request.request_id, fraction,
-                                       msg("runtime.loading_into_memory")))
+            emit(LoadProgress(request.request_id, fraction, msg("runtime.loading_into_memory")))
         if self.script.fail_load is not None:
-            self.listener(RequestFailed(request.request_id, self.script.fail_load))
-            return
+            raise self.script.fail_load
         recipe = request.recipe or fake_recipe(request.preset or "auto")
         for message in self.script.fallbacks:
             recipe = replace(recipe, note=message)
-            self.listener(LoadFallback(request.request_id, message, recipe))
+            emit(LoadFallback(request.request_id, message, recipe))
         facts = fake_facts(request.model_path, chat_template=self.script.chat_template)
-        self.listener(ModelLoaded(request.request_id, facts, recipe, msg("runtime.ready")))
+        return ScriptedModel(self, facts, recipe)
 
-    def _do_chat(self, request: ChatRequest) -> None:
+
+class ScriptedModel:
+    """A loaded model (engine.runtime.service.Model) that answers from the script."""
+
+    def __init__(self, models: ScriptedModels, facts: ModelFacts, recipe: Recipe) -> None:
+        self.models, self.script, self.facts, self.recipe = models, models.script, facts, recipe
+
+    def loaded_event(self, request_id: int) -> ModelLoaded:
+        return ModelLoaded(request_id, self.facts, self.recipe, msg("runtime.ready"))
+
+    def chat(self, request: ChatRequest, stop: CancelToken, emit) -> None:
+        self.models.requests.append(request)
         answer = self.script.answers.pop(0) if self.script.answers else self.script.answer
         start, text, reason = time.perf_counter(), "", "eos"
-        while time.perf_counter() - start < self.script.first_token_delay \
-                and not self._stop.is_set():
+        while time.perf_counter() - start < self.script.first_token_delay and not stop.is_set():
             time.sleep(0.002)
         start = time.perf_counter()
         for index, piece in enumerate(answer, start=1):
-            if self._stop.is_set():
+            if stop.is_set():
                 reason = "stopped"
                 break
             if self.script.fail_chat is not None and index == 3:
                 error, self.script.fail_chat = self.script.fail_chat, None
-                self.listener(RequestFailed(request.request_id, error))
-                return
+                raise error
             text += piece
-            self.listener(self._step(request, piece, index, start))
+            emit(self._step(request, piece, index))
             # Sleep to a deadline, not a fixed delay, so the rate is exactly 1/token_delay.
             time.sleep(max(0.0, start + index * self.script.token_delay - time.perf_counter()))
-        self.listener(RequestFinished(request.request_id, text, self._stats(request, len(
-            text.split()), start, reason)))
+        emit(RequestFinished(request.request_id, text,
+                             self._stats(request, len(text.split()), start, reason),
+                             request.conversation_id))
 
-    def _step(self, request: ChatRequest, piece: str, index: int, start: float) -> StepRecord:
+    def document(self, request: DocumentRequest, stop: CancelToken, emit) -> None:
+        from engine.documents.summarize import DocumentSummarizer  # noqa: PLC0415
+
+        self.models.requests.append(request)
+        if self.models.documents is not None:
+            self.models.listener = emit
+            self.models.documents(request, stop)
+            return
+        DocumentSummarizer(self.script.document_model, request, emit, stop).run()
+
+    def ask(self, request: QuestionRequest, stop: CancelToken, emit) -> None:
+        from engine.documents.ask import QuestionAnswerer  # noqa: PLC0415
+
+        self.models.requests.append(request)
+        QuestionAnswerer(self.script.document_model, request, emit, stop).run()
+
+    def close(self) -> None:
+        pass
+
+    def _step(self, request: ChatRequest, piece: str, index: int) -> StepRecord:
         return StepRecord(request.request_id, piece, index, index, 12, 150.0, 42.0, 0.05,
                           12 + index, 4096,
                           expert_hit_rate=0.875 if self.script.record_routing else None)
@@ -235,39 +183,30 @@ class FakeVramReader:
         return VramReading(int(self.used * GIB), int(self.total * GIB), self.process)
 
 
-@dataclass
-class FakeSummary:
-    level: str
-    text: object          # engine.messages.Msg, as the planner's describe() gives
-    expected_tps: float | None = 20.0
-
-
 def fake_backend(script: FakeScript | None = None, hardware: HardwareInfo | None = None,
                  vram: FakeVramReader | None = None) -> tuple[EngineBackend, dict]:
-    """A backend of fakes, and a dict where the test finds the engine and call log."""
+    """A backend on the real engine service with a scripted opener, and a dict where the
+    test finds the opener (``state["engine"]``: its ``requests``) and the plans asked for."""
     state: dict = {"engine": None, "script": script or FakeScript(), "plans": []}
     hardware = hardware or fake_hardware()
 
     def make_engine(listener):
-        state["engine"] = FakeEngine(listener, state["script"])
-        return state["engine"]
+        state["engine"] = ScriptedModels(state["script"])
+        state["engine"].service = EngineService(listener, state["engine"], name="fake-engine")
+        return state["engine"].service
 
-    def inspect(path):
-        if not Path(path).exists():
+    def plan_model(path, hw, preset=None, advanced=None, measured=None):
+        if not Path(path).exists() or Path(path).read_bytes()[:4] != b"GGUF":
             raise NotAGGUFError("This file is not a language model (GGUF) file.", path)
-        if Path(path).read_bytes()[:4] != b"GGUF":
-            raise NotAGGUFError("This file is not a language model (GGUF) file.", path)
-        return fake_facts(str(path))
-
-    def plan(facts, hw, preset=None, overrides=None):
-        state["plans"].append((preset, overrides))
-        return fake_recipe(preset or "auto")
-
-    def describe(recipe, facts, hw, measured=None):
-        big = "big" in Path(facts.path).name
-        return FakeSummary("red", msg("plan.wont_fit_card", need="40", free="7.0")) if big else \
-            FakeSummary("green", msg("plan.usage_card_and_memory", vram="5.0", ram="14",
-                                     words="20"))
+        state["plans"].append((preset, advanced))
+        facts, recipe = fake_facts(str(path)), fake_recipe(preset or "auto")
+        if "big" in Path(path).name:
+            summary = PlanSummary("red", msg("plan.wont_fit_card", need="40", free="7.0"),
+                                  (0.0, 0.0))
+        else:
+            summary = PlanSummary("green", msg("plan.usage_card_and_memory", vram="5.0",
+                                               ram="14", words="20"), (15.0, 25.0))
+        return PlannedModel(facts, hw, recipe, summary)
 
     def ensure_demo(directory):
         Path(directory).mkdir(parents=True, exist_ok=True)
@@ -275,7 +214,6 @@ def fake_backend(script: FakeScript | None = None, hardware: HardwareInfo | None
         path.write_bytes(b"GGUF" + b"\0" * 64)
         return path
 
-    backend = EngineBackend(make_engine, lambda: hardware, vram or FakeVramReader(),
-                            inspect, plan, describe, ensure_demo, resolve_preset,
-                            lambda: PROCESS_RAM_BYTES)
+    backend = EngineBackend(make_engine, lambda: hardware, vram or FakeVramReader(), plan_model,
+                            ensure_demo, lambda: PROCESS_RAM_BYTES)
     return backend, state

@@ -1,4 +1,5 @@
-"""The app reaches the engine only through app/bridge.py; the engine never imports Qt."""
+"""The app reaches the engine only through app/bridge.py, and the bridge only through the
+typed facade (engine/facade.py) with plain imports; the engine never imports Qt."""
 
 from __future__ import annotations
 
@@ -34,8 +35,21 @@ def test_app_reaches_the_engine_only_through_the_bridge():
         if extra:
             offenders[path.name] = extra
     assert not offenders
-    source = (ROOT / "app" / "bridge.py").read_text(encoding="utf-8")
-    assert '"engine.runtime.service"' in source      # the bridge is where the engine is reached
+    # The bridge reaches the engine's functions through the facade, and nothing else.
+    assert _engine_imports(ROOT / "app" / "bridge.py") - ALLOWED_ENGINE_IMPORTS == {
+        "engine", "engine.facade"}
+
+
+def test_no_engine_function_is_looked_up_by_name_in_the_app():
+    """Issue 27: importlib name lookups hid the app's engine edges from linters and the
+    import contract (21 of them in app/bridge.py before)."""
+    lookups = {}
+    for path in sorted((ROOT / "app").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "import_module" \
+                    or isinstance(node, ast.Name) and node.id in ("__import__", "_lazy"):
+                lookups.setdefault(path.name, []).append(node.lineno)
+    assert lookups == {}
 
 
 def test_import_linter_contracts_hold():
@@ -44,3 +58,22 @@ def test_import_linter_contracts_hold():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+
+
+def test_every_bridge_connection_is_made_in_the_one_wiring_function():
+    """Issue 27: GUI <-> engine connections in one function (app/wiring.py, GPT4All's
+    Chat::connectLLM), not spread over constructors: no other app module connects a signal
+    of the bridge (``<...>.bridge.<signal>.connect``)."""
+    from app.bridge import EngineBridge
+    from PySide6.QtCore import Signal
+    signals = {name for name, value in vars(EngineBridge).items() if isinstance(value, Signal)}
+    elsewhere = {}
+    for path in sorted((ROOT / "app").glob("*.py")):
+        if path.name == "wiring.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "connect" \
+                    and isinstance(node.value, ast.Attribute) and node.value.attr in signals \
+                    and "bridge" in ast.unparse(node.value.value):
+                elsewhere.setdefault(path.name, []).append(node.lineno)
+    assert elsewhere == {}

@@ -69,11 +69,14 @@ def test_moved_model_file_is_reported_with_a_way_out(qtbot, make_app, tmp_path):
     assert rotary.wizard is not None and rotary.wizard.isVisible()
 
 
-def test_overrides_are_planned_by_the_bridge(qtbot, make_app, tmp_path):
+def test_advanced_values_reach_the_engine_to_be_planned_there(qtbot, make_app, tmp_path):
+    """Issue 27: the bridge no longer plans a load (without the slot layout) itself; the
+    load request carries the Advanced values to the engine's planning entry point."""
     model = tmp_path / "real.gguf"
     model.write_bytes(b"GGUF" + b"\0" * 16)
     rotary = make_app(settings=Settings(first_run_done=True, model_path=str(model),
                                         context_size=8192))
     wait_ready(qtbot, rotary)
-    assert rotary.fake["plans"] == [("auto", {"n_ctx": 8192})]
-    assert rotary.fake["engine"].requests[0].recipe is not None
+    request = rotary.fake["engine"].requests[0]
+    assert request.recipe is None and rotary.fake["plans"] == []
+    assert (request.preset, dict(request.advanced)) == ("auto", {"n_ctx": 8192})

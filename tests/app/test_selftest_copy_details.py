@@ -49,10 +49,8 @@ def test_without_a_model_or_log_the_details_say_so(qtbot):
 
 
 def test_the_running_app_copies_the_recipe_of_the_loaded_model(make_app, qtbot):
-    from app.__main__ import wire_diagnostics
     from tests.app.conftest import wait_ready
-    rotary = make_app(start=False)
-    wire_diagnostics(rotary)
+    rotary = make_app(start=False)       # app.wiring.connect_engine connects "Copy details"
     rotary.start(autoload=True, wizard=False)
     wait_ready(qtbot, rotary)
     rotary.notices.warning("Something to report.", "details")

@@ -168,8 +168,9 @@ def test_settings_dialog_changes_reload_and_rerun_wizard(qtbot, make_app, tmp_pa
     current = rotary.settings.current
     assert current.gpu_expert_layers == 10 and current.temperature == 0.4
     assert current.language == "ko" and rotary.chat.temperature == 0.4
-    qtbot.waitUntil(lambda: ("auto", {"gpu_expert_layers": 10}) in rotary.fake["plans"],
-                    timeout=3000)
+    # The reload carries the Advanced value to the engine's planning entry point (issue 27).
+    qtbot.waitUntil(lambda: any(getattr(r, "advanced", None) == {"gpu_expert_layers": 10}
+                                for r in rotary.fake["engine"].requests), timeout=3000)
     wait_ready(qtbot, rotary)
     dialog = rotary.open_settings()
     dialog.rerun.click()

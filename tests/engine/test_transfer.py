@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine.plan.transfer import upload_rule
@@ -32,7 +34,10 @@ def test_unmeasured_speeds_leave_every_miss_uploadable():
     assert upload_rule(figures(12.0, 6.0, 0.0), k=4).cap == 4
 
 
-def test_the_rule_travels_in_the_recipe_json(cpu_recipe):
-    rule = upload_rule(figures(), k=8)
-    recipe = cpu_recipe(transfer=rule, upload_cap=rule.cap)
-    assert recipe_from_dict(recipe_to_dict(recipe)) == recipe
+def test_the_measured_rule_lives_in_the_slot_cache_not_in_the_recipe(cpu_recipe):
+    """One object holds the measured cap (SlotCache.transfer); a recipe saved with the old
+    ``transfer`` field still reads."""
+    recipe = cpu_recipe(upload_cap=3)
+    assert "transfer" not in {f.name for f in dataclasses.fields(recipe)}
+    old = dict(recipe_to_dict(recipe), transfer=dataclasses.asdict(upload_rule(figures(), k=8)))
+    assert recipe_from_dict(old) == recipe

@@ -197,7 +197,7 @@ def test_conversation_switch_restores_residency_on_the_device(runs):
     assert chats["after_switch"]["sync_copies"] == 0
 
 
-def test_the_transfer_probe_figures_are_in_the_recipe(runs):
+def test_the_transfer_probe_measures_the_device_and_sets_the_cap(runs):
     _, vulkan = runs
     transfer = vulkan["slots"]["transfer"]
     assert transfer is not None, "the probe did not run: were the banks on the device?"

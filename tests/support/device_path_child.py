@@ -17,6 +17,8 @@ Writes ``OUT_DIR/logits.npz`` (stock, slots) and prints one JSON line on stdout.
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import sys
 import threading
@@ -75,7 +77,6 @@ def stock_run(path: str, layers: int, steps: int) -> dict:
 
 def slots_run(path: str, steps: int) -> dict:
     from engine.api import LoadRequest  # noqa: PLC0415
-    from engine.recipe import recipe_to_dict  # noqa: PLC0415
     from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
 
     from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
@@ -95,7 +96,7 @@ def slots_run(path: str, steps: int) -> dict:
         result = {"tokens": tokens, "logits": logits, "tps": 1 / per_token,
                   "steps": steps_seen, "counters": cache.counters(),
                   "before_prompt": before_prompt, "after_warm": after_warm,
-                  "warm_bytes": warm_bytes, "transfer": recipe_to_dict(loaded.recipe)["transfer"],
+                  "warm_bytes": warm_bytes, "transfer": _transfer(cache),
                   "upload_cap": cache.policy.upload_cap,
                   "placement": _placement(loaded.placement)}
         result["conversations"] = conversations(loaded)
@@ -134,6 +135,12 @@ def conversations(loaded) -> dict:
     restored = cache.switch_conversation(1)
     return {"first": first, "second": second, "restored": [list(r) for r in cache.resident()],
             "restored_bytes": restored, "before_switch": before, "after_switch": cache.counters()}
+
+
+def _transfer(cache) -> dict | None:
+    """The upload rule measured at load; it lives in the slot cache (engine chat --json)."""
+    rule = cache.transfer
+    return None if rule is None else dict(dataclasses.asdict(rule), reason=str(rule.reason))
 
 
 def main(argv: list[str]) -> int:

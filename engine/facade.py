@@ -1,0 +1,90 @@
+"""The engine as the app sees it: one typed module of plain imports.
+
+app/bridge.py reaches the engine's functions through this module only, so linters, the type
+checker and the import contract (pyproject.toml) see every edge; nothing is looked up by name.
+The frozen data types (engine.api, engine.errors, engine.recipe, engine.messages) the app may
+import directly. Some parts are imported inside the function that needs them, because the
+app's start does not need them: the office-server client (httpx), the demo model's writer
+(gguf, numpy), the passage index (sqlite3) and the self-test's checks of the C helpers and
+text recognition.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+from typing import TYPE_CHECKING
+
+from engine.api import EngineLike, Listener
+from engine.native.backends import child_main as list_devices_child
+from engine.documents.presets import SUMMARY_PRESETS, SummaryPreset
+from engine.plan.advanced import ADVANCED_RANGES, Range
+from engine.plan.hardware import (GpuInfo, HardwareInfo, VramReading, probe, process_ram_bytes,
+                                  read_vram)
+from engine.plan.presets import AUTO, SAFEST, Preset, preset_names, preset_words, resolve_preset
+from engine.plan.speed import WORDS_PER_TOKEN
+from engine.runtime.planning import PlannedModel, plan_model
+from engine.runtime.service import EngineService
+
+if TYPE_CHECKING:
+    from engine.remote.client import ModelEntry
+    from engine.remote.config import ServerConfig
+
+__all__ = ["ADVANCED_RANGES", "AUTO", "SAFEST", "SUMMARY_PRESETS", "WORDS_PER_TOKEN", "GpuInfo",
+           "HardwareInfo", "PlannedModel", "Preset", "Range", "SummaryPreset",
+           "VramReading", "check_native_helpers", "check_text_recognition", "ensure_demo_model", "forget_unused_documents",
+           "list_devices_child", "list_server_models", "make_engine", "make_remote_engine", "plan_model",
+           "preset_names", "preset_words", "probe", "process_ram_bytes", "read_vram",
+           "resolve_preset", "server_config"]
+
+
+def make_engine(listener: Listener) -> EngineLike:
+    """The engine thread for models on this computer (engine/runtime/service.py)."""
+    return EngineService(listener)
+
+
+def ensure_demo_model(directory: str | os.PathLike) -> pathlib.Path:
+    from engine.demo.demo_model import ensure_demo_model as write  # noqa: PLC0415 - see above
+
+    return write(directory)
+
+
+def server_config(url: str, **options: object) -> ServerConfig:
+    """An office server's address and options, checked (EngineError for a bad address)."""
+    from engine.remote.config import ServerConfig  # noqa: PLC0415 - see above
+
+    return ServerConfig(url, **options)  # type: ignore[arg-type]
+
+
+def make_remote_engine(listener: Listener, config: ServerConfig) -> EngineLike:
+    from engine.remote.service import RemoteEngineService  # noqa: PLC0415 - see above
+
+    return RemoteEngineService(listener, config)
+
+
+def list_server_models(config: ServerConfig) -> list[ModelEntry]:
+    from engine.remote.service import list_models  # noqa: PLC0415 - see above
+
+    return list_models(config)
+
+
+def forget_unused_documents(index_path: str, keep: set[str]) -> int:
+    """Drop from the passage index the documents no conversation holds any more."""
+    from engine.documents.index import PassageIndex  # noqa: PLC0415 - sqlite3: see above
+
+    with PassageIndex(index_path) as passages:
+        return passages.keep_only(keep)
+
+
+def check_native_helpers() -> tuple[bool, str]:
+    """The self-test's check of the engine's C helpers (engine/native)."""
+    from engine.runtime.native_check import self_test  # noqa: PLC0415 - see above
+
+    return self_test()
+
+
+def check_text_recognition() -> tuple[bool, str]:
+    """The self-test's check of text recognition (engine/documents/ocr.py)."""
+    from engine.documents.ocr import self_test  # noqa: PLC0415 - see above
+
+    return self_test()
