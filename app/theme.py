@@ -7,8 +7,8 @@ type sizes relative to the system font) and the drawings (gauge, fit colours, co
 blocks). Widgets name themselves (object names, class names) and never hold a colour.
 
 The OS's light or dark setting is Qt's ``QStyleHints.colorScheme`` (Qt 6.5+); the theme
-is applied again when it changes. Fusion draws the widgets on every OS, so a dark
-palette looks the same on Windows, macOS and Linux.
+is applied again when it changes. The platform's own style draws the widgets, in these
+colours (the palette) and the style sheet's shapes.
 """
 
 from __future__ import annotations
@@ -162,11 +162,15 @@ def style_sheet(colours: Palette, base_pt: float) -> str:
 
 
 def apply_theme(app: QApplication) -> None:
+    """Set the palette and style sheet, only when they change: setting them repolishes every
+    widget the application has."""
     colours = palette()
-    if False:
-        app.setStyle("Fusion")
+    sheet = style_sheet(colours, _system_point_size(app))
+    if app.property("rotary_theme") == sheet:
+        return
+    app.setProperty("rotary_theme", sheet)
     app.setPalette(qt_palette(colours))
-    app.setStyleSheet(style_sheet(colours, _system_point_size(app)))
+    app.setStyleSheet(sheet)
 
 
 def _system_point_size(app: QApplication) -> float:

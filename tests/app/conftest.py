@@ -75,6 +75,7 @@ def close_app(rotary) -> None:
     rotary._closed_for_test = True
     rotary.window.close()
     rotary.close()
+    rotary.window.deleteLater()     # gone, not hidden: later tests' restyles skip it
 
 
 def wait_ready(qtbot, rotary, timeout=5000) -> None:
