@@ -653,7 +653,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         '已{how}读完全部内容（{found}）。'),
     'Read all of it ({found}) {how}, but stopped before the summary was finished.': (
         '전체({found})를 {how} 읽었지만, 요약이 끝나기 전에 멈췄습니다.',
-        '已{how}读完全部内容（{found}），但在摘要完成之前停止了。'),
+        '已{how}读完全部内容（{found}），但在总结完成之前停止了。'),
     'Stopped before any of it ({found}) was read.': (
         '문서({found})를 읽기 전에 멈췄습니다.',
         '在阅读文档（{found}）之前就停止了。'),
@@ -662,7 +662,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         '部分：已读文档（{found}）{parts} 个部分中的 {done} 个，其余未读。'),
     'Partial summary: stopped before the end.': (
         '일부 요약: 끝나기 전에 멈췄습니다.',
-        '部分摘要：在结束前停止了。'),
+        '部分总结：在结束前停止了。'),
     # The documents of a conversation (app/document_shelf.py, app/document_view.py).
     "built-in accelerators": ("내장 가속 기능", "内置加速功能"),
     'reading scanned pages': (
@@ -670,10 +670,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         '读取扫描页面'),
     'Add documents to ask about or summarise (PDF, Word, text)': (
         '질문하거나 요약할 문서 추가(PDF, Word, 텍스트)',
-        '添加要提问或摘要的文档（PDF、Word、文本）'),
+        '添加要提问或总结的文档（PDF、Word、文本）'),
     'Ask a question about it below, or choose a summary:': (
         '아래에서 이 문서에 대해 질문하거나 요약 방식을 고르세요:',
-        '可在下方就此文档提问，或选择一种摘要：'),
+        '可在下方就此文档提问，或选择一种总结：'),
     'Choose documents': (
         '문서 선택',
         '选择文档'),
@@ -694,10 +694,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         '此对话中的文档（提问时会搜索全部）：'),
     'Summarise {name}': (
         '{name} 요약',
-        '摘要 {name}'),
+        '总结 {name}'),
     'Summarise…': (
         '요약…',
-        '摘要…'),
+        '总结…'),
     'Remove {name} from this conversation': (
         '이 대화에서 {name} 제거',
         '从此对话中移除 {name}'),
@@ -760,4 +760,35 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'This document cannot be summarised.': (
         '이 문서는 요약할 수 없습니다.',
         '无法总结此文档。'),
+    # Issue 29: errors where the user acts, waiting said, names, the server's side panel.
+    'What the server said': (
+        '서버의 응답',
+        '服务器的答复'),
+    'Small demo model': (
+        '작은 데모 모델',
+        '小型演示模型'),
+    'writing an answer': (
+        '답변 작성 중',
+        '正在撰写回答'),
+    'waiting for the other answer': (
+        '다른 답변을 기다리는 중',
+        '正在等待另一个回答'),
+    'Waiting for the other answer…': (
+        '다른 답변이 끝나기를 기다리는 중…',
+        '正在等待另一个回答结束…'),
+    'Your question will be sent when the document has been read: “{text}”': (
+        '문서를 다 읽으면 질문을 보냅니다: “{text}”',
+        '文档读完后将发送您的问题：“{text}”'),
+    'Your question was not sent: “{text}”. Send it again where you want the answer.': (
+        '질문을 보내지 않았습니다: “{text}”. 답변을 받을 대화에서 다시 보내세요.',
+        '您的问题未发送：“{text}”。请在需要回答的对话中重新发送。'),
+    'The office server cannot be reached, so no model is running. See the notice at the top.': (
+        '사무실 서버에 연결할 수 없어 실행 중인 모델이 없습니다. 위쪽 알림을 확인하세요.',
+        '无法连接办公室服务器，因此没有模型在运行。请查看顶部的通知。'),
+    'First word after {s} s': (
+        '{s}초 후 첫 단어',
+        '{s} 秒后出现第一个词'),
+    'Measured here while the office server writes: {w} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.': (
+        '사무실 서버가 쓰는 동안 이 컴퓨터에서 측정: 초당 {w}토큰. 토큰은 단어의 조각이며, 여기 표시된 단어 수는 토큰 × {ratio}입니다.',
+        '在办公室服务器撰写时于本机测量：每秒 {w} 个词元。词元是词的一部分；此处显示的词数为词元 × {ratio}。'),
 }
