@@ -439,9 +439,12 @@ class ChatPane(QWidget):
     def set_phase(self, text: str) -> None:
         if self.editing_index is None:
             self.phase.setText(text)
-        # An answer with no text yet says what it waits for in its own box, too.
+        # An answer with no text yet says what it waits for in its own box, too: one line,
+        # cut at the box's edge (the line below the conversation has all of it).
         if self.streaming is not None and not self.streaming.text:
-            self.streaming.show_status(text)
+            width = max(120, self.streaming.body.width())
+            self.streaming.show_status(self.streaming.status.fontMetrics().elidedText(
+                text, Qt.TextElideMode.ElideRight, width))
 
     def _remove_from(self, index: int) -> None:
         removed = self.message_widgets[index:]
