@@ -254,6 +254,10 @@ class ChatController(QObject):
     def _queue(self, text: str) -> bool:
         """Enter while a document of this conversation is read (it was silently ignored):
         the question waits, is said to wait, and goes when the reading ends."""
+        if self.queued is not None:     # one waits already: this one stays in the box
+            self.phase_changed.emit(tr("One question already waits for the document; send "
+                                       "this one when its answer has begun."))
+            return False
         self.queued = (self.conversation_id, text)
         self.queued_changed.emit(text)
         self.phase_changed.emit(tr("Your question will be sent when the document has been "

@@ -83,6 +83,10 @@
         <translation>이 모델</translation>
     </message>
     <message>
+        <source>One question already waits for the document; send this one when its answer has begun.</source>
+        <translation>문서를 기다리는 질문이 이미 하나 있습니다. 그 답변이 시작되면 이 질문을 보내세요.</translation>
+    </message>
+    <message>
         <source>Your question will be sent when the document has been read: “{text}”</source>
         <translation>문서를 다 읽으면 질문을 보냅니다: “{text}”</translation>
     </message>

@@ -83,6 +83,10 @@
         <translation>这个模型</translation>
     </message>
     <message>
+        <source>One question already waits for the document; send this one when its answer has begun.</source>
+        <translation>已有一个问题在等待文档；请在其回答开始后再发送这个问题。</translation>
+    </message>
+    <message>
         <source>Your question will be sent when the document has been read: “{text}”</source>
         <translation>文档读完后将发送您的问题：“{text}”</translation>
     </message>

@@ -791,4 +791,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Measured here while the office server writes: {w} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.': (
         '사무실 서버가 쓰는 동안 이 컴퓨터에서 측정: 초당 {w}토큰. 토큰은 단어의 조각이며, 여기 표시된 단어 수는 토큰 × {ratio}입니다.',
         '在办公室服务器撰写时于本机测量：每秒 {w} 个词元。词元是词的一部分；此处显示的词数为词元 × {ratio}。'),
+    'One question already waits for the document; send this one when its answer has begun.': (
+        '문서를 기다리는 질문이 이미 하나 있습니다. 그 답변이 시작되면 이 질문을 보내세요.',
+        '已有一个问题在等待文档；请在其回答开始后再发送这个问题。'),
 }

@@ -116,6 +116,10 @@ def test_enter_while_a_document_is_read_queues_the_question(qtbot, make_app, tmp
     qtbot.keyClick(pane.input, Qt.Key.Key_Return)
     assert pane.input.toPlainText() == ""                       # taken, not ignored
     assert "will be sent when the document has been read" in pane.phase.text()
+    pane.input.setPlainText("And the rest?")             # a second one is not lost either
+    qtbot.keyClick(pane.input, Qt.Key.Key_Return)
+    assert pane.input.toPlainText() == "And the rest?" and "already waits" in pane.phase.text()
+    pane.input.clear()
     qtbot.waitUntil(lambda: len(rotary.chat.messages) >= 4
                     and rotary.chat.messages[-1].role == "assistant"
                     and rotary.chat.messages[-2].content == "What about travel costs?",
