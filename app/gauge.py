@@ -20,7 +20,7 @@ from PySide6.QtGui import QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from engine.api import ServerModelLoaded, next_request_id
-from engine.errors import ServerError
+from engine.errors import ServerError, ServerUnreachableError
 from app.bridge import VramReading, words_per_token
 from app.i18n import tr
 from app.theme import gauge_colour
@@ -52,7 +52,7 @@ class GaugeModel:
     words_per_token: float = 0.75
     has_gpu: bool | None = None              # None: not known yet
     on_server: bool = False                  # the model runs on the office server
-    server_unreachable: bool = False         # the office server did not answer the load
+    server_problem: str = ""                 # "unreachable" or "failed": a load on the server
     vram: VramReading | None = None
     vram_lost: bool = False                  # NVML worked, then stopped
     ram_bytes: int | None = None             # this process's resident memory (psutil)
@@ -132,14 +132,16 @@ class GaugeModel:
     def reset_model(self, floor: int) -> None:
         """Another model is loading: nothing of the previous one stays on screen."""
         self.reset_conversation(floor)
-        self.context_size, self.on_server, self.server_unreachable = 0, False, False
+        self.context_size, self.on_server, self.server_problem = 0, False, ""
 
     # ---- sentences (plain words; the technical term goes into the tooltip) -----------------
 
     def vram_text(self) -> str:
-        if self.server_unreachable:     # not "No graphics card": the server is the cause
+        if self.server_problem == "unreachable":   # not "No graphics card": the server is
             return tr("The office server cannot be reached, so no model is running. See "
                       "the notice at the top.")
+        if self.server_problem:
+            return tr("The office server did not start the model. See the notice at the top.")
         if self.on_server:
             return tr("The model runs on the office server, not on this computer.")
         if self.has_gpu is False:
@@ -517,13 +519,14 @@ class GaugeWidget(QFrame):
     def on_model_loaded(self, event) -> None:
         self.model.context_size = int(event.context_size)
         self.model.on_server = isinstance(event, ServerModelLoaded)
-        self.model.server_unreachable = False
+        self.model.server_problem = ""
         self._dirty = True
 
     def on_load_failed(self, error) -> None:
         """A load on the office server failed: the side panel says so, not "No graphics
         card" (the computer's own card has nothing to do with it)."""
-        self.model.server_unreachable = isinstance(error, ServerError)
+        self.model.server_problem = "unreachable" if isinstance(error, ServerUnreachableError) \
+            else "failed" if isinstance(error, ServerError) else ""
         self.refresh()
 
     def on_model_unloaded(self) -> None:

@@ -307,6 +307,10 @@
         <translation>사무실 서버에 연결할 수 없어 실행 중인 모델이 없습니다. 위쪽 알림을 확인하세요.</translation>
     </message>
     <message>
+        <source>The office server did not start the model. See the notice at the top.</source>
+        <translation>사무실 서버가 모델을 시작하지 않았습니다. 위쪽 알림을 확인하세요.</translation>
+    </message>
+    <message>
         <source>The model runs on the office server, not on this computer.</source>
         <translation>모델은 이 컴퓨터가 아니라 사무실 서버에서 실행됩니다.</translation>
     </message>

@@ -307,6 +307,10 @@
         <translation>无法连接办公室服务器，因此没有模型在运行。请查看顶部的通知。</translation>
     </message>
     <message>
+        <source>The office server did not start the model. See the notice at the top.</source>
+        <translation>办公室服务器未启动模型。请查看顶部的通知。</translation>
+    </message>
+    <message>
         <source>The model runs on the office server, not on this computer.</source>
         <translation>模型在办公室服务器上运行，而不是在这台电脑上。</translation>
     </message>

@@ -794,4 +794,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'One question already waits for the document; send this one when its answer has begun.': (
         '문서를 기다리는 질문이 이미 하나 있습니다. 그 답변이 시작되면 이 질문을 보내세요.',
         '已有一个问题在等待文档；请在其回答开始后再发送这个问题。'),
+    'The office server did not start the model. See the notice at the top.': (
+        '사무실 서버가 모델을 시작하지 않았습니다. 위쪽 알림을 확인하세요.',
+        '办公室服务器未启动模型。请查看顶部的通知。'),
 }

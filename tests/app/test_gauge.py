@@ -327,3 +327,7 @@ def test_a_server_that_cannot_be_reached_is_said_not_no_graphics_card(qtbot, mak
     gauge.refresh()
     caption = gauge.sections["vram"].caption.text()
     assert "office server cannot be reached" in caption and "graphics card" not in caption
+    from engine.errors import ServerAuthError  # noqa: PLC0415
+    gauge.on_load_failed(ServerAuthError("The office server refused the access key."))
+    caption = gauge.sections["vram"].caption.text()
+    assert "did not start the model" in caption and "graphics card" not in caption
