@@ -29,7 +29,7 @@ import re
 import time
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine.errors import EngineError
 from app.history import COMPLETE, WRITING, HistoryStore, StoredMessage
@@ -43,6 +43,8 @@ log = logging.getLogger("rotary.chat")
 # Why an answer ended, when it did not end by itself (ResponseStats.stop_reason and the
 # label under the answer): the user pressed Stop, the model was changed, Rotary closed.
 STOPPED, RELOADED, CLOSED = "stopped", "reloaded", "closed"
+# What a conversation in the list is doing (ChatController.activity).
+WRITING_NOW, WAITING = "writing", "waiting"
 
 
 @dataclass
@@ -59,6 +61,7 @@ class Answer:
     final_text: str = ""                    # replaces the streamed text at the end (checked
     extra_stats: dict | None = None         # citations, app.document_questions), and its stats
     thinking: str = ""                      # the model's thinking: shown apart, never sent back
+    started: bool = False                   # the engine has begun it (not waiting its turn)
 
 
 @dataclass
@@ -82,6 +85,8 @@ class ChatController(QObject):
     busy_changed = Signal(bool)
     phase_changed = Signal(str)                 # plain words for the status line
     conversations_changed = Signal()
+    activity_changed = Signal(object)           # {conversation id: WRITING_NOW or WAITING}
+    queued_changed = Signal(str)                # a question waiting for a document ("": none)
     summary_again_requested = Signal(int)       # index of a "Document:" message
     summary_edit_requested = Signal(int)        # index of a "Document:" message
 
@@ -106,6 +111,9 @@ class ChatController(QObject):
         self.think_default: bool | None = None
         self.pending_think: bool | None = None   # chosen in a new chat before it is saved
         self.save_interval_s = SAVE_INTERVAL_S
+        self.provisional: set[int] = set()      # named for a document not read yet
+        # A question sent while a document is read in its conversation: (conversation, text).
+        self.queued: tuple[int | None, str] | None = None
         # Who answers a prompt: the model directly, or (app.document_questions) the documents
         # of the conversation first. (prompt, temperature, conversation id) -> request id.
         self.send_prompt = self._send_to_model
@@ -166,8 +174,7 @@ class ChatController(QObject):
             self.answer_piece.emit(answer.text)
         self.busy_changed.emit(True)
         self.phase_changed.emit(tr("Writing the answer…") if answer.text
-             else tr("Waiting for the previous answer to end…")
-             if self.bridge.waits(answer.request_id) else tr("Reading your message…"))
+             else self._waiting_words(answer) or tr("Reading your message…"))
 
     def _show_external_state(self) -> None:
         if self._external_here():
@@ -176,8 +183,53 @@ class ChatController(QObject):
 
     def rename(self, conversation_id: int, title: str) -> None:
         if title.strip():
+            self.provisional.discard(conversation_id)     # the user's own name stays
             self.history.rename(conversation_id, title.strip())
             self.conversations_changed.emit()
+
+    def _new_conversation(self, title: str, provisional: bool = False) -> int:
+        """Create the conversation the open chat becomes (the list then highlights it)."""
+        self.conversation_id = self.history.create_conversation(self.unique_title(title))
+        if self.pending_think is not None:    # "Think before answering" chosen before it existed
+            self.history.set_think(self.conversation_id, self.pending_think)
+        if provisional:
+            self.provisional.add(self.conversation_id)
+        self.conversations_changed.emit()
+        return self.conversation_id
+
+    def unique_title(self, title: str, conversation_id: int | None = None) -> str:
+        """Same-named conversations are told apart: "handbook.pdf (2)"."""
+        taken = {c.title for c in self.history.list_conversations() if c.id != conversation_id}
+        title = _title_from(title)
+        number, unique = 2, title
+        while unique in taken:
+            unique, number = f"{title} ({number})", number + 1
+        return unique
+
+    def name_from_document(self, conversation_id: int | None, name: str) -> None:
+        """A document was read into a conversation named for a file not read yet: it is
+        now named for what it holds."""
+        if conversation_id in self.provisional and self.history.exists(conversation_id):
+            self.provisional.discard(conversation_id)
+            self._retitle(conversation_id, name)
+
+    def document_failed(self, conversation_id: int | None) -> None:
+        """The document a new conversation was named for could not be read: it is named
+        for what it does hold (its documents, its first message), else "New chat" until
+        it holds something."""
+        if conversation_id not in self.provisional or not self.history.exists(conversation_id):
+            return
+        documents = self.history.documents(conversation_id)
+        first = next((m.content for m in self.history.messages(conversation_id)
+                      if m.role == "user" and not is_document(m)), "")
+        if documents or first:
+            self.provisional.discard(conversation_id)
+        self._retitle(conversation_id, documents[0].name if documents else first
+                      or tr("New chat"))
+
+    def _retitle(self, conversation_id: int, title: str) -> None:
+        self.history.rename(conversation_id, self.unique_title(title, conversation_id))
+        self.conversations_changed.emit()
 
     def delete(self, conversation_id: int) -> None:
         for answer in self.answers.values():
@@ -195,15 +247,47 @@ class ChatController(QObject):
     def send(self, text: str) -> bool:
         """Returns False (and tells the user why) when the message cannot go now."""
         text = text.strip()
+        if text and self._external_here() and self.model_ready:
+            return self._queue(text)
         if not text or self.busy or not self._model_is_ready():
             return False
         if self.conversation_id is None:
-            self.conversation_id = self.history.create_conversation(_title_from(text))
-            if self.pending_think is not None:
-                self.history.set_think(self.conversation_id, self.pending_think)
-            self.conversations_changed.emit()
+            self._new_conversation(text)
+        elif self.conversation_id in self.provisional and \
+                not self.history.documents(self.conversation_id):
+            self.provisional.discard(self.conversation_id)  # "New chat": named by its question
+            self._retitle(self.conversation_id, text)
         self._add(StoredMessage("user", text))
         return self._ask()
+
+    def _queue(self, text: str) -> bool:
+        """Enter while a document of this conversation is read (it was silently ignored):
+        the question waits, is said to wait, and goes when the reading ends."""
+        if self.queued is not None:     # one waits already: this one stays in the box
+            self.phase_changed.emit(tr("One question already waits for the document; send "
+                                       "this one when its answer has begun."))
+            return False
+        self.queued = (self.conversation_id, text)
+        self.queued_changed.emit(text)
+        self.phase_changed.emit(tr("Your question will be sent when the document has been "
+                                   "read: “{text}”").format(text=_title_from(text)))
+        return True
+
+    def _send_queued(self) -> None:
+        """After the reading ends and its results are in place (the document on the
+        conversation's list), in the next turn of the event loop."""
+        if self.queued is not None:
+            QTimer.singleShot(0, self._send_queued_now)
+
+    def _send_queued_now(self) -> None:
+        if self.queued is None or self._external_here():
+            return              # the next document of the same drop is read first
+        (conversation_id, text), self.queued = self.queued, None
+        self.queued_changed.emit("")
+        if conversation_id != self.conversation_id or not self.send(text):
+            # The user went to another conversation meanwhile: said, with the question.
+            self.notices.info(tr("Your question was not sent: “{text}”. Send it again "
+                                 "where you want the answer.").format(text=text))
 
     def _model_is_ready(self) -> bool:
         if not self.model_ready:
@@ -227,10 +311,38 @@ class ChatController(QObject):
         self.answers[request_id] = self.current
         self.answer_started.emit(len(self.messages))
         self.busy_changed.emit(True)
-        # Queued behind an answer still stopping (a server that hangs): say so until it starts.
-        self.phase_changed.emit(tr("Waiting for the previous answer to end…")
-             if self.bridge.waits(request_id) else tr("Reading your message…"))
+        # Queued behind another answer (another conversation's, or one still stopping): say
+        # so at once, until its turn comes (it showed an empty box with no word for 1.5 s).
+        self.phase_changed.emit(self._waiting_words(self.current)
+                                or tr("Reading your message…"))
+        self._report_activity()
         return True
+
+    def _waiting_words(self, answer: Answer) -> str:
+        """"Waiting for the other answer…" while ``answer`` waits its turn, else ""."""
+        if answer.started:
+            return ""
+        others = any(a is not answer and not a.dropped for a in self.answers.values()) \
+            or self.external is not None
+        if others:
+            return tr("Waiting for the other answer…")
+        return tr("Waiting for the previous answer to end…") \
+            if self.bridge.waits(answer.request_id) else ""
+
+    def activity(self) -> dict[int, str]:
+        """Which conversations are being written into, and which wait their turn."""
+        doing: dict[int, str] = {}
+        if self.external is not None and self.external.conversation_id is not None:
+            doing[self.external.conversation_id] = WRITING_NOW
+        for answer in self.answers.values():
+            if not answer.dropped and answer.conversation_id is not None:
+                state = WAITING if self._waiting_words(answer) else WRITING_NOW
+                if doing.get(answer.conversation_id) != WRITING_NOW:
+                    doing[answer.conversation_id] = state
+        return doing
+
+    def _report_activity(self) -> None:
+        self.activity_changed.emit(self.activity())
 
     def _send_to_model(self, prompt: list[tuple[str, str]], temperature: float,
                        conversation_id: int | None) -> int:
@@ -363,10 +475,11 @@ class ChatController(QObject):
 
     # ---- another flow using the engine (app.document_flow) -------------------------------
 
-    def ensure_conversation(self, title: str) -> int:
+    def ensure_conversation(self, title: str, provisional: bool = False) -> int:
+        """The open conversation, or a new one named ``title``; ``provisional``: named for
+        a document not read yet (app.document_flow renames it if it cannot be read)."""
         if self.conversation_id is None:
-            self.conversation_id = self.history.create_conversation(_title_from(title))
-            self.conversations_changed.emit()
+            self._new_conversation(title, provisional)
         return self.conversation_id
 
     def begin_external(self, request_id: int, phase: str,
@@ -375,6 +488,7 @@ class ChatController(QObject):
         ``end_external``."""
         self.external = External(request_id, conversation_id, phase)
         self._show_external_state()
+        self._report_activity()
 
     def end_external(self, conversation_id: int | None = None,
                      exchange: tuple[StoredMessage, ...] = ()) -> None:
@@ -385,14 +499,20 @@ class ChatController(QObject):
                 self._add(message)
             elif conversation_id is not None and self.history.exists(conversation_id):
                 self.history.append(conversation_id, message)
+        self._report_activity()
         if was_here:
             self.busy_changed.emit(self.busy)
             self.phase_changed.emit("")
+        self._send_queued()
 
     # ---- engine results (wired in app.wiring) -----------------------------------------------
 
     def on_started(self, request_id: int) -> None:
         """The engine took this answer's request; it may have waited behind another one."""
+        answer = self.answers.get(request_id)
+        if answer is not None:
+            answer.started = True
+            self._report_activity()
         if self.current is not None and self.current.request_id == request_id \
                 and not self.current.text:
             self.phase_changed.emit(tr("Reading your message…"))
@@ -401,6 +521,9 @@ class ChatController(QObject):
         answer = self.answers.get(request_id)
         if answer is None or answer.dropped:
             return
+        if not answer.started:
+            answer.started = True
+            self._report_activity()
         if answer is self.current and not answer.text:
             self.phase_changed.emit(tr("Writing the answer…"))
             if answer.thinking:                     # the thinking is over: say how long
@@ -463,6 +586,7 @@ class ChatController(QObject):
         answer = self.answers.pop(request_id, None)
         if answer is None:
             return
+        self._report_activity()
         answer.text = answer.final_text or text or answer.text
         stats.update(answer.extra_stats or {})
         if answer.stop_reason:

@@ -290,8 +290,7 @@ class MessageWidget(QFrame):
 
     def refresh(self) -> None:
         """Show text added since the last refresh (cheap: see MessageBody)."""
-        finished = self.markdown.take_finished_html()
-        if finished:
+        for finished in self.markdown.take_finished_blocks():   # one by one: one rendering
             self.body.append_finished(finished)
         self.body.set_tail(self.markdown.tail_html())
 
@@ -340,6 +339,8 @@ class ChatPane(QWidget):
         self.editing_index: int | None = None
         self.busy = False
         self.follow_end = True          # keep the latest message in view
+        # Asked first on Escape (the document card closes); True: Escape was used.
+        self.escape_handlers: list = []
         self.render_timer = QTimer(self, singleShot=True, interval=RENDER_INTERVAL_MS)
         self.render_timer.timeout.connect(self._render_streaming)
         self.announcer = StreamAnnouncer(self)
@@ -377,6 +378,8 @@ class ChatPane(QWidget):
         self.column_layout.insertWidget(0, self.empty_hint, 100)
         self.phase = QLabel("")
         self.phase.setObjectName("phase")
+        # "Reading 15 passages from …" (two documents) widened the window past the screen.
+        self.phase.setWordWrap(True)
         self.phase.setAccessibleName(tr("What the assistant is doing"))
         self.model_warning = QLabel("")
         self.model_warning.setObjectName("modelWarning")
@@ -448,9 +451,12 @@ class ChatPane(QWidget):
             self.send_requested.emit(text)
 
     def _escape(self) -> None:
-        """Cancels an edit first (the user is in it); a second Escape stops the answer."""
+        """Cancels an edit first (the user is in it), then closes a card above the box
+        (escape_handlers); a second Escape stops the answer."""
         if self.editing_index is not None:
             self.cancel_edit()
+        elif any(handler() for handler in self.escape_handlers):
+            return
         elif self.stop_button.isVisible():
             self.stop_requested.emit()
 
@@ -465,10 +471,11 @@ class ChatPane(QWidget):
         self.input.setFocus()
 
     def cancel_edit(self) -> None:
-        self.editing_index = None
+        was_editing, self.editing_index = self.editing_index is not None, None
         self.input.clear()
         self.send_button.setText(tr("Send"))
-        self.phase.setText("")
+        if was_editing:     # else the line says what the message just sent is waiting for
+            self.phase.setText("")
 
     def accept_sent(self) -> None:
         """The controller took the message: clear the box."""
@@ -535,6 +542,8 @@ class ChatPane(QWidget):
     def add_piece(self, piece: str) -> None:
         if self.streaming is None:
             return
+        if not self.streaming.text:
+            self.streaming.show_status("")      # its text now says it
         self.streaming.append(piece)
         self.announcer.add(piece)
         if not self.render_timer.isActive():
@@ -576,6 +585,12 @@ class ChatPane(QWidget):
     def set_phase(self, text: str) -> None:
         if self.editing_index is None:
             self.phase.setText(text)
+        # An answer with no text yet says what it waits for in its own box, too: one line,
+        # cut at the box's edge (the line below the conversation has all of it).
+        if self.streaming is not None and not self.streaming.text:
+            width = max(120, self.streaming.body.width())
+            self.streaming.show_status(self.streaming.status.fontMetrics().elidedText(
+                text, Qt.TextElideMode.ElideRight, width))
 
     def _remove_from(self, index: int) -> None:
         removed = self.message_widgets[index:]

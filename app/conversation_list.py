@@ -11,6 +11,11 @@ from app.history import ConversationSummary
 from app.i18n import tr
 
 
+TITLE_ROLE = Qt.ItemDataRole.UserRole + 1      # the title, without the activity mark
+STATE_ROLE = Qt.ItemDataRole.UserRole + 2      # "writing", "waiting" or ""
+MARKS = {"writing": "●", "waiting": "○"}
+
+
 class ConversationList(QWidget):
     open_requested = Signal(int)
     new_requested = Signal()
@@ -20,6 +25,7 @@ class ConversationList(QWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
+        self.activity: dict[int, str] = {}       # app.chat_controller.ChatController.activity
         self.search = QLineEdit()
         self.search.setPlaceholderText(tr("Search conversations"))
         self.search.setAccessibleName(tr("Search conversations"))
@@ -63,11 +69,28 @@ class ConversationList(QWidget):
         for summary in conversations:
             item = QListWidgetItem(summary.title)
             item.setData(Qt.ItemDataRole.UserRole, summary.id)
-            item.setToolTip(summary.title)
+            item.setData(TITLE_ROLE, summary.title)
             self.items.addItem(item)
             if summary.id == current:
                 self.items.setCurrentItem(item)
         self.items.blockSignals(False)
+        self.set_activity(self.activity)
+
+    def set_activity(self, activity: dict[int, str]) -> None:
+        """A mark before each conversation being written into (●) or waiting its turn (○),
+        said in words to screen readers and in the tooltip."""
+        self.activity = dict(activity)
+        for row in range(self.items.count()):
+            item = self.items.item(row)
+            title = item.data(TITLE_ROLE)
+            state = self.activity.get(item.data(Qt.ItemDataRole.UserRole), "")
+            words = {"writing": tr("writing an answer"),
+                     "waiting": tr("waiting for the other answer")}.get(state, "")
+            item.setText(f"{MARKS[state]} {title}" if state in MARKS else title)
+            item.setToolTip(f"{title} ({words})" if words else title)
+            item.setData(Qt.ItemDataRole.AccessibleTextRole,
+                         f"{title}, {words}" if words else title)
+            item.setData(STATE_ROLE, state)
 
     def select(self, conversation_id: int | None) -> None:
         """Highlight the open conversation; None (a new chat) highlights nothing."""
@@ -93,7 +116,7 @@ class ConversationList(QWidget):
             return
         title, accepted = QInputDialog.getText(
             self, tr("Rename conversation"), tr("New name:"),
-            text=self.items.currentItem().text())
+            text=self.items.currentItem().data(TITLE_ROLE))
         if accepted and title.strip():
             self.rename_requested.emit(conversation_id, title.strip())
 
@@ -104,7 +127,7 @@ class ConversationList(QWidget):
         answer = QMessageBox.question(
             self, tr("Delete conversation"),
             tr("Delete “{title}”? This cannot be undone.").format(
-                title=self.items.currentItem().text()),
+                title=self.items.currentItem().data(TITLE_ROLE)),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No)
         if answer == QMessageBox.StandardButton.Yes:

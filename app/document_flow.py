@@ -85,7 +85,7 @@ class DocumentFlow(QObject):
         self.preset, self.question = preset, question
         self.last_folder = str(Path(path).parent)
         # The document joins the conversation as soon as it is read: questions search it.
-        self.owner = self.chat.ensure_conversation(Path(path).name)
+        self.owner = self.chat.ensure_conversation(Path(path).name, provisional=True)
         if not self._send(DocumentRequest(path, inspect_only=True, index_path=self.index_path,
                                           conversation_id=self.owner)):
             return False
@@ -215,6 +215,7 @@ class DocumentFlow(QObject):
 
     def _on_inspected(self, event: DocumentInspected) -> None:
         self.overview = event.overview
+        self.chat.name_from_document(self.owner, event.overview.name)
         if not self.running:            # the plan before the run: wait for the user
             self.request_id = None
             self.chat.end_external()
@@ -237,6 +238,7 @@ class DocumentFlow(QObject):
             self.problem = self.notices.info(error_text(error)[0])
         else:
             self.problem = self.notices.engine_error(error)
+        self.chat.document_failed(self.owner)        # not named for a file it never held
         self.chat.end_external()
         self.done.emit(None)
 

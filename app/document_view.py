@@ -175,6 +175,14 @@ class DocumentPanel(QFrame):
         self.status.setText(progress_text(event))
         self.running.show()         # also while pictures of pages are read, before the overview
 
+    def escape(self) -> bool:
+        """Escape in the window: closes the card while it offers its choices (Close); a
+        card that is reading is left to the chat's Escape (Stop)."""
+        if self.isVisible() and self.options.isVisible():
+            self._cancel_clicked()
+            return True
+        return False
+
     def close_panel(self, *_args) -> None:
         self.in_use, self.overview_line = False, ""
         self.hide()
@@ -235,6 +243,7 @@ def install_documents(rotary) -> DocumentFlow:
     rotary.document_questions = DocumentQuestions(rotary.chat, rotary.bridge, rotary.history,
                                                   language, rotary)
     pane.document_panel, pane.attach_button, flow.panel = panel, attach, panel
+    pane.escape_handlers.insert(0, panel.escape)
     pane.document_shelf, rotary.shelved_documents = shelf, shelved
     _forget_unused(rotary)
     chain_focus(rotary.window, panel, attach)
@@ -242,14 +251,16 @@ def install_documents(rotary) -> DocumentFlow:
 
 
 def chain_focus(window, panel: DocumentPanel, attach: QPushButton) -> None:
-    """Tab follows the screen: the conversation, the document card, the message box, Send
-    (or Stop), Attach, the notice's buttons, the gauge, then the conversation list."""
+    """Tab follows the screen: the conversation, the document card, the message box, Attach,
+    Send (or Stop), the notice's buttons, then the conversation list. The gauge's sections
+    are not in the Tab cycle (Tab wandered into the side panel's text): Ctrl+Shift+G goes
+    there, and the arrow keys move between them."""
     pane, bar, listing = window.chat, window.notice_bar, window.conversations
     order = [pane.scroll, panel.preset, panel.question, panel.summarize_button,
-             panel.cancel_button, panel.stop_button, pane.input, pane.send_button,
-             pane.stop_button, attach, bar.copy_button, bar.close_button,
-             *window.gauge.sections.values(), listing.new_button, listing.search,
-             listing.items, listing.rename_button, listing.delete_button, pane.scroll]
+             panel.cancel_button, panel.stop_button, pane.input, attach, pane.send_button,
+             pane.stop_button, bar.copy_button, bar.close_button, listing.new_button,
+             listing.search, listing.items, listing.rename_button, listing.delete_button,
+             pane.scroll]
     for first, second in zip(order, order[1:]):
         QWidget.setTabOrder(first, second)
 

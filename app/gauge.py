@@ -20,6 +20,7 @@ from PySide6.QtGui import QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from engine.api import ServerModelLoaded, next_request_id
+from engine.errors import ServerError, ServerUnreachableError
 from app.bridge import VramReading, words_per_token
 from app.i18n import tr
 from app.messages import say
@@ -53,6 +54,7 @@ class GaugeModel:
     has_gpu: bool | None = None              # None: not known yet
     processor_note: str = ""                 # the loaded model runs on the processor: why
     on_server: bool = False                  # the model runs on the office server
+    server_problem: str = ""                 # "unreachable" or "failed": a load on the server
     vram: VramReading | None = None
     vram_lost: bool = False                  # NVML worked, then stopped
     ram_bytes: int | None = None             # this process's resident memory (psutil)
@@ -132,12 +134,17 @@ class GaugeModel:
     def reset_model(self, floor: int) -> None:
         """Another model is loading: nothing of the previous one stays on screen."""
         self.reset_conversation(floor)
-        self.context_size, self.on_server = 0, False
+        self.context_size, self.on_server, self.server_problem = 0, False, ""
         self.processor_note = ""
 
     # ---- sentences (plain words; the technical term goes into the tooltip) -----------------
 
     def vram_text(self) -> str:
+        if self.server_problem == "unreachable":   # not "No graphics card": the server is
+            return tr("The office server cannot be reached, so no model is running. See "
+                      "the notice at the top.")
+        if self.server_problem:
+            return tr("The office server did not start the model. See the notice at the top.")
         if self.on_server:
             return tr("The model runs on the office server, not on this computer.")
         if self.has_gpu is False:
@@ -198,8 +205,14 @@ class GaugeModel:
             n=f"{self.words(self.decode_tps):.0f}")
 
     def reading_text(self) -> str:
+        """A reading speed only where the engine measured reading: not from the office
+        server, where the wait for the first word is the network, the server's queue and
+        its cache (an instant one made "about 1,300,000 words a second")."""
         if not self.prompt_tps:
             return ""
+        if self.on_server:
+            return "" if self.ttft_s is None else \
+                tr("First word after {s} s").format(s=f"{self.ttft_s:.1f}")
         words = _about(self.words(self.prompt_tps))
         text = (tr("Reading the document: about {n} words a second") if self.reading_document
                 else tr("Reading your message: about {n} words a second")).format(n=words)
@@ -212,6 +225,10 @@ class GaugeModel:
     def speed_details(self) -> str:
         if not self.decode_tps and not self.prompt_tps:
             return tr("Speeds are measured by the engine while it writes an answer.")
+        if self.on_server:
+            return tr("Measured here while the office server writes: {w} tokens per second. "
+                      "A token is a piece of a word; words shown here are tokens × {ratio}."
+                      ).format(w=f"{self.decode_tps:.1f}", ratio=f"{self.words_per_token:.2f}")
         return tr("Measured by the engine: writing {w} tokens per second, reading {r} tokens "
                   "per second. A token is a piece of a word; words shown here are tokens "
                   "× {ratio}.").format(w=f"{self.decode_tps:.1f}", r=f"{self.prompt_tps:.0f}",
@@ -388,12 +405,13 @@ class SpeedChart(QWidget):
 
 
 class GaugeSection(QFrame):
-    """A caption, a drawing and a small note; Tab stops here with a visible frame, and a
-    screen reader hears the caption and the exact numbers."""
+    """A caption, a drawing and a small note; focused (Ctrl+Shift+G, a click, the arrow
+    keys from the next section) it shows a visible frame, and a screen reader hears the
+    caption and the exact numbers. Tab passes it by: it is text to read, not a control."""
 
     def __init__(self, drawing: QWidget | None = None, parent=None) -> None:
         super().__init__(parent)
-        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.caption, self.note = QLabel(), QLabel()
         self._texts: tuple[str, str, str] | None = None
         self.drawing = drawing
@@ -423,6 +441,18 @@ class GaugeSection(QFrame):
         plain_note = "" if note.startswith("<") else note
         self.setAccessibleDescription(" ".join(t for t in (plain_note, details) if t))
         self.setToolTip(details)
+
+    def keyPressEvent(self, event) -> None:
+        """Up and Down move between the visible sections of the gauge."""
+        step = {Qt.Key.Key_Down: 1, Qt.Key.Key_Up: -1}.get(event.key())
+        siblings = [s for s in self.parentWidget().findChildren(GaugeSection)
+                    if s.isVisible()] if self.parentWidget() is not None else []
+        if step is None or self not in siblings:
+            super().keyPressEvent(event)
+            return
+        index = siblings.index(self) + step
+        if 0 <= index < len(siblings):
+            siblings[index].setFocus(Qt.FocusReason.OtherFocusReason)
 
     def focusInEvent(self, event) -> None:
         super().focusInEvent(event)
@@ -497,7 +527,15 @@ class GaugeWidget(QFrame):
         if placement is not None:        # what the loaded model placed, not what was planned
             self.model.has_gpu = placement.gpu is not None
             self.model.processor_note = say(placement.message) if placement.gpu is None else ""
+        self.model.server_problem = ""
         self._dirty = True
+
+    def on_load_failed(self, error) -> None:
+        """A load on the office server failed: the side panel says so, not "No graphics
+        card" (the computer's own card has nothing to do with it)."""
+        self.model.server_problem = "unreachable" if isinstance(error, ServerUnreachableError) \
+            else "failed" if isinstance(error, ServerError) else ""
+        self.refresh()
 
     def on_model_unloaded(self) -> None:
         self.reset_model()

@@ -68,6 +68,7 @@ class ModelLoader(QObject):
         self.loading = False
         self.is_demo = False
         self.fallbacks: list[str] = []
+        self.problem = None             # the notice of the last load that failed
 
     # ---- starting -------------------------------------------------------------------------
 
@@ -125,6 +126,7 @@ class ModelLoader(QObject):
     def on_loaded(self, event) -> None:
         self.loading = False
         self.marker.clear()
+        self._withdraw_problem()        # e.g. the server's refusal of a key now accepted
         self.ready.emit(server_model_name(event) or (
             self.display_name(event.facts.path) if self.is_demo
             else (event.facts.name or Path(event.facts.path).name)), self.is_demo)
@@ -138,8 +140,15 @@ class ModelLoader(QObject):
         actions = server_failure_actions(self, error) or (
             NoticeAction(tr("Try the safer setting"), self.use_safer_recipe),
             NoticeAction(tr("Choose another model…"), self.ask_for_model))
-        self.notices.engine_error(error, *actions)
+        self._withdraw_problem()
+        self.problem = self.notices.engine_error(error, *actions)
         self.failed.emit()
+
+    def _withdraw_problem(self) -> None:
+        """A load that failed is told until one succeeds (its cause is gone then)."""
+        if self.problem is not None:
+            self.notices.withdraw(self.problem)
+            self.problem = None
 
     # ---- crash during an earlier load ---------------------------------------------------
 

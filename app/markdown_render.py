@@ -59,6 +59,7 @@ class StreamingMarkdown:
         self._scan_pos = 0          # text[:_scan_pos] has been scanned for boundaries
         self._fence = ""            # the open fence ("```", "~~~~"...), "" outside one
         self._boundary = 0          # start of the last block known to be finished
+        self._boundaries: list[int] = []     # start of every block after the first
         self._blank_end: int | None = None   # a blank line that may end the open block
 
     def append(self, piece: str) -> None:
@@ -85,18 +86,28 @@ class StreamingMarkdown:
             if self._blank_end is not None and not line[0].isspace() \
                     and not _LIST_ITEM.match(line):
                 self._boundary = self._scan_pos
+                self._boundaries.append(self._scan_pos)
             self._blank_end = None
             if fence:
                 self._fence = fence.group(1)
 
     def take_finished_html(self) -> str:
         """HTML of the blocks finished since the last call ("" when none)."""
+        return "".join(self.take_finished_blocks())
+
+    def take_finished_blocks(self) -> list[str]:
+        """HTML of each block finished since the last call, one by one: the view inserts
+        them singly however many arrived together, so an answer looks the same streamed,
+        reopened while it streams, and stored (several paragraphs inserted as one piece of
+        HTML kept Qt's paragraph margins: blank lines between the lines after a switch)."""
         self._scan()
-        if self._boundary <= self.finished_len:
-            return ""
-        html_part = render(self.text[self.finished_len:self._boundary], self.dark)
-        self.finished_len = self._boundary
-        return html_part
+        ends = [end for end in self._boundaries if end > self.finished_len]
+        self._boundaries = []
+        blocks = []
+        for end in ends:
+            blocks.append(render(self.text[self.finished_len:end], self.dark))
+            self.finished_len = end
+        return blocks
 
     def tail_html(self) -> str:
         return render(self.text[self.finished_len:], self.dark)

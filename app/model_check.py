@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
@@ -21,6 +21,9 @@ from app.i18n import tr
 from app.messages import say
 from app.notifications import NotificationService
 from app.theme import fit_colour
+
+
+TYPING_PAUSE_MS = 400
 
 
 def fit_words(level: str) -> str:
@@ -66,12 +69,17 @@ class ModelChooser(QWidget):
         self.advanced: dict[str, int] = {}     # the Advanced values the check plans with
         self.result = None
         self.problem = None                # the notice about the last unusable file
+        self.path = ""                     # the file checked or being checked
+        # A path typed or pasted is checked once the typing pauses (Next waited for Enter).
+        self.typing_pause = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
+        self.typing_pause.timeout.connect(self._typing_paused)
+        self.shown_as = ""                 # a name the box shows instead of self.path
         self.path_edit = QLineEdit()
         self.path_edit.setAccessibleName(tr("Model file"))
         self.path_edit.setPlaceholderText(tr("Choose a model file, or drop it here"))
         self.path_edit.setToolTip(tr("GGUF: the file format of models for llama.cpp. Such "
                                      "files end in .gguf."))
-        self.path_edit.editingFinished.connect(lambda: self.check(self.path_edit.text()))
+        self.path_edit.editingFinished.connect(self._check_typed)
         self.path_edit.textEdited.connect(self._on_text_edited)
         self.browse = QPushButton(tr("Browse…"))
         self.browse.setAccessibleName(tr("Browse for a model file"))
@@ -107,11 +115,15 @@ class ModelChooser(QWidget):
             event.acceptProposedAction()
             self.check(path)
 
-    def check(self, path: str) -> None:
+    def check(self, path: str, shown_as: str = "") -> None:
+        """Check the model file ``path``; the box shows ``shown_as`` instead where the path
+        means nothing to the user (the demo model's hidden folder)."""
         path = path.strip()
         if not path or (self.result is not None and self.result.path == path):
             return
-        self.path_edit.setText(path)
+        self.typing_pause.stop()
+        self.path, self.shown_as = path, shown_as
+        self.path_edit.setText(shown_as or path)
         self.result = None
         self.withdraw_problem()
         self.verdict.setText(say(msg("runtime.checking_file")))
@@ -122,25 +134,39 @@ class ModelChooser(QWidget):
         try:
             result = await self.bridge.check_model(path, self.preset, self.advanced)
         except EngineError as error:
-            if path != self.path_edit.text().strip():
+            if path != self.path:
                 return          # the user has moved on to another file (or none)
             self.verdict.setText(error_text(error)[0])      # already says what is wrong, once
             self.problem = self.notices.engine_error(error)
             self.check_finished.emit(None)
             return
-        if path == self.path_edit.text().strip():
+        if path == self.path:
             self.show_result(result)
 
     def _on_text_edited(self, text: str) -> None:
         """Typing or clearing the path makes the old verdict (and its notice) stale."""
         if self.result is not None and self.result.path == text.strip():
             return
+        self.path, self.shown_as = text.strip(), ""
+        self.typing_pause.start()
         self.result = None
         self.withdraw_problem()
         self.verdict.setText("")
         self.verdict.setAccessibleDescription("")
         if not text.strip():
             self.cleared.emit()
+
+    def _check_typed(self) -> None:
+        """Enter, or leaving the box: check what is there (unless it is the name shown)."""
+        text = self.path_edit.text().strip()
+        if text and text != self.shown_as:
+            self.check(text)
+
+    def _typing_paused(self) -> None:
+        """A half-typed path says nothing yet; one that names a file is checked now."""
+        text = self.path_edit.text().strip()
+        if text and Path(text).is_file():
+            self.check(text)
 
     def withdraw_problem(self) -> None:
         """Take back the notice about an earlier file: the user left it behind."""

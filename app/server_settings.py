@@ -8,6 +8,7 @@ Everything slow (asking the server for its models) runs on a worker through the 
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,12 +18,16 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QFileDialog, 
                                QRadioButton, QVBoxLayout, QWidget)
 
 from engine.errors import EngineError, ServerError
+from app.accessibility import announce
+from app.error_text import error_text
 from app.i18n import tr
 from app.notifications import NoticeAction
 from app.server_settings_model import (KeyringUnavailable, KeyStore, ServerConnection,
                                        connection_for, receiver_words, uses_server)
 from app.settings import Settings
+from app.theme import fit_colour
 
+log = logging.getLogger("rotary.server")
 
 class ServerSettingsBox(QGroupBox):
     """The "Where the model runs" group; ``apply`` gives the new Settings."""
@@ -48,6 +53,8 @@ class ServerSettingsBox(QGroupBox):
             layout.addWidget(part)
         self.server.toggled.connect(self._refresh)
         self.address.textChanged.connect(self._refresh)
+        for field in (self.address, self.key):        # what the server said no longer holds
+            field.textEdited.connect(lambda _text: self.show_problem(""))
         self.model.currentTextChanged.connect(self._refresh)
         self._refresh()
 
@@ -66,6 +73,14 @@ class ServerSettingsBox(QGroupBox):
             self.model.addItem(settings.server_model)
         self.find_models = QPushButton(tr("Ask the server for its models"))
         self.find_models.clicked.connect(lambda: asyncio.ensure_future(self.fetch_models()))
+        # Its answer is said here, where the user asked (in the main window it was hidden
+        # behind this dialog); it goes when the fields change.
+        self.models_problem = QLabel()
+        self.models_problem.setObjectName("fieldProblem")
+        self.models_problem.setWordWrap(True)
+        self.models_problem.setStyleSheet(f"color: {fit_colour('red')};")
+        self.models_problem.setAccessibleName(tr("What the server said"))
+        self.models_problem.hide()
         self.key = QLineEdit(self._stored_key(settings.server_url))
         self.key_at_open = self.key.text()
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
@@ -97,6 +112,7 @@ class ServerSettingsBox(QGroupBox):
         form = QFormLayout(box)
         form.addRow(tr("Address:"), self.address)
         form.addRow(tr("Model:"), model_row)
+        form.addRow("", self.models_problem)
         form.addRow(tr("Access key:"), self.key)
         form.addRow("", self.key_note)
         form.addRow("", self.verify)
@@ -159,10 +175,13 @@ class ServerSettingsBox(QGroupBox):
 
     async def fetch_models(self) -> list[str]:
         """Fill the model list from the server's /v1/models."""
+        self.show_problem("")
         try:
             models = await self.bridge.server_models(self.connection())
         except EngineError as error:
-            self.notices.engine_error(error)
+            message, details = error_text(error)
+            log.warning("asking the server for its models: %s\n%s", message, details)
+            self.show_problem(message)
             return []
         current = self.model.currentText()
         self.model.clear()
@@ -170,6 +189,12 @@ class ServerSettingsBox(QGroupBox):
         if current in models:
             self.model.setCurrentText(current)
         return models
+
+    def show_problem(self, message: str) -> None:
+        self.models_problem.setText(message)
+        self.models_problem.setVisible(bool(message))
+        if message:
+            announce(self.models_problem, message)
 
     def apply(self, settings: Settings) -> Settings:
         """The new settings; stores the key in the keyring (a plain notice if there is none)."""
@@ -198,7 +223,7 @@ def start_on_server(loader) -> bool:
     try:
         bridge.use_server(connection_for(settings, KeyStore()))
     except EngineError as error:
-        loader.notices.engine_error(error)
+        loader.problem = loader.notices.engine_error(error)
         loader.failed.emit()
         return True
     loader.loading, loader.is_demo, loader.fallbacks = True, False, []
@@ -208,7 +233,14 @@ def start_on_server(loader) -> bool:
 
 
 def _on_server(model: str) -> str:
-    return tr("{model} on the office server").format(model=model)
+    return tr("{model} on the office server").format(model=readable_model_name(model))
+
+
+def readable_model_name(model: str) -> str:
+    """A server's model id as a person reads it: llama-cpp-python's server names a model
+    by its file path ("/srv/models/gemma-3-270m-it-Q8_0.gguf" → "gemma-3-270m-it-Q8_0")."""
+    name = model.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    return name[:-5] if name.lower().endswith(".gguf") and len(name) > 5 else name or model
 
 
 def server_model_name(loaded) -> str | None:

@@ -51,6 +51,7 @@ def connect_engine(rotary) -> None:
     bridge.model_loaded.connect(gauge.on_model_loaded)
     bridge.load_failed.connect(loader.on_failed)
     bridge.model_unloaded.connect(gauge.on_model_unloaded)
+    bridge.load_failed.connect(gauge.on_load_failed)
     # A model on the office server has no file to read a chat template from: no warning.
     bridge.model_loaded.connect(lambda event: window.chat.set_model_warning(
         base_model_warning(getattr(event, "facts", None))))
@@ -101,6 +102,7 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
     chat.truncated.connect(pane.truncate)
     chat.busy_changed.connect(pane.set_busy)
     chat.phase_changed.connect(pane.set_phase)
+    chat.activity_changed.connect(window.conversations.set_activity)
     window.closed.connect(chat.close)
     window.conversations.open_requested.connect(chat.open_conversation)
     window.conversations.new_requested.connect(chat.new_chat)

@@ -197,7 +197,8 @@ class FirstRunWizard(QWizard):
             self.notices.engine_error(error)
             return
         self.demo_path = str(path)
-        self.chooser.check(str(path))
+        # Its name, not the hidden folder it lives in (~/.local/share/rotary/demo/…).
+        self.chooser.check(str(path), tr("Small demo model"))
 
     @property
     def using_demo(self) -> bool:

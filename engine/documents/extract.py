@@ -17,6 +17,7 @@ from pathlib import Path
 
 from engine.documents import ocr
 from engine.documents.cache import TextCache, file_sha256
+from engine.documents.sniff import OLE_MAGIC, real_kind
 from engine.documents.types import KINDS, Document, Limits, Section
 from engine.errors import (CorruptDocumentError, DocumentError, DocumentTooLargeError,
                            EmptyDocumentError, NoTextLayerError, PasswordProtectedError,
@@ -24,7 +25,6 @@ from engine.errors import (CorruptDocumentError, DocumentError, DocumentTooLarge
 from engine.messages import msg
 
 log = logging.getLogger("rotary.documents")
-OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"   # old .doc, or an encrypted .docx
 FPDF_ERR_PASSWORD = 4
 
 
@@ -42,6 +42,7 @@ def read_document(path: str | os.PathLike, *, cache: TextCache | None = None,
     cached = cache.get(sha256, str(path))
     if cached is not None:
         return cached
+    kind = _content_kind(path, kind, data)
     reader = {"docx": _read_docx}.get(kind, _read_text)
     fields = reader(data, limits, kind) if kind != "pdf" else _read_pdf(data, limits, ocr_run)
     document = Document(path=str(path), name=path.name, kind=kind, sha256=sha256, **fields)
@@ -59,6 +60,33 @@ def _kind_of(path: Path) -> str:
         raise UnsupportedDocumentError(msg("documents.old_word", name=path.name))
     raise UnsupportedDocumentError(msg("documents.unsupported", name=path.name),
                                    f"suffix {suffix or '(none)'}")
+
+
+# What a file really is (engine.documents.sniff), said in plain words, and what to do.
+_REAL_KIND = {"xlsx": "documents.is_excel", "xls": "documents.is_old_excel",
+              "pptx": "documents.is_powerpoint", "ppt": "documents.is_old_powerpoint",
+              "doc": "documents.is_old_word", "odf": "documents.is_opendocument",
+              "zip": "documents.is_zip", "ole": "documents.is_old_office",
+              "ole_encrypted": "documents.is_locked_office", "rtf": "documents.is_rtf",
+              "picture": "documents.is_picture"}
+_ADVICE = {"doc": "documents.advice_docx", "zip": "documents.advice_unzip",
+           "picture": "documents.advice_picture", "ole_encrypted": "documents.advice_password"}
+
+
+def _content_kind(path: Path, kind: str, data: bytes) -> str:
+    """The kind to read the file as: its name's, unless its content says otherwise. A PDF
+    or Word file with the other's name is read as what it is; any other office file with a
+    document's name is refused, saying what it really is and what to do."""
+    real = real_kind(data)
+    if real is None or real == kind or (kind == "docx" and real in ("ole", "ole_encrypted")):
+        return kind                     # an unknown OLE file in a .docx: a locked .docx
+    if real in ("pdf", "docx"):
+        log.info("%s is a %s file despite its name; read as such", path.name, real)
+        return real
+    raise UnsupportedDocumentError(
+        msg("documents.really_is", name=path.name, what=msg(_REAL_KIND[real]),
+            suffix=path.suffix.lower(), advice=msg(_ADVICE.get(real, "documents.advice_pdf"))),
+        f"content: {real}; name: {path.suffix.lower()}")
 
 
 def _checked_size(path: Path, limits: Limits) -> int:

@@ -91,6 +91,13 @@ def read_note(plan: DocumentPlan, parts_read: int, partial: bool) -> Msg:
         return msg("documents.note.all_unfinished", found=found, how=how)
     if parts_read == 0:
         return msg("documents.note.none", found=found)
+    # Which pages were read: "read 1 of 2 parts (35 pages)" read as if all 35 were.
+    pages = sorted({page for part in parts[:parts_read] for page in part.pages})
+    if pages:
+        where = msg("documents.page_ref", page=pages[0]) if len(pages) == 1 else \
+            msg("documents.pages_ref", pages=page_list(pages))
+        return msg("documents.note.partial_pages", where=where, found=found, done=parts_read,
+                   parts=len(parts))
     return msg("documents.note.partial", done=parts_read, parts=len(parts), found=found)
 
 

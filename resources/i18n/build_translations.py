@@ -3,8 +3,11 @@
 1. ``pyside6-lupdate`` collects every ``tr("...")`` from app/ into rotary_<lang>.ts;
 2. the engine's message catalogue (engine/messages.py) is added under the context ``engine``
    (lupdate cannot see it: the app translates those templates by variable);
-3. translations from ``translations.py`` and ``engine_translations.py`` are written in;
-4. ``pyside6-lrelease`` (ships with PySide6-Essentials) compiles them to .qm.
+3. Qt's own dialogs' texts that Qt's catalogue lacks are added under their Qt classes'
+   contexts (``qt_translations.py``: QFileDialog's "Look in:", ...);
+4. translations from ``translations.py``, ``engine_translations.py`` and
+   ``qt_translations.py`` are written in;
+5. ``pyside6-lrelease`` (ships with PySide6-Essentials) compiles them to .qm.
 Exits non-zero and lists the texts that have no translation yet.
 """
 
@@ -21,6 +24,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 from engine.messages import CATALOGUE  # noqa: E402
 from engine_translations import ENGINE_TRANSLATIONS  # noqa: E402
+from qt_translations import QT_TRANSLATIONS  # noqa: E402
 from translations import TRANSLATIONS  # noqa: E402
 
 ENGINE_CONTEXT = "engine"    # app/messages.py translates in this context
@@ -33,15 +37,18 @@ def tool(name: str) -> str:
 
 
 def add_engine_context(root: ET.Element) -> None:
-    """One <context> holding every catalogue template, in catalogue order."""
-    for old in [c for c in root.iter("context") if c.findtext("name") == ENGINE_CONTEXT]:
-        root.remove(old)
-    context = ET.SubElement(root, "context")
-    ET.SubElement(context, "name").text = ENGINE_CONTEXT
-    for template in dict.fromkeys(CATALOGUE.values()):
-        message = ET.SubElement(context, "message")
-        ET.SubElement(message, "source").text = template
-        ET.SubElement(message, "translation", type="unfinished")
+    """One <context> holding every catalogue template, in catalogue order; then one per Qt
+    class whose texts Qt's own catalogue (qtbase_<lang>.qm) lacks (qt_translations.py)."""
+    for name, sources in ((ENGINE_CONTEXT, CATALOGUE.values()),
+                          *((name, table) for name, table in QT_TRANSLATIONS.items())):
+        for old in [c for c in root.iter("context") if c.findtext("name") == name]:
+            root.remove(old)
+        context = ET.SubElement(root, "context")
+        ET.SubElement(context, "name").text = name
+        for template in dict.fromkeys(sources):
+            message = ET.SubElement(context, "message")
+            ET.SubElement(message, "source").text = template
+            ET.SubElement(message, "translation", type="unfinished")
     _indent_like_lupdate(root)
 
 
@@ -62,8 +69,9 @@ def fill(ts_path: Path, column: int) -> list[str]:
     add_engine_context(tree.getroot())
     missing = []
     for context in tree.getroot().iter("context"):
-        table = ENGINE_TRANSLATIONS if context.findtext("name") == ENGINE_CONTEXT \
-            else TRANSLATIONS
+        name = context.findtext("name")
+        table = ENGINE_TRANSLATIONS if name == ENGINE_CONTEXT else \
+            QT_TRANSLATIONS.get(name, TRANSLATIONS)
         for message in context.iter("message"):
             source = message.findtext("source")
             translation = message.find("translation")

@@ -15,10 +15,10 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         '要点列表'),
     'Detailed summary': (
         '자세한 요약',
-        '详细摘要'),
+        '详细总结'),
     'Short summary': (
         '짧은 요약',
-        '简短摘要'),
+        '简短总结'),
     '1 page': (
         '1쪽',
         '1 页'),
@@ -126,16 +126,19 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         '已{how}读完全部内容（{found}）。'),
     'Read all of it ({found}) {how}, but stopped before the summary was finished.': (
         '전체({found})를 {how} 읽었지만, 요약이 끝나기 전에 멈췄습니다.',
-        '已{how}读完全部内容（{found}），但在摘要完成之前停止了。'),
+        '已{how}读完全部内容（{found}），但在总结完成之前停止了。'),
     'Stopped before any of it ({found}) was read.': (
         '문서({found})를 읽기 전에 멈췄습니다.',
         '在阅读文档（{found}）之前就停止了。'),
     'Partial: read {done} of {parts} parts of it ({found}); the rest was not read.': (
         '일부만: 문서({found})의 {parts}개 부분 중 {done}개를 읽었고, 나머지는 읽지 않았습니다.',
         '部分：已读文档（{found}）{parts} 个部分中的 {done} 个，其余未读。'),
+    'Partial: read {where} of {found} ({done} of {parts} parts); the rest was not read.': (
+        '일부만: 문서({found}) 중 {where}를 읽었습니다({parts}개 부분 중 {done}개). 나머지는 읽지 않았습니다.',
+        '部分：已读文档（{found}）中的{where}（{parts} 个部分中的 {done} 个），其余未读。'),
     'Partial summary: stopped before the end.': (
         '일부 요약: 끝나기 전에 멈췄습니다.',
-        '部分摘要：在结束前停止了。'),
+        '部分总结：在结束前停止了。'),
     'Reading the whole document and writing the summary…': (
         '문서 전체를 읽고 요약을 쓰는 중…',
         '正在阅读整个文档并撰写总结…'),
@@ -241,6 +244,54 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     'This file is not a Word document, although its name ends in .docx.': (
         '이 파일은 이름이 .docx로 끝나지만 Word 문서가 아닙니다.',
         '此文件名以 .docx 结尾，但它不是 Word 文档。'),
+    "'{name}' is really {what}, although its name ends in {suffix}. {advice}": (
+        "'{name}'은(는) 이름이 {suffix}(으)로 끝나지만 실제로는 {what}입니다. {advice}",
+        '“{name}”的文件名以 {suffix} 结尾，但它实际上是{what}。{advice}'),
+    'an Excel workbook': (
+        'Excel 통합 문서',
+        'Excel 工作簿'),
+    'an old Excel workbook (.xls)': (
+        '예전 Excel 통합 문서(.xls)',
+        '旧版 Excel 工作簿（.xls）'),
+    'a PowerPoint presentation': (
+        'PowerPoint 프레젠테이션',
+        'PowerPoint 演示文稿'),
+    'an old PowerPoint presentation (.ppt)': (
+        '예전 PowerPoint 프레젠테이션(.ppt)',
+        '旧版 PowerPoint 演示文稿（.ppt）'),
+    'an old Word document (.doc)': (
+        '예전 Word 문서(.doc)',
+        '旧版 Word 文档（.doc）'),
+    'an OpenDocument file (LibreOffice)': (
+        'OpenDocument 파일(LibreOffice)',
+        'OpenDocument 文件（LibreOffice）'),
+    'an old Microsoft Office file': (
+        '예전 Microsoft Office 파일',
+        '旧版 Microsoft Office 文件'),
+    'an Office file protected by a password': (
+        '암호로 보호된 Office 파일',
+        '受密码保护的 Office 文件'),
+    'a Rich Text document (.rtf)': (
+        '서식 있는 텍스트 문서(.rtf)',
+        'RTF 格式文档（.rtf）'),
+    'a picture': (
+        '그림',
+        '图片'),
+    'Open it in the program that made it, save it as PDF (or as .docx), and attach that file.': (
+        '만든 프로그램에서 열어 PDF(또는 .docx)로 저장한 뒤 그 파일을 첨부하세요.',
+        '请在创建它的程序中打开，另存为 PDF（或 .docx），然后附加该文件。'),
+    'Open it in Word, save it as .docx, and attach that file.': (
+        'Word에서 열어 .docx로 저장한 뒤 그 파일을 첨부하세요.',
+        '请在 Word 中打开，另存为 .docx，然后附加该文件。'),
+    'Unpack it and attach the documents inside.': (
+        '압축을 풀고 안에 있는 문서를 첨부하세요.',
+        '请解压缩，然后附加其中的文档。'),
+    'Rotary reads text, not pictures: attach the document itself, or a PDF of it.': (
+        'Rotary는 그림이 아닌 텍스트를 읽습니다. 문서 자체나 그 PDF를 첨부하세요.',
+        'Rotary 读取的是文字而不是图片：请附加文档本身或它的 PDF。'),
+    'Open it, save a copy without the password as PDF or .docx, and attach that copy.': (
+        '파일을 열어 암호 없는 사본을 PDF나 .docx로 저장한 뒤 그 사본을 첨부하세요.',
+        '请打开它，将不带密码的副本另存为 PDF 或 .docx，然后附加该副本。'),
     'This Word file unpacks to more data than Rotary reads ({mb:,.0f} MB).': (
         '이 Word 파일은 풀면 Rotary가 읽는 것보다 큰 데이터가 됩니다({mb:,.0f}MB).',
         '此 Word 文件解压后的数据超过 Rotary 可读取的量（{mb:,.0f} MB）。'),
@@ -255,7 +306,7 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         '此文件名表明它是文本文件，但其中不是文字（看起来像程序或图片）。'),
     "There is no summary style called '{name}'.": (
         "'{name}'(이)라는 요약 방식은 없습니다.",
-        '没有名为“{name}”的摘要方式。'),
+        '没有名为“{name}”的总结方式。'),
     "The model's memory (context) is too small to read documents. Choose a larger context in Settings.": (
         '모델의 기억 공간(컨텍스트)이 너무 작아 문서를 읽을 수 없습니다. 설정에서 더 큰 컨텍스트를 선택하세요.',
         '模型的记忆空间（上下文）太小，无法读取文档。请在“设置”中选择更大的上下文。'),

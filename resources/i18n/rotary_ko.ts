@@ -83,6 +83,22 @@
         <translation>이 모델</translation>
     </message>
     <message>
+        <source>One question already waits for the document; send this one when its answer has begun.</source>
+        <translation>문서를 기다리는 질문이 이미 하나 있습니다. 그 답변이 시작되면 이 질문을 보내세요.</translation>
+    </message>
+    <message>
+        <source>Your question will be sent when the document has been read: “{text}”</source>
+        <translation>문서를 다 읽으면 질문을 보냅니다: “{text}”</translation>
+    </message>
+    <message>
+        <source>Your question was not sent: “{text}”. Send it again where you want the answer.</source>
+        <translation>질문을 보내지 않았습니다: “{text}”. 답변을 받을 대화에서 다시 보내세요.</translation>
+    </message>
+    <message>
+        <source>Waiting for the other answer…</source>
+        <translation>다른 답변이 끝나기를 기다리는 중…</translation>
+    </message>
+    <message>
         <source>Thinking…</source>
         <translation>생각하는 중…</translation>
     </message>
@@ -267,6 +283,14 @@
         <translation>선택한 대화 삭제</translation>
     </message>
     <message>
+        <source>writing an answer</source>
+        <translation>답변 작성 중</translation>
+    </message>
+    <message>
+        <source>waiting for the other answer</source>
+        <translation>다른 답변을 기다리는 중</translation>
+    </message>
+    <message>
         <source>Rename conversation</source>
         <translation>대화 이름 바꾸기</translation>
     </message>
@@ -281,6 +305,14 @@
     <message>
         <source>Delete “{title}”? This cannot be undone.</source>
         <translation>“{title}” 대화를 삭제할까요? 되돌릴 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>The office server cannot be reached, so no model is running. See the notice at the top.</source>
+        <translation>사무실 서버에 연결할 수 없어 실행 중인 모델이 없습니다. 위쪽 알림을 확인하세요.</translation>
+    </message>
+    <message>
+        <source>The office server did not start the model. See the notice at the top.</source>
+        <translation>사무실 서버가 모델을 시작하지 않았습니다. 위쪽 알림을 확인하세요.</translation>
     </message>
     <message>
         <source>The model runs on the office server, not on this computer.</source>
@@ -339,6 +371,10 @@
         <translation>쓰기 속도: 초당 약 {n}단어</translation>
     </message>
     <message>
+        <source>First word after {s} s</source>
+        <translation>{s}초 후 첫 단어</translation>
+    </message>
+    <message>
         <source>Reading the document: about {n} words a second</source>
         <translation>문서 읽기: 초당 약 {n}단어</translation>
     </message>
@@ -357,6 +393,10 @@
     <message>
         <source>Speeds are measured by the engine while it writes an answer.</source>
         <translation>속도는 엔진이 답변을 쓰는 동안 측정합니다.</translation>
+    </message>
+    <message>
+        <source>Measured here while the office server writes: {w} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
+        <translation>사무실 서버가 쓰는 동안 이 컴퓨터에서 측정: 초당 {w}토큰. 토큰은 단어의 조각이며, 여기 표시된 단어 수는 토큰 × {ratio}입니다.</translation>
     </message>
     <message>
         <source>Measured by the engine: writing {w} tokens per second, reading {r} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
@@ -923,6 +963,10 @@
         <translation>Rotary는 {recipe}을(를) 사용합니다.</translation>
     </message>
     <message>
+        <source>Small demo model</source>
+        <translation>작은 데모 모델</translation>
+    </message>
+    <message>
         <source>the small demo model</source>
         <translation>작은 데모 모델</translation>
     </message>
@@ -1059,6 +1103,10 @@
     <message>
         <source>Ask the server for its models</source>
         <translation>서버에 모델 목록 요청</translation>
+    </message>
+    <message>
+        <source>What the server said</source>
+        <translation>서버의 응답</translation>
     </message>
     <message>
         <source>Access key (leave empty if the server needs none)</source>
@@ -1448,6 +1496,10 @@
         <translation>일부만: 문서({found})의 {parts}개 부분 중 {done}개를 읽었고, 나머지는 읽지 않았습니다.</translation>
     </message>
     <message>
+        <source>Partial: read {where} of {found} ({done} of {parts} parts); the rest was not read.</source>
+        <translation>일부만: 문서({found}) 중 {where}를 읽었습니다({parts}개 부분 중 {done}개). 나머지는 읽지 않았습니다.</translation>
+    </message>
+    <message>
         <source>Partial summary: stopped before the end.</source>
         <translation>일부 요약: 끝나기 전에 멈췄습니다.</translation>
     </message>
@@ -1590,6 +1642,74 @@
     <message>
         <source>This file is not a Word document, although its name ends in .docx.</source>
         <translation>이 파일은 이름이 .docx로 끝나지만 Word 문서가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>'{name}' is really {what}, although its name ends in {suffix}. {advice}</source>
+        <translation>'{name}'은(는) 이름이 {suffix}(으)로 끝나지만 실제로는 {what}입니다. {advice}</translation>
+    </message>
+    <message>
+        <source>an Excel workbook</source>
+        <translation>Excel 통합 문서</translation>
+    </message>
+    <message>
+        <source>an old Excel workbook (.xls)</source>
+        <translation>예전 Excel 통합 문서(.xls)</translation>
+    </message>
+    <message>
+        <source>a PowerPoint presentation</source>
+        <translation>PowerPoint 프레젠테이션</translation>
+    </message>
+    <message>
+        <source>an old PowerPoint presentation (.ppt)</source>
+        <translation>예전 PowerPoint 프레젠테이션(.ppt)</translation>
+    </message>
+    <message>
+        <source>an old Word document (.doc)</source>
+        <translation>예전 Word 문서(.doc)</translation>
+    </message>
+    <message>
+        <source>an OpenDocument file (LibreOffice)</source>
+        <translation>OpenDocument 파일(LibreOffice)</translation>
+    </message>
+    <message>
+        <source>a ZIP archive</source>
+        <translation>ZIP 압축 파일</translation>
+    </message>
+    <message>
+        <source>an old Microsoft Office file</source>
+        <translation>예전 Microsoft Office 파일</translation>
+    </message>
+    <message>
+        <source>an Office file protected by a password</source>
+        <translation>암호로 보호된 Office 파일</translation>
+    </message>
+    <message>
+        <source>a Rich Text document (.rtf)</source>
+        <translation>서식 있는 텍스트 문서(.rtf)</translation>
+    </message>
+    <message>
+        <source>a picture</source>
+        <translation>그림</translation>
+    </message>
+    <message>
+        <source>Open it in the program that made it, save it as PDF (or as .docx), and attach that file.</source>
+        <translation>만든 프로그램에서 열어 PDF(또는 .docx)로 저장한 뒤 그 파일을 첨부하세요.</translation>
+    </message>
+    <message>
+        <source>Open it in Word, save it as .docx, and attach that file.</source>
+        <translation>Word에서 열어 .docx로 저장한 뒤 그 파일을 첨부하세요.</translation>
+    </message>
+    <message>
+        <source>Unpack it and attach the documents inside.</source>
+        <translation>압축을 풀고 안에 있는 문서를 첨부하세요.</translation>
+    </message>
+    <message>
+        <source>Rotary reads text, not pictures: attach the document itself, or a PDF of it.</source>
+        <translation>Rotary는 그림이 아닌 텍스트를 읽습니다. 문서 자체나 그 PDF를 첨부하세요.</translation>
+    </message>
+    <message>
+        <source>Open it, save a copy without the password as PDF or .docx, and attach that copy.</source>
+        <translation>파일을 열어 암호 없는 사본을 PDF나 .docx로 저장한 뒤 그 사본을 첨부하세요.</translation>
     </message>
     <message>
         <source>This Word file unpacks to more data than Rotary reads ({mb:,.0f} MB).</source>
@@ -1794,10 +1914,6 @@
     <message>
         <source>a PDF document</source>
         <translation>PDF 문서</translation>
-    </message>
-    <message>
-        <source>a ZIP archive</source>
-        <translation>ZIP 압축 파일</translation>
     </message>
     <message>
         <source>a PNG picture</source>
@@ -2110,6 +2226,204 @@
     <message>
         <source>The office server does not say how much text its model can read at once, so Rotary cannot split documents to fit it.</source>
         <translation>사무실 서버가 모델이 한 번에 읽을 수 있는 글의 양을 알려 주지 않아, Rotary가 문서를 그에 맞게 나눌 수 없습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>Look in:</source>
+        <translation>찾는 위치:</translation>
+    </message>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>찾는 위치(&amp;L):</translation>
+    </message>
+    <message>
+        <source>File &amp;name:</source>
+        <translation>파일 이름(&amp;N):</translation>
+    </message>
+    <message>
+        <source>Files of type:</source>
+        <translation>파일 형식:</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>파일 형식(&amp;T):</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>뒤로</translation>
+    </message>
+    <message>
+        <source>Go back</source>
+        <translation>뒤로 가기</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>앞으로</translation>
+    </message>
+    <message>
+        <source>Go forward</source>
+        <translation>앞으로 가기</translation>
+    </message>
+    <message>
+        <source>Parent Directory</source>
+        <translation>상위 폴더</translation>
+    </message>
+    <message>
+        <source>Go to the parent directory</source>
+        <translation>상위 폴더로 이동</translation>
+    </message>
+    <message>
+        <source>Create New Folder</source>
+        <translation>새 폴더 만들기</translation>
+    </message>
+    <message>
+        <source>Create a New Folder</source>
+        <translation>새 폴더 만들기</translation>
+    </message>
+    <message>
+        <source>List View</source>
+        <translation>목록 보기</translation>
+    </message>
+    <message>
+        <source>Change to list view mode</source>
+        <translation>목록 보기로 전환</translation>
+    </message>
+    <message>
+        <source>Detail View</source>
+        <translation>자세히 보기</translation>
+    </message>
+    <message>
+        <source>Change to detail view mode</source>
+        <translation>자세히 보기로 전환</translation>
+    </message>
+    <message>
+        <source>Sidebar</source>
+        <translation>사이드바</translation>
+    </message>
+    <message>
+        <source>List of places and bookmarks</source>
+        <translation>위치와 책갈피 목록</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>파일</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>열기(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Choose</source>
+        <translation>선택(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>저장(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>열기</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>All Files (*)</source>
+        <translation>모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Rename</source>
+        <translation>이름 바꾸기(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>삭제(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Show &amp;hidden files</source>
+        <translation>숨긴 파일 표시(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;New Folder</source>
+        <translation>새 폴더(&amp;N)</translation>
+    </message>
+    <message>
+        <source>New Folder</source>
+        <translation>새 폴더</translation>
+    </message>
+    <message>
+        <source>Recent Places</source>
+        <translation>최근 위치</translation>
+    </message>
+    <message>
+        <source>My Computer</source>
+        <translation>내 컴퓨터</translation>
+    </message>
+    <message>
+        <source>Computer</source>
+        <translation>컴퓨터</translation>
+    </message>
+    <message>
+        <source>Directory:</source>
+        <translation>폴더:</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>파일</translation>
+    </message>
+    <message>
+        <source>File Folder</source>
+        <translation>파일 폴더</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>폴더</translation>
+    </message>
+    <message>
+        <source>Alias</source>
+        <translation>별칭</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>바로 가기</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>알 수 없음</translation>
+    </message>
+</context>
+<context>
+    <name>QFileSystemModel</name>
+    <message>
+        <source>Name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>크기</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>형식</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <source>Date Modified</source>
+        <translation>수정한 날짜</translation>
+    </message>
+    <message>
+        <source>My Computer</source>
+        <translation>내 컴퓨터</translation>
+    </message>
+    <message>
+        <source>Computer</source>
+        <translation>컴퓨터</translation>
     </message>
 </context>
 </TS>

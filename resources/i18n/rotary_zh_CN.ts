@@ -83,6 +83,22 @@
         <translation>这个模型</translation>
     </message>
     <message>
+        <source>One question already waits for the document; send this one when its answer has begun.</source>
+        <translation>已有一个问题在等待文档；请在其回答开始后再发送这个问题。</translation>
+    </message>
+    <message>
+        <source>Your question will be sent when the document has been read: “{text}”</source>
+        <translation>文档读完后将发送您的问题：“{text}”</translation>
+    </message>
+    <message>
+        <source>Your question was not sent: “{text}”. Send it again where you want the answer.</source>
+        <translation>您的问题未发送：“{text}”。请在需要回答的对话中重新发送。</translation>
+    </message>
+    <message>
+        <source>Waiting for the other answer…</source>
+        <translation>正在等待另一个回答结束…</translation>
+    </message>
+    <message>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
@@ -267,6 +283,14 @@
         <translation>删除所选对话</translation>
     </message>
     <message>
+        <source>writing an answer</source>
+        <translation>正在撰写回答</translation>
+    </message>
+    <message>
+        <source>waiting for the other answer</source>
+        <translation>正在等待另一个回答</translation>
+    </message>
+    <message>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
@@ -281,6 +305,14 @@
     <message>
         <source>Delete “{title}”? This cannot be undone.</source>
         <translation>要删除“{title}”吗？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>The office server cannot be reached, so no model is running. See the notice at the top.</source>
+        <translation>无法连接办公室服务器，因此没有模型在运行。请查看顶部的通知。</translation>
+    </message>
+    <message>
+        <source>The office server did not start the model. See the notice at the top.</source>
+        <translation>办公室服务器未启动模型。请查看顶部的通知。</translation>
     </message>
     <message>
         <source>The model runs on the office server, not on this computer.</source>
@@ -339,6 +371,10 @@
         <translation>写作速度：每秒约 {n} 个词</translation>
     </message>
     <message>
+        <source>First word after {s} s</source>
+        <translation>{s} 秒后出现第一个词</translation>
+    </message>
+    <message>
         <source>Reading the document: about {n} words a second</source>
         <translation>阅读文档：每秒约 {n} 个词</translation>
     </message>
@@ -357,6 +393,10 @@
     <message>
         <source>Speeds are measured by the engine while it writes an answer.</source>
         <translation>速度由引擎在撰写回答时测得。</translation>
+    </message>
+    <message>
+        <source>Measured here while the office server writes: {w} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
+        <translation>在办公室服务器撰写时于本机测量：每秒 {w} 个词元。词元是词的一部分；此处显示的词数为词元 × {ratio}。</translation>
     </message>
     <message>
         <source>Measured by the engine: writing {w} tokens per second, reading {r} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.</source>
@@ -923,6 +963,10 @@
         <translation>Rotary 将使用{recipe}。</translation>
     </message>
     <message>
+        <source>Small demo model</source>
+        <translation>小型演示模型</translation>
+    </message>
+    <message>
         <source>the small demo model</source>
         <translation>小型演示模型</translation>
     </message>
@@ -1002,11 +1046,11 @@
     </message>
     <message>
         <source>Ask a question about it below, or choose a summary:</source>
-        <translation>可在下方就此文档提问，或选择一种摘要：</translation>
+        <translation>可在下方就此文档提问，或选择一种总结：</translation>
     </message>
     <message>
         <source>Add documents to ask about or summarise (PDF, Word, text)</source>
-        <translation>添加要提问或摘要的文档（PDF、Word、文本）</translation>
+        <translation>添加要提问或总结的文档（PDF、Word、文本）</translation>
     </message>
     <message>
         <source>Choose documents</source>
@@ -1059,6 +1103,10 @@
     <message>
         <source>Ask the server for its models</source>
         <translation>向服务器查询可用模型</translation>
+    </message>
+    <message>
+        <source>What the server said</source>
+        <translation>服务器的答复</translation>
     </message>
     <message>
         <source>Access key (leave empty if the server needs none)</source>
@@ -1242,11 +1290,11 @@
     </message>
     <message>
         <source>Summarise…</source>
-        <translation>摘要…</translation>
+        <translation>总结…</translation>
     </message>
     <message>
         <source>Summarise {name}</source>
-        <translation>摘要 {name}</translation>
+        <translation>总结 {name}</translation>
     </message>
     <message>
         <source>Remove {name} from this conversation</source>
@@ -1321,11 +1369,11 @@
     </message>
     <message>
         <source>Short summary</source>
-        <translation>简短摘要</translation>
+        <translation>简短总结</translation>
     </message>
     <message>
         <source>Detailed summary</source>
-        <translation>详细摘要</translation>
+        <translation>详细总结</translation>
     </message>
     <message>
         <source>Bullet points</source>
@@ -1437,7 +1485,7 @@
     </message>
     <message>
         <source>Read all of it ({found}) {how}, but stopped before the summary was finished.</source>
-        <translation>已{how}读完全部内容（{found}），但在摘要完成之前停止了。</translation>
+        <translation>已{how}读完全部内容（{found}），但在总结完成之前停止了。</translation>
     </message>
     <message>
         <source>Stopped before any of it ({found}) was read.</source>
@@ -1448,8 +1496,12 @@
         <translation>部分：已读文档（{found}）{parts} 个部分中的 {done} 个，其余未读。</translation>
     </message>
     <message>
+        <source>Partial: read {where} of {found} ({done} of {parts} parts); the rest was not read.</source>
+        <translation>部分：已读文档（{found}）中的{where}（{parts} 个部分中的 {done} 个），其余未读。</translation>
+    </message>
+    <message>
         <source>Partial summary: stopped before the end.</source>
-        <translation>部分摘要：在结束前停止了。</translation>
+        <translation>部分总结：在结束前停止了。</translation>
     </message>
     <message>
         <source>Reading the whole document and writing the summary…</source>
@@ -1592,6 +1644,74 @@
         <translation>此文件名以 .docx 结尾，但它不是 Word 文档。</translation>
     </message>
     <message>
+        <source>'{name}' is really {what}, although its name ends in {suffix}. {advice}</source>
+        <translation>“{name}”的文件名以 {suffix} 结尾，但它实际上是{what}。{advice}</translation>
+    </message>
+    <message>
+        <source>an Excel workbook</source>
+        <translation>Excel 工作簿</translation>
+    </message>
+    <message>
+        <source>an old Excel workbook (.xls)</source>
+        <translation>旧版 Excel 工作簿（.xls）</translation>
+    </message>
+    <message>
+        <source>a PowerPoint presentation</source>
+        <translation>PowerPoint 演示文稿</translation>
+    </message>
+    <message>
+        <source>an old PowerPoint presentation (.ppt)</source>
+        <translation>旧版 PowerPoint 演示文稿（.ppt）</translation>
+    </message>
+    <message>
+        <source>an old Word document (.doc)</source>
+        <translation>旧版 Word 文档（.doc）</translation>
+    </message>
+    <message>
+        <source>an OpenDocument file (LibreOffice)</source>
+        <translation>OpenDocument 文件（LibreOffice）</translation>
+    </message>
+    <message>
+        <source>a ZIP archive</source>
+        <translation>一个 ZIP 压缩文件</translation>
+    </message>
+    <message>
+        <source>an old Microsoft Office file</source>
+        <translation>旧版 Microsoft Office 文件</translation>
+    </message>
+    <message>
+        <source>an Office file protected by a password</source>
+        <translation>受密码保护的 Office 文件</translation>
+    </message>
+    <message>
+        <source>a Rich Text document (.rtf)</source>
+        <translation>RTF 格式文档（.rtf）</translation>
+    </message>
+    <message>
+        <source>a picture</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>Open it in the program that made it, save it as PDF (or as .docx), and attach that file.</source>
+        <translation>请在创建它的程序中打开，另存为 PDF（或 .docx），然后附加该文件。</translation>
+    </message>
+    <message>
+        <source>Open it in Word, save it as .docx, and attach that file.</source>
+        <translation>请在 Word 中打开，另存为 .docx，然后附加该文件。</translation>
+    </message>
+    <message>
+        <source>Unpack it and attach the documents inside.</source>
+        <translation>请解压缩，然后附加其中的文档。</translation>
+    </message>
+    <message>
+        <source>Rotary reads text, not pictures: attach the document itself, or a PDF of it.</source>
+        <translation>Rotary 读取的是文字而不是图片：请附加文档本身或它的 PDF。</translation>
+    </message>
+    <message>
+        <source>Open it, save a copy without the password as PDF or .docx, and attach that copy.</source>
+        <translation>请打开它，将不带密码的副本另存为 PDF 或 .docx，然后附加该副本。</translation>
+    </message>
+    <message>
         <source>This Word file unpacks to more data than Rotary reads ({mb:,.0f} MB).</source>
         <translation>此 Word 文件解压后的数据超过 Rotary 可读取的量（{mb:,.0f} MB）。</translation>
     </message>
@@ -1609,7 +1729,7 @@
     </message>
     <message>
         <source>There is no summary style called '{name}'.</source>
-        <translation>没有名为“{name}”的摘要方式。</translation>
+        <translation>没有名为“{name}”的总结方式。</translation>
     </message>
     <message>
         <source>The model's memory (context) is too small to read documents. Choose a larger context in Settings.</source>
@@ -1794,10 +1914,6 @@
     <message>
         <source>a PDF document</source>
         <translation>一个 PDF 文档</translation>
-    </message>
-    <message>
-        <source>a ZIP archive</source>
-        <translation>一个 ZIP 压缩文件</translation>
     </message>
     <message>
         <source>a PNG picture</source>
@@ -2110,6 +2226,204 @@
     <message>
         <source>The office server does not say how much text its model can read at once, so Rotary cannot split documents to fit it.</source>
         <translation>办公室服务器没有说明其模型一次能读多少文字，因此 Rotary 无法按此分割文档。</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>Look in:</source>
+        <translation>查找范围：</translation>
+    </message>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>File &amp;name:</source>
+        <translation>文件名(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Files of type:</source>
+        <translation>文件类型：</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>后退</translation>
+    </message>
+    <message>
+        <source>Go back</source>
+        <translation>后退</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前进</translation>
+    </message>
+    <message>
+        <source>Go forward</source>
+        <translation>前进</translation>
+    </message>
+    <message>
+        <source>Parent Directory</source>
+        <translation>上级文件夹</translation>
+    </message>
+    <message>
+        <source>Go to the parent directory</source>
+        <translation>转到上级文件夹</translation>
+    </message>
+    <message>
+        <source>Create New Folder</source>
+        <translation>新建文件夹</translation>
+    </message>
+    <message>
+        <source>Create a New Folder</source>
+        <translation>新建文件夹</translation>
+    </message>
+    <message>
+        <source>List View</source>
+        <translation>列表视图</translation>
+    </message>
+    <message>
+        <source>Change to list view mode</source>
+        <translation>切换到列表视图</translation>
+    </message>
+    <message>
+        <source>Detail View</source>
+        <translation>详细视图</translation>
+    </message>
+    <message>
+        <source>Change to detail view mode</source>
+        <translation>切换到详细视图</translation>
+    </message>
+    <message>
+        <source>Sidebar</source>
+        <translation>侧边栏</translation>
+    </message>
+    <message>
+        <source>List of places and bookmarks</source>
+        <translation>位置和书签列表</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Choose</source>
+        <translation>选择(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>All Files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Rename</source>
+        <translation>重命名(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Show &amp;hidden files</source>
+        <translation>显示隐藏文件(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;New Folder</source>
+        <translation>新建文件夹(&amp;N)</translation>
+    </message>
+    <message>
+        <source>New Folder</source>
+        <translation>新建文件夹</translation>
+    </message>
+    <message>
+        <source>Recent Places</source>
+        <translation>最近访问的位置</translation>
+    </message>
+    <message>
+        <source>My Computer</source>
+        <translation>我的电脑</translation>
+    </message>
+    <message>
+        <source>Computer</source>
+        <translation>计算机</translation>
+    </message>
+    <message>
+        <source>Directory:</source>
+        <translation>文件夹：</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>File Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Alias</source>
+        <translation>别名</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷方式</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>QFileSystemModel</name>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <source>Date Modified</source>
+        <translation>修改日期</translation>
+    </message>
+    <message>
+        <source>My Computer</source>
+        <translation>我的电脑</translation>
+    </message>
+    <message>
+        <source>Computer</source>
+        <translation>计算机</translation>
     </message>
 </context>
 </TS>

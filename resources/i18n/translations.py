@@ -606,10 +606,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         '读取扫描页面'),
     'Add documents to ask about or summarise (PDF, Word, text)': (
         '질문하거나 요약할 문서 추가(PDF, Word, 텍스트)',
-        '添加要提问或摘要的文档（PDF、Word、文本）'),
+        '添加要提问或总结的文档（PDF、Word、文本）'),
     'Ask a question about it below, or choose a summary:': (
         '아래에서 이 문서에 대해 질문하거나 요약 방식을 고르세요:',
-        '可在下方就此文档提问，或选择一种摘要：'),
+        '可在下方就此文档提问，或选择一种总结：'),
     'Choose documents': (
         '문서 선택',
         '选择文档'),
@@ -630,10 +630,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         '此对话中的文档（提问时会搜索全部）：'),
     'Summarise {name}': (
         '{name} 요약',
-        '摘要 {name}'),
+        '总结 {name}'),
     'Summarise…': (
         '요약…',
-        '摘要…'),
+        '总结…'),
     'Remove {name} from this conversation': (
         '이 대화에서 {name} 제거',
         '从此对话中移除 {name}'),
@@ -708,4 +708,41 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         "사무실 서버가 그 모델에 맞는 자체 값을 씁니다.", "办公室服务器会为其模型使用自己的设置。"),
     "Known once a model is loaded.": ("모델을 불러오면 알 수 있습니다.", "加载模型后即可得知。"),
     "the model's own answer variety": ("모델 자체의 답변 다양성", "模型自带的回答多样性"),
+    # Issue 29: errors where the user acts, waiting said, names, the server's side panel.
+    'What the server said': (
+        '서버의 응답',
+        '服务器的答复'),
+    'Small demo model': (
+        '작은 데모 모델',
+        '小型演示模型'),
+    'writing an answer': (
+        '답변 작성 중',
+        '正在撰写回答'),
+    'waiting for the other answer': (
+        '다른 답변을 기다리는 중',
+        '正在等待另一个回答'),
+    'Waiting for the other answer…': (
+        '다른 답변이 끝나기를 기다리는 중…',
+        '正在等待另一个回答结束…'),
+    'Your question will be sent when the document has been read: “{text}”': (
+        '문서를 다 읽으면 질문을 보냅니다: “{text}”',
+        '文档读完后将发送您的问题：“{text}”'),
+    'Your question was not sent: “{text}”. Send it again where you want the answer.': (
+        '질문을 보내지 않았습니다: “{text}”. 답변을 받을 대화에서 다시 보내세요.',
+        '您的问题未发送：“{text}”。请在需要回答的对话中重新发送。'),
+    'The office server cannot be reached, so no model is running. See the notice at the top.': (
+        '사무실 서버에 연결할 수 없어 실행 중인 모델이 없습니다. 위쪽 알림을 확인하세요.',
+        '无法连接办公室服务器，因此没有模型在运行。请查看顶部的通知。'),
+    'First word after {s} s': (
+        '{s}초 후 첫 단어',
+        '{s} 秒后出现第一个词'),
+    'Measured here while the office server writes: {w} tokens per second. A token is a piece of a word; words shown here are tokens × {ratio}.': (
+        '사무실 서버가 쓰는 동안 이 컴퓨터에서 측정: 초당 {w}토큰. 토큰은 단어의 조각이며, 여기 표시된 단어 수는 토큰 × {ratio}입니다.',
+        '在办公室服务器撰写时于本机测量：每秒 {w} 个词元。词元是词的一部分；此处显示的词数为词元 × {ratio}。'),
+    'One question already waits for the document; send this one when its answer has begun.': (
+        '문서를 기다리는 질문이 이미 하나 있습니다. 그 답변이 시작되면 이 질문을 보내세요.',
+        '已有一个问题在等待文档；请在其回答开始后再发送这个问题。'),
+    'The office server did not start the model. See the notice at the top.': (
+        '사무실 서버가 모델을 시작하지 않았습니다. 위쪽 알림을 확인하세요.',
+        '办公室服务器未启动模型。请查看顶部的通知。'),
 }

@@ -101,8 +101,10 @@ def test_no_menu_repeats_a_mnemonic_in_any_language(qapp, language):
         uninstall_translators(qapp, translators)
 
 
-def test_tab_follows_the_screen_send_attach_notice_then_gauge(qtbot, make_app, tmp_path):
-    """It went Message → Send → four gauge sections → Attach → the notice's buttons."""
+def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app, tmp_path):
+    """It went Message → Send → four gauge sections → Attach → the notice's buttons; then
+    Send before Attach and on into the side panel's text (issue 29). Now Attach, Send, the
+    notice, the conversation list; the gauge is reached with Ctrl+Shift+G and the arrows."""
     from app.notifications import NoticeAction  # noqa: PLC0415
     from tests.app.test_documents_app import FakeDocuments  # noqa: PLC0415
     rotary = make_app(script=FakeScript(answers=[("One",)]))
@@ -114,10 +116,15 @@ def test_tab_follows_the_screen_send_attach_notice_then_gauge(qtbot, make_app, t
     pane, bar, gauge = rotary.window.chat, rotary.window.notice_bar, rotary.window.gauge
     listing = rotary.window.conversations
     sections = [s for s in gauge.sections.values() if s.isVisible()]
-    wanted = [pane.input, pane.send_button, pane.attach_button, bar.action_buttons[0],
-              bar.copy_button, bar.close_button, *sections, listing.new_button, listing.search,
+    wanted = [pane.input, pane.attach_button, pane.send_button, bar.action_buttons[0],
+              bar.copy_button, bar.close_button, listing.new_button, listing.search,
               listing.items]
     assert _tab_through(qtbot, pane.input, len(wanted)) == wanted
+    rotary.window.actions["focus_gauge"].trigger()
+    qtbot.waitUntil(sections[0].hasFocus)
+    for section in sections[1:]:
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Down)
+        assert section.hasFocus()
     # The document card sits above the message box: its controls come just before it.
     FakeDocuments(rotary.fake["engine"])
     path = tmp_path / "memo.pdf"
@@ -129,3 +136,20 @@ def test_tab_follows_the_screen_send_attach_notice_then_gauge(qtbot, make_app, t
     wanted = [last_button, panel.preset, panel.question, panel.summarize_button,
               panel.cancel_button, pane.input]
     assert _tab_through(qtbot, last_button, len(wanted)) == wanted
+
+
+def test_escape_closes_the_document_card(qtbot, make_app, tmp_path):
+    from tests.app.test_documents_app import FakeDocuments  # noqa: PLC0415
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    rotary.window.show()
+    rotary.window.activateWindow()
+    FakeDocuments(rotary.fake["engine"])
+    path = tmp_path / "memo.pdf"
+    path.write_bytes(b"%PDF-1.4")
+    rotary.documents.open_file(str(path))
+    panel = rotary.window.chat.document_panel
+    qtbot.waitUntil(panel.options.isVisible, timeout=3000)
+    qtbot.keyClick(QApplication.focusWidget() or panel.question, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not panel.isVisible(), timeout=2000)
+    assert not rotary.chat.busy

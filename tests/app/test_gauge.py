@@ -305,3 +305,29 @@ def test_the_gauge_says_it_reads_the_document_during_a_summary(qtbot, make_app, 
     wait_idle(qtbot, rotary)
     gauge.refresh()
     assert gauge.sections["speed"].note.text().startswith("Reading your message")
+
+
+def test_an_instant_office_server_shows_no_reading_speed():
+    """Issue 29: "Reading your message: about 1,300,000 words a second" from a server."""
+    model = GaugeModel(on_server=True)
+    model.on_step(StepRecord(next_request_id(), "x", -1, 2, 1700, 1_700_000.0, 40.0, 0.001,
+                             1702, 0))
+    assert "words a second" not in model.reading_text()
+    assert model.reading_text() == "First word after 0.0 s"
+    assert "reading" not in model.speed_details()
+
+
+def test_a_server_that_cannot_be_reached_is_said_not_no_graphics_card(qtbot, make_app):
+    from engine.errors import ServerUnreachableError  # noqa: PLC0415
+    script = FakeScript(fail_load=ServerUnreachableError(
+        "The office server at http://127.0.0.1:9 does not answer."))
+    rotary = make_app(script=script, hardware=fake_hardware(gpu=False))
+    gauge = rotary.window.gauge
+    qtbot.waitUntil(lambda: rotary.window.notice_bar.notice is not None, timeout=3000)
+    gauge.refresh()
+    caption = gauge.sections["vram"].caption.text()
+    assert "office server cannot be reached" in caption and "graphics card" not in caption
+    from engine.errors import ServerAuthError  # noqa: PLC0415
+    gauge.on_load_failed(ServerAuthError("The office server refused the access key."))
+    caption = gauge.sections["vram"].caption.text()
+    assert "did not start the model" in caption and "graphics card" not in caption

@@ -172,3 +172,27 @@ def test_a_long_code_line_wraps_inside_the_bubble_instead_of_being_cut_off(qtbot
     assert document.toPlainText().count("value_59") == 1           # the whole line is there
     assert document.size().width() <= body.viewport().width() + 1, \
         (document.size().width(), body.viewport().width())
+
+
+def _block_looks(widget) -> list[tuple[str, float, float]]:
+    looks, block = [], widget.body.document().begin()
+    while block.isValid():
+        fmt = block.blockFormat()
+        looks.append((block.text(), fmt.topMargin(), fmt.bottomMargin()))
+        block = block.next()
+    return looks
+
+
+def test_an_answer_looks_the_same_streamed_and_stored(qapp):
+    """Issue 29: a streamed answer gained blank lines between its lines after switching to
+    another conversation and back (several paragraphs inserted at once kept Qt's margins)."""
+    from app.chat_view import MessageWidget
+    text = "Line A\n\nLine B\n\nLine C\n\nLine D\n\n1. x\n2. y\n\nEnd"
+    stored = MessageWidget(1, "assistant", text)
+    for step in (1, 9, 30):                 # tokens, and several paragraphs per refresh
+        live = MessageWidget(1, "assistant")
+        for start in range(0, len(text), step):
+            live.append(text[start:start + step])
+            live.refresh()
+        live.show_final(text)
+        assert _block_looks(live) == _block_looks(stored), step

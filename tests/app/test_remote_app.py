@@ -388,3 +388,65 @@ def test_a_server_that_is_not_there_offers_try_again(qtbot, qapp, qloop, rotary_
         assert not rotary.chat.model_ready
     finally:
         close_app(rotary)
+
+
+# ---- errors where the user acts, notices that go with their cause (issue 29) ---------------
+
+class _RefusingBridge:
+    """Says what a server with another key says: the key is refused."""
+
+    def __init__(self) -> None:
+        self.accept = False
+
+    def server_address(self, url: str) -> str:
+        return url
+
+    async def server_models(self, connection) -> list[str]:
+        from engine.errors import ServerAuthError
+        if not self.accept:
+            raise ServerAuthError("The office server refused the access key.", "HTTP 401")
+        return ["gemma-3-270m-it"]
+
+
+def test_a_refused_key_is_said_in_settings_not_behind_them(qtbot, qloop):
+    from app.notifications import NotificationService
+    notices, bridge = NotificationService(), _RefusingBridge()
+    box = ServerSettingsBox(Settings(engine_location="server", server_url="http://127.0.0.1:9"),
+                            bridge, notices, MemoryKeys())
+    qtbot.addWidget(box)
+    box.show()
+    future = qloop.create_task(box.fetch_models())
+    qtbot.waitUntil(future.done, timeout=3000)
+    assert future.result() == []
+    assert box.models_problem.isVisible()
+    assert "refused the access key" in box.models_problem.text()
+    assert notices.history == []                       # not in the main window behind
+    qtbot.keyClicks(box.key, "right-key")              # typing the key: the old word goes
+    assert not box.models_problem.isVisible()
+    bridge.accept = True
+    future = qloop.create_task(box.fetch_models())
+    qtbot.waitUntil(future.done, timeout=3000)
+    assert future.result() == ["gemma-3-270m-it"] and not box.models_problem.isVisible()
+
+
+def test_a_failed_load_notice_goes_when_a_load_succeeds(qtbot, make_app):
+    from engine.errors import ServerAuthError
+    from tests.app.fakes import FakeScript
+    script = FakeScript(fail_load=ServerAuthError("The office server refused the access key."))
+    rotary = make_app(script=script)
+    bar = rotary.window.notice_bar
+    qtbot.waitUntil(lambda: bar.notice is not None, timeout=3000)
+    assert "refused the access key" in bar.message.text()
+    script.fail_load = None                            # the right key is in place
+    rotary.loader.start()
+    wait_ready(qtbot, rotary)
+    assert bar.notice is None and not bar.isVisibleTo(rotary.window)
+
+
+def test_the_status_bar_names_a_server_model_readably():
+    from types import SimpleNamespace
+    from app.server_settings import server_model_name
+    loaded = SimpleNamespace(server=SimpleNamespace(model="/srv/models/gemma-3-270m-it-Q8_0.gguf"))
+    assert server_model_name(loaded) == "gemma-3-270m-it-Q8_0 on the office server"
+    loaded = SimpleNamespace(server=SimpleNamespace(model="qwen3.6"))
+    assert server_model_name(loaded) == "qwen3.6 on the office server"

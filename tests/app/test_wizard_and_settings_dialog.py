@@ -266,3 +266,36 @@ def test_conversation_memory_in_settings_has_a_unit_and_words(qtbot, make_app):
     assert dialog.context.text() == "Automatic"
     assert dialog.context_words.text() == "Rotary chooses it for the model and this computer."
     dialog.reject()
+
+
+def test_a_typed_or_pasted_model_path_enables_next_without_enter(qtbot, make_app, tmp_path):
+    """Issue 29: Next stayed grey until Enter was pressed in the path box."""
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QWizard
+    rotary = make_app(settings=Settings(), wizard=True)
+    wizard = rotary.wizard
+    wizard.next()
+    model = _model(tmp_path)
+    box = wizard.chooser.path_edit
+    box.setFocus()
+    qtbot.keyClicks(box, str(model)[:-5])            # typing: not a file yet
+    qtbot.wait(600)
+    assert not wizard.button(QWizard.WizardButton.NextButton).isEnabled()
+    box.selectAll()
+    QGuiApplication.clipboard().setText(str(model))
+    qtbot.keyClick(box, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)   # a paste
+    qtbot.waitUntil(lambda: wizard.button(QWizard.WizardButton.NextButton).isEnabled(),
+                    timeout=3000)
+    assert wizard.chooser.result.path == str(model)
+
+
+def test_the_wizard_names_the_demo_model_instead_of_its_folder(qtbot, make_app):
+    rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
+    wizard = rotary.wizard
+    wizard.next()
+    with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
+        wizard.model_page.demo_button.click()
+    shown = wizard.chooser.path_edit.text()
+    assert shown == "Small demo model" and wizard.using_demo
+    wizard.chooser.path_edit.editingFinished.emit()   # leaving the box checks nothing new
+    assert wizard.using_demo and wizard.chooser.result is not None

@@ -203,3 +203,47 @@ def test_a_stop_during_text_recognition_is_a_stop_and_nothing_is_cached(tmp_path
         read_document(scan, cache=TextCache(tmp_path / "cache"), ocr_run=ocr.OcrRun(stop, progress))
     assert seen == [1]
     assert not list((tmp_path / "cache").rglob("*.json"))       # a stopped read is not kept
+
+
+def _package(path, *members):
+    import zipfile
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        for member in members:
+            archive.writestr(member, "<x/>")
+    return path
+
+
+@pytest.mark.parametrize("members, name, said", [
+    (("xl/workbook.xml", "xl/worksheets/sheet1.xml"), "budget.docx", "an Excel workbook"),
+    (("ppt/presentation.xml",), "slides.docx", "a PowerPoint presentation"),
+    (("xl/workbook.xml",), "numbers.txt", "an Excel workbook"),
+])
+def test_an_office_file_with_another_name_says_what_it_really_is(tmp_path, cache, members,
+                                                                 name, said):
+    """Issue 29: a spreadsheet renamed .docx was "This Word file is damaged"."""
+    path = _package(tmp_path / name, *members)
+    with pytest.raises(UnsupportedDocumentError) as raised:
+        read_document(path, cache=cache)
+    text = raised.value.message
+    assert said in text and "save it as PDF" in text and "damaged" not in text
+
+
+@pytest.mark.parametrize("stream, said", [("Workbook", "an old Excel workbook (.xls)"),
+                                           ("WordDocument", "an old Word document (.doc)"),
+                                           ("PowerPoint Document", "an old PowerPoint")])
+def test_an_old_office_file_with_a_pdf_name_says_what_it_is(tmp_path, cache, stream, said):
+    path = tmp_path / "report.pdf"
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 500
+                     + stream.encode("utf-16-le") + b"\0" * 4000)
+    with pytest.raises(UnsupportedDocumentError, match=said.replace("(", r"\(").replace(")", r"\)")):
+        read_document(path, cache=cache)
+
+
+def test_a_pdf_or_word_file_with_the_others_name_is_read_as_what_it_is(tmp_path, cache):
+    pdf = long_pdf(tmp_path / "real.pdf", 2).read_bytes()
+    (tmp_path / "named.docx").write_bytes(pdf)
+    assert read_document(tmp_path / "named.docx", cache=cache).kind == "pdf"
+    word = write_docx(tmp_path / "real.docx", [("Heading", ["Some text."])]).read_bytes()
+    (tmp_path / "named.pdf").write_bytes(word)
+    assert read_document(tmp_path / "named.pdf", cache=cache).kind == "docx"

@@ -182,7 +182,8 @@ def test_stop_mid_way_keeps_the_partial_result(loaded, tmp_path):
     assert isinstance(events[-1], DocumentFinished) and events[-1].summary is summary
     assert summary.partial and summary.parts_read == 2 < summary.parts
     assert summary.text.startswith("Partial summary: stopped before the end.")
-    assert str(summary.read_note).startswith(f"Partial: read 2 of {summary.parts} parts of it")
+    note = str(summary.read_note)
+    assert note.startswith("Partial: read p") and f"(2 of {summary.parts} parts)" in note
     assert [c.label for c in summary.citations] == [p.label for p in summarizer.plan.parts[:2]]
     assert summary.tokens_read == sum(p.tokens for p in summarizer.plan.parts[:2])
     assert "final" not in [c.kind for c in summarizer.calls]
@@ -316,3 +317,17 @@ def test_a_300_page_pdf_is_planned_quickly_and_completely(loaded, tmp_path):
     assert all(part.tokens <= plan.budget.part_text for part in plan.parts)
     assert overview.model_calls > overview.parts               # combining steps planned too
     assert elapsed < 30, f"planning took {elapsed:.1f} s"
+
+
+def test_a_partial_note_says_which_pages_were_read():
+    """Issue 29: "Partial: read 1 of 2 parts of it (35 pages)" read as if all 35 were."""
+    from types import SimpleNamespace
+    from engine.documents.report import read_note
+    document = SimpleNamespace(kind="pdf", page_count=35, sections=tuple(range(35)), lines=0)
+    parts = [SimpleNamespace(pages=tuple(range(1, 19))), SimpleNamespace(pages=tuple(range(19, 36)))]
+    plan = SimpleNamespace(document=document, parts=parts, whole=False)
+    assert str(read_note(plan, 1, True)) == \
+        "Partial: read pp. 1–18 of 35 pages (1 of 2 parts); the rest was not read."
+    words = SimpleNamespace(kind="docx", page_count=0, sections=("a", "b"), lines=0)
+    plan = SimpleNamespace(document=words, parts=[SimpleNamespace(pages=())] * 2, whole=False)
+    assert str(read_note(plan, 1, True)).startswith("Partial: read 1 of 2 parts of it")
