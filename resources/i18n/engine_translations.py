@@ -383,7 +383,7 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "so Rotary stopped and kept no summary. Try again, or another model in Settings.": (
         "문서를 읽는 동안 모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈췄고 요약은 "
         "저장하지 않았습니다. 다시 시도하거나 설정에서 다른 모델을 골라 보세요.",
-        "模型在阅读这份文档时开始一遍又一遍地重复同样的话，Rotary 已停止，没有保存摘要。"
+        "模型在阅读这份文档时开始一遍又一遍地重复同样的话，Rotary 已停止，没有保存总结。"
         "请重试，或在设置中换一个模型。"),
     "The model file's own: answer variety (temperature) {temperature}, top-p {top_p}, top-k "
     "{top_k}.": (

@@ -1865,7 +1865,7 @@
     </message>
     <message>
         <source>The model started repeating the same words over and over while reading this document, so Rotary stopped and kept no summary. Try again, or another model in Settings.</source>
-        <translation>模型在阅读这份文档时开始一遍又一遍地重复同样的话，Rotary 已停止，没有保存摘要。请重试，或在设置中换一个模型。</translation>
+        <translation>模型在阅读这份文档时开始一遍又一遍地重复同样的话，Rotary 已停止，没有保存总结。请重试，或在设置中换一个模型。</translation>
     </message>
     <message>
         <source>Thought for {words:,} words</source>

@@ -1,4 +1,5 @@
-"""The set-up installs the patched llama-cpp-python, and bootstrap keys its wheel correctly."""
+"""The set-up installs the patched llama-cpp-python, and its build facts (llama_build.py, shared
+by bootstrap.py and the CUDA check) key the wheel and the GPU back-ends correctly."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from engine.runtime import slot_cache
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-def _bootstrap():
-    spec = importlib.util.spec_from_file_location("bootstrap", ROOT / "bootstrap.py")
+def _build_facts():
+    spec = importlib.util.spec_from_file_location("llama_build", ROOT / "llama_build.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -27,11 +28,12 @@ def test_the_installed_llama_cpp_has_the_slot_cache():
 
 
 def test_the_wheel_key_covers_version_flags_and_every_patch(tmp_path, monkeypatch):
-    bootstrap = _bootstrap()
+    bootstrap = _build_facts()
     patches = sorted((ROOT / "engine" / "native" / "patches").glob("*.patch"))
     assert len(patches) >= 4
-    key = bootstrap.wheel_key(bootstrap.CPU_CMAKE_ARGS)
+    key, vulkan = bootstrap.wheel_key(bootstrap.CPU_CMAKE_ARGS), bootstrap.variant_key("vulkan")
     assert key != bootstrap.wheel_key(bootstrap.CUDA_CMAKE_ARGS)
+    assert vulkan not in (key, bootstrap.variant_key("cpu"))
     copy = tmp_path / "patches"
     copy.mkdir()
     for patch in patches:
@@ -40,10 +42,11 @@ def test_the_wheel_key_covers_version_flags_and_every_patch(tmp_path, monkeypatc
     assert bootstrap.wheel_key(bootstrap.CPU_CMAKE_ARGS) == key
     (copy / patches[-1].name).write_bytes(patches[-1].read_bytes() + b"\n")
     assert bootstrap.wheel_key(bootstrap.CPU_CMAKE_ARGS) != key
+    assert bootstrap.variant_key("vulkan") != vulkan      # a GPU back-end follows the patches too
 
 
 def test_a_patch_that_does_not_apply_stops_the_set_up(tmp_path, monkeypatch):
-    bootstrap = _bootstrap()
+    bootstrap = _build_facts()
     source = tmp_path / "sdist"
     (source / "vendor" / "llama.cpp" / "ggml" / "src" / "ggml-cpu").mkdir(parents=True)
     (source / "vendor" / "llama.cpp" / "ggml" / "src" / "ggml-cpu" / "ggml-cpu.c").write_text("x\n")
@@ -57,7 +60,7 @@ def test_the_llama_cpp_version_is_written_in_pyproject_only(tmp_path, monkeypatc
     import builtins  # noqa: PLC0415
     import sys  # noqa: PLC0415
 
-    bootstrap = _bootstrap()
+    bootstrap = _build_facts()
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     with_tomllib = bootstrap._dependencies(text)
     real_import = builtins.__import__
@@ -70,6 +73,7 @@ def test_the_llama_cpp_version_is_written_in_pyproject_only(tmp_path, monkeypatc
     monkeypatch.setattr(builtins, "__import__", without_tomllib)
     assert bootstrap._dependencies(text) == with_tomllib
     assert "bootstrap.py" not in text and "0.3.36" not in (ROOT / "bootstrap.py").read_text()
+    assert "0.3.36" not in (ROOT / "llama_build.py").read_text()
     assert bootstrap.LLAMA_REQUIREMENT in with_tomllib
     monkeypatch.setattr(builtins, "__import__", real_import)
     changed = tmp_path / "pyproject.toml"
