@@ -53,6 +53,7 @@ class GaugeModel:
     words_per_token: float = 0.75
     has_gpu: bool | None = None              # None: not known yet
     processor_note: str = ""                 # the loaded model runs on the processor: why
+    placed_note: str = ""                    # where the loaded model is, on a graphics card
     on_server: bool = False                  # the model runs on the office server
     server_problem: str = ""                 # "unreachable" or "failed": a load on the server
     vram: VramReading | None = None
@@ -135,7 +136,7 @@ class GaugeModel:
         """Another model is loading: nothing of the previous one stays on screen."""
         self.reset_conversation(floor)
         self.context_size, self.on_server, self.server_problem = 0, False, ""
-        self.processor_note = ""
+        self.processor_note = self.placed_note = ""
 
     # ---- sentences (plain words; the technical term goes into the tooltip) -----------------
 
@@ -151,8 +152,8 @@ class GaugeModel:
             return self.processor_note or tr("No graphics card: the model runs on the processor.")
         if self.vram is None and self.vram_lost:
             return tr("Graphics memory: unknown (the graphics driver stopped answering)")
-        if self.vram is None:
-            return tr("Graphics memory: unknown")
+        if self.vram is None:         # no live reading (only NVIDIA's driver gives one)
+            return self.placed_note or tr("Graphics memory: unknown")
         return tr("Graphics memory: {used} of {total} GB in use").format(
             used=_gb(self.vram.used_bytes), total=_gb(self.vram.total_bytes))
 
@@ -527,6 +528,7 @@ class GaugeWidget(QFrame):
         if placement is not None:        # what the loaded model placed, not what was planned
             self.model.has_gpu = placement.gpu is not None
             self.model.processor_note = say(placement.message) if placement.gpu is None else ""
+            self.model.placed_note = say(placement.message) if placement.gpu is not None else ""
         self.model.server_problem = ""
         self._dirty = True
 

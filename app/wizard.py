@@ -30,7 +30,7 @@ def describe_hardware(hardware: HardwareInfo) -> str:
     if not hardware.gpus and unused:     # a card this installation cannot use: why, what to do
         return tr("{why} This computer has {ram}.").format(why=say(unused[0]), ram=ram)
     if not hardware.gpus:
-        return tr("No NVIDIA graphics card was found, so models will run on the processor. "
+        return tr("No graphics card was found, so models will run on the processor. "
                   "This computer has {ram}.").format(ram=ram)
     gpu = hardware.gpus[0]
     return tr("Found the graphics card {name} with {vram} GB of graphics memory, and "

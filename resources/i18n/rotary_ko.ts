@@ -891,12 +891,12 @@
         <translation>그래픽 카드 {name}(그래픽 메모리 {vram} GB)와 {ram}를 찾았습니다.</translation>
     </message>
     <message>
-        <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
-        <translation>NVIDIA 그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.</translation>
-    </message>
-    <message>
         <source>{why} This computer has {ram}.</source>
         <translation>{why} 이 컴퓨터에는 {ram}가 있습니다.</translation>
+    </message>
+    <message>
+        <source>No graphics card was found, so models will run on the processor. This computer has {ram}.</source>
+        <translation>그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.</translation>
     </message>
     <message>
         <source>Your computer</source>

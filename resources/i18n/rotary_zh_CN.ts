@@ -891,12 +891,12 @@
         <translation>找到显卡 {name}（显存 {vram} GB），以及 {ram}。</translation>
     </message>
     <message>
-        <source>No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.</source>
-        <translation>未找到 NVIDIA 显卡，因此模型将在处理器上运行。这台电脑有 {ram}。</translation>
-    </message>
-    <message>
         <source>{why} This computer has {ram}.</source>
         <translation>{why}这台电脑有 {ram}。</translation>
+    </message>
+    <message>
+        <source>No graphics card was found, so models will run on the processor. This computer has {ram}.</source>
+        <translation>未找到显卡，因此模型将在处理器上运行。这台电脑有 {ram}。</translation>
     </message>
     <message>
         <source>Your computer</source>

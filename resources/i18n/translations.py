@@ -323,9 +323,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     '{why} This computer has {ram}.': (
         '{why} 이 컴퓨터에는 {ram}가 있습니다.',
         '{why}这台电脑有 {ram}。'),
-    'No NVIDIA graphics card was found, so models will run on the processor. This computer has {ram}.': (
-        'NVIDIA 그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.',
-        '未找到 NVIDIA 显卡，因此模型将在处理器上运行。这台电脑有 {ram}。'),
+    'No graphics card was found, so models will run on the processor. This computer has {ram}.': (
+        '그래픽 카드가 없어 모델은 프로세서에서 실행됩니다. 이 컴퓨터에는 {ram}가 있습니다.',
+        '未找到显卡，因此模型将在处理器上运行。这台电脑有 {ram}。'),
     'No graphics card: the model runs on the processor.': (
         '그래픽 카드 없음: 모델이 프로세서에서 실행됩니다.',
         '没有显卡：模型在处理器上运行。'),

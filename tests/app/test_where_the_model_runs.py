@@ -63,9 +63,22 @@ def test_the_side_panel_says_the_processor_and_why_from_the_placement(qtbot, mak
     assert "no graphics card is used" in gauge.sections["vram"].caption.text()
 
 
+def test_the_side_panel_says_where_on_the_card_without_a_live_reading(qtbot, make_app):
+    """AMD, Intel (and NVIDIA without its management library) give no live graphics-memory
+    reading: the side panel says what the loaded model placed there, not "unknown"."""
+    rotary = make_app(autoload=False)
+    gauge = rotary.window.gauge
+    gauge.model.vram = None
+    event = type("Loaded", (), {"context_size": 4096, "placement": on_gpu()})()
+    gauge.on_model_loaded(event)
+    gauge.refresh()
+    caption = gauge.sections["vram"].caption.text()
+    assert RTX in caption and "unknown" not in caption
+
+
 def test_the_wizard_names_a_card_this_installation_cannot_use():
     plain = fake_hardware(gpu=False)
-    assert "No NVIDIA graphics card was found" in describe_hardware(plain)
+    assert "No graphics card was found" in describe_hardware(plain)
     card = GpuInfo(0, RTX, 8 * GIB, 7 * GIB, "572.16",
                    why_unused=msg("hardware.gpu_no_backend", name=RTX))
     unusable = dataclasses.replace(plain, unused_gpus=(card,))

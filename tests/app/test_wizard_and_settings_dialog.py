@@ -123,7 +123,7 @@ def test_expert_layers_are_disabled_for_a_model_without_experts(qtbot, make_app,
 def test_the_processor_only_setting_is_not_called_slow(qtbot, make_app):
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
     wizard = rotary.wizard
-    qtbot.waitUntil(lambda: "No NVIDIA" in wizard.hardware_page.found.text(), timeout=3000)
+    qtbot.waitUntil(lambda: "No graphics card was found" in wizard.hardware_page.found.text(), timeout=3000)
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
         wizard.model_page.demo_button.click()
     words = wizard.model_page.recipe.text() + wizard.hardware_page.found.text()
@@ -133,7 +133,7 @@ def test_the_processor_only_setting_is_not_called_slow(qtbot, make_app):
 def test_wizard_offers_the_demo_model(qtbot, make_app):
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
     wizard = rotary.wizard
-    qtbot.waitUntil(lambda: "No NVIDIA" in wizard.hardware_page.found.text(), timeout=3000)
+    qtbot.waitUntil(lambda: "No graphics card was found" in wizard.hardware_page.found.text(), timeout=3000)
     wizard.next()
     assert "same short message" in wizard.model_page.demo_button.accessibleName()
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
