@@ -405,22 +405,15 @@ def _forget() -> None:
 
 
 def live_memory(name: str) -> tuple[int, int] | None:
-    """(free, total) bytes of device ``name`` now, from this process's ggml once llama_cpp is
-    loaded (the kept listing's figures are from the boot's first start); None before."""
-    path = ggml_library_path() if "llama_cpp.llama_cpp" in sys.modules else None
-    if path is None:
+    """(free, total) bytes of device ``name`` now, asked in a child process like the listing
+    (the kept listing's figures are from the boot's first start). Not in this process: ggml's
+    memory query, run here while the engine loaded a model, crashed it on Mesa's software
+    Vulkan device (1 start in 3). None when no variant is chosen or it lists no such device."""
+    choice = _selected
+    if choice is None:
         return None
-    lib = ctypes.CDLL(str(path))
-    lib.ggml_backend_dev_by_name.argtypes, lib.ggml_backend_dev_by_name.restype = \
-        [ctypes.c_char_p], ctypes.c_void_p
-    lib.ggml_backend_dev_memory.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t),
-                                            ctypes.POINTER(ctypes.c_size_t)]
-    device = lib.ggml_backend_dev_by_name(name.encode())
-    if not device:
-        return None
-    free, total = ctypes.c_size_t(0), ctypes.c_size_t(0)
-    lib.ggml_backend_dev_memory(device, ctypes.byref(free), ctypes.byref(total))
-    return int(free.value), int(total.value)
+    fresh = list_devices(choice.variant)
+    return next(((d.free_bytes, d.total_bytes) for d in fresh.devices if d.name == name), None)
 
 
 def ggml_library_path() -> Path | None:
