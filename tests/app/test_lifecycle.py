@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from app.history import COMPLETE, INTERRUPTED, WRITING, HistoryStore, StoredMessage
+from engine.api import ChatRequest
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.fakes import FakeScript
 
@@ -211,6 +212,10 @@ def test_a_question_stopped_before_any_text_can_be_asked_again(qtbot, make_app):
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Slow question")
     qtbot.waitUntil(lambda: rotary.window.chat.stop_button.isVisible(), timeout=2000)
+    # The model has taken the question ("Never" is its answer) and reads the prompt: a stop
+    # that came earlier would end the question in the queue and leave "Never" for the next.
+    qtbot.waitUntil(lambda: any(isinstance(r, ChatRequest) for r in rotary.fake["engine"].requests),
+                    timeout=2000)
     rotary.window.chat.stop_button.click()
     wait_idle(qtbot, rotary)
     pane = rotary.window.chat
