@@ -272,7 +272,7 @@ def _forget_unused(rotary) -> None:
                                                      rotary.history.document_hashes())
         if gone:
             log.info("removed %d documents no conversation holds from the passage index", gone)
-    except Exception:  # noqa: BLE001 - a cleanup: the next start tries again
+    except Exception:  # a cleanup: the next start tries again
         log.warning("could not tidy the passage index", exc_info=True)
 
 

@@ -89,7 +89,7 @@ class KeyStore:
                 keyring.set_password(self.service, url, key)
             elif keyring.get_password(self.service, url) is not None:
                 keyring.delete_password(self.service, url)
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             self._session[url] = key
             raise KeyringUnavailable(repr(error)) from error
 

@@ -19,7 +19,7 @@ from app.messages import say
 class _Header(QToolButton):
     """A flat arrow-and-words button; Enter toggles it as Space and a click do."""
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def keyPressEvent(self, event) -> None:  # Qt's name
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.click()
             return

@@ -65,7 +65,7 @@ def recipe(n_ctx: int, threads: int) -> Recipe:
 
 
 def bench_extraction(folder: pathlib.Path, pages: int, verdicts: Verdicts) -> None:
-    import pypdf  # noqa: PLC0415
+    import pypdf
 
     path = long_pdf(folder / "long.pdf", pages)
     started = time.perf_counter()
@@ -149,7 +149,7 @@ def _map_reduce(loaded, path: pathlib.Path, folder: pathlib.Path) -> DocumentSum
 
 def _one_pass(summarizer, big) -> tuple[float, int]:
     """Read the whole document in one context and write one answer of the same budget."""
-    from engine.runtime.generate import render_chat  # noqa: PLC0415
+    from engine.runtime.generate import render_chat
 
     plan = summarizer.plan
     messages = summarizer.prompts.whole("\n\n".join(p.text for p in plan.parts))
@@ -172,9 +172,9 @@ OCR_TARGET, OCR_FAIL = 0.95, 0.90
 
 
 def bench_questions(folder: pathlib.Path, threads: int, verdicts: Verdicts) -> None:
-    from bench.document_questions import QUESTIONS, answered_by, write_fixture_set  # noqa: PLC0415
-    from engine.documents.citations import share_passing  # noqa: PLC0415
-    from engine.demo.demo_model import write_demo_model  # noqa: PLC0415
+    from bench.document_questions import QUESTIONS, answered_by, write_fixture_set
+    from engine.documents.citations import share_passing
+    from engine.demo.demo_model import write_demo_model
 
     files = write_fixture_set(folder / "questions")
     index, shas = _indexed(folder, files)
@@ -205,8 +205,8 @@ def bench_questions(folder: pathlib.Path, threads: int, verdicts: Verdicts) -> N
 
 def _hand_written_check(index: str, shas) -> None:
     """The unit test's case, run here too so that the figure sits beside the others."""
-    from engine.documents.citations import share_passing  # noqa: PLC0415
-    from tests.scripted_model import ScriptedModel  # noqa: PLC0415
+    from engine.documents.citations import share_passing
+    from tests.scripted_model import ScriptedModel
 
     answer = ("The travel budget for 2026 is 48,250 EUR [annual-report.pdf, p. 4]. The Kyocera "
               "contract ends on 30 June 2027 [supplier-contracts.pdf, p. 9]. Holidays are 28 days "
@@ -222,7 +222,7 @@ def _hand_written_check(index: str, shas) -> None:
 
 
 def _indexed(folder: pathlib.Path, files) -> tuple[str, tuple[str, ...]]:
-    from engine.documents.index import PassageIndex  # noqa: PLC0415
+    from engine.documents.index import PassageIndex
 
     index, shas = str(folder / "index.sqlite"), []
     with PassageIndex(index) as passages:
@@ -234,8 +234,8 @@ def _indexed(folder: pathlib.Path, files) -> tuple[str, tuple[str, ...]]:
 
 
 def _ask(model, question: str, shas, index: str, max_tokens: int = 64, stamps=None):
-    from engine.api import QuestionRequest, StepRecord  # noqa: PLC0415
-    from engine.documents.ask import QuestionAnswerer  # noqa: PLC0415
+    from engine.api import QuestionRequest, StepRecord
+    from engine.documents.ask import QuestionAnswerer
 
     events = []
 
@@ -249,8 +249,8 @@ def _ask(model, question: str, shas, index: str, max_tokens: int = 64, stamps=No
 
 
 def bench_first_word(folder: pathlib.Path, spec: str, threads: int, verdicts: Verdicts) -> None:
-    from engine.api import ChatMessage  # noqa: PLC0415
-    from tests.support.document_samples import write_pdf  # noqa: PLC0415
+    from engine.api import ChatMessage
+    from tests.support.document_samples import write_pdf
 
     pages = [[f"Page {n}", *wrap_words(n)] for n in range(1, 41)]
     pages[26].append("The bicycle allowance is 0.30 EUR per kilometre ridden to work.")
@@ -291,7 +291,7 @@ def bench_first_word(folder: pathlib.Path, spec: str, threads: int, verdicts: Ve
 
 
 def wrap_words(seed: int) -> list[str]:
-    from tests.support.document_samples import filler_paragraph, wrap  # noqa: PLC0415
+    from tests.support.document_samples import filler_paragraph, wrap
 
     return wrap(filler_paragraph(seed, words=45))
 
@@ -310,8 +310,8 @@ OCR_PAGES = {
 
 
 def bench_ocr(folder: pathlib.Path, verdicts: Verdicts) -> None:
-    from engine.documents import ocr  # noqa: PLC0415
-    from tests.support.document_samples import cjk_font, write_scanned_pdf  # noqa: PLC0415
+    from engine.documents import ocr
+    from tests.support.document_samples import cjk_font, write_scanned_pdf
 
     if not ocr.available():
         print("OCR: not measured: Tesseract (tesserocr) or its English data is not installed")
@@ -338,7 +338,7 @@ def bench_ocr(folder: pathlib.Path, verdicts: Verdicts) -> None:
 
 def characters_right(truth: str, read: str) -> float:
     """1 - edit distance / length, spaces ignored (Tesseract's spacing of CJK varies)."""
-    import unicodedata  # noqa: PLC0415
+    import unicodedata
 
     def plain(text: str) -> str:
         return "".join(c for c in unicodedata.normalize("NFKC", text) if not c.isspace())

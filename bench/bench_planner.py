@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.support.shapes import SHAPES, write_shape_fixture  # noqa: E402
-from engine.model.inspect_gguf import inspect_model  # noqa: E402
-from engine.plan import fallback_ladder, plan, pretend_hardware  # noqa: E402
-from bench.verdict import Verdicts, reference_ms  # noqa: E402
+from tests.support.shapes import SHAPES, write_shape_fixture
+from engine.model.inspect_gguf import inspect_model
+from engine.plan import fallback_ladder, plan, pretend_hardware
+from bench.verdict import Verdicts, reference_ms
 
 BUDGET_MS = 50.0                  # information: the reference machine's budget
 # The gate (issue 27: a ratio of one run, never an absolute time): the slowest plan() ÷ the

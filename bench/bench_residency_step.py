@@ -29,11 +29,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.verdict import Verdicts  # noqa: E402
-from tools.residency_sim import presets  # noqa: E402
-from engine.residency.budget import Budget  # noqa: E402
-from engine.residency.policy import make_policy  # noqa: E402
-from tools.residency_sim.synth import synth_trace  # noqa: E402
+from bench.verdict import Verdicts
+from tools.residency_sim import presets
+from engine.residency.budget import Budget
+from engine.residency.policy import make_policy
+from tools.residency_sim.synth import synth_trace
 
 # rotary ÷ LRU per after_token call, summed over the budgets (LRU: the cheapest useful
 # policy, on the same routing; measured 2.7x here).
@@ -93,7 +93,7 @@ def _real_trace_row(path: str, repeats: int) -> float | None:
     if not path or not os.path.exists(path):
         print(f"(real trace {path!r} not found: its row is skipped)")
         return None
-    from engine.residency.trace import load_trace  # noqa: PLC0415
+    from engine.residency.trace import load_trace
 
     trace = load_trace(path)
     runs = time_policy_on(trace.ids, trace.n_expert, trace.k, 0.25, repeats)

@@ -60,7 +60,7 @@ SOURCE_CMAKE = ["-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=ON", "-DGGML_
 
 def prepare(arch: str, with_sources: bool) -> None:
     """.gpu/: the CUDA wheel, the pure-Python wheels, the routing trace (and the sources)."""
-    from bench.cuda_build import build_cuda_wheel  # noqa: PLC0415
+    from bench.cuda_build import build_cuda_wheel
 
     shutil.rmtree(CARRY, ignore_errors=True)
     (CARRY / "wheels").mkdir(parents=True)
@@ -87,8 +87,8 @@ def slim_wheel(wheel: pathlib.Path, folder: pathlib.Path) -> pathlib.Path:
     .so.0, .so.0.25.3: 3 x 92 MB). Kept: llama_cpp/lib's names that llama_cpp opens
     (libX.so) and the sonames the libraries need (libX.so.0); the CUDA library only by its
     soname, as libggml links it."""
-    import re  # noqa: PLC0415
-    import zipfile  # noqa: PLC0415
+    import re
+    import zipfile
 
     def keep(name: str) -> bool:
         if name.startswith("lib/") or re.search(r"\.so\.\d+\.\d+", name):
@@ -112,7 +112,7 @@ def _pack_vulkan() -> None:
     """The Vulkan back-end bootstrap installed (.venv/rotary-backends/vulkan), each library
     once, and this machine's Vulkan loader in case the GPU machine's image lacks one (the
     NVIDIA driver's own Vulkan driver is found through the loader's usual search)."""
-    import ctypes.util  # noqa: PLC0415
+    import ctypes.util
 
     folder = pathlib.Path(sys.prefix) / "rotary-backends" / "vulkan"
     if not (folder / "variant.json").exists():
@@ -140,9 +140,9 @@ def unpack_vulkan(work: pathlib.Path) -> pathlib.Path | None:
 
 def _pack_sources() -> None:
     """The patched, trimmed llama.cpp sources: the fallback when no wheel could travel."""
-    import tempfile  # noqa: PLC0415
+    import tempfile
 
-    import llama_build  # noqa: PLC0415
+    import llama_build
 
     with tempfile.TemporaryDirectory() as tmp:
         source = llama_build.fetch_sdist(pathlib.Path(sys.executable), pathlib.Path(tmp))
@@ -179,12 +179,12 @@ def cuda_library_dirs() -> list[str]:
     """Folders holding cuBLAS and the CUDA runtime for the wheel (it carries neither):
     PyTorch's nvidia wheels, the CUDA toolkit."""
     candidates = [pathlib.Path("/usr/local/cuda/lib64")]
-    from bench.cuda_build import CUBLAS_REQUIREMENT, cache_root  # noqa: PLC0415
+    from bench.cuda_build import CUBLAS_REQUIREMENT, cache_root
     # here (smoke runs): the registry's cuBLAS that --build-wheel unpacked
     candidates.append(cache_root() / "cublas" / CUBLAS_REQUIREMENT.split("==")[1] / "nvidia"
                       / "cu13" / "lib")
     try:
-        import nvidia  # noqa: PLC0415 - PyTorch's CUDA libraries, where it is installed
+        import nvidia  # PyTorch's CUDA libraries, where it is installed
         candidates += [pathlib.Path(p) / "cu13" / "lib" for p in nvidia.__path__]
     except ImportError:
         pass
@@ -230,7 +230,7 @@ def routing_check(work: pathlib.Path, env: dict) -> bool:
 def main() -> int:
     args = _parser().parse_args()
     if args.build_wheel:
-        from bench.cuda_build import build_cuda_wheel  # noqa: PLC0415
+        from bench.cuda_build import build_cuda_wheel
         build_cuda_wheel(args.arch)
         return 0
     if args.prepare:

@@ -32,7 +32,7 @@ from engine.messages import Msg, msg
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from engine.cli.devices import add_device_option, add_devices_parser  # noqa: PLC0415
+    from engine.cli.devices import add_device_option, add_devices_parser
 
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also record the router's probabilities over all experts (no hidden-state pred)")
     demo = sub.add_parser("demo", help="write the built-in demo model")
     demo.add_argument("directory")
-    from engine.cli.documents import add_ask_parser, add_summarize_parser  # noqa: PLC0415
+    from engine.cli.documents import add_ask_parser, add_summarize_parser
 
     add_summarize_parser(sub)
     add_ask_parser(sub)
@@ -107,7 +107,7 @@ def _advanced(args) -> dict[str, int]:
 
 
 def cmd_info(args) -> int:
-    from engine.model.inspect_gguf import inspect_model, summarize  # noqa: PLC0415
+    from engine.model.inspect_gguf import inspect_model, summarize
 
     facts = inspect_model(args.model)
     summary = summarize(facts)
@@ -123,7 +123,7 @@ def cmd_info(args) -> int:
 
 
 def _hardware(args):
-    from engine.plan.hardware import HardwareInfo, probe  # noqa: PLC0415
+    from engine.plan.hardware import HardwareInfo, probe
 
     if args.vram is None and args.ram is None:
         return probe()
@@ -136,9 +136,9 @@ def _hardware(args):
 
 
 def cmd_plan(args) -> int:
-    from engine.recipe import recipe_to_dict  # noqa: PLC0415
-    from engine.runtime.planning import plan_model  # noqa: PLC0415
-    from engine.cli.devices import planned_device  # noqa: PLC0415
+    from engine.recipe import recipe_to_dict
+    from engine.runtime.planning import plan_model
+    from engine.cli.devices import planned_device
 
     planned = plan_model(args.model, _hardware(args), args.preset, _advanced(args))
     recipe, summary, hardware = planned.recipe, planned.summary, planned.hardware
@@ -168,9 +168,9 @@ def _plain(value):
 
 def _load(args, with_weights: bool = False, with_hidden: bool = False, with_probs: bool = False,
           record_routing: bool = False):
-    from engine.api import LoadRequest  # noqa: PLC0415
-    from engine.cli.devices import use_device  # noqa: PLC0415
-    from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
+    from engine.api import LoadRequest
+    from engine.cli.devices import use_device
+    from engine.runtime.loader import load_with_fallback
 
     use_device(getattr(args, "device", None))    # before llama_cpp is imported
     request = LoadRequest(model_path=args.model, recipe=_cli_recipe(args),
@@ -186,9 +186,9 @@ def _load(args, with_weights: bool = False, with_hidden: bool = False, with_prob
 def _cli_recipe(args):
     """The planner's recipe with the slot options applied; on a machine without a GPU,
     ``--slots N`` still gives every MoE layer N slots (CPU banks: counts, not speed)."""
-    from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
-    from engine.plan.hardware import probe  # noqa: PLC0415
-    from engine.runtime.planning import SlotChoice, plan_recipe  # noqa: PLC0415
+    from engine.model.inspect_gguf import inspect_model
+    from engine.plan.hardware import probe
+    from engine.runtime.planning import SlotChoice, plan_recipe
 
     facts = inspect_model(args.model)
     choice = SlotChoice(args.slots, args.slot_gib, args.policy, off=args.no_slots)
@@ -201,7 +201,7 @@ def _cli_recipe(args):
 
 
 def _start_replay(loaded, path: str) -> None:
-    from engine.residency.trace import load_trace  # noqa: PLC0415
+    from engine.residency.trace import load_trace
 
     cache = loaded.native.slot_cache
     if cache is None:
@@ -258,7 +258,7 @@ def _transfer(cache) -> dict | None:
 
 
 def _chat_request(args, messages):
-    from engine.api import ChatRequest  # noqa: PLC0415
+    from engine.api import ChatRequest
 
     return ChatRequest(messages=tuple(messages), max_tokens=args.max_tokens,
                        temperature=args.temperature, seed=args.seed,
@@ -266,10 +266,10 @@ def _chat_request(args, messages):
 
 
 def cmd_chat(args) -> int:
-    from engine.api import ChatMessage  # noqa: PLC0415
+    from engine.api import ChatMessage
 
     if args.server:
-        from engine.cli.remote import run_chat  # noqa: PLC0415
+        from engine.cli.remote import run_chat
         return run_chat(args)
     if not args.model:
         raise EngineError(msg("engine.name_a_model"))
@@ -300,8 +300,8 @@ def cmd_chat(args) -> int:
 
 
 def cmd_trace(args) -> int:
-    from engine.runtime.predictor import prediction_accuracy  # noqa: PLC0415
-    from engine.residency.trace import save_trace  # noqa: PLC0415
+    from engine.runtime.predictor import prediction_accuracy
+    from engine.residency.trace import save_trace
 
     loaded = _load(args, with_weights=args.weights, with_hidden=not args.probs, with_probs=args.probs,
                    record_routing=True)
@@ -326,7 +326,7 @@ def cmd_trace(args) -> int:
 
 def _record_conversations(loaded, args) -> tuple[list, list]:
     """One fresh conversation per --prompt; a repeated prompt returns to its context id."""
-    from engine.api import ChatMessage  # noqa: PLC0415
+    from engine.api import ChatMessage
 
     steps: list = []
     contexts: list[list] = []
@@ -344,26 +344,26 @@ def _record_conversations(loaded, args) -> tuple[list, list]:
 
 
 def cmd_devices(args) -> int:
-    from engine.cli.devices import cmd_devices as run  # noqa: PLC0415
+    from engine.cli.devices import cmd_devices as run
 
     return run(args)
 
 
 def cmd_demo(args) -> int:
-    from engine.demo.demo_model import ensure_demo_model  # noqa: PLC0415
+    from engine.demo.demo_model import ensure_demo_model
 
     print(ensure_demo_model(args.directory))
     return 0
 
 
 def cmd_ask(args) -> int:
-    from engine.cli.documents import cmd_ask as run  # noqa: PLC0415
+    from engine.cli.documents import cmd_ask as run
 
     return run(args)
 
 
 def cmd_summarize(args) -> int:
-    from engine.cli.documents import cmd_summarize as run  # noqa: PLC0415
+    from engine.cli.documents import cmd_summarize as run
 
     return run(args)
 

@@ -34,6 +34,6 @@ def cpu_recipe():
 @pytest.fixture(scope="session")
 def tiny_merged_moe_path(tmp_path_factory) -> pathlib.Path:
     """A loadable 4-layer qwen35moe GGUF with merged ffn_gate_up_exps (8 experts, top-2)."""
-    from tests.support.tiny_qwen35 import write_tiny_qwen35moe  # noqa: PLC0415
+    from tests.support.tiny_qwen35 import write_tiny_qwen35moe
 
     return write_tiny_qwen35moe(tmp_path_factory.mktemp("models") / "tiny-qwen35moe.gguf")

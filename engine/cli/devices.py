@@ -30,7 +30,7 @@ def add_device_option(command) -> None:
 
 def use_device(name: str | None) -> None:
     """Choose ``name``'s back-end before llama_cpp is imported (``--device``)."""
-    from engine.native import backends  # noqa: PLC0415
+    from engine.native import backends
 
     if not name:
         return
@@ -51,8 +51,8 @@ def planned_device(hardware) -> dict:
 
 
 def report(refresh: bool = False) -> dict:
-    from engine.native import backends  # noqa: PLC0415
-    from engine.plan.hardware import _probe_gpus, usable_gpus  # noqa: PLC0415
+    from engine.native import backends
+    from engine.plan.hardware import _probe_gpus, usable_gpus
 
     listing = backends.device_listing(refresh=refresh)
     choice = backends.choose(listing) if listing else None

@@ -249,7 +249,7 @@ def _selection():
         if not backends.installed_variants():
             return None              # no llama.cpp here at all: NVML's word is all there is
         return backends.select()
-    except Exception:  # noqa: BLE001 - probe never raises; the listing logs its own failures
+    except Exception:  # probe never raises; the listing logs its own failures
         log.warning("listing llama.cpp's devices failed", exc_info=True)
         return None
 
@@ -324,7 +324,7 @@ def _probe_gpus() -> tuple[tuple[GpuInfo, ...], str, str]:
             return (), state.status, state.detail
         try:
             gpus = _list_gpus(state.lib)
-        except Exception as exc:  # noqa: BLE001 - probe never raises; an older pynvml may
+        except Exception as exc:  # probe never raises; an older pynvml may
             # lack a function (AttributeError) as well as fail a query (NVMLError)
             log.warning("listing the NVIDIA GPUs failed", exc_info=True)
             return (), STATUS_NO_LIBRARY, f"NVML query failed: {type(exc).__name__}: {exc}"

@@ -77,7 +77,7 @@ class RoutingRecorder:
             if not ask and wanted:
                 self._store(tensor, kind, layer)
             return wanted if ask else True
-        except Exception:  # noqa: BLE001 - must never propagate into C
+        except Exception:  # must never propagate into C
             log.exception("routing record failed")
             return not ask
 

@@ -127,7 +127,7 @@ class ScriptedModel:
                              request.conversation_id))
 
     def document(self, request: DocumentRequest, stop: CancelToken, emit) -> None:
-        from engine.documents.summarize import DocumentSummarizer  # noqa: PLC0415
+        from engine.documents.summarize import DocumentSummarizer
 
         self.models.requests.append(request)
         if self.models.documents is not None:
@@ -137,7 +137,7 @@ class ScriptedModel:
         DocumentSummarizer(self.script.document_model, request, emit, stop).run()
 
     def ask(self, request: QuestionRequest, stop: CancelToken, emit) -> None:
-        from engine.documents.ask import QuestionAnswerer  # noqa: PLC0415
+        from engine.documents.ask import QuestionAnswerer
 
         self.models.requests.append(request)
         QuestionAnswerer(self.script.document_model, request, emit, stop).run()

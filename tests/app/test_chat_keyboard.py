@@ -84,8 +84,8 @@ def _mnemonic(text: str) -> str:
 
 @pytest.mark.parametrize("language", ["en", "ko", "zh_CN"])
 def test_no_menu_repeats_a_mnemonic_in_any_language(qapp, language):
-    from app.i18n import install_translator, uninstall_translators  # noqa: PLC0415
-    from app.main_window import MainWindow  # noqa: PLC0415
+    from app.i18n import install_translator, uninstall_translators
+    from app.main_window import MainWindow
     translators = install_translator(qapp, language)
     try:
         window = MainWindow()
@@ -105,8 +105,8 @@ def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app
     """It went Message → Send → four gauge sections → Attach → the notice's buttons; then
     Send before Attach and on into the side panel's text (issue 29). Now Attach, Send, the
     notice, the conversation list; the gauge is reached with Ctrl+Shift+G and the arrows."""
-    from app.notifications import NoticeAction  # noqa: PLC0415
-    from tests.app.test_documents_app import FakeDocuments  # noqa: PLC0415
+    from app.notifications import NoticeAction
+    from tests.app.test_documents_app import FakeDocuments
     rotary = make_app(script=FakeScript(answers=[("One",)]))
     wait_ready(qtbot, rotary)
     rotary.window.activateWindow()
@@ -139,7 +139,7 @@ def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app
 
 
 def test_escape_closes_the_document_card(qtbot, make_app, tmp_path):
-    from tests.app.test_documents_app import FakeDocuments  # noqa: PLC0415
+    from tests.app.test_documents_app import FakeDocuments
     rotary = make_app()
     wait_ready(qtbot, rotary)
     rotary.window.show()

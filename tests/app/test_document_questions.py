@@ -173,10 +173,10 @@ def test_a_scanned_page_is_read_by_ocr_and_the_list_says_so(qtbot, make_app, tmp
 
 
 def test_the_not_found_note_is_in_the_interface_language(qtbot, make_app, tmp_path, qapp):
-    from app.document_questions import answer_text  # noqa: PLC0415
-    from app.i18n import I18N_DIR  # noqa: PLC0415
-    from engine.api import CitationCheck, DocumentAnswered  # noqa: PLC0415
-    from engine.messages import msg  # noqa: PLC0415
+    from app.document_questions import answer_text
+    from app.i18n import I18N_DIR
+    from engine.api import CitationCheck, DocumentAnswered
+    from engine.messages import msg
     where = msg("documents.page_ref", page=12)
     event = DocumentAnswered(1, 2, "Costs are 4,500 EUR [p. 12].", (), (CitationCheck(
         "[p. 12]", 20, 27, "a.pdf", where, "not_found", ("4500",), ("4500",)),),
@@ -193,9 +193,9 @@ def test_the_not_found_note_is_in_the_interface_language(qtbot, make_app, tmp_pa
 
 
 def test_a_version_3_history_gains_the_document_list_and_keeps_its_messages(tmp_path):
-    import sqlite3  # noqa: PLC0415
+    import sqlite3
 
-    from app.history import MIGRATIONS, SCHEMA_VERSION, HistoryStore  # noqa: PLC0415
+    from app.history import MIGRATIONS, SCHEMA_VERSION, HistoryStore
     path = tmp_path / "history.sqlite"
     db = sqlite3.connect(path)
     for version in range(3):

@@ -221,10 +221,10 @@ def test_first_window_size_fits_a_small_screen(qapp, monkeypatch):
 def test_every_kind_of_engine_error_has_a_sentence_in_the_interface_language():
     """The safety net for an error without a catalogue message: its kind, or its family,
     has a translated sentence (the engine's own errors carry messages: test_messages.py)."""
-    import inspect  # noqa: PLC0415
+    import inspect
 
-    from app.error_text import _kinds  # noqa: PLC0415
-    from engine import errors  # noqa: PLC0415
+    from app.error_text import _kinds
+    from engine import errors
     for_developers = {errors.EngineError, errors.TraceFormatError, errors.BudgetError}
     # raised with a message by the engine, and with words of its own (tr) by the bridge
     own_words = {errors.EngineStateError}
@@ -236,9 +236,9 @@ def test_every_kind_of_engine_error_has_a_sentence_in_the_interface_language():
 
 def test_engine_errors_are_shown_in_korean_with_the_english_kept_for_it(qapp, qtbot):
     # The engine writes English; a Korean interface showed it as it was.
-    from app import i18n  # noqa: PLC0415
-    from app.notifications import NotificationService  # noqa: PLC0415
-    from engine.errors import ModelLoadError  # noqa: PLC0415
+    from app import i18n
+    from app.notifications import NotificationService
+    from engine.errors import ModelLoadError
     error = ModelLoadError("llama.cpp could not load the model.", "general.name")
     notices = NotificationService()
     assert notices.engine_error(error).message == error.message        # English: as written
@@ -253,10 +253,10 @@ def test_engine_errors_are_shown_in_korean_with_the_english_kept_for_it(qapp, qt
 
 def test_catalogue_errors_are_said_in_korean_with_their_parameters(qapp, monkeypatch):
     # A catalogue message is translated whole, parameters filled in after translation.
-    from app import i18n  # noqa: PLC0415
-    from app.error_text import error_text  # noqa: PLC0415
-    from engine import messages  # noqa: PLC0415
-    from engine.errors import EngineStateError  # noqa: PLC0415
+    from app import i18n
+    from app.error_text import error_text
+    from engine import messages
+    from engine.errors import EngineStateError
     error = EngineStateError(messages.msg("engine.no_model"), "trace")
     assert error_text(error) == (error.message, "trace")
     translators = i18n.install_translator(qapp, "ko")
@@ -271,15 +271,15 @@ def test_catalogue_errors_are_said_in_korean_with_their_parameters(qapp, monkeyp
 def test_a_korean_user_reads_which_file_server_and_setting(qapp, tmp_path):
     """Issue 21: a Korean user got a generic sentence per kind of error; the engine's own
     errors and reports now reach them whole, with their file, address and numbers."""
-    import re  # noqa: PLC0415
+    import re
 
-    from app import i18n  # noqa: PLC0415
-    from app.error_text import error_text  # noqa: PLC0415
-    from app.messages import say  # noqa: PLC0415
-    from engine.errors import EngineError  # noqa: PLC0415
-    from engine.messages import msg  # noqa: PLC0415
-    from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
-    from engine.remote.errors import model_not_found  # noqa: PLC0415
+    from app import i18n
+    from app.error_text import error_text
+    from app.messages import say
+    from engine.errors import EngineError
+    from engine.messages import msg
+    from engine.model.inspect_gguf import inspect_model
+    from engine.remote.errors import model_not_found
 
     def raised(call) -> EngineError:
         try:

@@ -254,8 +254,8 @@ def test_the_message_box_keeps_its_width_in_a_small_window(qtbot, make_app):
 def test_a_server_that_does_not_report_its_context_is_said_so_and_what_was_sent_counts(
         qtbot, make_app):
     """It said "Conversation memory: no model loaded" while chatting through the server."""
-    from engine.api import ServerInfo, ServerModelLoaded  # noqa: PLC0415
-    from engine.messages import msg  # noqa: PLC0415
+    from engine.api import ServerInfo, ServerModelLoaded
+    from engine.messages import msg
     rotary = make_app(autoload=False)
     gauge = rotary.window.gauge
     server = ServerInfo("http://127.0.0.1:8000/v1", "qwen3.6", 0, "/extras/tokenize")
@@ -284,7 +284,7 @@ def test_reading_a_document_and_a_cached_prompt_are_said_plainly():
 
 
 def test_the_gauge_says_it_reads_the_document_during_a_summary(qtbot, make_app, tmp_path):
-    from tests.app.test_documents_app import FakeDocuments  # noqa: PLC0415
+    from tests.app.test_documents_app import FakeDocuments
     rotary = make_app()
     wait_ready(qtbot, rotary)
     FakeDocuments(rotary.fake["engine"], part_delay=0.3)
@@ -318,7 +318,7 @@ def test_an_instant_office_server_shows_no_reading_speed():
 
 
 def test_a_server_that_cannot_be_reached_is_said_not_no_graphics_card(qtbot, make_app):
-    from engine.errors import ServerUnreachableError  # noqa: PLC0415
+    from engine.errors import ServerUnreachableError
     script = FakeScript(fail_load=ServerUnreachableError(
         "The office server at http://127.0.0.1:9 does not answer."))
     rotary = make_app(script=script, hardware=fake_hardware(gpu=False))
@@ -327,7 +327,7 @@ def test_a_server_that_cannot_be_reached_is_said_not_no_graphics_card(qtbot, mak
     gauge.refresh()
     caption = gauge.sections["vram"].caption.text()
     assert "office server cannot be reached" in caption and "graphics card" not in caption
-    from engine.errors import ServerAuthError  # noqa: PLC0415
+    from engine.errors import ServerAuthError
     gauge.on_load_failed(ServerAuthError("The office server refused the access key."))
     caption = gauge.sections["vram"].caption.text()
     assert "did not start the model" in caption and "graphics card" not in caption

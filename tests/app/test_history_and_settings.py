@@ -101,12 +101,12 @@ def test_preset_names_come_from_the_engine_registry(rotary_home):
 def test_the_app_names_no_preset_itself():
     """Issue 21: preset names lived in the engine, app/settings.py, app/wizard.py and
     app/loading.py. The app now reads names and titles from the engine's registry."""
-    import ast  # noqa: PLC0415
-    from pathlib import Path  # noqa: PLC0415
+    import ast
+    from pathlib import Path
 
-    from engine.plan import PRESETS, preset_names, preset_words  # noqa: PLC0415
-    from app.settings import preset_label  # noqa: PLC0415
-    from app.wizard import preset_words as wizard_words  # noqa: PLC0415
+    from engine.plan import PRESETS, preset_names, preset_words
+    from app.settings import preset_label
+    from app.wizard import preset_words as wizard_words
     names = set(preset_names()) | set(PRESETS)
     written = []
     for path in sorted((Path(__file__).resolve().parents[2] / "app").glob("*.py")):
@@ -123,10 +123,10 @@ def test_the_app_names_no_preset_itself():
 def test_every_setting_is_declared_once_with_its_check_label_and_reload_rule(rotary_home):
     """Issue 21: a setting's check, its name for people and whether it reloads the model
     were three lists in app/settings.py and a fourth in app/application.py."""
-    import dataclasses  # noqa: PLC0415
+    import dataclasses
 
-    from app import application  # noqa: PLC0415
-    from app.settings import MODEL_FIELDS, _field_label  # noqa: PLC0415
+    from app import application
+    from app.settings import MODEL_FIELDS, _field_label
     paths = default_paths()
     for field in dataclasses.fields(Settings):
         if field.name == "schema_version":

@@ -82,7 +82,7 @@ def assert_korean(texts, data=()) -> None:
 def korean_app(make_app):
     def build(**kwargs):
         settings = kwargs.pop("settings", Settings(first_run_done=True))
-        from dataclasses import replace  # noqa: PLC0415
+        from dataclasses import replace
         return make_app(settings=replace(settings, language="ko"), **kwargs)
     return build
 
@@ -106,7 +106,7 @@ LONG = tuple(f" 낱말{i}" for i in range(300))
 
 
 def test_chat_says_everything_in_korean(qtbot, korean_app):
-    from tests.app.fakes import FakeScript  # noqa: PLC0415
+    from tests.app.fakes import FakeScript
     rotary = korean_app(script=FakeScript(answers=[("Hello", " there"), LONG, ()]))
     wait_ready(qtbot, rotary)
     window, pane = rotary.window, rotary.window.chat
@@ -140,8 +140,8 @@ def test_the_check_sees_english_on_an_english_screen(qtbot, make_app):
 
 
 def test_a_document_summary_says_everything_in_korean(qtbot, korean_app, tmp_path):
-    from engine.errors import PasswordProtectedError  # noqa: PLC0415
-    from tests.app.test_documents_app import FakeDocuments  # noqa: PLC0415
+    from engine.errors import PasswordProtectedError
+    from tests.app.test_documents_app import FakeDocuments
     rotary = korean_app()
     wait_ready(qtbot, rotary)
     docs = FakeDocuments(rotary.fake["engine"], part_delay=0.2)
@@ -185,7 +185,7 @@ def test_settings_say_everything_in_korean_here_and_with_an_office_server(qtbot,
 
 
 def test_the_first_time_setup_says_everything_in_korean(qtbot, korean_app):
-    from tests.app.fakes import fake_hardware  # noqa: PLC0415
+    from tests.app.fakes import fake_hardware
     rotary = korean_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
     wizard = rotary.wizard
     page = wizard.hardware_page
@@ -207,12 +207,12 @@ def test_the_first_time_setup_says_everything_in_korean(qtbot, korean_app):
 def test_engine_errors_reach_the_screen_in_korean(qtbot, qapp, qloop, rotary_home, tmp_path):
     """A file that is not a model, through the real engine: the notice, its buttons and the
     chooser's verdict (the engine's English goes to "Copy details" only)."""
-    from app.application import RotaryApp  # noqa: PLC0415
-    from app.bridge import real_backend  # noqa: PLC0415
-    from app.paths import default_paths  # noqa: PLC0415
-    from app.settings import SettingsStore  # noqa: PLC0415
-    from app.model_check import ModelChooser  # noqa: PLC0415
-    from tests.app.conftest import close_app  # noqa: PLC0415
+    from app.application import RotaryApp
+    from app.bridge import real_backend
+    from app.paths import default_paths
+    from app.settings import SettingsStore
+    from app.model_check import ModelChooser
+    from tests.app.conftest import close_app
     bad = tmp_path / "notes.gguf"
     bad.write_text("these are notes, not a model", encoding="utf-8")
     paths = default_paths()
@@ -236,10 +236,10 @@ def test_engine_errors_reach_the_screen_in_korean(qtbot, qapp, qloop, rotary_hom
 # ---- on the real engine: what the engine itself says ------------------------------------
 
 def _real_app(qapp, qloop, settings: Settings):
-    from app.application import RotaryApp  # noqa: PLC0415
-    from app.bridge import real_backend  # noqa: PLC0415
-    from app.paths import default_paths  # noqa: PLC0415
-    from app.settings import SettingsStore  # noqa: PLC0415
+    from app.application import RotaryApp
+    from app.bridge import real_backend
+    from app.paths import default_paths
+    from app.settings import SettingsStore
     paths = default_paths()
     SettingsStore(paths.settings_file).save(settings)
     return RotaryApp(qapp, qloop, real_backend(), paths)
@@ -247,7 +247,7 @@ def _real_app(qapp, qloop, settings: Settings):
 
 @pytest.mark.slow
 def test_loading_a_model_says_its_steps_in_korean(qtbot, qapp, qloop, rotary_home):
-    from tests.app.conftest import close_app  # noqa: PLC0415
+    from tests.app.conftest import close_app
     rotary = _real_app(qapp, qloop, Settings(first_run_done=True, language="ko",
                                              preset="cpu-only"))
     steps, panel = [], rotary.window.loading
@@ -263,8 +263,8 @@ def test_loading_a_model_says_its_steps_in_korean(qtbot, qapp, qloop, rotary_hom
 
 @pytest.mark.slow
 def test_the_model_check_says_its_verdict_in_korean(qtbot, qapp, qloop, rotary_home):
-    from app.model_check import ModelChooser  # noqa: PLC0415
-    from tests.app.conftest import close_app  # noqa: PLC0415
+    from app.model_check import ModelChooser
+    from tests.app.conftest import close_app
     rotary = _real_app(qapp, qloop, Settings(first_run_done=True, language="ko",
                                              preset="cpu-only"))
     try:

@@ -262,7 +262,7 @@ def test_quitting_mid_answer_keeps_it_as_stopped_not_interrupted(qtbot, make_app
     assert store.interrupted == 0 and answer.status == COMPLETE
     assert answer.stats["stop_reason"] == "closed" and answer.content.startswith(" w0")
     store.close()
-    from app.chat_view import _stored_status  # noqa: PLC0415
+    from app.chat_view import _stored_status
     assert _stored_status(answer) == "Stopped when Rotary was closed."       # not "You stopped"
 
 

@@ -62,7 +62,7 @@ def test_actions_show_on_hover_and_focus_only_and_stay_in_the_tab_order(qtbot, c
 
 
 def _leave():
-    from PySide6.QtCore import QEvent  # noqa: PLC0415
+    from PySide6.QtCore import QEvent
     return QEvent(QEvent.Type.Leave)
 
 

@@ -105,10 +105,10 @@ def test_the_model_check_names_the_speed_measured_on_this_computer(qtbot, qapp, 
     """Before any answer the check gives the bandwidth model's range (2-5x wide); after
     answers on this model it names one figure, from what the engine measured, with the
     answers' spread as its range, and keeps it across a restart."""
-    import re  # noqa: PLC0415
+    import re
     from app.application import RotaryApp
     from app.bridge import real_backend
-    from app.model_check import ModelChooser  # noqa: PLC0415
+    from app.model_check import ModelChooser
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
     rotary = RotaryApp(qapp, qloop, real_backend(), paths)

@@ -70,7 +70,7 @@ class _MemoryBackend:
     """A working password store for the test (keyring's own backends need a desktop)."""
 
     def __new__(cls):
-        from keyring.backend import KeyringBackend  # noqa: PLC0415
+        from keyring.backend import KeyringBackend
 
         class Backend(KeyringBackend):
             priority = 1
@@ -261,7 +261,7 @@ def test_typing_the_key_in_settings_connects_at_once(qtbot, qapp, qloop, rotary_
     nothing happened (a key is not a setting, so nothing reloaded) until "Try again"."""
     from app.application import RotaryApp
     from app.bridge import real_backend
-    from app.settings_dialog import QDialogButtonBox  # noqa: PLC0415
+    from app.settings_dialog import QDialogButtonBox
     keys = MemoryKeys()                                   # no key kept yet
     monkeypatch.setattr("app.server_settings.KeyStore", lambda: keys)
     paths = default_paths()

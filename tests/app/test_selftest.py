@@ -126,12 +126,12 @@ def test_the_wizard_runs_the_same_checks_through_the_bridge(qtbot, qloop, rotary
 
 def test_failed_checks_are_named_in_the_interface_language(qapp):
     # The names went through tr() as variables, which lupdate never sees: they stayed English.
-    import re  # noqa: PLC0415
+    import re
 
-    from PySide6.QtCore import QTranslator  # noqa: PLC0415
+    from PySide6.QtCore import QTranslator
 
-    from app.i18n import I18N_DIR  # noqa: PLC0415
-    from app.selftest import check_titles  # noqa: PLC0415
+    from app.i18n import I18N_DIR
+    from app.selftest import check_titles
     source = (Path(__file__).parents[2] / "app" / "selftest.py").read_text(encoding="utf-8")
     named = set(re.findall(r'Check\("([a-z ]+)"', source)) | \
         set(re.findall(r'check_folder_writable\("([a-z ]+)"', source))
@@ -148,9 +148,9 @@ def test_failed_checks_are_named_in_the_interface_language(qapp):
 
 
 def test_a_c_helper_that_does_not_match_the_engine_fails_its_check(monkeypatch):
-    from app import selftest  # noqa: PLC0415
-    from engine.native.abi import NativeAbiError  # noqa: PLC0415
-    from engine.residency import native_rotary  # noqa: PLC0415
+    from app import selftest
+    from engine.native.abi import NativeAbiError
+    from engine.residency import native_rotary
 
     def mismatched():
         raise NativeAbiError("rp_engine.budget is at 40 in C, 32 here")

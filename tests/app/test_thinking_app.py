@@ -20,8 +20,8 @@ LEAKS = re.compile(r"<\|?/?[a-z_]+\|?>|\banalysis\b|\bthought\b|\bassistant\b|<t
 
 
 def _start(qtbot, qapp, qloop, model_path):
-    from app.application import RotaryApp  # noqa: PLC0415
-    from app.bridge import real_backend  # noqa: PLC0415
+    from app.application import RotaryApp
+    from app.bridge import real_backend
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only",
                                                      model_path=str(model_path)))
@@ -115,9 +115,9 @@ def test_a_looping_model_is_stopped_with_a_notice_never_in_the_answer(qtbot, qap
 
 
 def test_an_older_history_gains_the_thinking_column_and_keeps_its_messages(tmp_path):
-    import sqlite3  # noqa: PLC0415
+    import sqlite3
 
-    from app.history import MIGRATIONS  # noqa: PLC0415
+    from app.history import MIGRATIONS
     path = tmp_path / "history.sqlite"
     db = sqlite3.connect(path)
     for version in range(4):
@@ -148,7 +148,7 @@ def _summarise(qtbot, rotary, path):
 
 def test_a_summary_from_a_looping_model_fails_plainly_and_is_not_stored(qtbot, qapp, qloop,
                                                                          rotary_home, tmp_path):
-    from tests.support.document_samples import long_pdf  # noqa: PLC0415
+    from tests.support.document_samples import long_pdf
     rotary, _ = _start(qtbot, qapp, qloop, write_reply_model("loop", tmp_path))
     rotary.allow_unexpected = True
     try:
@@ -166,7 +166,7 @@ def test_a_summary_from_a_looping_model_fails_plainly_and_is_not_stored(qtbot, q
 
 def test_a_summary_from_a_thinking_model_holds_none_of_its_thinking(qtbot, qapp, qloop,
                                                                     rotary_home, tmp_path):
-    from tests.support.document_samples import long_pdf  # noqa: PLC0415
+    from tests.support.document_samples import long_pdf
     rotary, requests = _start(qtbot, qapp, qloop, write_reply_model("qwen35", tmp_path))
     try:
         _summarise(qtbot, rotary, long_pdf(tmp_path / "report.pdf", 4, paragraphs_per_page=1))
@@ -182,7 +182,7 @@ def test_a_summary_from_a_thinking_model_holds_none_of_its_thinking(qtbot, qapp,
 @pytest.mark.parametrize("temperature, own", [(0.7, True), (0.4, False)])
 def test_older_settings_follow_the_models_sampling_unless_a_variety_was_set(tmp_path,
                                                                             temperature, own):
-    import json  # noqa: PLC0415
+    import json
     path = tmp_path / "settings.json"
     path.write_text(json.dumps({"schema_version": 3, "temperature": temperature}))
     loaded = SettingsStore(path).load()

@@ -207,8 +207,8 @@ def test_wizard_check_my_computer_shows_the_self_test_verdict(qtbot, make_app):
 def test_after_check_my_computer_the_focus_stays_on_its_button(qtbot, make_app):
     """Without a graphics card the office-server offer follows the button: a disabled
     button handed it the focus, and a second Space left the wizard."""
-    from PySide6.QtWidgets import QApplication  # noqa: PLC0415
-    from tests.app.fakes import fake_hardware  # noqa: PLC0415
+    from PySide6.QtWidgets import QApplication
+    from tests.app.fakes import fake_hardware
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
     wizard, page = rotary.wizard, rotary.wizard.hardware_page
     qtbot.waitUntil(lambda: wizard.server_button.isVisible(), timeout=3000)
@@ -231,11 +231,11 @@ def test_settings_in_office_server_mode_fit_a_small_screen(tmp_path, width, heig
     """It was 741–791 px tall: OK and Cancel fell below a 1280x800 screen, the key note was
     cut in half and the model box clipped. On a screen of that size, in a real (offscreen)
     window: the dialog is on the screen, OK with it, and nothing is squeezed."""
-    import json  # noqa: PLC0415
-    import os  # noqa: PLC0415
-    import subprocess  # noqa: PLC0415
-    import sys  # noqa: PLC0415
-    from pathlib import Path  # noqa: PLC0415
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
     config = tmp_path / "screen.json"
     config.write_text(json.dumps({"screens": [{"name": "s", "x": 0, "y": 0, "width": width,
                                                "height": height, "logicalDpi": 96}]}))

@@ -302,7 +302,7 @@ def test_chat_on_a_device_that_does_not_exist_says_so(tmp_path):
 
 
 def test_engine_plan_says_which_device_it_plans_for():
-    from engine.cli.devices import planned_device  # noqa: PLC0415
+    from engine.cli.devices import planned_device
 
     listing = (VariantDevices(CPU_BUILD, (CPU_DEV,)),)
     gpus, unused = usable_gpus((nvml_gpu(),), selection(*listing))
@@ -319,9 +319,9 @@ def test_engine_plan_says_which_device_it_plans_for():
 def test_the_loaded_model_reports_what_it_placed(tiny_moe_path, cpu_recipe):
     """A real load on the CPU build: bytes from llama.cpp's own buffer log, in the summary."""
     pytest.importorskip("llama_cpp")
-    from engine.api import LoadRequest  # noqa: PLC0415
-    from engine.runtime import slot_cache  # noqa: PLC0415
-    from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
+    from engine.api import LoadRequest
+    from engine.runtime import slot_cache
+    from engine.runtime.loader import load_with_fallback
 
     slots = (2, 2, 2, 2) if slot_cache.available() else ()
     loaded = load_with_fallback(LoadRequest(str(tiny_moe_path), recipe=cpu_recipe(

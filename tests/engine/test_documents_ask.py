@@ -203,7 +203,7 @@ def test_a_whole_document_question_that_does_not_fit_is_read_in_parts(tmp_path):
 
 
 def test_a_missing_document_is_a_plain_error(tmp_path):
-    from engine.errors import DocumentError  # noqa: PLC0415
+    from engine.errors import DocumentError
     with pytest.raises(DocumentError, match="Attach it again"):
         ask(ScriptedModel(), str(tmp_path / "i.sqlite"), ("0" * 64,), "Anything?")
     with pytest.raises(DocumentError, match="no documents"):
@@ -213,7 +213,7 @@ def test_a_missing_document_is_a_plain_error(tmp_path):
 # ---- what a user reads about a plain text file ---------------------------------------------------
 
 def test_a_text_file_counts_its_lines_not_blocks_of_sixty(tmp_path):
-    from engine.documents.report import found_msg  # noqa: PLC0415
+    from engine.documents.report import found_msg
     path = tmp_path / "minutes.txt"
     path.write_text("\n".join(f"Line {n} of the minutes." for n in range(1, 641)) + "\n",
                     encoding="utf-8")
@@ -225,7 +225,7 @@ def test_a_text_file_counts_its_lines_not_blocks_of_sixty(tmp_path):
 
 
 def test_english_errors_say_pictures_not_text_layer(tmp_path):
-    from engine.messages import CATALOGUE  # noqa: PLC0415
+    from engine.messages import CATALOGUE
     documents = [t for code, t in CATALOGUE.items() if code.startswith("documents.")]
     assert not [t for t in documents if "text layer" in t]
     assert "pictures" in str(msg("documents.pictures_only"))
@@ -235,7 +235,7 @@ def test_english_errors_say_pictures_not_text_layer(tmp_path):
 
 def test_engine_ask_prints_passages_and_the_check_as_json(tiny_moe_path, tmp_path, capsys,
                                                           monkeypatch):
-    from engine.__main__ import main  # noqa: PLC0415
+    from engine.__main__ import main
     monkeypatch.setenv("ROTARY_HOME", str(tmp_path / "home"))
     pdf = report_pdf(tmp_path / "report.pdf", pages=4)
     memo = tmp_path / "memo.md"

@@ -47,7 +47,7 @@ def test_an_error_keeps_its_code_and_says_english():
 
 def test_every_template_has_korean_and_chinese_with_the_same_placeholders():
     sys.path.insert(0, str(ROOT / "resources" / "i18n"))
-    from engine_translations import ENGINE_TRANSLATIONS  # noqa: PLC0415
+    from engine_translations import ENGINE_TRANSLATIONS
     missing = sorted(set(CATALOGUE.values()) - set(ENGINE_TRANSLATIONS))
     assert not missing, f"add to resources/i18n/engine_translations.py: {missing}"
     for template, translated in ENGINE_TRANSLATIONS.items():
@@ -59,7 +59,7 @@ def test_each_engine_message_is_translated_in_one_place():
     """The app's table (translations.py, for tr()) holds no engine template: two tables
     would drift apart (one sentence was already translated two ways)."""
     sys.path.insert(0, str(ROOT / "resources" / "i18n"))
-    from translations import TRANSLATIONS  # noqa: PLC0415
+    from translations import TRANSLATIONS
     both = sorted(set(CATALOGUE.values()) & set(TRANSLATIONS))
     assert not both, f"engine messages belong in engine_translations.py only: {both}"
 
@@ -70,10 +70,10 @@ NOT_YET = ("engine/documents/", "engine/residency/", "engine/demo/")
 
 def _english_errors(path: Path) -> list[str]:
     """Calls of an EngineError class (or of msg-less helpers) whose message is a literal."""
-    import ast  # noqa: PLC0415
-    import inspect  # noqa: PLC0415
+    import ast
+    import inspect
 
-    from engine import errors  # noqa: PLC0415
+    from engine import errors
     kinds = {name for name, kind in inspect.getmembers(errors, inspect.isclass)
              if issubclass(kind, errors.EngineError)}
     found = []
@@ -97,11 +97,11 @@ def test_the_engine_raises_catalogue_messages_not_english():
 
 def test_events_and_reports_carry_messages():
     """Sentences in engine events are Msg, for the app to say in its language."""
-    import dataclasses  # noqa: PLC0415
-    import typing  # noqa: PLC0415
+    import dataclasses
+    import typing
 
-    from engine import api, recipe  # noqa: PLC0415
-    from engine.plan import speed  # noqa: PLC0415
+    from engine import api, recipe
+    from engine.plan import speed
     for kind, field in ((api.LoadProgress, "message"), (api.LoadFallback, "message"),
                         (api.ModelLoaded, "message"), (api.ServerModelLoaded, "message"),
                         (recipe.Recipe, "note"), (recipe.Recipe, "prompt_note"),

@@ -145,7 +145,7 @@ def test_a_recorder_mirror_with_a_wrong_type_fails_loudly(places, monkeypatch):
 
 
 def test_ggml_tensor_matches_the_loaded_ggml_and_a_wrong_one_fails(monkeypatch):
-    from engine.runtime import bindings  # noqa: PLC0415
+    from engine.runtime import bindings
 
     lib = bindings.ggml()                                # checked once, at first use
     bindings.check_tensor_layout(lib)

@@ -221,8 +221,8 @@ def test_c_recorder_captures_the_router_input(tiny_moe_path, cpu_recipe):
 def test_ggml_type_ids_come_from_gguf_and_match_the_bundled_ggml():
     """One source for ggml's type ids (gguf.GGMLQuantizationType), checked against the
     enum of the libggml this engine loads (llama-cpp-python's copy of it)."""
-    from engine.runtime.llama_model import KV_TYPES  # noqa: PLC0415
-    from engine.runtime.routing import GGML_TYPE_I32  # noqa: PLC0415
+    from engine.runtime.llama_model import KV_TYPES
+    from engine.runtime.routing import GGML_TYPE_I32
     llama = pytest.importorskip("llama_cpp.llama_cpp")
     shared = [t for t in gguf.GGMLQuantizationType if hasattr(llama, f"GGML_TYPE_{t.name}")]
     assert len(shared) > 20

@@ -289,14 +289,14 @@ def test_selection_native_by_default_python_as_reference_and_fallback(monkeypatc
 # ---- the engine runs the native policy ------------------------------------------------------
 
 def _engine_available() -> bool:
-    from engine.runtime import slot_cache  # noqa: PLC0415
+    from engine.runtime import slot_cache
 
     return slot_cache.available()
 
 
 def test_the_slot_cache_signatures_are_the_ones_the_c_step_calls():
     # rotary_policy.c's rp_read_routing_fn, rp_upload_fn, rp_stage_fn and rp_commit_fn
-    from engine.runtime import slot_cache  # noqa: PLC0415
+    from engine.runtime import slot_cache
 
     expected = {"read_routing": ["c_void_p", "LP_c_int", "LP_c_float"],
                 "upload": ["c_void_p", "c_int", "c_int", "LP_c_int", "LP_c_int"],
@@ -365,8 +365,8 @@ def test_a_failing_slot_cache_call_inside_the_c_step_is_reported_by_name():
 
 @pytest.mark.skipif(not _engine_available(), reason="the installed llama-cpp-python has no slot cache")
 def test_the_engine_decides_with_the_native_policy_and_matches_python(tiny_moe_path, cpu_recipe):
-    from tools.residency_sim.simulate import replay  # noqa: PLC0415
-    from engine.runtime.llama_model import NativeModel, Sampling  # noqa: PLC0415
+    from tools.residency_sim.simulate import replay
+    from engine.runtime.llama_model import NativeModel, Sampling
 
     recipe = cpu_recipe(expert_slots=(3, 2, 3, 2), residency_policy="rotary", upload_cap=1)
     model = NativeModel(str(tiny_moe_path), recipe)

@@ -9,15 +9,15 @@ import pytest
 
 pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
 
-from engine.api import (ChatMessage, ChatRequest, LoadRequest, RequestFailed,  # noqa: E402
+from engine.api import (ChatMessage, ChatRequest, LoadRequest, RequestFailed,
                         RequestFinished, ServerModelLoaded, StepRecord)
-from engine.errors import (ServerAuthError, ServerBusyError, ServerContextFullError,  # noqa: E402
+from engine.errors import (ServerAuthError, ServerBusyError, ServerContextFullError,
                            ServerDroppedError, ServerModelNotFoundError, ServerUnreachableError)
-from engine.demo.demo_model import DEMO_TEXT, write_demo_model  # noqa: E402
-from engine.remote.config import ServerConfig  # noqa: E402
-from engine.remote.errors import status_error  # noqa: E402
-from tests.support.fixture_server import FixtureServer, free_port  # noqa: E402
-from engine.remote.service import RemoteEngineService, list_models  # noqa: E402
+from engine.demo.demo_model import DEMO_TEXT, write_demo_model
+from engine.remote.config import ServerConfig
+from engine.remote.errors import status_error
+from tests.support.fixture_server import FixtureServer, free_port
+from engine.remote.service import RemoteEngineService, list_models
 
 TIMEOUT = 60.0
 

@@ -11,8 +11,8 @@ import pytest
 
 pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
 
-from engine.demo.demo_model import DEMO_TEXT, write_demo_model  # noqa: E402
-from tests.support.fixture_server import FixtureServer, free_port  # noqa: E402
+from engine.demo.demo_model import DEMO_TEXT, write_demo_model
+from tests.support.fixture_server import FixtureServer, free_port
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 

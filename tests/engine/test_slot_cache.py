@@ -58,7 +58,7 @@ def greedy(model: NativeModel, n: int = TOKENS, prompt: str = PROMPT):
 @pytest.fixture(scope="session")
 def reference(tiny_moe_path, tiny_merged_moe_path):
     """Cache-off greedy runs of both fixtures, computed once."""
-    from engine.recipe import MemoryEstimate, Recipe  # noqa: PLC0415
+    from engine.recipe import MemoryEstimate, Recipe
 
     def recipe(**overrides):   # the same fixed CPU recipe as the cpu_recipe fixture
         values = dict(preset="test", n_gpu_layers=0, cpu_expert_layers=(), n_ctx=512,
@@ -109,7 +109,7 @@ def test_cache_on_gives_bitwise_the_stock_logits_with_evictions(fixture_path, po
 @pytest.mark.parametrize("policy", ["lru", "rotary"])
 def test_engine_counts_equal_the_simulator_on_the_same_routing(tiny_moe_path, cpu_recipe, policy,
                                                                router_probs):
-    from tools.residency_sim.simulate import replay  # noqa: PLC0415
+    from tools.residency_sim.simulate import replay
 
     model = load(tiny_moe_path, cpu_recipe, slots=[3, 2, 3, 2], policy=policy, upload_cap=1,
                  router_probs=router_probs)
@@ -190,8 +190,8 @@ def test_native_init_refuses_too_few_slots(tiny_moe_path, cpu_recipe):
 
 
 def test_cache_off_is_the_stock_path(tiny_moe_path, cpu_recipe):
-    from engine.api import ChatMessage  # noqa: PLC0415
-    from engine.runtime.generate import stream_generate  # noqa: PLC0415
+    from engine.api import ChatMessage
+    from engine.runtime.generate import stream_generate
 
     model = load(tiny_moe_path, cpu_recipe)
     try:
@@ -204,8 +204,8 @@ def test_cache_off_is_the_stock_path(tiny_moe_path, cpu_recipe):
 
 
 def test_step_records_carry_the_slot_cache_numbers(tiny_moe_path, cpu_recipe):
-    from engine.api import ChatMessage  # noqa: PLC0415
-    from engine.runtime.generate import stream_generate  # noqa: PLC0415
+    from engine.api import ChatMessage
+    from engine.runtime.generate import stream_generate
 
     model = load(tiny_moe_path, cpu_recipe, slots=[4] * 4)
     try:
@@ -308,9 +308,9 @@ def test_switching_conversations_brings_their_slots_back(tiny_moe_path, cpu_reci
 
 
 def _cli(*args, stdin="hello the model\n\n"):
-    import json  # noqa: PLC0415
-    import subprocess  # noqa: PLC0415
-    import sys  # noqa: PLC0415
+    import json
+    import subprocess
+    import sys
 
     result = subprocess.run([sys.executable, "-m", "engine", *args], input=stdin,
                             capture_output=True, text=True, timeout=300)
@@ -375,9 +375,9 @@ def test_an_upload_over_a_published_slot_unpublishes_it_at_commit(tiny_moe_path,
 
 def test_no_memory_for_the_slots_steps_down_to_the_stock_layout(tiny_moe_path, monkeypatch):
     """A failed slot allocation is a memory failure: the loader tries half, then stock."""
-    from engine.api import LoadRequest  # noqa: PLC0415
-    from engine.plan.hardware import HardwareInfo  # noqa: PLC0415
-    from engine.runtime import loader  # noqa: PLC0415
+    from engine.api import LoadRequest
+    from engine.plan.hardware import HardwareInfo
+    from engine.runtime import loader
 
     def no_memory(self, *args, **kwargs):
         raise slot_cache.SlotCacheError(slot_cache.E_ALLOC, "The expert slot cache could not be set up")
@@ -385,7 +385,7 @@ def test_no_memory_for_the_slots_steps_down_to_the_stock_layout(tiny_moe_path, m
     monkeypatch.setattr(slot_cache.SlotCache, "__init__", no_memory)
     monkeypatch.setattr("engine.plan.hardware.probe",
                         lambda: HardwareInfo.pretend(vram_gb=0, ram_gb=8, cores=2))
-    from engine.recipe import MemoryEstimate, Recipe  # noqa: PLC0415
+    from engine.recipe import MemoryEstimate, Recipe
 
     slotted = Recipe(preset="cpu-only", n_gpu_layers=0, cpu_expert_layers=(), n_ctx=512, flash_attn=True,
                      kv_type="f16", n_batch=128, n_ubatch=128, n_threads=1, n_threads_batch=1,
@@ -418,7 +418,7 @@ def _transparent_huge_pages() -> str:
 def test_cpu_slot_banks_live_in_huge_pages(tmp_path, cpu_recipe):
     # With 4 KiB pages, reading the host banks cost ~10% more than the mmapped weights; banks
     # in a malloc'ed buffer had only its 2 MiB-aligned middle (86%) in huge pages.
-    from engine.demo.tiny_moe import SPECS, write_tiny_moe  # noqa: PLC0415
+    from engine.demo.tiny_moe import SPECS, write_tiny_moe
 
     spec = SPECS["bench"]                          # banks of ~200 MiB: room for 2 MiB pages
     path = write_tiny_moe(tmp_path / "bench-moe.gguf", "bench")

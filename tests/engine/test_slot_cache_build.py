@@ -57,8 +57,8 @@ def test_a_patch_that_does_not_apply_stops_the_set_up(tmp_path, monkeypatch):
 def test_the_llama_cpp_version_is_written_in_pyproject_only(tmp_path, monkeypatch):
     """bootstrap reads the pin from pyproject.toml (it had its own copy to keep in step),
     with tomllib or, on Python 3.10, its own small reader: both read the same list."""
-    import builtins  # noqa: PLC0415
-    import sys  # noqa: PLC0415
+    import builtins
+    import sys
 
     bootstrap = _build_facts()
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
@@ -83,5 +83,5 @@ def test_the_llama_cpp_version_is_written_in_pyproject_only(tmp_path, monkeypatc
     with pytest.raises(SystemExit, match="does not pin"):
         bootstrap.pinned("llama-cpp-python", changed)
     if sys.version_info >= (3, 11):
-        import tomllib  # noqa: PLC0415
+        import tomllib
         assert with_tomllib == tomllib.loads(text)["project"]["dependencies"]

@@ -32,7 +32,7 @@ def open_model(path, cpu_recipe, slots, policy="lru", recorder=None, **extra):
 
 def greedy_after_prompt(model: NativeModel, n: int = 48):
     """Prompt, warm start, then n greedy tokens: (tokens, logits [n, vocab])."""
-    from engine.runtime.bindings import llama_cpp_module  # noqa: PLC0415
+    from engine.runtime.bindings import llama_cpp_module
 
     llama = llama_cpp_module()
     model.decode(model.tokenize(PROMPT))
@@ -48,7 +48,7 @@ def greedy_after_prompt(model: NativeModel, n: int = 48):
 
 
 def test_the_loader_installs_no_eval_callback_by_default(tiny_moe_path, cpu_recipe):
-    from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
+    from engine.runtime.loader import load_with_fallback
 
     recipe = cpu_recipe(expert_slots=(2, 2, 2, 2), residency_policy="lru")
     loaded = load_with_fallback(LoadRequest(str(tiny_moe_path), recipe=recipe),
@@ -67,7 +67,7 @@ def test_the_loader_installs_no_eval_callback_by_default(tiny_moe_path, cpu_reci
 
 
 def test_the_recorder_costs_a_sync_per_claimed_node(tiny_moe_path, cpu_recipe):
-    from engine.runtime.generate import GenerationRun  # noqa: PLC0415
+    from engine.runtime.generate import GenerationRun
 
     model = open_model(tiny_moe_path, cpu_recipe, (2, 2, 2, 2), recorder=RoutingRecorder())
     try:
@@ -146,8 +146,8 @@ def test_the_probe_measures_within_its_budget(tiny_moe_path, cpu_recipe):
 
 def test_the_python_mirrors_match_the_patched_header():
     """STATUS_TEXT and COUNTERS restate libllama's enums (patch 0002's llama-slot-cache.h)."""
-    import pathlib  # noqa: PLC0415
-    import re  # noqa: PLC0415
+    import pathlib
+    import re
 
     patch = (pathlib.Path(slot_cache.__file__).parents[1] / "native" / "patches"
              / "0002-llama-slot-cache-state-and-api.patch").read_text(encoding="utf-8")

@@ -88,7 +88,7 @@ def vulkan_folder() -> str:
 
 @pytest.fixture(scope="module")
 def device_model(tmp_path_factory) -> Path:
-    from engine.demo.tiny_moe import SPECS, write_tiny_moe  # noqa: PLC0415
+    from engine.demo.tiny_moe import SPECS, write_tiny_moe
 
     spec = dataclasses.replace(SPECS["test"], seed=2, layer_scale=0.3)
     return write_tiny_moe(tmp_path_factory.mktemp("device") / "device-path.gguf", spec)

@@ -33,7 +33,7 @@ SLOTS = 3          # of 8 experts per layer: hits and misses both happen
 
 
 def recipe(layers: int, slots: int, policy: str = "lru"):
-    from tests.conftest import make_cpu_recipe  # noqa: PLC0415
+    from tests.conftest import make_cpu_recipe
 
     return make_cpu_recipe(n_gpu_layers=-1, cpu_expert_layers=tuple(range(layers)),
                            expert_slots=(slots,) * layers if slots else (),
@@ -43,8 +43,8 @@ def recipe(layers: int, slots: int, policy: str = "lru"):
 def greedy(model, steps: int):
     """Prompt, warm start, then ``steps`` greedy tokens: tokens, logits [steps, vocab], s/token,
     and per step (uploads, hits, host waits) of the slot cache."""
-    from engine.runtime.bindings import llama_cpp_module  # noqa: PLC0415
-    from engine.runtime.llama_model import Sampling  # noqa: PLC0415
+    from engine.runtime.bindings import llama_cpp_module
+    from engine.runtime.llama_model import Sampling
 
     llama = llama_cpp_module()
     model.set_sampling(Sampling(temperature=0))
@@ -65,7 +65,7 @@ def greedy(model, steps: int):
 
 
 def stock_run(path: str, layers: int, steps: int) -> dict:
-    from engine.runtime.llama_model import NativeModel  # noqa: PLC0415
+    from engine.runtime.llama_model import NativeModel
 
     model = NativeModel(path, recipe(layers, 0))
     try:
@@ -76,10 +76,10 @@ def stock_run(path: str, layers: int, steps: int) -> dict:
 
 
 def slots_run(path: str, steps: int) -> dict:
-    from engine.api import LoadRequest  # noqa: PLC0415
-    from engine.runtime.loader import load_with_fallback  # noqa: PLC0415
+    from engine.api import LoadRequest
+    from engine.runtime.loader import load_with_fallback
 
-    from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
+    from engine.model.inspect_gguf import inspect_model
 
     layers = inspect_model(path).n_layers
     loaded = load_with_fallback(LoadRequest(path, recipe=recipe(layers, SLOTS)),
@@ -116,7 +116,7 @@ def _placement(placement) -> dict:
 
 def conversations(loaded) -> dict:
     """Conversation 1, conversation 2, back to 1: what was resident and what moved."""
-    from engine.api import ChatMessage, ChatRequest  # noqa: PLC0415
+    from engine.api import ChatMessage, ChatRequest
 
     cache = loaded.native.slot_cache
 
@@ -144,8 +144,8 @@ def _transfer(cache) -> dict | None:
 
 
 def main(argv: list[str]) -> int:
-    from engine.model.inspect_gguf import inspect_model  # noqa: PLC0415
-    from engine.native import backends  # noqa: PLC0415
+    from engine.model.inspect_gguf import inspect_model
+    from engine.native import backends
 
     path, out = argv[0], Path(argv[1])
     steps = int(argv[2]) if len(argv) > 2 else 48

@@ -24,11 +24,11 @@ def write_pdf(path: str | os.PathLike, pages: Sequence[Sequence[str]], *,
               password: str | None = None, blank: Sequence[int] = ()) -> pathlib.Path:
     """``pages[i]`` is the list of text lines of page i+1; pages in ``blank`` (1-based) get
     no text layer, as a scanned page would."""
-    from pypdf import PdfWriter  # noqa: PLC0415
-    from pypdf.generic import (DecodedStreamObject, DictionaryObject, NameObject)  # noqa: PLC0415
+    from pypdf import PdfWriter
+    from pypdf.generic import (DecodedStreamObject, DictionaryObject, NameObject)
 
     writer = PdfWriter()
-    font = writer._add_object(DictionaryObject({  # noqa: SLF001 - pypdf has no public helper
+    font = writer._add_object(DictionaryObject({  # pypdf has no public helper
         NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
         NameObject("/BaseFont"): NameObject("/Helvetica"),
         NameObject("/Encoding"): NameObject("/WinAnsiEncoding")}))
@@ -38,7 +38,7 @@ def write_pdf(path: str | os.PathLike, pages: Sequence[Sequence[str]], *,
             continue
         stream = DecodedStreamObject()
         stream.set_data(_text_operators(lines))
-        page[NameObject("/Contents")] = writer._add_object(stream)  # noqa: SLF001
+        page[NameObject("/Contents")] = writer._add_object(stream)
         page[NameObject("/Resources")] = DictionaryObject({NameObject("/Font"): DictionaryObject(
             {NameObject("/F1"): font})})
     if password is not None:
@@ -84,7 +84,7 @@ def long_pdf(path: str | os.PathLike, n_pages: int, paragraphs_per_page: int = 4
 def write_docx(path: str | os.PathLike, sections: Sequence[tuple[str, Sequence[str]]],
                table: Sequence[Sequence[str]] | None = None) -> pathlib.Path:
     """Headings with paragraphs under each; an optional table after the last section."""
-    import docx  # noqa: PLC0415
+    import docx
 
     document = docx.Document()
     for heading, paragraphs in sections:
@@ -116,7 +116,7 @@ def cjk_font() -> str | None:
 
 def render_page(lines: Sequence[str], font_path: str | None = None, size: int = 32):
     """A letter page at 200 dpi with ``lines`` drawn on it, as a scanner would give it."""
-    from PIL import Image, ImageDraw, ImageFont  # noqa: PLC0415
+    from PIL import Image, ImageDraw, ImageFont
 
     font = ImageFont.truetype(font_path, size) if font_path else ImageFont.load_default(size=size)
     image = Image.new("L", (1700, 2200), 255)
