@@ -66,7 +66,8 @@ def measure(path: pathlib.Path, recipe, tokens: int) -> list[float]:
         _wait(events, "ModelLoaded")
         speeds = []
         for _ in range(3):          # the first answer warms caches; keep the median
-            service.chat(ChatRequest(messages=PROMPT, max_tokens=tokens, temperature=0))
+            service.chat(ChatRequest(messages=PROMPT, max_tokens=tokens, temperature=0,
+                                     stop_loops=False))     # random weights repeat themselves
             stats = _wait(events, "RequestFinished").stats
             if stats.generated_tokens >= MIN_TOKENS:     # a short answer times nothing
                 speeds.append(stats.decode_tps)

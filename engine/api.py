@@ -63,6 +63,9 @@ class ChatRequest:
     # True: the model's own sampling defaults (engine.runtime.sampling: the GGUF's
     # general.sampling.* keys, else its family's) instead of temperature and top_p above.
     model_sampling: bool = False
+    # False only for measurements that need a fixed number of tokens from a random-weight
+    # fixture (speed benchmarks): the loop guard (engine.runtime.loop_guard) then lets it run.
+    stop_loops: bool = True
 
 
 # ---- events -----------------------------------------------------------------------

@@ -167,8 +167,9 @@ class GenerationRun:
 
     def __init__(self, model: NativeModel, messages: Sequence[ChatMessage], max_tokens: int,
                  sampling: Sampling, stop: threading.Event, request_id: int,
-                 think: bool | None = None, step: str = "chat") -> None:
+                 think: bool | None = None, step: str = "chat", stop_loops: bool = True) -> None:
         self.model, self.stop, self.max_tokens, self.step = model, stop, max_tokens, step
+        self.stop_loops = stop_loops
         self.format = chat_format(model)
         rendered = render_chat(model, messages, think)
         self.parser = ReplyParser.for_prompt(self.format, rendered)
@@ -194,7 +195,7 @@ class GenerationRun:
             if self.parser.ended:         # the model began a new turn: it is over here
                 self.state.stop_reason = "eos"
                 break
-            if self.guard.add(step.token):
+            if self.guard.add(step.token) and self.stop_loops:
                 self._looped()
             if self.state.answer_tokens >= self.max_tokens:
                 break

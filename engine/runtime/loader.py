@@ -64,7 +64,8 @@ class LoadedModel:
         if cache is not None and request.conversation_id is not None:
             cache.switch_conversation(request.conversation_id)
         return GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
-                             request.request_id, think=request.think)
+                             request.request_id, think=request.think,
+                             stop_loops=request.stop_loops)
 
     @functools.cached_property
     def sampling_defaults(self) -> SamplingDefaults:

@@ -141,6 +141,18 @@ def test_a_looping_answer_is_stopped_within_64_tokens_and_named(models):
     assert "option" not in str(caught.value.message)          # never the answer text
 
 
+def test_a_measurement_may_let_a_looping_answer_run_its_length(models):
+    """Speed benchmarks on random-weight fixtures ask for a fixed number of tokens."""
+    native = NativeModel(str(models("loop")), _recipe())
+    run = GenerationRun(native, QUESTION, 120, Sampling(temperature=0.7, seed=1),
+                        threading.Event(), 1, step="chat", stop_loops=False)
+    try:
+        steps = sum(1 for _ in run.records())
+    finally:
+        native.close()
+    assert run.guard.looped_at is not None and steps > run.guard.looped_at + LIMIT
+
+
 def test_the_loop_guard_leaves_ordinary_text_alone_and_catches_every_period():
     import random
     rng = random.Random(0)
