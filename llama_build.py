@@ -280,14 +280,18 @@ def _build(python: pathlib.Path, tree: pathlib.Path, *targets: str) -> None:
 def _copy_libraries(tree: pathlib.Path, target: pathlib.Path) -> None:
     """The tree's shared libraries, each once: the soname (libX.so.0, what the libraries
     link) as the file and libX.so (what llama_cpp opens) as a link to it; libX.so.0.25.3 is
-    dropped. Windows DLLs have one name each."""
+    dropped. A library without a version (llama-server's libllama-server-impl.so) is its own
+    soname and is copied as it is. Windows DLLs have one name each."""
     target.mkdir(parents=True, exist_ok=True)
+    names = {path.name for path in (tree / "bin").iterdir()}
     for path in sorted((tree / "bin").iterdir()):
         if path.suffix in (".dll", ".dylib") and path.is_file():
             shutil.copy2(path, target / path.name)
         elif re.fullmatch(r"lib[\w.-]+?\.so\.\d+", path.name):
             shutil.copy2(path.resolve(), target / path.name)
             (target / path.name.rsplit(".", 1)[0]).symlink_to(path.name)
+        elif path.suffix == ".so" and not any(name.startswith(path.name + ".") for name in names):
+            shutil.copy2(path.resolve(), target / path.name)
 
 
 def ensure_backend(python: pathlib.Path, variant: str) -> pathlib.Path | None:
