@@ -193,6 +193,7 @@ CATALOGUE: dict[str, str] = {
                             "(temperature) {temperature}, top-p {top_p}, top-k {top_k}.",
     "sampling.from_rotary": "Rotary's usual: answer variety (temperature) {temperature}, "
                             "top-p {top_p}, top-k {top_k}.",
+    "sampling.with_min_p": "{said} Min-p {min_p}.",
 
     # ---- engine/model: reading a model file ------------------------------------------------
     "model.not_found": "The model file “{name}” could not be found. It may have been moved "

@@ -399,6 +399,9 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "{top_k}.": (
         "Rotary 기본값: 답변 다양성(temperature) {temperature}, top-p {top_p}, top-k {top_k}.",
         "Rotary 的常用设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。"),
+    "{said} Min-p {min_p}.": (
+        "{said} min-p {min_p}.",
+        "{said}min-p {min_p}。"),
     "Thought for {words:,} words": (
         "{words:,}단어 동안 생각함",
         "思考了 {words:,} 个词"),
