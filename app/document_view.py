@@ -251,16 +251,17 @@ def install_documents(rotary) -> DocumentFlow:
 
 
 def chain_focus(window, panel: DocumentPanel, attach: QPushButton) -> None:
-    """Tab follows the screen: the conversation, the document card, the message box, Attach,
-    Send (or Stop), the notice's buttons, then the conversation list. The gauge's sections
+    """Tab follows the screen: the conversation, the document card, "Don't send" on a waiting
+    message, the message box, Attach, Send (or Stop), the notice's buttons, then the
+    conversation list. The gauge's sections
     are not in the Tab cycle (Tab wandered into the side panel's text): Ctrl+Shift+G goes
     there, and the arrow keys move between them."""
     pane, bar, listing = window.chat, window.notice_bar, window.conversations
     order = [pane.scroll, panel.preset, panel.question, panel.summarize_button,
-             panel.cancel_button, panel.stop_button, pane.input, attach, pane.send_button,
-             pane.stop_button, bar.copy_button, bar.close_button, listing.new_button,
-             listing.search, listing.items, listing.rename_button, listing.delete_button,
-             pane.scroll]
+             panel.cancel_button, panel.stop_button, pane.queued_cancel, pane.input, attach,
+             pane.send_button, pane.stop_button, bar.copy_button, bar.close_button,
+             listing.new_button, listing.search, listing.items, listing.rename_button,
+             listing.delete_button, pane.scroll]
     for first, second in zip(order, order[1:]):
         QWidget.setTabOrder(first, second)
 
