@@ -65,7 +65,10 @@ class ModelLoader(QObject):
         super().__init__(parent)
         self.bridge, self.notices, self.paths, self.settings = bridge, notices, paths, settings
         self.marker = LoadMarker(paths.loading_marker)
+        # From start() until ready or failed (the demo is written first, the server asked):
+        # documents attached meanwhile wait for it (app.document_flow.DocumentFlow.hold).
         self.loading = False
+        self.failed.connect(self._not_loading)      # first: every way a load can fail
         self.is_demo = False
         self.fallbacks: list[str] = []
         self.problem = None             # the notice of the last load that failed
@@ -73,6 +76,7 @@ class ModelLoader(QObject):
     # ---- starting -------------------------------------------------------------------------
 
     def start(self) -> None:
+        self.loading = True
         if start_on_server(self):       # Settings chose "An office server"
             return
         settings = self.settings.current
@@ -99,6 +103,9 @@ class ModelLoader(QObject):
         self.marker.write(path, settings.preset)
         self.started.emit(self.display_name(path), is_demo)
         self.bridge.load_model(path, settings.preset, {} if is_demo else settings.overrides())
+
+    def _not_loading(self) -> None:
+        self.loading = False
 
     def display_name(self, path: str) -> str:
         if self.is_demo:

@@ -1011,6 +1011,14 @@
         <translation>문서가 더 이상 {path}에 없습니다. 요약하려면 다시 첨부해 주세요.</translation>
     </message>
     <message>
+        <source>Waiting for the model to finish loading; then Rotary reads it.</source>
+        <translation>모델 불러오기가 끝나기를 기다리는 중입니다. 끝나면 Rotary가 읽습니다.</translation>
+    </message>
+    <message>
+        <source>The model could not be loaded. Rotary reads this as soon as a model has loaded.</source>
+        <translation>모델을 불러올 수 없었습니다. 모델을 불러오는 대로 Rotary가 이것을 읽습니다.</translation>
+    </message>
+    <message>
         <source>Please wait until the current answer is finished.</source>
         <translation>지금 답변이 끝날 때까지 기다려 주세요.</translation>
     </message>
@@ -1063,6 +1071,14 @@
     <message>
         <source>Close this card; the document stays in the conversation</source>
         <translation>이 카드를 닫습니다. 문서는 대화에 남아 있습니다</translation>
+    </message>
+    <message>
+        <source>Don't read</source>
+        <translation>읽지 않기</translation>
+    </message>
+    <message>
+        <source>Don't read the documents waiting for the model</source>
+        <translation>모델을 기다리는 문서를 읽지 않습니다</translation>
     </message>
     <message>
         <source>Ask a question about it below, or choose a summary:</source>

@@ -1011,6 +1011,14 @@
         <translation>文档已不在 {path}。请重新附加它以进行总结。</translation>
     </message>
     <message>
+        <source>Waiting for the model to finish loading; then Rotary reads it.</source>
+        <translation>正在等待模型加载完成；之后 Rotary 会读取它。</translation>
+    </message>
+    <message>
+        <source>The model could not be loaded. Rotary reads this as soon as a model has loaded.</source>
+        <translation>无法加载模型。模型一加载完成，Rotary 就会读取它。</translation>
+    </message>
+    <message>
         <source>Please wait until the current answer is finished.</source>
         <translation>请等待当前回答完成。</translation>
     </message>
@@ -1063,6 +1071,14 @@
     <message>
         <source>Close this card; the document stays in the conversation</source>
         <translation>关闭此卡片；文档仍保留在对话中</translation>
+    </message>
+    <message>
+        <source>Don't read</source>
+        <translation>不读取</translation>
+    </message>
+    <message>
+        <source>Don't read the documents waiting for the model</source>
+        <translation>不读取正在等待模型的文档</translation>
     </message>
     <message>
         <source>Ask a question about it below, or choose a summary:</source>
