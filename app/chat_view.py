@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QApplication, QFrame, QGraphicsOpacityEffect, QHB
                                QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy,
                                QTextBrowser, QVBoxLayout, QWidget)
 
-from app.accessibility import StreamAnnouncer
+from app.accessibility import StreamAnnouncer, announce
 from app.history import INTERRUPTED, WRITING, StoredMessage
 from app.i18n import tr
 from app.markdown_render import StreamingMarkdown
@@ -549,6 +549,8 @@ class ChatPane(QWidget):
 
     def show_queued(self, text: str) -> None:
         """What the waiting message waits for ("": none waits here)."""
+        if text != self.queued_text.text():
+            announce(self.queued_text, text)        # a screen reader hears it waits
         self.queued_text.setText(text)
         self.queued_note.setVisible(bool(text))
 

@@ -15,6 +15,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
+from app.accessibility import announce
 from app.document_flow import SUPPORTED, DocumentFlow
 from app.document_questions import DocumentQuestions
 from app.document_shelf import ConversationDocuments, DocumentShelf
@@ -156,6 +157,7 @@ class DocumentPanel(QFrame):
         self.replacing.hide()
         self.waiting.show()
         self._reveal()
+        announce(self.found, why)
 
     def show_overview(self, overview, preset: str = "short", question: str = "",
                       replacing: bool = False) -> None:
