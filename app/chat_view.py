@@ -394,10 +394,10 @@ class ChatPane(QWidget):
         layout.addWidget(self._build_queued_note())
         layout.addLayout(self._build_input_row())
 
-    def _build_queued_note(self) -> QWidget:
+    def _build_queued_note(self) -> QFrame:
         """A message sent while the answer is written waits here, said until it goes, with
         "Don't send" to take it back into the box."""
-        self.queued_note = QWidget()
+        self.queued_note = QFrame()
         self.queued_note.setObjectName("queuedNote")
         self.queued_text = QLabel("")
         self.queued_text.setWordWrap(True)          # a long question must not widen the window
@@ -406,7 +406,7 @@ class ChatPane(QWidget):
                                                           "put it back in the message box"),
                                      self.queued_cancel_requested)
         row = QHBoxLayout(self.queued_note)
-        row.setContentsMargins(0, 0, 0, 0)
+        row.setContentsMargins(8, 4, 8, 4)
         row.addWidget(self.queued_text, 1)
         row.addWidget(self.queued_cancel)
         self.queued_note.hide()

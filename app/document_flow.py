@@ -176,7 +176,7 @@ class DocumentFlow(QObject):
         """Read once the model is ready (it failed with "No model is loaded yet"); the card
         says they wait."""
         self.held += [path for path in paths if path not in self.held]
-        self._say_held(tr("Waiting for the model to finish loading; then Rotary reads it."))
+        self._say_held(tr("Waiting for the model to finish loading before reading."))
 
     def release(self) -> list[str]:
         """The model is ready: what waited for it, to be read now."""
@@ -186,7 +186,7 @@ class DocumentFlow(QObject):
     def load_failed(self) -> None:
         """They wait on for a model that loads (the load's notice says what to do)."""
         if self.held:
-            self._say_held(tr("The model could not be loaded. Rotary reads this as soon as a "
+            self._say_held(tr("The model could not be loaded. Reading starts as soon as a "
                               "model has loaded."))
 
     def _say_held(self, why: str) -> None:

@@ -1011,12 +1011,12 @@
         <translation>문서가 더 이상 {path}에 없습니다. 요약하려면 다시 첨부해 주세요.</translation>
     </message>
     <message>
-        <source>Waiting for the model to finish loading; then Rotary reads it.</source>
-        <translation>모델 불러오기가 끝나기를 기다리는 중입니다. 끝나면 Rotary가 읽습니다.</translation>
+        <source>Waiting for the model to finish loading before reading.</source>
+        <translation>읽기 전에 모델 불러오기가 끝나기를 기다리는 중입니다.</translation>
     </message>
     <message>
-        <source>The model could not be loaded. Rotary reads this as soon as a model has loaded.</source>
-        <translation>모델을 불러올 수 없었습니다. 모델을 불러오는 대로 Rotary가 이것을 읽습니다.</translation>
+        <source>The model could not be loaded. Reading starts as soon as a model has loaded.</source>
+        <translation>모델을 불러올 수 없었습니다. 모델을 불러오는 대로 읽기 시작합니다.</translation>
     </message>
     <message>
         <source>Please wait until the current answer is finished.</source>

@@ -1011,12 +1011,12 @@
         <translation>文档已不在 {path}。请重新附加它以进行总结。</translation>
     </message>
     <message>
-        <source>Waiting for the model to finish loading; then Rotary reads it.</source>
-        <translation>正在等待模型加载完成；之后 Rotary 会读取它。</translation>
+        <source>Waiting for the model to finish loading before reading.</source>
+        <translation>正在等待模型加载完成，然后开始读取。</translation>
     </message>
     <message>
-        <source>The model could not be loaded. Rotary reads this as soon as a model has loaded.</source>
-        <translation>无法加载模型。模型一加载完成，Rotary 就会读取它。</translation>
+        <source>The model could not be loaded. Reading starts as soon as a model has loaded.</source>
+        <translation>无法加载模型。模型一加载完成就开始读取。</translation>
     </message>
     <message>
         <source>Please wait until the current answer is finished.</source>

@@ -727,12 +727,12 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Your question will be sent when the document has been read: “{text}”': (
         '문서를 다 읽으면 질문을 보냅니다: “{text}”',
         '文档读完后将发送您的问题：“{text}”'),
-    'Waiting for the model to finish loading; then Rotary reads it.': (
-        '모델 불러오기가 끝나기를 기다리는 중입니다. 끝나면 Rotary가 읽습니다.',
-        '正在等待模型加载完成；之后 Rotary 会读取它。'),
-    'The model could not be loaded. Rotary reads this as soon as a model has loaded.': (
-        '모델을 불러올 수 없었습니다. 모델을 불러오는 대로 Rotary가 이것을 읽습니다.',
-        '无法加载模型。模型一加载完成，Rotary 就会读取它。'),
+    'Waiting for the model to finish loading before reading.': (
+        '읽기 전에 모델 불러오기가 끝나기를 기다리는 중입니다.',
+        '正在等待模型加载完成，然后开始读取。'),
+    'The model could not be loaded. Reading starts as soon as a model has loaded.': (
+        '모델을 불러올 수 없었습니다. 모델을 불러오는 대로 읽기 시작합니다.',
+        '无法加载模型。模型一加载完成就开始读取。'),
     "Don't read": (
         '읽지 않기',
         '不读取'),
