@@ -80,3 +80,18 @@ def test_a_failed_load_keeps_them_waiting_for_the_next_and_dont_read_drops_them(
     wait_ready(qtbot, rotary)
     qtbot.wait(100)
     assert len(docs.requests) == 1              # nothing more was read
+
+
+def test_finish_right_after_the_first_start_loads_the_chosen_model_not_the_demo(
+        qtbot, make_app, tmp_path):
+    """The demo, still being written when Finish chose a model, loaded after it and replaced
+    the user's choice."""
+    rotary = make_app(start=False)
+    model = tmp_path / "chosen.gguf"
+    model.write_bytes(b"GGUF" + b"\0" * 64)
+    rotary.start(autoload=True, wizard=False)       # the demo is being written
+    rotary._on_wizard_completed(str(model), "auto")
+    wait_ready(qtbot, rotary)
+    qtbot.wait(300)                                 # time for a late demo load to come
+    assert [r.model_path for r in rotary.fake["engine"].requests] == [str(model)]
+    assert rotary.chat.model_ready and rotary.chat.model_name == "Fake MoE 35B"
