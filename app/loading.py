@@ -71,8 +71,7 @@ class ModelLoader(QObject):
         # documents attached meanwhile wait for it (app.document_flow.DocumentFlow.hold).
         self.loading = False
         self.failed.connect(self._not_loading)      # first: every way a load can fail
-        self.starts = 0                 # a demo still being written when a newer start came
-
+        self.starts = 0                 # a demo written for an older start is not loaded
         self.is_demo = False
         self.fallbacks: list[str] = []
         self.problem = None             # the notice of the last load that failed
@@ -93,16 +92,19 @@ class ModelLoader(QObject):
         self._load(settings.model_path, is_demo=False)
 
     async def _start_demo(self, start: int) -> None:
+        error: EngineError | None = None
         try:
             path = await self.bridge.demo_model(self.paths.demo_dir)
-        except EngineError as error:
-            self.notices.engine_error(error)
-            self.failed.emit()
-            return
+        except EngineError as raised:
+            error = raised
         if start != self.starts:
             # The wizard's Finish chose a model while the demo was written at first start:
             # the demo loaded after it and replaced the user's choice.
-            log.info("demo model not loaded: a newer load was started meanwhile")
+            log.info("demo model not loaded: a newer load was started meanwhile (%r)", error)
+            return
+        if error is not None:
+            self.notices.engine_error(error)
+            self.failed.emit()
             return
         self._load(str(path), is_demo=True)
 
