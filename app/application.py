@@ -203,6 +203,9 @@ class RotaryApp(QObject):
 
     def reload_model(self) -> None:
         self.chat.stop_everything()         # kept, labelled "stopped when the model changed"
+        # Not ready from now: the demo is written before its load starts, and a document
+        # attached in between met an engine with no model ("No model is loaded yet").
+        self._set_model_ready(False, tr("No model loaded"))
         self.bridge.unload()
         self.loader.start()
 

@@ -86,7 +86,7 @@ class ChatController(QObject):
     phase_changed = Signal(str)                 # plain words for the status line
     conversations_changed = Signal()
     activity_changed = Signal(object)           # {conversation id: WRITING_NOW or WAITING}
-    queued_changed = Signal(str)                # a question waiting for a document ("": none)
+    queued_changed = Signal(str)                # says a message waits to be sent ("": none)
     summary_again_requested = Signal(int)       # index of a "Document:" message
     summary_edit_requested = Signal(int)        # index of a "Document:" message
 
@@ -112,7 +112,8 @@ class ChatController(QObject):
         self.pending_think: bool | None = None   # chosen in a new chat before it is saved
         self.save_interval_s = SAVE_INTERVAL_S
         self.provisional: set[int] = set()      # named for a document not read yet
-        # A question sent while a document is read in its conversation: (conversation, text).
+        # A message sent while an answer is written or a document read in its conversation:
+        # (conversation, text); it goes when that ends (Enter was silently ignored).
         self.queued: tuple[int | None, str] | None = None
         # Who answers a prompt: the model directly, or (app.document_questions) the documents
         # of the conversation first. (prompt, temperature, conversation id) -> request id.
@@ -147,6 +148,7 @@ class ChatController(QObject):
         self.conversation_id, self.messages, self.pending_think = None, [], None
         self.conversation_opened.emit([])
         self._show_external_state()
+        self._show_queued()
 
     def open_conversation(self, conversation_id: int) -> None:
         if conversation_id == self.conversation_id:
@@ -160,6 +162,7 @@ class ChatController(QObject):
         if running is not None:
             self._attach(running)
         self._show_external_state()
+        self._show_queued()
 
     def _running_in(self, conversation_id: int) -> Answer | None:
         """The answer still being written into this conversation (it was left), if any."""
@@ -237,6 +240,8 @@ class ChatController(QObject):
                 answer.dropped = True
                 self.bridge.stop(answer.request_id)
         self.conversation_deleted.emit(conversation_id)    # app.document_flow drops its own
+        if self.queued is not None and self.queued[0] == conversation_id:
+            self.queued = None                             # nowhere to send it any more
         self.history.delete(conversation_id)
         if conversation_id == self.conversation_id:
             self.new_chat()
@@ -247,7 +252,7 @@ class ChatController(QObject):
     def send(self, text: str) -> bool:
         """Returns False (and tells the user why) when the message cannot go now."""
         text = text.strip()
-        if text and self._external_here() and self.model_ready:
+        if text and self.busy and self.model_ready:   # an answer or a document here
             return self._queue(text)
         if not text or self.busy or not self._model_is_ready():
             return False
@@ -261,29 +266,55 @@ class ChatController(QObject):
         return self._ask()
 
     def _queue(self, text: str) -> bool:
-        """Enter while a document of this conversation is read (it was silently ignored):
-        the question waits, is said to wait, and goes when the reading ends."""
+        """Enter (or Send) while an answer is written, or a document read, in this
+        conversation (it was silently ignored): the message waits, is said to wait under
+        the conversation until it goes, and goes when that ends, as chat apps that queue a
+        follow-up do. Stop ends the answer now, so it goes at once; "Don't send" takes it
+        back into the box (``cancel_queued``)."""
         if self.queued is not None:     # one waits already: this one stays in the box
-            self.phase_changed.emit(tr("One question already waits for the document; send "
-                                       "this one when its answer has begun."))
+            self.phase_changed.emit(
+                tr("One question already waits for the document; send this one when its "
+                   "answer has begun.") if self._external_here()
+                else tr("A message is already waiting to be sent; send this one when its "
+                        "answer has begun."))
             return False
         self.queued = (self.conversation_id, text)
-        self.queued_changed.emit(text)
-        self.phase_changed.emit(tr("Your question will be sent when the document has been "
-                                   "read: “{text}”").format(text=_title_from(text)))
+        self._show_queued()
         return True
 
+    def _show_queued(self) -> None:
+        """The waiting message is said in its own conversation only."""
+        if self.queued is None or self.queued[0] != self.conversation_id:
+            self.queued_changed.emit("")
+            return
+        text = _title_from(self.queued[1])
+        self.queued_changed.emit(
+            tr("Your question will be sent when the document has been read: “{text}”")
+            .format(text=text) if self._external_here()
+            else tr("Your message will be sent when this answer is finished: “{text}”")
+            .format(text=text))
+
+    def cancel_queued(self) -> str:
+        """"Don't send": the waiting message is taken back (its text, for the box)."""
+        if self.queued is None:
+            return ""
+        (_conversation_id, text), self.queued = self.queued, None
+        self._show_queued()
+        return text
+
     def _send_queued(self) -> None:
-        """After the reading ends and its results are in place (the document on the
-        conversation's list), in the next turn of the event loop."""
+        """After the answer or the reading ends and its results are in place (the document
+        on the conversation's list), in the next turn of the event loop."""
         if self.queued is not None:
             QTimer.singleShot(0, self._send_queued_now)
 
     def _send_queued_now(self) -> None:
-        if self.queued is None or self._external_here():
-            return              # the next document of the same drop is read first
+        if self.queued is None or self._external_here() or (
+                self.queued[0] == self.conversation_id and self.current is not None):
+            return      # the next document of the same drop is read first, or Write again
+                        # began a new answer there: it goes when that one ends
         (conversation_id, text), self.queued = self.queued, None
-        self.queued_changed.emit("")
+        self._show_queued()
         if conversation_id != self.conversation_id or not self.send(text):
             # The user went to another conversation meanwhile: said, with the question.
             self.notices.info(tr("Your question was not sent: “{text}”. Send it again "
@@ -468,6 +499,7 @@ class ChatController(QObject):
     def close(self) -> None:
         """Rotary is quitting: what is being written is kept and labelled so, never shown
         as "interrupted" (that is for crashes)."""
+        self.queued = None
         for request_id, answer in list(self.answers.items()):
             answer.stop_reason = answer.stop_reason or CLOSED
             self.bridge.stop(request_id)
@@ -607,6 +639,8 @@ class ChatController(QObject):
             self.phase_changed.emit("")
         elif message is not None:
             self._show_late(answer.conversation_id, message)
+        if self.queued is not None and self.queued[0] == answer.conversation_id:
+            self._send_queued()
 
     def _store_final(self, answer: Answer, stats: dict) -> StoredMessage | None:
         if answer.dropped:

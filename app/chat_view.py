@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QApplication, QFrame, QGraphicsOpacityEffect, QHB
                                QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy,
                                QTextBrowser, QVBoxLayout, QWidget)
 
-from app.accessibility import StreamAnnouncer
+from app.accessibility import StreamAnnouncer, announce
 from app.history import INTERRUPTED, WRITING, StoredMessage
 from app.i18n import tr
 from app.markdown_render import StreamingMarkdown
@@ -331,6 +331,7 @@ class ChatPane(QWidget):
     document_edit_requested = Signal(int)     # Edit on a "Document:" message
     stop_requested = Signal()
     regenerate_requested = Signal()
+    queued_cancel_requested = Signal()        # "Don't send" on the waiting message
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -390,7 +391,26 @@ class ChatPane(QWidget):
         layout.addWidget(self.model_warning)
         layout.addWidget(self.scroll, 1)
         layout.addWidget(self.phase)
+        layout.addWidget(self._build_queued_note())
         layout.addLayout(self._build_input_row())
+
+    def _build_queued_note(self) -> QFrame:
+        """A message sent while the answer is written waits here, said until it goes, with
+        "Don't send" to take it back into the box."""
+        self.queued_note = QFrame()
+        self.queued_note.setObjectName("queuedNote")
+        self.queued_text = QLabel("")
+        self.queued_text.setWordWrap(True)          # a long question must not widen the window
+        self.queued_text.setAccessibleName(tr("Message waiting to be sent"))
+        self.queued_cancel = _button(tr("Don't send"), tr("Don't send the waiting message; "
+                                                          "put it back in the message box"),
+                                     self.queued_cancel_requested)
+        row = QHBoxLayout(self.queued_note)
+        row.setContentsMargins(8, 4, 8, 4)
+        row.addWidget(self.queued_text, 1)
+        row.addWidget(self.queued_cancel)
+        self.queued_note.hide()
+        return self.queued_note
 
     def _build_input_row(self) -> QHBoxLayout:
         self.input = QPlainTextEdit()
@@ -526,6 +546,20 @@ class ChatPane(QWidget):
             widget.show_final(message.content)
             widget.set_thinking(message.thinking, True)
             widget.show_status(_stored_status(message))
+
+    def show_queued(self, text: str) -> None:
+        """What the waiting message waits for ("": none waits here)."""
+        if text != self.queued_text.text():
+            announce(self.queued_text, text)        # a screen reader hears it waits
+        self.queued_text.setText(text)
+        self.queued_note.setVisible(bool(text))
+
+    def take_back(self, text: str) -> None:
+        """The waiting message back in the box, unless the user has begun another there."""
+        if text and not self.input.toPlainText().strip():
+            self.input.setPlainText(text)
+            self.input.moveCursor(QTextCursor.MoveOperation.End)
+        self.input.setFocus()
 
     def set_model_warning(self, text: str) -> None:
         """Plain words about the loaded model (e.g. a base model), shown above the chat."""

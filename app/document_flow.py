@@ -43,6 +43,7 @@ class DocumentFlow(QObject):
     done = Signal(object)                # engine.api.DocumentSummary, or None when it failed
     closed = Signal()                    # nothing to show any more
     here_changed = Signal(bool)          # the card's conversation is (not) the open one
+    waiting_for_model = Signal(str, str)  # documents attached during a load, and why they wait
 
     def __init__(self, bridge, chat, notices, language: Callable[[], str],
                  parent: QObject | None = None) -> None:
@@ -59,6 +60,10 @@ class DocumentFlow(QObject):
         self.summary_only = False        # Write again: the "Document:" message stays
         self.problem = None              # the notice about the last document that failed
         self.index_path: str | None = None   # where passages are indexed (the history file)
+        # Attached while the model loads (a moment after the wizard's Finish): read, into the
+        # conversation then open, once it is ready. ``model_loading``: app.loading's flag.
+        self.held: list[str] = []
+        self.model_loading: Callable[[], bool] = lambda: False
         chat.conversation_opened.connect(self._follow_conversation)
         chat.conversation_deleted.connect(self._on_conversation_deleted)
         chat.summary_again_requested.connect(self.write_again)
@@ -157,9 +162,36 @@ class DocumentFlow(QObject):
     def dismiss(self) -> None:
         """Cancel on the card: nothing is read, and an Edit changes nothing."""
         if self.request_id is None:
+            self.held = []                          # "Don't read" while the model loads
             self.path = self.overview = None
             self.replace_from, self.summary_only = None, False
             self.closed.emit()
+
+    # ---- documents attached while the model loads -----------------------------------------
+
+    def waits_for_model(self) -> bool:
+        return not self.chat.model_ready and self.model_loading()
+
+    def hold(self, paths: list[str]) -> None:
+        """Read once the model is ready (it failed with "No model is loaded yet"); the card
+        says they wait."""
+        self.held += [path for path in paths if path not in self.held]
+        self._say_held(tr("Waiting for the model to finish loading before reading."))
+
+    def release(self) -> list[str]:
+        """The model is ready: what waited for it, to be read now."""
+        held, self.held = self.held, []
+        return held
+
+    def load_failed(self) -> None:
+        """They wait on for a model that loads (the load's notice says what to do)."""
+        if self.held:
+            self._say_held(tr("The model could not be loaded. Reading starts as soon as a "
+                              "model has loaded."))
+
+    def _say_held(self, why: str) -> None:
+        self.waiting_for_model.emit(", ".join(Path(path).name for path in self.held), why)
+        self._follow_conversation()
 
     def _can_start(self) -> bool:
         if self.chat.busy or self.request_id is not None:
@@ -188,7 +220,9 @@ class DocumentFlow(QObject):
     # ---- the chat's conversations ------------------------------------------------------
 
     def _follow_conversation(self, *_args) -> None:
-        self.here_changed.emit(self.path is not None and self.owner == self.chat.conversation_id)
+        # Held documents go to the conversation open when the model is ready: shown in any.
+        self.here_changed.emit(bool(self.held) or (
+            self.path is not None and self.owner == self.chat.conversation_id))
 
     def _on_conversation_deleted(self, conversation_id: int) -> None:
         """Its summary stops and nothing of it is kept; its card closes."""

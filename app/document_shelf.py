@@ -115,11 +115,18 @@ class ConversationDocuments(QObject):
         """Read ``paths`` one after another into the open conversation (or a new one)."""
         if not paths:
             return False
+        if self.flow.waits_for_model():     # a moment after the wizard's Finish
+            self.flow.hold(paths)
+            return True
         first, *rest = paths
         if not self.flow.open_file(first):
             return False
         self.waiting = list(rest)
         return True
+
+    def read_held(self, *_ready) -> None:
+        """The model is ready: the documents attached while it loaded are read now."""
+        self.attach(self.flow.release())
 
     def remove(self, sha256: str) -> None:
         """Off the open conversation's list: questions no longer search it."""

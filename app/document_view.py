@@ -15,6 +15,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
+from app.accessibility import announce
 from app.document_flow import SUPPORTED, DocumentFlow
 from app.document_questions import DocumentQuestions
 from app.document_shelf import ConversationDocuments, DocumentShelf
@@ -54,8 +55,10 @@ class DocumentPanel(QFrame):
         self.replacing.hide()
         self.options = self._build_options(presets)
         self.running = self._build_running()
+        self.waiting = self._build_waiting()
         layout = QVBoxLayout(self)
-        for part in (self.title, self.found, self.replacing, self.options, self.running):
+        for part in (self.title, self.found, self.replacing, self.options, self.running,
+                     self.waiting):
             layout.addWidget(part)
         self.here = True                # its conversation is the open one
         self.in_use = False             # something to show (checking, options, progress)
@@ -90,6 +93,17 @@ class DocumentPanel(QFrame):
         layout.addWidget(self.preset)
         layout.addWidget(self.question)
         layout.addLayout(buttons)
+        return row
+
+    def _build_waiting(self) -> QWidget:
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.drop_button = _button(tr("Don't read"), tr("Don't read the documents waiting for "
+                                                        "the model"), self._cancel_clicked)
+        layout.addStretch(1)
+        layout.addWidget(self.drop_button)
+        row.hide()
         return row
 
     def _build_running(self) -> QWidget:
@@ -130,7 +144,20 @@ class DocumentPanel(QFrame):
         self.overview_line = ""
         self.options.hide()
         self.running.hide()
+        self.waiting.hide()
         self._reveal()
+
+    def show_waiting(self, names: str, why: str) -> None:
+        """Documents attached while the model loads: they wait, and "Don't read" drops them."""
+        self.title.setText(names)
+        self.found.setText(why)
+        self.overview_line = ""
+        self.options.hide()
+        self.running.hide()
+        self.replacing.hide()
+        self.waiting.show()
+        self._reveal()
+        announce(self.found, why)
 
     def show_overview(self, overview, preset: str = "short", question: str = "",
                       replacing: bool = False) -> None:
@@ -144,6 +171,7 @@ class DocumentPanel(QFrame):
         self.question.setText(question)
         self.options.show()
         self.running.hide()
+        self.waiting.hide()
         self._reveal()
         if self.isVisible():
             self.summarize_button.setFocus()
@@ -155,6 +183,7 @@ class DocumentPanel(QFrame):
             self.title.setText(name)
         self.options.hide()
         self.replacing.hide()
+        self.waiting.hide()
         self.bar.setRange(0, 0)               # busy until the first part reports
         self.status.setText(tr("Reading the document…"))
         self.running.show()
@@ -173,18 +202,21 @@ class DocumentPanel(QFrame):
         self.bar.setRange(0, max(1, event.parts))
         self.bar.setValue(event.parts_done)
         self.status.setText(progress_text(event))
+        self.waiting.hide()
         self.running.show()         # also while pictures of pages are read, before the overview
 
     def escape(self) -> bool:
-        """Escape in the window: closes the card while it offers its choices (Close); a
-        card that is reading is left to the chat's Escape (Stop)."""
-        if self.isVisible() and self.options.isVisible():
+        """Escape in the window: closes the card while it offers its choices (Close) or
+        while documents wait for the model (Don't read); a card that is reading is left to
+        the chat's Escape (Stop)."""
+        if self.isVisible() and (self.options.isVisible() or self.waiting.isVisible()):
             self._cancel_clicked()
             return True
         return False
 
     def close_panel(self, *_args) -> None:
         self.in_use, self.overview_line = False, ""
+        self.waiting.hide()
         self.hide()
 
 
@@ -235,6 +267,9 @@ def install_documents(rotary) -> DocumentFlow:
                                        "text)"), lambda: choose_files(pane, flow, shelved))
     pane.button_column.insertWidget(0, attach)
     QShortcut(QKeySequence("Ctrl+O"), pane, lambda: choose_files(pane, flow, shelved))
+    flow.model_loading = lambda: rotary.loader.loading
+    rotary.loader.ready.connect(shelved.read_held)      # after the app marks the model ready
+    rotary.loader.failed.connect(flow.load_failed)
     drops = FileDropFilter(shelved.attach, pane)
     for widget in (pane, pane.input, pane.scroll.viewport()):
         widget.setAcceptDrops(True)
@@ -251,16 +286,18 @@ def install_documents(rotary) -> DocumentFlow:
 
 
 def chain_focus(window, panel: DocumentPanel, attach: QPushButton) -> None:
-    """Tab follows the screen: the conversation, the document card, the message box, Attach,
-    Send (or Stop), the notice's buttons, then the conversation list. The gauge's sections
+    """Tab follows the screen: the conversation, the document card, "Don't send" on a waiting
+    message, the message box, Attach, Send (or Stop), the notice's buttons, then the
+    conversation list. The gauge's sections
     are not in the Tab cycle (Tab wandered into the side panel's text): Ctrl+Shift+G goes
     there, and the arrow keys move between them."""
     pane, bar, listing = window.chat, window.notice_bar, window.conversations
     order = [pane.scroll, panel.preset, panel.question, panel.summarize_button,
-             panel.cancel_button, panel.stop_button, pane.input, attach, pane.send_button,
-             pane.stop_button, bar.copy_button, bar.close_button, listing.new_button,
-             listing.search, listing.items, listing.rename_button, listing.delete_button,
-             pane.scroll]
+             panel.cancel_button, panel.stop_button, panel.drop_button, pane.queued_cancel,
+             pane.input, attach,
+             pane.send_button, pane.stop_button, bar.copy_button, bar.close_button,
+             listing.new_button, listing.search, listing.items, listing.rename_button,
+             listing.delete_button, pane.scroll]
     for first, second in zip(order, order[1:]):
         QWidget.setTabOrder(first, second)
 
@@ -286,6 +323,7 @@ def _connect(flow: DocumentFlow, panel: DocumentPanel) -> None:
     flow.done.connect(panel.close_panel)
     flow.closed.connect(panel.close_panel)
     flow.here_changed.connect(panel.set_here)
+    flow.waiting_for_model.connect(panel.show_waiting)
     panel.summarize_requested.connect(flow.summarize)
     panel.cancel_requested.connect(flow.dismiss)
     panel.stop_requested.connect(flow.stop)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from app.paths import AppPaths
 from app.server_settings import server_failure_actions, server_model_name, start_on_server
 from app.settings_holder import SettingsHolder
 
+log = logging.getLogger("rotary.loading")
 
 
 class LoadMarker:
@@ -65,7 +67,11 @@ class ModelLoader(QObject):
         super().__init__(parent)
         self.bridge, self.notices, self.paths, self.settings = bridge, notices, paths, settings
         self.marker = LoadMarker(paths.loading_marker)
+        # From start() until ready or failed (the demo is written first, the server asked):
+        # documents attached meanwhile wait for it (app.document_flow.DocumentFlow.hold).
         self.loading = False
+        self.failed.connect(self._not_loading)      # first: every way a load can fail
+        self.starts = 0                 # a demo written for an older start is not loaded
         self.is_demo = False
         self.fallbacks: list[str] = []
         self.problem = None             # the notice of the last load that failed
@@ -73,21 +79,30 @@ class ModelLoader(QObject):
     # ---- starting -------------------------------------------------------------------------
 
     def start(self) -> None:
+        self.loading, self.starts = True, self.starts + 1
         if start_on_server(self):       # Settings chose "An office server"
             return
         settings = self.settings.current
         if not settings.model_path:
-            asyncio.ensure_future(self._start_demo())
+            asyncio.ensure_future(self._start_demo(self.starts))
             return
         if not Path(settings.model_path).is_file():
             self._report_missing(settings.model_path)
             return
         self._load(settings.model_path, is_demo=False)
 
-    async def _start_demo(self) -> None:
+    async def _start_demo(self, start: int) -> None:
+        error: EngineError | None = None
         try:
             path = await self.bridge.demo_model(self.paths.demo_dir)
-        except EngineError as error:
+        except EngineError as raised:
+            error = raised
+        if start != self.starts:
+            # The wizard's Finish chose a model while the demo was written at first start:
+            # the demo loaded after it and replaced the user's choice.
+            log.info("demo model not loaded: a newer load was started meanwhile (%r)", error)
+            return
+        if error is not None:
             self.notices.engine_error(error)
             self.failed.emit()
             return
@@ -99,6 +114,9 @@ class ModelLoader(QObject):
         self.marker.write(path, settings.preset)
         self.started.emit(self.display_name(path), is_demo)
         self.bridge.load_model(path, settings.preset, {} if is_demo else settings.overrides())
+
+    def _not_loading(self) -> None:
+        self.loading = False
 
     def display_name(self, path: str) -> str:
         if self.is_demo:

@@ -86,6 +86,8 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
     pane.send_requested.connect(send)
     pane.edit_send_requested.connect(edit_and_send)
     pane.stop_requested.connect(chat.stop)
+    pane.queued_cancel_requested.connect(lambda: pane.take_back(chat.cancel_queued()))
+    chat.queued_changed.connect(pane.show_queued)
     pane.regenerate_requested.connect(chat.regenerate)
     pane.document_edit_requested.connect(chat.edit_document)
     chat.conversation_opened.connect(pane.show_conversation)

@@ -23,6 +23,8 @@ from typing import Any, Callable
 CATALOGUE: dict[str, str] = {
     # ---- engine/runtime, engine/api: requests ------------------------------------------
     "engine.sentences": "{first} {second}",          # sentences(): one after another
+    "units.gb": "{gb} GB",                            # size(): an amount of memory
+    "units.mb": "{mb} MB",                            # size(): below 0.1 GB
     "engine.no_model": "No model is loaded yet. Choose a model in Settings.",
     "engine.unexpected": "Something went wrong inside the engine.",
     # ---- engine/documents: what a document holds, how it is read, why it cannot be -----
@@ -168,13 +170,13 @@ CATALOGUE: dict[str, str] = {
     "runtime.fewer_slots": "Not enough graphics memory, so less of the model is kept on the "
                            "graphics card.",
     # where the loaded model actually is (engine/runtime/placement.py), never the plan
-    "runtime.placed_gpu": "The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it "
-                          "there and {ram_gb:.1f} GB in main memory.",
-    "runtime.placed_gpu_slots": "The model runs on the graphics card {device}: {gpu_gb:.1f} GB "
-                                "of it there ({slot_gb:.1f} GB of them single experts) and "
-                                "{ram_gb:.1f} GB in main memory.",
-    "runtime.placed_processor": "The model runs on the processor ({ram_gb:.1f} GB in main "
-                                "memory); no graphics card is used.",
+    # (sizes are size() messages: "5.4 GB", or "20 MB" for a tiny model, never "0.0 GB")
+    "runtime.placed_gpu": "The model runs on the graphics card {device}: {gpu} of it there and "
+                          "{ram} in main memory.",
+    "runtime.placed_gpu_slots": "The model runs on the graphics card {device}: {gpu} of it there "
+                                "({slots} of them single experts) and {ram} in main memory.",
+    "runtime.placed_processor": "The model runs on the processor ({ram} in main memory); no "
+                                "graphics card is used.",
     "runtime.placed_with_unused": "{placed} {unused}",
     "runtime.stopped_unexpectedly": "The model stopped unexpectedly while writing.",
     "runtime.chat_format_unsupported": "Rotary does not know how to hold a conversation with "
@@ -193,6 +195,7 @@ CATALOGUE: dict[str, str] = {
                             "(temperature) {temperature}, top-p {top_p}, top-k {top_k}.",
     "sampling.from_rotary": "Rotary's usual: answer variety (temperature) {temperature}, "
                             "top-p {top_p}, top-k {top_k}.",
+    "sampling.with_min_p": "{said} Min-p {min_p}.",
 
     # ---- engine/model: reading a model file ------------------------------------------------
     "model.not_found": "The model file “{name}” could not be found. It may have been moved "
@@ -284,9 +287,9 @@ CATALOGUE: dict[str, str] = {
                           "card, but only {free} GB is free.",
     "plan.wont_fit_memory": "This will not fit: the model needs about {need} GB of memory, but "
                             "this computer has {have} GB.",
-    "plan.usage_memory_only": "About {ram} GB in memory (the graphics card is not used); expect "
+    "plan.usage_memory_only": "About {ram} in memory (the graphics card is not used); expect "
                               "roughly {words} words per second.",
-    "plan.usage_card_and_memory": "About {vram} GB on the graphics card and {ram} GB in memory; "
+    "plan.usage_card_and_memory": "About {vram} on the graphics card and {ram} in memory; "
                                   "expect roughly {words} words per second.",
     "plan.memory_in_use": "Other programs are using memory this model needs; close some first.",
     "plan.slow": "Answers will come slowly on this computer.",
@@ -387,6 +390,17 @@ def msg(code: str, **params: Any) -> Msg:
     if missing:
         raise KeyError(f"message {code!r} needs {sorted(missing)}")
     return Msg(code, tuple(sorted(params.items())))
+
+
+def size(n_bytes: float, gb: float = 1e9, whole_from: float = float("inf")) -> Msg:
+    """An amount of memory a person can read: "5.4 GB" (whole numbers from ``whole_from``
+    GB), and in MB below 0.1 GB, where a tiny model said "0.0 GB". ``gb``: bytes in a GB
+    (2**30 where the planner counts in GiB; its MB is then a MiB)."""
+    value = n_bytes / gb
+    if value >= 0.1:
+        return msg("units.gb", gb=f"{value:.0f}" if value >= whole_from else f"{value:.1f}")
+    megabytes = n_bytes / (gb / (1024 if gb == 2 ** 30 else 1000))
+    return msg("units.mb", mb=f"{max(1, round(megabytes)) if n_bytes > 0 else 0}")
 
 
 def sentences(*messages: Msg) -> Msg:

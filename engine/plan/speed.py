@@ -8,7 +8,7 @@ from engine.model.facts import ModelFacts
 from engine.plan.hardware import GIB, HardwareInfo
 from engine.plan.layout import layout_of, vram_budget
 from engine.plan.memory import Layout, ModelSizes, gb_text, gpu_expert_ids, gpu_layer_ids, model_sizes
-from engine.messages import Msg, msg, sentences
+from engine.messages import Msg, msg, sentences, size
 from engine.recipe import Recipe
 
 
@@ -121,10 +121,11 @@ def _red_text(recipe: Recipe, hw: HardwareInfo) -> Msg | None:
 def _usage_text(recipe: Recipe, speed: tuple[float, float]) -> Msg:
     low, high = (round(v * WORDS_PER_TOKEN) for v in speed)
     words = f"{low}–{high}" if high > low else f"{max(low, 1)}"
-    ram = gb_text(recipe.ram.total_bytes - recipe.ram.headroom_bytes)
+    # gb_text's rule (GiB, whole numbers from 10), in MB below 0.1 (a tiny model said "0.0")
+    ram = size(recipe.ram.total_bytes - recipe.ram.headroom_bytes, GIB, whole_from=10)
     if not recipe.vram.total_bytes:
         return msg("plan.usage_memory_only", ram=ram, words=words)
-    vram = gb_text(recipe.vram.total_bytes - recipe.vram.headroom_bytes)
+    vram = size(recipe.vram.total_bytes - recipe.vram.headroom_bytes, GIB, whole_from=10)
     return msg("plan.usage_card_and_memory", vram=vram, ram=ram, words=words)
 
 

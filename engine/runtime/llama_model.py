@@ -41,6 +41,7 @@ class Sampling:
     top_p: float = 0.95
     top_k: int = 40
     seed: int = -1
+    min_p: float = 0.0      # 0: no min-p cut (llama.cpp's sampler is skipped)
 
 
 class NativeModel:
@@ -235,6 +236,8 @@ class NativeModel:
             if sampling.top_k > 0:             # 0: no top-k cut (gpt-oss's default)
                 sampler.add_top_k(sampling.top_k)
             sampler.add_top_p(sampling.top_p, 1)
+            if sampling.min_p > 0:             # llama.cpp's order: top-k, top-p, min-p, temp
+                sampler.add_min_p(sampling.min_p, 1)
             sampler.add_temp(sampling.temperature)
             seed = sampling.seed if sampling.seed >= 0 else int.from_bytes(os.urandom(4), "little")
             sampler.add_dist(seed)

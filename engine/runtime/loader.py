@@ -59,7 +59,8 @@ class LoadedModel:
         sampling = Sampling(temperature=request.temperature, top_p=request.top_p, seed=request.seed)
         if request.model_sampling:
             own = self.sampling_defaults
-            sampling = Sampling(own.temperature, own.top_p, own.top_k, request.seed)
+            sampling = Sampling(own.temperature, own.top_p, own.top_k, request.seed,
+                                min_p=own.min_p)
         cache = self.native.slot_cache
         if cache is not None and request.conversation_id is not None:
             cache.switch_conversation(request.conversation_id)

@@ -15,7 +15,7 @@ import re
 from collections import defaultdict
 
 from engine.api import DeviceUse, Placement
-from engine.messages import msg
+from engine.messages import msg, size
 
 BUFFER_LINE = re.compile(r"(\S+)\s+(model|KV|RS|compute|output) buffer size\s*=\s*([\d.]+) MiB")
 FIELDS = {"model": "model_bytes", "KV": "cache_bytes", "RS": "cache_bytes",
@@ -41,8 +41,8 @@ def measure(lines: list[str], gpu_names: dict[str, str], slot_bytes: int = 0,
     this process's back-end has); ``slot_device``: where the slot banks are; ``unused``:
     GpuInfo of cards seen but not used (their ``why_unused`` joins the sentence)."""
     totals: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for (name, field), size in buffer_sizes(lines).items():
-        totals[name if name in gpu_names else "CPU"][field] += size
+    for (name, field), n_bytes in buffer_sizes(lines).items():
+        totals[name if name in gpu_names else "CPU"][field] += n_bytes
     if slot_bytes:
         totals[slot_device]["slot_bytes"] += slot_bytes
     devices = [DeviceUse("CPU", "", **totals.pop("CPU", {}))]
@@ -54,15 +54,15 @@ def measure(lines: list[str], gpu_names: dict[str, str], slot_bytes: int = 0,
 
 
 def describe(placement: Placement, unused=()):
-    ram_gb = placement.ram.total_bytes / GB
+    ram = size(placement.ram.total_bytes, GB)
     gpu = placement.gpu
     if gpu is None:
-        text = msg("runtime.placed_processor", ram_gb=ram_gb)
+        text = msg("runtime.placed_processor", ram=ram)
         reasons = [g.why_unused for g in unused if g.why_unused is not None]
         return msg("runtime.placed_with_unused", placed=text, unused=reasons[0]) if reasons \
             else text
     name = gpu.description or gpu.device
     if gpu.slot_bytes:
-        return msg("runtime.placed_gpu_slots", device=name, gpu_gb=gpu.total_bytes / GB,
-                   slot_gb=gpu.slot_bytes / GB, ram_gb=ram_gb)
-    return msg("runtime.placed_gpu", device=name, gpu_gb=gpu.total_bytes / GB, ram_gb=ram_gb)
+        return msg("runtime.placed_gpu_slots", device=name, gpu=size(gpu.total_bytes, GB),
+                   slots=size(gpu.slot_bytes, GB), ram=ram)
+    return msg("runtime.placed_gpu", device=name, gpu=size(gpu.total_bytes, GB), ram=ram)

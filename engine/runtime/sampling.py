@@ -29,9 +29,12 @@ class SamplingDefaults:
 
     @property
     def said(self) -> Msg:
-        """"From the model file: temperature 0.6, top-p 0.95, top-k 20"."""
-        return msg(f"sampling.from_{self.source.replace(' ', '_')}",
+        """"From the model file: temperature 0.6, top-p 0.95, top-k 20" (and its min-p,
+        where it has one)."""
+        said = msg(f"sampling.from_{self.source.replace(' ', '_')}",
                    temperature=self.temperature, top_p=self.top_p, top_k=self.top_k)
+        return msg("sampling.with_min_p", said=said, min_p=self.min_p) if self.min_p > 0 \
+            else said
 
 
 def _family(metadata: dict[str, str]) -> str | None:

@@ -6,6 +6,13 @@ Qt context ``engine``, where app/messages.py looks them up.
 """
 
 ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chinese)
+    # ---- engine/messages.py: size() ----------------------------------------------------
+    '{gb} GB': (
+        '{gb} GB',
+        '{gb} GB'),
+    '{mb} MB': (
+        '{mb} MB',
+        '{mb} MB'),
     # ---- engine/documents -----------------------------------------------------------
     'Action items': (
         '할 일 목록',
@@ -399,6 +406,9 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "{top_k}.": (
         "Rotary 기본값: 답변 다양성(temperature) {temperature}, top-p {top_p}, top-k {top_k}.",
         "Rotary 的常用设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。"),
+    "{said} Min-p {min_p}.": (
+        "{said} min-p {min_p}.",
+        "{said}min-p {min_p}。"),
     "Thought for {words:,} words": (
         "{words:,}단어 동안 생각함",
         "思考了 {words:,} 个词"),
@@ -562,16 +572,16 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         "들어가지 않습니다. 모델에 메모리가 약 {need}GB 필요하지만 이 컴퓨터에는 {have}GB가 "
         "있습니다.",
         "放不下：模型大约需要 {need} GB 内存，但这台电脑只有 {have} GB。"),
-    "About {ram} GB in memory (the graphics card is not used); expect roughly {words} words "
+    "About {ram} in memory (the graphics card is not used); expect roughly {words} words "
     "per second.": (
-        "메모리 약 {ram}GB를 사용합니다 (그래픽 카드는 쓰지 않음). 초당 약 {words}단어를 "
+        "메모리 약 {ram}를 사용합니다 (그래픽 카드는 쓰지 않음). 초당 약 {words}단어를 "
         "예상하세요.",
-        "约占用 {ram} GB 内存（不使用显卡）；预计每秒大约 {words} 个词。"),
-    "About {vram} GB on the graphics card and {ram} GB in memory; expect roughly {words} words "
+        "约占用 {ram} 内存（不使用显卡）；预计每秒大约 {words} 个词。"),
+    "About {vram} on the graphics card and {ram} in memory; expect roughly {words} words "
     "per second.": (
-        "그래픽 카드에 약 {vram}GB, 메모리에 {ram}GB를 사용합니다. 초당 약 {words}단어를 "
+        "그래픽 카드에 약 {vram}, 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 "
         "예상하세요.",
-        "显卡上约 {vram} GB，内存中约 {ram} GB；预计每秒大约 {words} 个词。"),
+        "显卡上约 {vram}，内存中约 {ram}；预计每秒大约 {words} 个词。"),
     "Other programs are using memory this model needs; close some first.": (
         "다른 프로그램이 이 모델에 필요한 메모리를 쓰고 있습니다. 먼저 몇 개를 닫아 주세요.",
         "其他程序正在使用此模型需要的内存；请先关闭一些程序。"),
@@ -685,15 +695,15 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         "그에 맞게 나눌 수 없습니다.",
         "办公室服务器没有说明其模型一次能读多少文字，因此 Rotary 无法按此分割文档。"),
     # ---- where the model runs (engine/runtime/placement.py, engine/plan/hardware.py) -----
-    "The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it there and {ram_gb:.1f} GB in main memory.": (
-        "모델이 그래픽 카드 {device}에서 실행됩니다: {gpu_gb:.1f} GB는 그래픽 카드에, {ram_gb:.1f} GB는 주 메모리에 있습니다.",
-        "模型在显卡 {device} 上运行：其中 {gpu_gb:.1f} GB 在显卡上，{ram_gb:.1f} GB 在主内存中。"),
-    "The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it there ({slot_gb:.1f} GB of them single experts) and {ram_gb:.1f} GB in main memory.": (
-        "모델이 그래픽 카드 {device}에서 실행됩니다: {gpu_gb:.1f} GB는 그래픽 카드에(그중 {slot_gb:.1f} GB는 개별 전문가), {ram_gb:.1f} GB는 주 메모리에 있습니다.",
-        "模型在显卡 {device} 上运行：其中 {gpu_gb:.1f} GB 在显卡上（其中 {slot_gb:.1f} GB 是单个专家），{ram_gb:.1f} GB 在主内存中。"),
-    "The model runs on the processor ({ram_gb:.1f} GB in main memory); no graphics card is used.": (
-        "모델이 프로세서에서 실행됩니다(주 메모리 {ram_gb:.1f} GB). 그래픽 카드는 사용하지 않습니다.",
-        "模型在处理器上运行（主内存中 {ram_gb:.1f} GB）；未使用显卡。"),
+    "The model runs on the graphics card {device}: {gpu} of it there and {ram} in main memory.": (
+        "모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에, {ram}는 주 메모리에 있습니다.",
+        "模型在显卡 {device} 上运行：其中 {gpu} 在显卡上，{ram} 在主内存中。"),
+    "The model runs on the graphics card {device}: {gpu} of it there ({slots} of them single experts) and {ram} in main memory.": (
+        "모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에(그중 {slots}는 개별 전문가), {ram}는 주 메모리에 있습니다.",
+        "模型在显卡 {device} 上运行：其中 {gpu} 在显卡上（其中 {slots} 是单个专家），{ram} 在主内存中。"),
+    "The model runs on the processor ({ram} in main memory); no graphics card is used.": (
+        "모델이 프로세서에서 실행됩니다(주 메모리 {ram}). 그래픽 카드는 사용하지 않습니다.",
+        "模型在处理器上运行（主内存中 {ram}）；未使用显卡。"),
     "{placed} {unused}": (
         "{placed} {unused}",
         "{placed}{unused}"),

@@ -87,8 +87,16 @@
         <translation>문서를 기다리는 질문이 이미 하나 있습니다. 그 답변이 시작되면 이 질문을 보내세요.</translation>
     </message>
     <message>
+        <source>A message is already waiting to be sent; send this one when its answer has begun.</source>
+        <translation>보낼 메시지가 이미 하나 기다리고 있습니다. 그 답변이 시작되면 이 메시지를 보내세요.</translation>
+    </message>
+    <message>
         <source>Your question will be sent when the document has been read: “{text}”</source>
         <translation>문서를 다 읽으면 질문을 보냅니다: “{text}”</translation>
+    </message>
+    <message>
+        <source>Your message will be sent when this answer is finished: “{text}”</source>
+        <translation>이 답변이 끝나면 메시지를 보냅니다: “{text}”</translation>
     </message>
     <message>
         <source>Your question was not sent: “{text}”. Send it again where you want the answer.</source>
@@ -173,6 +181,18 @@
     <message>
         <source>About this model</source>
         <translation>이 모델에 대하여</translation>
+    </message>
+    <message>
+        <source>Message waiting to be sent</source>
+        <translation>보내기를 기다리는 메시지</translation>
+    </message>
+    <message>
+        <source>Don't send</source>
+        <translation>보내지 않기</translation>
+    </message>
+    <message>
+        <source>Don't send the waiting message; put it back in the message box</source>
+        <translation>기다리는 메시지를 보내지 않고 메시지 입력란으로 되돌립니다</translation>
     </message>
     <message>
         <source>Message</source>
@@ -991,6 +1011,14 @@
         <translation>문서가 더 이상 {path}에 없습니다. 요약하려면 다시 첨부해 주세요.</translation>
     </message>
     <message>
+        <source>Waiting for the model to finish loading before reading.</source>
+        <translation>읽기 전에 모델 불러오기가 끝나기를 기다리는 중입니다.</translation>
+    </message>
+    <message>
+        <source>The model could not be loaded. Reading starts as soon as a model has loaded.</source>
+        <translation>모델을 불러올 수 없었습니다. 모델을 불러오는 대로 읽기 시작합니다.</translation>
+    </message>
+    <message>
         <source>Please wait until the current answer is finished.</source>
         <translation>지금 답변이 끝날 때까지 기다려 주세요.</translation>
     </message>
@@ -1043,6 +1071,14 @@
     <message>
         <source>Close this card; the document stays in the conversation</source>
         <translation>이 카드를 닫습니다. 문서는 대화에 남아 있습니다</translation>
+    </message>
+    <message>
+        <source>Don't read</source>
+        <translation>읽지 않기</translation>
+    </message>
+    <message>
+        <source>Don't read the documents waiting for the model</source>
+        <translation>모델을 기다리는 문서를 읽지 않습니다</translation>
     </message>
     <message>
         <source>Ask a question about it below, or choose a summary:</source>
@@ -1318,6 +1354,14 @@
     <message>
         <source>{first} {second}</source>
         <translation>{first} {second}</translation>
+    </message>
+    <message>
+        <source>{gb} GB</source>
+        <translation>{gb} GB</translation>
+    </message>
+    <message>
+        <source>{mb} MB</source>
+        <translation>{mb} MB</translation>
     </message>
     <message>
         <source>No model is loaded yet. Choose a model in Settings.</source>
@@ -1832,16 +1876,16 @@
         <translation>그래픽 메모리가 부족하여 모델을 그래픽 카드에 더 적게 올려 둡니다.</translation>
     </message>
     <message>
-        <source>The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it there and {ram_gb:.1f} GB in main memory.</source>
-        <translation>모델이 그래픽 카드 {device}에서 실행됩니다: {gpu_gb:.1f} GB는 그래픽 카드에, {ram_gb:.1f} GB는 주 메모리에 있습니다.</translation>
+        <source>The model runs on the graphics card {device}: {gpu} of it there and {ram} in main memory.</source>
+        <translation>모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에, {ram}는 주 메모리에 있습니다.</translation>
     </message>
     <message>
-        <source>The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it there ({slot_gb:.1f} GB of them single experts) and {ram_gb:.1f} GB in main memory.</source>
-        <translation>모델이 그래픽 카드 {device}에서 실행됩니다: {gpu_gb:.1f} GB는 그래픽 카드에(그중 {slot_gb:.1f} GB는 개별 전문가), {ram_gb:.1f} GB는 주 메모리에 있습니다.</translation>
+        <source>The model runs on the graphics card {device}: {gpu} of it there ({slots} of them single experts) and {ram} in main memory.</source>
+        <translation>모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에(그중 {slots}는 개별 전문가), {ram}는 주 메모리에 있습니다.</translation>
     </message>
     <message>
-        <source>The model runs on the processor ({ram_gb:.1f} GB in main memory); no graphics card is used.</source>
-        <translation>모델이 프로세서에서 실행됩니다(주 메모리 {ram_gb:.1f} GB). 그래픽 카드는 사용하지 않습니다.</translation>
+        <source>The model runs on the processor ({ram} in main memory); no graphics card is used.</source>
+        <translation>모델이 프로세서에서 실행됩니다(주 메모리 {ram}). 그래픽 카드는 사용하지 않습니다.</translation>
     </message>
     <message>
         <source>{placed} {unused}</source>
@@ -1882,6 +1926,10 @@
     <message>
         <source>Rotary's usual: answer variety (temperature) {temperature}, top-p {top_p}, top-k {top_k}.</source>
         <translation>Rotary 기본값: 답변 다양성(temperature) {temperature}, top-p {top_p}, top-k {top_k}.</translation>
+    </message>
+    <message>
+        <source>{said} Min-p {min_p}.</source>
+        <translation>{said} min-p {min_p}.</translation>
     </message>
     <message>
         <source>The model file “{name}” could not be found. It may have been moved or deleted.</source>
@@ -2088,12 +2136,12 @@
         <translation>들어가지 않습니다. 모델에 메모리가 약 {need}GB 필요하지만 이 컴퓨터에는 {have}GB가 있습니다.</translation>
     </message>
     <message>
-        <source>About {ram} GB in memory (the graphics card is not used); expect roughly {words} words per second.</source>
-        <translation>메모리 약 {ram}GB를 사용합니다 (그래픽 카드는 쓰지 않음). 초당 약 {words}단어를 예상하세요.</translation>
+        <source>About {ram} in memory (the graphics card is not used); expect roughly {words} words per second.</source>
+        <translation>메모리 약 {ram}를 사용합니다 (그래픽 카드는 쓰지 않음). 초당 약 {words}단어를 예상하세요.</translation>
     </message>
     <message>
-        <source>About {vram} GB on the graphics card and {ram} GB in memory; expect roughly {words} words per second.</source>
-        <translation>그래픽 카드에 약 {vram}GB, 메모리에 {ram}GB를 사용합니다. 초당 약 {words}단어를 예상하세요.</translation>
+        <source>About {vram} on the graphics card and {ram} in memory; expect roughly {words} words per second.</source>
+        <translation>그래픽 카드에 약 {vram}, 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 예상하세요.</translation>
     </message>
     <message>
         <source>Other programs are using memory this model needs; close some first.</source>

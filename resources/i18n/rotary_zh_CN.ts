@@ -87,8 +87,16 @@
         <translation>已有一个问题在等待文档；请在其回答开始后再发送这个问题。</translation>
     </message>
     <message>
+        <source>A message is already waiting to be sent; send this one when its answer has begun.</source>
+        <translation>已有一条消息在等待发送；请在其回答开始后再发送这一条。</translation>
+    </message>
+    <message>
         <source>Your question will be sent when the document has been read: “{text}”</source>
         <translation>文档读完后将发送您的问题：“{text}”</translation>
+    </message>
+    <message>
+        <source>Your message will be sent when this answer is finished: “{text}”</source>
+        <translation>此回答完成后将发送您的消息：“{text}”</translation>
     </message>
     <message>
         <source>Your question was not sent: “{text}”. Send it again where you want the answer.</source>
@@ -173,6 +181,18 @@
     <message>
         <source>About this model</source>
         <translation>关于这个模型</translation>
+    </message>
+    <message>
+        <source>Message waiting to be sent</source>
+        <translation>等待发送的消息</translation>
+    </message>
+    <message>
+        <source>Don't send</source>
+        <translation>不发送</translation>
+    </message>
+    <message>
+        <source>Don't send the waiting message; put it back in the message box</source>
+        <translation>不发送等待中的消息；将其放回消息框</translation>
     </message>
     <message>
         <source>Message</source>
@@ -991,6 +1011,14 @@
         <translation>文档已不在 {path}。请重新附加它以进行总结。</translation>
     </message>
     <message>
+        <source>Waiting for the model to finish loading before reading.</source>
+        <translation>正在等待模型加载完成，然后开始读取。</translation>
+    </message>
+    <message>
+        <source>The model could not be loaded. Reading starts as soon as a model has loaded.</source>
+        <translation>无法加载模型。模型一加载完成就开始读取。</translation>
+    </message>
+    <message>
         <source>Please wait until the current answer is finished.</source>
         <translation>请等待当前回答完成。</translation>
     </message>
@@ -1043,6 +1071,14 @@
     <message>
         <source>Close this card; the document stays in the conversation</source>
         <translation>关闭此卡片；文档仍保留在对话中</translation>
+    </message>
+    <message>
+        <source>Don't read</source>
+        <translation>不读取</translation>
+    </message>
+    <message>
+        <source>Don't read the documents waiting for the model</source>
+        <translation>不读取正在等待模型的文档</translation>
     </message>
     <message>
         <source>Ask a question about it below, or choose a summary:</source>
@@ -1318,6 +1354,14 @@
     <message>
         <source>{first} {second}</source>
         <translation>{first}{second}</translation>
+    </message>
+    <message>
+        <source>{gb} GB</source>
+        <translation>{gb} GB</translation>
+    </message>
+    <message>
+        <source>{mb} MB</source>
+        <translation>{mb} MB</translation>
     </message>
     <message>
         <source>No model is loaded yet. Choose a model in Settings.</source>
@@ -1832,16 +1876,16 @@
         <translation>显存不足，因此放在显卡上的模型部分更少。</translation>
     </message>
     <message>
-        <source>The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it there and {ram_gb:.1f} GB in main memory.</source>
-        <translation>模型在显卡 {device} 上运行：其中 {gpu_gb:.1f} GB 在显卡上，{ram_gb:.1f} GB 在主内存中。</translation>
+        <source>The model runs on the graphics card {device}: {gpu} of it there and {ram} in main memory.</source>
+        <translation>模型在显卡 {device} 上运行：其中 {gpu} 在显卡上，{ram} 在主内存中。</translation>
     </message>
     <message>
-        <source>The model runs on the graphics card {device}: {gpu_gb:.1f} GB of it there ({slot_gb:.1f} GB of them single experts) and {ram_gb:.1f} GB in main memory.</source>
-        <translation>模型在显卡 {device} 上运行：其中 {gpu_gb:.1f} GB 在显卡上（其中 {slot_gb:.1f} GB 是单个专家），{ram_gb:.1f} GB 在主内存中。</translation>
+        <source>The model runs on the graphics card {device}: {gpu} of it there ({slots} of them single experts) and {ram} in main memory.</source>
+        <translation>模型在显卡 {device} 上运行：其中 {gpu} 在显卡上（其中 {slots} 是单个专家），{ram} 在主内存中。</translation>
     </message>
     <message>
-        <source>The model runs on the processor ({ram_gb:.1f} GB in main memory); no graphics card is used.</source>
-        <translation>模型在处理器上运行（主内存中 {ram_gb:.1f} GB）；未使用显卡。</translation>
+        <source>The model runs on the processor ({ram} in main memory); no graphics card is used.</source>
+        <translation>模型在处理器上运行（主内存中 {ram}）；未使用显卡。</translation>
     </message>
     <message>
         <source>{placed} {unused}</source>
@@ -1882,6 +1926,10 @@
     <message>
         <source>Rotary's usual: answer variety (temperature) {temperature}, top-p {top_p}, top-k {top_k}.</source>
         <translation>Rotary 的常用设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。</translation>
+    </message>
+    <message>
+        <source>{said} Min-p {min_p}.</source>
+        <translation>{said}min-p {min_p}。</translation>
     </message>
     <message>
         <source>The model file “{name}” could not be found. It may have been moved or deleted.</source>
@@ -2088,12 +2136,12 @@
         <translation>放不下：模型大约需要 {need} GB 内存，但这台电脑只有 {have} GB。</translation>
     </message>
     <message>
-        <source>About {ram} GB in memory (the graphics card is not used); expect roughly {words} words per second.</source>
-        <translation>约占用 {ram} GB 内存（不使用显卡）；预计每秒大约 {words} 个词。</translation>
+        <source>About {ram} in memory (the graphics card is not used); expect roughly {words} words per second.</source>
+        <translation>约占用 {ram} 内存（不使用显卡）；预计每秒大约 {words} 个词。</translation>
     </message>
     <message>
-        <source>About {vram} GB on the graphics card and {ram} GB in memory; expect roughly {words} words per second.</source>
-        <translation>显卡上约 {vram} GB，内存中约 {ram} GB；预计每秒大约 {words} 个词。</translation>
+        <source>About {vram} on the graphics card and {ram} in memory; expect roughly {words} words per second.</source>
+        <translation>显卡上约 {vram}，内存中约 {ram}；预计每秒大约 {words} 个词。</translation>
     </message>
     <message>
         <source>Other programs are using memory this model needs; close some first.</source>

@@ -727,6 +727,33 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Your question will be sent when the document has been read: “{text}”': (
         '문서를 다 읽으면 질문을 보냅니다: “{text}”',
         '文档读完后将发送您的问题：“{text}”'),
+    'Waiting for the model to finish loading before reading.': (
+        '읽기 전에 모델 불러오기가 끝나기를 기다리는 중입니다.',
+        '正在等待模型加载完成，然后开始读取。'),
+    'The model could not be loaded. Reading starts as soon as a model has loaded.': (
+        '모델을 불러올 수 없었습니다. 모델을 불러오는 대로 읽기 시작합니다.',
+        '无法加载模型。模型一加载完成就开始读取。'),
+    "Don't read": (
+        '읽지 않기',
+        '不读取'),
+    "Don't read the documents waiting for the model": (
+        '모델을 기다리는 문서를 읽지 않습니다',
+        '不读取正在等待模型的文档'),
+    'Your message will be sent when this answer is finished: “{text}”': (
+        '이 답변이 끝나면 메시지를 보냅니다: “{text}”',
+        '此回答完成后将发送您的消息：“{text}”'),
+    'A message is already waiting to be sent; send this one when its answer has begun.': (
+        '보낼 메시지가 이미 하나 기다리고 있습니다. 그 답변이 시작되면 이 메시지를 보내세요.',
+        '已有一条消息在等待发送；请在其回答开始后再发送这一条。'),
+    'Message waiting to be sent': (
+        '보내기를 기다리는 메시지',
+        '等待发送的消息'),
+    "Don't send": (
+        '보내지 않기',
+        '不发送'),
+    "Don't send the waiting message; put it back in the message box": (
+        '기다리는 메시지를 보내지 않고 메시지 입력란으로 되돌립니다',
+        '不发送等待中的消息；将其放回消息框'),
     'Your question was not sent: “{text}”. Send it again where you want the answer.': (
         '질문을 보내지 않았습니다: “{text}”. 답변을 받을 대화에서 다시 보내세요.',
         '您的问题未发送：“{text}”。请在需要回答的对话中重新发送。'),

@@ -17,7 +17,7 @@ from typing import Callable
 from engine.api import (DocumentRequest, LoadFallback, LoadProgress, LoadRequest, ModelLoaded,
                         QuestionRequest, RequestFinished, ResponseStats, StepRecord, ChatRequest)
 from engine.errors import EngineError, NotAGGUFError
-from engine.messages import Msg, msg
+from engine.messages import Msg, msg, size
 from engine.model.facts import AttentionShape, LayerBytes, ModelFacts
 from engine.plan import PlanSummary
 from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading
@@ -204,8 +204,9 @@ def fake_backend(script: FakeScript | None = None, hardware: HardwareInfo | None
             summary = PlanSummary("red", msg("plan.wont_fit_card", need="40", free="7.0"),
                                   (0.0, 0.0))
         else:
-            summary = PlanSummary("green", msg("plan.usage_card_and_memory", vram="5.0",
-                                               ram="14", words="20"), (15.0, 25.0))
+            summary = PlanSummary("green", msg("plan.usage_card_and_memory",
+                                               vram=size(5 * GIB, GIB), ram=size(14 * GIB, GIB, 10),
+                                               words="20"), (15.0, 25.0))
         return PlannedModel(facts, hw, recipe, summary)
 
     def ensure_demo(directory):

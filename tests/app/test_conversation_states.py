@@ -115,7 +115,7 @@ def test_enter_while_a_document_is_read_queues_the_question(qtbot, make_app, tmp
     pane.input.setPlainText("What about travel costs?")
     qtbot.keyClick(pane.input, Qt.Key.Key_Return)
     assert pane.input.toPlainText() == ""                       # taken, not ignored
-    assert "will be sent when the document has been read" in pane.phase.text()
+    assert "will be sent when the document has been read" in pane.queued_text.text()
     pane.input.setPlainText("And the rest?")             # a second one is not lost either
     qtbot.keyClick(pane.input, Qt.Key.Key_Return)
     assert pane.input.toPlainText() == "And the rest?" and "already waits" in pane.phase.text()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from engine.api import DeviceUse, Placement
-from engine.messages import msg
+from engine.messages import msg, size
 from app.bridge import GpuInfo
 from app.selftest import where_it_ran
 from app.wizard import describe_hardware
@@ -19,16 +19,17 @@ RAM_ONLY = (DeviceUse("CPU", model_bytes=2 * GIB, cache_bytes=GIB // 4),)
 
 def processor(unused: bool) -> Placement:
     if not unused:
-        return Placement(RAM_ONLY, "CPU", msg("runtime.placed_processor", ram_gb=2.4))
+        return Placement(RAM_ONLY, "CPU", msg("runtime.placed_processor", ram=size(2.4e9)))
     why = msg("hardware.gpu_no_backend", name=RTX)
     return Placement(RAM_ONLY, "CPU", msg("runtime.placed_with_unused", placed=msg(
-        "runtime.placed_processor", ram_gb=2.4), unused=why), (RTX,))
+        "runtime.placed_processor", ram=size(2.4e9)), unused=why), (RTX,))
 
 
 def on_gpu() -> Placement:
     gpu = DeviceUse("Vulkan0", RTX, model_bytes=3 * GIB, slot_bytes=2 * GIB)
     return Placement((RAM_ONLY[0], gpu), "Vulkan", msg(
-        "runtime.placed_gpu_slots", device=RTX, gpu_gb=5.4, slot_gb=2.1, ram_gb=2.4))
+        "runtime.placed_gpu_slots", device=RTX, gpu=size(5.4e9), slots=size(2.1e9),
+        ram=size(2.4e9)))
 
 
 def test_the_self_test_names_the_device_the_model_ran_on():

@@ -1,0 +1,82 @@
+"""A message sent while the answer is still being written in the same conversation (Enter
+was silently ignored): it waits, is said to wait under the conversation, goes when the answer
+ends (Stop ends it at once), and "Don't send" takes it back into the box."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tests.app.conftest import wait_idle, wait_ready
+from tests.app.fakes import FakeScript
+
+LONG = tuple(f" w{i}" for i in range(300))        # 3 s at 10 ms a token
+
+
+def _writing(make_app, qtbot, answers):
+    rotary = make_app(script=FakeScript(answers=list(answers), token_delay=0.01))
+    wait_ready(qtbot, rotary)
+    assert rotary.chat.send("first")
+    qtbot.waitUntil(lambda: len(rotary.chat.partial) > 10, timeout=3000)
+    return rotary, rotary.window.chat
+
+
+def _enter(qtbot, pane, text: str) -> None:
+    pane.input.setPlainText(text)
+    qtbot.keyClick(pane.input, Qt.Key.Key_Return)           # as the user sends it
+
+
+def _contents(rotary) -> list[tuple[str, str]]:
+    return [(m.role, m.content.strip()) for m in rotary.chat.messages]
+
+
+def test_enter_while_the_answer_is_written_sends_the_message_after_it(qtbot, make_app):
+    rotary, pane = _writing(make_app, qtbot, [LONG, ("Two",)])
+    _enter(qtbot, pane, "And the costs?")
+    assert pane.input.toPlainText() == ""                       # taken, not ignored
+    assert pane.queued_note.isVisible()
+    said = pane.queued_text.text()
+    assert "will be sent when this answer is finished" in said and "And the costs?" in said
+    _enter(qtbot, pane, "A third one")                          # one waits: this one stays
+    assert pane.input.toPlainText() == "A third one"
+    assert "already waiting" in pane.phase.text()
+    pane.input.clear()
+    assert rotary.chat.busy and len(rotary.chat.messages) == 1  # the answer goes on
+    qtbot.waitUntil(lambda: len(rotary.chat.messages) == 4, timeout=10_000)
+    wait_idle(qtbot, rotary)
+    assert [role for role, _ in _contents(rotary)] == ["user", "assistant", "user", "assistant"]
+    assert _contents(rotary)[2:] == [("user", "And the costs?"), ("assistant", "Two")]
+    assert rotary.chat.messages[1].stats["stop_reason"] == "eos"  # the first answer whole
+    assert not pane.queued_note.isVisible()
+
+
+def test_stop_ends_the_answer_and_the_waiting_message_goes_at_once(qtbot, make_app):
+    rotary, pane = _writing(make_app, qtbot, [LONG, ("Two",)])
+    _enter(qtbot, pane, "Shorter, please")
+    pane.stop_button.click()
+    qtbot.waitUntil(lambda: len(rotary.chat.messages) == 4, timeout=5000)
+    wait_idle(qtbot, rotary)
+    assert rotary.chat.messages[1].stats["stop_reason"] == "stopped"
+    assert _contents(rotary)[2:] == [("user", "Shorter, please"), ("assistant", "Two")]
+
+
+def test_dont_send_puts_the_waiting_message_back_in_the_box(qtbot, make_app):
+    rotary, pane = _writing(make_app, qtbot, [LONG[:120], ("Two",)])
+    _enter(qtbot, pane, "Never mind")
+    pane.queued_cancel.click()
+    assert pane.input.toPlainText() == "Never mind" and not pane.queued_note.isVisible()
+    wait_idle(qtbot, rotary, timeout=10_000)
+    qtbot.wait(100)
+    assert [role for role, _ in _contents(rotary)] == ["user", "assistant"]   # nothing sent
+
+
+def test_the_waiting_message_is_said_in_its_own_conversation_only(qtbot, make_app):
+    rotary, pane = _writing(make_app, qtbot, [LONG, ("Two",)])
+    first = rotary.chat.conversation_id
+    _enter(qtbot, pane, "And the costs?")
+    rotary.chat.new_chat()
+    assert not pane.queued_note.isVisible()
+    rotary.chat.open_conversation(first)
+    assert pane.queued_note.isVisible() and "And the costs?" in pane.queued_text.text()
+    qtbot.waitUntil(lambda: len(rotary.chat.messages) == 4, timeout=10_000)
+    wait_idle(qtbot, rotary)
+    assert _contents(rotary)[2] == ("user", "And the costs?")
