@@ -306,3 +306,13 @@ def run_child(variant: Variant, device: Device, request: LoadRequest,
         return ProbeResult(variant, device, seconds=seconds,
                            error=f"unreadable probe result: {exc}")
 
+
+
+def remembered(path: Path | None = None) -> list[dict[str, Any]]:
+    """What the probe measured on this machine (``engine devices``): one row per card,
+    variants and model family."""
+    return [{"family": e.get("family", ""), "card": e.get("card", ""),
+             "winner": (e.get("winner") or {}).get("variant"),
+             "winner_folder": (e.get("winner") or {}).get("folder"),
+             "results": e.get("results", [])}
+            for e in _read(path or memory_path()).values() if isinstance(e, dict)]

@@ -266,3 +266,20 @@ def test_the_device_list_reads_the_pci_id_from_ggml():
     assert backends._device_id(lib, 1) == "0000:0a:00.0"
     assert backends._device_id(SimpleNamespace(), 1) == ""         # an older ggml
     assert ctypes.sizeof(backends._DevProps) > 48
+
+
+def test_engine_devices_says_what_the_probe_measured(start, tmp_path):
+    import os
+    import subprocess
+
+    run, memory = start
+    run(runner=FakeRunner({"cuda": "exit status 1: out of memory", "vulkan": 88.0}))
+    kept = tmp_path / "cache" / "Rotary" / backend_probe.MEMORY_FILE
+    kept.parent.mkdir(parents=True)
+    kept.write_text(memory.read_text())
+    done = subprocess.run([sys.executable, "-m", "engine", "devices"], capture_output=True,
+                          text=True, timeout=60, check=False,
+                          env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert done.returncode == 0, done.stderr
+    assert (f"measured on {RTX} for qwen3moe experts=128 width=2048 type=Q4_K_M: "
+            "cuda CUDA0 failed, vulkan Vulkan0 88.0 tokens/s; runs vulkan") in done.stdout
