@@ -392,12 +392,13 @@ def select(wanted: str | None = None) -> Selection:
 
 
 def _point_llama_cpp_at(variant: Variant) -> None:
+    _drop_dll_directory()                    # chosen again (reselect): one variant's DLLs only
     if variant.name == CPU_VARIANT:
         os.environ.pop(LIB_ENV, None)        # the wheel's own lib folder
     else:
         os.environ[LIB_ENV] = variant.folder
         if sys.platform == "win32":
-            os.add_dll_directory(variant.folder)
+            _keep_dll_directory(os.add_dll_directory(variant.folder))
 
 
 def selected() -> Selection | None:
@@ -459,6 +460,23 @@ def _device_id(lib: ctypes.CDLL, dev: int) -> str:
     props = _DevProps()                 # ggml zeroes the struct before the back-end fills it
     get_props(dev, ctypes.byref(props))
     return (props.device_id or b"").decode(errors="replace").lower()
+
+
+_dll_directory = None      # Windows: the chosen folder in the DLL search path (closed on reselect)
+
+
+def _keep_dll_directory(handle) -> None:
+    global _dll_directory
+    _dll_directory = handle
+
+
+def _drop_dll_directory() -> None:
+    """Windows: the rule's folder leaves the DLL search path when the probe chose another, or
+    libllama from one folder could find ggml.dll in the other."""
+    global _dll_directory
+    if _dll_directory is not None:
+        _dll_directory.close()
+        _dll_directory = None
 
 
 def llama_loaded() -> bool:

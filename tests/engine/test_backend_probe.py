@@ -283,3 +283,28 @@ def test_engine_devices_says_what_the_probe_measured(start, tmp_path):
     assert done.returncode == 0, done.stderr
     assert (f"measured on {RTX} for qwen3moe experts=128 width=2048 type=Q4_K_M: "
             "cuda CUDA0 failed, vulkan Vulkan0 88.0 tokens/s; runs vulkan") in done.stdout
+
+
+def test_on_windows_the_rules_folder_leaves_the_dll_search_path(monkeypatch):
+    added = []
+
+    class Handle:
+        def __init__(self, folder):
+            self.folder, self.closed = folder, False
+            added.append(self)
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setattr(backends.os, "add_dll_directory", Handle, raising=False)
+    monkeypatch.setattr(backends, "llama_loaded", lambda: False)
+    monkeypatch.delenv(backends.LIB_ENV, raising=False)
+    try:
+        backends._point_llama_cpp_at(CUDA)                 # the rule's choice
+        backends.reselect(VULKAN, VULKAN0, "measured")    # the probe's
+        assert [(h.folder, h.closed) for h in added] == [(CUDA.folder, True),
+                                                         (VULKAN.folder, False)]
+    finally:
+        backends._drop_dll_directory()
+        backends._forget()
