@@ -19,7 +19,8 @@ from pathlib import Path
 import qasync
 from PySide6.QtWidgets import QApplication
 
-from app.bridge import DEVICE_LIST_FLAG, list_devices_child, real_backend
+from app.bridge import (BACKEND_PROBE_FLAG, DEVICE_LIST_FLAG, list_devices_child,
+                        probe_backend_child, real_backend)
 from app.paths import default_paths
 from app.single_instance import SingleInstance
 from app.theme import set_taskbar_identity
@@ -124,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == [DEVICE_LIST_FLAG]:        # the bundle as the engine's device-list child
         return list_devices_child(argv[1:])
+    if argv[:1] == [BACKEND_PROBE_FLAG]:      # the bundle as the back-end probe's child
+        return probe_backend_child(argv[1:])
     install_fallback_streams()
     args = parse_args(argv)
     setup_logging(default_paths().log_file)

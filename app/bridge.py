@@ -94,6 +94,14 @@ def list_devices_child(argv: list[str]) -> int:
     return facade.list_devices_child(argv)
 
 
+BACKEND_PROBE_FLAG = "--rotary-probe-backend"   # engine/runtime/backend_probe.py PROBE_FLAG
+
+
+def probe_backend_child(argv: list[str]) -> int:
+    """The frozen app run as the back-end probe's child: one variant's tokens/s on the card."""
+    return facade.probe_backend_child(argv)
+
+
 def check_text_recognition() -> tuple[bool, str]:
     """The self-test's OCR check (engine/documents/ocr.py)."""
     return facade.check_text_recognition()

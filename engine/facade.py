@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["ADVANCED_RANGES", "AUTO", "SAFEST", "SUMMARY_PRESETS", "WORDS_PER_TOKEN", "GpuInfo",
            "HardwareInfo", "PlannedModel", "Preset", "Range", "SummaryPreset",
            "VramReading", "check_native_helpers", "check_text_recognition", "ensure_demo_model", "forget_unused_documents",
-           "list_devices_child", "list_server_models", "make_engine", "make_remote_engine", "plan_model",
+           "list_devices_child", "list_server_models", "probe_backend_child", "make_engine", "make_remote_engine", "plan_model",
            "preset_names", "preset_words", "probe", "process_ram_bytes", "read_vram",
            "resolve_preset", "server_config"]
 
@@ -74,6 +74,13 @@ def forget_unused_documents(index_path: str, keep: set[str]) -> int:
 
     with PassageIndex(index_path) as passages:
         return passages.keep_only(keep)
+
+
+def probe_backend_child(argv: list[str]) -> int:
+    """The frozen app run as engine/runtime/backend_probe.py's child: measure one variant."""
+    from engine.runtime.backend_probe_child import child_main  # noqa: PLC0415 - the llama runtime
+
+    return child_main(argv)
 
 
 def check_native_helpers() -> tuple[bool, str]:

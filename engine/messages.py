@@ -151,6 +151,9 @@ CATALOGUE: dict[str, str] = {
     # ---- engine/runtime: loading and running a model here ---------------------------------
     "runtime.checking_file": "Checking the model file…",
     "runtime.loading_into_memory": "Loading the model into memory…",
+    # engine/runtime/backend_probe.py: two back-ends serve the card; measured once
+    "runtime.finding_faster_backend": "Finding the faster way to use your graphics card "
+                                      "(once)…",
     "runtime.ready": "The model is ready.",
     "runtime.summary_with_note": "{summary} {note}",
     "runtime.stock_build": "This build of Rotary cannot keep single experts on the graphics card, "

@@ -2,7 +2,8 @@
 
 One row per device of every back-end variant (engine/native/backends.py): back-end, ggml's
 device name (what ``engine chat MODEL --device NAME`` takes), type, memory; then the device
-Rotary chooses and the graphics cards it sees but cannot use, with what to do.
+Rotary chooses and the graphics cards it sees but cannot use, with what to do; and where
+two back-ends serve one card, what the load's probe measured (engine/runtime/backend_probe.py).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def planned_device(hardware) -> dict:
 def report(refresh: bool = False) -> dict:
     from engine.native import backends
     from engine.plan.hardware import _probe_gpus, usable_gpus
+    from engine.runtime.backend_probe import remembered
 
     listing = backends.device_listing(refresh=refresh)
     choice = backends.choose(listing) if listing else None
@@ -66,7 +68,8 @@ def report(refresh: bool = False) -> dict:
         "chosen": None if choice is None else {
             "variant": choice.variant.name, "device": choice.device_name,
             "name": choice.device.description if choice.device else "processor"},
-        "unused_gpus": [{"name": g.name, "why": str(g.why_unused)} for g in unused]}
+        "unused_gpus": [{"name": g.name, "why": str(g.why_unused)} for g in unused],
+        "measured": remembered()}
 
 
 def cmd_devices(args) -> int:
@@ -90,4 +93,10 @@ def cmd_devices(args) -> int:
               f"back-end {chosen['variant']}")
     for gpu in data["unused_gpus"]:
         print(f"not used: {gpu['name']}: {gpu['why']}")
+    for row in data["measured"]:
+        speeds = ", ".join(f"{r['variant']} {r['device']} "
+                           + (f"{r['decode_tps']:.1f} tokens/s" if not r["error"] else "failed")
+                           for r in row["results"])
+        print(f"measured on {row['card']} for {row['family']}: {speeds}; "
+              f"runs {row['winner'] or 'by the rule'}")
     return 0

@@ -19,8 +19,10 @@ in; a folder per variant needs no change to that wheel and keeps each variant's 
 patched exactly as its ggml was built.
 
 Rule: a discrete GPU (ggml type GPU) beats the processor; of several, the one with the most
-memory; on the same card (equal memory) CUDA before Vulkan (not measured: no probe yet). An
-integrated GPU shares system memory, so it gets no slots: it is listed, never chosen.
+memory; on the same card (equal memory) CUDA before Vulkan. Where two installed variants serve
+the same card, the load measures them once per card and model family and may choose the other
+(engine/runtime/backend_probe.py, through ``reselect``). An integrated GPU shares system
+memory, so it gets no slots: it is listed, never chosen.
 """
 
 from __future__ import annotations
@@ -49,11 +51,12 @@ ROOT_ENV = "ROTARY_BACKENDS_DIR"
 CHOICE_ENV = "ROTARY_DEVICE"              # a device name ("Vulkan0", "CPU") chosen by IT/tests
 CHILD_FLAG = "--rotary-list-devices"      # the frozen app's executable runs the child with it
 CHILD_TIMEOUT_S = 60.0                    # a first Vulkan or CUDA start can be slow
-CACHE_VERSION = 1
+CACHE_VERSION = 2                         # 2: devices carry their PCI id
 # What changes which devices a variant sees without changing its files.
 VISIBILITY_ENV = ("GGML_VK_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
                   "ONEAPI_DEVICE_SELECTOR")
-# Same card on several back-ends: the first wins (a rule, not a measurement).
+# Same card on several back-ends: the first wins until the load's probe has measured them
+# (engine/runtime/backend_probe.py).
 BACKEND_ORDER = ("CUDA", "Vulkan")
 KIND_NAMES = {0: "cpu", 1: "gpu", 2: "igpu", 3: "accel", 4: "meta"}
 
@@ -68,6 +71,7 @@ class Device:
     backend: str         # the registry's name: "CUDA", "Vulkan", "CPU"
     free_bytes: int
     total_bytes: int
+    device_id: str = ""  # PCI bus id ("0000:01:00.0") where the back-end gives one: the same card
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,7 @@ class Selection:
     device: Device | None
     listing: tuple[VariantDevices, ...] = field(default=(), repr=False)
     reason: str = ""     # one line for the log: why this one
+    asked: bool = False  # a device named by IT or a test ($ROTARY_DEVICE, --device): no probe
 
     @property
     def device_name(self) -> str:
@@ -196,7 +201,8 @@ def _child_list(folder: str) -> list[dict]:
             "kind": KIND_NAMES.get(lib.ggml_backend_dev_type(dev), "other"),
             "backend": lib.ggml_backend_reg_name(
                 lib.ggml_backend_dev_backend_reg(dev)).decode(errors="replace"),
-            "free_bytes": int(free.value), "total_bytes": int(total.value)})
+            "free_bytes": int(free.value), "total_bytes": int(total.value),
+            "device_id": _device_id(lib, dev)})
     return devices
 
 
@@ -331,10 +337,11 @@ def choose(listing: tuple[VariantDevices, ...], wanted: str = "", folder: str = 
         for item in listing:
             for device in item.devices:
                 if device.name.lower() == wanted.lower() and device.kind != "cpu":
-                    return Selection(item.variant, device, listing, f"{device.name} as asked")
+                    return Selection(item.variant, device, listing, f"{device.name} as asked",
+                                     asked=True)
         if wanted.lower() != "cpu":
             raise LookupError(wanted)
-        return Selection(processor, None, listing, "the processor, as asked")
+        return Selection(processor, None, listing, "the processor, as asked", asked=True)
     candidates = [(item, d) for item in listing for d in item.devices if d.kind == "gpu"]
     if candidates:
         item, device = min(candidates, key=_rank)
@@ -385,12 +392,13 @@ def select(wanted: str | None = None) -> Selection:
 
 
 def _point_llama_cpp_at(variant: Variant) -> None:
+    _drop_dll_directory()                    # chosen again (reselect): one variant's DLLs only
     if variant.name == CPU_VARIANT:
         os.environ.pop(LIB_ENV, None)        # the wheel's own lib folder
     else:
         os.environ[LIB_ENV] = variant.folder
         if sys.platform == "win32":
-            os.add_dll_directory(variant.folder)
+            _keep_dll_directory(os.add_dll_directory(variant.folder))
 
 
 def selected() -> Selection | None:
@@ -421,3 +429,70 @@ def ggml_library_path() -> Path | None:
     folder = os.environ.get(LIB_ENV) or str(wheel_lib_folder() or "")
     path = Path(folder) / library_name("ggml")
     return path if folder and path.exists() else None
+
+
+# ---- the load's measured choice (engine/runtime/backend_probe.py) ------------------------
+# Same card listed by several variants (CUDA0 and Vulkan0 on one NVIDIA card): the probe in
+# engine/runtime/backend_probe.py measures them and calls ``reselect`` before llama_cpp loads.
+
+class _DevCaps(ctypes.Structure):
+    _fields_ = [("async_", ctypes.c_bool), ("host_buffer", ctypes.c_bool),
+                ("buffer_from_host_ptr", ctypes.c_bool), ("events", ctypes.c_bool),
+                ("mmap_support", ctypes.c_bool)]
+
+
+class _DevProps(ctypes.Structure):
+    """``struct ggml_backend_dev_props`` of the vendored ggml-backend.h."""
+
+    _fields_ = [("name", ctypes.c_char_p), ("description", ctypes.c_char_p),
+                ("memory_free", ctypes.c_size_t), ("memory_total", ctypes.c_size_t),
+                ("type", ctypes.c_int), ("device_id", ctypes.c_char_p), ("caps", _DevCaps),
+                ("spare", ctypes.c_char * 64)]   # room for fields a newer ggml appends
+
+
+def _device_id(lib: ctypes.CDLL, dev: int) -> str:
+    """The device's PCI bus id as ggml's props give it (CUDA and Vulkan both write
+    "0000:01:00.0", lower case), or "" (no such function, or the back-end does not know)."""
+    get_props = getattr(lib, "ggml_backend_dev_get_props", None)
+    if get_props is None:
+        return ""
+    get_props.argtypes, get_props.restype = [ctypes.c_void_p, ctypes.POINTER(_DevProps)], None
+    props = _DevProps()                 # ggml zeroes the struct before the back-end fills it
+    get_props(dev, ctypes.byref(props))
+    return (props.device_id or b"").decode(errors="replace").lower()
+
+
+_dll_directory = None      # Windows: the chosen folder in the DLL search path (closed on reselect)
+
+
+def _keep_dll_directory(handle) -> None:
+    global _dll_directory
+    _dll_directory = handle
+
+
+def _drop_dll_directory() -> None:
+    """Windows: the rule's folder leaves the DLL search path when the probe chose another, or
+    libllama from one folder could find ggml.dll in the other."""
+    global _dll_directory
+    if _dll_directory is not None:
+        _dll_directory.close()
+        _dll_directory = None
+
+
+def llama_loaded() -> bool:
+    """llama-cpp-python's libllama is loaded in this process: its variant is fixed."""
+    return "llama_cpp.llama_cpp" in sys.modules
+
+
+def reselect(variant: Variant, device: Device, reason: str) -> Selection:
+    """Run ``device`` of ``variant`` instead of the rule's choice; only before llama_cpp loads
+    (RuntimeError after: a process holds one variant)."""
+    global _selected
+    with _lock:
+        if llama_loaded():
+            raise RuntimeError(f"llama.cpp is loaded from {os.environ.get(LIB_ENV, 'the wheel')}")
+        listing = _selected.listing if _selected is not None else ()
+        _selected = Selection(variant, device, listing, reason)
+        _point_llama_cpp_at(variant)
+    log.info("llama.cpp back-end: %s from %s (%s)", variant.name, variant.folder, reason)
+    return _selected

@@ -15,6 +15,7 @@ from engine.api import ChatRequest, LoadRequest, Placement
 from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
 from engine.runtime.generate import GenerationRun
+from engine.runtime import backend_probe
 from engine.native.backends import selected
 from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.llama_model import NativeModel, Sampling
@@ -100,6 +101,9 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
                        with_probs: bool = False) -> LoadedModel:
     progress(0.0, msg("runtime.checking_file"))
     facts = inspect_model(request.model_path)
+    # Two variants on one card (CUDA and Vulkan): the measured faster one, before llama_cpp
+    # loads and fixes the variant for this process (engine/runtime/backend_probe.py).
+    backend_probe.prefer(facts, request, progress)
     llama_cpp_module()      # the back-end chosen and loaded: the probe reads its live memory
     hardware = machine.probe()
     advanced = dict(request.advanced or {})

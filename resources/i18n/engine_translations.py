@@ -361,6 +361,9 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     # ---- engine/runtime: loading and running a model here ---------------------------------
     "Checking the model file…": ("모델 파일을 확인하는 중…", "正在检查模型文件…"),
     "Loading the model into memory…": ("모델을 메모리에 불러오는 중…", "正在将模型载入内存…"),
+    "Finding the faster way to use your graphics card (once)…": (
+        "그래픽 카드를 더 빠르게 쓰는 방법을 찾는 중(처음 한 번만)…",
+        "正在寻找更快使用显卡的方式（仅此一次）…"),
     "The model is ready.": ("모델이 준비되었습니다.", "模型已就绪。"),
     "{summary} {note}": ("{summary} {note}", "{summary}{note}"),
     "This computer does not have enough memory for this model, even with the smallest "

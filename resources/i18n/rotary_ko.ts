@@ -1832,6 +1832,10 @@
         <translation>모델을 메모리에 불러오는 중…</translation>
     </message>
     <message>
+        <source>Finding the faster way to use your graphics card (once)…</source>
+        <translation>그래픽 카드를 더 빠르게 쓰는 방법을 찾는 중(처음 한 번만)…</translation>
+    </message>
+    <message>
         <source>The model is ready.</source>
         <translation>모델이 준비되었습니다.</translation>
     </message>

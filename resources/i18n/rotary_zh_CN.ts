@@ -1832,6 +1832,10 @@
         <translation>正在将模型载入内存…</translation>
     </message>
     <message>
+        <source>Finding the faster way to use your graphics card (once)…</source>
+        <translation>正在寻找更快使用显卡的方式（仅此一次）…</translation>
+    </message>
+    <message>
         <source>The model is ready.</source>
         <translation>模型已就绪。</translation>
     </message>
