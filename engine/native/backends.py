@@ -40,6 +40,8 @@ from pathlib import Path
 
 import psutil
 
+from engine.native import cpu_isa
+
 log = logging.getLogger("rotary.backends")
 
 VARIANT_FILE = "variant.json"
@@ -202,6 +204,7 @@ def _child_list(folder: str) -> list[dict]:
 
 def child_main(argv: list[str]) -> int:
     """``python -c`` (or the frozen app with CHILD_FLAG) lands here: print the JSON list."""
+    activate_processor_variant(argv[0])      # the processor code the app would run, too
     print(json.dumps(_child_list(argv[0])), flush=True)
     return 0
 
@@ -378,6 +381,8 @@ def select(wanted: str | None = None) -> Selection:
         selection = choose(listing, wanted, folder=outside)
         if not outside and "llama_cpp.llama_cpp" not in sys.modules:
             _point_llama_cpp_at(selection.variant)
+        if "llama_cpp.llama_cpp" not in sys.modules:
+            activate_processor_variant(selection.variant.folder)
         _selected = selection
         log.info("llama.cpp back-end: %s from %s (%s)", selection.variant.name,
                  selection.variant.folder, selection.reason)
@@ -421,3 +426,11 @@ def ggml_library_path() -> Path | None:
     folder = os.environ.get(LIB_ENV) or str(wheel_lib_folder() or "")
     path = Path(folder) / library_name("ggml")
     return path if folder and path.exists() else None
+
+
+# ---- processor instruction-set variants (engine/native/cpu_isa.py) ------------------------
+
+def activate_processor_variant(folder: str) -> cpu_isa.IsaChoice:
+    """Preload the best CPU back-end this processor runs (``<root>/cpu-isa/<name>``) with
+    ``folder``'s base library, before any libggml of ``folder`` loads."""
+    return cpu_isa.activate(folder, backends_root())
