@@ -303,6 +303,7 @@ BENCHMARKS = (
     ("bench/bench_remote.py",),
     ("bench/bench_documents.py",),
     ("bench/bench_speed_estimate.py",),
+    ("bench/bench_cpu_isa.py",),
 )
 
 

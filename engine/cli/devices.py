@@ -66,7 +66,8 @@ def report(refresh: bool = False) -> dict:
         "chosen": None if choice is None else {
             "variant": choice.variant.name, "device": choice.device_name,
             "name": choice.device.description if choice.device else "processor"},
-        "unused_gpus": [{"name": g.name, "why": str(g.why_unused)} for g in unused]}
+        "unused_gpus": [{"name": g.name, "why": str(g.why_unused)} for g in unused],
+        "processor": processor_code()}
 
 
 def cmd_devices(args) -> int:
@@ -90,4 +91,16 @@ def cmd_devices(args) -> int:
               f"back-end {chosen['variant']}")
     for gpu in data["unused_gpus"]:
         print(f"not used: {gpu['name']}: {gpu['why']}")
+    code = data["processor"]
+    print(f"processor code: {code['label']} ({code['variant']}: {code['reason']})")
     return 0
+
+
+def processor_code() -> dict:
+    """Which build of the CPU back-end runs (engine/native/cpu_isa.py): the one this
+    process loaded, else what a start would choose."""
+    from engine.native import backends, cpu_isa
+
+    choice = cpu_isa.active() or cpu_isa.plan(backends.backends_root())
+    return {"variant": choice.name, "label": choice.label, "reason": choice.reason,
+            "folder": choice.variant.folder if choice.variant else None}

@@ -165,7 +165,8 @@ def activate(base_folder: str, root: Path | None) -> IsaChoice:
         if choice.variant is not None:
             choice = _preload(choice, Path(base_folder))
         _active = choice
-        log.info("processor code: %s (%s)", choice.label, choice.reason)
+        log.info("processor code: %s from %s (%s)", choice.label,
+                 choice.variant.folder if choice.variant else base_folder, choice.reason)
         return choice
 
 
