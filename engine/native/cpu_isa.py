@@ -155,11 +155,12 @@ def plan(root: Path | None, wanted: str | None = None, cpuinfo: str | None = Non
 
 
 def activate(base_folder: str, root: Path | None) -> IsaChoice:
-    """Once per process, before llama_cpp loads: preload ``base_folder``'s libggml-base and the
-    chosen variant's libggml-cpu. Never raises: a failure leaves the baseline (logged)."""
+    """Before llama_cpp loads: preload ``base_folder``'s libggml-base and the chosen variant's
+    libggml-cpu. Never raises: a failure leaves the baseline (logged). Once a variant is
+    loaded the process keeps it; until then each call chooses again (tests select often)."""
     global _active
     with _lock:
-        if _active is not None:
+        if _active is not None and _active.loaded:
             return _active
         choice = plan(root)
         if choice.variant is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -125,7 +126,8 @@ def model(tmp_path_factory) -> Path:
     return write_tiny_moe(tmp_path_factory.mktemp("isa") / "isa.gguf", spec)
 
 
-def run_child(model: Path, isa: str, out: Path, steps: int = STEPS, folder: str = "") -> dict:
+def run_child(model: Path, isa: str, out: Path, steps: int = STEPS, folder: str = "",
+              root: Path | None = None) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p), **{cpu_isa.ENV: isa})
@@ -133,6 +135,9 @@ def run_child(model: Path, isa: str, out: Path, steps: int = STEPS, folder: str 
     env.pop(backends.LIB_ENV, None)
     if folder:
         env[backends.LIB_ENV] = folder
+    if root is not None:
+        env[backends.ROOT_ENV] = str(root)
+        env["XDG_CACHE_HOME"] = str(out / "cache")      # its own device listing
     done = subprocess.run([sys.executable, "-m", "tests.support.cpu_isa_child", "greedy",
                            str(model), str(out), str(steps)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=CHILD_TIMEOUT_S, check=False)
@@ -140,6 +145,29 @@ def run_child(model: Path, isa: str, out: Path, steps: int = STEPS, folder: str 
     result = json.loads(done.stdout.strip().splitlines()[-1])
     result["logits"] = np.load(out / "logits.npy")
     return result
+
+
+def test_a_variant_folders_library_is_the_one_that_runs(model, tmp_path):
+    """The preload itself, on any x86-64 Linux (no variant build needed): a copy of the
+    installed CPU build's libggml-cpu as a "variant" every such processor runs is the library
+    mapped into the child, alone; with ROTARY_CPU_ISA=baseline the back-end's own is."""
+    if not cpu_isa.supported_here():
+        pytest.skip("processor variants are built for x86-64 Linux only")
+    wheel = backends.wheel_lib_folder()
+    if wheel is None or not (wheel / cpu_isa.CPU_LIBRARY).exists():
+        pytest.skip("llama-cpp-python's CPU build is not installed here")
+    folder = tmp_path / "root" / cpu_isa.FOLDER / "copy"
+    folder.mkdir(parents=True)
+    shutil.copy2(wheel / cpu_isa.CPU_LIBRARY, folder / cpu_isa.CPU_LIBRARY)
+    (folder / cpu_isa.DESCRIPTION).write_text(json.dumps(
+        {"name": "copy", "label": "a copy", "cpu_flags": ["sse4_2"]}))
+    copied = run_child(model, "", tmp_path / "copy", steps=4, root=tmp_path / "root")
+    assert copied["isa"] == "copy" and copied["loaded"], copied["reason"]
+    assert [_real(p) for p in copied["mapped"]] == [_real(str(folder / cpu_isa.CPU_LIBRARY))]
+    own = run_child(model, "baseline", tmp_path / "own", steps=4, root=tmp_path / "root")
+    assert own["isa"] == "baseline" and not own["loaded"]
+    assert [_real(p) for p in own["mapped"]] == [_real(str(wheel / cpu_isa.CPU_LIBRARY))]
+    assert own["tokens"] == copied["tokens"]
 
 
 @pytest.fixture(scope="module")
