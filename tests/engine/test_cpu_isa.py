@@ -25,10 +25,10 @@ from engine.native import backends, cpu_isa
 
 ROOT = Path(__file__).resolve().parents[2]
 STEPS = 48
-# AVX-512 sums in another order than AVX2: the logits differ in the last bits, never in the
-# greedy token (measured here: 2.9e-6 at most on logits spanning ~8; the model's smallest
-# top-1 margin over these steps is ~0.009).
-LOGIT_TOLERANCE = 1e-3
+# AVX-512 sums in other orders and widths than AVX2 (and ggml's AVX-512 kernels convert in
+# other places): the logits move, the greedy tokens must not (measured here, icelake on a
+# Zen 4: 9.1e-4 at most, logits spanning 7.9, smallest top-1 margin 9.3e-3).
+LOGIT_TOLERANCE = 2e-3
 CHILD_TIMEOUT_S = 120
 
 ZEN4 = ("processor : 0\nvendor_id : AuthenticAMD\nflags : fpu sse4_2 avx f16c fma avx2 bmi2 "
@@ -199,8 +199,10 @@ def test_greedy_tokens_equal_the_baselines_and_logits_agree(runs, best):
     baseline, variant = runs
     assert variant["tokens"] == baseline["tokens"]
     worst = float(np.abs(variant["logits"] - baseline["logits"]).max())
+    top2 = np.sort(baseline["logits"], axis=1)[:, -2:]
     print(f"\n{best.name} vs baseline: largest logit difference {worst:.2e} "
-          f"(tolerance {LOGIT_TOLERANCE:.0e}; logits span {float(np.ptp(baseline['logits'])):.1f})")
+          f"(tolerance {LOGIT_TOLERANCE:.0e}; logits span {float(np.ptp(baseline['logits'])):.1f}; "
+          f"smallest top-1 margin {float((top2[:, 1] - top2[:, 0]).min()):.2e})")
     assert worst <= LOGIT_TOLERANCE
 
 
