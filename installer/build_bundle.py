@@ -130,7 +130,7 @@ def processor_variant_problems(bundle: Path, log: str) -> list[str]:
         return ["the bundle carries no processor variant of the CPU back-end"]
     wanted = cpu_isa.plan(root, wanted="")
     line = next((text for text in log.splitlines() if "processor code: " in text), "")
-    print(f"bundled self-test, processor code: {line[line.find('processor code: '):] or 'not logged'}")
+    print(f"bundled self-test, {line[line.find('processor code: '):] if line else 'processor code not logged'}")
     if wanted.variant is not None and f"processor code: {wanted.label} from {wanted.variant.folder}" not in line:
         return [f"the self-test did not run the bundled {wanted.name} processor variant"]
     return []

@@ -128,7 +128,7 @@ def choose(variants: tuple[IsaVariant, ...], flags: frozenset[str], wanted: str 
     if not runnable:
         return IsaChoice(None, "this processor runs none of the installed variants")
     best = max(runnable, key=lambda v: (len(v.cpu_flags), v.name))
-    return IsaChoice(best, "the processor's flags allow it (the most instructions of those installed)")
+    return IsaChoice(best, "the processor's flags allow it; the most instructions of those installed")
 
 
 def mapped(fragment: str = "libggml-cpu") -> tuple[str, ...]:
