@@ -196,3 +196,21 @@ def test_start_builds_the_processor_variant_this_processor_runs_best(fake_checko
     bootstrap.main(["bootstrap.py", "test", "-q"])
     assert asked[-1] == (tuple(bootstrap.llama_build.CPU_ISA_VARIANTS), True)
 
+
+
+def test_processor_variants_switch_every_x86_feature_and_name_their_cpuinfo_flags(monkeypatch):
+    """Each variant's CMake flags set all of ggml's x86 features (ON for its own, OFF for the
+    rest, as ggml's variant function does: the tree's defaults never leak in), every feature
+    has the /proc/cpuinfo flags the engine checks, and the cache key follows the flag sets."""
+    import llama_build
+
+    for name, (_, features) in llama_build.CPU_ISA_VARIANTS.items():
+        flags = llama_build.cpu_isa_cmake_flags(name)
+        assert len(flags) == len(llama_build.CPU_ISA_FEATURES)
+        assert {f.split("=")[0][len("-DGGML_"):] for f in flags if f.endswith("=ON")} == set(features)
+        assert set(features) <= set(llama_build.CPU_ISA_FLAGS)
+    assert "avx512_vnni" in llama_build.cpu_isa_cpu_flags("icelake")
+    assert "avx512f" not in llama_build.cpu_isa_cpu_flags("alderlake")
+    before = llama_build.cpu_isa_key()
+    monkeypatch.setitem(llama_build.CPU_ISA_VARIANTS, "icelake", ("x", ("SSE42", "AVX512")))
+    assert llama_build.cpu_isa_key() != before
