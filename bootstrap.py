@@ -135,7 +135,7 @@ def install_backends(python: pathlib.Path, variants: tuple[str, ...]) -> tuple[s
     return tuple(installed)
 
 
-def install(extras: str, variants: tuple[str, ...] = ()) -> pathlib.Path:
+def install(extras: str, variants: tuple[str, ...] = (), isa: tuple[str, ...] = ()) -> pathlib.Path:
     STAMP.unlink(missing_ok=True)       # an install that stops half-way leaves no stamp
     python = ensure_venv()
     wheel = ensure_llama_wheel(python)
@@ -145,9 +145,53 @@ def install(extras: str, variants: tuple[str, ...] = ()) -> pathlib.Path:
         "-e", f"{ROOT}[{extras}]" if extras else str(ROOT))
     say_gpu_variants(variants)
     installed = install_backends(python, variants)
+    install_cpu_isa(python, isa, required="test" in extras.split(","))
     STAMP.write_text(json.dumps(install_fingerprint(extras, variants, installed), indent=1),
                      encoding="utf-8")
     return python
+
+
+# ---- processor instruction-set variants (llama_build.py, engine/native/cpu_isa.py) -------
+
+CPU_ISA = BACKENDS / "cpu-isa"
+
+
+def cpu_isa_variants(command: str) -> tuple[str, ...]:
+    """Which CPU back-end variants to build: ``test`` all of them (the bundle CI builds
+    carries every one); ``start`` the one this processor runs best (the others would be
+    minutes of compiling for nothing). One line says what and why."""
+    if not llama_build.cpu_isa_buildable():
+        print("+ processor variants are built for x86-64 Linux only: the portable AVX2 "
+              "baseline runs", flush=True)
+        return ()
+    if command != "start":
+        return tuple(llama_build.CPU_ISA_VARIANTS)
+    from engine.native import cpu_isa  # noqa: PLC0415 - stdlib only; after the platform check
+
+    table = tuple(cpu_isa.IsaVariant(name, label, frozenset(llama_build.cpu_isa_cpu_flags(name)), "")
+                  for name, (label, _) in llama_build.CPU_ISA_VARIANTS.items())
+    choice = cpu_isa.choose(table, cpu_isa.processor_flags())
+    print(f"+ processor: {choice.label}"
+          + (f": building the {choice.name} variant of the CPU back-end" if choice.variant else ""),
+          flush=True)
+    return (choice.name,) if choice.variant else ()
+
+
+def install_cpu_isa(python: pathlib.Path, names: tuple[str, ...], required: bool) -> None:
+    """Copy each variant (from the cache, or built now) into .venv/rotary-backends/cpu-isa.
+    A failed build fails the tests' install (``required``); for ``start`` it leaves the
+    baseline, said in one line (the app still runs)."""
+    shutil.rmtree(CPU_ISA, ignore_errors=True)
+    for name in names:
+        try:
+            folder = llama_build.ensure_cpu_isa(python, name)
+        except subprocess.CalledProcessError as error:
+            if required:
+                raise
+            print(f"+ the {name} processor variant did not build ({error}): the baseline runs",
+                  flush=True)
+            continue
+        shutil.copytree(folder, CPU_ISA / name)
 
 
 # ---- the install stamp: start offline when nothing changed ------------------------------
@@ -201,7 +245,7 @@ def install_for_start() -> pathlib.Path:
     if not reason:
         return venv_python()
     print(f"+ installing: {reason}", flush=True)
-    return install("", gpu_variants("start"))
+    return install("", gpu_variants("start"), cpu_isa_variants("start"))
 
 
 # Xvfb and the X libraries Qt's xcb platform plugin loads, for the screenshot test.
@@ -259,6 +303,7 @@ BENCHMARKS = (
     ("bench/bench_remote.py",),
     ("bench/bench_documents.py",),
     ("bench/bench_speed_estimate.py",),
+    ("bench/bench_cpu_isa.py",),
 )
 
 
@@ -279,7 +324,7 @@ def main(argv: list[str]) -> int:
     if command == "test":
         if sys.platform.startswith("linux"):
             ensure_test_system_packages()
-        python = install("test", gpu_variants("test"))
+        python = install("test", gpu_variants("test"), cpu_isa_variants("test"))
         lint, types = run_linter(python), run_type_checker(python)
         vulkan = (BACKENDS / "vulkan" / "variant.json").exists()
         # The tests then insist on the patched build (a stock wheel fails, not skips) and, where
@@ -287,11 +332,12 @@ def main(argv: list[str]) -> int:
         # tests against llama-server too, built in the Vulkan back-end's tree.
         server = llama_build.ensure_llama_server(python, "vulkan" if vulkan else "cpu")
         env = dict(os.environ, ROTARY_EXPECT_SLOT_CACHE="1", ROTARY_LLAMA_SERVER=str(server),
-                   **({"ROTARY_EXPECT_VULKAN": "1"} if vulkan else {}))
+                   **({"ROTARY_EXPECT_VULKAN": "1"} if vulkan else {}),
+                   **({"ROTARY_EXPECT_CPU_ISA": "1"} if any(CPU_ISA.glob("*/cpu-isa.json")) else {}))
         code = subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT, env=env)
         return code or lint or types
     if command == "bench":
-        return run_benchmarks(install("test", gpu_variants("test")))
+        return run_benchmarks(install("test", gpu_variants("test"), cpu_isa_variants("test")))
     print(__doc__)
     return 2
 

@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import pathlib
+import platform
 import re
 import shutil
 import subprocess
@@ -346,3 +347,78 @@ def pip_cmake(python: pathlib.Path) -> str:
     """No CMake on PATH (pip builds the wheel with its own): the cmake package in the venv."""
     run(str(python), "-m", "pip", "install", "--quiet", "cmake")
     return str(python.parent / ("cmake.exe" if sys.platform == "win32" else "cmake"))
+
+
+# ---- processor instruction-set variants of the CPU back-end (cpuisa) ----------------------
+# Without GGML_BACKEND_DL the CPU back-end is its own library with a stable soname
+# (libggml-cpu.so.0), and builds for different instruction sets differ only in it: a variant
+# is that one library, built in a tree of its own from the same patched sources, which the
+# engine preloads where the processor runs it (engine/native/cpu_isa.py). Names and flag
+# sets are ggml's own (ggml/src/CMakeLists.txt, ggml_add_cpu_backend_variant for x86); two
+# chosen for office machines: Intel 12th-14th gen and Core Ultra (AVX-VNNI, no AVX-512) and
+# AVX-512 with VNNI (Intel 10th gen mobile and 11th gen; AMD Zen 4/5). x86-64 Linux only.
+CPU_ISA_FEATURES = ("SSE42", "AVX", "AVX2", "BMI2", "AVX_VNNI", "FMA", "F16C", "AVX512",
+                    "AVX512_VBMI", "AVX512_VNNI", "AVX512_BF16", "AMX_TILE", "AMX_INT8", "AMX_BF16")
+CPU_ISA_VARIANTS = {
+    "alderlake": ("AVX2 with AVX-VNNI", ("SSE42", "AVX", "F16C", "FMA", "AVX2", "BMI2", "AVX_VNNI")),
+    "icelake": ("AVX-512 with VNNI", ("SSE42", "AVX", "F16C", "FMA", "AVX2", "BMI2", "AVX512",
+                                      "AVX512_VBMI", "AVX512_VNNI")),
+}
+# What Linux's /proc/cpuinfo calls each ggml feature (AVX512 is ggml's -mavx512f/cd/vl/dq/bw).
+CPU_ISA_FLAGS = {"SSE42": ("sse4_2",), "AVX": ("avx",), "AVX2": ("avx2",), "BMI2": ("bmi2",),
+                 "AVX_VNNI": ("avx_vnni",), "FMA": ("fma",), "F16C": ("f16c",),
+                 "AVX512": ("avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw"),
+                 "AVX512_VBMI": ("avx512vbmi",), "AVX512_VNNI": ("avx512_vnni",),
+                 "AVX512_BF16": ("avx512_bf16",), "AMX_TILE": ("amx_tile",),
+                 "AMX_INT8": ("amx_int8",), "AMX_BF16": ("amx_bf16",)}
+CPU_ISA_LIBRARY = "libggml-cpu.so.0"
+
+
+def cpu_isa_buildable() -> bool:
+    return sys.platform.startswith("linux") and platform.machine().lower() in ("x86_64", "amd64")
+
+
+def cpu_isa_cmake_flags(name: str) -> tuple[str, ...]:
+    """Every x86 feature switched explicitly, as ggml's own variant function does."""
+    wanted = CPU_ISA_VARIANTS[name][1]
+    return tuple(f"-DGGML_{feature}={'ON' if feature in wanted else 'OFF'}"
+                 for feature in CPU_ISA_FEATURES)
+
+
+def cpu_isa_cpu_flags(name: str) -> tuple[str, ...]:
+    return tuple(sorted({flag for feature in CPU_ISA_VARIANTS[name][1]
+                         for flag in CPU_ISA_FLAGS[feature]}))
+
+
+def cpu_isa_key() -> str:
+    """Version, tree flags, every variant's flags and the patches."""
+    variants = [f"{name}={','.join(cpu_isa_cmake_flags(name))}" for name in sorted(CPU_ISA_VARIANTS)]
+    return wheel_key(" ".join(("cpu-isa", *TREE_CMAKE_ARGS, *variants)))
+
+
+def cpu_isa_folder(name: str) -> pathlib.Path:
+    return cache_root() / "backends" / "cpu-isa" / cpu_isa_key() / name
+
+
+def ensure_cpu_isa(python: pathlib.Path, name: str) -> pathlib.Path:
+    """The variant's folder (libggml-cpu.so.0 and cpu-isa.json) from the cache, or built now:
+    target ggml-cpu only, in its own tree."""
+    folder = cpu_isa_folder(name)
+    if (folder / "cpu-isa.json").exists():
+        print(f"+ reusing the {name} processor variant {folder}", flush=True)
+        return folder
+    tree = _configured_tree(python, "cpu", cpu_isa_cmake_flags(name))
+    started = time.monotonic()
+    _build(python, tree, "ggml-cpu")
+    partial = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    shutil.copy2((tree / "bin" / CPU_ISA_LIBRARY).resolve(), partial / CPU_ISA_LIBRARY)
+    (partial / "cpu-isa.json").write_text(json.dumps({
+        "name": name, "label": CPU_ISA_VARIANTS[name][0],
+        "ggml_features": list(CPU_ISA_VARIANTS[name][1]), "cpu_flags": list(cpu_isa_cpu_flags(name)),
+        "key": cpu_isa_key(), "llama_cpp_python": LLAMA_REQUIREMENT,
+        "build_seconds": round(time.monotonic() - started)}, indent=1))
+    shutil.rmtree(folder, ignore_errors=True)
+    os.replace(partial, folder)                  # a concurrent run never sees half a folder
+    return folder

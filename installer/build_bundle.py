@@ -117,11 +117,30 @@ def bundle_problems(bundle: Path, log: str) -> list[str]:
     return problems
 
 
+def processor_variant_problems(bundle: Path, log: str) -> list[str]:
+    """The bundle carries the processor variants of the CPU back-end, and its self-test ran
+    the one this processor runs best from the bundle's own folder (engine/native/cpu_isa.py)."""
+    sys.path.insert(0, str(ROOT))
+    from engine.native import cpu_isa  # noqa: PLC0415 - the build machine's processor
+
+    root = bundle / "_internal" / "rotary-backends"
+    if not cpu_isa.supported_here():
+        return []
+    if not cpu_isa.installed(root):
+        return ["the bundle carries no processor variant of the CPU back-end"]
+    wanted = cpu_isa.plan(root, wanted="")
+    line = next((text for text in log.splitlines() if "processor code: " in text), "")
+    print(f"bundled self-test, {line[line.find('processor code: '):] if line else 'processor code not logged'}")
+    if wanted.variant is not None and f"processor code: {wanted.label} from {wanted.variant.folder}" not in line:
+        return [f"the self-test did not run the bundled {wanted.name} processor variant"]
+    return []
+
+
 def self_test_all(bundle: Path) -> int:
     """Offscreen, then (Linux) on an X display and without any console; 0 when all pass."""
     code, line, log = self_test(bundle)
     print(f"bundled self-test (exit {code}): {line}")
-    problems, first_log = bundle_problems(bundle, log), log
+    problems, first_log = bundle_problems(bundle, log) + processor_variant_problems(bundle, log), log
     if sys.platform.startswith("linux"):
         if shutil.which("xvfb-run"):
             xcb_code, line, _log = self_test(bundle, "xcb")

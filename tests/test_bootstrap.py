@@ -39,6 +39,7 @@ def fake_checkout(tmp_path, monkeypatch):
     monkeypatch.setattr(bootstrap, "BACKENDS", venv / "rotary-backends")
     # GPU back-ends and llama-server are built by llama_build (tested by running them).
     monkeypatch.setattr(bootstrap, "install_backends", lambda python, variants: variants)
+    monkeypatch.setattr(bootstrap, "install_cpu_isa", lambda python, names, required: None)
     monkeypatch.setattr(bootstrap, "graphics_driver", lambda: "")
     monkeypatch.setattr(bootstrap.llama_build, "ensure_llama_server",
                         lambda python, variant: tmp_path / "llama-server")
@@ -163,3 +164,53 @@ def test_a_start_after_the_test_install_needs_nothing(fake_checkout, monkeypatch
     bootstrap.main(["bootstrap.py", "test", "-q"])
     assert json.loads(bootstrap.STAMP.read_text())["backends_wanted"] == ["vulkan"]
     assert bootstrap.stamp_difference() == ""
+
+
+# Linux /proc/cpuinfo flags lines (abridged to what the variants ask about).
+ZEN4_FLAGS = ("flags : sse4_2 avx f16c fma avx2 bmi2 avx512f avx512cd avx512vl avx512dq avx512bw "
+              "avx512vbmi avx512_vnni avx512_bf16")
+RAPTOR_LAKE_FLAGS = "flags : sse4_2 avx f16c fma avx2 bmi2 avx_vnni"
+SKYLAKE_FLAGS = "flags : sse4_2 avx f16c fma avx2 bmi2"
+
+
+@pytest.mark.parametrize(("cpuinfo", "built"), [(ZEN4_FLAGS, ("icelake",)),
+                                                 (RAPTOR_LAKE_FLAGS, ("alderlake",)),
+                                                 (SKYLAKE_FLAGS, ())])
+def test_start_builds_the_processor_variant_this_processor_runs_best(fake_checkout, monkeypatch,
+                                                                     capsys, cpuinfo, built):
+    """``start`` builds one CPU back-end variant, the best this processor runs; ``test`` all."""
+    from engine.native import cpu_isa
+
+    bootstrap, _, _ = fake_checkout
+    monkeypatch.setattr(bootstrap.llama_build, "cpu_isa_buildable", lambda: True)
+    real = cpu_isa.processor_flags
+    monkeypatch.setattr(cpu_isa, "processor_flags", lambda text=None: real(cpuinfo))
+    asked: list[tuple[tuple[str, ...], bool]] = []
+    monkeypatch.setattr(bootstrap, "install_cpu_isa",
+                        lambda python, names, required: asked.append((names, required)))
+    bootstrap.main(["bootstrap.py", "start"])
+    assert asked == [(built, False)]
+    out = capsys.readouterr().out
+    assert "+ processor: " in out and (f"building the {built[0]} variant" in out if built else True)
+    monkeypatch.setattr(bootstrap, "ensure_test_system_packages", lambda: None)
+    bootstrap.main(["bootstrap.py", "test", "-q"])
+    assert asked[-1] == (tuple(bootstrap.llama_build.CPU_ISA_VARIANTS), True)
+
+
+
+def test_processor_variants_switch_every_x86_feature_and_name_their_cpuinfo_flags(monkeypatch):
+    """Each variant's CMake flags set all of ggml's x86 features (ON for its own, OFF for the
+    rest, as ggml's variant function does: the tree's defaults never leak in), every feature
+    has the /proc/cpuinfo flags the engine checks, and the cache key follows the flag sets."""
+    import llama_build
+
+    for name, (_, features) in llama_build.CPU_ISA_VARIANTS.items():
+        flags = llama_build.cpu_isa_cmake_flags(name)
+        assert len(flags) == len(llama_build.CPU_ISA_FEATURES)
+        assert {f.split("=")[0][len("-DGGML_"):] for f in flags if f.endswith("=ON")} == set(features)
+        assert set(features) <= set(llama_build.CPU_ISA_FLAGS)
+    assert "avx512_vnni" in llama_build.cpu_isa_cpu_flags("icelake")
+    assert "avx512f" not in llama_build.cpu_isa_cpu_flags("alderlake")
+    before = llama_build.cpu_isa_key()
+    monkeypatch.setitem(llama_build.CPU_ISA_VARIANTS, "icelake", ("x", ("SSE42", "AVX512")))
+    assert llama_build.cpu_isa_key() != before

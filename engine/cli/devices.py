@@ -69,7 +69,8 @@ def report(refresh: bool = False) -> dict:
             "variant": choice.variant.name, "device": choice.device_name,
             "name": choice.device.description if choice.device else "processor"},
         "unused_gpus": [{"name": g.name, "why": str(g.why_unused)} for g in unused],
-        "measured": remembered()}
+        "measured": remembered(),
+        "processor": processor_code()}
 
 
 def cmd_devices(args) -> int:
@@ -99,4 +100,16 @@ def cmd_devices(args) -> int:
                            for r in row["results"])
         print(f"measured on {row['card']} for {row['family']}: {speeds}; "
               f"runs {row['winner'] or 'by the rule'}")
+    code = data["processor"]
+    print(f"processor code: {code['label']} ({code['variant']}: {code['reason']})")
     return 0
+
+
+def processor_code() -> dict:
+    """Which build of the CPU back-end runs (engine/native/cpu_isa.py): the one this
+    process loaded, else what a start would choose."""
+    from engine.native import backends, cpu_isa
+
+    choice = cpu_isa.active() or cpu_isa.plan(backends.backends_root())
+    return {"variant": choice.name, "label": choice.label, "reason": choice.reason,
+            "folder": choice.variant.folder if choice.variant else None}

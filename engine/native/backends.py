@@ -42,6 +42,8 @@ from pathlib import Path
 
 import psutil
 
+from engine.native import cpu_isa
+
 log = logging.getLogger("rotary.backends")
 
 VARIANT_FILE = "variant.json"
@@ -208,6 +210,7 @@ def _child_list(folder: str) -> list[dict]:
 
 def child_main(argv: list[str]) -> int:
     """``python -c`` (or the frozen app with CHILD_FLAG) lands here: print the JSON list."""
+    activate_processor_variant(argv[0])      # the processor code the app would run, too
     print(json.dumps(_child_list(argv[0])), flush=True)
     return 0
 
@@ -496,3 +499,18 @@ def reselect(variant: Variant, device: Device, reason: str) -> Selection:
         _point_llama_cpp_at(variant)
     log.info("llama.cpp back-end: %s from %s (%s)", variant.name, variant.folder, reason)
     return _selected
+
+
+# ---- processor instruction-set variants (engine/native/cpu_isa.py) ------------------------
+
+def before_llama_loads() -> None:
+    """The last step before llama_cpp is imported, after the choice and any probe's reselect:
+    preload the processor build with the chosen folder's own base library."""
+    if not llama_loaded():
+        activate_processor_variant(os.environ.get(LIB_ENV) or str(wheel_lib_folder() or ""))
+
+
+def activate_processor_variant(folder: str) -> cpu_isa.IsaChoice:
+    """Preload the best CPU back-end this processor runs (``<root>/cpu-isa/<name>``) with
+    ``folder``'s base library, before any libggml of ``folder`` loads."""
+    return cpu_isa.activate(folder, backends_root())

@@ -75,6 +75,7 @@ def llama_cpp_module():
     except LookupError as exc:     # $ROTARY_DEVICE names no device: the best one instead
         log.warning("no device named %s; choosing one", exc)
         backends.select("")
+    backends.before_llama_loads()
     import llama_cpp  # noqa: PLC0415 - heavy native import, only when a model runs
 
     _NATIVE_LOG.install(llama_cpp)
