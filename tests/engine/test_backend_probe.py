@@ -60,7 +60,8 @@ def never(*_args):
 def start(monkeypatch, tmp_path):
     """A fresh process before llama_cpp loads: the rule's choice, its library path undone."""
     monkeypatch.setattr(backends, "llama_loaded", lambda: False)
-    monkeypatch.delenv(backends.LIB_ENV, raising=False)
+    monkeypatch.setenv(backends.LIB_ENV, "recorded, so that teardown removes what the test sets")
+    monkeypatch.delenv(backends.LIB_ENV)
     monkeypatch.delenv(backend_probe.SWITCH_ENV, raising=False)
     memory = tmp_path / "backend-probe.json"
 
@@ -299,7 +300,8 @@ def test_on_windows_the_rules_folder_leaves_the_dll_search_path(monkeypatch):
     monkeypatch.setattr(sys, "platform", "win32")
     monkeypatch.setattr(backends.os, "add_dll_directory", Handle, raising=False)
     monkeypatch.setattr(backends, "llama_loaded", lambda: False)
-    monkeypatch.delenv(backends.LIB_ENV, raising=False)
+    monkeypatch.setenv(backends.LIB_ENV, "recorded, so that teardown removes what the test sets")
+    monkeypatch.delenv(backends.LIB_ENV)
     try:
         backends._point_llama_cpp_at(CUDA)                 # the rule's choice
         backends.reselect(VULKAN, VULKAN0, "measured")    # the probe's
