@@ -60,13 +60,14 @@ def report(refresh: bool = False) -> dict:
     _, unused = usable_gpus(nvml, choice) if choice else ((), ())
     return {
         "variants": [{"variant": item.variant.name, "folder": item.variant.folder,
-                      "error": item.error, "seconds": round(item.seconds, 3),
+                      "error": item.error, "note": item.note, "seconds": round(item.seconds, 3),
                       "devices": [dataclasses.asdict(d) for d in item.devices]}
                      for item in listing],
         "chosen": None if choice is None else {
             "variant": choice.variant.name, "device": choice.device_name,
             "name": choice.device.description if choice.device else "processor"},
-        "unused_gpus": [{"name": g.name, "why": str(g.why_unused)} for g in unused]}
+        "unused_gpus": [{"name": g.name, "why": str(g.why_unused)} for g in unused],
+        "unused_backends": backends.not_used(choice) if choice else []}
 
 
 def cmd_devices(args) -> int:
@@ -90,4 +91,6 @@ def cmd_devices(args) -> int:
               f"back-end {chosen['variant']}")
     for gpu in data["unused_gpus"]:
         print(f"not used: {gpu['name']}: {gpu['why']}")
+    for line in data["unused_backends"]:
+        print(line)
     return 0

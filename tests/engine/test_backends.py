@@ -170,7 +170,7 @@ def test_engine_devices_json(tmp_path):
                                "XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert set(data) == {"variants", "chosen", "unused_gpus"}
+    assert set(data) == {"variants", "chosen", "unused_gpus", "unused_backends"}
     if data["variants"]:          # the CPU wheel is installed: it lists the processor
         assert data["variants"][0]["variant"] == "cpu"
         assert data["chosen"]["device"] == "CPU"
