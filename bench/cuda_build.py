@@ -28,7 +28,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import llama_build  # noqa: E402
 
-CUBLAS_REQUIREMENT = "nvidia-cublas==13.10.0.20"     # CUDA 13, matching nvcc 13.0 here
+# One cuBLAS for this wheel and the CUDA back-end variant (llama_build: CUDA 13, as nvcc 13.0).
+CUBLAS_REQUIREMENT = llama_build.CUBLAS_REQUIREMENT
 # Everything the Python package needs and nothing else (no tools, examples or app).
 CUDA_FLAGS = ("-DGGML_CUDA=on -DGGML_CUDA_NO_VMM=ON -DLLAMA_BUILD_APP=OFF "
               + llama_build.CPU_CMAKE_ARGS)
@@ -39,19 +40,8 @@ def cache_root() -> pathlib.Path:
 
 
 def cublas_root(python: pathlib.Path) -> pathlib.Path:
-    """nvidia/cu13 of the unpacked nvidia-cublas wheel: include/ and lib/."""
-    folder = cache_root() / "cublas" / CUBLAS_REQUIREMENT.split("==")[1]
-    root = folder / "nvidia" / "cu13"
-    if (root / "lib" / "libcublas.so.13").exists():
-        return root
-    folder.mkdir(parents=True, exist_ok=True)
-    llama_build.run(str(python), "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-                  "--dest", str(folder), CUBLAS_REQUIREMENT)
-    wheel = next(folder.glob("nvidia_cublas-*.whl"))
-    with zipfile.ZipFile(wheel) as archive:
-        archive.extractall(folder, [n for n in archive.namelist() if n.startswith("nvidia/")])
-    wheel.unlink()
-    return root
+    """nvidia/cu13 of the unpacked nvidia-cublas wheel: include/ and lib/ (llama_build's)."""
+    return llama_build.cublas_root(python)
 
 
 def cmake_args(arch: str, cublas: pathlib.Path) -> tuple[str, str]:

@@ -1,6 +1,6 @@
 """Build the Linux bundle from this checkout and self-test the BUNDLED app.
 
-    python installer/build_bundle.py [--skip-build] [--packages]
+    python installer/build_bundle.py [--skip-build] [--packages] [--cuda]
 
 1. ``PyInstaller build.spec`` into dist/Rotary (a fresh work folder every time: nothing
    cached, so a missing collect step cannot hide behind an old build);
@@ -8,6 +8,9 @@
    throw-away ROTARY_HOME and a PYTHONPATH that does not reach the source tree, offscreen
    and, where xvfb-run exists, once more on a virtual X display (Qt's xcb plugin);
 3. with --packages, the tarball and .deb (installer/linux/make_packages.py).
+With --cuda (needs nvcc; CI does not pass it) the bundle also carries the CUDA back-end for
+every shipped GPU generation (llama_build.CUDA_SHIPPED_ARCHS, or $ROTARY_CUDA_ARCHS), built
+into the build cache first (~30 min for one architecture on 2 cores) with NVIDIA's runtime.
 Prints the build time, the bundle size and the self-test line; exits non-zero when any
 step fails.
 """
@@ -38,14 +41,30 @@ def ensure_pyinstaller() -> None:
                        check=True)
 
 
-def build() -> float:
+def cuda_backend() -> Path:
+    """The CUDA back-end's folder (runtime and licences inside), from the build cache or
+    built now; stops with the reason when this machine cannot build it."""
+    sys.path.insert(0, str(ROOT))
+    import llama_build  # noqa: PLC0415 - only with --cuda
+
+    started = time.perf_counter()
+    folder = llama_build.ensure_backend(Path(sys.executable), "cuda")
+    if folder is None:
+        raise SystemExit("--cuda: this machine cannot build the CUDA back-end (the line above says why)")
+    print(f"CUDA back-end ({llama_build.cuda_archs()}): {folder} "
+          f"({folder_size(folder) / 2**20:.0f} MiB, {time.perf_counter() - started:.0f} s)")
+    return folder
+
+
+def build(backends: tuple[Path, ...] = ()) -> float:
     ensure_pyinstaller()
     work = Path(tempfile.mkdtemp(prefix="rotary-pyinstaller-"))
     started = time.perf_counter()
+    env = dict(os.environ, ROTARY_BUNDLE_BACKENDS=os.pathsep.join(map(str, backends)))
     try:
         subprocess.run([sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean",
                         "--log-level", "WARN", "--distpath", str(DIST), "--workpath", str(work),
-                        str(ROOT / "build.spec")], cwd=ROOT, check=True)
+                        str(ROOT / "build.spec")], cwd=ROOT, check=True, env=env)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return time.perf_counter() - started
@@ -103,6 +122,7 @@ def bundle_problems(bundle: Path, log: str) -> list[str]:
     for helper, what in (("rotary_routing", "routing helper"), ("rotary_policy", "rotary policy step")):
         if f"native helper {helper} loaded from {prebuilt}" not in log:
             problems.append(f"the self-test did not load the {what} the bundle carries")
+    problems += second_copies(bundle)
     if (bundle / "_internal" / "engine" / "native" / "csrc").exists():
         problems.append("the bundle carries the C sources (it would compile them, not use its copies)")
     # Native parts the self-test does not run: PDF reading (documents) needs pdfium.
@@ -134,6 +154,17 @@ def processor_variant_problems(bundle: Path, log: str) -> list[str]:
     if wanted.variant is not None and f"processor code: {wanted.label} from {wanted.variant.folder}" not in line:
         return [f"the self-test did not run the bundled {wanted.name} processor variant"]
     return []
+
+
+def second_copies(bundle: Path) -> list[str]:
+    """A back-end's library also at the top of _internal would be a dead copy (cuBLASLt: 517
+    MiB), or worse, the one the loader finds first; the back-ends' libraries that the wheel's
+    own folder also has (libggml-base, ...) are fine there."""
+    internal = bundle / "_internal"
+    wheel = {p.name for p in (internal / "llama_cpp" / "lib").glob("*")}
+    backend = {p.name for p in (internal / "rotary-backends").glob("*/*")} - wheel
+    return [f"a second copy of {name} at the top of _internal" for name in sorted(backend)
+            if (internal / name).exists()]
 
 
 def self_test_all(bundle: Path) -> int:
@@ -187,8 +218,11 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--skip-build", action="store_true", help="self-test dist/Rotary as is")
     parser.add_argument("--packages", action="store_true", help="also make the tarball and .deb")
+    parser.add_argument("--cuda", action="store_true",
+                        help="also carry the CUDA back-end (built first; needs nvcc)")
     args = parser.parse_args(argv)
-    seconds = None if args.skip_build else build()
+    extra = (cuda_backend(),) if args.cuda and not args.skip_build else ()
+    seconds = None if args.skip_build else build(extra)
     if not executable(BUNDLE).exists():
         print(f"no bundle at {BUNDLE}")
         return 1

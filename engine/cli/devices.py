@@ -62,7 +62,7 @@ def report(refresh: bool = False) -> dict:
     _, unused = usable_gpus(nvml, choice) if choice else ((), ())
     return {
         "variants": [{"variant": item.variant.name, "folder": item.variant.folder,
-                      "error": item.error, "seconds": round(item.seconds, 3),
+                      "error": item.error, "note": item.note, "seconds": round(item.seconds, 3),
                       "devices": [dataclasses.asdict(d) for d in item.devices]}
                      for item in listing],
         "chosen": None if choice is None else {
@@ -70,7 +70,8 @@ def report(refresh: bool = False) -> dict:
             "name": choice.device.description if choice.device else "processor"},
         "unused_gpus": [{"name": g.name, "why": str(g.why_unused)} for g in unused],
         "measured": remembered(),
-        "processor": processor_code()}
+        "processor": processor_code(),
+        "unused_backends": backends.not_used(choice) if choice else []}
 
 
 def cmd_devices(args) -> int:
@@ -102,6 +103,8 @@ def cmd_devices(args) -> int:
               f"runs {row['winner'] or 'by the rule'}")
     code = data["processor"]
     print(f"processor code: {code['label']} ({code['variant']}: {code['reason']})")
+    for line in data["unused_backends"]:
+        print(line)
     return 0
 
 

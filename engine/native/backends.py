@@ -33,6 +33,7 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -89,6 +90,7 @@ class VariantDevices:
     devices: tuple[Device, ...] = ()
     error: str = ""      # the child failed: why, for the log and "Copy details"
     seconds: float = 0.0  # how long the child took
+    note: str = ""       # the child ran, but its back-end said why it could not start a device
 
     @property
     def gpus(self) -> tuple[Device, ...]:
@@ -248,7 +250,7 @@ def list_devices(variant: Variant, timeout: float = CHILD_TIMEOUT_S,
         devices = tuple(Device(**row) for row in rows)
     except (ValueError, TypeError, IndexError) as exc:
         return VariantDevices(variant, error=f"unreadable device list: {exc}", seconds=seconds)
-    return VariantDevices(variant, devices, seconds=seconds)
+    return VariantDevices(variant, devices, seconds=seconds, note=start_failure(done.stderr))
 
 
 # ---- remembered per machine ----------------------------------------------------------------
@@ -281,7 +283,8 @@ def _read_cache(path: Path, key: str, variants: tuple[Variant, ...]):
         by_folder = {v.folder: v for v in variants}
         return tuple(VariantDevices(by_folder[row["folder"]],
                                     tuple(Device(**d) for d in row["devices"]),
-                                    row.get("error", ""), row.get("seconds", 0.0))
+                                    row.get("error", ""), row.get("seconds", 0.0),
+                                    row.get("note", ""))
                      for row in data["variants"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -289,7 +292,8 @@ def _read_cache(path: Path, key: str, variants: tuple[Variant, ...]):
 
 def _write_cache(path: Path, key: str, listing: tuple[VariantDevices, ...]) -> None:
     rows = [{"folder": item.variant.folder, "devices": [asdict(d) for d in item.devices],
-             "error": item.error, "seconds": round(item.seconds, 3)} for item in listing]
+             "error": item.error, "seconds": round(item.seconds, 3), "note": item.note}
+            for item in listing]
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(".tmp")
@@ -314,6 +318,8 @@ def device_listing(refresh: bool = False, cache: Path | None = None,
         log.info("back-end %s (%s): %s in %.2f s", item.variant.name, item.variant.folder,
                  ", ".join(f"{d.name} {d.kind}" for d in item.devices) or item.error,
                  item.seconds)
+        if item.note:
+            log.info("back-end %s: %s", item.variant.name, item.note)
     if not any(item.error for item in listing):   # a failure is tried again next start
         _write_cache(path, key, listing)
     return listing
@@ -391,6 +397,8 @@ def select(wanted: str | None = None) -> Selection:
         _selected = selection
         log.info("llama.cpp back-end: %s from %s (%s)", selection.variant.name,
                  selection.variant.folder, selection.reason)
+        for line in not_used(selection):
+            log.info("%s", line)
         return selection
 
 
@@ -514,3 +522,34 @@ def activate_processor_variant(folder: str) -> cpu_isa.IsaChoice:
     """Preload the best CPU back-end this processor runs (``<root>/cpu-isa/<name>``) with
     ``folder``'s base library, before any libggml of ``folder`` loads."""
     return cpu_isa.activate(folder, backends_root())
+
+
+# ---- a back-end that lists no device, in plain words (the CUDA back-end on a computer
+# without the NVIDIA driver: it loads, finds no card, and another variant runs) ----------------
+
+# ggml's own words when a back-end cannot start its devices ("ggml_cuda_init: failed to
+# initialize CUDA: CUDA driver version is insufficient for CUDA runtime version").
+START_FAILURE = re.compile(r"failed to initiali[sz]e\b.*", re.IGNORECASE)
+# cudart says "insufficient driver" both with no driver and with one too old for CUDA 13.
+CUDA_NEEDS = "an NVIDIA graphics card with its driver, version 580 or newer"
+
+
+def start_failure(stderr: str) -> str:
+    """The last line where the child's back-end said it could not start, or ""."""
+    found = [m.group(0).strip() for m in map(START_FAILURE.search, stderr.splitlines()) if m]
+    return found[-1] if found else ""
+
+
+def not_used(selection: Selection) -> list[str]:
+    """One plain line per installed GPU back-end that lists no GPU and so is not used."""
+    runs = "the processor" if selection.device is None else \
+        f"{selection.device.description} through {selection.variant.name}"
+    lines = []
+    for item in selection.listing:
+        if item.variant.name == CPU_VARIANT or item.gpus or item.error:
+            continue
+        needs = f" (it needs {CUDA_NEEDS})" if item.variant.name == "cuda" else ""
+        said = f"; it said: {item.note}" if item.note else ""
+        lines.append(f"The {item.variant.name} back-end is installed but finds no graphics "
+                     f"card it can use{needs}, so Rotary runs on {runs}{said}.")
+    return lines

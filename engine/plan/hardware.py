@@ -274,7 +274,9 @@ def usable_gpus(nvml_gpus: tuple[GpuInfo, ...], selection) -> tuple[tuple[GpuInf
     seen = {g.name.lower() for g in gpus} | {g.name.lower() for g in unused}
     if chosen is None or not gpus:
         seen |= {d.description.lower() for _, d in listed}
-    failed = [item for item in selection.listing if item.error]
+    # a back-end that did not start, or started but could not open its card (CUDA's "driver
+    # insufficient"): the driver is the likely fix
+    failed = [item for item in selection.listing if item.error or item.note]
     for gpu in nvml_gpus:
         if gpu.name.lower() in seen:
             continue

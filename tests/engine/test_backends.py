@@ -170,7 +170,8 @@ def test_engine_devices_json(tmp_path):
                                "XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert set(data) == {"variants", "chosen", "unused_gpus", "measured", "processor"}
+    assert set(data) == {"variants", "chosen", "unused_gpus", "measured", "processor",
+                         "unused_backends"}
     assert data["processor"]["variant"] == "baseline"     # no cpu-isa folder under this root
     assert data["processor"]["label"].startswith("AVX2")
     if data["variants"]:          # the CPU wheel is installed: it lists the processor
