@@ -84,9 +84,14 @@ def _routing(facts, name: str, trace_file: str | None) -> tuple[np.ndarray, str]
 
 def recipes(shape: Shape, hw: HardwareInfo, smoke: bool) -> dict:
     """name -> recipe. Stock: the planner's whole-layer layout and its neighbours (the
-    tuning a careful user does with --n-cpu-moe); slots with LRU and rotary. On the CPU
-    smoke run the slots are given by hand (no GPU to plan for)."""
+    tuning a careful user does with --n-cpu-moe); slots with LRU and rotary. The smoke run
+    gives the layout by hand (nothing to plan for): all layers on the device, every routed
+    expert in system memory, half of them in slots; the slots sit on the device where
+    llama.cpp lists one (Mesa's software Vulkan device in the Vulkan pass), else in memory."""
     stock = plan(shape.facts, hw)
+    if smoke:
+        stock = dataclasses.replace(stock, n_gpu_layers=-1,
+                                    cpu_expert_layers=tuple(shape.facts.moe_layers))
     out = {"stock (planner)": stock}
     in_ram = len(stock.cpu_expert_layers)
     for delta in ((-2, 2) if not smoke else ()):
@@ -135,6 +140,7 @@ def decode_row(shape: Shape, recipe) -> dict:
                "host_waits_per_token": waits / DECODE_TOKENS}
         if cache is not None:
             row.update(_slot_figures(cache, before, recipe))
+            row.update(banks_on_device=model.slot_banks_on_gpu, native=cache.counters())
         return row
     finally:
         model.close()

@@ -204,3 +204,34 @@ def test_the_transfer_probe_measures_the_device_and_sets_the_cap(runs):
     figures = transfer["figures"]
     assert figures["pinned_gbs"] > 0 and figures["pageable_gbs"] > 0 and figures["cpu_gbs"] > 0
     assert vulkan["slots"]["upload_cap"] == transfer["cap"]
+
+
+@pytest.fixture(scope="module")
+def qwen36_mini(tmp_path_factory) -> Path:
+    from tests.support.loadable_shapes import MINI, qwen36_spec, write_loadable
+
+    return write_loadable(qwen36_spec(MINI), tmp_path_factory.mktemp("qwen36") / "qwen36-mini.gguf")
+
+
+def run_long_prompt(model: Path, folder: str | None) -> dict:
+    done = subprocess.run([sys.executable, "-m", "tests.support.long_prompt_child", str(model)],
+                          cwd=ROOT, env=child_env(folder), capture_output=True, text=True,
+                          timeout=CHILD_TIMEOUT_S, check=False)
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-3000:]}"
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_long_prompt_of_the_reference_architecture_on_the_device(vulkan_folder, qwen36_mini):
+    """64 prompt tokens (from 32, ggml offloads the CPU experts' matmuls to the device) on the
+    Qwen3.6 shape: the prompt's routing record once put a CPU node between router and experts,
+    and lavapipe crashed (exit -11) in that graph. The record must still reach the warm start,
+    routed as the CPU build routes it."""
+    cpu = run_long_prompt(qwen36_mini, None)
+    vulkan = run_long_prompt(qwen36_mini, vulkan_folder)
+    assert vulkan["variant"] == "vulkan" and vulkan["banks_on_device"] is True
+    assert cpu["banks_on_device"] is False
+    on_device, on_cpu = np.array(vulkan["routing"]), np.array(cpu["routing"])
+    assert on_device.shape == on_cpu.shape == (64, on_cpu.shape[1], on_cpu.shape[2])
+    assert ((on_device >= 0) & (on_device < vulkan["n_expert"])).all()   # every token, every layer
+    same = np.mean(np.sort(on_device, axis=2) == np.sort(on_cpu, axis=2))
+    assert same >= 0.98, f"only {same:.3f} of the routed ids agree with the CPU build's"
