@@ -24,7 +24,8 @@ Vulkan loader), so the two back-ends are measured side by side on one card. With
 wheel it falls back to building libllama from the patched sources there (minutes of GPU time).
 ``--smoke`` runs the same phases on a scaled-down model on the CPU; when .gpu/ holds a CUDA
 wheel it runs that wheel's libraries (CUDA reports no device here and ggml uses the CPU), and
-first checks that they route every token exactly as the CPU build does.
+first checks that they route every token exactly as the CPU build does. Its Vulkan pass runs
+on Mesa's software Vulkan device where one is installed, with the slots on that device.
 """
 
 from __future__ import annotations
@@ -287,7 +288,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--work", default="/tmp/rotary-gpu")
     parser.add_argument("--shapes", default="qwen3.6,gpt-oss-20b")
     parser.add_argument("--trace", help="replay this routing trace where its shape matches")
-    parser.add_argument("--smoke", action="store_true", help="here: every phase on the CPU")
+    parser.add_argument("--smoke", action="store_true", help="here: every phase on a scaled-down model, without a GPU")
     return parser
 
 
