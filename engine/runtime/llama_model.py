@@ -199,8 +199,10 @@ class NativeModel:
         if self.slot_cache is None:
             raise ModelLoadError(msg("runtime.replay_needs_slots"))
         self._replay, self._replay_at = ids, 0
-        if ids is None:
-            self.slot_cache.force_routing(None)
+        # Forced routing changes the decode graph, so llama.cpp reserves the graphs again: do it
+        # now, before the next decode. Switched on at a later step, after graphs had run, it
+        # crashed lavapipe in 2 runs of 3 with the slots on the device (cause not found).
+        self.slot_cache.force_routing(None if ids is None else ids[0])
 
     def decode(self, tokens: list[int], step: bool = False) -> None:
         """Evaluate ``tokens`` after what the context holds (one batch, ≤ n_batch).

@@ -222,14 +222,16 @@ def run_long_prompt(model: Path, folder: str | None) -> dict:
 
 
 def test_a_long_prompt_of_the_reference_architecture_on_the_device(vulkan_folder, qwen36_mini):
-    """64 prompt tokens (from 32, ggml offloads the CPU experts' matmuls to the device) on the
-    Qwen3.6 shape: the prompt's routing record once put a CPU node between router and experts,
-    and lavapipe crashed (exit -11) in that graph. The record must still reach the warm start,
-    routed as the CPU build routes it."""
+    """64 prompt tokens (from 32, ggml offloads the CPU experts' matmuls to the device), then
+    replayed steps, on the Qwen3.6 shape: the prompt's routing record once put a CPU node between
+    router and experts, and lavapipe crashed (exit -11) in that graph every time; replay switched
+    on at the first step crashed it in 2 runs of 3. The record must still reach the warm start,
+    routed as the CPU build routes it, and every replayed step must run."""
     cpu = run_long_prompt(qwen36_mini, None)
     vulkan = run_long_prompt(qwen36_mini, vulkan_folder)
     assert vulkan["variant"] == "vulkan" and vulkan["banks_on_device"] is True
     assert cpu["banks_on_device"] is False
+    assert vulkan["steps"] == cpu["steps"] == len(vulkan["replayed"])
     on_device, on_cpu = np.array(vulkan["routing"]), np.array(cpu["routing"])
     assert on_device.shape == on_cpu.shape == (64, on_cpu.shape[1], on_cpu.shape[2])
     assert ((on_device >= 0) & (on_device < vulkan["n_expert"])).all()   # every token, every layer
