@@ -24,6 +24,7 @@ from app.measured_speed import MeasuredSpeeds
 from app.notifications import (NotificationService, asyncio_exception_handler,
                                install_exception_hooks)
 from app.paths import AppPaths
+from app.policy import load_policy
 from app.settings import MODEL_FIELDS, Settings, SettingsStore
 from app.settings_dialog import SettingsDialog
 from app.settings_holder import SettingsHolder
@@ -41,8 +42,11 @@ class RotaryApp(QObject):
         self.notices = NotificationService()
         self._uninstall_hooks = install_exception_hooks(self.notices)
         loop.set_exception_handler(asyncio_exception_handler(self.notices))
-        loaded = SettingsStore(paths.settings_file).load()
-        self.settings = SettingsHolder(SettingsStore(paths.settings_file), loaded.settings)
+        # The organisation's settings file (app/policy.py): a new user's values and locked ones.
+        self.policy = load_policy()
+        store = SettingsStore(paths.settings_file, self.policy)
+        loaded = store.load()
+        self.settings = SettingsHolder(store, loaded.settings)
         self.translators = install_translator(qapp, loaded.settings.language)
         follow_os_theme(qapp)
         self.history = HistoryStore(paths.history_db)
@@ -62,6 +66,7 @@ class RotaryApp(QObject):
         self._set_model_ready(False, tr("No model loaded"))
         self._apply_chat_settings(self.settings.current)
         self._report_startup_problems(loaded.problems)
+        self._apply_policy()
 
     # ---- wiring --------------------------------------------------------------------------
 
@@ -105,7 +110,7 @@ class RotaryApp(QObject):
         action = self.window.actions["think"]
         chosen = self.chat.think_for(self.chat.conversation_id)
         action.blockSignals(True)
-        action.setEnabled(fmt is not None and fmt.can_switch)
+        action.setEnabled(fmt is not None and fmt.can_switch and self.policy.thinking is None)
         action.setChecked(bool(fmt is not None and fmt.can_think and (
             fmt.thinks_by_default if chosen is None else chosen)))
         action.blockSignals(False)
@@ -179,6 +184,13 @@ class RotaryApp(QObject):
                    "empty history. The damaged file was kept next to the new one."),
                 self.history.recovery_note)
 
+    def _apply_policy(self) -> None:
+        """Say what was wrong with the organisation's file (it is then ignored, in part or as
+        a whole), and let it decide thinking before answering for everyone."""
+        for sentence, details in self.policy.problems:
+            self.notices.warning(sentence, details)
+        self.chat.think_policy = self.policy.thinking
+
     def _on_model_loading(self, name: str, is_demo: bool) -> None:
         self._set_model_ready(False, tr("Loading: {name}").format(name=name))
 
@@ -219,7 +231,8 @@ class RotaryApp(QObject):
     def open_wizard(self) -> FirstRunWizard:
         if self.wizard is not None:
             self.wizard.close()
-        self.wizard = FirstRunWizard(self.bridge, self.notices, self.paths, self.window)
+        self.wizard = FirstRunWizard(self.bridge, self.notices, self.paths, self.window,
+                                     policy=self.policy)
         self.wizard.completed.connect(self._on_wizard_completed)
         self.wizard.finished.connect(self._on_wizard_finished)
         self.wizard.server_requested.connect(self.open_settings)
@@ -241,7 +254,7 @@ class RotaryApp(QObject):
             has_gpu=None if self.hardware is None else bool(self.hardware.gpus),
             model_has_experts=None if facts is None else bool(facts.n_expert),
             model_sampling="server" if self.chat.on_server
-            else getattr(self, "loaded_sampling", None))
+            else getattr(self, "loaded_sampling", None), policy=self.policy)
         dialog.accepted.connect(lambda: self._apply_dialog(dialog))
         dialog.finished.connect(dialog.chooser.withdraw_problem)
         dialog.rerun_setup_requested.connect(self.open_wizard)

@@ -48,6 +48,22 @@ VRAM_POLL_SECONDS = 0.5
 # ---- app-side views of engine results (plain data the GUI may hold) ------------------
 
 @dataclass(frozen=True)
+class FoundChoice:
+    """A model found on this computer and this computer's plan for it (the model list)."""
+    path: str
+    name: str             # as the user knows it (Ollama's name, else the file's)
+    source: str           # "lmstudio", "ollama", "jan", "gpt4all", "huggingface", "downloads", …
+    size: int             # bytes
+    level: str            # "green", "yellow", "red", or "unusable"
+    text: str             # the plan (or the problem) in plain words, in the interface's language
+    expected_tps: Any      # (low, high) tokens per second
+    architecture: str
+    n_expert: int
+    thinks: bool
+    runs_on: str          # "graphics card", "processor" or ""
+
+
+@dataclass(frozen=True)
 class ModelCheck:
     """What the wizard and settings show after checking a model file."""
     path: str
@@ -79,6 +95,8 @@ class EngineBackend:
     server_config: Callable[..., Any] | None = None
     make_remote_engine: Callable[..., EngineLike] | None = None
     list_server_models: Callable[[Any], Any] | None = None
+    # (IT's folders) -> the models on this computer (engine/model/finder.py); None: the real one.
+    find_models: Callable[[list[str]], list[Any]] | None = None
 
 
 def check_native_helpers() -> tuple[bool, str]:
@@ -114,6 +132,20 @@ def real_backend() -> EngineBackend:
         process_ram=facade.process_ram_bytes, server_config=facade.server_config,
         make_remote_engine=facade.make_remote_engine,
         list_server_models=facade.list_server_models)
+
+
+def _found_choice(choice: facade.ModelChoice) -> FoundChoice:
+    facts = choice.planned.facts if choice.planned else None
+    if choice.text is not None:
+        words = say(choice.text)
+    elif choice.problem is not None:
+        words = say(choice.problem.msg) if choice.problem.msg else choice.problem.message
+    else:
+        words = ""
+    return FoundChoice(choice.found.path, choice.found.name, choice.found.source,
+                       choice.found.size, choice.level, words,
+                       choice.expected_tps, facts.architecture if facts else "",
+                       facts.n_expert if facts else 0, choice.thinks, choice.runs_on)
 
 
 def preset_names() -> tuple[str, ...]:
@@ -400,6 +432,21 @@ class EngineBridge(QObject):
         return ModelCheck(path, planned.facts.name or os.path.basename(path), chosen,
                           summary.level, say(summary.text), summary.expected_tps,
                           planned.facts, planned.recipe, summary.measured)
+
+    async def find_models(self, folders: list[str], preset: str | None = None,
+                          advanced: Mapping[str, int] | None = None) -> list[FoundChoice]:
+        """The models on this computer and in ``folders`` (the organisation's), each planned
+        through the same entry point as the model check; best first."""
+        return await self._in_worker(self._find_blocking, list(folders), preset, advanced)
+
+    def _find_blocking(self, folders: list[str], preset: str | None,
+                       advanced: Mapping[str, int] | None) -> list[FoundChoice]:
+        hardware = self._backend.probe()
+        chosen = preset or self.preset_for(hardware)
+        found = (self._backend.find_models or facade.find_models_here)(folders)
+        choices = facade.plan_found(found, hardware, chosen, advanced, self.measured_speed,
+                                    plan=self._backend.plan_model)
+        return [_found_choice(choice) for choice in choices]
 
     async def run_self_test(self, checks: Callable[[EngineBackend], Any]) -> Any:
         """``checks(backend)`` (app.selftest) on a worker: the wizard's "check my computer"."""

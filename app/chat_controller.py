@@ -110,6 +110,7 @@ class ChatController(QObject):
         # own default, which is on for Qwen3.x, gpt-oss and the other thinking templates).
         self.think_default: bool | None = None
         self.pending_think: bool | None = None   # chosen in a new chat before it is saved
+        self.think_policy: bool | None = None    # the organisation's choice wins (app/policy.py)
         self.save_interval_s = SAVE_INTERVAL_S
         self.provisional: set[int] = set()      # named for a document not read yet
         # A message sent while an answer is written or a document read in its conversation:
@@ -385,6 +386,8 @@ class ChatController(QObject):
         """This conversation's "Think before answering", else the default."""
         chosen = self.history.think(conversation_id) if conversation_id is not None \
             else self.pending_think
+        if self.think_policy is not None:
+            return self.think_policy
         return self.think_default if chosen is None else chosen
 
     def set_think(self, think: bool | None) -> None:

@@ -12,10 +12,13 @@ import os
 import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from app.bridge import ADVANCED_RANGES, Range, auto_preset, preset_names, preset_title
 from app.i18n import LANGUAGES, tr
+
+if TYPE_CHECKING:
+    from app.policy import Policy
 
 SCHEMA_VERSION = 4
 ENGINE_LOCATIONS = ("local", "server")
@@ -95,6 +98,18 @@ class Settings:
 
 
 _FIELDS = {f.name: f for f in fields(Settings) if "valid" in f.metadata}
+# What the organisation's "users may not change the server" locks (app/policy.py).
+SERVER_FIELDS = ("engine_location", "server_url", "server_model", "server_verify_tls",
+                 "server_ca_bundle")
+
+
+def setting_names() -> tuple[str, ...]:
+    return tuple(_FIELDS)
+
+
+def check_value(name: str, value: Any) -> bool:
+    """The rule a stored value meets (the organisation's file is checked by the same)."""
+    return bool(_FIELDS[name].metadata["valid"](value))
 # What a change of reloads the model (app.application): where and how it runs.
 MODEL_FIELDS = tuple(name for name, f in _FIELDS.items() if f.metadata["model"])
 
@@ -172,12 +187,24 @@ def _validated(data: dict[str, Any]) -> tuple[Settings, list[str]]:
 # ---- file access -------------------------------------------------------------------
 
 class SettingsStore:
-    def __init__(self, path: Path) -> None:
+    """The user's settings file; ``policy`` (app/policy.py) gives a new user's values and
+    the values the organisation locked, which every loaded or saved Settings carries."""
+
+    def __init__(self, path: Path, policy: Policy | None = None) -> None:
         self.path = path
+        self.policy = policy
+
+    def enforced(self, settings: Settings) -> Settings:
+        return self.policy.enforce(settings) if self.policy else settings
 
     def load(self) -> LoadedSettings:
+        loaded = self._load()
+        return replace(loaded, settings=self.enforced(loaded.settings))
+
+    def _load(self) -> LoadedSettings:
         if not self.path.exists():
-            return LoadedSettings(Settings())
+            return LoadedSettings(self.policy.first_settings(Settings()) if self.policy
+                                  else Settings())
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if not isinstance(data, dict):

@@ -18,6 +18,9 @@ from app.messages import say
 from app.model_check import ModelChooser
 from app.bridge import preset_names, words_per_token
 from app.server_settings import ServerSettingsBox
+from app.model_list import attach_model_list
+from app.policy import NO_POLICY, Policy
+from app.settings_locks import lock_settings
 from app.settings import RANGES, TEMPERATURE_RANGE, Range, Settings, preset_label
 
 
@@ -42,8 +45,9 @@ class SettingsDialog(QDialog):
 
     def __init__(self, settings: Settings, bridge, notices, parent=None,
                  has_gpu: bool | None = None, model_has_experts: bool | None = None,
-                 model_sampling=None) -> None:
+                 model_sampling=None, policy: Policy = NO_POLICY) -> None:
         super().__init__(parent)
+        self.policy = policy                    # the organisation's locked settings
         self.model_sampling = model_sampling    # engine SamplingDefaults of the loaded model
         self.setWindowTitle(tr("Settings"))
         self.original = settings
@@ -65,8 +69,13 @@ class SettingsDialog(QDialog):
         self.language = self._language_box(settings.language)
         self.server_box = ServerSettingsBox(settings, bridge, notices)
         self.server_box.validity_changed.connect(self._update_ok)
+        self.model_list = None if policy.is_locked("model_path") else attach_model_list(
+            self.chooser, bridge, notices, policy.model_folders, self.chooser.advanced,
+            show_names=False)      # the box is the setting: it keeps the path
         self._build(settings)
         self._update_gpu_layers()
+        lock_settings(self, policy)
+        self.server_box.server.toggled.connect(lambda _on: lock_settings(self, policy))
 
     def _language_box(self, current: str) -> QComboBox:
         box = QComboBox()
@@ -79,6 +88,8 @@ class SettingsDialog(QDialog):
 
     def _build(self, settings: Settings) -> None:
         form = QFormLayout()
+        if self.model_list is not None:
+            form.addRow(tr("Models found:"), self.model_list)
         form.addRow(tr("Model file:"), self.chooser)
         form.addRow(tr("Setting for this computer:"), self.preset)
         form.addRow(tr("Language:"), self.language)
@@ -232,6 +243,11 @@ class SettingsDialog(QDialog):
         self.rerun_setup_requested.emit()
 
     def result_settings(self) -> Settings:
+        chosen = self._chosen_settings()
+        kept = {name: getattr(self.original, name) for name in self.policy.locked}
+        return replace(chosen, **kept) if kept else chosen
+
+    def _chosen_settings(self) -> Settings:
         return self.server_box.apply(replace(
             self.original, model_path=self.chooser.path_edit.text().strip(),
             preset=self.preset.currentData(), context_size=_spin_value(self.context),

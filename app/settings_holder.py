@@ -20,6 +20,7 @@ class SettingsHolder(QObject):
         return self.replace_all(replace(self.current, **changes))
 
     def replace_all(self, settings: Settings) -> Settings:
+        settings = self.store.enforced(settings)     # the organisation's locked values stay
         old, self.current = self.current, settings
         self.store.save(settings)
         if old != settings:

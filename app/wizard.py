@@ -17,7 +17,9 @@ from app.i18n import tr
 from app.messages import say
 from app.model_check import ModelChooser
 from app.notifications import NotificationService
+from app.model_list import attach_model_list
 from app.paths import AppPaths
+from app.policy import NO_POLICY, Policy
 from app.selftest import check_my_computer
 from app.server_settings import offer_server_button
 
@@ -81,8 +83,9 @@ class ModelPage(QWizardPage):
                               "questions."))
         demo_note.setWordWrap(True)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(tr("Choose a model file (.gguf) with Browse, or drag it onto "
-                                   "this window.")))
+        layout.addWidget(QLabel(tr("Choose one of the models found on this computer, or "
+                                   "another model file (.gguf) with Other file…, or drag it "
+                                   "onto this window.")))
         for part in (chooser, self.recipe, self.demo_button, demo_note):
             layout.addWidget(part)
         chooser.check_finished.connect(self._on_check_changed)
@@ -119,7 +122,7 @@ class FirstRunWizard(QWizard):
     completed = Signal(str, str)         # model path ("" = demo), preset
 
     def __init__(self, bridge, notices: NotificationService, paths: AppPaths,
-                 parent=None) -> None:
+                 parent=None, policy: Policy = NO_POLICY) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Set up Rotary"))
         self.bridge, self.notices, self.paths = bridge, notices, paths
@@ -128,8 +131,19 @@ class FirstRunWizard(QWizard):
         self.chooser = ModelChooser(bridge, notices)
         self.hardware_page, self.model_page = HardwarePage(), ModelPage(self.chooser)
         self.done_page = DonePage()
-        for page in (self.hardware_page, self.model_page, self.done_page):
+        # The organisation's choice of model (app/policy.py) is not asked again.
+        self.policy = policy
+        pages = (self.hardware_page, self.done_page) if policy.decides_model else (
+            self.hardware_page, self.model_page, self.done_page)
+        for page in pages:
             self.addPage(page)
+        if policy.decides_model:
+            self.done_page.summary.setText(tr("Your organisation has chosen the model Rotary "
+                                              "uses, so there is nothing more to choose."))
+        else:
+            self.model_list = attach_model_list(self.chooser, bridge, notices,
+                                                policy.model_folders)
+            self.model_page.layout().insertWidget(1, self.model_list)
         self.model_page.demo_button.clicked.connect(self.use_demo)
         self.server_button = offer_server_button()
         self.hardware_page.layout().addWidget(self.server_button)

@@ -11,6 +11,7 @@
       [--slots N | --slot-gib G | --no-slots] [--policy NAME] [--replay TRACE.npz] [--json]
       [--device NAME]              run on this device (a name from `devices`, or CPU)
     demo DIR                       write the built-in demo model
+    models [--json] [--folder DIR]…   the models already on this computer, best fit first
     summarize FILE --model MODEL [--preset short] [--json]   (engine/cli/documents.py)
     summarize FILE --server URL [--model NAME]   the office server's model reads it
     ask FILE… --question TEXT --model MODEL [--json]   answer from the files, page references checked
@@ -85,6 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_summarize_parser(sub)
     add_ask_parser(sub)
+    from engine.cli.models import add_models_parser
+
+    add_models_parser(sub)
     return parser
 
 
@@ -362,6 +366,12 @@ def cmd_ask(args) -> int:
     return run(args)
 
 
+def cmd_models(args) -> int:
+    from engine.cli.models import cmd_models as run
+
+    return run(args, _hardware(args))
+
+
 def cmd_summarize(args) -> int:
     from engine.cli.documents import cmd_summarize as run
 
@@ -369,7 +379,8 @@ def cmd_summarize(args) -> int:
 
 
 COMMANDS = {"info": cmd_info, "plan": cmd_plan, "chat": cmd_chat, "trace": cmd_trace,
-            "devices": cmd_devices, "demo": cmd_demo, "summarize": cmd_summarize, "ask": cmd_ask}
+            "devices": cmd_devices, "demo": cmd_demo, "summarize": cmd_summarize, "ask": cmd_ask,
+            "models": cmd_models}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,6 +23,8 @@ from engine.plan.hardware import (GpuInfo, HardwareInfo, VramReading, probe, pro
                                   read_vram)
 from engine.plan.presets import AUTO, SAFEST, Preset, preset_names, preset_words, resolve_preset
 from engine.plan.speed import WORDS_PER_TOKEN
+from engine.model.finder import FoundModel, find_models_here
+from engine.runtime.found_models import ModelChoice, plan_found
 from engine.runtime.planning import PlannedModel, plan_model
 from engine.runtime.service import EngineService
 
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from engine.remote.config import ServerConfig
 
 __all__ = ["ADVANCED_RANGES", "AUTO", "SAFEST", "SUMMARY_PRESETS", "WORDS_PER_TOKEN", "GpuInfo",
+           "FoundModel", "ModelChoice", "find_models_here", "plan_found",
            "HardwareInfo", "PlannedModel", "Preset", "Range", "SummaryPreset",
            "VramReading", "check_native_helpers", "check_text_recognition", "ensure_demo_model", "forget_unused_documents",
            "list_devices_child", "list_server_models", "probe_backend_child", "make_engine", "make_remote_engine", "plan_model",

@@ -6,6 +6,7 @@ layout follows what llama.cpp derives from the same keys (src/llama-model.cpp, s
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pathlib
 import re
@@ -45,9 +46,11 @@ SHARED_EXPERT = re.compile(r"\.ffn_(?:gate|up|down)_shexp\.")
 
 
 def inspect_model(path: str | os.PathLike) -> ModelFacts:
-    """Read a GGUF file's header and describe the model; raises EngineError subclasses."""
+    """Read a GGUF file's header and describe the model; raises EngineError subclasses.
+    A split model's first part (``name-00001-of-00003.gguf``) describes the whole model:
+    the other parts' tensors and sizes are added (llama.cpp loads all parts from the first)."""
     try:
-        return facts_from_header(os.fspath(path), read_header(path))
+        return facts_from_header(os.fspath(path), _with_other_parts(os.fspath(path)))
     except EngineError:
         raise
     except Exception as e:  # a bug or a case the checks missed: still a typed error
@@ -74,6 +77,23 @@ def facts_from_header(path: str, header: GGUFHeader) -> ModelFacts:
         chat_template=_text(header.metadata, gguf.Keys.Tokenizer.CHAT_TEMPLATE),
         tensors=tensors, layers=layers, other_dense_bytes=other,
     )
+
+
+SPLIT_FIRST = re.compile(r"^(?P<base>.+)-00001-of-(?P<count>\d{5})\.gguf$", re.IGNORECASE)
+
+
+def _with_other_parts(path: str) -> GGUFHeader:
+    header = read_header(path)
+    match = SPLIT_FIRST.match(os.path.basename(path))
+    if match is None or int(match["count"]) < 2:
+        return header
+    tensors, size = list(header.tensors), header.file_size
+    for no in range(2, int(match["count"]) + 1):
+        part = read_header(os.path.join(os.path.dirname(path),
+                                        f"{match['base']}-{no:05d}-of-{match['count']}.gguf"))
+        tensors += part.tensors
+        size += part.file_size
+    return dataclasses.replace(header, tensors=tuple(tensors), file_size=size)
 
 
 class _Settings:

@@ -29,6 +29,8 @@ def rotary_home(tmp_path, monkeypatch):
     """Every settings, history and marker file of the test lives under tmp_path."""
     home = tmp_path / "rotary-home"
     monkeypatch.setenv("ROTARY_HOME", str(home))
+    # No organisation's settings file unless a test writes one (app/policy.py).
+    monkeypatch.setenv("ROTARY_POLICY_FILE", str(tmp_path / "no-policy.toml"))
     return home
 
 

@@ -183,6 +183,15 @@ class FakeVramReader:
         return VramReading(int(self.used * GIB), int(self.total * GIB), self.process)
 
 
+def no_models(folders: list[str]) -> list:
+    """The model finder of the fake backend: nothing found (tests/app/test_found_models.py
+    puts the real finder here, on a fake home)."""
+    return []
+
+
+find_models = no_models
+
+
 def fake_backend(script: FakeScript | None = None, hardware: HardwareInfo | None = None,
                  vram: FakeVramReader | None = None) -> tuple[EngineBackend, dict]:
     """A backend on the real engine service with a scripted opener, and a dict where the
@@ -216,5 +225,6 @@ def fake_backend(script: FakeScript | None = None, hardware: HardwareInfo | None
         return path
 
     backend = EngineBackend(make_engine, lambda: hardware, vram or FakeVramReader(), plan_model,
-                            ensure_demo, lambda: PROCESS_RAM_BYTES)
+                            ensure_demo, lambda: PROCESS_RAM_BYTES,
+                            find_models=lambda folders: find_models(folders))
     return backend, state

@@ -1,0 +1,67 @@
+"""Settings the organisation locked (app/policy.py): shown, greyed out, "Set by your
+organisation", and never taken from the dialog (SettingsDialog.result_settings keeps the
+original, and the settings holder enforces the policy on every change)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QBoxLayout, QFormLayout, QLabel, QLayout, QWidget
+
+from app.i18n import tr
+from app.settings import SERVER_FIELDS
+
+LOCK_NOTE = "organisation_lock_note"          # objectName of the note added under a widget
+
+
+def locked_text() -> str:
+    return tr("Set by your organisation")
+
+
+def _widgets(dialog) -> dict[str, QWidget]:
+    """Each setting's widget in the Settings dialog."""
+    return {"model_path": dialog.chooser, "preset": dialog.preset, "context_size": dialog.context,
+            "gpu_expert_layers": dialog.gpu_layers, "threads": dialog.threads,
+            "temperature": dialog.temperature, "model_sampling": dialog.use_model_sampling,
+            "system_prompt": dialog.system_prompt, "language": dialog.language,
+            **{name: dialog.server_box for name in SERVER_FIELDS}}
+
+
+def lock_settings(dialog, policy) -> None:
+    """Grey out each locked setting and say why, once; called again after anything in the
+    dialog re-enables widgets (choosing the office server enables the local fields)."""
+    for name, widget in _widgets(dialog).items():
+        if not policy.is_locked(name):
+            continue
+        widget.setEnabled(False)
+        widget.setToolTip(locked_text())
+        widget.setAccessibleDescription(locked_text())
+        _add_note(widget)
+
+
+def _add_note(widget: QWidget) -> None:
+    parent = widget.parentWidget()
+    if parent is None or widget.property(LOCK_NOTE):
+        return
+    widget.setProperty(LOCK_NOTE, True)
+    note = QLabel(locked_text())
+    note.setObjectName(LOCK_NOTE)
+    form = _form_of(parent.layout(), widget)
+    if form is not None:
+        row, _role = form.getWidgetPosition(widget)
+        form.insertRow(row + 1, "", note)
+        return
+    layout = widget.layout()            # a box of its own (the office server): note inside
+    if isinstance(layout, QBoxLayout):
+        layout.insertWidget(0, note)
+
+
+def _form_of(layout: QLayout | None, widget: QWidget) -> QFormLayout | None:
+    """The form layout (nested anywhere in ``layout``) that holds ``widget`` as a field."""
+    if layout is None:
+        return None
+    if isinstance(layout, QFormLayout) and layout.getWidgetPosition(widget)[0] >= 0:
+        return layout
+    for index in range(layout.count()):
+        found = _form_of(layout.itemAt(index).layout(), widget)
+        if found is not None:
+            return found
+    return None

@@ -1,0 +1,314 @@
+"""Find the GGUF models already on this computer: where other apps and the user keep them.
+
+Looks in LM Studio's, Ollama's, Jan's, GPT4All's and the Hugging Face cache's folders, the
+user's Downloads and Documents, and the folders IT names (the organisation's policy file),
+never the whole disk: each folder is walked to a fixed depth, up to a fixed number of
+entries, without entering linked folders (so no link loops); files reached through a link
+(the Hugging Face cache links its snapshots to blobs) are listed once, by their real path.
+
+A model split into parts (``name-00001-of-00003.gguf``) is one model, loaded from its first
+part; vision projector files (``mmproj``) are not chat models and are left out. Ollama keeps
+its models as blobs named by hash; its manifests say which blob is the model and give the
+name users know (``qwen3:30b``). Only file names and a file's first four bytes are read
+here; what a model is comes from its header (engine/model/inspect_gguf.py).
+
+Hand-written rather than a library: a walk with these limits is a few lines of os.scandir.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import platformdirs
+
+GGUF_MAGIC = b"GGUF"
+SPLIT_PART = re.compile(r"^(?P<base>.+)-(?P<no>\d{5})-of-(?P<count>\d{5})\.gguf$", re.IGNORECASE)
+OLLAMA_MODEL_LAYER = "application/vnd.ollama.image.model"
+OLLAMA_DEFAULT_HOST = "registry.ollama.ai"
+SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages", "blobs"})
+
+# Where each app keeps its models (sources, in the order the list names them).
+LMSTUDIO, OLLAMA, JAN, GPT4ALL, HUGGINGFACE = "lmstudio", "ollama", "jan", "gpt4all", "huggingface"
+DOWNLOADS, DOCUMENTS, ORGANISATION = "downloads", "documents", "organisation"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How far one folder is walked: app folders are shallow, Downloads is not searched deep."""
+
+    app_depth: int = 6            # HF: hub/models--org--repo/snapshots/<rev>/sub/file.gguf
+    user_depth: int = 3           # Downloads/Documents: a model in a folder in a folder
+    entries: int = 20_000         # directory entries looked at per folder
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass(frozen=True)
+class Place:
+    path: Path
+    source: str                   # one of the names above
+    depth: int
+
+
+@dataclass(frozen=True)
+class FoundModel:
+    path: str                     # the file to load (a split model's first part)
+    name: str                     # as the user knows it: Ollama's name, else the file's
+    source: str
+    size: int                     # bytes, all parts together
+    parts: int = 1
+    complete: bool = True         # every part of a split model is there
+
+
+def _env_path(name: str) -> Path | None:
+    value = os.environ.get(name)
+    return Path(value) if value else None
+
+
+def _huggingface_hub(home: Path) -> Path:
+    hub = _env_path("HF_HUB_CACHE")
+    if hub:
+        return hub
+    hf_home = _env_path("HF_HOME")
+    return (hf_home or home / ".cache" / "huggingface") / "hub"
+
+
+def _app_folders(home: Path) -> list[tuple[str, Path]]:
+    """The folders other apps use, for this system (platformdirs says where "app data" is)."""
+    data = Path(platformdirs.user_data_dir(appauthor=False))
+    if _under(data, Path.home()) and home != Path.home():
+        data = home / data.relative_to(Path.home())       # a test's (or another user's) home
+    folders = [
+        (LMSTUDIO, home / ".lmstudio" / "models"), (LMSTUDIO, home / ".cache" / "lm-studio" / "models"),
+        (JAN, home / "jan" / "models"), (JAN, data / "Jan" / "data" / "llamacpp" / "models"),
+        (JAN, data / "Jan" / "data" / "models"),
+        (GPT4ALL, data / "nomic.ai" / "GPT4All"), (HUGGINGFACE, _huggingface_hub(home)),
+    ]
+    if sys.platform == "win32":   # GPT4All and Jan keep models under the local app data there
+        local = _env_path("LOCALAPPDATA")
+        if local:
+            folders += [(GPT4ALL, local / "nomic.ai" / "GPT4All"), (JAN, local / "Jan" / "data" / "models")]
+    return folders
+
+
+def _user_folders(home: Path) -> list[tuple[str, Path]]:
+    if home == Path.home():
+        return [(DOWNLOADS, Path(platformdirs.user_downloads_dir())),
+                (DOCUMENTS, Path(platformdirs.user_documents_dir()))]
+    return [(DOWNLOADS, home / "Downloads"), (DOCUMENTS, home / "Documents")]
+
+
+def _under(path: Path, parent: Path) -> bool:
+    try:
+        path.relative_to(parent)
+    except ValueError:
+        return False
+    return True
+
+
+def known_places(home: Path | None = None, organisation: Iterable[str | os.PathLike] = (),
+                 limits: Limits = DEFAULT_LIMITS) -> list[Place]:
+    """Every folder worth a look, IT's first; ``home`` is the user's home (tests pass one)."""
+    home = home or Path.home()
+    places = [Place(Path(folder), ORGANISATION, limits.app_depth) for folder in organisation]
+    places += [Place(path, source, limits.app_depth) for source, path in _app_folders(home)]
+    places += [Place(path, source, limits.user_depth) for source, path in _user_folders(home)]
+    return places
+
+
+def ollama_roots(home: Path | None = None) -> list[Path]:
+    """Ollama's model folders: OLLAMA_MODELS, the user's, and the Linux service's."""
+    home = home or Path.home()
+    roots = [_env_path("OLLAMA_MODELS"), home / ".ollama" / "models"]
+    if sys.platform.startswith("linux") and home == Path.home():
+        roots.append(Path("/usr/share/ollama/.ollama/models"))
+    return [root for root in roots if root is not None]
+
+
+# ---- walking ----------------------------------------------------------------------------
+
+def walk_gguf(place: Place, entries: int) -> Iterator[Path]:
+    """``*.gguf`` files under ``place`` to its depth, at most ``entries`` entries looked at;
+    linked folders are not entered, hidden folders below the top are skipped."""
+    stack, seen = [(place.path, 0)], 0
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                for entry in listing:
+                    seen += 1
+                    if seen > entries:
+                        return
+                    if entry.name.lower().endswith(".gguf") and _is_file(entry):
+                        yield Path(entry.path)
+                    elif depth < place.depth and _is_plain_folder(entry):
+                        stack.append((Path(entry.path), depth + 1))
+        except OSError:         # gone, not allowed, not a folder: nothing there for us
+            continue
+
+
+def _is_file(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_file()              # follows a link: the HF cache's snapshots are links
+    except OSError:
+        return False
+
+
+def _is_plain_folder(entry: os.DirEntry) -> bool:
+    try:
+        return (entry.is_dir(follow_symlinks=False) and not entry.name.startswith(".")
+                and entry.name not in SKIPPED_FOLDERS)
+    except OSError:
+        return False
+
+
+def is_gguf(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == GGUF_MAGIC
+    except OSError:
+        return False
+
+
+def is_projector(path: Path) -> bool:
+    """A vision projector (llama.cpp's ``mmproj`` files): not a chat model."""
+    return "mmproj" in path.name.lower()
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+# ---- one model per file, or per set of parts ---------------------------------------------
+
+def _model_of(path: Path, source: str, name: str = "") -> FoundModel | None:
+    """The model ``path`` stands for: None for a projector, a later part or a non-GGUF."""
+    match = SPLIT_PART.match(path.name)
+    if match is None:
+        if not is_gguf(path):
+            return None
+        return FoundModel(str(path), name or _file_name(path), source, _size(path))
+    if int(match["no"]) != 1:
+        return None             # counted with its first part
+    count = int(match["count"])
+    parts = [path.with_name(f"{match['base']}-{no:05d}-of-{match['count']}.gguf")
+             for no in range(1, count + 1)]
+    present = [part for part in parts if part.is_file()]
+    if not is_gguf(path):
+        return None
+    return FoundModel(str(path), name or match["base"], source,
+                      sum(_size(part) for part in present), count, len(present) == count)
+
+
+def _file_name(path: Path) -> str:
+    """The file's name, or its folder's where the file is just "model.gguf" (Jan)."""
+    return path.parent.name if path.stem.lower() == "model" and path.parent.name else path.stem
+
+
+def _hugging_face_name(path: Path) -> str:
+    """``models--org--repo/snapshots/<rev>/file.gguf`` -> ``org/repo: file``."""
+    for parent in path.parents:
+        if parent.name.startswith("models--"):
+            repo = parent.name.removeprefix("models--").replace("--", "/")
+            match = SPLIT_PART.match(path.name)
+            return f"{repo}: {match['base'] if match else path.stem}"
+    return ""
+
+
+# ---- Ollama ---------------------------------------------------------------------------
+
+def ollama_models(root: Path, limits: Limits = DEFAULT_LIMITS) -> list[FoundModel]:
+    """Each model blob the manifests under ``root/manifests`` name, with Ollama's name for it
+    (``host/namespace/model/tag`` -> ``model:tag``, or ``namespace/model:tag`` off the
+    library); a blob with several tags is listed once, under its most specific name."""
+    names: dict[Path, list[str]] = {}
+    manifests = Place(root / "manifests", OLLAMA, 4)
+    for manifest in _manifest_files(manifests, limits.entries):
+        blob = _model_blob(root, manifest)
+        if blob is not None:
+            names.setdefault(blob, []).append(_ollama_name(manifest.relative_to(manifests.path)))
+    found = []
+    for blob, tags in names.items():
+        if is_gguf(blob):
+            chosen = sorted(tags, key=lambda tag: (tag.endswith(":latest"), tag))[0]
+            found.append(FoundModel(str(blob), chosen, OLLAMA, _size(blob)))
+    return found
+
+
+def _manifest_files(place: Place, entries: int) -> Iterator[Path]:
+    stack, seen = [(place.path, 0)], 0
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                for entry in listing:
+                    seen += 1
+                    if seen > entries:
+                        return
+                    if depth == place.depth - 1 and _is_file(entry):
+                        yield Path(entry.path)
+                    elif depth < place.depth - 1 and _is_plain_folder(entry):
+                        stack.append((Path(entry.path), depth + 1))
+        except OSError:
+            continue
+
+
+def _model_blob(root: Path, manifest: Path) -> Path | None:
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        layers = data.get("layers", []) if isinstance(data, dict) else []
+        digest = next(layer["digest"] for layer in layers if isinstance(layer, dict)
+                      and layer.get("mediaType") == OLLAMA_MODEL_LAYER)
+    except (OSError, ValueError, StopIteration, KeyError, TypeError):
+        return None
+    if not isinstance(digest, str) or not re.fullmatch(r"sha256[:-][0-9a-f]{64}", digest):
+        return None
+    return root / "blobs" / digest.replace(":", "-")
+
+
+def _ollama_name(relative: Path) -> str:
+    host, *middle, model, tag = relative.parts
+    namespace = "/".join(middle)
+    if host == OLLAMA_DEFAULT_HOST and namespace == "library":
+        return f"{model}:{tag}"
+    prefix = namespace if host == OLLAMA_DEFAULT_HOST else f"{host}/{namespace}"
+    return f"{prefix}/{model}:{tag}"
+
+
+# ---- everything together ------------------------------------------------------------------
+
+def find_models(places: Iterable[Place], ollama: Iterable[Path] = (),
+                limits: Limits = DEFAULT_LIMITS) -> list[FoundModel]:
+    """Every model in ``places`` and the Ollama folders, each once (by its real path, the
+    first place that has it naming it); in the order found."""
+    found: dict[str, FoundModel] = {}
+
+    def add(model: FoundModel | None) -> None:
+        if model is not None:
+            found.setdefault(os.path.realpath(model.path), model)
+
+    for root in ollama:
+        for model in ollama_models(root, limits):
+            add(model)
+    for place in places:
+        for path in walk_gguf(place, limits.entries):
+            if not is_projector(path):
+                name = _hugging_face_name(path) if place.source == HUGGINGFACE else ""
+                add(_model_of(path, place.source, name))
+    return list(found.values())
+
+
+def find_models_here(organisation: Iterable[str | os.PathLike] = (), home: Path | None = None,
+                     limits: Limits = DEFAULT_LIMITS) -> list[FoundModel]:
+    """The models on this computer and in the organisation's folders."""
+    return find_models(known_places(home, organisation, limits), ollama_roots(home), limits)

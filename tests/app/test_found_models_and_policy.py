@@ -1,0 +1,177 @@
+"""The models found on this computer in the wizard and Settings, and the organisation's
+settings file (app/policy.py): locked settings, a broken file, the wizard's skipped step."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtWidgets import QDialogButtonBox, QLabel
+
+from engine.facade import find_models_here
+from app.policy import load_policy
+from app.settings import Settings
+from app.settings_locks import LOCK_NOTE
+from tests.app import fakes
+
+
+def _gguf(path, size=64):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"GGUF" + b"\0" * size)
+    return path
+
+
+@pytest.fixture
+def user_home(tmp_path, monkeypatch):
+    """A home where LM Studio and Ollama left models; the fake backend finds them for real."""
+    home = tmp_path / "user"
+    for name in ("XDG_DATA_HOME", "XDG_DOWNLOAD_DIR", "XDG_DOCUMENTS_DIR", "HF_HOME",
+                 "HF_HUB_CACHE", "OLLAMA_MODELS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    studio = home / ".lmstudio" / "models" / "lmstudio-community"
+    _gguf(studio / "Qwen3-30B-A3B-GGUF" / "Qwen3-30B-A3B-Q4_K_M.gguf")
+    _gguf(studio / "Qwen3-30B-A3B-GGUF" / "mmproj-Qwen3-30B-A3B-F16.gguf")
+    _gguf(studio / "Huge-GGUF" / "big-model-Q8_0.gguf")
+    blob = _gguf(home / ".ollama" / "models" / "blobs" / f"sha256-{'1' * 64}")
+    manifest = home / ".ollama/models/manifests/registry.ollama.ai/library/qwen3/8b"
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text(json.dumps({"layers": [{"mediaType": "application/vnd.ollama.image.model",
+                                                "digest": f"sha256:{'1' * 64}"}]}))
+    monkeypatch.setattr(fakes, "find_models", lambda folders: find_models_here(folders))
+    return home, blob
+
+
+def _policy(tmp_path, monkeypatch, text: str):
+    path = tmp_path / "policy.toml"
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("ROTARY_POLICY_FILE", str(path))
+    return path
+
+
+def _shown(model_list) -> list[str]:
+    return [model_list.items.item(i).text().split("  (")[0] for i in range(model_list.items.count())]
+
+
+def test_the_wizard_lists_the_models_here_and_picking_one_checks_it(qtbot, make_app, user_home):
+    home, blob = user_home
+    rotary = make_app(settings=Settings(), wizard=True)
+    wizard = rotary.wizard
+    models = wizard.model_list
+    qtbot.waitUntil(lambda: models.items.count() == 3, timeout=5000)
+    # Best fit first (the too-big one last); Ollama's name; no vision projector.
+    assert _shown(models) in (["qwen3:8b", "Qwen3-30B-A3B-Q4_K_M", "big-model-Q8_0"],
+                              ["Qwen3-30B-A3B-Q4_K_M", "qwen3:8b", "big-model-Q8_0"])
+    assert "Too big" in models.items.item(2).text() and "Fits well." in models.items.item(0).text()
+    assert models.other.text() == "Other file…" and not models.other.isHidden()
+    ollama = next(i for i in range(3) if models.items.item(i).text().startswith("qwen3:8b"))
+    with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
+        models.items.itemClicked.emit(models.items.item(ollama))
+    assert wizard.chooser.result.path == str(blob)
+    assert wizard.chooser.path_edit.text() == "qwen3:8b"
+    wizard.next()
+    wizard.next()
+    wizard.accept()
+    assert rotary.settings.current.model_path == str(blob)
+
+
+def test_settings_lists_them_too_with_other_file_kept(qtbot, make_app, user_home):
+    rotary = make_app(settings=Settings(first_run_done=True), autoload=False)
+    dialog = rotary.open_settings()
+    qtbot.waitUntil(lambda: dialog.model_list.items.count() == 3, timeout=5000)
+    assert "Qwen3-30B-A3B-Q4_K_M" in _shown(dialog.model_list)
+    assert not dialog.chooser.browse.isVisibleTo(dialog)       # "Other file…" replaces it
+    dialog.reject()
+
+
+LOCKING = """
+model_folders = ["{share}"]
+locked = ["model_path", "preset", "temperature"]
+users_may_change_server = false
+thinking = false
+
+[settings]
+model_path = "{share}/office-model.gguf"
+preset = "cpu-only"
+temperature = 0.2
+system_prompt = "Answer in the office's style."
+"""
+
+
+def test_locked_settings_cannot_be_changed_in_the_dialog(qtbot, make_app, tmp_path, monkeypatch):
+    share = tmp_path / "share"
+    _gguf(share / "office-model.gguf")
+    _policy(tmp_path, monkeypatch, LOCKING.format(share=share))
+    rotary = make_app(settings=Settings(first_run_done=True, temperature=0.9), autoload=False)
+    current = rotary.settings.current
+    # Locked: the organisation's, over the user's own file. Not locked: the user's own.
+    assert current.model_path == str(share / "office-model.gguf") and current.preset == "cpu-only"
+    assert current.temperature == 0.2 and current.system_prompt == ""
+    dialog = rotary.open_settings()
+    for widget in (dialog.chooser, dialog.preset, dialog.temperature, dialog.server_box):
+        assert not widget.isEnabled() and widget.toolTip() == "Set by your organisation"
+    notes = [label for label in dialog.findChildren(QLabel) if label.objectName() == LOCK_NOTE]
+    assert len(notes) == 4 and all(n.text() == "Set by your organisation" for n in notes)
+    assert dialog.model_list is None
+    assert dialog.threads.isEnabled() and dialog.system_prompt.isEnabled()
+    # Even a value forced into a locked box does not get through.
+    dialog.temperature.setValue(1.5)
+    dialog.chooser.path_edit.setText("/somewhere/else.gguf")
+    dialog.system_prompt.setPlainText("Be brief.")
+    assert dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+    dialog.accept()
+    current = rotary.settings.current
+    assert current.temperature == 0.2 and current.model_path == str(share / "office-model.gguf")
+    assert current.system_prompt == "Be brief."
+    # Any other path to the settings keeps them too.
+    rotary.settings.update(preset="auto")
+    assert rotary.settings.current.preset == "cpu-only"
+    # Thinking is the organisation's choice: off, and the menu item cannot change it.
+    assert rotary.chat.think_for(None) is False
+    rotary.chat.set_think(True)
+    assert rotary.chat.think_for(None) is False
+
+
+def test_the_wizard_skips_the_model_the_organisation_chose(qtbot, make_app, tmp_path, monkeypatch):
+    share = tmp_path / "share"
+    _gguf(share / "office-model.gguf")
+    _policy(tmp_path, monkeypatch, LOCKING.format(share=share))
+    rotary = make_app(settings=Settings(), wizard=True, autoload=False)
+    wizard = rotary.wizard
+    assert wizard.model_page not in [wizard.page(i) for i in wizard.pageIds()]
+    wizard.next()
+    assert wizard.currentPage() is wizard.done_page
+    assert "organisation has chosen the model" in wizard.done_page.summary.text()
+    wizard.accept()
+    assert rotary.settings.current.model_path == str(share / "office-model.gguf")
+    assert rotary.settings.current.first_run_done
+
+
+@pytest.mark.parametrize("text, said", [
+    ("locked = [\"model_path\"\n[settings", "It is not written correctly."),
+    (b"\xff\xfe not text", "Rotary could not open it."),
+])
+def test_a_broken_policy_file_is_said_in_plain_words_and_ignored(qtbot, make_app, tmp_path,
+                                                                 monkeypatch, text, said, caplog):
+    path = tmp_path / "policy.toml"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    monkeypatch.setenv("ROTARY_POLICY_FILE", str(path))
+    rotary = make_app(settings=Settings(first_run_done=True, preset="cpu-only"), autoload=False)
+    warnings = [n for n in rotary.notices.history if "organisation's settings file" in n.message]
+    assert len(warnings) == 1 and str(path) in warnings[0].message and said in warnings[0].message
+    assert any("organisation's settings file" in r.getMessage() for r in caplog.records)
+    assert rotary.policy.locked == frozenset() and rotary.settings.current.preset == "cpu-only"
+    dialog = rotary.open_settings()
+    assert dialog.preset.isEnabled() and dialog.chooser.isEnabled()
+    dialog.reject()
+
+
+def test_a_bad_value_is_left_out_and_named(tmp_path) -> None:
+    path = tmp_path / "policy.toml"
+    path.write_text('locked = ["colour"]\nthinking = "maybe"\n[settings]\ntemperature = 9\n'
+                    'preset = "cpu-only"\n')
+    policy = load_policy(path)
+    assert policy.values == {"preset": "cpu-only"} and policy.thinking is None
+    assert len(policy.problems) == 3
+    assert all("has a value Rotary cannot use" in sentence for sentence, _ in policy.problems)
+    assert load_policy(tmp_path / "none.toml").path is None
