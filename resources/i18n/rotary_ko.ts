@@ -787,6 +787,10 @@
         <translation>메모리 구성(프리셋): 모델을 그래픽 카드와 시스템 메모리에 어떻게 나눌지 정합니다.</translation>
     </message>
     <message>
+        <source>Models found:</source>
+        <translation>찾은 모델:</translation>
+    </message>
+    <message>
         <source>Setting for this computer:</source>
         <translation>이 컴퓨터용 설정:</translation>
     </message>
@@ -959,8 +963,8 @@
         <translation>데모 모델은 아주 작고 항상 같은 짧은 메시지를 씁니다. Rotary가 어떻게 작동하는지만 보여 주며, 질문에 답하지는 못합니다.</translation>
     </message>
     <message>
-        <source>Choose a model file (.gguf) with Browse, or drag it onto this window.</source>
-        <translation>찾아보기로 모델 파일(.gguf)을 선택하거나 이 창으로 끌어다 놓으세요.</translation>
+        <source>Choose one of the models found on this computer, or another model file (.gguf) with Other file…, or drag it onto this window.</source>
+        <translation>이 컴퓨터에서 찾은 모델 중 하나를 고르거나, ‘다른 파일…’로 다른 모델 파일(.gguf)을 선택하거나, 이 창으로 끌어다 놓으세요.</translation>
     </message>
     <message>
         <source>Ready</source>
@@ -969,6 +973,10 @@
     <message>
         <source>Set up Rotary</source>
         <translation>Rotary 설정</translation>
+    </message>
+    <message>
+        <source>Your organisation has chosen the model Rotary uses, so there is nothing more to choose.</source>
+        <translation>소속 기관에서 Rotary가 사용할 모델을 이미 정했으므로 더 고를 것이 없습니다.</translation>
     </message>
     <message>
         <source>Rotary could not look at this computer's hardware. You can still continue.</source>
@@ -1347,6 +1355,110 @@
     <message>
         <source>Shows or hides what the model thought before answering</source>
         <translation>모델이 답하기 전에 생각한 내용을 보이거나 숨깁니다</translation>
+    </message>
+    <message>
+        <source>from LM Studio</source>
+        <translation>LM Studio에서</translation>
+    </message>
+    <message>
+        <source>from Ollama</source>
+        <translation>Ollama에서</translation>
+    </message>
+    <message>
+        <source>from Jan</source>
+        <translation>Jan에서</translation>
+    </message>
+    <message>
+        <source>from GPT4All</source>
+        <translation>GPT4All에서</translation>
+    </message>
+    <message>
+        <source>from Hugging Face</source>
+        <translation>Hugging Face에서</translation>
+    </message>
+    <message>
+        <source>in Downloads</source>
+        <translation>다운로드 폴더</translation>
+    </message>
+    <message>
+        <source>in Documents</source>
+        <translation>문서 폴더</translation>
+    </message>
+    <message>
+        <source>from your organisation</source>
+        <translation>소속 기관 제공</translation>
+    </message>
+    <message>
+        <source>Design: {name}</source>
+        <translation>설계: {name}</translation>
+    </message>
+    <message>
+        <source>made of {n} experts</source>
+        <translation>전문가 {n}개로 구성</translation>
+    </message>
+    <message>
+        <source>can think before answering</source>
+        <translation>답하기 전에 생각할 수 있음</translation>
+    </message>
+    <message>
+        <source>{size} GB</source>
+        <translation>{size} GB</translation>
+    </message>
+    <message>
+        <source>Runs on the graphics card.</source>
+        <translation>그래픽 카드에서 실행됩니다.</translation>
+    </message>
+    <message>
+        <source>Runs on the processor.</source>
+        <translation>프로세서에서 실행됩니다.</translation>
+    </message>
+    <message>
+        <source>Looking for models on this computer…</source>
+        <translation>이 컴퓨터에서 모델을 찾는 중…</translation>
+    </message>
+    <message>
+        <source>Models found on this computer, best fit first</source>
+        <translation>이 컴퓨터에서 찾은 모델(가장 잘 맞는 것부터)</translation>
+    </message>
+    <message>
+        <source>Other file…</source>
+        <translation>다른 파일…</translation>
+    </message>
+    <message>
+        <source>Choose another model file</source>
+        <translation>다른 모델 파일 선택</translation>
+    </message>
+    <message>
+        <source>Models found on this computer, best fit first:</source>
+        <translation>이 컴퓨터에서 찾은 모델(가장 잘 맞는 것부터):</translation>
+    </message>
+    <message>
+        <source>No models were found on this computer. Choose a model file with Other file…</source>
+        <translation>이 컴퓨터에서 모델을 찾지 못했습니다. ‘다른 파일…’로 모델 파일을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Rotary could not look for models. Choose a model file with Other file…</source>
+        <translation>Rotary가 모델을 찾을 수 없었습니다. ‘다른 파일…’로 모델 파일을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Rotary could not open it.</source>
+        <translation>Rotary가 이 파일을 열 수 없었습니다.</translation>
+    </message>
+    <message>
+        <source>It is not written correctly.</source>
+        <translation>파일 내용이 올바르게 작성되지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Your organisation's settings file ({path}) was ignored: {why} Ask your IT department to check it.</source>
+        <translation>소속 기관의 설정 파일({path})을 무시했습니다: {why} IT 부서에 확인을 요청하세요.</translation>
+    </message>
+    <message>
+        <source>Your organisation's settings file ({path}) has a value Rotary cannot use ({what}), so that value was left out.</source>
+        <translation>소속 기관의 설정 파일({path})에 Rotary가 사용할 수 없는 값({what})이 있어 그 값은 제외했습니다.</translation>
+    </message>
+    <message>
+        <source>Set by your organisation</source>
+        <translation>소속 기관에서 설정함</translation>
     </message>
 </context>
 <context>

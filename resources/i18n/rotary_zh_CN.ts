@@ -787,6 +787,10 @@
         <translation>内存方案（预设）：模型如何分配到显卡和系统内存。</translation>
     </message>
     <message>
+        <source>Models found:</source>
+        <translation>找到的模型：</translation>
+    </message>
+    <message>
         <source>Setting for this computer:</source>
         <translation>适合这台电脑的设置：</translation>
     </message>
@@ -959,8 +963,8 @@
         <translation>演示模型很小，总是写出同一段简短信息。它只用来展示 Rotary 的工作方式，不能回答问题。</translation>
     </message>
     <message>
-        <source>Choose a model file (.gguf) with Browse, or drag it onto this window.</source>
-        <translation>用“浏览”选择模型文件（.gguf），或将其拖到此窗口。</translation>
+        <source>Choose one of the models found on this computer, or another model file (.gguf) with Other file…, or drag it onto this window.</source>
+        <translation>从在这台电脑上找到的模型中选择一个，或用“其他文件…”选择另一个模型文件（.gguf），或将其拖到此窗口。</translation>
     </message>
     <message>
         <source>Ready</source>
@@ -969,6 +973,10 @@
     <message>
         <source>Set up Rotary</source>
         <translation>设置 Rotary</translation>
+    </message>
+    <message>
+        <source>Your organisation has chosen the model Rotary uses, so there is nothing more to choose.</source>
+        <translation>您的单位已经选定了 Rotary 使用的模型，因此无需再做选择。</translation>
     </message>
     <message>
         <source>Rotary could not look at this computer's hardware. You can still continue.</source>
@@ -1347,6 +1355,110 @@
     <message>
         <source>Shows or hides what the model thought before answering</source>
         <translation>显示或隐藏模型在回答前的思考内容</translation>
+    </message>
+    <message>
+        <source>from LM Studio</source>
+        <translation>来自 LM Studio</translation>
+    </message>
+    <message>
+        <source>from Ollama</source>
+        <translation>来自 Ollama</translation>
+    </message>
+    <message>
+        <source>from Jan</source>
+        <translation>来自 Jan</translation>
+    </message>
+    <message>
+        <source>from GPT4All</source>
+        <translation>来自 GPT4All</translation>
+    </message>
+    <message>
+        <source>from Hugging Face</source>
+        <translation>来自 Hugging Face</translation>
+    </message>
+    <message>
+        <source>in Downloads</source>
+        <translation>在“下载”中</translation>
+    </message>
+    <message>
+        <source>in Documents</source>
+        <translation>在“文档”中</translation>
+    </message>
+    <message>
+        <source>from your organisation</source>
+        <translation>由您的单位提供</translation>
+    </message>
+    <message>
+        <source>Design: {name}</source>
+        <translation>设计：{name}</translation>
+    </message>
+    <message>
+        <source>made of {n} experts</source>
+        <translation>由 {n} 个专家组成</translation>
+    </message>
+    <message>
+        <source>can think before answering</source>
+        <translation>可以在回答前思考</translation>
+    </message>
+    <message>
+        <source>{size} GB</source>
+        <translation>{size} GB</translation>
+    </message>
+    <message>
+        <source>Runs on the graphics card.</source>
+        <translation>在显卡上运行。</translation>
+    </message>
+    <message>
+        <source>Runs on the processor.</source>
+        <translation>在处理器上运行。</translation>
+    </message>
+    <message>
+        <source>Looking for models on this computer…</source>
+        <translation>正在这台电脑上查找模型…</translation>
+    </message>
+    <message>
+        <source>Models found on this computer, best fit first</source>
+        <translation>在这台电脑上找到的模型（最合适的在前）</translation>
+    </message>
+    <message>
+        <source>Other file…</source>
+        <translation>其他文件…</translation>
+    </message>
+    <message>
+        <source>Choose another model file</source>
+        <translation>选择另一个模型文件</translation>
+    </message>
+    <message>
+        <source>Models found on this computer, best fit first:</source>
+        <translation>在这台电脑上找到的模型（最合适的在前）：</translation>
+    </message>
+    <message>
+        <source>No models were found on this computer. Choose a model file with Other file…</source>
+        <translation>在这台电脑上没有找到模型。请用“其他文件…”选择模型文件。</translation>
+    </message>
+    <message>
+        <source>Rotary could not look for models. Choose a model file with Other file…</source>
+        <translation>Rotary 无法查找模型。请用“其他文件…”选择模型文件。</translation>
+    </message>
+    <message>
+        <source>Rotary could not open it.</source>
+        <translation>Rotary 无法打开它。</translation>
+    </message>
+    <message>
+        <source>It is not written correctly.</source>
+        <translation>它的写法不正确。</translation>
+    </message>
+    <message>
+        <source>Your organisation's settings file ({path}) was ignored: {why} Ask your IT department to check it.</source>
+        <translation>已忽略您单位的设置文件（{path}）：{why} 请让 IT 部门检查它。</translation>
+    </message>
+    <message>
+        <source>Your organisation's settings file ({path}) has a value Rotary cannot use ({what}), so that value was left out.</source>
+        <translation>您单位的设置文件（{path}）中有一个 Rotary 无法使用的值（{what}），因此已略过该值。</translation>
+    </message>
+    <message>
+        <source>Set by your organisation</source>
+        <translation>由您的单位设置</translation>
     </message>
 </context>
 <context>

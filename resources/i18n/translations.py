@@ -241,9 +241,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "The demo model is tiny and always writes the same short message. It only shows how Rotary works; it cannot answer questions.": (
         "데모 모델은 아주 작고 항상 같은 짧은 메시지를 씁니다. Rotary가 어떻게 작동하는지만 보여 주며, 질문에 답하지는 못합니다.",
         "演示模型很小，总是写出同一段简短信息。它只用来展示 Rotary 的工作方式，不能回答问题。"),
-    "Choose a model file (.gguf) with Browse, or drag it onto this window.": (
-        "찾아보기로 모델 파일(.gguf)을 선택하거나 이 창으로 끌어다 놓으세요.",
-        "用“浏览”选择模型文件（.gguf），或将其拖到此窗口。"),
+    "Choose one of the models found on this computer, or another model file (.gguf) with Other file…, or drag it onto this window.": (
+        "이 컴퓨터에서 찾은 모델 중 하나를 고르거나, ‘다른 파일…’로 다른 모델 파일(.gguf)을 선택하거나, 이 창으로 끌어다 놓으세요.",
+        "从在这台电脑上找到的模型中选择一个，或用“其他文件…”选择另一个模型文件（.gguf），或将其拖到此窗口。"),
     "Ready": ("준비 완료", "准备就绪"),
     "Set up Rotary": ("Rotary 설정", "设置 Rotary"),
     "Rotary could not look at this computer's hardware. You can still continue.": (
@@ -772,4 +772,47 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'The office server did not start the model. See the notice at the top.': (
         '사무실 서버가 모델을 시작하지 않았습니다. 위쪽 알림을 확인하세요.',
         '办公室服务器未启动模型。请查看顶部的通知。'),
+    # ---- models found on this computer (app/model_list.py) ----
+    "from LM Studio": ("LM Studio에서", "来自 LM Studio"),
+    "from Ollama": ("Ollama에서", "来自 Ollama"),
+    "from Jan": ("Jan에서", "来自 Jan"),
+    "from GPT4All": ("GPT4All에서", "来自 GPT4All"),
+    "from Hugging Face": ("Hugging Face에서", "来自 Hugging Face"),
+    "in Downloads": ("다운로드 폴더", "在“下载”中"),
+    "in Documents": ("문서 폴더", "在“文档”中"),
+    "from your organisation": ("소속 기관 제공", "由您的单位提供"),
+    "Design: {name}": ("설계: {name}", "设计：{name}"),
+    "made of {n} experts": ("전문가 {n}개로 구성", "由 {n} 个专家组成"),
+    "can think before answering": ("답하기 전에 생각할 수 있음", "可以在回答前思考"),
+    "{size} GB": ("{size} GB", "{size} GB"),
+    "Cannot be used:": ("사용할 수 없음:", "无法使用："),
+    "Runs on the graphics card.": ("그래픽 카드에서 실행됩니다.", "在显卡上运行。"),
+    "Runs on the processor.": ("프로세서에서 실행됩니다.", "在处理器上运行。"),
+    "Looking for models on this computer…": ("이 컴퓨터에서 모델을 찾는 중…", "正在这台电脑上查找模型…"),
+    "Models found on this computer, best fit first": (
+        "이 컴퓨터에서 찾은 모델(가장 잘 맞는 것부터)", "在这台电脑上找到的模型（最合适的在前）"),
+    "Models found on this computer, best fit first:": (
+        "이 컴퓨터에서 찾은 모델(가장 잘 맞는 것부터):", "在这台电脑上找到的模型（最合适的在前）："),
+    "Other file…": ("다른 파일…", "其他文件…"),
+    "Choose another model file": ("다른 모델 파일 선택", "选择另一个模型文件"),
+    "No models were found on this computer. Choose a model file with Other file…": (
+        "이 컴퓨터에서 모델을 찾지 못했습니다. ‘다른 파일…’로 모델 파일을 선택하세요.",
+        "在这台电脑上没有找到模型。请用“其他文件…”选择模型文件。"),
+    "Rotary could not look for models. Choose a model file with Other file…": (
+        "Rotary가 모델을 찾을 수 없었습니다. ‘다른 파일…’로 모델 파일을 선택하세요.",
+        "Rotary 无法查找模型。请用“其他文件…”选择模型文件。"),
+    "Models found:": ("찾은 모델:", "找到的模型："),
+    # ---- the organisation's settings file (app/policy.py, app/settings_locks.py) ----
+    "Your organisation has chosen the model Rotary uses, so there is nothing more to choose.": (
+        "소속 기관에서 Rotary가 사용할 모델을 이미 정했으므로 더 고를 것이 없습니다.",
+        "您的单位已经选定了 Rotary 使用的模型，因此无需再做选择。"),
+    "Set by your organisation": ("소속 기관에서 설정함", "由您的单位设置"),
+    "Rotary could not open it.": ("Rotary가 이 파일을 열 수 없었습니다.", "Rotary 无法打开它。"),
+    "It is not written correctly.": ("파일 내용이 올바르게 작성되지 않았습니다.", "它的写法不正确。"),
+    "Your organisation's settings file ({path}) was ignored: {why} Ask your IT department to check it.": (
+        "소속 기관의 설정 파일({path})을 무시했습니다: {why} IT 부서에 확인을 요청하세요.",
+        "已忽略您单位的设置文件（{path}）：{why} 请让 IT 部门检查它。"),
+    "Your organisation's settings file ({path}) has a value Rotary cannot use ({what}), so that value was left out.": (
+        "소속 기관의 설정 파일({path})에 Rotary가 사용할 수 없는 값({what})이 있어 그 값은 제외했습니다.",
+        "您单位的设置文件（{path}）中有一个 Rotary 无法使用的值（{what}），因此已略过该值。"),
 }
