@@ -2,7 +2,32 @@
 # Install Rotary for this user only (no administrator rights): the app into
 # ~/.local/lib/rotary, a "rotary" command, a menu entry and its icon.
 # Re-running it upgrades in place; conversations and settings are never touched.
+# It asks nothing, so IT can run it unattended. With --policy FILE (as root) it also
+# places the organisation's settings file where every user's Rotary reads it:
+#   sudo sh install.sh --policy office-policy.toml     (docs/deployment.md)
 set -eu
+
+POLICY=
+while [ $# -gt 0 ]; do
+    case $1 in
+        --policy) POLICY=${2:?install.sh: --policy needs a file}; shift 2 ;;
+        *) echo "install.sh: unknown option $1 (only --policy FILE)" >&2; exit 2 ;;
+    esac
+done
+# The folder the organisation's file goes to (ROTARY_POLICY_DIR: tests, unusual systems).
+POLICY_DIR=${ROTARY_POLICY_DIR:-/etc/rotary}
+if [ -n "$POLICY" ]; then
+    if [ ! -f "$POLICY" ]; then
+        echo "install.sh: the policy file $POLICY does not exist" >&2
+        exit 1
+    fi
+    if ! mkdir -p "$POLICY_DIR" 2>/dev/null || ! cp "$POLICY" "$POLICY_DIR/policy.toml.new.$$" 2>/dev/null; then
+        echo "install.sh: cannot write $POLICY_DIR (run it as root, e.g. with sudo)" >&2
+        exit 1
+    fi
+    chmod 644 "$POLICY_DIR/policy.toml.new.$$"
+    mv "$POLICY_DIR/policy.toml.new.$$" "$POLICY_DIR/policy.toml"
+fi
 
 HERE=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
 DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share}
@@ -34,4 +59,5 @@ chmod 644 "$DESKTOP_DIR/rotary.desktop"
 command -v update-desktop-database >/dev/null 2>&1 && update-desktop-database -q "$DESKTOP_DIR" || true
 command -v gtk-update-icon-cache >/dev/null 2>&1 && gtk-update-icon-cache -q -t "$ICON_DIR" || true
 
+if [ -n "$POLICY" ]; then echo "The organisation's settings are in $POLICY_DIR/policy.toml."; fi
 echo "Rotary is installed. Open it from your applications menu, or run: $BIN_DIR/rotary"

@@ -4,7 +4,9 @@
 
 The tarball holds Rotary/ with install.sh and uninstall.sh (per user, into ~/.local, no
 administrator rights). The .deb installs the same bundle system-wide under /opt/rotary;
-removing it never touches anyone's home folder, so conversations and settings stay.
+removing it never touches anyone's home folder, so conversations and settings stay. Both ask
+nothing while installing, and carry an example of the organisation's settings file
+(installer/policy/policy.toml.example; the .deb puts it in /etc/rotary).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 ICONS = ROOT / "installer" / "icons"
+POLICY_EXAMPLE = ROOT / "installer" / "policy" / "policy.toml.example"
 # Qt finds these on the system: PyInstaller leaves the GL drivers out of every bundle.
 DEB_DEPENDS = "libc6 (>= 2.31), libgl1, libegl1, libfontconfig1, libxkbcommon0"
 
@@ -38,6 +41,7 @@ def make_tarball(bundle: Path, out: Path, version: str) -> Path:
         tar.add(bundle, arcname=f"{name}/Rotary")            # keeps the library symlinks
         for script in ("install.sh", "uninstall.sh", "rotary.desktop"):
             tar.add(HERE / script, arcname=f"{name}/{script}")
+        tar.add(POLICY_EXAMPLE, arcname=f"{name}/policy.toml.example")
         for icon in ("rotary.png", "rotary.svg"):
             tar.add(ICONS / icon, arcname=f"{name}/icons/{icon}")
     return target
@@ -58,6 +62,8 @@ def make_deb(bundle: Path, out: Path, version: str) -> Path | None:
             destination = tree / f"usr/share/icons/hicolor/{folder}/apps/{icon}"
             destination.parent.mkdir(parents=True)
             shutil.copy(ICONS / icon, destination)
+        # An example only: the real /etc/rotary/policy.toml is IT's, never the package's.
+        _put(tree / "etc/rotary/policy.toml.example", POLICY_EXAMPLE.read_text(encoding="utf-8"))
         size_kib = sum(p.stat().st_size for p in tree.rglob("*")
                        if p.is_file() and not p.is_symlink()) // 1024
         _put(tree / "DEBIAN" / "control", _control(version, size_kib))

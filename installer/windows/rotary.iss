@@ -3,6 +3,15 @@
 ;   iscc /DAppVersion=0.1.0 installer\windows\rotary.iss        (after building dist\Rotary)
 ;   signed:  iscc /DAppVersion=0.1.0 /DSign "/Ssigntool=signtool.exe sign /fd sha256 /tr <your CA's RFC 3161 timestamp URL> /td sha256 /a $f" installer\windows\rotary.iss
 ;
+; Unattended, for IT (docs/deployment.md), from an administrator's command prompt:
+;   Rotary-0.1.0-setup.exe /VERYSILENT /SUPPRESSMSGBOXES /NORESTART /ALLUSERS /POLICY="\\server\it\rotary-policy.toml"
+; /VERYSILENT /SUPPRESSMSGBOXES /NORESTART are Inno Setup's own: no window, no question.
+; /ALLUSERS installs for every user into Program Files (needs administrator rights; without
+; it, the current user only, as below). /POLICY=FILE copies the organisation's settings file
+; to %ProgramData%\Rotary\policy.toml, where every user's Rotary reads it (administrator
+; install only: a per-user install cannot write there and says so in the setup log, /LOG).
+; An uninstall leaves that file alone: it is IT's.
+;
 ; Installs into %LOCALAPPDATA%\Programs\Rotary, adds Start-menu and (optionally) desktop
 ; shortcuts and an uninstaller. Conversations and settings live apart, in
 ; %LOCALAPPDATA%\Rotary, and the uninstaller keeps them unless the user asks otherwise
@@ -25,7 +34,8 @@ DefaultDirName={autopf}\{#AppName}
 DefaultGroupName={#AppName}
 DisableProgramGroupPage=yes
 PrivilegesRequired=lowest
-PrivilegesRequiredOverridesAllowed=
+; /ALLUSERS (or /CURRENTUSER) on the command line chooses; no dialog asks.
+PrivilegesRequiredOverridesAllowed=commandline
 ArchitecturesAllowed=x64compatible
 ArchitecturesInstallIn64BitMode=x64compatible
 OutputDir=..\..\dist
@@ -53,6 +63,9 @@ Name: "desktopicon"; Description: "{cm:CreateDesktopIcon}"; GroupDescription: "{
 
 [Files]
 Source: "{#Bundle}\*"; DestDir: "{app}"; Flags: ignoreversion recursesubdirs createallsubdirs
+Source: "..\policy\policy.toml.example"; DestDir: "{app}"; Flags: ignoreversion
+; The organisation's settings file named by /POLICY=FILE (read at install time, not bundled).
+Source: "{param:POLICY|}"; DestDir: "{commonappdata}\Rotary"; DestName: "policy.toml"; Flags: external ignoreversion uninsneveruninstall; Check: ShouldPlacePolicy
 
 [Icons]
 Name: "{autoprograms}\{#AppName}"; Filename: "{app}\{#AppExe}"; Comment: "Offline AI chat"
@@ -66,6 +79,17 @@ Filename: "{app}\{#AppExe}"; Description: "{cm:LaunchProgram,{#AppName}}"; Flags
 Type: filesandordirs; Name: "{app}\_internal\__pycache__"
 
 [Code]
+function ShouldPlacePolicy(): Boolean;
+begin
+  Result := ExpandConstant('{param:POLICY|}') <> '';
+  if Result and not IsAdminInstallMode then
+  begin
+    Log('/POLICY ignored: only an administrator install (/ALLUSERS) can write ' +
+        ExpandConstant('{commonappdata}\Rotary'));
+    Result := False;
+  end;
+end;
+
 function RemoveMyDataRequested(): Boolean;
 var
   I: Integer;
