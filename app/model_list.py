@@ -49,9 +49,12 @@ def choice_text(choice) -> str:
     head = f"{choice.name}  ({source_words(choice.source)}, {size})"
     if choice.level == "unusable":
         return f"{head}\n{tr('Cannot be used:')} {choice.text}"
+    if choice.level == "red":           # the planner's sentence says it does not fit, and why
+        return f"{head}\n{choice.text}"
     where = {"graphics card": tr("Runs on the graphics card."),
              "processor": tr("Runs on the processor.")}.get(choice.runs_on, "")
-    return f"{head}\n{fit_words(choice.level)} {where} {choice.text}".rstrip()
+    return f"{head}\n" + " ".join(part for part in (fit_words(choice.level), where, choice.text)
+                                  if part)
 
 
 class ModelList(QWidget):
@@ -66,7 +69,10 @@ class ModelList(QWidget):
         self.items = QListWidget()
         self.items.setAccessibleName(tr("Models found on this computer, best fit first"))
         self.items.setWordWrap(True)
-        self.items.setMaximumHeight(180)
+        self.items.setSpacing(2)
+        self.items.setAlternatingRowColors(True)
+        self.items.setMinimumHeight(130)      # two models and a half: it says there are more
+        self.items.setMaximumHeight(200)
         self.items.itemActivated.connect(self._activated)
         self.items.itemClicked.connect(self._activated)
         self.other = QPushButton(tr("Other file…"))
@@ -105,6 +111,7 @@ class ModelList(QWidget):
                                "Other file…"))
 
     def _activated(self, item: QListWidgetItem) -> None:
+        self.items.setCurrentItem(item)
         if item.flags() & Qt.ItemFlag.ItemIsSelectable:
             self.chosen.emit(item.data(PATH_ROLE), item.data(NAME_ROLE))
 

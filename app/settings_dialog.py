@@ -89,7 +89,7 @@ class SettingsDialog(QDialog):
     def _build(self, settings: Settings) -> None:
         form = QFormLayout()
         if self.model_list is not None:
-            form.addRow(tr("Models found:"), self.model_list)
+            form.addRow(self.model_list)        # its own line says what it lists
         form.addRow(tr("Model file:"), self.chooser)
         form.addRow(tr("Setting for this computer:"), self.preset)
         form.addRow(tr("Language:"), self.language)

@@ -34,24 +34,26 @@ def lock_settings(dialog, policy) -> None:
         widget.setEnabled(False)
         widget.setToolTip(locked_text())
         widget.setAccessibleDescription(locked_text())
-        _add_note(widget)
+        # Inside the model row, under the path (its verdict line follows); at the top of the
+        # office server's box; under the field elsewhere, as the dialog's other notes.
+        _add_note(widget, {"model_path": 1}.get(name, 0))
 
 
-def _add_note(widget: QWidget) -> None:
+def _add_note(widget: QWidget, inside_at: int) -> None:
     parent = widget.parentWidget()
     if parent is None or widget.property(LOCK_NOTE):
         return
     widget.setProperty(LOCK_NOTE, True)
     note = QLabel(locked_text())
     note.setObjectName(LOCK_NOTE)
+    layout = widget.layout()            # a widget made of parts: the note goes inside
+    if isinstance(layout, QBoxLayout):
+        layout.insertWidget(inside_at, note)
+        return
     form = _form_of(parent.layout(), widget)
     if form is not None:
         row, _role = form.getWidgetPosition(widget)
         form.insertRow(row + 1, "", note)
-        return
-    layout = widget.layout()            # a box of its own (the office server): note inside
-    if isinstance(layout, QBoxLayout):
-        layout.insertWidget(0, note)
 
 
 def _form_of(layout: QLayout | None, widget: QWidget) -> QFormLayout | None:

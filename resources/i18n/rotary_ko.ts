@@ -787,10 +787,6 @@
         <translation>메모리 구성(프리셋): 모델을 그래픽 카드와 시스템 메모리에 어떻게 나눌지 정합니다.</translation>
     </message>
     <message>
-        <source>Models found:</source>
-        <translation>찾은 모델:</translation>
-    </message>
-    <message>
         <source>Setting for this computer:</source>
         <translation>이 컴퓨터용 설정:</translation>
     </message>

@@ -787,10 +787,6 @@
         <translation>内存方案（预设）：模型如何分配到显卡和系统内存。</translation>
     </message>
     <message>
-        <source>Models found:</source>
-        <translation>找到的模型：</translation>
-    </message>
-    <message>
         <source>Setting for this computer:</source>
         <translation>适合这台电脑的设置：</translation>
     </message>

@@ -801,7 +801,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Rotary could not look for models. Choose a model file with Other file…": (
         "Rotary가 모델을 찾을 수 없었습니다. ‘다른 파일…’로 모델 파일을 선택하세요.",
         "Rotary 无法查找模型。请用“其他文件…”选择模型文件。"),
-    "Models found:": ("찾은 모델:", "找到的模型："),
     # ---- the organisation's settings file (app/policy.py, app/settings_locks.py) ----
     "Your organisation has chosen the model Rotary uses, so there is nothing more to choose.": (
         "소속 기관에서 Rotary가 사용할 모델을 이미 정했으므로 더 고를 것이 없습니다.",

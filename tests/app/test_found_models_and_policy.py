@@ -62,7 +62,7 @@ def test_the_wizard_lists_the_models_here_and_picking_one_checks_it(qtbot, make_
     # Best fit first (the too-big one last); Ollama's name; no vision projector.
     assert _shown(models) in (["qwen3:8b", "Qwen3-30B-A3B-Q4_K_M", "big-model-Q8_0"],
                               ["Qwen3-30B-A3B-Q4_K_M", "qwen3:8b", "big-model-Q8_0"])
-    assert "Too big" in models.items.item(2).text() and "Fits well." in models.items.item(0).text()
+    assert "will not fit" in models.items.item(2).text() and "Fits well." in models.items.item(0).text()
     assert models.other.text() == "Other file…" and not models.other.isHidden()
     ollama = next(i for i in range(3) if models.items.item(i).text().startswith("qwen3:8b"))
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
