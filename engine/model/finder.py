@@ -91,10 +91,11 @@ def _app_folders(home: Path) -> list[tuple[str, Path]]:
         (JAN, data / "Jan" / "data" / "models"),
         (GPT4ALL, data / "nomic.ai" / "GPT4All"), (HUGGINGFACE, _huggingface_hub(home)),
     ]
-    if sys.platform == "win32":   # GPT4All and Jan keep models under the local app data there
-        local = _env_path("LOCALAPPDATA")
-        if local:
-            folders += [(GPT4ALL, local / "nomic.ai" / "GPT4All"), (JAN, local / "Jan" / "data" / "models")]
+    if sys.platform == "win32":   # Jan keeps its data in the roaming app data there
+        roaming = _env_path("APPDATA")
+        if roaming:
+            folders += [(JAN, roaming / "Jan" / "data" / "llamacpp" / "models"),
+                        (JAN, roaming / "Jan" / "data" / "models")]
     return folders
 
 

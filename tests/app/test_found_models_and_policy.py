@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QLabel
 
 from engine.facade import find_models_here
 from app.policy import load_policy
-from app.settings import Settings
+from app.settings import Settings, SettingsStore
 from app.settings_locks import LOCK_NOTE
 from tests.app import fakes
 
@@ -147,6 +147,22 @@ def test_the_wizard_skips_the_model_the_organisation_chose(qtbot, make_app, tmp_
     assert rotary.settings.current.first_run_done
 
 
+def test_a_suggested_model_is_checked_in_the_wizard_and_can_be_changed(qtbot, make_app, tmp_path,
+                                                                     monkeypatch, user_home):
+    share = tmp_path / "share"
+    suggested = _gguf(share / "office-model.gguf")
+    _policy(tmp_path, monkeypatch, f'model_folders = ["{share}"]\n[settings]\n'
+                                   f'model_path = "{suggested}"\n')
+    rotary = make_app(settings=Settings(), wizard=True, autoload=False)
+    wizard = rotary.wizard
+    qtbot.waitUntil(lambda: wizard.chooser.result is not None, timeout=5000)
+    assert wizard.chooser.result.path == str(suggested)
+    qtbot.waitUntil(lambda: wizard.model_list.items.count() == 4, timeout=5000)
+    assert "office-model" in _shown(wizard.model_list)          # IT's folder is searched
+    assert "from your organisation" in wizard.model_list.items.item(
+        _shown(wizard.model_list).index("office-model")).text()
+
+
 @pytest.mark.parametrize("text, said", [
     ("locked = [\"model_path\"\n[settings", "It is not written correctly."),
     (b"\xff\xfe not text", "Rotary could not open it."),
@@ -164,6 +180,18 @@ def test_a_broken_policy_file_is_said_in_plain_words_and_ignored(qtbot, make_app
     dialog = rotary.open_settings()
     assert dialog.preset.isEnabled() and dialog.chooser.isEnabled()
     dialog.reject()
+
+
+def test_a_new_user_starts_from_the_organisations_values(tmp_path) -> None:
+    path = tmp_path / "policy.toml"
+    path.write_text('locked = ["preset"]\n[settings]\npreset = "cpu-only"\nlanguage = "ko"\n')
+    policy = load_policy(path)
+    new_user = SettingsStore(tmp_path / "new" / "settings.json", policy).load().settings
+    assert new_user.preset == "cpu-only" and new_user.language == "ko"
+    own = tmp_path / "own" / "settings.json"
+    SettingsStore(own).save(Settings(preset="auto", language="en"))
+    known_user = SettingsStore(own, policy).load().settings
+    assert known_user.preset == "cpu-only" and known_user.language == "en"   # only locked wins
 
 
 def test_a_bad_value_is_left_out_and_named(tmp_path) -> None:
