@@ -13,7 +13,8 @@ switch thinking before answering on or off for everyone::
     [settings]                             # values for everyone (first start, and locked)
     model_path = "/mnt/models/Qwen3.6-35B-A3B-Q4_K_M.gguf"
 
-A value that is not locked is where a new user starts; a locked one always wins. A file
+A value that is not locked is where a new user starts; a locked one always wins (a locked
+setting the file gives no value for is held at its default). A file
 that cannot be read is ignored as a whole and said in plain words (``problems``); a single
 bad value is left out and said. Nothing here raises: Rotary always starts.
 """
@@ -64,8 +65,10 @@ class Policy:
         return Settings(**{**_as_dict(settings), **self.values})
 
     def enforce(self, settings: Settings) -> Settings:
-        """``settings`` with every locked value the organisation's."""
-        locked = {name: value for name, value in self.values.items() if name in self.locked}
+        """``settings`` with every locked value the organisation's: the one it gives, else
+        the default (a locked setting is the same on every desk)."""
+        defaults = Settings()
+        locked = {name: self.values.get(name, getattr(defaults, name)) for name in self.locked}
         return Settings(**{**_as_dict(settings), **locked}) if locked else settings
 
     @property

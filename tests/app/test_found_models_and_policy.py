@@ -192,6 +192,11 @@ def test_a_new_user_starts_from_the_organisations_values(tmp_path) -> None:
     SettingsStore(own).save(Settings(preset="auto", language="en"))
     known_user = SettingsStore(own, policy).load().settings
     assert known_user.preset == "cpu-only" and known_user.language == "en"   # only locked wins
+    # Locked without a value: held at the default (here: no office server on any desk).
+    SettingsStore(own).save(Settings(engine_location="server", server_url="https://home.example"))
+    path.write_text("users_may_change_server = false\n")
+    held = SettingsStore(own, load_policy(path)).load().settings
+    assert held.engine_location == "local" and held.server_url == ""
 
 
 def test_a_bad_value_is_left_out_and_named(tmp_path) -> None:
