@@ -285,7 +285,8 @@ class DocumentRequest:
     """Summarise a document; ``inspect_only`` stops after DocumentInspected (nothing generated).
 
     With ``index_path`` the document's passages are also written to that SQLite file's
-    full-text index (the app's history database), so that questions can search them."""
+    full-text index (the app's is passages.db beside its history), so that questions can
+    search them."""
 
     path: str
     preset: str = "short"             # engine.documents.presets.SUMMARY_PRESETS
