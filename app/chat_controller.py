@@ -114,7 +114,7 @@ class ChatController(QObject):
         self.save_interval_s = SAVE_INTERVAL_S
         self.provisional: set[int] = set()      # named for a document not read yet
         # A message sent while an answer is written or a document read in its conversation:
-        # (conversation, text); it goes when that ends (Enter was silently ignored).
+        # (conversation, text); it waits and goes when that ends, so nothing typed is lost.
         self.queued: tuple[int | None, str] | None = None
         # Who answers a prompt: the model directly, or (app.document_questions) the documents
         # of the conversation first. (prompt, temperature, conversation id) -> request id.
