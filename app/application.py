@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from engine.api import ServerModelLoaded
+from engine.api import ServerModelLoaded, StopReason
 from engine.errors import EngineError
 from app.bridge import EngineBackend, EngineBridge
 from app.chat_controller import ChatController, conversation_to_markdown
@@ -122,7 +122,7 @@ class RotaryApp(QObject):
         """Each whole answer's writing speed on this computer, for the model check."""
         stats = event.stats
         if self.loaded_recipe is None or self.chat.on_server or \
-                stats.stop_reason not in ("eos", "length"):
+                stats.stop_reason not in (StopReason.EOS, StopReason.LENGTH):
             return
         self.speeds.add(self.loaded_facts.path, self.loaded_recipe.preset,
                         stats.generated_tokens, stats.decode_tps)

@@ -384,10 +384,12 @@ class EngineBridge(QObject):
         return [(p.name, p.title) for p in facade.SUMMARY_PRESETS.values()]
 
     @staticmethod
-    def forget_unused_documents(index_path: str, keep: set[str]) -> int:
+    def forget_unused_documents(index_path: str, keep: set[str],
+                                moved_from: str | None = None) -> int:
         """Drop from the passage index the documents no conversation holds any more (at
-        start, before the engine writes to it: a few milliseconds)."""
-        return facade.forget_unused_documents(index_path, keep)
+        start, before the engine writes to it: a few milliseconds), after moving in those
+        ``moved_from`` still holds."""
+        return facade.forget_unused_documents(index_path, keep, moved_from)
 
     def stop(self, request_id: int | None = None) -> None:
         """Stop one answer or summary (None: the one running now). One that waits never

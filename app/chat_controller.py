@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from engine.api import StopReason
 from engine.errors import EngineError
 from app.history import COMPLETE, WRITING, HistoryStore, StoredMessage
 from app.i18n import tr
@@ -42,7 +43,7 @@ log = logging.getLogger("rotary.chat")
 
 # Why an answer ended, when it did not end by itself (ResponseStats.stop_reason and the
 # label under the answer): the user pressed Stop, the model was changed, Rotary closed.
-STOPPED, RELOADED, CLOSED = "stopped", "reloaded", "closed"
+STOPPED, RELOADED, CLOSED = StopReason.STOPPED, StopReason.RELOADED, StopReason.CLOSED
 # What a conversation in the list is doing (ChatController.activity).
 WRITING_NOW, WAITING = "writing", "waiting"
 
@@ -114,7 +115,7 @@ class ChatController(QObject):
         self.save_interval_s = SAVE_INTERVAL_S
         self.provisional: set[int] = set()      # named for a document not read yet
         # A message sent while an answer is written or a document read in its conversation:
-        # (conversation, text); it goes when that ends (Enter was silently ignored).
+        # (conversation, text); it waits and goes when that ends, so nothing typed is lost.
         self.queued: tuple[int | None, str] | None = None
         # Who answers a prompt: the model directly, or (app.document_questions) the documents
         # of the conversation first. (prompt, temperature, conversation id) -> request id.
@@ -615,7 +616,7 @@ class ChatController(QObject):
             log.warning("an answer the user left failed: %s (%s)", error.message,
                         error.details)
         # What was written so far stays as it is; the error is only in the notification.
-        self._end(request_id, "", {"stop_reason": "failed"})
+        self._end(request_id, "", {"stop_reason": StopReason.FAILED})
 
     def _end(self, request_id: int, text: str, stats: dict) -> None:
         answer = self.answers.pop(request_id, None)
@@ -663,7 +664,7 @@ class ChatController(QObject):
 
     def _no_answer(self, answer: Answer, stats: dict) -> None:
         """The model ended at once (not stopped, not failed): say so, with the likely why."""
-        if stats["stop_reason"] in (STOPPED, RELOADED, CLOSED, "failed"):
+        if stats["stop_reason"] in (STOPPED, RELOADED, CLOSED, StopReason.FAILED):
             return
         log.warning("the model gave no answer: request %d, %s tokens, stop reason %s, "
                     "text %r", answer.request_id, stats.get("generated_tokens"),

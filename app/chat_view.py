@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QApplication, QFrame, QGraphicsOpacityEffect, QHB
                                QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy,
                                QTextBrowser, QVBoxLayout, QWidget)
 
+from engine.api import StopReason
 from app.accessibility import StreamAnnouncer, announce
 from app.history import INTERRUPTED, WRITING, StoredMessage
 from app.i18n import tr
@@ -658,11 +659,11 @@ class ChatPane(QWidget):
 
 
 def _status_for(reason: str) -> str:
-    return {"stopped": tr("You stopped this answer."),
-            "reloaded": tr("Stopped when the model was changed."),
-            "closed": tr("Stopped when Rotary was closed."),
-            "length": tr("The answer reached its length limit."),
-            "failed": tr("This answer was not finished. See the notice at the top.")
+    return {StopReason.STOPPED: tr("You stopped this answer."),
+            StopReason.RELOADED: tr("Stopped when the model was changed."),
+            StopReason.CLOSED: tr("Stopped when Rotary was closed."),
+            StopReason.LENGTH: tr("The answer reached its length limit."),
+            StopReason.FAILED: tr("This answer was not finished. See the notice at the top.")
             }.get(reason, "")
 
 
@@ -671,12 +672,13 @@ def _stored_status(message: StoredMessage) -> str:
         return tr("This answer was cut off when Rotary closed unexpectedly.")
     if message.status == WRITING:
         return tr("This answer is still being written…")
-    if message.stats.get("stop_reason") == "failed":
+    if message.stats.get("stop_reason") == StopReason.FAILED:
         return tr("This answer was not finished.")
     return _status_for(message.stats.get("stop_reason", "")) if message.role == "assistant" \
         else ""
 
 
 def _announcement_for(reason: str) -> str:
-    return tr("Answer stopped.") if reason in ("stopped", "reloaded", "closed") \
+    return tr("Answer stopped.") if reason in (StopReason.STOPPED, StopReason.RELOADED,
+                                               StopReason.CLOSED) \
         else tr("Answer finished.")

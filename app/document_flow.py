@@ -59,7 +59,7 @@ class DocumentFlow(QObject):
         self.replace_from: int | None = None   # Edit / Write again: messages replaced from here
         self.summary_only = False        # Write again: the "Document:" message stays
         self.problem = None              # the notice about the last document that failed
-        self.index_path: str | None = None   # where passages are indexed (the history file)
+        self.index_path: str | None = None   # where passages are indexed (their own file)
         # Attached while the model loads (a moment after the wizard's Finish): read, into the
         # conversation then open, once it is ready. ``model_loading``: app.loading's flag.
         self.held: list[str] = []

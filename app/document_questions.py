@@ -38,7 +38,7 @@ class DocumentQuestions(QObject):
         system = "\n".join(text for role, text in prompt if role == "system")
         earlier = tuple(ChatMessage(role, text) for role, text in prompt[:-1] if role != "system")
         request = QuestionRequest(prompt[-1][1], tuple(d.sha256 for d in documents),
-                                  str(self.history.path), history=earlier, system_prompt=system,
+                                  str(self.history.passage_index), history=earlier, system_prompt=system,
                                   language=self.language(), temperature=temperature,
                                   conversation_id=conversation_id,
                                   think=self.chat.think_for(conversation_id))

@@ -256,7 +256,7 @@ def install_documents(rotary) -> DocumentFlow:
     answered from them (app/document_questions.py)."""
     language = lambda: interface_language(rotary.settings.current.language)  # noqa: E731
     flow = DocumentFlow(rotary.bridge, rotary.chat, rotary.notices, language, rotary)
-    flow.index_path = str(rotary.history.path)
+    flow.index_path = str(rotary.history.passage_index)
     pane = rotary.window.chat
     panel = DocumentPanel(rotary.bridge.summary_presets())
     pane.layout().insertWidget(pane.layout().count() - 1, panel)     # above the message box
@@ -305,8 +305,9 @@ def chain_focus(window, panel: DocumentPanel, attach: QPushButton) -> None:
 def _forget_unused(rotary) -> None:
     """Passages of documents no conversation holds any more leave the index (at start)."""
     try:
-        gone = rotary.bridge.forget_unused_documents(str(rotary.history.path),
-                                                     rotary.history.document_hashes())
+        gone = rotary.bridge.forget_unused_documents(
+            str(rotary.history.passage_index), rotary.history.document_hashes(),
+            moved_from=str(rotary.history.path))     # where earlier versions kept passages
         if gone:
             log.info("removed %d documents no conversation holds from the passage index", gone)
     except Exception:  # a cleanup: the next start tries again

@@ -42,9 +42,9 @@ _V2_TO_V3 = """
 ALTER TABLE messages ADD COLUMN status TEXT NOT NULL DEFAULT '';
 """
 
-# v4: the documents a conversation holds (questions search them). Their passages live in
-# this same file, in the engine's full-text index (engine/documents/index.py), keyed by the
-# file's SHA-256; documents no conversation holds are dropped from it at start.
+# v4: the documents a conversation holds (questions search them). Their passages live in the
+# engine's full-text index (engine/documents/index.py) in its own file (passage_index below),
+# keyed by the file's SHA-256; documents no conversation holds are dropped from it at start.
 _V3_TO_V4 = """
 CREATE TABLE conversation_documents (
     id INTEGER PRIMARY KEY,
@@ -101,6 +101,11 @@ class HistoryStore:
         self.recovery_note: str | None = None     # set when a bad file was moved aside
         self.db = self._open_or_recover()
         self.interrupted = self._mark_interrupted()
+
+    @property
+    def passage_index(self) -> Path:
+        """The engine's index of the documents' passages: a file of its own beside this one."""
+        return self.path.with_name("passages.db")
 
     # ---- opening -------------------------------------------------------------------
 

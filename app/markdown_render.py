@@ -58,7 +58,6 @@ class StreamingMarkdown:
         self.finished_len = 0       # text[:finished_len] is rendered and handed out
         self._scan_pos = 0          # text[:_scan_pos] has been scanned for boundaries
         self._fence = ""            # the open fence ("```", "~~~~"...), "" outside one
-        self._boundary = 0          # start of the last block known to be finished
         self._boundaries: list[int] = []     # start of every block after the first
         self._blank_end: int | None = None   # a blank line that may end the open block
 
@@ -85,7 +84,6 @@ class StreamingMarkdown:
         else:
             if self._blank_end is not None and not line[0].isspace() \
                     and not _LIST_ITEM.match(line):
-                self._boundary = self._scan_pos
                 self._boundaries.append(self._scan_pos)
             self._blank_end = None
             if fence:

@@ -1,8 +1,7 @@
 """Hand-offs to the GUI thread.
 
-The PySide6 6.12.0 work-around that lived here (a reference to ``True`` lost on every
-``Signal.emit``) is gone: pyproject.toml excludes 6.12.0, and its detector measured no
-leak on the pinned versions (6.11.3 here); every module calls ``signal.emit(...)``.
+Qt objects may be touched only on the thread they live on; other threads (the engine's
+listener, asyncio callbacks) queue callables here and the event loop runs them in order.
 """
 
 from __future__ import annotations

@@ -22,7 +22,6 @@ import pathlib
 import shutil
 import sys
 import time
-import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -84,11 +83,3 @@ def library_path(cublas: pathlib.Path) -> str:
     """LD_LIBRARY_PATH for loading a CUDA build here (smoke runs): cuBLAS and the runtime."""
     cuda = pathlib.Path(shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc").resolve().parents[1]
     return os.pathsep.join(str(p) for p in (cublas / "lib", cuda / "lib64") if p.exists())
-
-
-def unpack_wheel(wheel: pathlib.Path, target: pathlib.Path) -> pathlib.Path:
-    """The wheel's files under target (a folder for PYTHONPATH); returns target."""
-    shutil.rmtree(target, ignore_errors=True)
-    with zipfile.ZipFile(wheel) as archive:
-        archive.extractall(target)
-    return target

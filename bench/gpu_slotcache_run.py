@@ -39,6 +39,7 @@ from engine.model.inspect_gguf import inspect_model  # noqa: E402
 from engine.plan import plan  # noqa: E402
 from engine.plan.hardware import HardwareInfo  # noqa: E402
 from tools.residency_sim.synth import SynthSpec, synth_trace  # noqa: E402
+from tools.routing_replay import RoutingReplay, cached_columns  # noqa: E402
 from engine.residency.trace import load_trace  # noqa: E402
 from engine.runtime import slot_cache  # noqa: E402
 from engine.runtime.llama_model import NativeModel, Sampling  # noqa: E402
@@ -117,8 +118,8 @@ def decode_row(shape: Shape, recipe) -> dict:
         model.set_sampling(Sampling(temperature=0))
         cache = model.slot_cache
         if cache is not None:
-            columns = [list(shape.facts.moe_layers).index(layer) for layer in cache.layers]
-            model.replay_routing(shape.replay[:, columns, :])
+            columns = cached_columns(shape.facts.moe_layers, shape.replay.shape[2], cache)
+            RoutingReplay(model, shape.replay[:, columns, :]).start()
         model.decode(list(range(100, 164)))
         model.after_prompt()
         timers, waits = np.zeros(3), 0

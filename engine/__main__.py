@@ -6,9 +6,9 @@
          [--context N] [--threads N] [--gpu-expert-layers N] [--headroom GB]   as in Settings
     chat MODEL [--preset NAME] [--max-tokens N]
     chat --server URL [--model NAME] [--api-key-env VAR] [--ca-bundle PEM]   an office server
-    trace MODEL --prompt TEXT --out t.npz [--max-tokens N]
+    trace MODEL --prompt TEXT --out t.npz [--max-tokens N]   every token, loops included
       chat and trace also take the expert slot cache options:
-      [--slots N | --slot-gib G | --no-slots] [--policy NAME] [--replay TRACE.npz] [--json]
+      [--slots N | --slot-gib G | --no-slots] [--policy NAME] [--json]
       [--device NAME]              run on this device (a name from `devices`, or CPU)
     demo DIR                       write the built-in demo model
     models [--json] [--folder DIR]…   the models already on this computer, best fit first
@@ -59,7 +59,6 @@ def build_parser() -> argparse.ArgumentParser:
         slots.add_argument("--slot-gib", type=float, help="expert slots in total, GiB")
         slots.add_argument("--no-slots", action="store_true", help="stock whole-layer layout")
         command.add_argument("--policy", help="residency policy (engine.residency registry)")
-        command.add_argument("--replay", help="route decode steps from this trace (benchmarks)")
         command.add_argument("--json", action="store_true",
                              help="print the slot cache's counts as JSON on stdout at the end")
         add_device_option(command)
@@ -182,8 +181,8 @@ def _load(args, with_weights: bool = False, with_hidden: bool = False, with_prob
     loaded = load_with_fallback(request, lambda f, m: None,
                                 lambda r: print(f"[{r.note}]", file=sys.stderr), with_weights,
                                 with_hidden, with_probs)
-    if getattr(args, "replay", None):
-        _start_replay(loaded, args.replay)
+    for prepare in getattr(args, "prepare", ()):   # a tool's steps (tools/routing_replay.py)
+        prepare(loaded)
     return loaded
 
 
@@ -202,22 +201,6 @@ def _cli_recipe(args):
         recipe = dataclasses.replace(recipe, expert_slots=tuple(counts),
                                      residency_policy=args.policy or recipe.residency_policy)
     return recipe
-
-
-def _start_replay(loaded, path: str) -> None:
-    from engine.residency.trace import load_trace
-
-    cache = loaded.native.slot_cache
-    if cache is None:
-        raise EngineError(msg("engine.replay_needs_slot_cache"))
-    trace = load_trace(path)
-    layers = list(trace.meta.get("layers", loaded.facts.moe_layers))
-    missing = [layer for layer in cache.layers if layer not in layers]
-    if missing or trace.k != cache.k:
-        raise EngineError(msg("engine.trace_does_not_match"),
-                          f"trace layers {layers}, k {trace.k}; cached {cache.layers}, k {cache.k}")
-    columns = [layers.index(layer) for layer in cache.layers]
-    loaded.native.replay_routing(trace.ids[:, columns, :].astype("int32"))
 
 
 def _print_slot_json(loaded, decode_tps: list[float]) -> None:
@@ -329,7 +312,8 @@ def cmd_trace(args) -> int:
 
 
 def _record_conversations(loaded, args) -> tuple[list, list]:
-    """One fresh conversation per --prompt; a repeated prompt returns to its context id."""
+    """One fresh conversation per --prompt; a repeated prompt returns to its context id.
+    Each runs its full length: a measurement records a looping model's routing too."""
     from engine.api import ChatMessage
 
     steps: list = []
@@ -339,7 +323,8 @@ def _record_conversations(loaded, args) -> tuple[list, list]:
         context_id = context_ids.setdefault(prompt, f"c{len(context_ids)}")
         contexts.append([len(steps), context_id])
         request = dataclasses.replace(_chat_request(args, [ChatMessage("user", prompt)]),
-                                      conversation_id=list(context_ids).index(prompt))
+                                      conversation_id=list(context_ids).index(prompt),
+                                      stop_loops=False)
         run = loaded.start_chat(request, threading.Event())
         for _ in run.records():
             pass
@@ -384,7 +369,11 @@ COMMANDS = {"info": cmd_info, "plan": cmd_plan, "chat": cmd_chat, "trace": cmd_t
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    return run(build_parser().parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    """One parsed command, its errors as one plain sentence (status 2)."""
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     logging.getLogger("rotary.llama").setLevel(logging.ERROR)   # llama.cpp is chatty
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Callable, Mapping, Protocol, Union
 
 from engine.errors import EngineError
@@ -212,7 +213,24 @@ class StepRecord:
     thinking: str = ""
 
 
-@dataclass(frozen=True)
+class StopReason(str, Enum):
+    """Why an answer ended. A ``str`` so that events, logs and stored history keep the plain
+    words they always had ("eos", …): old conversations read back as the same values."""
+
+    EOS = "eos"            # the model ended its turn
+    LENGTH = "length"      # it reached the answer's length limit
+    STOPPED = "stopped"    # the user pressed Stop, or it was stopped before it began
+    LOOP = "loop"          # the loop guard stopped an answer that repeated itself
+    # Set by the app on answers it ended itself: the model was changed, Rotary closed, an error
+    RELOADED = "reloaded"
+    CLOSED = "closed"
+    FAILED = "failed"
+
+    def __str__(self) -> str:      # "eos" in f-strings and %s, on every Python version
+        return self.value
+
+
+@dataclass(frozen=True, kw_only=True)     # ten numbers: named where they are made
 class ResponseStats:
     request_id: int
     prompt_tokens: int
@@ -223,8 +241,15 @@ class ResponseStats:
     total_s: float
     context_used: int
     context_size: int
-    stop_reason: str           # "eos", "length" or "stopped"
+    stop_reason: StopReason
     thinking_tokens: int = 0   # of generated_tokens, those spent thinking
+
+    @classmethod
+    def never_started(cls, request_id: int, total_s: float = 0.0) -> ResponseStats:
+        """An answer stopped before it began: empty, and "stopped" like any other."""
+        return cls(request_id=request_id, prompt_tokens=0, generated_tokens=0, prompt_tps=0.0,
+                   decode_tps=0.0, ttft_s=0.0, total_s=total_s, context_used=0, context_size=0,
+                   stop_reason=StopReason.STOPPED)
 
 
 @dataclass(frozen=True)
@@ -260,7 +285,8 @@ class DocumentRequest:
     """Summarise a document; ``inspect_only`` stops after DocumentInspected (nothing generated).
 
     With ``index_path`` the document's passages are also written to that SQLite file's
-    full-text index (the app's history database), so that questions can search them."""
+    full-text index (the app's is passages.db beside its history), so that questions can
+    search them."""
 
     path: str
     preset: str = "short"             # engine.documents.presets.SUMMARY_PRESETS

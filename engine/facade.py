@@ -71,11 +71,14 @@ def list_server_models(config: ServerConfig) -> list[ModelEntry]:
     return list_models(config)
 
 
-def forget_unused_documents(index_path: str, keep: set[str]) -> int:
-    """Drop from the passage index the documents no conversation holds any more."""
+def forget_unused_documents(index_path: str, keep: set[str], moved_from: str | None = None) -> int:
+    """Drop from the passage index the documents no conversation holds any more; first move in
+    the passages ``moved_from`` (another SQLite file) still holds."""
     from engine.documents.index import PassageIndex  # noqa: PLC0415 - sqlite3: see above
 
     with PassageIndex(index_path) as passages:
+        if moved_from is not None:
+            passages.take_over(moved_from)
         return passages.keep_only(keep)
 
 

@@ -143,8 +143,6 @@ CATALOGUE: dict[str, str] = {
     "engine.name_a_model": "Name a model file, or an office server with --server URL.",
     "engine.name_a_model_option": "Name a model file with --model, or an office server with "
                                   "--server URL.",
-    "engine.replay_needs_slot_cache": "Routing can only be replayed with the expert slot cache.",
-    "engine.trace_does_not_match": "This trace does not match the model's expert layers.",
     "engine.no_experts_to_record": "This model has no experts, so there is no routing to "
                                    "record.",
 
@@ -165,8 +163,6 @@ CATALOGUE: dict[str, str] = {
     "runtime.not_enough_memory_to_load": "There was not enough memory to load this model with "
                                          "the current settings.",
     "runtime.model_not_loaded": "The model file {name} could not be loaded.",
-    "runtime.replay_needs_slots": "A routing trace can only be replayed with single experts "
-                                  "kept on the graphics card.",
     "runtime.no_experts_for_slots": "This model has no experts to keep on the graphics card.",
     "runtime.not_enough_memory": "This computer does not have enough memory for this model, "
                                  "even with the smallest settings. Try a smaller model.",

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from engine.api import ChatRequest, ResponseStats, StepRecord
+from engine.api import ChatRequest, ResponseStats, StepRecord, StopReason
 
 
 @dataclass
@@ -25,18 +25,19 @@ class ScriptedRun:
 
     def records(self):
         started, pieces = time.perf_counter(), self.answer.split(" ")
-        reason = "eos"
+        reason = StopReason.EOS
         for index, word in enumerate(pieces, start=1):
             if self.stop.is_set():
-                reason = "stopped"
+                reason = StopReason.STOPPED
                 break
             piece = word if index == 1 else f" {word}"
             self.text += piece
             yield StepRecord(self.request.request_id, piece, index, index, 100, 1000.0, 100.0,
                              0.01, 100 + index, 4096, conversation_id=self.request.conversation_id)
-        self.stats = ResponseStats(self.request.request_id, 100, len(pieces), 1000.0, 100.0,
-                                   0.01, time.perf_counter() - started, 100 + len(pieces), 4096,
-                                   reason)
+        self.stats = ResponseStats(
+            request_id=self.request.request_id, prompt_tokens=100, generated_tokens=len(pieces),
+            prompt_tps=1000.0, decode_tps=100.0, ttft_s=0.01, total_s=time.perf_counter() - started,
+            context_used=100 + len(pieces), context_size=4096, stop_reason=reason)
 
 
 @dataclass

@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 
 from engine.api import (ChatMessage, ChatRequest, DocumentAnswered, DocumentFinished,
                         DocumentInspected, DocumentRequest, Event, PassageRef, PassagesChosen,
-                        QuestionRequest, RequestFinished, ResponseStats)
+                        QuestionRequest, RequestFinished, ResponseStats, StopReason)
 from engine.documents import citations
 from engine.documents.index import IndexedDocument, Passage, PassageIndex
 from engine.documents.model import SummaryModel
@@ -307,12 +307,13 @@ def page_runs(pages: Sequence[int]) -> str:
 
 def _stats(request_id: int, summarizer, summary, seconds: float) -> ResponseStats:
     calls = summarizer.calls
-    return ResponseStats(request_id, sum(c.prompt_tokens for c in calls),
-                         sum(c.generated for c in calls), summarizer.speed.prompt_tps,
-                         summarizer.speed.decode_tps, 0.0, seconds, 0,
-                         summarizer.model.context_size,
-                         "stopped" if summary.partial
-                         else (calls[-1].stop_reason if calls else "eos"))
+    return ResponseStats(
+        request_id=request_id, prompt_tokens=sum(c.prompt_tokens for c in calls),
+        generated_tokens=sum(c.generated for c in calls),
+        prompt_tps=summarizer.speed.prompt_tps, decode_tps=summarizer.speed.decode_tps,
+        ttft_s=0.0, total_s=seconds, context_used=0, context_size=summarizer.model.context_size,
+        stop_reason=StopReason.STOPPED if summary.partial
+        else (calls[-1].stop_reason if calls else StopReason.EOS))
 
 
 _SPEED = SpeedMeter()     # only the engine thread touches it

@@ -1,7 +1,9 @@
 """The passages of every document read, in an SQLite full-text index (FTS5, ranked by BM25).
 
-The app keeps it in its history database (the conversation → document links are the app's,
-app/history.py); ``python -m engine ask`` keeps one beside the text cache. Both use this code.
+The index is a file of its own: the app keeps it beside its history database (which holds
+the conversation → document links, app/history.py), ``python -m engine ask`` beside the text
+cache. Only the engine thread writes to it while the app runs, so SQLite's default 5-second
+wait for a lock is plenty.
 
 Korean and Chinese are found by indexing every run of Hangul, Han or Kana characters as its
 overlapping two-character pieces (and single characters), the CJK bigram scheme of Lucene's
@@ -24,7 +26,6 @@ from engine.documents.types import Document, Section
 
 INDEX_VERSION = 1          # bump when passages or terms change: documents are indexed again
 PASSAGE_CHARS = 1200       # longer sections are cut at paragraphs/lines (index granularity only)
-BUSY_TIMEOUT_S = 30.0      # the app's own connection may be writing a message meanwhile
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS doc_index_files (
@@ -131,7 +132,7 @@ class PassageIndex:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        self.db = sqlite3.connect(self.path, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.executescript(SCHEMA)
 
@@ -175,6 +176,42 @@ class PassageIndex:
     def _forget(self, sha256: str) -> None:
         self.db.execute("DELETE FROM doc_index_passages WHERE sha256=?", (sha256,))
         self.db.execute("DELETE FROM doc_index_files WHERE sha256=?", (sha256,))
+
+    def take_over(self, other: str | Path) -> int:
+        """Move in the index tables another SQLite file holds (earlier versions of Rotary
+        kept them in the app's history database), then drop them there. Copied first and
+        dropped after, each file in its own transaction: a crash between leaves copies, which
+        the next call skips. Returns the documents moved."""
+        if not Path(other).is_file():
+            return 0
+        self.db.execute("ATTACH DATABASE ? AS other", (str(other),))
+        try:
+            held = {name for (name,) in self.db.execute(
+                "SELECT name FROM other.sqlite_master WHERE type='table'")}
+            if not {"doc_index_files", "doc_index_passages"} <= held:
+                return 0
+            moved = self._copy_from_other()
+            self.db.executescript("BEGIN IMMEDIATE; DROP TABLE other.doc_index_passages;"
+                                  " DROP TABLE other.doc_index_files; COMMIT;")
+            return moved
+        finally:
+            self.db.execute("DETACH DATABASE other")
+
+    def _copy_from_other(self) -> int:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            new = "(SELECT sha256 FROM other.doc_index_files WHERE sha256 NOT IN" \
+                  " (SELECT sha256 FROM main.doc_index_files))"
+            self.db.execute("INSERT INTO main.doc_index_passages (terms, sha256, position, label,"
+                            " page, text) SELECT terms, sha256, position, label, page, text"
+                            f" FROM other.doc_index_passages WHERE sha256 IN {new}")
+            moved = self.db.execute("INSERT INTO main.doc_index_files SELECT * FROM"
+                                    f" other.doc_index_files WHERE sha256 IN {new}").rowcount
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return moved
 
     def keep_only(self, keep: Iterable[str]) -> int:
         """Forget every document not in ``keep`` (those no conversation holds any more)."""

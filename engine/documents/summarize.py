@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from engine.api import (ChatMessage, ChatRequest, Citation, DocumentFinished, DocumentInspected,
-                        DocumentProgress, DocumentRequest, DocumentSummary, Event)
+                        DocumentProgress, DocumentRequest, DocumentSummary, Event, StopReason)
 from engine.documents.cache import TextCache
 from engine.documents.extract import read_document
 from engine.documents.index import PassageIndex
@@ -47,7 +47,7 @@ class CallRecord:
     max_tokens: int
     generated: int
     seconds: float
-    stop_reason: str
+    stop_reason: StopReason
 
 
 @dataclass(frozen=True)
@@ -233,7 +233,7 @@ class DocumentSummarizer:
         self.calls.append(CallRecord(kind, label, prompt_tokens, stats.prompt_tokens, max_tokens,
                                      stats.generated_tokens, seconds, stats.stop_reason))
         self.speed.add(stats)
-        if stats.stop_reason == "stopped":
+        if stats.stop_reason == StopReason.STOPPED:
             whole = kind == "whole"
             raise Stopped(run.text if whole else "", whole and stats.generated_tokens > 0)
         return run.text.strip()

@@ -51,7 +51,3 @@ class Document:
     @property
     def words(self) -> int:
         return sum(len(section.text.split()) for section in self.sections)
-
-    @property
-    def headings(self) -> tuple[str, ...]:
-        return tuple(s.heading for s in self.sections if s.heading)

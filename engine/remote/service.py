@@ -71,7 +71,7 @@ class ServerModel:
         except ServerContextFullError as error:
             self._learn_context(error)
             raise
-        self._usage_seen = run.counts.usage is not None
+        self._usage_seen = run.usage is not None
         emit(RequestFinished(request.request_id, run.text, run.stats, request.conversation_id,
                              thinking=run.thinking))
 
@@ -134,8 +134,7 @@ class ServerModel:
 
 
 def _never_answered(request: ChatRequest, started: float) -> RequestFinished:
-    stats = ResponseStats(request.request_id, 0, 0, 0.0, 0.0, 0.0,
-                          time.perf_counter() - started, 0, 0, "stopped")
+    stats = ResponseStats.never_started(request.request_id, time.perf_counter() - started)
     return RequestFinished(request.request_id, "", stats, request.conversation_id)
 
 

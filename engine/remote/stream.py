@@ -9,13 +9,14 @@ token counts come from the server (its usage report or its tokenizer), never fro
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Generator, Iterator
 
-from engine.api import ChatRequest, ResponseStats, ServerInfo, StepRecord
+from engine.api import ChatRequest, ResponseStats, ServerInfo, StepRecord, StopReason
 from engine.errors import AnswerLoopError
 from engine.messages import msg
 from engine.remote.client import ServerClient, StreamAborted, dropped
+from engine.runtime.accounting import RunAccount
 from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser
 from engine.runtime.loop_guard import LoopGuard
 from engine.runtime.requests import CancelToken
@@ -26,7 +27,8 @@ SERVER_FORMAT = ChatFormat("think", "<think>", "</think>")
 # gpt-oss behind a server that passes harmony through as text ("<|channel|>analysis…").
 SERVER_HARMONY = ChatFormat("harmony", thinks_by_default=True)
 
-_STOP_REASONS = {"stop": "eos", "length": "length", "eos": "eos"}
+# The server's finish_reason (OpenAI's words); any other ends the turn too.
+_STOP_REASONS = {"stop": StopReason.EOS, "length": StopReason.LENGTH, "eos": StopReason.EOS}
 
 
 @dataclass(frozen=True)
@@ -73,17 +75,6 @@ def _until_aborted(deltas: Iterator[Delta]) -> Iterator[Delta]:
         return
 
 
-@dataclass
-class _Counts:
-    prompt_tokens: int = 0
-    generated: int = 0
-    started: float = field(default_factory=time.perf_counter)
-    first_token_at: float = 0.0
-    last_token_at: float = 0.0
-    stop_reason: str = "length"
-    usage: dict | None = None
-
-
 class RemoteRun:
     """One answer: iterate ``records()``; ``text`` and ``stats`` are final afterwards.
 
@@ -97,9 +88,10 @@ class RemoteRun:
         self.pieces: list[str] = []      # everything received (a dropped stream keeps it)
         self.parser = ReplyParser(SERVER_FORMAT)
         self.guard = LoopGuard()
-        self.thinking_pieces = 0
         # ``started``: when the request began, counting its prompt included (the user waits)
-        self.counts = _Counts(prompt_tokens=prompt_tokens, started=started or time.perf_counter())
+        self.account = RunAccount(request.request_id, prompt_tokens=prompt_tokens,
+                                  started=started or time.perf_counter())
+        self.usage: dict | None = None   # the server's token counts, when it sends them
         self._finish_reason: str | None = None
 
     def records(self) -> Iterator[StepRecord]:
@@ -108,17 +100,18 @@ class RemoteRun:
         try:
             for delta in _until_aborted(deltas):
                 if self.stop.is_set():
-                    self.counts.stop_reason = "stopped"
+                    self.account.stop_reason = StopReason.STOPPED
                     return
                 if delta.usage:
                     self._take_usage(delta.usage)
                 if delta.finish_reason:
                     self._finish_reason = delta.finish_reason
-                    self.counts.stop_reason = _STOP_REASONS.get(delta.finish_reason, "eos")
+                    self.account.stop_reason = _STOP_REASONS.get(delta.finish_reason,
+                                                                  StopReason.EOS)
                 if delta.text or delta.reasoning:
                     yield self._record(delta)
                     if self.parser.ended:           # the model began another turn
-                        self.counts.stop_reason, self._finish_reason = "eos", "stop"
+                        self.account.stop_reason, self._finish_reason = StopReason.EOS, "stop"
                         return
                     if self.guard.add(delta.reasoning + delta.text):
                         self._looped()
@@ -126,7 +119,7 @@ class RemoteRun:
             deltas.close()           # closing the stream tells the server to stop writing
             self.parser.finish()     # what was held back in case it began a marker
         if self.stop.is_set():
-            self.counts.stop_reason = "stopped"
+            self.account.stop_reason = StopReason.STOPPED
             return
         if self._finish_reason is None:
             # llama-cpp-python's server ends an answer this way when another request
@@ -135,11 +128,11 @@ class RemoteRun:
                           "[DONE] without a finish_reason: the server cut the answer off")
 
     def _take_usage(self, usage: dict) -> None:
-        self.counts.usage = usage
-        self.counts.prompt_tokens = int(usage.get("prompt_tokens") or self.counts.prompt_tokens)
+        self.usage = usage
+        self.account.prompt_tokens = int(usage.get("prompt_tokens") or self.account.prompt_tokens)
 
     def _looped(self) -> None:
-        self.counts.stop_reason = "loop"
+        self.account.stop_reason = StopReason.LOOP
         raise AnswerLoopError(
             msg("runtime.answer_loops"),
             f"model {self.server.model!r} on {self.server.address}: the answer repeated itself "
@@ -147,13 +140,11 @@ class RemoteRun:
             partial_text=self.text)
 
     def _record(self, delta: Delta) -> StepRecord:
-        counts, now = self.counts, time.perf_counter()
-        if counts.generated == 0:
-            counts.first_token_at = now
-        counts.generated += 1        # servers stream one chunk per token; usage corrects it
-        counts.last_token_at = now
+        account, now = self.account, time.perf_counter()
+        # Reading speed as seen from here: the wait includes the network and the server's queue.
+        account.token(now)           # servers stream one chunk per token; usage corrects it
         self.pieces.append(delta.text or delta.reasoning)
-        if self.counts.generated == 1 and delta.text.lstrip().startswith(("<|channel|>",
+        if account.generated == 1 and delta.text.lstrip().startswith(("<|channel|>",
                                                                            "<|start|>")):
             self.parser = ReplyParser(SERVER_HARMONY, state="header")
         was_thinking = self.parser.state == THINKING
@@ -161,24 +152,14 @@ class RemoteRun:
         more, text = self.parser.feed(delta.text)
         thinking += more
         if was_thinking or thinking:
-            self.thinking_pieces += 1
+            account.thinking_tokens += 1
         return StepRecord(
             request_id=self.request.request_id, text=text, thinking=thinking, token=-1,
-            generated_tokens=counts.generated, prompt_tokens=counts.prompt_tokens,
-            prompt_tps=self._prompt_tps(), decode_tps=self._decode_tps(now),
-            ttft_s=counts.first_token_at - counts.started,
-            context_used=counts.prompt_tokens + counts.generated,
+            generated_tokens=account.generated, prompt_tokens=account.prompt_tokens,
+            prompt_tps=account.prompt_tps, decode_tps=account.decode_tps(now),
+            ttft_s=account.ttft_s, context_used=account.prompt_tokens + account.generated,
             context_size=self.server.context_size,
             conversation_id=self.request.conversation_id, on_server=True)
-
-    def _prompt_tps(self) -> float:
-        # Reading speed as seen from here: includes the network and the server's queue.
-        ttft = self.counts.first_token_at - self.counts.started
-        return self.counts.prompt_tokens / ttft if ttft > 0 else 0.0
-
-    def _decode_tps(self, now: float) -> float:
-        elapsed = now - self.counts.first_token_at
-        return (self.counts.generated - 1) / elapsed if elapsed > 0 else 0.0
 
     @property
     def text(self) -> str:
@@ -191,17 +172,10 @@ class RemoteRun:
 
     @property
     def stats(self) -> ResponseStats:
-        counts, ended = self.counts, time.perf_counter()
-        usage = counts.usage or {}
-        generated = int(usage.get("completion_tokens") or counts.generated)
-        return ResponseStats(
-            request_id=self.request.request_id, prompt_tokens=counts.prompt_tokens,
-            generated_tokens=generated, prompt_tps=self._prompt_tps() if counts.generated else 0.0,
-            decode_tps=self._decode_tps(counts.last_token_at) if counts.generated > 1 else 0.0,
-            ttft_s=counts.first_token_at - counts.started if counts.generated else 0.0,
-            total_s=ended - counts.started, context_used=counts.prompt_tokens + generated,
-            context_size=self.server.context_size, stop_reason=counts.stop_reason,
-            thinking_tokens=self.thinking_pieces)
+        account = self.account
+        generated = int((self.usage or {}).get("completion_tokens") or account.generated)
+        return account.stats(context_used=account.prompt_tokens + generated,
+                             context_size=self.server.context_size, generated=generated)
 
 
 def conversation_tokens(client: ServerClient, request: ChatRequest, model: str,

@@ -11,12 +11,13 @@ import codecs
 import ctypes
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from engine.api import ChatMessage, ResponseStats, StepRecord
+from engine.api import ChatMessage, ResponseStats, StepRecord, StopReason
 from engine.errors import AnswerLoopError, ContextFullError, GenerationError
 from engine.messages import msg
+from engine.runtime.accounting import RunAccount
 from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser, detect_format
 from engine.runtime.llama_model import NativeModel, Sampling
@@ -147,16 +148,9 @@ def _token_text(model: NativeModel, which: str) -> str:
 
 
 @dataclass
-class StreamState:
-    """Counters shared between the records of one answer."""
+class StreamState(RunAccount):
+    """The answer's accounting, and what only a local run counts."""
 
-    request_id: int
-    prompt_tokens: int = 0
-    generated: int = 0
-    first_token_at: float = 0.0
-    started: float = field(default_factory=time.perf_counter)
-    stop_reason: str = "length"
-    thinking_tokens: int = 0
     answer_tokens: int = 0        # tokens that wrote answer text
     expert_hits: int = 0          # slot cache, over this answer
     expert_misses: int = 0
@@ -189,23 +183,23 @@ class GenerationRun:
         limit = self.model.n_ctx if self.format.can_think else self.max_tokens
         for step in generate_step(self.model, self.prompt, limit, self.stop):
             if self.model.is_end_of_generation(step.token):
-                self.state.stop_reason = "eos"
+                self.state.stop_reason = StopReason.EOS
                 break
             yield self._record(step)
             if self.parser.ended:         # the model began a new turn: it is over here
-                self.state.stop_reason = "eos"
+                self.state.stop_reason = StopReason.EOS
                 break
             if self.guard.add(step.token) and self.stop_loops:
                 self._looped()
             if self.state.answer_tokens >= self.max_tokens:
                 break
         if self.stop.is_set():
-            self.state.stop_reason = "stopped"
+            self.state.stop_reason = StopReason.STOPPED
         self.parser.feed(self._utf8.decode(b"", final=True))
         self.parser.finish()
 
     def _looped(self) -> None:
-        self.state.stop_reason = "loop"
+        self.state.stop_reason = StopReason.LOOP
         meta = self.model.metadata()
         raise AnswerLoopError(
             msg("runtime.answer_loops"),
@@ -216,9 +210,8 @@ class GenerationRun:
     def _record(self, step: RawStep) -> StepRecord:
         state, now = self.state, time.perf_counter()
         if state.generated == 0:
-            state.first_token_at, state.prompt_tokens = now, step.prompt_tokens
-            self._prompt_s, self._ttft_s = step.prompt_s, step.ttft_s
-        state.generated += 1
+            state.prompt_tokens = step.prompt_tokens
+        state.token(now, step.prompt_s, step.ttft_s)
         if step.routing is not None:
             self.routing.append(step.routing)
         special = self.model.is_control(step.token)
@@ -232,7 +225,7 @@ class GenerationRun:
         return StepRecord(
             request_id=state.request_id, text=piece, thinking=thinking, token=step.token,
             generated_tokens=state.generated, prompt_tokens=state.prompt_tokens,
-            prompt_tps=self.prompt_tps, decode_tps=self._decode_tps(now), ttft_s=self._ttft_s,
+            prompt_tps=state.prompt_tps, decode_tps=state.decode_tps(now), ttft_s=state.ttft_s,
             context_used=len(self.model.tokens) + 1, context_size=self.model.n_ctx,
             syncs=_syncs(step),
             **self._residency(step.residency))
@@ -254,15 +247,6 @@ class GenerationRun:
                     resident_experts=cache.resident())
 
     @property
-    def prompt_tps(self) -> float:
-        return self.state.prompt_tokens / self._prompt_s if self._prompt_s > 0 else 0.0
-
-    def _decode_tps(self, now: float) -> float:
-        # Writing speed counts tokens after the first: the first one waits on prompt reading.
-        elapsed = now - self.state.first_token_at
-        return (self.state.generated - 1) / elapsed if elapsed > 0 else 0.0
-
-    @property
     def text(self) -> str:
         """The answer alone: no thinking, no turn markers, no control tokens."""
         return self.parser.answer_text
@@ -273,15 +257,9 @@ class GenerationRun:
 
     @property
     def stats(self) -> ResponseStats:
-        state, generated = self.state, self.state.generated
-        ended = time.perf_counter()
-        return ResponseStats(
-            request_id=state.request_id, prompt_tokens=state.prompt_tokens,
-            generated_tokens=generated, prompt_tps=self.prompt_tps if generated else 0.0,
-            decode_tps=self._decode_tps(ended) if generated > 1 else 0.0,
-            ttft_s=self._ttft_s if generated else 0.0, total_s=ended - state.started,
-            context_used=len(self.model.tokens), context_size=self.model.n_ctx,
-            stop_reason=state.stop_reason, thinking_tokens=state.thinking_tokens)
+        # Writing time runs until now: it includes the pass that produced the end of turn.
+        return self.state.stats(context_used=len(self.model.tokens), context_size=self.model.n_ctx,
+                                decode_until=time.perf_counter())
 
 
 def stream_generate(model: NativeModel, messages: Sequence[ChatMessage], *, max_tokens: int = 256,

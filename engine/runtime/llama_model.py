@@ -71,7 +71,9 @@ class NativeModel:
         self.placement = PlacementReport.from_log(self.load_log)
         self.tokens: list[int] = []   # what the context's memory currently holds
         self.last_residency = None    # TokenResidency of the last single-token decode
-        self._replay, self._replay_at = None, 0   # trace replay: ids [tokens, cached layers, k]
+        # Called before each generated token's decode: where a measuring tool steers the step
+        # (tools/routing_replay.py forces the routing through the slot cache).
+        self.before_step: Callable[[], None] | None = None
         self.decode_s = 0.0
 
     def _load(self, progress: ProgressCallback | None) -> None:
@@ -194,24 +196,13 @@ class NativeModel:
     def _truncate(self, keep: int) -> bool:
         return bool(self._llama.llama_memory_seq_rm(self.ctx.memory, 0, keep, -1))
 
-    def replay_routing(self, ids) -> None:
-        """Benchmarks: route decode steps from ``ids`` [tokens, cached layers, k] (cycled)."""
-        if self.slot_cache is None:
-            raise ModelLoadError(msg("runtime.replay_needs_slots"))
-        self._replay, self._replay_at = ids, 0
-        # Forced routing changes the decode graph, so llama.cpp reserves the graphs again: do it
-        # now, before the next decode. Switched on at a later step, after graphs had run, it
-        # crashed lavapipe in 2 runs of 3 with the slots on the device (cause not found).
-        self.slot_cache.force_routing(None if ids is None else ids[0])
-
     def decode(self, tokens: list[int], step: bool = False) -> None:
         """Evaluate ``tokens`` after what the context holds (one batch, ≤ n_batch).
 
         ``step``: a generated token (not prompt text); the residency policy runs after it.
         """
-        if step and self._replay is not None:
-            self.slot_cache.force_routing(self._replay[self._replay_at % len(self._replay)])
-            self._replay_at += 1
+        if step and self.before_step is not None:
+            self.before_step()
         self.batch.set_batch(tokens, n_past=len(self.tokens), logits_all=False)
         started = time.perf_counter()
         status = self._llama.llama_decode(self.ctx.ctx, self.batch.batch)

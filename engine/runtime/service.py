@@ -211,8 +211,8 @@ class EngineService:
 
     def _finish_unstarted(self, request: ChatRequest | QuestionRequest) -> None:
         """An answer stopped before it began: it ends, empty and "stopped", like any other."""
-        stats = ResponseStats(request.request_id, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, "stopped")
-        self._emit(RequestFinished(request.request_id, "", stats, request.conversation_id))
+        self._emit(RequestFinished(request.request_id, "", ResponseStats.never_started(
+            request.request_id), request.conversation_id))
 
     def _unload(self, _request: _Unload, _stop: CancelToken) -> None:
         self._close_model()

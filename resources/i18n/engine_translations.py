@@ -348,12 +348,6 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "Name a model file with --model, or an office server with --server URL.": (
         "--model로 모델 파일을 지정하거나, --server URL로 사무실 서버를 지정하세요.",
         "请用 --model 指定一个模型文件，或用 --server URL 指定办公室服务器。"),
-    "Routing can only be replayed with the expert slot cache.": (
-        "라우팅 재생은 전문가 슬롯 캐시가 있을 때만 할 수 있습니다.",
-        "只有启用专家槽缓存时才能回放路由。"),
-    "This trace does not match the model's expert layers.": (
-        "이 트레이스는 모델의 전문가 층과 맞지 않습니다.",
-        "此跟踪记录与模型的专家层不匹配。"),
     "This model has no experts, so there is no routing to record.": (
         "이 모델에는 전문가가 없어 기록할 라우팅이 없습니다.",
         "此模型没有专家，因此没有可记录的路由。"),
@@ -738,9 +732,6 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "The model file {name} could not be loaded.": (
         "모델 파일 {name}을(를) 불러올 수 없습니다.",
         "无法加载模型文件 {name}。"),
-    "A routing trace can only be replayed with single experts kept on the graphics card.": (
-        "라우팅 기록은 전문가를 하나씩 그래픽 카드에 둘 때만 재생할 수 있습니다.",
-        "只有把单个专家放在显卡上时，才能重放路由记录。"),
     "This model has no experts to keep on the graphics card.": (
         "이 모델에는 그래픽 카드에 둘 전문가가 없습니다.",
         "此模型没有可以放在显卡上的专家。"),

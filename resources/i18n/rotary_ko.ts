@@ -1920,14 +1920,6 @@
         <translation>--model로 모델 파일을 지정하거나, --server URL로 사무실 서버를 지정하세요.</translation>
     </message>
     <message>
-        <source>Routing can only be replayed with the expert slot cache.</source>
-        <translation>라우팅 재생은 전문가 슬롯 캐시가 있을 때만 할 수 있습니다.</translation>
-    </message>
-    <message>
-        <source>This trace does not match the model's expert layers.</source>
-        <translation>이 트레이스는 모델의 전문가 층과 맞지 않습니다.</translation>
-    </message>
-    <message>
         <source>This model has no experts, so there is no routing to record.</source>
         <translation>이 모델에는 전문가가 없어 기록할 라우팅이 없습니다.</translation>
     </message>
@@ -1970,10 +1962,6 @@
     <message>
         <source>The model file {name} could not be loaded.</source>
         <translation>모델 파일 {name}을(를) 불러올 수 없습니다.</translation>
-    </message>
-    <message>
-        <source>A routing trace can only be replayed with single experts kept on the graphics card.</source>
-        <translation>라우팅 기록은 전문가를 하나씩 그래픽 카드에 둘 때만 재생할 수 있습니다.</translation>
     </message>
     <message>
         <source>This model has no experts to keep on the graphics card.</source>

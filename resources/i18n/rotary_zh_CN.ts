@@ -1920,14 +1920,6 @@
         <translation>请用 --model 指定一个模型文件，或用 --server URL 指定办公室服务器。</translation>
     </message>
     <message>
-        <source>Routing can only be replayed with the expert slot cache.</source>
-        <translation>只有启用专家槽缓存时才能回放路由。</translation>
-    </message>
-    <message>
-        <source>This trace does not match the model's expert layers.</source>
-        <translation>此跟踪记录与模型的专家层不匹配。</translation>
-    </message>
-    <message>
         <source>This model has no experts, so there is no routing to record.</source>
         <translation>此模型没有专家，因此没有可记录的路由。</translation>
     </message>
@@ -1970,10 +1962,6 @@
     <message>
         <source>The model file {name} could not be loaded.</source>
         <translation>无法加载模型文件 {name}。</translation>
-    </message>
-    <message>
-        <source>A routing trace can only be replayed with single experts kept on the graphics card.</source>
-        <translation>只有把单个专家放在显卡上时，才能重放路由记录。</translation>
     </message>
     <message>
         <source>This model has no experts to keep on the graphics card.</source>

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Callable
 
 from engine.api import (DocumentRequest, LoadFallback, LoadProgress, LoadRequest, ModelLoaded,
-                        QuestionRequest, RequestFinished, ResponseStats, StepRecord, ChatRequest)
+                        QuestionRequest, RequestFinished, ResponseStats, StepRecord, ChatRequest,
+                        StopReason)
 from engine.errors import EngineError, NotAGGUFError
 from engine.messages import Msg, msg, size
 from engine.model.facts import AttentionShape, LayerBytes, ModelFacts
@@ -107,13 +108,13 @@ class ScriptedModel:
     def chat(self, request: ChatRequest, stop: CancelToken, emit) -> None:
         self.models.requests.append(request)
         answer = self.script.answers.pop(0) if self.script.answers else self.script.answer
-        start, text, reason = time.perf_counter(), "", "eos"
+        start, text, reason = time.perf_counter(), "", StopReason.EOS
         while time.perf_counter() - start < self.script.first_token_delay and not stop.is_set():
             time.sleep(0.002)
         start = time.perf_counter()
         for index, piece in enumerate(answer, start=1):
             if stop.is_set():
-                reason = "stopped"
+                reason = StopReason.STOPPED
                 break
             if self.script.fail_chat is not None and index == 3:
                 error, self.script.fail_chat = self.script.fail_chat, None
@@ -151,9 +152,11 @@ class ScriptedModel:
                           expert_hit_rate=0.875 if self.script.record_routing else None)
 
     @staticmethod
-    def _stats(request: ChatRequest, n: int, start: float, reason: str) -> ResponseStats:
-        return ResponseStats(request.request_id, 12, n, 150.0, 42.0, 0.05,
-                             time.perf_counter() - start, 12 + n, 4096, reason)
+    def _stats(request: ChatRequest, n: int, start: float, reason: StopReason) -> ResponseStats:
+        return ResponseStats(request_id=request.request_id, prompt_tokens=12, generated_tokens=n,
+                             prompt_tps=150.0, decode_tps=42.0, ttft_s=0.05,
+                             total_s=time.perf_counter() - start, context_used=12 + n,
+                             context_size=4096, stop_reason=reason)
 
 
 def fake_hardware(gpu: bool = True, ram_gib: float = 32, vram_gib: float = 8) -> HardwareInfo:

@@ -1,7 +1,7 @@
 """Questions about documents in the app: several files at once, listed with what they hold,
 answers from their passages with failed page references marked, the pages read shown.
 
-Reading, indexing (in the real history database), choosing passages and checking references
+Reading, indexing (into a real index file), choosing passages and checking references
 are the engine's own code; only the model is scripted (tests/scripted_model.py), so that the
 answer, and which of its references are wrong, is known.
 """
@@ -72,7 +72,7 @@ def test_two_files_dropped_at_once_are_read_in_turn_and_listed(qtbot, make_app, 
     conversation = rotary.chat.conversation_id
     held = rotary.history.documents(conversation)
     assert [d.name for d in held] == ["budget.pdf", "contracts.pdf"]
-    with PassageIndex(rotary.history.path) as index:          # indexed in the history file
+    with PassageIndex(rotary.history.passage_index) as index:   # its own file
         assert [d.name for d in index.documents([d.sha256 for d in held])] == [
             "budget.pdf", "contracts.pdf"]
     rotary.chat.new_chat()
@@ -130,7 +130,7 @@ def test_a_question_searches_every_document_and_marks_a_wrong_page(qtbot, make_a
     wait_idle(qtbot, rotary)
     asked = [r for r in rotary.fake["engine"].requests if isinstance(r, QuestionRequest)]
     assert len(asked) == 1 and len(asked[0].documents) == 2
-    assert asked[0].index_path == str(rotary.history.path)
+    assert asked[0].index_path == str(rotary.history.passage_index)
     prompt = model.requests[-1].messages[-1].content
     assert "[budget.pdf, p. 2]" in prompt and "[contracts.pdf, p. 2]" in prompt
     assert any(p.startswith("Reading ") and "budget.pdf" in p for p in phases)
@@ -219,8 +219,24 @@ def test_deleting_a_conversation_lets_its_passages_go_at_the_next_start(qtbot, m
     shas = [d.sha256 for d in rotary.history.documents(rotary.chat.conversation_id)]
     rotary.chat.delete(rotary.chat.conversation_id)
     assert rotary.history.document_hashes() == set()           # the links went with it
-    with PassageIndex(rotary.history.path) as index:
+    with PassageIndex(rotary.history.passage_index) as index:
         assert len(index.documents(shas)) == 2                 # still there until...
     again = make_app(script=FakeScript(document_model=ScriptedModel()))
-    with PassageIndex(again.history.path) as index:
+    with PassageIndex(again.history.passage_index) as index:
         assert index.documents(shas) == []                     # ...the next start
+
+
+def test_passages_an_earlier_version_kept_in_the_history_file_move_out_at_start(qtbot, make_app,
+                                                                               tmp_path):
+    rotary, _ = app_with_documents(make_app, qtbot)
+    attach_both(rotary, qtbot, tmp_path)
+    shas = [d.sha256 for d in rotary.history.documents(rotary.chat.conversation_id)]
+    moved = rotary.history.passage_index
+    with PassageIndex(rotary.history.path) as history:    # as earlier versions kept them
+        assert history.take_over(moved) == 2
+    moved.unlink()
+    again = make_app(script=FakeScript(document_model=ScriptedModel()))
+    with PassageIndex(again.history.passage_index) as index:
+        assert [d.name for d in index.documents(shas)] == ["budget.pdf", "contracts.pdf"]
+    tables = {name for (name,) in again.history.db.execute("SELECT name FROM sqlite_master")}
+    assert "conversation_documents" in tables and "doc_index_files" not in tables

@@ -4,6 +4,7 @@ page references checked, several documents at once, and ``python -m engine ask``
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 
 import pytest
@@ -90,6 +91,34 @@ def test_a_document_is_indexed_once_and_forgotten_when_no_conversation_holds_it(
     with PassageIndex(index_path) as index:
         assert not index.add(read_document(path, cache=TextCache(tmp_path / "cache")))
         assert index.keep_only({"other"}) == 1 and index.documents([sha]) == []
+
+
+def test_passages_kept_in_another_file_move_into_the_index_once(tmp_path):
+    """Earlier versions indexed into the app's history database: its passages move to the
+    index's own file, the history's own tables stay, and a second start finds nothing to move."""
+    old = tmp_path / "history.db"
+    with sqlite3.connect(old) as db:
+        db.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, content TEXT)")
+        db.execute("INSERT INTO messages (content) VALUES ('kept')")
+    report = read_document(report_pdf(tmp_path / "report.pdf", pages=12),
+                           cache=TextCache(tmp_path / "cache"))
+    memo = Document("x", "memo.txt", "text", "k1", (Section("lines 1–2", "예산은 48,250유로"),))
+    with PassageIndex(old) as index:
+        index.add(report)
+        index.add(memo)
+    with PassageIndex(tmp_path / "passages.db") as index:
+        index.add(memo)                                  # already here: not copied twice
+        assert index.take_over(old) == 1
+        assert [d.name for d in index.documents([report.sha256, "k1"])] == ["report.pdf",
+                                                                            "memo.txt"]
+        assert index.search("When does the Kyocera printer contract end?",
+                            [report.sha256])[0][0].page == 7
+        assert len(index.passages(["k1"])) == 1
+        assert index.take_over(old) == 0 and index.take_over(tmp_path / "none.db") == 0
+    with sqlite3.connect(old) as db:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+        assert "messages" in tables and not any(t.startswith("doc_index") for t in tables)
+        assert db.execute("SELECT content FROM messages").fetchall() == [("kept",)]
 
 
 # ---- page references checked: hand-written answers, some references wrong -----------------------

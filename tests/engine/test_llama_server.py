@@ -1,4 +1,4 @@
-"""The office-server path against llama.cpp's own llama-server, the server the README tells IT
+"""The office-server path against llama.cpp's own llama-server, the server docs/office-server.md tells IT
 to run: built from the same vendored llama.cpp as the engine's wheel (stock, CPU) by
 ``bootstrap.py test`` and cached like the wheel; the demo model on 127.0.0.1.
 

@@ -307,12 +307,12 @@ def test_switching_conversations_brings_their_slots_back(tiny_moe_path, cpu_reci
     assert moved % cache.expert_bytes[0] == 0 and cache.totals.restored_bytes >= moved
 
 
-def _cli(*args, stdin="hello the model\n\n"):
+def _cli(*args, stdin="hello the model\n\n", module="engine"):
     import json
     import subprocess
     import sys
 
-    result = subprocess.run([sys.executable, "-m", "engine", *args], input=stdin,
+    result = subprocess.run([sys.executable, "-m", module, *args], input=stdin,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout) if "--json" in args else result
@@ -332,9 +332,33 @@ def test_cli_replays_a_trace_through_the_cache(tiny_moe_path, tmp_path):
     trace = tmp_path / "t.npz"
     _cli("trace", str(tiny_moe_path), "--prompt", "the document", "--out", str(trace),
          "--max-tokens", "16", "--temperature", "1.0", "--seed", "3")
-    stats = _cli("chat", str(tiny_moe_path), "--max-tokens", "24", "--temperature", "0",
-                 "--slots", "2", "--replay", str(trace), "--json")
+    stats = _cli(str(trace), str(tiny_moe_path), "--max-tokens", "24", "--temperature", "0",
+                 "--slots", "2", "--json", module="tools.routing_replay")
     assert stats["decode_steps"] > 0 and stats["hits"] + stats["misses"] == 8 * stats["decode_steps"]
+
+
+def test_cli_trace_records_its_full_length_when_the_model_loops(tiny_moe_path, tmp_path):
+    """Greedy on these random weights repeats itself within ~90 tokens, where a chat answer is
+    stopped; a measurement runs its length."""
+    from engine.residency.trace import load_trace
+
+    trace = tmp_path / "loop.npz"
+    _cli("trace", str(tiny_moe_path), "--prompt", "the document", "--out", str(trace),
+         "--max-tokens", "300", "--temperature", "0")
+    assert load_trace(trace).ids.shape[0] == 300
+
+
+def test_a_replay_needs_the_slot_cache(tiny_moe_path, tmp_path):
+    import subprocess
+    import sys
+
+    trace = tmp_path / "t.npz"
+    _cli("trace", str(tiny_moe_path), "--prompt", "the document", "--out", str(trace),
+         "--max-tokens", "4")
+    result = subprocess.run([sys.executable, "-m", "tools.routing_replay", str(trace),
+                             str(tiny_moe_path), "--no-slots", "--json"], input="hi\n\n",
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2 and "slot cache" in result.stderr
 
 
 def test_native_tables_refuse_a_slot_without_its_weights(tiny_moe_path, cpu_recipe):

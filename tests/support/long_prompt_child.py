@@ -33,6 +33,7 @@ def main(argv: list[str]) -> int:
     from engine.native import backends
     from engine.runtime.llama_model import NativeModel, Sampling
     from tests.support.device_path_child import recipe
+    from tools.routing_replay import RoutingReplay
 
     path = argv[0]
     facts = inspect_model(path)
@@ -44,7 +45,7 @@ def main(argv: list[str]) -> int:
         replay = replayed_routing(REPLAY_STEPS, len(cache.layers), facts.n_expert_used, facts.n_expert)
         cache.prompt_log = []
         model.set_sampling(Sampling(temperature=0))
-        model.replay_routing(replay)          # before the prompt, as the GPU check does
+        RoutingReplay(model, replay).start()  # before the prompt, as the GPU check does
         model.decode(list(range(100, 100 + PROMPT_TOKENS)))
         model.after_prompt()
         for _ in range(REPLAY_STEPS):
