@@ -222,7 +222,7 @@ def test_bigger_cards_keep_more_experts_and_longer_context():
     assert layers == sorted(layers) and layers[-1] == 40
     assert [r.preset for r in recipes] == ["8gb-laptop", "12gb-desktop", "16gb-desktop",
                                            "24gb-workstation"]
-    assert recipes[-1].n_ctx == 32768
+    assert recipes[-1].n_ctx >= 32768      # 65,536 since the context is weighed by its cost
 
 
 def test_context_never_exceeds_training_length():
