@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from engine.api import ChatMessage
-from engine.errors import ContextFullError
+from engine.errors import MessageTooLongError
 from engine.messages import msg
 from engine.plan.speed import WORDS_PER_TOKEN
 
@@ -39,10 +39,6 @@ MIN_ANSWER = 16         # a newest message that leaves less than this cannot be 
 # Qwen's documented words before its closing marker (Qwen3 model card, "thinking budget").
 TRANSITION = ("Considering the limited time by the user, I have to give the solution based "
               "on the thinking directly now.")
-
-
-class MessageTooLongError(ContextFullError):
-    """The newest message alone does not fit in the model's memory."""
 
 
 @dataclass(frozen=True)
