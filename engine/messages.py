@@ -298,6 +298,10 @@ CATALOGUE: dict[str, str] = {
                               "roughly {words} words per second.",
     "plan.usage_card_and_memory": "About {vram} on the graphics card and {ram} in memory; "
                                   "expect roughly {words} words per second.",
+    "plan.context_pages": "It keeps about {pages:,} pages of a conversation in mind; older "
+                          "parts of a longer one are set aside.",
+    "plan.context_under_a_page": "It keeps less than a page of a conversation in mind; older "
+                                 "parts of a longer one are set aside.",
     "plan.memory_in_use": "Other programs are using memory this model needs; close some first.",
     "plan.slow": "Answers will come slowly on this computer.",
     "plan.prompt_batch": "Long texts are read {n_ubatch} words at a time instead of {stock}: each "

@@ -412,6 +412,14 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "{said} Min-p {min_p}.": (
         "{said} min-p {min_p}.",
         "{said}min-p {min_p}。"),
+    "It keeps about {pages:,} pages of a conversation in mind; older parts of a longer one "
+    "are set aside.": (
+        "대화를 약 {pages:,}쪽까지 기억합니다. 더 긴 대화는 앞부분부터 제외됩니다.",
+        "它能记住约 {pages:,} 页的对话；更长的对话会先放下较早的部分。"),
+    "It keeps less than a page of a conversation in mind; older parts of a longer one are "
+    "set aside.": (
+        "대화를 한 쪽이 안 되는 분량만 기억합니다. 더 긴 대화는 앞부분부터 제외됩니다.",
+        "它只能记住不到一页的对话；更长的对话会先放下较早的部分。"),
     "Thought for {words:,} words": (
         "{words:,}단어 동안 생각함",
         "思考了 {words:,} 个词"),

@@ -76,3 +76,12 @@ def test_a_thinking_model_on_the_processor_gets_16k_and_a_plain_one_keeps_the_pr
 def test_a_context_the_user_set_stands(facts_of):
     facts = facts_of(REFERENCE)
     assert plan(facts, pretend_hardware("8gb-laptop"), overrides={"n_ctx": 4096}).n_ctx == 4096
+
+
+def test_the_context_is_said_in_pages_a_person_knows(facts_of):
+    from engine.plan.speed import context_text, describe
+    assert str(context_text(16384)).startswith("It keeps about 25 pages of a conversation")
+    assert str(context_text(512)).startswith("It keeps less than a page")
+    facts, hw = facts_of(REFERENCE), pretend_hardware("8gb-laptop")
+    recipe = plan(facts, hw, overrides={"slot_layout": True})
+    assert "about 25 pages" in str(describe(recipe, facts, hw).text)

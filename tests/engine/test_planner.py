@@ -382,7 +382,9 @@ def test_describe_the_8gb_case():
     summary = describe(plan(facts, hw), facts, hw)
     assert summary.level == "green"
     assert re.fullmatch(r"About \d\.\d GB on the graphics card and \d+ GB in memory; expect "
-                        r"roughly \d+–\d+ words per second\.", str(summary.text)), summary.text
+                        r"roughly \d+–\d+ words per second\. It keeps about \d+ pages of a "
+                        r"conversation in mind; older parts of a longer one are set aside\.",
+                        str(summary.text)), summary.text
     low, high = summary.expected_tps
     assert 10 < low < high < 60
 
