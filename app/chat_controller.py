@@ -625,7 +625,9 @@ class ChatController(QObject):
             answer.thinking = event.thinking        # the engine's, cleaned of markers
         context = getattr(event, "context", None)
         if context is not None and answer is not None and not answer.dropped:
-            stats.update(context_tokens=context.kept_tokens, context_size=context.context_size)
+            if context.context_size:        # an office server may not say its size
+                stats.update(context_tokens=context.kept_tokens,
+                             context_size=context.context_size)
             if context.thinking_stopped:
                 stats["thinking_stopped"] = True
             self._move_window(answer, context.left_out)
