@@ -3,6 +3,7 @@ budget (engine/runtime/context_window.py), on the rule and through the real engi
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
@@ -158,3 +159,20 @@ def test_thinking_stops_at_its_budget_with_the_closing_marker_and_the_answer_fol
     assert steered.thinking == " ".join(THINKING.split()[:3])
     assert steered.text == ANSWER and "</think>" not in steered.text
     assert "Considering the limited time" not in follow_up + steered.thinking
+
+
+@pytest.mark.parametrize("name", ["gemma4", "harmony"])
+def test_the_budget_closes_gemma_and_harmony_thinking_with_their_own_markers(tmp_path,
+                                                                             cpu_recipe, name):
+    native = NativeModel(str(write_reply_model(name, tmp_path)), cpu_recipe(n_ctx=1024))
+    try:
+        run = GenerationRun(native, (ChatMessage("user", "What does Rotary do?"),), 60,
+                            Sampling(temperature=0), threading.Event(), 1, think=True)
+        run.thinking_budget = 2
+        list(run.records())
+    finally:
+        native.close()
+    assert run.context_report.thinking_stopped and len(run.thinking.split()) <= 3
+    assert run.text and not re.search(r"<\|?\w*\|?>|channel|final", run.text), run.text
+    if name == "gemma4":
+        assert run.text == ANSWER
