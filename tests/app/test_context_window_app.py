@@ -128,3 +128,26 @@ def test_thinking_stopped_at_its_budget_says_so(qtbot, make_app):
     message.thinking = "one two three"
     widget = rotary.window.chat.add_message(2, message)
     assert widget.thinking_section.header.text() == "Thought for 3 words, stopped to answer"
+
+
+def test_a_version_5_history_gains_the_window_start_and_keeps_its_messages(tmp_path):
+    import sqlite3
+
+    from app.history import MIGRATIONS, SCHEMA_VERSION, HistoryStore
+    path = tmp_path / "history.sqlite"
+    db = sqlite3.connect(path)
+    for version in range(5):
+        db.executescript(MIGRATIONS[version])
+    db.execute("INSERT INTO conversations (id, title, created, updated) VALUES (1, 'Old', 0, 0)")
+    db.execute("INSERT INTO messages (conversation_id, position, role, content, created)"
+               " VALUES (1, 0, 'user', 'kept', 0)")
+    db.execute("PRAGMA user_version=5")
+    db.commit()
+    db.close()
+    store = HistoryStore(path)
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+    assert [m.content for m in store.messages(1)] == ["kept"] and store.window_start(1) is None
+    message_id = store.messages(1)[0].id
+    store.set_window_start(1, message_id)
+    assert store.window_start(1) == message_id
+    store.close()
