@@ -180,12 +180,17 @@ class GenerationRun:
         self.stop_loops = stop_loops
         self.format = chat_format(model)
         self.room = room_for(model.n_ctx, max_tokens, may_think(self.format, think))
-        self.window = fit(messages, lambda kept: len(model.tokenize(
-            render_chat(model, kept, think))), self.room)
-        rendered = render_chat(model, self.window.messages, think)
+        tried: dict[int, tuple[str, list[int]]] = {}    # kept messages are system + a suffix
+
+        def count(kept: Sequence[ChatMessage]) -> int:
+            text = render_chat(model, kept, think)
+            tried[len(kept)] = (text, model.tokenize(text))
+            return len(tried[len(kept)][1])
+
+        self.window = fit(messages, count, self.room)
+        rendered, self.prompt = tried[len(self.window.messages)]
         self.parser = ReplyParser.for_prompt(self.format, rendered)
         self.guard = LoopGuard()
-        self.prompt = model.tokenize(rendered)
         if len(self.prompt) >= model.n_ctx:
             raise ContextFullError(msg("runtime.conversation_too_long"),
                                    f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
