@@ -90,6 +90,8 @@ class RotaryApp(QObject):
         gauge = self.window.gauge
         self.loader.started.connect(gauge.reset_model)
         self.chat.conversation_opened.connect(gauge.reset_conversation)
+        # "Memory left": what the open conversation takes as its next turn sends it.
+        self.chat.context_changed.connect(gauge.on_conversation_context)
         # An answer shown again when its conversation is reopened: its numbers count again.
         self.chat.answer_started.connect(lambda _index: gauge.follow(self.chat.current))
 

@@ -32,7 +32,9 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine.api import StopReason
-from engine.errors import EngineError
+from engine.errors import EngineError, MessageTooLongError
+from app.conversation_window import (TOO_LONG, conversation_context, moved_start, sent_messages,
+                                     start_index)
 from app.history import COMPLETE, WRITING, HistoryStore, StoredMessage
 from app.i18n import tr
 from app.notifications import NotificationService
@@ -63,6 +65,7 @@ class Answer:
     extra_stats: dict | None = None         # citations, app.document_questions), and its stats
     thinking: str = ""                      # the model's thinking: shown apart, never sent back
     started: bool = False                   # the engine has begun it (not waiting its turn)
+    sent: tuple = ()                        # the messages its prompt sent (app.conversation_window)
 
 
 @dataclass
@@ -83,6 +86,8 @@ class ChatController(QObject):
     thinking_changed = Signal(str, bool)        # its thinking so far, and whether it is done
     answer_done = Signal(int, object, str)      # index, StoredMessage, stop reason
     truncated = Signal(int)                     # messages from this index were removed
+    window_moved = Signal(int)                  # the model's view begins at this index (0: all)
+    context_changed = Signal(object)            # (tokens used, context size) or None: unknown
     busy_changed = Signal(bool)
     phase_changed = Signal(str)                 # plain words for the status line
     conversations_changed = Signal()
@@ -120,6 +125,8 @@ class ChatController(QObject):
         # Who answers a prompt: the model directly, or (app.document_questions) the documents
         # of the conversation first. (prompt, temperature, conversation id) -> request id.
         self.send_prompt = self._send_to_model
+        self._sent: tuple[StoredMessage, ...] = ()   # what the last prompt sent
+        self.error_notices: dict[int | None, object] = {}   # conversation -> its error's notice
 
     @property
     def busy(self) -> bool:
@@ -149,6 +156,8 @@ class ChatController(QObject):
         self._leave()
         self.conversation_id, self.messages, self.pending_think = None, [], None
         self.conversation_opened.emit([])
+        self.window_moved.emit(0)
+        self.context_changed.emit(None)
         self._show_external_state()
         self._show_queued()
 
@@ -161,6 +170,9 @@ class ChatController(QObject):
         saved = running.message.id if running is not None and running.message else None
         self.messages = [m for m in self.history.messages(conversation_id) if m.id != saved]
         self.conversation_opened.emit(list(self.messages))
+        self.window_moved.emit(start_index(self.messages,
+                                           self.history.window_start(conversation_id)))
+        self.context_changed.emit(conversation_context(self.messages))
         if running is not None:
             self._attach(running)
         self._show_external_state()
@@ -242,6 +254,7 @@ class ChatController(QObject):
                 answer.dropped = True
                 self.bridge.stop(answer.request_id)
         self.conversation_deleted.emit(conversation_id)    # app.document_flow drops its own
+        self._clear_error(conversation_id)
         if self.queued is not None and self.queued[0] == conversation_id:
             self.queued = None                             # nowhere to send it any more
         self.history.delete(conversation_id)
@@ -340,7 +353,8 @@ class ChatController(QObject):
         except EngineError as error:
             self.notices.engine_error(error)
             return False
-        self.current = Answer(request_id, self.conversation_id, self.model_name)
+        self.current = Answer(request_id, self.conversation_id, self.model_name,
+                              sent=self._sent)
         self.answers[request_id] = self.current
         self.answer_started.emit(len(self.messages))
         self.busy_changed.emit(True)
@@ -405,8 +419,12 @@ class ChatController(QObject):
             answer.final_text, answer.extra_stats = text, stats
 
     def _prompt(self) -> list[tuple[str, str]]:
+        """The system prompt and the messages the model still sees (older turns may have
+        slid out; a message too long to read is never sent again)."""
         prompt = [("system", self.system_prompt)] if self.system_prompt.strip() else []
-        return prompt + [(m.role, m.content) for m in self.messages]
+        self._sent = tuple(sent_messages(self.messages,
+                                         self.history.window_start(self.conversation_id)))
+        return prompt + [(m.role, m.content) for m in self._sent]
 
     def stop(self) -> None:
         """Stop what is being written into the open conversation (the Stop button)."""
@@ -477,10 +495,13 @@ class ChatController(QObject):
         self.history.delete_from(self.conversation_id, self.messages[index].id)
         del self.messages[index:]
         self.truncated.emit(index)
+        self.window_moved.emit(start_index(self.messages,
+                                           self.history.window_start(self.conversation_id)))
 
     def _leave(self) -> None:
         """The open conversation is left: its answer goes on, saved in its conversation."""
         answer, self.current = self.current, None
+        self._clear_error(self.conversation_id)     # its banner does not follow the user
         if answer is not None:
             self._save_progress(answer, force=True)
         if answer is not None or self._external_here():
@@ -606,17 +627,52 @@ class ChatController(QObject):
         answer = self.answers.get(event.request_id)
         if answer is not None and getattr(event, "thinking", ""):
             answer.thinking = event.thinking        # the engine's, cleaned of markers
+        context = getattr(event, "context", None)
+        if context is not None and answer is not None and not answer.dropped:
+            if context.context_size:        # an office server may not say its size
+                stats.update(context_tokens=context.kept_tokens,
+                             context_size=context.context_size)
+            if context.thinking_stopped:
+                stats["thinking_stopped"] = True
+            self._move_window(answer, context.left_out)
         self._end(event.request_id, event.text, stats)
+
+    def _move_window(self, answer: Answer, left_out: int) -> None:
+        """The engine left the oldest ``left_out`` of the messages sent out: the model's view
+        of the conversation now begins later (stored, and shown by a quiet line)."""
+        start = moved_start(tuple(m.id for m in answer.sent), left_out)
+        if start is None or not self.history.exists(answer.conversation_id):
+            return
+        self.history.set_window_start(answer.conversation_id, start)
+        if answer.conversation_id == self.conversation_id:
+            self.window_moved.emit(start_index(self.messages, start))
+
+    def _clear_error(self, conversation_id: int | None) -> None:
+        """Its error no longer applies: answered, left or deleted."""
+        notice = self.error_notices.pop(conversation_id, None)
+        if notice is not None:
+            self.notices.withdraw(notice)
 
     def on_failed(self, request_id: int, error: EngineError) -> None:
         answer = self.answers.get(request_id)
+        if answer is not None and isinstance(error, MessageTooLongError):
+            self._mark_too_long(answer)
         if answer is self.current and answer is not None:
-            self.notices.engine_error(error)
+            self._clear_error(answer.conversation_id)
+            self.error_notices[answer.conversation_id] = self.notices.engine_error(error)
         elif answer is not None:      # the user had left it: no notice, but a log line
             log.warning("an answer the user left failed: %s (%s)", error.message,
                         error.details)
         # What was written so far stays as it is; the error is only in the notification.
         self._end(request_id, "", {"stop_reason": StopReason.FAILED})
+
+    def _mark_too_long(self, answer: Answer) -> None:
+        """The message that could not be read even alone stays shown, and is not sent again:
+        the next short message is answered."""
+        question = next((m for m in reversed(answer.sent) if m.role == "user"), None)
+        if question is not None and question.id is not None:
+            question.stats = {**question.stats, TOO_LONG: True}
+            self.history.update_answer(question)
 
     def _end(self, request_id: int, text: str, stats: dict) -> None:
         answer = self.answers.pop(request_id, None)
@@ -632,6 +688,11 @@ class ChatController(QObject):
         message = self._store_final(answer, stats)
         if message is None and not answer.dropped:
             self._no_answer(answer, stats)
+        if message is not None and stats["stop_reason"] != "failed":   # answered: an earlier
+            # error in its conversation no longer applies
+            self._clear_error(answer.conversation_id)
+            if answer.conversation_id == self.conversation_id and "context_size" in stats:
+                self.context_changed.emit((stats["context_tokens"], stats["context_size"]))
         if answer is self.current:
             self.current = None
             index = len(self.messages)

@@ -308,9 +308,10 @@ class MessageWidget(QFrame):
     def set_streaming(self, streaming: bool) -> None:
         self.buttons.setVisible(not streaming)
 
-    def set_thinking(self, text: str, done: bool) -> None:
+    def set_thinking(self, text: str, done: bool, stopped: bool = False) -> None:
         """The model's thinking, collapsed above the answer (app.thinking_section); made on
-        first use, in the layout slot just above the body. Never part of ``text``."""
+        first use, in the layout slot just above the body. Never part of ``text``.
+        ``stopped``: its thinking budget ran out and it was steered to answer."""
         section = getattr(self, "thinking_section", None)
         if section is None:
             if not text:
@@ -319,7 +320,7 @@ class MessageWidget(QFrame):
             section = self.thinking_section = ThinkingSection(self)
             layout = self.layout()
             layout.insertWidget(layout.indexOf(self.body), section)
-        section.set_text(text, done)
+        section.set_text(text, done, stopped)
 
     def show_status(self, text: str) -> None:
         self.status.setText(text)
@@ -378,6 +379,7 @@ class ChatPane(QWidget):
         self.empty_hint.setObjectName("emptyHint")
         # Alone in an empty conversation it takes (nearly) all the height: centred.
         self.column_layout.insertWidget(0, self.empty_hint, 100)
+        self.window_marker = _window_marker()
         self.phase = QLabel("")
         self.phase.setObjectName("phase")
         # "Reading 15 passages from …" (two documents) widened the window past the screen.
@@ -520,7 +522,7 @@ class ChatPane(QWidget):
         widget = MessageWidget(index, message.role, message.content,
                                is_document=bool(message.stats.get("document")))
         widget.show_status(_stored_status(message))
-        widget.set_thinking(message.thinking, True)
+        widget.set_thinking(message.thinking, True, _thinking_stopped(message))
         widget.copy_requested.connect(self.copy)
         widget.edit_requested.connect(self.begin_edit)
         widget.regenerate_requested.connect(self.regenerate_requested)
@@ -545,7 +547,7 @@ class ChatPane(QWidget):
         if 0 <= index < len(self.message_widgets):
             widget = self.message_widgets[index]
             widget.show_final(message.content)
-            widget.set_thinking(message.thinking, True)
+            widget.set_thinking(message.thinking, True, _thinking_stopped(message))
             widget.show_status(_stored_status(message))
 
     def show_queued(self, text: str) -> None:
@@ -599,12 +601,26 @@ class ChatPane(QWidget):
             widget.show_final(message.content)
             widget.set_streaming(False)
             widget.show_status(_status_for(reason))
+            if message.thinking:
+                widget.set_thinking(message.thinking, True, _thinking_stopped(message))
         self.announcer.finish(_announcement_for(reason))
         self._update_regenerate_buttons()
 
     def truncate(self, index: int) -> None:
         self._remove_from(index)
         self._update_regenerate_buttons()
+
+    def show_window_start(self, index: int) -> None:
+        """A quiet line above message ``index``: the model no longer sees what is above it
+        (older turns slid out of its memory). 0, or no such message: no line."""
+        marker = self.window_marker
+        self.column_layout.removeWidget(marker)
+        if not 0 < index < len(self.message_widgets):
+            marker.hide()
+            return
+        at = self.column_layout.indexOf(self.message_widgets[index])
+        self.column_layout.insertWidget(at, marker)
+        marker.show()
 
     def set_busy(self, busy: bool) -> None:
         self.busy = busy
@@ -656,6 +672,21 @@ class ChatPane(QWidget):
     def _scroll_to_end(self) -> None:
         bar = self.scroll.verticalScrollBar()
         bar.setValue(bar.maximum())
+
+
+def _thinking_stopped(message: StoredMessage) -> bool:
+    return bool(message.stats.get("thinking_stopped"))
+
+
+def _window_marker() -> QLabel:
+    marker = QLabel(tr("Earlier messages are no longer sent to the model: its memory "
+                       "begins here."))
+    marker.setObjectName("windowMarker")
+    marker.setWordWrap(True)
+    marker.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    marker.setAccessibleName(marker.text())
+    marker.hide()
+    return marker
 
 
 def _status_for(reason: str) -> str:

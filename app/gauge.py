@@ -521,6 +521,15 @@ class GaugeWidget(QFrame):
         if self.model.on_step(step):
             self._dirty = True
 
+    def on_conversation_context(self, context) -> None:
+        """(tokens the open conversation takes, context size) after its latest answer, as
+        the engine counted them (app.conversation_window), or None: not known yet. The
+        steps of an answer show the memory it fills while it writes; this is what is left
+        for the conversation once it is written (its thinking is not sent again)."""
+        if context is not None and int(context[1]) == self.model.context_size:
+            self.model.context_used = min(int(context[0]), self.model.context_size)
+        self.refresh()
+
     def on_model_loaded(self, event) -> None:
         self.model.context_size = int(event.context_size)
         self.model.on_server = isinstance(event, ServerModelLoaded)

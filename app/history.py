@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 _V1 = """
 CREATE TABLE conversations (
@@ -61,7 +61,14 @@ ALTER TABLE messages ADD COLUMN thinking TEXT NOT NULL DEFAULT '';
 ALTER TABLE conversations ADD COLUMN think INTEGER;
 """
 
-MIGRATIONS = {0: _V1, 1: _V1_TO_V2, 2: _V2_TO_V3, 3: _V3_TO_V4, 4: _V4_TO_V5}
+# v6: where the model's view of a conversation begins (the first message still sent; NULL:
+# the whole conversation): older turns slide out of a full context (engine/runtime/
+# context_window.py) and a quiet line in the conversation shows where.
+_V5_TO_V6 = """
+ALTER TABLE conversations ADD COLUMN window_start INTEGER;
+"""
+
+MIGRATIONS = {0: _V1, 1: _V1_TO_V2, 2: _V2_TO_V3, 3: _V3_TO_V4, 4: _V4_TO_V5, 5: _V5_TO_V6}
 
 # StoredMessage.status values
 COMPLETE, WRITING, INTERRUPTED = "", "writing", "interrupted"
@@ -192,6 +199,18 @@ class HistoryStore:
     def set_think(self, conversation_id: int, think: bool | None) -> None:
         self.db.execute("UPDATE conversations SET think=? WHERE id=?",
                         (None if think is None else int(think), conversation_id))
+
+    def window_start(self, conversation_id: int | None) -> int | None:
+        """The id of the first message the model still sees (None: all of them)."""
+        if conversation_id is None:
+            return None
+        row = self.db.execute("SELECT window_start FROM conversations WHERE id=?",
+                              (conversation_id,)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def set_window_start(self, conversation_id: int, message_id: int | None) -> None:
+        self.db.execute("UPDATE conversations SET window_start=? WHERE id=?",
+                        (message_id, conversation_id))
 
     def list_conversations(self, search: str = "") -> list[ConversationSummary]:
         """Newest first; ``search`` matches titles and message text, any case."""

@@ -29,7 +29,7 @@ class _Header(QToolButton):
 class ThinkingSection(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.text, self.done = "", False
+        self.text, self.done, self.stopped = "", False, False
         self.header = _Header()
         self.header.setObjectName("thinkingHeader")
         self.header.setCheckable(True)
@@ -59,8 +59,10 @@ class ThinkingSection(QWidget):
     def expanded(self) -> bool:
         return self.header.isChecked()
 
-    def set_text(self, text: str, done: bool) -> None:
-        self.text, self.done = text, done
+    def set_text(self, text: str, done: bool, stopped: bool = False) -> None:
+        """``stopped``: the thinking reached its budget and the model was steered to answer
+        (engine/runtime/context_window.py): the header says so."""
+        self.text, self.done, self.stopped = text, done, stopped
         if self.expanded:
             self.body.setText(text)
         self._update_header()
@@ -72,8 +74,8 @@ class ThinkingSection(QWidget):
         self.body.setVisible(on)
 
     def _update_header(self) -> None:
-        title = say(msg("runtime.thought_for", words=len(self.text.split()))) if self.done \
-            else tr("Thinking…")
+        code = "runtime.thought_for_stopped" if self.stopped else "runtime.thought_for"
+        title = say(msg(code, words=len(self.text.split()))) if self.done else tr("Thinking…")
         self.header.setText(title)
         self.header.setAccessibleName(title)
         self.header.setAccessibleDescription(tr("Shows or hides what the model thought "

@@ -102,6 +102,7 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
                                   and pane.streaming.set_thinking(text, done))
     chat.answer_done.connect(pane.finish_answer)
     chat.truncated.connect(pane.truncate)
+    chat.window_moved.connect(pane.show_window_start)
     chat.busy_changed.connect(pane.set_busy)
     chat.phase_changed.connect(pane.set_phase)
     chat.activity_changed.connect(window.conversations.set_activity)

@@ -253,12 +253,23 @@ class ResponseStats:
 
 
 @dataclass(frozen=True)
+class ContextReport:
+    """How an answer's conversation sat in the model's memory (engine/runtime/context_window.py)."""
+
+    left_out: int = 0          # oldest messages sent (after the system prompt) the model did not see
+    kept_tokens: int = 0       # the conversation as the next turn sends it: prompt + answer, no thinking
+    context_size: int = 0
+    thinking_stopped: bool = False   # thinking reached its budget; the model was steered to answer
+
+
+@dataclass(frozen=True)
 class RequestFinished:
     request_id: int
     text: str                  # the answer only: no thinking, turn markers or control tokens
     stats: ResponseStats
     conversation_id: int | None = None
     thinking: str = ""         # what the model thought before answering ("" if it did not)
+    context: ContextReport | None = None    # None: not known (an office server's answer)
 
 
 @dataclass(frozen=True)

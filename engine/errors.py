@@ -69,6 +69,11 @@ class ContextFullError(GenerationError):
     """The conversation no longer fits in the model's context window."""
 
 
+class MessageTooLongError(ContextFullError):
+    """The newest message alone does not fit in the model's memory (older turns slide out,
+    engine/runtime/context_window.py; only this one is an error)."""
+
+
 class EngineStateError(EngineError):
     """A request that does not fit the engine's state (no model loaded, shut down)."""
 

@@ -188,6 +188,10 @@ CATALOGUE: dict[str, str] = {
                                    "while reading this document, so Rotary stopped and kept no "
                                    "summary. Try again, or another model in Settings.",
     "runtime.thought_for": "Thought for {words:,} words",
+    "runtime.thought_for_stopped": "Thought for {words:,} words, stopped to answer",
+    "runtime.message_too_long": "This message is too long for the model's memory: about "
+                                "{words:,} words, where it can take about {room:,}. Shorten it "
+                                "or send it in parts; your earlier messages are kept.",
     "sampling.from_model_file": "The model file's own: answer variety (temperature) "
                                 "{temperature}, top-p {top_p}, top-k {top_k}.",
     "sampling.from_family": "Recommended for this kind of model: answer variety "
@@ -290,6 +294,10 @@ CATALOGUE: dict[str, str] = {
                               "roughly {words} words per second.",
     "plan.usage_card_and_memory": "About {vram} on the graphics card and {ram} in memory; "
                                   "expect roughly {words} words per second.",
+    "plan.context_pages": "It keeps about {pages:,} pages of a conversation in mind; older "
+                          "parts of a longer one are set aside.",
+    "plan.context_under_a_page": "It keeps less than a page of a conversation in mind; older "
+                                 "parts of a longer one are set aside.",
     "plan.memory_in_use": "Other programs are using memory this model needs; close some first.",
     "plan.slow": "Answers will come slowly on this computer.",
     "plan.prompt_batch": "Long texts are read {n_ubatch} words at a time instead of {stock}: each "

@@ -9,6 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+# What a chat template with a thinking section contains (Qwen, GLM, Nemotron and DeepSeek's
+# <think>, gpt-oss's channels, Gemma 4's thought channel, Seed-OSS, Ministral, Command-R7B).
+THINKING_MARKERS = ("<think>", "enable_thinking", "reasoning_content", "<|channel|>",
+                    "<|channel>", "<seed:think>", "[THINK]", "<|START_THINKING|>")
+
+
 @dataclass(frozen=True)
 class TensorInfo:
     name: str
@@ -72,6 +78,13 @@ class ModelFacts:
         """No chat template in the file: most likely a base model, which continues text
         rather than answering (the engine then uses llama.cpp's template for the family)."""
         return not (self.chat_template or "").strip()
+
+    @property
+    def thinks(self) -> bool:
+        """The chat template has a thinking section (the planner gives such a model a longer
+        context; engine/runtime/chat_format.py reads the exact format)."""
+        template = self.chat_template or ""
+        return any(marker in template for marker in THINKING_MARKERS)
 
     @property
     def expert_bytes(self) -> int:

@@ -20,7 +20,7 @@ from engine.recipe import Recipe
 def fallback_ladder(facts: ModelFacts, hw: HardwareInfo, recipe: Recipe) -> Iterator[Recipe]:
     """Steps to try after a load failed for lack of memory, each lighter than the last.
 
-    Fewer GPU expert layers (three steps) -> context 2048, 1024 -> KV cache q8_0, q4_0 ->
+    Fewer GPU expert layers (three steps) -> context 8192 .. 1024 -> KV cache q8_0, q4_0 ->
     processor only. Each step builds on the last one yielded; a step is skipped unless
     it lowers the VRAM estimate (the RAM estimate when no GPU is used) and fits in RAM.
     """
@@ -68,7 +68,8 @@ def _fewer_note(sizes: ModelSizes, layout: Layout) -> Msg:
 
 
 def _shorter_context(sizes: ModelSizes, current: Fit):
-    for ctx in (2048, 1024):
+    # From a long context (the planner weighs it by its cost: 16K and more) a step at a time.
+    for ctx in (8192, 4096, 2048, 1024):
         if ctx < current.settings.n_ctx:
             words = round(ctx * WORDS_PER_TOKEN, -2)
             yield (dataclasses.replace(current.settings, n_ctx=ctx), current.layout,

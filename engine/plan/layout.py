@@ -162,10 +162,60 @@ def _forced_expert_layers(sizes: ModelSizes, overrides: Mapping[str, Any]) -> in
 
 # ---- plan ----------------------------------------------------------------------------
 
+# ---- context by its cost ----------------------------------------------------------------
+# A longer context costs what its KV cache (and attention scratch) takes from the experts'
+# graphics memory, and that depends on the attention layout: Qwen3.6-35B-A3B keeps KV in 10
+# of its 40 layers (the rest are recurrent), gpt-oss in half (the others slide over 128
+# tokens), Qwen3-30B-A3B in all 48. The rule, on the shape fixtures (tests/engine/
+# test_context_cost.py prints the table): the context doubles from the preset's while the
+# experts on the GPU (slots or layers) lose at most 1/16 of what the preset's context leaves
+# them; a model that thinks (1-3k tokens an answer) gets up to 16K while they lose at most a
+# quarter. No further than 64K or the model's training context. Qwen3.6 at 8 GB: 16K for 4
+# of 67 slots a layer (32K would take 10); Qwen3-30B-A3B: 16K for 9 of 38.
+CONTEXT_COST = 1 / 16
+THINKING_CONTEXT = 16384
+THINKING_CONTEXT_COST = 1 / 4
+CONTEXT_CAP = 65536
+
+
 def plan(facts: ModelFacts, hw: HardwareInfo, preset: str | None = None,
          overrides: Mapping[str, Any] | None = None) -> Recipe:
-    """The recipe that puts as much of the model on the GPU as its memory allows."""
+    """The recipe that puts as much of the model on the GPU as its memory allows, with the
+    longest context the rule above lets it pay for (unless the user fixed the context)."""
     overrides = dict(overrides or {})
+    base = _plan(facts, hw, preset, overrides)
+    if "n_ctx" in overrides or _forced_expert_layers(model_sizes(facts), overrides) is not None:
+        return base                 # the user's context, or the user's own layout, stands
+    best, ctx = base, base.n_ctx * 2
+    while ctx <= min(CONTEXT_CAP, facts.n_ctx_train or CONTEXT_CAP):
+        try:
+            longer = _plan(facts, hw, preset, {**overrides, "n_ctx": ctx})
+        except EngineError:
+            break
+        if not _worth_it(facts, hw, base, longer):
+            break
+        best, ctx = longer, ctx * 2
+    return best
+
+
+def _worth_it(facts: ModelFacts, hw: HardwareInfo, base: Recipe, longer: Recipe) -> bool:
+    """Does the longer context cost the experts no more than the rule allows?"""
+    if longer.n_gpu_layers != base.n_gpu_layers or (
+            base.n_gpu_layers and longer.vram.total_bytes > vram_budget(hw)):
+        return False                # it would push whole layers off the graphics card
+    if base.n_gpu_layers == 0:      # the processor: RAM is the only price, and it fit
+        return facts.thinks and longer.n_ctx <= THINKING_CONTEXT
+    before, after = base.vram.expert_bytes, longer.vram.expert_bytes
+    if before <= 0:
+        return False                # no experts on the card to weigh it against
+    cost = max(0.0, 1 - after / before)
+    allowed = THINKING_CONTEXT_COST if facts.thinks and longer.n_ctx <= THINKING_CONTEXT \
+        else CONTEXT_COST
+    return cost <= allowed
+
+
+def _plan(facts: ModelFacts, hw: HardwareInfo, preset: str | None,
+          overrides: dict[str, Any]) -> Recipe:
     _check_overrides(overrides)
     chosen, sizes = _with_headroom(resolve_preset(preset, hw), overrides), model_sizes(facts)
     settings = _settings(facts, chosen, overrides)

@@ -108,6 +108,18 @@ def expected_tokens_per_second(sizes: ModelSizes, layout: Layout, hw: HardwareIn
 
 
 
+WORDS_PER_PAGE = 500    # a typed page, single-spaced
+
+
+def context_text(n_ctx: int) -> Msg:
+    """The context in words a person knows: "It keeps about 25 pages of a conversation in
+    mind." (tokens x WORDS_PER_TOKEN words, WORDS_PER_PAGE words a page)."""
+    pages = n_ctx * WORDS_PER_TOKEN / WORDS_PER_PAGE
+    if pages < 1:
+        return msg("plan.context_under_a_page")
+    return msg("plan.context_pages", pages=round(pages))
+
+
 def _red_text(recipe: Recipe, hw: HardwareInfo) -> Msg | None:
     if recipe.vram.total_bytes > vram_budget(hw) and recipe.vram.total_bytes:
         return msg("plan.wont_fit_card", need=gb_text(recipe.vram.total_bytes),
@@ -158,5 +170,5 @@ def describe(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo,
     speed = measured[1:] if measured else modelled_speed(recipe, facts, hw)
     shown = (measured[0], measured[0]) if measured else speed
     warnings = _warnings(recipe, hw, speed)
-    text = sentences(_usage_text(recipe, shown), *warnings)
+    text = sentences(_usage_text(recipe, shown), context_text(recipe.n_ctx), *warnings)
     return PlanSummary("yellow" if warnings else "green", text, speed, measured is not None)

@@ -16,9 +16,11 @@ import threading
 import time
 from typing import Sequence, cast
 
-from engine.api import (ChatMessage, ChatRequest, DocumentRequest, Listener, LoadProgress,
-                        LoadRequest, RequestFinished, ResponseStats, ServerInfo, ServerModelLoaded)
-from engine.errors import EngineStateError, ServerContextFullError, ServerProtocolError
+from engine.api import (ChatMessage, ChatRequest, ContextReport, DocumentRequest, Listener,
+                        LoadProgress, LoadRequest, RequestFinished, ResponseStats, ServerInfo,
+                        ServerModelLoaded)
+from engine.errors import (EngineStateError, MessageTooLongError, ServerContextFullError,
+                           ServerProtocolError)
 from engine.messages import msg
 from engine.remote.chat_tokens import ChatTokenCounter
 from engine.remote.client import ModelEntry, ServerClient, StreamAborted
@@ -26,8 +28,12 @@ from engine.remote.config import ServerConfig
 from engine.remote.documents import RemoteSummaryModel
 from engine.remote.errors import context_size_in
 from engine.remote.stream import RemoteRun, conversation_tokens
+from engine.runtime.context_window import fit, room_for
 from engine.runtime.requests import CancelToken
 from engine.runtime.service import Emit, EngineService
+
+
+TURN_MARKUP = 8      # tokens of a turn's markup around its text ("<|im_start|>user\n…")
 
 
 def connect(client: ServerClient, wanted_model: str) -> ServerInfo:
@@ -47,6 +53,7 @@ class ServerModel:
         self._documents: RemoteSummaryModel | None = None      # made once
         self._chat_counter: ChatTokenCounter | None = None
         self._counter_lock = threading.Lock()
+        self._message_tokens: dict[str, int] = {}    # a message's tokens (engine thread)
 
     def loaded_event(self, request_id: int) -> ServerModelLoaded:
         return ServerModelLoaded(request_id, self.server, msg(
@@ -66,14 +73,38 @@ class ServerModel:
         except StreamAborted:        # stopped while the server was counting
             emit(_never_answered(request, started))
             return
+        left_out = 0
         try:
             run = self._answer(request, counted, started, stop, emit)
         except ServerContextFullError as error:
+            # Refused as too long (the server checks before it reads): the oldest turns go
+            # and the question is asked again; only a message too long alone fails. Fitted
+            # only then, so an ordinary turn costs no extra request; the app sends from the
+            # new start afterwards, so the next refusal comes at the next slide.
             self._learn_context(error)
-            raise
+            request, left_out = self._fitted(request)
+            if not left_out:
+                raise
+            run = self._answer(request, 0, started, stop, emit)
         self._usage_seen = run.usage is not None
         emit(RequestFinished(request.request_id, run.text, run.stats, request.conversation_id,
-                             thinking=run.thinking))
+                             thinking=run.thinking,
+                             context=ContextReport(left_out=left_out) if left_out else None))
+
+    def _fitted(self, request: ChatRequest) -> tuple[ChatRequest, int]:
+        """The request with the oldest turns left out where the server's context is known
+        and its tokenizer counts them (engine/runtime/context_window.py); else as it is."""
+        size = self.server.context_size
+        if not size:
+            return request, 0
+        room = room_for(size, request.max_tokens or size, request.think is not False)
+        try:
+            window = fit(request.messages, self._count_for_window, room)
+        except (ServerProtocolError, MessageTooLongError):   # no tokenizer there, or the
+            return request, 0                # newest alone does not fit: the server's refusal
+        if not window.left_out:
+            return request, 0
+        return dataclasses.replace(request, messages=window.messages), window.left_out
 
     def _answer(self, request: ChatRequest, counted: int, started: float, stop: CancelToken,
                 emit: Emit) -> RemoteRun:
@@ -119,6 +150,20 @@ class ServerModel:
         size = context_size_in(error.details)
         if size and not self.server.context_size:
             self.server = dataclasses.replace(self.server, context_size=size)
+
+    def _count_for_window(self, messages: Sequence[ChatMessage]) -> int:
+        """The conversation's tokens by the server's template where it can say, else each
+        message by its tokenizer plus the markup of a turn (as engine/documents/ask.py)."""
+        try:
+            return self.count_chat_tokens(messages)
+        except ServerProtocolError:
+            pass
+        if len(self._message_tokens) > 1024:
+            self._message_tokens.clear()
+        for message in messages:
+            if message.content not in self._message_tokens:
+                self._message_tokens[message.content] = self.count_tokens(message.content)
+        return sum(self._message_tokens[m.content] + TURN_MARKUP for m in messages)
 
     # ---- any thread ---------------------------------------------------------------------
 

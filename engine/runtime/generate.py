@@ -14,12 +14,13 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from engine.api import ChatMessage, ResponseStats, StepRecord, StopReason
+from engine.api import ChatMessage, ContextReport, ResponseStats, StepRecord, StopReason
 from engine.errors import AnswerLoopError, ContextFullError, GenerationError
 from engine.messages import msg
 from engine.runtime.accounting import RunAccount
 from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser, detect_format
+from engine.runtime.context_window import closing_text, fit, may_think, room_for, thinking_budget
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.runtime.loop_guard import LoopGuard
 from engine.runtime.routing import TokenRouting
@@ -48,8 +49,11 @@ class RawStep:
 
 
 def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
-                  stop: threading.Event) -> Iterator[RawStep]:
-    """Read the prompt in batches, then sample one token at a time until told to stop."""
+                  stop: threading.Event, steer: list[int] | None = None) -> Iterator[RawStep]:
+    """Read the prompt in batches, then sample one token at a time until told to stop.
+
+    ``steer``: tokens the consumer puts there between two steps are read after the last
+    sampled token, as if the model had written them (the thinking budget's closing words)."""
     started = time.perf_counter()
     to_read = list(prompt[model.reuse_prefix(list(prompt)):])
     routing = _read_prompt(model, to_read, stop)
@@ -64,6 +68,10 @@ def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
         if model.is_end_of_generation(token):
             return
         routing = _decode(model, [token], step=True)
+        if steer:
+            routing = _read_prompt(model, steer[:model.n_ctx - len(model.tokens)], stop) \
+                or routing
+            steer.clear()
 
 
 def _read_prompt(model: NativeModel, tokens: list[int], stop: threading.Event):
@@ -165,13 +173,28 @@ class GenerationRun:
         self.model, self.stop, self.max_tokens, self.step = model, stop, max_tokens, step
         self.stop_loops = stop_loops
         self.format = chat_format(model)
-        rendered = render_chat(model, messages, think)
+        self.room = room_for(model.n_ctx, max_tokens, may_think(self.format, think))
+        tried: dict[int, tuple[str, list[int]]] = {}    # kept messages are system + a suffix
+
+        def count(kept: Sequence[ChatMessage]) -> int:
+            text = render_chat(model, kept, think)
+            tried[len(kept)] = (text, model.tokenize(text))
+            return len(tried[len(kept)][1])
+
+        self.window = fit(messages, count, self.room)
+        rendered, self.prompt = tried[len(self.window.messages)]
         self.parser = ReplyParser.for_prompt(self.format, rendered)
         self.guard = LoopGuard()
-        self.prompt = model.tokenize(rendered)
         if len(self.prompt) >= model.n_ctx:
             raise ContextFullError(msg("runtime.conversation_too_long"),
                                    f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
+        self.closing, self.closing_marker = closing_text(self.format.family,
+                                                         self.format.think_close)
+        self.thinking_budget = thinking_budget(
+            model.n_ctx, len(self.prompt), self.room, len(model.tokenize(self.closing)))
+        self.thinking_stopped = False
+        self._steer: list[int] = []
+        self._answer_tokens = 0          # the answer's text in tokens, once it has ended
         model.set_sampling(sampling)
         self.state = StreamState(request_id)
         self.routing: list[TokenRouting] = []
@@ -181,11 +204,14 @@ class GenerationRun:
         # ``max_tokens`` is the answer's length: thinking comes on top of it, bounded by the
         # context (a thinking model often thinks longer than its answer).
         limit = self.model.n_ctx if self.format.can_think else self.max_tokens
-        for step in generate_step(self.model, self.prompt, limit, self.stop):
+        for step in generate_step(self.model, self.prompt, limit, self.stop, self._steer):
             if self.model.is_end_of_generation(step.token):
                 self.state.stop_reason = StopReason.EOS
                 break
             yield self._record(step)
+            if self.parser.state == THINKING and not self.thinking_stopped \
+                    and self.state.thinking_tokens >= self.thinking_budget:
+                self._stop_thinking()
             if self.parser.ended:         # the model began a new turn: it is over here
                 self.state.stop_reason = StopReason.EOS
                 break
@@ -197,6 +223,16 @@ class GenerationRun:
             self.state.stop_reason = StopReason.STOPPED
         self.parser.feed(self._utf8.decode(b"", final=True))
         self.parser.finish()
+        self._answer_tokens = len(self.model.tokenize(self.text, special=False)) \
+            if self.text else 0
+
+    def _stop_thinking(self) -> None:
+        """The thinking budget is spent: the closing words are read next, as if the model
+        had written them, and the reply parser reads their marker (engine/runtime/
+        context_window.py)."""
+        self.thinking_stopped = True
+        self._steer.extend(self.model.tokenize(self.closing))
+        self.parser.feed(self._utf8.decode(b"", final=True) + self.closing_marker)
 
     def _looped(self) -> None:
         self.state.stop_reason = StopReason.LOOP
@@ -245,6 +281,16 @@ class GenerationRun:
                     expert_layer_hits=residency.layer_hits if residency else None,
                     expert_hit_rate=state.expert_hits / seen if seen else None,
                     resident_experts=cache.resident())
+
+    @property
+    @property
+    def context_report(self) -> ContextReport:
+        """What the model saw of the conversation, and what the next turn will send: the
+        prompt plus the answer's text (its thinking is never sent again)."""
+        return ContextReport(left_out=self.window.left_out,
+                             kept_tokens=len(self.prompt) + self._answer_tokens,
+                             context_size=self.model.n_ctx,
+                             thinking_stopped=self.thinking_stopped)
 
     @property
     def text(self) -> str:

@@ -60,7 +60,8 @@ class LocalModel:
             emit(record)
         self.loaded.finish_chat(run)
         emit(RequestFinished(request.request_id, run.text, run.stats, request.conversation_id,
-                             thinking=getattr(run, "thinking", "")))
+                             thinking=getattr(run, "thinking", ""),
+                             context=getattr(run, "context_report", None)))
 
     def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None:
         # Imported with this module, the document readers (~110 ms) and summary_model's llama

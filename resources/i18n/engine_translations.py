@@ -406,9 +406,26 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "{said} Min-p {min_p}.": (
         "{said} min-p {min_p}.",
         "{said}min-p {min_p}。"),
+    "It keeps about {pages:,} pages of a conversation in mind; older parts of a longer one "
+    "are set aside.": (
+        "대화를 약 {pages:,}쪽까지 기억합니다. 더 긴 대화는 앞부분부터 제외됩니다.",
+        "它能记住约 {pages:,} 页的对话；更长的对话会先放下较早的部分。"),
+    "It keeps less than a page of a conversation in mind; older parts of a longer one are "
+    "set aside.": (
+        "대화를 한 쪽이 안 되는 분량만 기억합니다. 더 긴 대화는 앞부분부터 제외됩니다.",
+        "它只能记住不到一页的对话；更长的对话会先放下较早的部分。"),
     "Thought for {words:,} words": (
         "{words:,}단어 동안 생각함",
         "思考了 {words:,} 个词"),
+    "Thought for {words:,} words, stopped to answer": (
+        "{words:,}단어 동안 생각한 뒤 답하려고 멈춤",
+        "思考了 {words:,} 个词，停下来作答"),
+    "This message is too long for the model's memory: about {words:,} words, where it can "
+    "take about {room:,}. Shorten it or send it in parts; your earlier messages are kept.": (
+        "이 메시지는 모델이 기억하기에 너무 깁니다: 약 {words:,}단어인데 약 {room:,}단어까지만 "
+        "받을 수 있습니다. 줄이거나 나누어 보내 주세요. 앞의 메시지는 그대로 남습니다.",
+        "这条消息对模型的记忆来说太长了：约 {words:,} 个词，而它最多能接收约 {room:,} 个词。"
+        "请缩短或分几次发送；之前的消息会保留。"),
 
     # ---- engine/model: reading a model file ------------------------------------------------
     "The model file “{name}” could not be found. It may have been moved or deleted.": (

@@ -231,6 +231,10 @@
         <translation>이전 메시지를 수정하는 중입니다. 취소하려면 Esc 키를 누르세요.</translation>
     </message>
     <message>
+        <source>Earlier messages are no longer sent to the model: its memory begins here.</source>
+        <translation>앞의 메시지는 더 이상 모델에 보내지 않습니다. 모델의 기억은 여기서 시작됩니다.</translation>
+    </message>
+    <message>
         <source>You stopped this answer.</source>
         <translation>이 답변을 멈췄습니다.</translation>
     </message>
@@ -2016,6 +2020,14 @@
         <translation>{words:,}단어 동안 생각함</translation>
     </message>
     <message>
+        <source>Thought for {words:,} words, stopped to answer</source>
+        <translation>{words:,}단어 동안 생각한 뒤 답하려고 멈춤</translation>
+    </message>
+    <message>
+        <source>This message is too long for the model's memory: about {words:,} words, where it can take about {room:,}. Shorten it or send it in parts; your earlier messages are kept.</source>
+        <translation>이 메시지는 모델이 기억하기에 너무 깁니다: 약 {words:,}단어인데 약 {room:,}단어까지만 받을 수 있습니다. 줄이거나 나누어 보내 주세요. 앞의 메시지는 그대로 남습니다.</translation>
+    </message>
+    <message>
         <source>The model file's own: answer variety (temperature) {temperature}, top-p {top_p}, top-k {top_k}.</source>
         <translation>모델 파일에 적힌 값: 답변 다양성(temperature) {temperature}, top-p {top_p}, top-k {top_k}.</translation>
     </message>
@@ -2242,6 +2254,14 @@
     <message>
         <source>About {vram} on the graphics card and {ram} in memory; expect roughly {words} words per second.</source>
         <translation>그래픽 카드에 약 {vram}, 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 예상하세요.</translation>
+    </message>
+    <message>
+        <source>It keeps about {pages:,} pages of a conversation in mind; older parts of a longer one are set aside.</source>
+        <translation>대화를 약 {pages:,}쪽까지 기억합니다. 더 긴 대화는 앞부분부터 제외됩니다.</translation>
+    </message>
+    <message>
+        <source>It keeps less than a page of a conversation in mind; older parts of a longer one are set aside.</source>
+        <translation>대화를 한 쪽이 안 되는 분량만 기억합니다. 더 긴 대화는 앞부분부터 제외됩니다.</translation>
     </message>
     <message>
         <source>Other programs are using memory this model needs; close some first.</source>

@@ -231,6 +231,10 @@
         <translation>正在编辑之前的消息。按 Esc 取消。</translation>
     </message>
     <message>
+        <source>Earlier messages are no longer sent to the model: its memory begins here.</source>
+        <translation>之前的消息不再发送给模型：它的记忆从这里开始。</translation>
+    </message>
+    <message>
         <source>You stopped this answer.</source>
         <translation>您停止了这个回答。</translation>
     </message>
@@ -2016,6 +2020,14 @@
         <translation>思考了 {words:,} 个词</translation>
     </message>
     <message>
+        <source>Thought for {words:,} words, stopped to answer</source>
+        <translation>思考了 {words:,} 个词，停下来作答</translation>
+    </message>
+    <message>
+        <source>This message is too long for the model's memory: about {words:,} words, where it can take about {room:,}. Shorten it or send it in parts; your earlier messages are kept.</source>
+        <translation>这条消息对模型的记忆来说太长了：约 {words:,} 个词，而它最多能接收约 {room:,} 个词。请缩短或分几次发送；之前的消息会保留。</translation>
+    </message>
+    <message>
         <source>The model file's own: answer variety (temperature) {temperature}, top-p {top_p}, top-k {top_k}.</source>
         <translation>模型文件自带的设置：回答多样性（temperature）{temperature}，top-p {top_p}，top-k {top_k}。</translation>
     </message>
@@ -2242,6 +2254,14 @@
     <message>
         <source>About {vram} on the graphics card and {ram} in memory; expect roughly {words} words per second.</source>
         <translation>显卡上约 {vram}，内存中约 {ram}；预计每秒大约 {words} 个词。</translation>
+    </message>
+    <message>
+        <source>It keeps about {pages:,} pages of a conversation in mind; older parts of a longer one are set aside.</source>
+        <translation>它能记住约 {pages:,} 页的对话；更长的对话会先放下较早的部分。</translation>
+    </message>
+    <message>
+        <source>It keeps less than a page of a conversation in mind; older parts of a longer one are set aside.</source>
+        <translation>它只能记住不到一页的对话；更长的对话会先放下较早的部分。</translation>
     </message>
     <message>
         <source>Other programs are using memory this model needs; close some first.</source>

@@ -45,6 +45,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Conversation": ("대화", "对话"),
     "Type a message below and press Enter to send it.": (
         "아래에 메시지를 입력하고 Enter 키를 눌러 보내세요.", "在下方输入消息，然后按 Enter 发送。"),
+    "Earlier messages are no longer sent to the model: its memory begins here.": (
+        "앞의 메시지는 더 이상 모델에 보내지 않습니다. 모델의 기억은 여기서 시작됩니다.",
+        "之前的消息不再发送给模型：它的记忆从这里开始。"),
     "What the assistant is doing": ("도우미가 하고 있는 일", "助手正在做什么"),
     "Message": ("메시지", "消息"),
     "Enter sends the message; Shift+Enter starts a new line.": (

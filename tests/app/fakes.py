@@ -57,6 +57,7 @@ class FakeScript:
     answer: tuple[str, ...] = ("Hello", " there", "!", " Here", " is", " **bold**", " text.")
     token_delay: float = 0.005
     fail_chat: EngineError | None = None       # next chat fails after a few tokens
+    fail_at: int = 3                            # ... before this one (1: before any)
     fail_load: EngineError | None = None
     fallbacks: tuple[str, ...] = ()
     record_routing: bool = True
@@ -66,6 +67,9 @@ class FakeScript:
     # Documents and questions run the engine's own code (reading, index, passages, citation
     # checks) against this model (tests/scripted_model.py), unless a test sets ``documents``.
     document_model: object | None = None
+    # Per chat, optional: what the engine says of the conversation's place in its memory
+    # (engine.api.ContextReport: turns left out, tokens it takes, thinking stopped).
+    contexts: list = field(default_factory=list)
 
 
 class ScriptedModels:
@@ -116,7 +120,7 @@ class ScriptedModel:
             if stop.is_set():
                 reason = StopReason.STOPPED
                 break
-            if self.script.fail_chat is not None and index == 3:
+            if self.script.fail_chat is not None and index == self.script.fail_at:
                 error, self.script.fail_chat = self.script.fail_chat, None
                 raise error
             text += piece
@@ -125,7 +129,9 @@ class ScriptedModel:
             time.sleep(max(0.0, start + index * self.script.token_delay - time.perf_counter()))
         emit(RequestFinished(request.request_id, text,
                              self._stats(request, len(text.split()), start, reason),
-                             request.conversation_id))
+                             request.conversation_id,
+                             context=self.script.contexts.pop(0) if self.script.contexts
+                             else None))
 
     def document(self, request: DocumentRequest, stop: CancelToken, emit) -> None:
         from engine.documents.summarize import DocumentSummarizer

@@ -207,7 +207,7 @@ def test_a_version_3_history_gains_the_document_list_and_keeps_its_messages(tmp_
     db.commit()
     db.close()
     store = HistoryStore(path)
-    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     assert [m.content for m in store.messages(1)] == ["kept"] and store.documents(1) == []
     store.close()
 

@@ -23,8 +23,9 @@ def test_real_engine_drives_the_gauge_with_measured_numbers(qtbot, qapp, qloop, 
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
     rotary = RotaryApp(qapp, qloop, real_backend(), paths)
-    steps, loaded = [], []
+    steps, loaded, finished = [], [], []
     rotary.bridge.stats.connect(steps.append)
+    rotary.bridge.finished.connect(finished.append)
     rotary.bridge.model_loaded.connect(loaded.append)
     try:
         rotary.start()
@@ -40,13 +41,15 @@ def test_real_engine_drives_the_gauge_with_measured_numbers(qtbot, qapp, qloop, 
         model, sections = gauge.model, gauge.sections
         # Every number on the gauge is the engine's own last measurement.
         assert last.decode_tps > 0 and model.decode_tps == last.decode_tps
-        assert model.context_used == last.context_used > last.prompt_tokens > 0
+        # Memory: what the conversation takes as its next turn sends it (the engine's count
+        # of the prompt and the answer's text), not the last step's cache.
+        assert model.context_used == finished[-1].context.kept_tokens > last.prompt_tokens > 0
         assert model.context_size == last.context_size == loaded[0].recipe.n_ctx
         words = round(last.decode_tps * model.words_per_token)
         assert sections["speed"].caption.text() == \
             f"Writing speed: about {words} words a second"
         assert f"writing {last.decode_tps:.1f} tokens per second" in sections["speed"].toolTip()
-        assert f"{last.context_used:,} of {last.context_size:,} tokens used" in \
+        assert f"{model.context_used:,} of {last.context_size:,} tokens used" in \
             sections["context"].toolTip()
         # The engine reports no expert hit rate (yet): the gauge must not invent one.
         reported = [s.expert_hit_rate for s in steps if s.expert_hit_rate is not None]

@@ -325,3 +325,23 @@ def test_four_desks_at_once_get_their_own_whole_answers(server):
         assert finished.stats.generated_tokens == min(length, outcomes[-1].stats.generated_tokens)
         texts.append(finished.text)
     assert texts[-1] == DEMO_TEXT and len(set(texts)) == 4
+
+
+def test_a_long_conversation_on_the_server_slides_instead_of_failing(server):
+    """Issue 35: the server's size is learnt from its first refusal; from then on the oldest
+    turns go (the server's own tokenizer counts them) and every turn is answered."""
+    recorder = Recorder()
+    engine = connected(server.url, recorder)
+    history: list[ChatMessage] = []
+    left = []
+    try:
+        for turn in range(8):
+            history.append(ChatMessage("user", f"turn {turn}: " + "tell me more " * 20))
+            event = recorder.until(engine.chat(ChatRequest(tuple(history), max_tokens=100,
+                                                           temperature=0.0)))
+            assert isinstance(event, RequestFinished), event
+            left.append(event.context.left_out if event.context else 0)
+            history.append(ChatMessage("assistant", event.text))
+        assert engine.server.context_size == 512 and sum(left) > 0, left
+    finally:
+        engine.shutdown()

@@ -1,0 +1,163 @@
+"""Which turns of a conversation the model still sees, and how long it may think.
+
+A conversation never hits a wall: when the next prompt would not fit, its oldest turns stop
+being sent (Ollama drops the oldest messages; LM Studio calls it a rolling window). The
+system prompt and the newest message always stay; a document's retrieved passages travel in
+the newest message (engine/documents/ask.py), so they stay too. Only a newest message that
+cannot fit by itself is an error (``MessageTooLongError``).
+
+The room is split so that an answer always has some: ``answer`` tokens (the request's
+length, at most a quarter of the context) and, for a model that thinks, ``thinking`` tokens
+(a quarter of the context) are kept free when the prompt is fitted; the prompt may use the
+rest (``limit``). When turns must go, enough go that the prompt falls to ``target`` (two
+thirds of the limit), not just under the limit: the window's start then stays where it is
+for the next few turns, so the kept prefix is still in the KV cache and only the new turn is
+read (dropping the fewest turns each time moves the start every turn, and every turn reads
+the whole prompt again; tests/engine/test_context_window.py measures both).
+
+Thinking gets a budget: what the context has left after the prompt and the answer's room.
+At the budget the model is steered to answer: a short transition sentence and the format's
+closing marker are put in its mouth, as Qwen documents for its thinking budget ("Considering
+the limited time by the user, I have to give the solution based on the thinking directly
+now.\\n</think>.\\n\\n"), and the answer follows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from engine.api import ChatMessage
+from engine.errors import MessageTooLongError
+from engine.messages import msg
+from engine.plan.speed import WORDS_PER_TOKEN
+
+ANSWER_SHARE = 4        # the answer's room: at most a quarter of the context
+THINKING_SHARE = 4      # a thinking model keeps a quarter of the context to think in
+TARGET_SHARE = 2 / 3    # after a slide the prompt takes at most this share of its limit
+MIN_ANSWER = 16         # a newest message that leaves less than this cannot be answered
+# Qwen's documented words before its closing marker (Qwen3 model card, "thinking budget").
+TRANSITION = ("Considering the limited time by the user, I have to give the solution based "
+              "on the thinking directly now.")
+
+
+@dataclass(frozen=True)
+class Room:
+    """How the context is shared between prompt, thinking and answer (tokens)."""
+
+    n_ctx: int
+    answer: int
+    thinking: int
+
+    @property
+    def limit(self) -> int:
+        """The most tokens a prompt may take."""
+        return max(1, self.n_ctx - self.answer - self.thinking)
+
+    @property
+    def target(self) -> int:
+        """What a prompt is cut down to once turns must go."""
+        return max(1, int(self.limit * TARGET_SHARE))
+
+
+def room_for(n_ctx: int, max_tokens: int, can_think: bool) -> Room:
+    return Room(n_ctx, min(max_tokens, n_ctx // ANSWER_SHARE),
+                n_ctx // THINKING_SHARE if can_think else 0)
+
+
+@dataclass(frozen=True)
+class Window:
+    """The messages sent, and how many of the oldest (after the system prompt) were left out."""
+
+    messages: tuple[ChatMessage, ...]
+    left_out: int
+    prompt_tokens: int
+
+
+Count = Callable[[Sequence[ChatMessage]], int]     # the rendered prompt's tokens
+
+
+def fit(messages: Sequence[ChatMessage], count: Count, room: Room) -> Window:
+    """The newest messages that fit under ``room.limit`` (cut to ``room.target`` when
+    something must go); the leading system messages and the last message always stay."""
+    messages = tuple(messages)
+    whole = count(messages)
+    if whole <= room.limit:
+        return Window(messages, 0, whole)
+    system = _leading_system(messages)
+    turns = messages[len(system):]
+    alone = count(system + turns[-1:])
+    if alone > room.limit:      # the newest message alone: it is read if it leaves any room
+        if alone > room.n_ctx - MIN_ANSWER:
+            raise _too_long(alone, room)
+        return Window(system + turns[-1:], len(turns) - 1, alone)
+    # The fewest left out that reach the target: prompts shrink as more are left out, so
+    # a binary search needs log2(turns) renders, not one per turn.
+    low, high = 1, len(turns) - 1          # ``high`` leaves only the last message
+    while low < high:
+        middle = (low + high) // 2
+        if count(system + _from_user(turns[middle:])) <= room.target:
+            high = middle
+        else:
+            low = middle + 1
+    kept = _from_user(turns[low:])
+    left_out = len(turns) - len(kept)
+    return Window(system + kept, left_out, count(system + kept))
+
+
+def _leading_system(messages: tuple[ChatMessage, ...]) -> tuple[ChatMessage, ...]:
+    n = 0
+    while n < len(messages) - 1 and messages[n].role == "system":
+        n += 1
+    return messages[:n]
+
+
+def _from_user(turns: tuple[ChatMessage, ...]) -> tuple[ChatMessage, ...]:
+    """Start the kept turns at a user message where there is one (templates such as
+    Gemma's and Mistral's refuse a conversation that begins with the assistant)."""
+    for at in range(len(turns) - 1):
+        if turns[at].role == "user":
+            return turns[at:]
+    return turns[-1:]
+
+
+def _too_long(tokens: int, room: Room) -> MessageTooLongError:
+    return MessageTooLongError(
+        msg("runtime.message_too_long", words=_words(tokens),
+            room=_words(room.n_ctx - MIN_ANSWER)),
+        f"the newest message needs {tokens} prompt tokens; the context holds {room.n_ctx} "
+        f"and an answer needs at least {MIN_ANSWER}")
+
+
+def _words(tokens: int) -> int:
+    return max(10, int(round(tokens * WORDS_PER_TOKEN, -1)))
+
+
+def thinking_budget(n_ctx: int, prompt_tokens: int, room: Room, closing_tokens: int) -> int:
+    """Tokens the model may think before it is steered to answer: what the context has
+    left after the prompt, the answer's room and the closing words."""
+    return max(0, n_ctx - prompt_tokens - room.answer - closing_tokens)
+
+
+def closing_text(family: str, think_close: str) -> tuple[str, str]:
+    """(what is put in the model's mouth at the budget, the part of it the reply parser
+    reads as markers), for the chat format's family (engine/runtime/chat_format.py)."""
+    if family == "harmony":
+        marker = "<|end|><|start|>assistant<|channel|>final<|message|>"
+        return TRANSITION + marker, marker
+    if family == "gemma4":
+        return TRANSITION + think_close, think_close
+    marker = f"\n{think_close}\n\n"
+    return f"\n\n{TRANSITION}{marker}", marker
+
+
+def may_think(fmt, think: bool | None) -> bool:
+    """Will this answer think (``fmt``: engine/runtime/chat_format.ChatFormat)? Harmony
+    models think at every effort; a switch the user set decides; else the model's default."""
+    if not fmt.can_think:
+        return False
+    if fmt.family == "harmony":
+        return True
+    if fmt.can_switch and think is not None:
+        return bool(think)
+    return bool(fmt.thinks_by_default or not fmt.can_switch)
