@@ -283,7 +283,6 @@ class GenerationRun:
                     resident_experts=cache.resident())
 
     @property
-    @property
     def context_report(self) -> ContextReport:
         """What the model saw of the conversation, and what the next turn will send: the
         prompt plus the answer's text (its thinking is never sent again)."""
