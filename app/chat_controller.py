@@ -218,11 +218,13 @@ class ChatController(QObject):
 
     def document_failed(self, conversation_id: int | None) -> None:
         """The document a new conversation was named for could not be read: it is named
-        for what it does hold (its documents, its first message), else "New chat" until
-        it holds something."""
+        for what it does hold (its documents, its first message); holding nothing, it goes."""
         if conversation_id not in self.provisional or not self.history.exists(conversation_id):
             return
         documents = self.history.documents(conversation_id)
+        if not documents and not self.history.messages(conversation_id):
+            self.delete(conversation_id)       # it holds nothing: no empty "New chat" stays
+            return
         first = next((m.content for m in self.history.messages(conversation_id)
                       if m.role == "user" and not is_document(m)), "")
         if documents or first:

@@ -118,11 +118,11 @@ class ConversationDocuments(QObject):
         if self.flow.waits_for_model():     # a moment after the wizard's Finish
             self.flow.hold(paths)
             return True
-        first, *rest = paths
-        if not self.flow.open_file(first):
-            return False
-        self.waiting = list(rest)
-        return True
+        self.waiting = list(paths)
+        # Several files: each one's outcome is said on its own line once all were tried.
+        self.flow.outcomes = [] if len(paths) > 1 else None
+        self._next()
+        return self.flow.path is not None
 
     def read_held(self, *_ready) -> None:
         """The model is ready: the documents attached while it loaded are read now."""
@@ -156,3 +156,17 @@ class ConversationDocuments(QObject):
         while self.waiting:
             if self.flow.open_file(self.waiting.pop(0)):
                 return
+        self._say_outcomes()
+
+    def _say_outcomes(self) -> None:
+        """One notice for files attached together: a line for each, read or why not."""
+        outcomes, self.flow.outcomes = self.flow.outcomes, None
+        failed = [name for name, problem in outcomes or () if problem]
+        if not failed:
+            return                      # all read: the list above the messages shows them
+        lines = [tr("{name}: read.").format(name=name) if not problem
+                 else tr("{name}: not read. {why}").format(name=name, why=problem)
+                 for name, problem in outcomes or ()]
+        head = tr("{failed} of {count} files could not be read:").format(
+            failed=len(failed), count=len(outcomes or ()))
+        self.flow.problem = self.flow.notices.warning("\n".join([head, *lines]))

@@ -772,4 +772,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'The office server did not start the model. See the notice at the top.': (
         '사무실 서버가 모델을 시작하지 않았습니다. 위쪽 알림을 확인하세요.',
         '办公室服务器未启动模型。请查看顶部的通知。'),
+    # ---- issue 37: files attached together, help, plain words ----
+    '{name}: read.': ('{name}: 읽었습니다.', '{name}：已读取。'),
+    '{name}: not read. {why}': ('{name}: 읽지 못했습니다. {why}', '{name}：未能读取。{why}'),
+    '{failed} of {count} files could not be read:': (
+        '파일 {count}개 중 {failed}개를 읽지 못했습니다:', '{count} 个文件中有 {failed} 个无法读取：'),
 }

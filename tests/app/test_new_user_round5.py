@@ -1,0 +1,58 @@
+"""What a new user tripped over in the fifth round (issue 37): every attached file accounted
+for, no empty conversations left behind, help and the log within reach, figures that agree."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+from tests.app.conftest import wait_idle
+from tests.app.test_document_questions import app_with_documents, budget_pdf, contracts_pdf, drop
+
+
+def _xlsx_bytes() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+    return buffer.getvalue()
+
+
+def test_each_file_attached_together_gets_its_own_line(qtbot, make_app, tmp_path):
+    """Four bad files and a good one at once: one notice names every file, the good one is
+    read, and no empty "New chat" is left behind by the files that failed."""
+    rotary, _ = app_with_documents(make_app, qtbot)
+    empty = tmp_path / "empty.pdf"
+    empty.write_bytes(b"")
+    picture = tmp_path / "picture.pdf"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
+    sheet = tmp_path / "sheet.docx"
+    sheet.write_bytes(_xlsx_bytes())
+    renamed = tmp_path / "renamed.docx"
+    renamed.write_bytes(contracts_pdf(tmp_path / "source.pdf").read_bytes())
+    good = budget_pdf(tmp_path / "budget.pdf")
+    drop(rotary.window.chat.input, empty, picture, sheet, renamed, good)
+    qtbot.waitUntil(lambda: rotary.window.notice_bar.isVisible(), timeout=15000)
+    wait_idle(qtbot, rotary)
+    said = rotary.window.notice_bar.message.text()
+    lines = said.splitlines()
+    for name in ("empty.pdf", "picture.pdf", "sheet.docx", "renamed.docx", "budget.pdf"):
+        assert sum(line.startswith(name + ":") for line in lines) == 1, said
+    assert [line for line in lines if line.startswith("budget.pdf")] == ["budget.pdf: read."]
+    kept = rotary.history.list_conversations()          # one, holding what was read
+    assert len(kept) == 1, [c.title for c in kept]
+    assert [d.name for d in rotary.history.documents(kept[0].id)] == ["renamed.docx",
+                                                                       "budget.pdf"]
+
+
+def test_a_failed_attach_leaves_no_empty_new_chat(qtbot, make_app, tmp_path):
+    rotary, _ = app_with_documents(make_app, qtbot)
+    for number in range(3):
+        empty = tmp_path / f"empty{number}.pdf"
+        empty.write_bytes(b"")
+        drop(rotary.window.chat.input, empty)
+        qtbot.waitUntil(lambda: rotary.window.notice_bar.isVisible(), timeout=10000)
+        wait_idle(qtbot, rotary)
+        rotary.window.notice_bar.dismiss()
+    assert rotary.history.list_conversations() == []
+    assert rotary.chat.conversation_id is None
