@@ -59,6 +59,7 @@ class ModelCheck:
     facts: Any
     recipe: Any
     measured: bool = False  # expected_tps was measured on this computer (app.measured_speed)
+    fitted: str = ""        # why the setting named is for another card than the one found
 
 
 # ---- where the engine functions come from ------------------------------------------
@@ -129,6 +130,22 @@ def auto_preset() -> str:
 def safest_preset() -> str:
     """The preset "Use the safer setting" chooses: the processor only."""
     return facade.SAFEST
+
+
+def fitted_to_card(hardware: HardwareInfo, preset: str) -> str:
+    """Why the setting named is made for a bigger card than the one found ("" when it is
+    not): the smallest card setting is used, fitted to the memory this card has."""
+    if not hardware.gpus:
+        return ""
+    try:
+        made_for = facade.resolve_preset(preset, hardware).vram_gb
+    except EngineError:
+        return ""
+    card = hardware.gpus[0].total_bytes / 2 ** 30
+    if not made_for or made_for <= round(card):
+        return ""
+    return tr("No setting is made for a graphics card as small as this one ({vram} GB), so "
+              "Rotary fits the smallest one to the {vram} GB this card has.").format(vram=f"{card:.1f}")
 
 
 def preset_title(name: str) -> str:
@@ -399,7 +416,8 @@ class EngineBridge(QObject):
         summary = planned.summary
         return ModelCheck(path, planned.facts.name or os.path.basename(path), chosen,
                           summary.level, say(summary.text), summary.expected_tps,
-                          planned.facts, planned.recipe, summary.measured)
+                          planned.facts, planned.recipe, summary.measured,
+                          fitted_to_card(hardware, chosen))
 
     async def run_self_test(self, checks: Callable[[EngineBackend], Any]) -> Any:
         """``checks(backend)`` (app.selftest) on a worker: the wizard's "check my computer"."""

@@ -34,6 +34,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from engine.errors import EngineError
 from app.history import COMPLETE, WRITING, HistoryStore, StoredMessage
 from app.i18n import tr
+from app.korean import particles
 from app.notifications import NotificationService
 
 TITLE_LENGTH = 48
@@ -697,7 +698,7 @@ def no_answer_text(facts, on_server: bool) -> str:
     else:
         why = tr("It ended its answer at once; its chat template may not suit it. Try "
                  "Write again, or another model in Settings.")
-    return tr("The model gave no answer.") + " " + why
+    return tr("The model gave no answer.") + " " + particles(why)
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -717,10 +718,11 @@ def base_model_warning(facts) -> str:
     """Plain words for a model that continues text rather than answering ("" otherwise)."""
     if facts is None or not getattr(facts, "looks_like_base_model", False):
         return ""
-    return tr("“{name}” looks like a base model: it was not trained to chat, so it may "
-              "continue your text instead of answering it. For a helpful assistant, choose "
-              "a model whose name contains “Instruct” or “Chat” in Settings.").format(
-                  name=facts.name or tr("This model"))
+    return particles(tr(
+        "“{name}” looks like a base model: it was not trained to chat, so it may continue "
+        "your text instead of answering it. For a helpful assistant, choose a model whose "
+        "name contains “Instruct” or “Chat” in Settings.").format(
+            name=facts.name or tr("This model")))
 
 
 def conversation_to_markdown(title: str, messages: list[StoredMessage]) -> str:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizard
 from engine.errors import EngineError
 from app.bridge import HardwareInfo, auto_preset, preset_in_a_sentence
 from app.i18n import tr
+from app.korean import particles
 from app.messages import say
 from app.model_check import ModelChooser
 from app.notifications import NotificationService
@@ -184,8 +185,8 @@ class FirstRunWizard(QWizard):
         if result is None:
             self.model_page.recipe.setText("")
             return
-        self.model_page.recipe.setText(tr("Rotary will use {recipe}.").format(
-            recipe=preset_words(result.preset)))
+        self.model_page.recipe.setText(particles(tr("Rotary will use {recipe}.").format(
+            recipe=preset_words(result.preset))))
 
     def use_demo(self) -> None:
         asyncio.ensure_future(self._use_demo())
@@ -210,8 +211,9 @@ class FirstRunWizard(QWizard):
             result = self.chooser.result
             name = tr("the small demo model") if self.using_demo else result.model_name
             self.done_page.summary.setText(
-                tr("Rotary will use {name} with {recipe}. You can change this later in "
-                   "Settings.").format(name=name, recipe=preset_words(result.preset)))
+                particles(tr("Rotary will use {name} with {recipe}. You can change this later "
+                             "in Settings.").format(name=name,
+                                                    recipe=preset_words(result.preset))))
 
     def _emit_completed(self) -> None:
         result = self.chooser.result

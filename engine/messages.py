@@ -177,7 +177,8 @@ CATALOGUE: dict[str, str] = {
     "runtime.placed_gpu": "The model runs on the graphics card {device}: {gpu} of it there and "
                           "{ram} in main memory.",
     "runtime.placed_gpu_slots": "The model runs on the graphics card {device}: {gpu} of it there "
-                                "({slots} of them single experts) and {ram} in main memory.",
+                                "({slots} of it for the parts the conversation uses most) and "
+                                "{ram} in main memory.",
     "runtime.placed_processor": "The model runs on the processor ({ram} in main memory); no "
                                 "graphics card is used.",
     "runtime.placed_with_unused": "{placed} {unused}",
@@ -273,6 +274,14 @@ CATALOGUE: dict[str, str] = {
     "plan.note_all_on_card": "The whole model fits on the graphics card ({card}).",
     "plan.note_parts_on_card": "{on_gpu} of {total} parts of the model are on the graphics "
                                "card ({card}); the rest stays in main memory.",
+    "plan.note_card_holds_slots": "The graphics card ({card}) holds the parts of the model "
+                                  "every word uses, and {slots} of the parts the conversation "
+                                  "uses most, copied there as the text goes; the rest stays "
+                                  "in main memory.",
+    "plan.note_parts_and_slots": "{on_gpu} of {total} parts of the model are on the graphics "
+                                 "card ({card}), with {slots} more there for the parts the "
+                                 "conversation uses most, copied as the text goes; the rest "
+                                 "stays in main memory.",
     "plan.note_slots": "The parts kept in main memory that the conversation uses most are "
                        "also copied to the graphics card as the text goes.",
     "plan.fallback_fewer_parts": "Not enough graphics memory, so more of the model stays in "

@@ -701,9 +701,9 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "The model runs on the graphics card {device}: {gpu} of it there and {ram} in main memory.": (
         "모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에, {ram}는 주 메모리에 있습니다.",
         "模型在显卡 {device} 上运行：其中 {gpu} 在显卡上，{ram} 在主内存中。"),
-    "The model runs on the graphics card {device}: {gpu} of it there ({slots} of them single experts) and {ram} in main memory.": (
-        "모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에(그중 {slots}는 개별 전문가), {ram}는 주 메모리에 있습니다.",
-        "模型在显卡 {device} 上运行：其中 {gpu} 在显卡上（其中 {slots} 是单个专家），{ram} 在主内存中。"),
+    "The model runs on the graphics card {device}: {gpu} of it there ({slots} of it for the parts the conversation uses most) and {ram} in main memory.": (
+        "모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에(그중 {slots}는 대화에 가장 많이 쓰이는 부분용), {ram}는 주 메모리에 있습니다.",
+        "模型在显卡 {device} 上运行：其中 {gpu} 在显卡上（其中 {slots} 用于对话最常用的部分），{ram} 在主内存中。"),
     "The model runs on the processor ({ram} in main memory); no graphics card is used.": (
         "모델이 프로세서에서 실행됩니다(주 메모리 {ram}). 그래픽 카드는 사용하지 않습니다.",
         "模型在处理器上运行（主内存中 {ram}）；未使用显卡。"),
@@ -756,4 +756,11 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "The speeds of the processor and of the link to the graphics card could not be measured, so every expert a word uses may be copied to the graphics card.": (
         "프로세서와 그래픽 카드 연결의 속도를 측정할 수 없어, 한 단어가 쓰는 모든 전문가를 그래픽 카드로 복사할 수 있습니다.",
         "无法测量处理器和显卡连接的速度，因此一个词所用的每个专家都可以复制到显卡。"),
+    # ---- issue 37: what the plan puts on the card, with slots --------------------------
+    "The graphics card ({card}) holds the parts of the model every word uses, and {slots} of the parts the conversation uses most, copied there as the text goes; the rest stays in main memory.": (
+        "그래픽 카드({card})에는 모든 단어에 쓰이는 모델 부분과, 대화에 가장 많이 쓰이는 부분 {slots}가 글이 진행되면서 복사되어 있습니다. 나머지는 주 메모리에 있습니다.",
+        "显卡（{card}）存放每个词都会用到的模型部分，以及随着文本进行复制过去的对话最常用部分 {slots}；其余部分留在主内存中。"),
+    "{on_gpu} of {total} parts of the model are on the graphics card ({card}), with {slots} more there for the parts the conversation uses most, copied as the text goes; the rest stays in main memory.": (
+        "모델의 {total}개 부분 중 {on_gpu}개가 그래픽 카드({card})에 있고, 대화에 가장 많이 쓰이는 부분을 위해 {slots}가 더 있어 글이 진행되면서 복사됩니다. 나머지는 주 메모리에 있습니다.",
+        "模型 {total} 个部分中有 {on_gpu} 个在显卡（{card}）上，另有 {slots} 用于对话最常用的部分，随文本进行复制；其余部分留在主内存中。"),
 }

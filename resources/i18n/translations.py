@@ -777,4 +777,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     '{name}: not read. {why}': ('{name}: 읽지 못했습니다. {why}', '{name}：未能读取。{why}'),
     '{failed} of {count} files could not be read:': (
         '파일 {count}개 중 {failed}개를 읽지 못했습니다:', '{count} 个文件中有 {failed} 个无法读取：'),
+    'No setting is made for a graphics card as small as this one ({vram} GB), so Rotary fits the smallest one to the {vram} GB this card has.': (
+        '이렇게 작은 그래픽 카드({vram} GB)에 맞춘 설정은 없으므로, Rotary는 가장 작은 설정을 이 카드의 {vram} GB에 맞춥니다.',
+        '没有为这么小的显卡（{vram} GB）准备的设置，因此 Rotary 把最小的设置调整到这张显卡的 {vram} GB。'),
 }

@@ -56,3 +56,17 @@ def test_a_failed_attach_leaves_no_empty_new_chat(qtbot, make_app, tmp_path):
         rotary.window.notice_bar.dismiss()
     assert rotary.history.list_conversations() == []
     assert rotary.chat.conversation_id is None
+
+
+def test_the_setting_named_for_a_bigger_card_says_why(qtbot, make_app, tmp_path):
+    """A 2 GB card: the 8 GB laptop setting is the smallest there is; the check says so."""
+    from tests.app.fakes import fake_hardware
+    from tests.app.test_wizard_and_settings_dialog import _model
+    from app.settings import Settings
+    rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(vram_gib=2))
+    wizard = rotary.wizard
+    with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
+        wizard.chooser.check(str(_model(tmp_path)))
+    said = wizard.chooser.verdict.text()
+    assert "8 GB" in wizard.model_page.recipe.text()
+    assert "2.0 GB" in said and "smallest" in said, said
