@@ -29,7 +29,7 @@ from app.settings_dialog import SettingsDialog
 from app.settings_holder import SettingsHolder
 from app.theme import follow_os_theme
 from app.document_view import install_documents
-from app.wiring import connect_chat, connect_engine
+from app.wiring import connect_chat, connect_engine, connect_help
 from app.wizard import FirstRunWizard
 
 
@@ -59,6 +59,7 @@ class RotaryApp(QObject):
         self._wire()
         self.documents = install_documents(self)       # app/document_view.py
         connect_engine(self)                           # every bridge -> GUI connection
+        connect_help(self)                             # Help (F1)
         self._set_model_ready(False, tr("No model loaded"))
         self._apply_chat_settings(self.settings.current)
         self._report_startup_problems(loaded.problems)

@@ -60,6 +60,7 @@ class ModelCheck:
     recipe: Any
     measured: bool = False  # expected_tps was measured on this computer (app.measured_speed)
     fitted: str = ""        # why the setting named is for another card than the one found
+    placed: str = ""        # where the loaded model is, measured, when it is this model
 
 
 # ---- where the engine functions come from ------------------------------------------
@@ -220,6 +221,7 @@ class EngineBridge(QObject):
         self._engine: EngineLike | None = None
         self._server: Any = None          # engine.remote.config.ServerConfig, or None: local
         self._load_id: int | None = None
+        self.loaded: ModelLoaded | None = None     # its measured placement, for the checks
         self._tasks = ThreadPoolExecutor(1, thread_name_prefix="rotary-tasks")
         self._vram_pool = ThreadPoolExecutor(1, thread_name_prefix="rotary-vram")
         self._vram_task: asyncio.Task | None = None
@@ -258,7 +260,12 @@ class EngineBridge(QObject):
 
     def _on_loaded(self, event: ModelLoaded | ServerModelLoaded) -> None:
         self._load_id = None
+        self.loaded = event if isinstance(event, ModelLoaded) else None
         self.model_loaded.emit(event)
+
+    def _on_unloaded(self) -> None:
+        self.loaded = None
+        self.model_unloaded.emit()
 
     # Engine sentences (engine.messages.Msg) are said here, in the interface's language.
     _HANDLERS = {
@@ -270,7 +277,7 @@ class EngineBridge(QObject):
         StepRecord: _on_step,
         RequestFinished: lambda self, e: self.finished.emit(e),
         RequestFailed: _on_failed,
-        ModelUnloaded: lambda self, e: self.model_unloaded.emit(),
+        ModelUnloaded: lambda self, e: self._on_unloaded(),
         DocumentInspected: lambda self, e: self.document_event.emit(e),
         DocumentProgress: lambda self, e: self.document_event.emit(e),
         DocumentFinished: lambda self, e: self.document_event.emit(e),
@@ -417,7 +424,17 @@ class EngineBridge(QObject):
         return ModelCheck(path, planned.facts.name or os.path.basename(path), chosen,
                           summary.level, say(summary.text), summary.expected_tps,
                           planned.facts, planned.recipe, summary.measured,
-                          fitted_to_card(hardware, chosen))
+                          fitted_to_card(hardware, chosen), self._placed(path, chosen))
+
+    def _placed(self, path: str, preset: str) -> str:
+        """The measured placement of the model loaded now, if ``path`` is it with this
+        setting: the estimate stands beside what was measured, never alone against it."""
+        loaded = self.loaded
+        if loaded is None or loaded.placement is None or loaded.recipe.preset != preset or \
+                os.path.realpath(loaded.facts.path) != os.path.realpath(path):
+            return ""
+        return tr("Measured now that it is loaded: {placed}").format(
+            placed=say(loaded.placement.message))
 
     async def run_self_test(self, checks: Callable[[EngineBackend], Any]) -> Any:
         """``checks(backend)`` (app.selftest) on a worker: the wizard's "check my computer"."""

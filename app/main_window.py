@@ -104,6 +104,12 @@ class MainWindow(QMainWindow):
                   QKeySequence("Ctrl+Shift+L"))
         self._add(go_menu, "focus_gauge", tr("Go to the &live numbers"),
                   QKeySequence("Ctrl+Shift+G"))
+        help_menu = self.menuBar().addMenu(tr("&Help"))
+        self._add(help_menu, "help_guide", tr("&Getting started"),
+                  QKeySequence.StandardKey.HelpContents)
+        self._add(help_menu, "help_models", tr("&Where models come from"), None)
+        self._add(help_menu, "help_log", tr("Open the &log folder"), None)
+        self._add(help_menu, "help_about", tr("&About Rotary"), None)
 
     def _add(self, menu, key: str, text: str, shortcut) -> QAction:
         action = QAction(text, self)

@@ -70,3 +70,69 @@ def test_the_setting_named_for_a_bigger_card_says_why(qtbot, make_app, tmp_path)
     said = wizard.chooser.verdict.text()
     assert "8 GB" in wizard.model_page.recipe.text()
     assert "2.0 GB" in said and "smallest" in said, said
+
+
+def test_settings_shows_the_measured_placement_beside_the_estimate(qtbot, make_app):
+    """The estimate alone disagreed with the side panel's measured figures; once the model is
+    loaded, its check in Settings says what was measured, in the panel's words."""
+    import dataclasses
+    from app.messages import say
+    from tests.app.conftest import wait_ready
+    from tests.app.test_where_the_model_runs import on_gpu
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    loaded = rotary.bridge.loaded
+    assert loaded is not None
+    rotary.bridge.loaded = dataclasses.replace(loaded, placement=on_gpu())
+    dialog = rotary.open_settings()
+    with qtbot.waitSignal(dialog.chooser.check_finished, timeout=3000):
+        dialog.chooser.check(loaded.facts.path)
+    said = dialog.chooser.verdict.text()
+    assert "Measured now that it is loaded: " + say(on_gpu().message) in said, said
+    dialog.reject()
+
+
+def test_help_menu_with_f1_about_and_the_log_folder(qtbot, make_app, monkeypatch, tmp_path):
+    import logging
+    from logging.handlers import RotatingFileHandler
+    from PySide6.QtGui import QDesktopServices, QKeySequence
+    from app.__main__ import parse_args
+    from tests.app.conftest import wait_ready
+    log_file = tmp_path / "logs" / "rotary.log"
+    log_file.parent.mkdir()
+    handler = RotatingFileHandler(log_file)
+    logging.getLogger().addHandler(handler)
+    try:
+        rotary = make_app()
+        wait_ready(qtbot, rotary)
+        window, actions = rotary.window, rotary.window.actions
+        titles = [menu.title() for menu in window.menuBar().findChildren(type(
+            window.menuBar().actions()[0].menu()))]
+        assert "&Help" in titles, titles
+        assert actions["help_guide"].shortcut() == QKeySequence("F1")
+        actions["help_guide"].trigger()
+        assert window.help_box.isVisible() and "Attach" in window.help_box.text()
+        window.help_box.close()
+        actions["help_models"].trigger()
+        assert "IT contact" in window.help_box.text() and ".gguf" in window.help_box.text()
+        assert "Hugging Face" in window.help_box.text()
+        window.help_box.close()
+        actions["help_about"].trigger()
+        about = window.help_box.text()
+        assert "Rotary" in about and "PySide6" in about and str(log_file) in about, about
+        window.help_box.close()
+        opened = []
+        monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+        actions["help_log"].trigger()
+        assert [url.toLocalFile() for url in opened] == [str(log_file.parent)]
+        rotary.notices.warning("Something to report", "details")
+        assert str(log_file) in window.notice_bar.details_text()     # "Copy details"
+    finally:
+        logging.getLogger().removeHandler(handler)
+        handler.close()
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+        parse_args(["--help"])
+    assert out.getvalue().startswith("usage: Rotary"), out.getvalue()
