@@ -61,6 +61,7 @@ class ModelCheck:
     measured: bool = False  # expected_tps was measured on this computer (app.measured_speed)
     fitted: str = ""        # why the setting named is for another card than the one found
     placed: str = ""        # where the loaded model is, measured, when it is this model
+    sampling: Any = None    # engine SamplingDefaults this model file asks for (None: unknown)
 
 
 # ---- where the engine functions come from ------------------------------------------
@@ -424,7 +425,8 @@ class EngineBridge(QObject):
         return ModelCheck(path, planned.facts.name or os.path.basename(path), chosen,
                           summary.level, say(summary.text), summary.expected_tps,
                           planned.facts, planned.recipe, summary.measured,
-                          fitted_to_card(hardware, chosen), self._placed(path, chosen))
+                          fitted_to_card(hardware, chosen), self._placed(path, chosen),
+                          facade.sampling_for(path))
 
     def _placed(self, path: str, preset: str) -> str:
         """The measured placement of the model loaded now, if ``path`` is it with this

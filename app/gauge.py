@@ -267,7 +267,7 @@ class GaugeModel:
     def hit_text(self) -> str:
         if self.hit_rate is None:
             return ""
-        return tr("Answered from the graphics card: {pct}%").format(
+        return tr("Ready on the graphics card: {pct}% of the work").format(
             pct=f"{self.hit_rate * 100:.0f}")
 
     def hit_details(self) -> str:
@@ -445,6 +445,10 @@ class GaugeSection(QFrame):
 
     def keyPressEvent(self, event) -> None:
         """Up and Down move between the visible sections of the gauge."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and \
+                "href=" in self.note.text():     # "Details" without a Tab stop of its own
+            self.note.linkActivated.emit("details")
+            return
         step = {Qt.Key.Key_Down: 1, Qt.Key.Key_Up: -1}.get(event.key())
         siblings = [s for s in self.parentWidget().findChildren(GaugeSection)
                     if s.isVisible()] if self.parentWidget() is not None else []
@@ -487,6 +491,8 @@ class GaugeWidget(QFrame):
                          "speed": GaugeSection(self.chart),
                          "context": GaugeSection(self.context_bar),
                          "hits": GaugeSection(_stacked(self.hit_bar, self.layer_strip))}
+        self.hit_details_shown = False
+        self.sections["hits"].note.linkActivated.connect(self.toggle_hit_details)
         self.setMinimumWidth(self.MIN_WIDTH)
         self.setMaximumWidth(self.MAX_WIDTH)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -585,7 +591,13 @@ class GaugeWidget(QFrame):
         self.sections["context"].show_texts(model.context_text(), "", model.context_details())
         self._refresh_hits()
 
+    def toggle_hit_details(self, *_link) -> None:
+        self.hit_details_shown = not self.hit_details_shown
+        self._refresh_hits()
+
     def _refresh_hits(self) -> None:
+        """Plain words and one bar; the engine's view (per part of the model, experts)
+        only behind "Details"."""
         model, section = self.model, self.sections["hits"]
         section.setVisible(model.hit_rate is not None)
         if model.hit_rate is None:
@@ -593,8 +605,13 @@ class GaugeWidget(QFrame):
         self.hit_bar.set_parts([(model.hit_rate, "hits")])
         shares = model.layer_shares()
         self.layer_strip.set_shares(shares)
-        self.layer_strip.setVisible(bool(shares))
-        section.show_texts(model.hit_text(), "", model.hit_details())
+        shown = self.hit_details_shown
+        self.layer_strip.setVisible(bool(shares) and shown)
+        link = '<a href="details">{}</a>'.format(tr("Hide details") if shown else tr("Details"))
+        plain = tr("How much of the model's work for this answer was already on the graphics "
+                   "card: more is faster.")
+        section.show_texts(model.hit_text(), (model.hit_details() + " " if shown else "") + link,
+                           model.hit_details() if shown else plain)
 
     def first_section(self) -> GaugeSection:
         return self.sections["vram"]

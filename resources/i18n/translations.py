@@ -852,4 +852,37 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'none': (
         '없음',
         '无'),
+    'Automatic ({n} of {total})': (
+        '자동({total}개 중 {n}개)',
+        '自动（{total} 个中的 {n} 个）'),
+    'How many parts of the model stay on the graphics card. More is faster but needs more graphics memory; Automatic lets Rotary choose for this computer.': (
+        '모델의 몇 부분을 그래픽 카드에 둘지 정합니다. 많을수록 빠르지만 그래픽 메모리가 더 필요합니다. 자동이면 Rotary가 이 컴퓨터에 맞게 고릅니다.',
+        '模型有多少部分留在显卡上。越多越快，但需要更多显存；选“自动”则由 Rotary 为这台电脑选择。'),
+    'This model is used whole on every word, so this does not apply.': (
+        '이 모델은 단어마다 전체가 쓰이므로 이 설정은 해당되지 않습니다.',
+        '这个模型每个词都会整体用到，因此此项不适用。'),
+    "The model file's own answer variety: {temperature}.": (
+        '모델 파일 자체의 답변 다양성: {temperature}.',
+        '模型文件自带的回答多样性：{temperature}。'),
+    'Recommended for this kind of model: answer variety {temperature}.': (
+        '이런 종류의 모델에 권장: 답변 다양성 {temperature}.',
+        '此类模型的推荐值：回答多样性 {temperature}。'),
+    "Rotary's usual answer variety: {temperature}.": (
+        'Rotary의 기본 답변 다양성: {temperature}.',
+        'Rotary 的常用回答多样性：{temperature}。'),
+    'Ready on the graphics card: {pct}% of the work': (
+        '그래픽 카드에서 준비됨: 작업의 {pct}%',
+        '已在显卡上就绪：{pct}% 的工作'),
+    'Hide details': (
+        '자세한 내용 숨기기',
+        '隐藏详细信息'),
+    'Details': (
+        '자세히',
+        '详细信息'),
+    "How much of the model's work for this answer was already on the graphics card: more is faster.": (
+        '이 답변에서 모델 작업 중 이미 그래픽 카드에 있던 비율입니다. 높을수록 빠릅니다.',
+        '此回答中模型工作已在显卡上的比例：越高越快。'),
+    'No graphics card was found, so models will run on the processor.': (
+        '그래픽 카드가 없어 모델은 프로세서에서 실행됩니다.',
+        '未找到显卡，因此模型将在处理器上运行。'),
 }

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import time
 
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QScrollArea
 
 from engine.api import StepRecord, next_request_id
@@ -50,7 +52,7 @@ def test_gauge_shows_measured_memory_speed_context_and_hits(qtbot, make_app):
     assert sections["context"].caption.text() == "Conversation memory: about 3,100 words left"
     assert "19 of 4,096 tokens used" in sections["context"].accessibleDescription()
     assert gauge.context_bar.parts == [(19 / 4096, "context")]
-    assert sections["hits"].caption.text() == "Answered from the graphics card: 88%"
+    assert sections["hits"].caption.text() == "Ready on the graphics card: 88% of the work"
     assert not sections["hits"].isHidden() and gauge.hit_bar.parts == [(0.875, "hits")]
     assert len(gauge.chart.points) >= 1
 
@@ -202,7 +204,9 @@ def test_slot_cache_numbers_are_in_the_hit_details(qtbot, make_app):
     gauge.refresh()
     section = gauge.sections["hits"]
     assert not section.isHidden() and gauge.hit_bar.parts == [(0.6, "hits")]
-    assert section.caption.text() == "Answered from the graphics card: 60%"
+    assert section.caption.text() == "Ready on the graphics card: 60% of the work"
+    assert "expert" not in section.toolTip().lower()        # plain words first
+    gauge.toggle_hit_details()                                # the engine's view: "Details"
     assert "This word: 6 of 8 experts from the graphics card; 3 MB copied there" in \
         section.toolTip()
 
@@ -223,6 +227,8 @@ def test_per_layer_strip_shows_each_layers_share_from_the_graphics_card(qtbot, m
         gauge.on_stats(step)
     gauge.refresh()
     assert gauge.model.layer_shares() == [1.0, 0.5]
+    assert not gauge.layer_strip.isVisibleTo(gauge)          # behind "Details"
+    QTest.keyClick(gauge.sections["hits"], Qt.Key.Key_Return)
     assert "Per layer, in order: 100%, 50%." in gauge.sections["hits"].toolTip()
     strip = gauge.layer_strip
     assert strip.isVisibleTo(gauge)

@@ -101,7 +101,7 @@ def test_help_menu_with_f1_about_and_the_log_folder(qtbot, make_app, monkeypatch
     log_file = tmp_path / "logs" / "rotary.log"
     log_file.parent.mkdir()
     handler = RotatingFileHandler(log_file)
-    logging.getLogger().addHandler(handler)
+    logging.getLogger().handlers.insert(0, handler)     # before any a test left behind
     try:
         rotary = make_app()
         wait_ready(qtbot, rotary)
@@ -136,3 +136,53 @@ def test_help_menu_with_f1_about_and_the_log_folder(qtbot, make_app, monkeypatch
     with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
         parse_args(["--help"])
     assert out.getvalue().startswith("usage: Rotary"), out.getvalue()
+
+
+def test_the_parts_box_shows_what_automatic_chose_and_steps_from_there(qtbot, make_app,
+                                                                        tmp_path):
+    from tests.app.conftest import wait_ready
+    from tests.app.test_wizard_and_settings_dialog import _model
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    dialog = rotary.open_settings()
+    with qtbot.waitSignal(dialog.chooser.check_finished, timeout=3000):
+        dialog.chooser.check(str(_model(tmp_path)))
+    box = dialog.gpu_layers
+    assert box.value() == box.minimum() and box.text() == "Automatic (4 of 8)", box.text()
+    box.stepBy(1)
+    assert box.value() == 4                     # Automatic's own choice first, not 0
+    box.stepBy(1)
+    assert box.value() == 5
+    assert "Expert" not in box.toolTip() and "GPU" not in box.toolTip()
+    dialog.reject()
+
+
+def test_no_graphics_card_is_said_the_same_way_everywhere(qtbot, make_app):
+    from tests.app.fakes import fake_hardware
+    from app.wizard import describe_hardware
+    rotary = make_app(hardware=fake_hardware(gpu=False))
+    qtbot.waitUntil(lambda: rotary.hardware is not None, timeout=3000)
+    dialog = rotary.open_settings()
+    said = dialog.gpu_layers_note.text()
+    assert "NVIDIA" not in said
+    assert said.split(" This computer")[0] in describe_hardware(fake_hardware(gpu=False))
+    dialog.reject()
+
+
+def test_recommended_variety_follows_the_model_chosen_in_settings(qtbot, make_app, tmp_path):
+    """Gemma's recommendation stayed on screen after choosing another model."""
+    from engine.runtime.sampling import SamplingDefaults
+    from tests.app.conftest import wait_ready
+    from tests.support.reply_models import write_reply_model
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    rotary.loaded_sampling = SamplingDefaults(1.0, 0.95, 64, 0.0, "family")   # Gemma's
+    dialog = rotary.open_settings()
+    assert dialog.sampling_note.text() == ("Recommended for this kind of model: answer "
+                                           "variety 1.0.")
+    assert "top-k" not in dialog.sampling_note.text()            # behind the tooltip
+    with qtbot.waitSignal(dialog.chooser.check_finished, timeout=10000):
+        dialog.chooser.check(str(write_reply_model("qwen35", tmp_path)))
+    assert dialog.sampling_note.text() == "The model file's own answer variety: 0.6."
+    assert "top-k 20" in dialog.sampling_note.toolTip()
+    dialog.reject()

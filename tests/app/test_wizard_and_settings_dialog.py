@@ -100,8 +100,8 @@ def test_expert_layers_are_disabled_without_a_graphics_card(qtbot, make_app):
     qtbot.waitUntil(lambda: rotary.hardware is not None, timeout=3000)
     dialog = rotary.open_settings()
     assert not dialog.gpu_layers.isEnabled()
-    assert "no NVIDIA graphics card" in dialog.gpu_layers_note.text()
-    assert "Expert layers on the GPU" in dialog.gpu_layers.toolTip()
+    assert "No graphics card was found" in dialog.gpu_layers_note.text()
+    assert "parts of the model stay on the graphics card" in dialog.gpu_layers.toolTip()
     dialog.reject()
 
 
@@ -116,7 +116,7 @@ def test_expert_layers_are_disabled_for_a_model_without_experts(qtbot, make_app,
     dialog.chooser.show_result(copy_with(rotary.bridge._check_blocking(str(
         _model(tmp_path)), None), facts=dense))
     assert not dialog.gpu_layers.isEnabled()
-    assert dialog.gpu_layers_note.text() == "This model is not made of experts, so this does not apply."
+    assert dialog.gpu_layers_note.text() == "This model is used whole on every word, so this does not apply."
     dialog.reject()
 
 

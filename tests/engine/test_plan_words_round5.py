@@ -32,3 +32,10 @@ def test_engine_plan_does_not_say_nothing_is_on_the_card(qwen36_path, capsys, mo
     assert cli.main(["plan", qwen36_path, "--vram", "8", "--ram", "32"]) == 0
     out = capsys.readouterr().out
     assert "0 of 40 parts" not in out, out
+
+
+def test_the_demo_answer_says_no_experts_and_repeats_no_word():
+    from engine.demo.demo_model import DEMO_TEXT
+    assert "expert" not in DEMO_TEXT.lower()
+    words = DEMO_TEXT.split()
+    assert len(words) == len(set(words))          # the demo's chain never branches
