@@ -147,6 +147,7 @@ class RotaryApp(QObject):
     def start(self, autoload: bool = True, wizard: bool = True) -> None:
         self.window.show()
         self.refresh_conversations()
+        self._open_latest()
         self.bridge.start_vram_polling()
         asyncio.ensure_future(self._probe_for_gauge())
         crashed = self.loader.check_previous_crash()
@@ -154,6 +155,13 @@ class RotaryApp(QObject):
             self.loader.start()
         if wizard and not self.settings.current.first_run_done:
             self.open_wizard()
+
+    def _open_latest(self) -> None:
+        """After a restart the latest conversation is open and selected (an empty window
+        with nothing selected looked as if the conversations were lost)."""
+        latest = self.history.list_conversations()
+        if latest and self.chat.conversation_id is None:
+            self.chat.open_conversation(latest[0].id)
 
     async def _probe_for_gauge(self) -> None:
         try:

@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 
 import platformdirs
-from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget)
@@ -173,8 +173,9 @@ class DocumentPanel(QFrame):
         self.running.hide()
         self.waiting.hide()
         self._reveal()
-        if self.isVisible():
-            self.summarize_button.setFocus()
+        # Focus stays where the user types (app.document_view.install_documents puts it in
+        # the message box): on Summarise, a second Enter started a summary by accident.
+        announce(self.found, self.found.text())
 
     def show_started(self, name: str = "") -> None:
         # what it holds stays; the invitation to choose goes (Write again: no look before)
@@ -275,6 +276,8 @@ def install_documents(rotary) -> DocumentFlow:
         widget.setAcceptDrops(True)
         widget.installEventFilter(drops)
     _connect(flow, panel)
+    flow.overview_ready.connect(lambda _overview: panel.isVisible() and pane.input.setFocus(
+        Qt.FocusReason.OtherFocusReason))
     rotary.document_questions = DocumentQuestions(rotary.chat, rotary.bridge, rotary.history,
                                                   language, rotary)
     pane.document_panel, pane.attach_button, flow.panel = panel, attach, panel

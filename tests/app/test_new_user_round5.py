@@ -186,3 +186,36 @@ def test_recommended_variety_follows_the_model_chosen_in_settings(qtbot, make_ap
     assert dialog.sampling_note.text() == "The model file's own answer variety: 0.6."
     assert "top-k 20" in dialog.sampling_note.toolTip()
     dialog.reject()
+
+
+def test_enter_after_attaching_does_not_start_a_summary(qtbot, make_app, tmp_path):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    rotary, _ = app_with_documents(make_app, qtbot)
+    rotary.window.activateWindow()
+    pane = rotary.window.chat
+    pane.input.setFocus()
+    drop(pane.input, budget_pdf(tmp_path / "budget.pdf"))
+    panel = pane.document_panel
+    qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=10000)
+    assert not panel.summarize_button.hasFocus()
+    assert pane.input.hasFocus() or rotary.qapp.focusWidget() in (None, pane.input)
+    QTest.keyClick(pane.input, Qt.Key.Key_Return)        # the second Enter of the issue
+    qtbot.wait(200)
+    assert not rotary.documents.running and rotary.documents.request_id is None
+    assert panel.options.isVisible()
+
+
+def test_after_a_restart_the_latest_conversation_is_open_and_selected(qtbot, make_app):
+    from app.history import HistoryStore, StoredMessage
+    from app.paths import default_paths
+    history = HistoryStore(default_paths().history_db)
+    older = history.create_conversation("Older")
+    history.append(older, StoredMessage("user", "first"))
+    latest = history.create_conversation("Latest")
+    history.append(latest, StoredMessage("user", "second"))
+    history.close()
+    rotary = make_app()
+    assert rotary.chat.conversation_id == latest
+    assert rotary.window.conversations.selected_id() == latest
+    assert [m.content for m in rotary.chat.messages] == ["second"]
