@@ -33,6 +33,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine.errors import EngineError
 from app.history import COMPLETE, WRITING, HistoryStore, StoredMessage
+from app.error_text import error_text
 from app.i18n import tr
 from app.korean import particles
 from app.notifications import NotificationService
@@ -615,7 +616,9 @@ class ChatController(QObject):
             log.warning("an answer the user left failed: %s (%s)", error.message,
                         error.details)
         # What was written so far stays as it is; the error is only in the notification.
-        self._end(request_id, "", {"stop_reason": "failed"})
+        # Its reason stays under the answer once the notice is dismissed.
+        self._end(request_id, "", {"stop_reason": "failed",
+                                   "failed_because": error_text(error)[0]})
 
     def _end(self, request_id: int, text: str, stats: dict) -> None:
         answer = self.answers.pop(request_id, None)

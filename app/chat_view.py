@@ -597,7 +597,8 @@ class ChatPane(QWidget):
         else:
             widget.show_final(message.content)
             widget.set_streaming(False)
-            widget.show_status(_status_for(reason))
+            widget.show_status(_failed_status(message) if reason == "failed"
+                               else _status_for(reason))
         self.announcer.finish(_announcement_for(reason))
         self._update_regenerate_buttons()
 
@@ -672,9 +673,16 @@ def _stored_status(message: StoredMessage) -> str:
     if message.status == WRITING:
         return tr("This answer is still being written…")
     if message.stats.get("stop_reason") == "failed":
-        return tr("This answer was not finished.")
+        return _failed_status(message)
     return _status_for(message.stats.get("stop_reason", "")) if message.role == "assistant" \
         else ""
+
+
+def _failed_status(message: StoredMessage) -> str:
+    """Why the answer was not finished, kept with it (the notice can be dismissed)."""
+    why = message.stats.get("failed_because", "")
+    return tr("This answer was not finished: {why}").format(why=why) if why \
+        else tr("This answer was not finished.")
 
 
 def _announcement_for(reason: str) -> str:

@@ -31,6 +31,7 @@ REFRESH_MS = 250
 SPEED_WINDOW_S = 60.0       # the writing-speed chart shows the last minute
 SPEED_MIN_SPAN_S = 10.0     # ...but a first short answer is not a sliver at the right edge
 SPEED_SAMPLE_S = 0.25       # at most four points a second
+SPEED_STALL_S = 1.0         # no step for this long: the answer ended, the chart stands still
 
 
 def _gb(n_bytes: int) -> str:
@@ -70,6 +71,8 @@ class GaugeModel:
     layer_hits: list = field(default_factory=list)   # [cached layer] hits over this answer
     layer_routed: int = 0                    # routed experts per layer over this answer
     speeds: deque = field(default_factory=deque)    # (monotonic time, tokens/s)
+    latest: tuple[float, float] | None = None       # the newest step's, between samples
+    last_step_at: float | None = None
     request_floor: int = 0                   # steps of requests up to this id are stale
     reading_document: bool = False           # the steps are a document summary's
 
@@ -101,8 +104,20 @@ class GaugeModel:
         if step.generated_tokens > 1 and (not self.speeds
                                           or now - self.speeds[-1][0] >= SPEED_SAMPLE_S):
             self.speeds.append((now, step.decode_tps))
+        if step.generated_tokens > 1:
+            self.latest = (now, step.decode_tps)
+        self.last_step_at = now
         self.forget_old_speeds(now)
         return True
+
+    def chart_time(self, now: float) -> float:
+        """The chart's "now": it stops moving once the steps stop (the answer ended)."""
+        return now if self.last_step_at is None else min(now, self.last_step_at + SPEED_STALL_S)
+
+    def chart_samples(self) -> list[tuple[float, float]]:
+        """The samples and the newest step: a short answer draws a line, not nothing."""
+        newer = self.latest is not None and (not self.speeds or self.latest[0] > self.speeds[-1][0])
+        return list(self.speeds) + ([self.latest] if newer and self.latest else [])
 
     def _add_layer_hits(self, step) -> None:
         """Sum each layer's hits over the answer; k routed experts per layer and token."""
@@ -131,6 +146,7 @@ class GaugeModel:
         self.layer_hits, self.layer_routed = [], 0
         self.uploaded_bytes = 0
         self.speeds.clear()
+        self.latest = self.last_step_at = None
 
     def reset_model(self, floor: int) -> None:
         """Another model is loading: nothing of the previous one stays on screen."""
@@ -566,12 +582,15 @@ class GaugeWidget(QFrame):
 
     def _tick(self) -> None:
         # The chart moves left as time passes, so it repaints while it holds points.
-        if self._dirty or self.model.speeds:
+        last = self.model.last_step_at
+        if self._dirty or (last is not None and time.monotonic() - last
+                           < SPEED_STALL_S + 2 * REFRESH_MS / 1000):
             self.refresh()
 
     def refresh(self) -> None:
         self._dirty = False
-        model, now = self.model, time.monotonic()
+        model = self.model
+        now = model.chart_time(time.monotonic())
         model.forget_old_speeds(now)
         parts = model.vram_parts()
         self.vram_bar.set_parts([] if parts is None else [(parts[0], "model"),
@@ -582,7 +601,7 @@ class GaugeWidget(QFrame):
         self.sections["ram"].show_texts(
             model.ram_text(), "", tr("Resident memory (RSS) of the Rotary process, measured "
                                      "by the operating system."))
-        self.chart.set_samples(model.speeds, now)
+        self.chart.set_samples(model.chart_samples(), now)
         self.sections["speed"].show_texts(model.writing_text(), model.reading_text(),
                                           model.speed_details())
         fraction = model.context_fraction()

@@ -47,6 +47,9 @@ class MainWindow(QMainWindow):
         middle = QWidget()
         middle_layout = QVBoxLayout(middle)
         middle_layout.setContentsMargins(0, 0, 0, 0)
+        # Notices sit above the chat only: one that appears never moves the conversation
+        # list (a click meant for one conversation landed on the next).
+        middle_layout.addWidget(self.notice_bar)
         middle_layout.addWidget(self.loading)
         middle_layout.addWidget(self.chat, 1)
         splitter = self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -57,7 +60,6 @@ class MainWindow(QMainWindow):
         splitter.setSizes([230, 680, 270])
         central = QWidget()
         layout = QVBoxLayout(central)
-        layout.addWidget(self.notice_bar)
         layout.addWidget(splitter, 1)
         self.setCentralWidget(central)
 

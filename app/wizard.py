@@ -48,7 +48,7 @@ class HardwarePage(QWizardPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle(tr("Your computer"))
-        self.found = QLabel(tr("Looking at your computer…"))
+        self.found = QLabel(tr("Press “Check my computer” to see what this computer has."))
         self.found.setWordWrap(True)
         self.found.setAccessibleName(tr("What Rotary found on this computer"))
         layout = QVBoxLayout(self)
@@ -84,6 +84,13 @@ class ModelPage(QWizardPage):
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(tr("Choose a model file (.gguf) with Browse, or drag it onto "
                                    "this window.")))
+        self.where_from = QLabel(tr(
+            "A model is one large file whose name ends in .gguf. At work, ask your IT contact "
+            "for one; if you are allowed to download files, Hugging Face (huggingface.co) "
+            "publishes many. Help → Where models come from says more."))
+        self.where_from.setWordWrap(True)
+        self.where_from.setObjectName("hint")
+        layout.addWidget(self.where_from)
         for part in (chooser, self.recipe, self.demo_button, demo_note):
             layout.addWidget(part)
         chooser.check_finished.connect(self._on_check_changed)
@@ -153,7 +160,8 @@ class FirstRunWizard(QWizard):
             return
         self.preset = self.bridge.preset_for(self.hardware)
         self.chooser.preset = self.preset
-        self.hardware_page.found.setText(describe_hardware(self.hardware))
+        if self.checking:                  # findings once the user asked for them
+            self.hardware_page.found.setText(describe_hardware(self.hardware))
         self.server_button.setVisible(not self.hardware.gpus)
         self.hardware_found.emit(self.hardware)
 
@@ -168,6 +176,8 @@ class FirstRunWizard(QWizard):
         if self.checking:
             return
         self.checking = True
+        page.found.setText(describe_hardware(self.hardware) if self.hardware is not None
+                           else tr("Looking at your computer…"))
         page.check_result.setText(tr("Checking…"))
         try:
             report = await check_my_computer(self.bridge, self.paths, self.preset)

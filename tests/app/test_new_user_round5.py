@@ -56,6 +56,9 @@ def test_a_failed_attach_leaves_no_empty_new_chat(qtbot, make_app, tmp_path):
         rotary.window.notice_bar.dismiss()
     assert rotary.history.list_conversations() == []
     assert rotary.chat.conversation_id is None
+    gauge = rotary.window.gauge                      # an empty chat: no memory used shown
+    gauge.refresh()
+    assert gauge.model.context_used is None and gauge.context_bar.isHidden()
 
 
 def test_the_setting_named_for_a_bigger_card_says_why(qtbot, make_app, tmp_path):
@@ -219,3 +222,75 @@ def test_after_a_restart_the_latest_conversation_is_open_and_selected(qtbot, mak
     assert rotary.chat.conversation_id == latest
     assert rotary.window.conversations.selected_id() == latest
     assert [m.content for m in rotary.chat.messages] == ["second"]
+
+
+def test_an_unfinished_answer_keeps_its_reason_after_the_notice_goes(qtbot, make_app):
+    from engine.errors import GenerationError
+    from tests.app.conftest import wait_idle, wait_ready
+    from tests.app.fakes import FakeScript
+    rotary = make_app(script=FakeScript(fail_chat=GenerationError("The model stopped "
+                                                                  "unexpectedly.", "x")))
+    wait_ready(qtbot, rotary)
+    assert rotary.chat.send("Hi")
+    wait_idle(qtbot, rotary)
+    rotary.window.notice_bar.dismiss()
+    answer = rotary.window.chat.message_widgets[-1]
+    assert "stopped unexpectedly" in answer.status.text(), answer.status.text()
+    conversation = rotary.chat.conversation_id
+    rotary.chat.new_chat()
+    rotary.chat.open_conversation(conversation)           # as stored in the history
+    answer = rotary.window.chat.message_widgets[-1]
+    assert "stopped unexpectedly" in answer.status.text(), answer.status.text()
+
+
+def test_a_notice_does_not_move_the_conversation_list(qtbot, make_app):
+    from tests.app.conftest import wait_ready
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    window = rotary.window
+    window.resize(1000, 700)
+    qtbot.wait(50)
+    listing = window.conversations.items
+
+    def place():
+        return listing.mapTo(window, listing.rect().topLeft()), listing.height()
+    before = place()
+    rotary.notices.warning("The model could not be loaded. A long sentence that wraps, " * 3)
+    qtbot.waitUntil(window.notice_bar.isVisible, timeout=2000)
+    qtbot.wait(50)
+    assert place() == before
+
+
+def test_the_speed_chart_draws_a_short_answer_and_stands_still_after_it(qtbot, make_app):
+    from engine.api import StepRecord, next_request_id
+    from tests.app.conftest import wait_ready
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    gauge = rotary.window.gauge
+    gauge.reset_conversation()
+    request = next_request_id() + 1
+    for n in (2, 3):                       # a fast answer: two steps within one sample time
+        gauge.on_stats(StepRecord(request, "x", 1, n, 12, 150.0, 1400.0, 0.05, 17, 4096))
+    gauge.refresh()
+    assert len(gauge.chart.points) >= 2, gauge.chart.points    # a line beside the figure
+    qtbot.wait(1300)                       # the answer has ended: no more steps
+    gauge.refresh()
+    first = list(gauge.chart.points)
+    qtbot.wait(600)
+    gauge.refresh()
+    assert gauge.chart.points == first     # the chart no longer scrolls
+
+
+def test_wizard_says_where_a_model_comes_from_and_finds_only_when_asked(qtbot, make_app):
+    from app.settings import Settings
+    rotary = make_app(settings=Settings(), wizard=True)
+    wizard = rotary.wizard
+    hint = wizard.model_page.where_from.text()
+    assert ".gguf" in hint and "IT contact" in hint and "Hugging Face" in hint
+    qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
+    assert "RTX 4060" not in wizard.hardware_page.found.text()
+    assert "Check my computer" in wizard.hardware_page.found.text()
+    qtbot.mouseClick(wizard.hardware_page.check_button, __import__("PySide6.QtCore").QtCore
+                     .Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "RTX 4060" in wizard.hardware_page.found.text(), timeout=3000)
+    qtbot.waitUntil(lambda: not wizard.checking, timeout=20_000)
