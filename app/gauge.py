@@ -234,9 +234,9 @@ class GaugeModel:
         text = (tr("Reading the document: about {n} words a second") if self.reading_document
                 else tr("Reading your message: about {n} words a second")).format(n=words)
         if self.ttft_s is not None and self.ttft_s < 0.05:     # read before (a cached prompt)
-            text += " · " + tr("first word at once")
-        elif self.ttft_s is not None:
-            text += " · " + tr("first word after {s} s").format(s=f"{self.ttft_s:.1f}")
+            text += " · " + _unbroken(tr("first word at once"))
+        elif self.ttft_s is not None:   # one phrase: "6.2초 후 첫" broke before "단어"
+            text += " · " + _unbroken(tr("first word after {s} s").format(s=f"{self.ttft_s:.1f}"))
         return text
 
     def speed_details(self) -> str:
@@ -634,6 +634,11 @@ class GaugeWidget(QFrame):
 
     def first_section(self) -> GaugeSection:
         return self.sections["vram"]
+
+
+def _unbroken(phrase: str) -> str:
+    """A short phrase kept on one line (no-break spaces): a wrap moves it whole."""
+    return phrase.replace(" ", "\u00a0")
 
 
 def _stacked(*drawings: QWidget) -> QWidget:

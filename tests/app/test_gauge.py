@@ -47,7 +47,7 @@ def test_gauge_shows_measured_memory_speed_context_and_hits(qtbot, make_app):
     assert "writing 42.0 tokens per second, reading 150 tokens per second" in \
         sections["speed"].toolTip()
     assert sections["speed"].note.text() == ("Reading your message: about 110 words a second"
-                                             " · first word after 0.1 s")
+                                             " · first\u00a0word\u00a0after\u00a00.1\u00a0s")
     # 7 pieces written: 19 of 4,096 tokens used; (4096 - 19) x 0.75 = 3,058 -> "about 3,100"
     assert sections["context"].caption.text() == "Conversation memory: about 3,100 words left"
     assert "19 of 4,096 tokens used" in sections["context"].accessibleDescription()
@@ -284,7 +284,7 @@ def test_reading_a_document_and_a_cached_prompt_are_said_plainly():
     model = GaugeModel()
     model.on_step(StepRecord(next_request_id(), "x", 1, 2, 900, 600.0, 20.0, 0.0, 902, 4096))
     assert model.reading_text() == ("Reading your message: about 450 words a second"
-                                    " · first word at once")             # was "after 0.0 s"
+                                    " · first\u00a0word\u00a0at\u00a0once")             # was "after 0.0 s"
     model.reading_document = True
     assert model.reading_text().startswith("Reading the document: about 450 words a second")
 

@@ -294,3 +294,30 @@ def test_wizard_says_where_a_model_comes_from_and_finds_only_when_asked(qtbot, m
                      .Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "RTX 4060" in wizard.hardware_page.found.text(), timeout=3000)
     qtbot.waitUntil(lambda: not wizard.checking, timeout=20_000)
+
+
+def test_side_panel_headings_are_bold_in_korean_too(qtbot, make_app):
+    """A Korean font has no semi-bold: weight 600 drew the headings regular."""
+    from PySide6.QtWidgets import QLabel
+    rotary = make_app(autoload=False)
+    gauge = rotary.window.gauge
+    caption = gauge.sections["vram"].caption
+    text = "그래픽 메모리 사용량"
+
+    def ink(label) -> int:
+        label.setText(text)
+        label.adjustSize()
+        image = label.grab().toImage()
+        return sum(1 for x in range(image.width()) for y in range(image.height())
+                   if image.pixelColor(x, y).lightness() < 110)
+    plain = QLabel(parent=gauge)
+    plain.setStyleSheet("font-weight: normal;")
+    assert ink(caption) > 1.15 * ink(plain)
+
+
+def test_the_wait_for_the_first_word_is_never_broken_inside(qtbot):
+    from app.gauge import GaugeModel
+    model = GaugeModel(prompt_tps=150.0, ttft_s=6.2)
+    said = model.reading_text()
+    phrase = said.split(" · ")[1]
+    assert " " not in phrase and "6.2" in phrase, repr(said)
