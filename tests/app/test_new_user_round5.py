@@ -321,3 +321,29 @@ def test_the_wait_for_the_first_word_is_never_broken_inside(qtbot):
     said = model.reading_text()
     phrase = said.split(" · ")[1]
     assert " " not in phrase and "6.2" in phrase, repr(said)
+
+
+def test_korean_particles_follow_the_word_before_them():
+    from app.korean import particles
+    assert particles("Rotary는 Gemma 3 270m을(를) 사용합니다.") == "Rotary는 Gemma 3 270m을 사용합니다."
+    assert particles("Qwen3.6-35B-A3B을(를)") == "Qwen3.6-35B-A3B를"
+    assert particles("설정(그래픽 카드 필요 없음)(으)로 사용") == "설정(그래픽 카드 필요 없음)으로 사용"
+    assert particles("backup.json(으)로 보관") == "backup.json으로 보관"
+    assert particles("“파일”은(는)") == "“파일”은" and particles("“모델”이(가)") == "“모델”이"
+    assert particles("서버(으)로") == "서버로" and particles("파일(으)로") == "파일로"
+
+
+def test_the_wizard_names_the_model_and_setting_with_the_right_particles(qtbot, make_app):
+    from dataclasses import replace
+    from app.settings import Settings
+    from tests.app.fakes import fake_hardware
+    rotary = make_app(settings=replace(Settings(), language="ko"), wizard=True,
+                      hardware=fake_hardware(gpu=False))
+    wizard = rotary.wizard
+    qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
+    wizard.next()
+    with qtbot.waitSignal(wizard.chooser.check_finished, timeout=5000):
+        wizard.model_page.demo_button.click()
+    wizard.next()
+    said = wizard.done_page.summary.text() + wizard.model_page.recipe.text()
+    assert "(를)" not in said and "(으)" not in said and "을(" not in said, said
