@@ -47,6 +47,8 @@ def _action(text: str, accessible: str, slot) -> QPushButton:
     return button
 
 
+CONVERSATION_MIN_HEIGHT = 110    # px: on an 800x600 screen it shrank to ~95 with a document open
+
 class MessageBody(QTextBrowser):
     """Read-only rich text that grows to fit its document (no inner scroll bar) and is
     selectable and readable with the keyboard."""
@@ -360,6 +362,8 @@ class ChatPane(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setAccessibleName(tr("Conversation"))
         self.scroll.setObjectName("conversation")
+        # The document card and the list above it never squeeze the conversation away.
+        self.scroll.setMinimumHeight(CONVERSATION_MIN_HEIGHT)
         self.column = QWidget()
         self.column.setObjectName("conversationColumn")
         self.column_layout = QVBoxLayout(self.column)
@@ -388,6 +392,7 @@ class ChatPane(QWidget):
         self.model_warning.setAccessibleName(tr("About this model"))
         self.model_warning.hide()
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)     # an 800x600 screen needs every line
         layout.addWidget(self.model_warning)
         layout.addWidget(self.scroll, 1)
         layout.addWidget(self.phase)
@@ -421,6 +426,7 @@ class ChatPane(QWidget):
         self.input.setPlaceholderText(tr("Write your message…"))
         self.input.setTabChangesFocus(True)
         self.input.setMaximumHeight(90)
+        self.input.setMinimumHeight(56)           # three lines; less where the screen is small
         self.input.installEventFilter(self)
         self.send_button = _button(tr("Send"), tr("Send the message"), self._send,
                                    "primaryButton")

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
+                               QSizePolicy, QToolButton, QVBoxLayout, QWidget)
 
 from engine.api import DocumentOverview
 from engine.messages import to_data
@@ -26,6 +26,31 @@ from app.i18n import tr
 
 
 VISIBLE_ROWS = 3                  # more documents than this scroll in the list
+
+
+class DocumentLine(QWidget):
+    """A document's name, and under it what it holds: on one line beside the buttons, a
+    small window cut what it holds short ("about 3,6…"); each line is cut only when the
+    window is narrower still, and the whole text is in the tooltip."""
+
+    def __init__(self, name: str, said: str, parent=None) -> None:
+        super().__init__(parent)
+        self.full_text = f"{name} — {said}" if said else name
+        self.setToolTip(self.full_text)
+        self.name = ElidedLabel()                  # a long name is cut in the middle
+        self.name.setText(name)
+        self.holds = ElidedLabel(mode=Qt.TextElideMode.ElideRight)
+        self.holds.setObjectName("documentHolds")
+        self.holds.setText(said)
+        self.holds.setVisible(bool(said))
+        for part in (self.name, self.holds):
+            part.setToolTip(self.full_text)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.name)
+        layout.addWidget(self.holds)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
 
 class DocumentShelf(QFrame):
@@ -55,7 +80,7 @@ class DocumentShelf(QFrame):
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addWidget(self.heading)
         layout.addWidget(self.list_area)
-        self.labels: list[ElidedLabel] = []
+        self.labels: list[DocumentLine] = []
         self.remove_buttons: list[QToolButton] = []
         self.hide()
 
@@ -77,9 +102,7 @@ class DocumentShelf(QFrame):
         row = QWidget()
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
-        said = stored_overview_text(document.overview)
-        label = ElidedLabel(mode=Qt.TextElideMode.ElideRight)   # the name first; all in the tooltip
-        label.setText(f"{document.name} — {said}" if said else document.name)
+        label = DocumentLine(document.name, stored_overview_text(document.overview))
         label.setAccessibleName(tr("Document {name}").format(name=document.name))
         button = QPushButton(tr("Summarise…"))
         button.setAccessibleName(tr("Summarise {name}").format(name=document.name))

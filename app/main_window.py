@@ -60,6 +60,7 @@ class MainWindow(QMainWindow):
         splitter.setSizes([230, 680, 270])
         central = QWidget()
         layout = QVBoxLayout(central)
+        layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(splitter, 1)
         self.setCentralWidget(central)
 

@@ -347,3 +347,41 @@ def test_the_wizard_names_the_model_and_setting_with_the_right_particles(qtbot, 
     wizard.next()
     said = wizard.done_page.summary.text() + wizard.model_page.recipe.text()
     assert "(를)" not in said and "(으)" not in said and "을(" not in said, said
+
+
+def test_800_by_600_keeps_the_conversation_and_the_document_line(qtbot, make_app, tmp_path):
+    """With the document card open, the list of documents and a notice, the window still
+    fits the screen, the conversation keeps a readable height, and what a document holds
+    is said whole (it was cut "about 3,6…")."""
+    rotary, _ = app_with_documents(make_app, qtbot)
+    window = rotary.window
+    window.resize(800, 560)                       # 800x600 less a title bar
+    drop(window.chat.input, budget_pdf(tmp_path / "budget.pdf"))
+    panel, shelf = window.chat.document_panel, window.chat.document_shelf
+    qtbot.waitUntil(lambda: panel.options.isVisible() and len(shelf.labels) == 1, timeout=10000)
+    rotary.notices.warning("3 of 4 files could not be read:\n" + "a.pdf: not read.\n" * 4)
+    qtbot.wait(100)
+    assert window.height() <= 560, window.height()
+    assert window.chat.scroll.height() >= 110, window.chat.scroll.height()
+    assert panel.height() >= panel.minimumSizeHint().height() - 2
+    holds = shelf.labels[0].holds
+    assert holds.text() == holds.full_text == "3 pages, 20 words.", holds.text()
+
+
+def test_the_conversation_shows_its_focus_when_tab_reaches_it(qtbot, make_app):
+    """After Delete, Tab reaches the conversation itself: it showed no focus at all."""
+    from PySide6.QtCore import Qt
+    from tests.app.conftest import wait_ready
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    window = rotary.window
+    window.activateWindow()
+    listing, scroll = window.conversations, window.chat.scroll
+    listing.delete_button.setFocus(Qt.FocusReason.TabFocusReason)
+    plain = scroll.grab().toImage()
+    qtbot.keyClick(listing.delete_button, Qt.Key.Key_Tab)
+    qtbot.waitUntil(scroll.hasFocus, timeout=2000)
+    focused = scroll.grab().toImage()
+    edge = [(x, 0) for x in range(12, scroll.width() - 12, 7)]
+    changed = sum(plain.pixelColor(x, y) != focused.pixelColor(x, y) for x, y in edge)
+    assert changed > len(edge) // 2, f"{changed} of {len(edge)} edge pixels show the focus"
