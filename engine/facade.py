@@ -79,8 +79,8 @@ def sampling_for(path: str | os.PathLike) -> object | None:
         metadata = read_header(path).metadata
     except (EngineError, OSError):
         return None
-    return model_sampling({key: value for key, value in metadata.items()
-                           if isinstance(value, (str, int, float))})  # type: ignore[misc]
+    return model_sampling({key: str(value) for key, value in metadata.items()
+                           if isinstance(value, (str, int, float)) and not isinstance(value, bool)})
 
 
 def forget_unused_documents(index_path: str, keep: set[str]) -> int:
