@@ -156,12 +156,14 @@ CATALOGUE: dict[str, str] = {
                                       "(once)…",
     "runtime.ready": "The model is ready.",
     "runtime.summary_with_note": "{summary} {note}",
-    "runtime.stock_build": "This build of Rotary cannot keep single experts on the graphics card, "
-                           "so whole parts of the model are placed there instead.",
-    "runtime.slots_not_set_up": "Rotary could not keep single experts on the graphics card "
-                                "here, so whole parts of the model are placed there instead.",
-    "runtime.no_memory_for_slots": "There was not enough graphics memory to keep single experts "
-                                   "on the graphics card.",
+    "runtime.stock_build": "This build of Rotary cannot copy the parts of the model a "
+                           "conversation uses most to the graphics card, so whole parts of "
+                           "the model are placed there instead.",
+    "runtime.slots_not_set_up": "Rotary could not copy the parts of the model a conversation "
+                                "uses most to the graphics card here, so whole parts of the "
+                                "model are placed there instead.",
+    "runtime.no_memory_for_slots": "There was not enough graphics memory to copy the parts of "
+                                   "the model a conversation uses most to the graphics card.",
     "runtime.not_enough_memory_to_load": "There was not enough memory to load this model with "
                                          "the current settings.",
     "runtime.model_not_loaded": "The model file {name} could not be loaded.",

@@ -723,15 +723,15 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         "{name}(이)라는 장치가 없습니다. `python -m engine devices`가 이 설치본에서 쓸 수 있는 장치를 보여 줍니다.",
         "没有名为 {name} 的设备。`python -m engine devices` 会列出此安装可以使用的设备。"),
     # ---- the GPU path (engine/plan/layout.py, engine/plan/transfer.py) ------------------
-    "This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.": (
-        "이 Rotary 빌드는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
-        "此版本的 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。"),
-    "Rotary could not keep single experts on the graphics card here, so whole parts of the model are placed there instead.": (
-        "이 컴퓨터에서는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
-        "在这台电脑上 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。"),
-    "There was not enough graphics memory to keep single experts on the graphics card.": (
-        "전문가를 하나씩 그래픽 카드에 둘 그래픽 메모리가 부족했습니다.",
-        "显存不足，无法把单个专家放在显卡上。"),
+    "This build of Rotary cannot copy the parts of the model a conversation uses most to the graphics card, so whole parts of the model are placed there instead.": (
+        "이 Rotary 빌드는 대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
+        "此版本的 Rotary 无法把对话最常用的模型部分复制到显卡上，因此改为把模型的整个部分放到显卡上。"),
+    "Rotary could not copy the parts of the model a conversation uses most to the graphics card here, so whole parts of the model are placed there instead.": (
+        "이 컴퓨터에서는 대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
+        "在这台电脑上 Rotary 无法把对话最常用的模型部分复制到显卡上，因此改为把模型的整个部分放到显卡上。"),
+    "There was not enough graphics memory to copy the parts of the model a conversation uses most to the graphics card.": (
+        "대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 그래픽 메모리가 부족했습니다.",
+        "显存不足，无法把对话最常用的模型部分复制到显卡上。"),
     "There was not enough memory to load this model with the current settings.": (
         "현재 설정으로 이 모델을 불러오기에는 메모리가 부족했습니다.",
         "以当前设置加载此模型时内存不足。"),

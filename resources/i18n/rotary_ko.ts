@@ -1996,16 +1996,16 @@
         <translation>{summary} {note}</translation>
     </message>
     <message>
-        <source>This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.</source>
-        <translation>이 Rotary 빌드는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.</translation>
+        <source>This build of Rotary cannot copy the parts of the model a conversation uses most to the graphics card, so whole parts of the model are placed there instead.</source>
+        <translation>이 Rotary 빌드는 대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.</translation>
     </message>
     <message>
-        <source>Rotary could not keep single experts on the graphics card here, so whole parts of the model are placed there instead.</source>
-        <translation>이 컴퓨터에서는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.</translation>
+        <source>Rotary could not copy the parts of the model a conversation uses most to the graphics card here, so whole parts of the model are placed there instead.</source>
+        <translation>이 컴퓨터에서는 대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.</translation>
     </message>
     <message>
-        <source>There was not enough graphics memory to keep single experts on the graphics card.</source>
-        <translation>전문가를 하나씩 그래픽 카드에 둘 그래픽 메모리가 부족했습니다.</translation>
+        <source>There was not enough graphics memory to copy the parts of the model a conversation uses most to the graphics card.</source>
+        <translation>대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 그래픽 메모리가 부족했습니다.</translation>
     </message>
     <message>
         <source>There was not enough memory to load this model with the current settings.</source>

@@ -1996,16 +1996,16 @@
         <translation>{summary}{note}</translation>
     </message>
     <message>
-        <source>This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.</source>
-        <translation>此版本的 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。</translation>
+        <source>This build of Rotary cannot copy the parts of the model a conversation uses most to the graphics card, so whole parts of the model are placed there instead.</source>
+        <translation>此版本的 Rotary 无法把对话最常用的模型部分复制到显卡上，因此改为把模型的整个部分放到显卡上。</translation>
     </message>
     <message>
-        <source>Rotary could not keep single experts on the graphics card here, so whole parts of the model are placed there instead.</source>
-        <translation>在这台电脑上 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。</translation>
+        <source>Rotary could not copy the parts of the model a conversation uses most to the graphics card here, so whole parts of the model are placed there instead.</source>
+        <translation>在这台电脑上 Rotary 无法把对话最常用的模型部分复制到显卡上，因此改为把模型的整个部分放到显卡上。</translation>
     </message>
     <message>
-        <source>There was not enough graphics memory to keep single experts on the graphics card.</source>
-        <translation>显存不足，无法把单个专家放在显卡上。</translation>
+        <source>There was not enough graphics memory to copy the parts of the model a conversation uses most to the graphics card.</source>
+        <translation>显存不足，无法把对话最常用的模型部分复制到显卡上。</translation>
     </message>
     <message>
         <source>There was not enough memory to load this model with the current settings.</source>
