@@ -432,9 +432,11 @@ class EngineBridge(QObject):
         """The measured placement of the model loaded now, if ``path`` is it with this
         setting: the estimate stands beside what was measured, never alone against it."""
         loaded = self.loaded
-        if loaded is None or loaded.placement is None or loaded.recipe.preset != preset or \
-                os.path.realpath(loaded.facts.path) != os.path.realpath(path):
-            return ""
+        placement = None if loaded is None else loaded.placement
+        if placement is None or loaded is None or loaded.recipe.preset != preset or \
+                os.path.realpath(loaded.facts.path) != os.path.realpath(path) or \
+                not sum(device.total_bytes for device in placement.devices):
+            return ""             # not this model, or no buffer sizes were logged: unknown
         return tr("Measured now that it is loaded: {placed}").format(
             placed=say(loaded.placement.message))
 
