@@ -76,6 +76,8 @@ class DocumentShelf(QFrame):
         self.list_area.setWidgetResizable(True)
         self.list_area.setFrameShape(QFrame.Shape.NoFrame)
         self.list_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Not a Tab stop of its own (it showed no focus and had no name): its buttons are.
+        self.list_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addWidget(self.heading)

@@ -385,3 +385,26 @@ def test_the_conversation_shows_its_focus_when_tab_reaches_it(qtbot, make_app):
     edge = [(x, 0) for x in range(12, scroll.width() - 12, 7)]
     changed = sum(plain.pixelColor(x, y) != focused.pixelColor(x, y) for x, y in edge)
     assert changed > len(edge) // 2, f"{changed} of {len(edge)} edge pixels show the focus"
+
+
+def test_every_tab_stop_has_a_name_with_documents_listed(qtbot, make_app, tmp_path):
+    """The list of documents was a Tab stop of its own, with no name and no focus shown."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+    rotary, _ = app_with_documents(make_app, qtbot)
+    window = rotary.window
+    window.activateWindow()
+    drop(window.chat.input, budget_pdf(tmp_path / "budget.pdf"))
+    qtbot.waitUntil(lambda: len(window.chat.document_shelf.labels) == 1, timeout=10000)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2000)
+    window.conversations.search.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(window.conversations.search.hasFocus, timeout=2000)
+    stops = []
+    for _ in range(16):
+        qtbot.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Tab)
+        stops.append(QApplication.focusWidget())
+    assert None not in stops
+    unnamed = [type(w).__name__ for w in stops if w is not None and not w.accessibleName()]
+    assert not unnamed, unnamed
+    assert window.chat.document_shelf.list_area not in stops
