@@ -48,13 +48,17 @@ def models_text() -> str:
     ))
 
 
-def about_text(loaded) -> str:
+def about_text(loaded, on_server: bool = False) -> str:
+    """``loaded``: the engine's ModelLoaded of the model on this computer (None: none, or
+    the office server's, ``on_server``)."""
     placement = getattr(loaded, "placement", None)
-    if placement is not None:
+    if on_server:
+        running = tr("The model runs on the office server.")
+    elif placement is not None:
         running = say(placement.message) + " " + tr("Back-end: {backend}.").format(
             backend=placement.backend)
     elif loaded is not None:
-        running = tr("The model runs on the office server.")
+        running = tr("The model runs on this computer.")
     else:
         running = tr("No model is loaded.")
     return "<br><br>".join((

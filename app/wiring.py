@@ -126,6 +126,7 @@ def connect_help(rotary) -> None:
     actions["help_models"].triggered.connect(
         lambda: show(tr("Where models come from"), help_texts.models_text()))
     actions["help_about"].triggered.connect(
-        lambda: show(tr("About Rotary"), help_texts.about_text(rotary.bridge.loaded)))
+        lambda: show(tr("About Rotary"), help_texts.about_text(rotary.bridge.loaded,
+                                                              rotary.chat.on_server)))
     actions["help_log"].triggered.connect(
         lambda: help_texts.open_log_folder(rotary.paths.log_file))

@@ -1481,6 +1481,10 @@
         <translation>모델은 사무실 서버에서 실행됩니다.</translation>
     </message>
     <message>
+        <source>The model runs on this computer.</source>
+        <translation>모델은 이 컴퓨터에서 실행됩니다.</translation>
+    </message>
+    <message>
         <source>No model is loaded.</source>
         <translation>불러온 모델이 없습니다.</translation>
     </message>

@@ -1481,6 +1481,10 @@
         <translation>模型在办公室服务器上运行。</translation>
     </message>
     <message>
+        <source>The model runs on this computer.</source>
+        <translation>模型在这台电脑上运行。</translation>
+    </message>
+    <message>
         <source>No model is loaded.</source>
         <translation>未加载模型。</translation>
     </message>

@@ -894,4 +894,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'A model is one large file whose name ends in .gguf. At work, ask your IT contact for one; if you are allowed to download files, Hugging Face (huggingface.co) publishes many. Help → Where models come from says more.': (
         '모델은 이름이 .gguf로 끝나는 큰 파일 하나입니다. 회사에서는 IT 담당자에게 요청하세요. 파일을 내려받아도 된다면 Hugging Face(huggingface.co)에 많이 공개되어 있습니다. 자세한 내용은 도움말 → 모델을 구하는 곳에 있습니다.',
         '模型是一个名称以 .gguf 结尾的大文件。在单位请向 IT 联系人索取；如果允许下载文件，Hugging Face（huggingface.co）上有很多。更多内容见“帮助 → 模型从哪里来”。'),
+    'The model runs on this computer.': (
+        '모델은 이 컴퓨터에서 실행됩니다.',
+        '模型在这台电脑上运行。'),
 }

@@ -123,6 +123,7 @@ def test_help_menu_with_f1_about_and_the_log_folder(qtbot, make_app, monkeypatch
         actions["help_about"].trigger()
         about = window.help_box.text()
         assert "Rotary" in about and "PySide6" in about and str(log_file) in about, about
+        assert "runs on this computer" in about and "office server" not in about, about
         window.help_box.close()
         opened = []
         monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
