@@ -251,6 +251,7 @@ class RotaryApp(QObject):
             model_has_experts=None if facts is None else bool(facts.n_expert),
             model_sampling="server" if self.chat.on_server
             else getattr(self, "loaded_sampling", None))
+        dialog.show_fitted(self.hardware)
         dialog.accepted.connect(lambda: self._apply_dialog(dialog))
         dialog.finished.connect(dialog.chooser.withdraw_problem)
         dialog.rerun_setup_requested.connect(self.open_wizard)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from app.i18n import LANGUAGES, tr
 from app.messages import say
 from app.model_check import ModelChooser
-from app.bridge import preset_names, words_per_token
+from app.bridge import fitted_to_card, preset_names, words_per_token
 from app.server_settings import ServerSettingsBox
 from app.settings import RANGES, TEMPERATURE_RANGE, Range, Settings, preset_label
 
@@ -86,6 +86,15 @@ class SettingsDialog(QDialog):
         self._build(settings)
         self._update_gpu_layers()
 
+    def show_fitted(self, hardware) -> None:
+        """Beside the setting: why it names a bigger card than the one found (app.bridge)."""
+        def update(*_args) -> None:
+            said = "" if hardware is None else fitted_to_card(hardware, self.preset.currentData())
+            self.preset_note.setText(said)
+            self.preset_note.setVisible(bool(said))
+        self.preset.currentIndexChanged.connect(update)
+        update()
+
     def _language_box(self, current: str) -> QComboBox:
         box = QComboBox()
         box.setAccessibleName(tr("Language"))
@@ -99,6 +108,10 @@ class SettingsDialog(QDialog):
         form = QFormLayout()
         form.addRow(tr("Model file:"), self.chooser)
         form.addRow(tr("Setting for this computer:"), self.preset)
+        self.preset_note = QLabel()          # why the setting is for another card, if it is
+        self.preset_note.setWordWrap(True)
+        self.preset_note.hide()
+        form.addRow("", self.preset_note)
         form.addRow(tr("Language:"), self.language)
         form.addRow("", QLabel(tr("A new language is used after restarting Rotary.")))
         form.addRow("", QLabel(tr("Colours follow your system's light or dark setting.")))

@@ -409,3 +409,17 @@ def test_every_tab_stop_has_a_name_with_documents_listed(qtbot, make_app, tmp_pa
     unnamed = [type(w).__name__ for w in stops if w is not None and not w.accessibleName()]
     assert not unnamed, unnamed
     assert window.chat.document_shelf.list_area not in stops
+
+
+def test_settings_says_why_its_setting_names_a_bigger_card(qtbot, make_app):
+    from app.settings import Settings
+    from tests.app.fakes import fake_hardware
+    rotary = make_app(settings=Settings(first_run_done=True, preset="8gb-laptop"),
+                      hardware=fake_hardware(vram_gib=2))
+    qtbot.waitUntil(lambda: rotary.hardware is not None, timeout=3000)
+    dialog = rotary.open_settings()
+    assert dialog.preset.currentData() == "8gb-laptop"
+    assert "2.0 GB" in dialog.preset_note.text() and not dialog.preset_note.isHidden()
+    dialog.preset.setCurrentIndex(dialog.preset.findData("cpu-only"))
+    assert dialog.preset_note.isHidden()
+    dialog.reject()
