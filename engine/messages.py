@@ -183,6 +183,8 @@ CATALOGUE: dict[str, str] = {
                                 "{ram} in main memory.",
     "runtime.placed_processor": "The model runs on the processor ({ram} in main memory); no "
                                 "graphics card is used.",
+    "runtime.placed_processor_unmeasured": "The model runs on the processor; no graphics "
+                                           "card is used.",
     "runtime.placed_with_unused": "{placed} {unused}",
     "runtime.stopped_unexpectedly": "The model stopped unexpectedly while writing.",
     "runtime.chat_format_unsupported": "Rotary does not know how to hold a conversation with "

@@ -57,7 +57,10 @@ def describe(placement: Placement, unused=()):
     ram = size(placement.ram.total_bytes, GB, whole_from=10)
     gpu = placement.gpu
     if gpu is None:
-        text = msg("runtime.placed_processor", ram=ram)
+        # No buffer sizes in the load's log: where it runs is known, how much it holds not
+        # (it said "0 MB in main memory").
+        text = msg("runtime.placed_processor", ram=ram) if placement.ram.total_bytes \
+            else msg("runtime.placed_processor_unmeasured")
         reasons = [g.why_unused for g in unused if g.why_unused is not None]
         return msg("runtime.placed_with_unused", placed=text, unused=reasons[0]) if reasons \
             else text

@@ -763,4 +763,7 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "{on_gpu} of {total} parts of the model are on the graphics card ({card}), with {slots} more there for the parts the conversation uses most, copied as the text goes; the rest stays in main memory.": (
         "모델의 {total}개 부분 중 {on_gpu}개가 그래픽 카드({card})에 있고, 대화에 가장 많이 쓰이는 부분을 위해 {slots}가 더 있어 글이 진행되면서 복사됩니다. 나머지는 주 메모리에 있습니다.",
         "模型 {total} 个部分中有 {on_gpu} 个在显卡（{card}）上，另有 {slots} 用于对话最常用的部分，随文本进行复制；其余部分留在主内存中。"),
+    "The model runs on the processor; no graphics card is used.": (
+        "모델이 프로세서에서 실행됩니다. 그래픽 카드는 사용하지 않습니다.",
+        "模型在处理器上运行；未使用显卡。"),
 }

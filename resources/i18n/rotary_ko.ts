@@ -2048,6 +2048,10 @@
         <translation>모델이 프로세서에서 실행됩니다(주 메모리 {ram}). 그래픽 카드는 사용하지 않습니다.</translation>
     </message>
     <message>
+        <source>The model runs on the processor; no graphics card is used.</source>
+        <translation>모델이 프로세서에서 실행됩니다. 그래픽 카드는 사용하지 않습니다.</translation>
+    </message>
+    <message>
         <source>{placed} {unused}</source>
         <translation>{placed} {unused}</translation>
     </message>

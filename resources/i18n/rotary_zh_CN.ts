@@ -2048,6 +2048,10 @@
         <translation>模型在处理器上运行（主内存中 {ram}）；未使用显卡。</translation>
     </message>
     <message>
+        <source>The model runs on the processor; no graphics card is used.</source>
+        <translation>模型在处理器上运行；未使用显卡。</translation>
+    </message>
+    <message>
         <source>{placed} {unused}</source>
         <translation>{placed}{unused}</translation>
     </message>

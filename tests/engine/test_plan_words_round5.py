@@ -39,3 +39,9 @@ def test_the_demo_answer_says_no_experts_and_repeats_no_word():
     assert "expert" not in DEMO_TEXT.lower()
     words = DEMO_TEXT.split()
     assert len(words) == len(set(words))          # the demo's chain never branches
+
+
+def test_a_load_without_buffer_sizes_does_not_say_0_mb():
+    from engine.runtime.placement import measure
+    said = str(measure([], {}).message)
+    assert "0 MB" not in said and "processor" in said, said
