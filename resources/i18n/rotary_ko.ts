@@ -1438,7 +1438,7 @@
     </message>
     <message>
         <source>To ask about a document, press Attach… (or drop the file on the window), then ask your question or press Summarise.</source>
-        <translation>문서에 대해 물으려면 첨부…를 누르거나 파일을 창에 끌어다 놓은 다음, 질문하거나 요약을 누르세요.</translation>
+        <translation>문서에 대해 물으려면 첨부…를 누르거나 파일을 창에 끌어다 놓은 다음, 질문하거나 요약하기를 누르세요.</translation>
     </message>
     <message>
         <source>Stop ends an answer at once and keeps what was written. Your conversations are listed on the left and kept when Rotary closes.</source>

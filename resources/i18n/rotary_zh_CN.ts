@@ -1438,7 +1438,7 @@
     </message>
     <message>
         <source>To ask about a document, press Attach… (or drop the file on the window), then ask your question or press Summarise.</source>
-        <translation>要询问文档，请按“附加…”（或把文件拖到窗口上），然后提问或按“摘要”。</translation>
+        <translation>要询问文档，请按“附加…”（或把文件拖到窗口上），然后提问或按“总结”。</translation>
     </message>
     <message>
         <source>Stop ends an answer at once and keeps what was written. Your conversations are listed on the left and kept when Rotary closes.</source>

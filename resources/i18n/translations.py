@@ -811,8 +811,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         '아래쪽 상자에 질문을 입력하고 Enter 키를 누르세요. 답변은 이 컴퓨터에서 작성되며 인터넷으로는 아무것도 보내지 않습니다.',
         '在底部的输入框中输入问题并按 Enter。回答在这台电脑上写出，不会向互联网发送任何内容。'),
     'To ask about a document, press Attach… (or drop the file on the window), then ask your question or press Summarise.': (
-        '문서에 대해 물으려면 첨부…를 누르거나 파일을 창에 끌어다 놓은 다음, 질문하거나 요약을 누르세요.',
-        '要询问文档，请按“附加…”（或把文件拖到窗口上），然后提问或按“摘要”。'),
+        '문서에 대해 물으려면 첨부…를 누르거나 파일을 창에 끌어다 놓은 다음, 질문하거나 요약하기를 누르세요.',
+        '要询问文档，请按“附加…”（或把文件拖到窗口上），然后提问或按“总结”。'),
     'Stop ends an answer at once and keeps what was written. Your conversations are listed on the left and kept when Rotary closes.': (
         '중지는 답변을 바로 끝내고 그때까지 쓴 내용을 남깁니다. 대화는 왼쪽에 나열되며 Rotary를 닫아도 보관됩니다.',
         '“停止”会立即结束回答并保留已写出的内容。您的对话列在左侧，关闭 Rotary 后仍会保留。'),
