@@ -305,6 +305,9 @@ CATALOGUE: dict[str, str] = {
                             "this computer has {have} GB.",
     "plan.usage_memory_only": "About {ram} in memory (the graphics card is not used); expect "
                               "roughly {words} words per second.",
+    "plan.usage_card_driver_and_memory": "About {vram} on the graphics card (and {driver} "
+                                         "its driver keeps) and {ram} in memory; expect "
+                                         "roughly {words} words per second.",
     "plan.usage_card_and_memory": "About {vram} on the graphics card and {ram} in memory; "
                                   "expect roughly {words} words per second.",
     "plan.memory_in_use": "Other programs are using memory this model needs; close some first.",

@@ -766,4 +766,7 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "The model runs on the processor; no graphics card is used.": (
         "모델이 프로세서에서 실행됩니다. 그래픽 카드는 사용하지 않습니다.",
         "模型在处理器上运行；未使用显卡。"),
+    "About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect roughly {words} words per second.": (
+        "그래픽 카드에 약 {vram}(이 밖에 드라이버가 {driver}), 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 예상하세요.",
+        "显卡上约 {vram}（另有驱动占用 {driver}），内存中 {ram}；预计每秒约 {words} 个词。"),
 }

@@ -2312,6 +2312,10 @@
         <translation>메모리 약 {ram}를 사용합니다 (그래픽 카드는 쓰지 않음). 초당 약 {words}단어를 예상하세요.</translation>
     </message>
     <message>
+        <source>About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect roughly {words} words per second.</source>
+        <translation>그래픽 카드에 약 {vram}(이 밖에 드라이버가 {driver}), 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 예상하세요.</translation>
+    </message>
+    <message>
         <source>About {vram} on the graphics card and {ram} in memory; expect roughly {words} words per second.</source>
         <translation>그래픽 카드에 약 {vram}, 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 예상하세요.</translation>
     </message>

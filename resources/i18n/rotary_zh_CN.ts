@@ -2312,6 +2312,10 @@
         <translation>约占用 {ram} 内存（不使用显卡）；预计每秒大约 {words} 个词。</translation>
     </message>
     <message>
+        <source>About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect roughly {words} words per second.</source>
+        <translation>显卡上约 {vram}（另有驱动占用 {driver}），内存中 {ram}；预计每秒约 {words} 个词。</translation>
+    </message>
+    <message>
         <source>About {vram} on the graphics card and {ram} in memory; expect roughly {words} words per second.</source>
         <translation>显卡上约 {vram}，内存中约 {ram}；预计每秒大约 {words} 个词。</translation>
     </message>

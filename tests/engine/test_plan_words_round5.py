@@ -45,3 +45,18 @@ def test_a_load_without_buffer_sizes_does_not_say_0_mb():
     from engine.runtime.placement import measure
     said = str(measure([], {}).message)
     assert "0 MB" not in said and "processor" in said, said
+
+
+def test_the_estimate_says_the_drivers_share_apart_from_the_models(qwen36_path):
+    """The estimate counted the graphics driver's own memory as the model's, so it said
+    0.7 GB where the side panel measured 0.2 GB of buffers for the same model."""
+    from engine.plan.memory import CUDA_RUNTIME_BYTES
+    from engine.plan.speed import describe
+    facts = inspect_model(qwen36_path)
+    hardware = HardwareInfo.pretend(vram_gb=8, ram_gb=32, cores=8)
+    recipe = plan_recipe(facts, hardware, None, None, abilities=BuildAbilities(slot_cache=True))
+    said = describe(recipe, facts, hardware).text
+    assert said.code == "plan.usage_card_driver_and_memory" or \
+        "its driver keeps" in str(said), str(said)
+    model_share = recipe.vram.total_bytes - recipe.vram.headroom_bytes - CUDA_RUNTIME_BYTES
+    assert f"About {model_share / 2**30:.1f} GB on the graphics card" in str(said), str(said)

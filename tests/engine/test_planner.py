@@ -381,8 +381,9 @@ def test_describe_the_8gb_case():
     facts, hw = qwen36_facts(), laptop()
     summary = describe(plan(facts, hw), facts, hw)
     assert summary.level == "green"
-    assert re.fullmatch(r"About \d\.\d GB on the graphics card and \d+ GB in memory; expect "
-                        r"roughly \d+–\d+ words per second\.", str(summary.text)), summary.text
+    assert re.fullmatch(r"About \d\.\d GB on the graphics card \(and 0\.4 GB its driver keeps\) "
+                        r"and \d+ GB in memory; expect roughly \d+–\d+ words per second\.",
+                        str(summary.text)), summary.text
     low, high = summary.expected_tps
     assert 10 < low < high < 60
 
