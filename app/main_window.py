@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QFrame, QLabel, QMainWindow, QScrollArea, QSizePolicy, QSplitter,
+                               QVBoxLayout, QWidget)
 
 from app.chat_view import ChatPane
 from app.conversation_list import ConversationList
@@ -53,7 +54,7 @@ class MainWindow(QMainWindow):
         middle_layout.addWidget(self.loading)
         middle_layout.addWidget(self.chat, 1)
         splitter = self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        for part, stretch in ((self.conversations, 0), (middle, 1), (self.gauge, 0)):
+        for part, stretch in ((self.conversations, 0), (middle, 1), (self._gauge_column(), 0)):
             splitter.addWidget(part)
             splitter.setStretchFactor(splitter.count() - 1, stretch)
             splitter.setCollapsible(splitter.count() - 1, False)
@@ -63,6 +64,21 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(splitter, 1)
         self.setCentralWidget(central)
+
+    def _gauge_column(self) -> QScrollArea:
+        """The side panel scrolls where the window is short (on an 800x600 screen its
+        sentences were cut off at the bottom) instead of squeezing its sections."""
+        column = QScrollArea()
+        column.setWidget(self.gauge)
+        column.setWidgetResizable(True)
+        column.setFrameShape(QFrame.Shape.NoFrame)
+        column.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        column.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        column.setMinimumWidth(self.gauge.MIN_WIDTH + 12)     # room for its scroll bar
+        column.setMaximumWidth(self.gauge.MAX_WIDTH)
+        column.setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget "
+                             "{ background: transparent; }")
+        return column
 
     def balance_columns(self) -> None:
         """The chat stays the widest column: on every resize each side column gets a fifth

@@ -423,3 +423,30 @@ def test_settings_says_why_its_setting_names_a_bigger_card(qtbot, make_app):
     dialog.preset.setCurrentIndex(dialog.preset.findData("cpu-only"))
     assert dialog.preset_note.isHidden()
     dialog.reject()
+
+
+def test_the_side_panel_is_never_cut_off_on_a_short_window(qtbot, make_app):
+    """On 800x600 with the software graphics card, the sentence saying where the model runs
+    was cut off mid-sentence at the bottom of its section."""
+    from engine.api import StepRecord, next_request_id
+    from tests.app.conftest import wait_ready
+    from tests.app.test_where_the_model_runs import on_gpu
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    window, gauge = rotary.window, rotary.window.gauge
+    window.resize(800, 560)
+    event = type("Loaded", (), {"context_size": 4096, "placement": on_gpu()})()
+    gauge.on_model_loaded(event)
+    gauge.model.vram = None
+    request = next_request_id() + 1
+    gauge.on_stats(StepRecord(request, "x", 1, 5, 12, 150.0, 40.0, 6.2, 17, 4096,
+                              expert_hit_rate=0.9))
+    gauge.refresh()
+    window.resize(800, 460)                       # shorter still: the side panel scrolls
+    qtbot.wait(100)
+    assert window.height() <= 460, window.height()
+    for name, section in gauge.sections.items():
+        if section.isVisible():
+            caption = section.caption
+            assert caption.height() >= caption.heightForWidth(caption.width()) - 1, name
+    assert gauge.width() <= gauge.parentWidget().width()       # nothing cut at the right
