@@ -74,7 +74,8 @@ class MainWindow(QMainWindow):
         column.setFrameShape(QFrame.Shape.NoFrame)
         column.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         column.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        column.setMinimumWidth(self.gauge.MIN_WIDTH + 12)     # room for its scroll bar
+        column.setMinimumWidth(self.gauge.MIN_WIDTH)
+        self.gauge.setMinimumWidth(self.gauge.MIN_WIDTH - 12)    # beside its scroll bar
         column.setMaximumWidth(self.gauge.MAX_WIDTH)
         column.setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget "
                              "{ background: transparent; }")
