@@ -27,7 +27,8 @@ from app.theme import set_taskbar_identity
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m app")
+    parser = argparse.ArgumentParser(
+        prog="Rotary", description="Rotary: chat with a language model on this computer.")
     parser.add_argument("--no-model", action="store_true",
                         help="start without loading a model (benchmarks, troubleshooting)")
     parser.add_argument("--no-wizard", action="store_true",

@@ -30,7 +30,7 @@ from app.settings_dialog import SettingsDialog
 from app.settings_holder import SettingsHolder
 from app.theme import follow_os_theme
 from app.document_view import install_documents
-from app.wiring import connect_chat, connect_engine
+from app.wiring import connect_chat, connect_engine, connect_help
 from app.wizard import FirstRunWizard
 
 
@@ -63,6 +63,7 @@ class RotaryApp(QObject):
         self._wire()
         self.documents = install_documents(self)       # app/document_view.py
         connect_engine(self)                           # every bridge -> GUI connection
+        connect_help(self)                             # Help (F1)
         self._set_model_ready(False, tr("No model loaded"))
         self._apply_chat_settings(self.settings.current)
         self._report_startup_problems(loaded.problems)
@@ -153,6 +154,7 @@ class RotaryApp(QObject):
     def start(self, autoload: bool = True, wizard: bool = True) -> None:
         self.window.show()
         self.refresh_conversations()
+        self._open_latest()
         self.bridge.start_vram_polling()
         asyncio.ensure_future(self._probe_for_gauge())
         crashed = self.loader.check_previous_crash()
@@ -160,6 +162,13 @@ class RotaryApp(QObject):
             self.loader.start()
         if wizard and not self.settings.current.first_run_done:
             self.open_wizard()
+
+    def _open_latest(self) -> None:
+        """After a restart the latest conversation is open and selected (an empty window
+        with nothing selected looked as if the conversations were lost)."""
+        latest = self.history.list_conversations()
+        if latest and self.chat.conversation_id is None:
+            self.chat.open_conversation(latest[0].id)
 
     async def _probe_for_gauge(self) -> None:
         try:
@@ -257,6 +266,7 @@ class RotaryApp(QObject):
             model_has_experts=None if facts is None else bool(facts.n_expert),
             model_sampling="server" if self.chat.on_server
             else getattr(self, "loaded_sampling", None), policy=self.policy)
+        dialog.show_fitted(self.hardware)
         dialog.accepted.connect(lambda: self._apply_dialog(dialog))
         dialog.finished.connect(dialog.chooser.withdraw_problem)
         dialog.rerun_setup_requested.connect(self.open_wizard)

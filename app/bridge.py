@@ -75,6 +75,9 @@ class ModelCheck:
     facts: Any
     recipe: Any
     measured: bool = False  # expected_tps was measured on this computer (app.measured_speed)
+    fitted: str = ""        # why the setting named is for another card than the one found
+    placed: str = ""        # where the loaded model is, measured, when it is this model
+    sampling: Any = None    # engine SamplingDefaults this model file asks for (None: unknown)
 
 
 # ---- where the engine functions come from ------------------------------------------
@@ -163,6 +166,22 @@ def safest_preset() -> str:
     return facade.SAFEST
 
 
+def fitted_to_card(hardware: HardwareInfo, preset: str) -> str:
+    """Why the setting named is made for a bigger card than the one found ("" when it is
+    not): the smallest card setting is used, fitted to the memory this card has."""
+    if not hardware.gpus:
+        return ""
+    try:
+        made_for = facade.resolve_preset(preset, hardware).vram_gb
+    except EngineError:
+        return ""
+    card = hardware.gpus[0].total_bytes / 2 ** 30
+    if not made_for or made_for <= round(card):
+        return ""
+    return tr("No setting is made for a graphics card as small as this one ({vram} GB), so "
+              "Rotary fits the smallest one to the {vram} GB this card has.").format(vram=f"{card:.1f}")
+
+
 def preset_title(name: str) -> str:
     """A preset in plain words for Settings' list, in the interface's language."""
     return _preset_words(name, 0)
@@ -235,6 +254,7 @@ class EngineBridge(QObject):
         self._engine: EngineLike | None = None
         self._server: Any = None          # engine.remote.config.ServerConfig, or None: local
         self._load_id: int | None = None
+        self.loaded: ModelLoaded | None = None     # its measured placement, for the checks
         self._tasks = ThreadPoolExecutor(1, thread_name_prefix="rotary-tasks")
         self._vram_pool = ThreadPoolExecutor(1, thread_name_prefix="rotary-vram")
         self._vram_task: asyncio.Task | None = None
@@ -273,7 +293,12 @@ class EngineBridge(QObject):
 
     def _on_loaded(self, event: ModelLoaded | ServerModelLoaded) -> None:
         self._load_id = None
+        self.loaded = event if isinstance(event, ModelLoaded) else None
         self.model_loaded.emit(event)
+
+    def _on_unloaded(self) -> None:
+        self.loaded = None
+        self.model_unloaded.emit()
 
     # Engine sentences (engine.messages.Msg) are said here, in the interface's language.
     _HANDLERS = {
@@ -285,7 +310,7 @@ class EngineBridge(QObject):
         StepRecord: _on_step,
         RequestFinished: lambda self, e: self.finished.emit(e),
         RequestFailed: _on_failed,
-        ModelUnloaded: lambda self, e: self.model_unloaded.emit(),
+        ModelUnloaded: lambda self, e: self._on_unloaded(),
         DocumentInspected: lambda self, e: self.document_event.emit(e),
         DocumentProgress: lambda self, e: self.document_event.emit(e),
         DocumentFinished: lambda self, e: self.document_event.emit(e),
@@ -433,7 +458,21 @@ class EngineBridge(QObject):
         summary = planned.summary
         return ModelCheck(path, planned.facts.name or os.path.basename(path), chosen,
                           summary.level, say(summary.text), summary.expected_tps,
-                          planned.facts, planned.recipe, summary.measured)
+                          planned.facts, planned.recipe, summary.measured,
+                          fitted_to_card(hardware, chosen), self._placed(path, chosen),
+                          facade.sampling_for(path))
+
+    def _placed(self, path: str, preset: str) -> str:
+        """The measured placement of the model loaded now, if ``path`` is it with this
+        setting: the estimate stands beside what was measured, never alone against it."""
+        loaded = self.loaded
+        placement = None if loaded is None else loaded.placement
+        if placement is None or loaded is None or loaded.recipe.preset != preset or \
+                os.path.realpath(loaded.facts.path) != os.path.realpath(path) or \
+                not sum(device.total_bytes for device in placement.devices):
+            return ""             # not this model, or no buffer sizes were logged: unknown
+        return tr("Measured now that it is loaded: {placed}").format(
+            placed=say(loaded.placement.message))
 
     async def find_models(self, folders: list[str], preset: str | None = None,
                           advanced: Mapping[str, int] | None = None) -> list[FoundChoice]:

@@ -36,7 +36,9 @@ from engine.errors import EngineError, MessageTooLongError
 from app.conversation_window import (TOO_LONG, conversation_context, moved_start, sent_messages,
                                      start_index)
 from app.history import COMPLETE, WRITING, HistoryStore, StoredMessage
+from app.error_text import error_text
 from app.i18n import tr
+from app.korean import particles
 from app.notifications import NotificationService
 
 TITLE_LENGTH = 48
@@ -232,11 +234,13 @@ class ChatController(QObject):
 
     def document_failed(self, conversation_id: int | None) -> None:
         """The document a new conversation was named for could not be read: it is named
-        for what it does hold (its documents, its first message), else "New chat" until
-        it holds something."""
+        for what it does hold (its documents, its first message); holding nothing, it goes."""
         if conversation_id not in self.provisional or not self.history.exists(conversation_id):
             return
         documents = self.history.documents(conversation_id)
+        if not documents and not self.history.messages(conversation_id):
+            self.delete(conversation_id)       # it holds nothing: no empty "New chat" stays
+            return
         first = next((m.content for m in self.history.messages(conversation_id)
                       if m.role == "user" and not is_document(m)), "")
         if documents or first:
@@ -664,7 +668,9 @@ class ChatController(QObject):
             log.warning("an answer the user left failed: %s (%s)", error.message,
                         error.details)
         # What was written so far stays as it is; the error is only in the notification.
-        self._end(request_id, "", {"stop_reason": StopReason.FAILED})
+        # Its reason stays under the answer once the notice is dismissed.
+        self._end(request_id, "", {"stop_reason": StopReason.FAILED,
+                                   "failed_because": error_text(error)[0]})
 
     def _mark_too_long(self, answer: Answer) -> None:
         """The message that could not be read even alone stays shown, and is not sent again:
@@ -760,7 +766,7 @@ def no_answer_text(facts, on_server: bool) -> str:
     else:
         why = tr("It ended its answer at once; its chat template may not suit it. Try "
                  "Write again, or another model in Settings.")
-    return tr("The model gave no answer.") + " " + why
+    return tr("The model gave no answer.") + " " + particles(why)
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -780,10 +786,11 @@ def base_model_warning(facts) -> str:
     """Plain words for a model that continues text rather than answering ("" otherwise)."""
     if facts is None or not getattr(facts, "looks_like_base_model", False):
         return ""
-    return tr("“{name}” looks like a base model: it was not trained to chat, so it may "
-              "continue your text instead of answering it. For a helpful assistant, choose "
-              "a model whose name contains “Instruct” or “Chat” in Settings.").format(
-                  name=facts.name or tr("This model"))
+    return particles(tr(
+        "“{name}” looks like a base model: it was not trained to chat, so it may continue "
+        "your text instead of answering it. For a helpful assistant, choose a model whose "
+        "name contains “Instruct” or “Chat” in Settings.").format(
+            name=facts.name or tr("This model")))
 
 
 def conversation_to_markdown(title: str, messages: list[StoredMessage]) -> str:

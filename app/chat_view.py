@@ -48,6 +48,8 @@ def _action(text: str, accessible: str, slot) -> QPushButton:
     return button
 
 
+CONVERSATION_MIN_HEIGHT = 110    # px: on an 800x600 screen it shrank to ~95 with a document open
+
 class MessageBody(QTextBrowser):
     """Read-only rich text that grows to fit its document (no inner scroll bar) and is
     selectable and readable with the keyboard."""
@@ -362,6 +364,8 @@ class ChatPane(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setAccessibleName(tr("Conversation"))
         self.scroll.setObjectName("conversation")
+        # The document card and the list above it never squeeze the conversation away.
+        self.scroll.setMinimumHeight(CONVERSATION_MIN_HEIGHT)
         self.column = QWidget()
         self.column.setObjectName("conversationColumn")
         self.column_layout = QVBoxLayout(self.column)
@@ -391,6 +395,7 @@ class ChatPane(QWidget):
         self.model_warning.setAccessibleName(tr("About this model"))
         self.model_warning.hide()
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)     # an 800x600 screen needs every line
         layout.addWidget(self.model_warning)
         layout.addWidget(self.scroll, 1)
         layout.addWidget(self.phase)
@@ -424,6 +429,7 @@ class ChatPane(QWidget):
         self.input.setPlaceholderText(tr("Write your message…"))
         self.input.setTabChangesFocus(True)
         self.input.setMaximumHeight(90)
+        self.input.setMinimumHeight(56)           # three lines; less where the screen is small
         self.input.installEventFilter(self)
         self.send_button = _button(tr("Send"), tr("Send the message"), self._send,
                                    "primaryButton")
@@ -600,7 +606,8 @@ class ChatPane(QWidget):
         else:
             widget.show_final(message.content)
             widget.set_streaming(False)
-            widget.show_status(_status_for(reason))
+            widget.show_status(_failed_status(message) if reason == StopReason.FAILED
+                               else _status_for(reason))
             if message.thinking:
                 widget.set_thinking(message.thinking, True, _thinking_stopped(message))
         self.announcer.finish(_announcement_for(reason))
@@ -704,9 +711,16 @@ def _stored_status(message: StoredMessage) -> str:
     if message.status == WRITING:
         return tr("This answer is still being written…")
     if message.stats.get("stop_reason") == StopReason.FAILED:
-        return tr("This answer was not finished.")
+        return _failed_status(message)
     return _status_for(message.stats.get("stop_reason", "")) if message.role == "assistant" \
         else ""
+
+
+def _failed_status(message: StoredMessage) -> str:
+    """Why the answer was not finished, kept with it (the notice can be dismissed)."""
+    why = message.stats.get("failed_because", "")
+    return tr("This answer was not finished: {why}").format(why=why) if why \
+        else tr("This answer was not finished.")
 
 
 def _announcement_for(reason: str) -> str:

@@ -59,6 +59,9 @@ class DocumentFlow(QObject):
         self.replace_from: int | None = None   # Edit / Write again: messages replaced from here
         self.summary_only = False        # Write again: the "Document:" message stays
         self.problem = None              # the notice about the last document that failed
+        # Several files at once (app.document_shelf): each one's outcome, (name, problem or
+        # ""), said together at the end rather than each notice replacing the last.
+        self.outcomes: list[tuple[str, str]] | None = None
         self.index_path: str | None = None   # where passages are indexed (their own file)
         # Attached while the model loads (a moment after the wizard's Finish): read, into the
         # conversation then open, once it is ready. ``model_loading``: app.loading's flag.
@@ -79,7 +82,11 @@ class DocumentFlow(QObject):
         if not self._can_start():
             return False
         if Path(path).suffix.lower() not in SUPPORTED and Path(path).suffix.lower() != ".doc":
-            self.notices.info(tr("Rotary reads PDF, Word (.docx), text and Markdown files."))
+            said = tr("Rotary reads PDF, Word (.docx), text and Markdown files.")
+            if self.outcomes is not None:
+                self.outcomes.append((Path(path).name, said))
+            else:
+                self.notices.info(said)
             return False
         self._withdraw_problem()
         self.replace_from, self.summary_only = None, False
@@ -250,6 +257,8 @@ class DocumentFlow(QObject):
     def _on_inspected(self, event: DocumentInspected) -> None:
         self.overview = event.overview
         self.chat.name_from_document(self.owner, event.overview.name)
+        if not self.running and self.outcomes is not None:
+            self.outcomes.append((Path(self.path or event.overview.name).name, ""))
         if not self.running:            # the plan before the run: wait for the user
             self.request_id = None
             self.chat.end_external()
@@ -265,15 +274,19 @@ class DocumentFlow(QObject):
     def on_failed(self, request_id: int, error: EngineError) -> None:
         if request_id != self.request_id:
             return
+        name = Path(self.path or "").name
         self.request_id, self.running, self.path = None, False, None
         self.replace_from, self.summary_only = None, False
-        if isinstance(error, ReadingStoppedError):   # the user's own Stop: said, not an error
+        if self.outcomes is not None:                # said with the other files at the end
+            log.error("%s could not be read: %s\n%s", name, error.message, error.details)
+            self.outcomes.append((name, error_text(error)[0]))
+        elif isinstance(error, ReadingStoppedError):   # the user's own Stop: said, not an error
             log.info("document stopped before it was read: %s", error.message)
             self.problem = self.notices.info(error_text(error)[0])
         else:
             self.problem = self.notices.engine_error(error)
-        self.chat.document_failed(self.owner)        # not named for a file it never held
         self.chat.end_external()
+        self.chat.document_failed(self.owner)        # not named for a file it never held
         self.done.emit(None)
 
     def _exchange(self, event: DocumentFinished) -> tuple[StoredMessage, StoredMessage]:

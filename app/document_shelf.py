@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
+                               QSizePolicy, QToolButton, QVBoxLayout, QWidget)
 
 from engine.api import DocumentOverview
 from engine.messages import to_data
@@ -26,6 +26,31 @@ from app.i18n import tr
 
 
 VISIBLE_ROWS = 3                  # more documents than this scroll in the list
+
+
+class DocumentLine(QWidget):
+    """A document's name, and under it what it holds: on one line beside the buttons, a
+    small window cut what it holds short ("about 3,6…"); each line is cut only when the
+    window is narrower still, and the whole text is in the tooltip."""
+
+    def __init__(self, name: str, said: str, parent=None) -> None:
+        super().__init__(parent)
+        self.full_text = f"{name} — {said}" if said else name
+        self.setToolTip(self.full_text)
+        self.name = ElidedLabel()                  # a long name is cut in the middle
+        self.name.setText(name)
+        self.holds = ElidedLabel(mode=Qt.TextElideMode.ElideRight)
+        self.holds.setObjectName("documentHolds")
+        self.holds.setText(said)
+        self.holds.setVisible(bool(said))
+        for part in (self.name, self.holds):
+            part.setToolTip(self.full_text)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.name)
+        layout.addWidget(self.holds)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
 
 class DocumentShelf(QFrame):
@@ -51,11 +76,13 @@ class DocumentShelf(QFrame):
         self.list_area.setWidgetResizable(True)
         self.list_area.setFrameShape(QFrame.Shape.NoFrame)
         self.list_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Not a Tab stop of its own (it showed no focus and had no name): its buttons are.
+        self.list_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addWidget(self.heading)
         layout.addWidget(self.list_area)
-        self.labels: list[ElidedLabel] = []
+        self.labels: list[DocumentLine] = []
         self.remove_buttons: list[QToolButton] = []
         self.hide()
 
@@ -77,9 +104,7 @@ class DocumentShelf(QFrame):
         row = QWidget()
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
-        said = stored_overview_text(document.overview)
-        label = ElidedLabel(mode=Qt.TextElideMode.ElideRight)   # the name first; all in the tooltip
-        label.setText(f"{document.name} — {said}" if said else document.name)
+        label = DocumentLine(document.name, stored_overview_text(document.overview))
         label.setAccessibleName(tr("Document {name}").format(name=document.name))
         button = QPushButton(tr("Summarise…"))
         button.setAccessibleName(tr("Summarise {name}").format(name=document.name))
@@ -118,11 +143,11 @@ class ConversationDocuments(QObject):
         if self.flow.waits_for_model():     # a moment after the wizard's Finish
             self.flow.hold(paths)
             return True
-        first, *rest = paths
-        if not self.flow.open_file(first):
-            return False
-        self.waiting = list(rest)
-        return True
+        self.waiting = list(paths)
+        # Several files: each one's outcome is said on its own line once all were tried.
+        self.flow.outcomes = [] if len(paths) > 1 else None
+        self._next()
+        return self.flow.path is not None
 
     def read_held(self, *_ready) -> None:
         """The model is ready: the documents attached while it loaded are read now."""
@@ -156,3 +181,17 @@ class ConversationDocuments(QObject):
         while self.waiting:
             if self.flow.open_file(self.waiting.pop(0)):
                 return
+        self._say_outcomes()
+
+    def _say_outcomes(self) -> None:
+        """One notice for files attached together: a line for each, read or why not."""
+        outcomes, self.flow.outcomes = self.flow.outcomes, None
+        failed = [name for name, problem in outcomes or () if problem]
+        if not failed:
+            return                      # all read: the list above the messages shows them
+        lines = [tr("{name}: read.").format(name=name) if not problem
+                 else tr("{name}: not read. {why}").format(name=name, why=problem)
+                 for name, problem in outcomes or ()]
+        head = tr("{failed} of {count} files could not be read:").format(
+            failed=len(failed), count=len(outcomes or ()))
+        self.flow.problem = self.flow.notices.warning("\n".join([head, *lines]))

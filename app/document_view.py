@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 
 import platformdirs
-from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget)
@@ -75,7 +75,7 @@ class DocumentPanel(QFrame):
         self.preset.setAccessibleName(tr("Kind of summary"))
         self.preset.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.preset.setMinimumContentsLength(8)
+        self.preset.setMinimumContentsLength(5)      # beside the buttons in a 640-px window
         for name, title in presets:
             self.preset.addItem(title_text(title), name)
         self.question = QLineEdit()
@@ -86,11 +86,12 @@ class DocumentPanel(QFrame):
                                         self._summarize_clicked)
         self.cancel_button = _button(tr("Close"), tr("Close this card; the document stays in "
                                                      "the conversation"), self._cancel_clicked)
+        # The question, then the style beside the buttons: one row less (on an 800x600
+        # screen the card left the conversation about 95 px).
         buttons = QHBoxLayout()
-        buttons.addStretch(1)
+        buttons.addWidget(self.preset, 1)
         buttons.addWidget(self.summarize_button)
         buttons.addWidget(self.cancel_button)
-        layout.addWidget(self.preset)
         layout.addWidget(self.question)
         layout.addLayout(buttons)
         return row
@@ -173,8 +174,9 @@ class DocumentPanel(QFrame):
         self.running.hide()
         self.waiting.hide()
         self._reveal()
-        if self.isVisible():
-            self.summarize_button.setFocus()
+        # Focus stays where the user types (app.document_view.install_documents puts it in
+        # the message box): on Summarise, a second Enter started a summary by accident.
+        announce(self.found, self.found.text())
 
     def show_started(self, name: str = "") -> None:
         # what it holds stays; the invitation to choose goes (Write again: no look before)
@@ -275,6 +277,8 @@ def install_documents(rotary) -> DocumentFlow:
         widget.setAcceptDrops(True)
         widget.installEventFilter(drops)
     _connect(flow, panel)
+    flow.overview_ready.connect(lambda _overview: panel.isVisible() and pane.input.setFocus(
+        Qt.FocusReason.OtherFocusReason))
     rotary.document_questions = DocumentQuestions(rotary.chat, rotary.bridge, rotary.history,
                                                   language, rotary)
     pane.document_panel, pane.attach_button, flow.panel = panel, attach, panel
@@ -292,7 +296,7 @@ def chain_focus(window, panel: DocumentPanel, attach: QPushButton) -> None:
     are not in the Tab cycle (Tab wandered into the side panel's text): Ctrl+Shift+G goes
     there, and the arrow keys move between them."""
     pane, bar, listing = window.chat, window.notice_bar, window.conversations
-    order = [pane.scroll, panel.preset, panel.question, panel.summarize_button,
+    order = [pane.scroll, panel.question, panel.preset, panel.summarize_button,
              panel.cancel_button, panel.stop_button, panel.drop_button, pane.queued_cancel,
              pane.input, attach,
              pane.send_button, pane.stop_button, bar.copy_button, bar.close_button,

@@ -31,6 +31,7 @@ REFRESH_MS = 250
 SPEED_WINDOW_S = 60.0       # the writing-speed chart shows the last minute
 SPEED_MIN_SPAN_S = 10.0     # ...but a first short answer is not a sliver at the right edge
 SPEED_SAMPLE_S = 0.25       # at most four points a second
+SPEED_STALL_S = 1.0         # no step for this long: the answer ended, the chart stands still
 
 
 def _gb(n_bytes: int) -> str:
@@ -70,6 +71,8 @@ class GaugeModel:
     layer_hits: list = field(default_factory=list)   # [cached layer] hits over this answer
     layer_routed: int = 0                    # routed experts per layer over this answer
     speeds: deque = field(default_factory=deque)    # (monotonic time, tokens/s)
+    latest: tuple[float, float] | None = None       # the newest step's, between samples
+    last_step_at: float | None = None
     request_floor: int = 0                   # steps of requests up to this id are stale
     reading_document: bool = False           # the steps are a document summary's
 
@@ -101,8 +104,20 @@ class GaugeModel:
         if step.generated_tokens > 1 and (not self.speeds
                                           or now - self.speeds[-1][0] >= SPEED_SAMPLE_S):
             self.speeds.append((now, step.decode_tps))
+        if step.generated_tokens > 1:
+            self.latest = (now, step.decode_tps)
+        self.last_step_at = now
         self.forget_old_speeds(now)
         return True
+
+    def chart_time(self, now: float) -> float:
+        """The chart's "now": it stops moving once the steps stop (the answer ended)."""
+        return now if self.last_step_at is None else min(now, self.last_step_at + SPEED_STALL_S)
+
+    def chart_samples(self) -> list[tuple[float, float]]:
+        """The samples and the newest step: a short answer draws a line, not nothing."""
+        newer = self.latest is not None and (not self.speeds or self.latest[0] > self.speeds[-1][0])
+        return list(self.speeds) + ([self.latest] if newer and self.latest else [])
 
     def _add_layer_hits(self, step) -> None:
         """Sum each layer's hits over the answer; k routed experts per layer and token."""
@@ -131,6 +146,7 @@ class GaugeModel:
         self.layer_hits, self.layer_routed = [], 0
         self.uploaded_bytes = 0
         self.speeds.clear()
+        self.latest = self.last_step_at = None
 
     def reset_model(self, floor: int) -> None:
         """Another model is loading: nothing of the previous one stays on screen."""
@@ -218,9 +234,9 @@ class GaugeModel:
         text = (tr("Reading the document: about {n} words a second") if self.reading_document
                 else tr("Reading your message: about {n} words a second")).format(n=words)
         if self.ttft_s is not None and self.ttft_s < 0.05:     # read before (a cached prompt)
-            text += " · " + tr("first word at once")
-        elif self.ttft_s is not None:
-            text += " · " + tr("first word after {s} s").format(s=f"{self.ttft_s:.1f}")
+            text += " · " + _unbroken(tr("first word at once"))
+        elif self.ttft_s is not None:   # one phrase: "6.2초 후 첫" broke before "단어"
+            text += " · " + _unbroken(tr("first word after {s} s").format(s=f"{self.ttft_s:.1f}"))
         return text
 
     def speed_details(self) -> str:
@@ -267,7 +283,7 @@ class GaugeModel:
     def hit_text(self) -> str:
         if self.hit_rate is None:
             return ""
-        return tr("Answered from the graphics card: {pct}%").format(
+        return tr("Ready on the graphics card: {pct}% of the work").format(
             pct=f"{self.hit_rate * 100:.0f}")
 
     def hit_details(self) -> str:
@@ -445,6 +461,10 @@ class GaugeSection(QFrame):
 
     def keyPressEvent(self, event) -> None:
         """Up and Down move between the visible sections of the gauge."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and \
+                "href=" in self.note.text():     # "Details" without a Tab stop of its own
+            self.note.linkActivated.emit("details")
+            return
         step = {Qt.Key.Key_Down: 1, Qt.Key.Key_Up: -1}.get(event.key())
         siblings = [s for s in self.parentWidget().findChildren(GaugeSection)
                     if s.isVisible()] if self.parentWidget() is not None else []
@@ -487,6 +507,8 @@ class GaugeWidget(QFrame):
                          "speed": GaugeSection(self.chart),
                          "context": GaugeSection(self.context_bar),
                          "hits": GaugeSection(_stacked(self.hit_bar, self.layer_strip))}
+        self.hit_details_shown = False
+        self.sections["hits"].note.linkActivated.connect(self.toggle_hit_details)
         self.setMinimumWidth(self.MIN_WIDTH)
         self.setMaximumWidth(self.MAX_WIDTH)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -569,12 +591,15 @@ class GaugeWidget(QFrame):
 
     def _tick(self) -> None:
         # The chart moves left as time passes, so it repaints while it holds points.
-        if self._dirty or self.model.speeds:
+        last = self.model.last_step_at
+        if self._dirty or (last is not None and time.monotonic() - last
+                           < SPEED_STALL_S + 2 * REFRESH_MS / 1000):
             self.refresh()
 
     def refresh(self) -> None:
         self._dirty = False
-        model, now = self.model, time.monotonic()
+        model = self.model
+        now = model.chart_time(time.monotonic())
         model.forget_old_speeds(now)
         parts = model.vram_parts()
         self.vram_bar.set_parts([] if parts is None else [(parts[0], "model"),
@@ -585,7 +610,7 @@ class GaugeWidget(QFrame):
         self.sections["ram"].show_texts(
             model.ram_text(), "", tr("Resident memory (RSS) of the Rotary process, measured "
                                      "by the operating system."))
-        self.chart.set_samples(model.speeds, now)
+        self.chart.set_samples(model.chart_samples(), now)
         self.sections["speed"].show_texts(model.writing_text(), model.reading_text(),
                                           model.speed_details())
         fraction = model.context_fraction()
@@ -594,7 +619,13 @@ class GaugeWidget(QFrame):
         self.sections["context"].show_texts(model.context_text(), "", model.context_details())
         self._refresh_hits()
 
+    def toggle_hit_details(self, *_link) -> None:
+        self.hit_details_shown = not self.hit_details_shown
+        self._refresh_hits()
+
     def _refresh_hits(self) -> None:
+        """Plain words and one bar; the engine's view (per part of the model, experts)
+        only behind "Details"."""
         model, section = self.model, self.sections["hits"]
         section.setVisible(model.hit_rate is not None)
         if model.hit_rate is None:
@@ -602,11 +633,21 @@ class GaugeWidget(QFrame):
         self.hit_bar.set_parts([(model.hit_rate, "hits")])
         shares = model.layer_shares()
         self.layer_strip.set_shares(shares)
-        self.layer_strip.setVisible(bool(shares))
-        section.show_texts(model.hit_text(), "", model.hit_details())
+        shown = self.hit_details_shown
+        self.layer_strip.setVisible(bool(shares) and shown)
+        link = '<a href="details">{}</a>'.format(tr("Hide details") if shown else tr("Details"))
+        plain = tr("How much of the model's work for this answer was already on the graphics "
+                   "card: more is faster.")
+        section.show_texts(model.hit_text(), (model.hit_details() + " " if shown else "") + link,
+                           model.hit_details() if shown else plain)
 
     def first_section(self) -> GaugeSection:
         return self.sections["vram"]
+
+
+def _unbroken(phrase: str) -> str:
+    """A short phrase kept on one line (no-break spaces): a wrap moves it whole."""
+    return phrase.replace(" ", "\u00a0")
 
 
 def _stacked(*drawings: QWidget) -> QWidget:

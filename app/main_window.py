@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QFrame, QLabel, QMainWindow, QScrollArea, QSizePolicy, QSplitter,
+                               QVBoxLayout, QWidget)
 
 from app.chat_view import ChatPane
 from app.conversation_list import ConversationList
@@ -47,19 +48,38 @@ class MainWindow(QMainWindow):
         middle = QWidget()
         middle_layout = QVBoxLayout(middle)
         middle_layout.setContentsMargins(0, 0, 0, 0)
+        # Notices sit above the chat only: one that appears never moves the conversation
+        # list (a click meant for one conversation landed on the next).
+        middle_layout.addWidget(self.notice_bar)
         middle_layout.addWidget(self.loading)
         middle_layout.addWidget(self.chat, 1)
         splitter = self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        for part, stretch in ((self.conversations, 0), (middle, 1), (self.gauge, 0)):
+        for part, stretch in ((self.conversations, 0), (middle, 1), (self._gauge_column(), 0)):
             splitter.addWidget(part)
             splitter.setStretchFactor(splitter.count() - 1, stretch)
             splitter.setCollapsible(splitter.count() - 1, False)
         splitter.setSizes([230, 680, 270])
         central = QWidget()
         layout = QVBoxLayout(central)
-        layout.addWidget(self.notice_bar)
+        layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(splitter, 1)
         self.setCentralWidget(central)
+
+    def _gauge_column(self) -> QScrollArea:
+        """The side panel scrolls where the window is short (on an 800x600 screen its
+        sentences were cut off at the bottom) instead of squeezing its sections."""
+        column = QScrollArea()
+        column.setWidget(self.gauge)
+        column.setWidgetResizable(True)
+        column.setFrameShape(QFrame.Shape.NoFrame)
+        column.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        column.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        column.setMinimumWidth(self.gauge.MIN_WIDTH)
+        self.gauge.setMinimumWidth(self.gauge.MIN_WIDTH - 12)    # beside its scroll bar
+        column.setMaximumWidth(self.gauge.MAX_WIDTH)
+        column.setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget "
+                             "{ background: transparent; }")
+        return column
 
     def balance_columns(self) -> None:
         """The chat stays the widest column: on every resize each side column gets a fifth
@@ -104,6 +124,12 @@ class MainWindow(QMainWindow):
                   QKeySequence("Ctrl+Shift+L"))
         self._add(go_menu, "focus_gauge", tr("Go to the &live numbers"),
                   QKeySequence("Ctrl+Shift+G"))
+        help_menu = self.menuBar().addMenu(tr("&Help"))
+        self._add(help_menu, "help_guide", tr("&Getting started"),
+                  QKeySequence.StandardKey.HelpContents)
+        self._add(help_menu, "help_models", tr("&Where models come from"), None)
+        self._add(help_menu, "help_log", tr("Open the &log folder"), None)
+        self._add(help_menu, "help_about", tr("&About Rotary"), None)
 
     def _add(self, menu, key: str, text: str, shortcut) -> QAction:
         action = QAction(text, self)

@@ -10,10 +10,12 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from engine.messages import Msg, render
+from app.korean import particles
 
 CONTEXT = "engine"
 
 
 def say(message: Msg) -> str:
     """The sentence in the interface's language (English where none is installed)."""
-    return render(message, lambda template: QCoreApplication.translate(CONTEXT, template))
+    return particles(render(message,
+                            lambda template: QCoreApplication.translate(CONTEXT, template)))

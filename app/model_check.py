@@ -178,7 +178,10 @@ class ModelChooser(QWidget):
         self.withdraw_problem()
         self.result = result
         colour = fit_colour(result.level)
-        text = result.text          # said in the interface's language by the bridge
+        # said in the interface's language by the bridge; then why the setting named is
+        # for another card than the one found, if it is
+        text = " ".join(part for part in (result.text, getattr(result, "fitted", ""),
+                                          getattr(result, "placed", "")) if part)
         self.verdict.setText(f'<b style="color:{colour}">{fit_words(result.level)}</b> {text}')
         self.verdict.setAccessibleDescription(f"{fit_words(result.level)} {text}")
         self.verdict.setToolTip(speed_details(result.expected_tps,

@@ -7,11 +7,15 @@ reach the buttons with Tab; screen readers hear the message (assertive for error
 from __future__ import annotations
 
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QWidget
 
 from app.accessibility import announce
 from app.i18n import tr
 from app.notifications import DiagnosticContext, Notice, copy_details_text
+
+
+MAX_LINES = 4           # a longer notice scrolls
 
 
 def _call(callback) -> None:
@@ -27,6 +31,16 @@ class NotificationBar(QFrame):
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setAccessibleName(tr("Notice"))
+        # A long notice (a line for each of several files) scrolls beyond a few lines
+        # rather than squeezing the chat and the document card below it.
+        self.scroller = QScrollArea()
+        self.scroller.setWidget(self.message)
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)     # Tab goes to the buttons
+        self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroller.setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget "
+                                    "{ background: transparent; }")
         self.copy_button = QPushButton(tr("Copy details"))
         self.copy_button.setAccessibleName(tr("Copy the details of this notice"))
         self.copy_button.clicked.connect(self.copy_details)
@@ -34,7 +48,7 @@ class NotificationBar(QFrame):
         self.close_button.setAccessibleName(tr("Dismiss this notice"))
         self.close_button.clicked.connect(self.dismiss)
         self.row = QHBoxLayout(self)
-        self.row.addWidget(self.message, 1)
+        self.row.addWidget(self.scroller, 1)
         self.action_buttons: list[QPushButton] = []
         self.row.addWidget(self.copy_button)
         self.row.addWidget(self.close_button)
@@ -49,6 +63,7 @@ class NotificationBar(QFrame):
         self.copy_button.setVisible(bool(notice.details))
         self._set_actions(notice)
         self.show()
+        self._fit_height()
         announce(self, notice.message, polite=notice.level == "info")
 
     def _set_actions(self, notice: Notice) -> None:
@@ -66,6 +81,16 @@ class NotificationBar(QFrame):
             QWidget.setTabOrder(before, button)
             before = button
             self.action_buttons.append(button)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """As tall as the message, up to MAX_LINES lines; beyond that it scrolls."""
+        width = max(50, self.scroller.viewport().width())
+        cap = self.message.fontMetrics().lineSpacing() * MAX_LINES
+        self.scroller.setFixedHeight(min(self.message.heightForWidth(width), cap))
 
     def withdraw(self, notice: Notice) -> None:
         """Hide the bar if it still shows ``notice`` (a newer notice stays up)."""

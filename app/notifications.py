@@ -62,6 +62,7 @@ class DiagnosticContext:
     def text(self) -> str:
         recipe = json.dumps(recipe_to_dict(self.recipe), indent=1) if self.recipe else "none loaded"
         return (f"---- versions\n{_versions()}\n---- recipe\n{recipe}\n"
+                f"---- log file\n{log_file_path() or 'none'}\n"
                 f"---- log (last {LOG_TAIL_LINES} lines)\n{_log_tail(LOG_TAIL_LINES)}")
 
 
@@ -84,13 +85,24 @@ def _versions() -> str:
             f"{getattr(llama, '__version__', 'not loaded')}, {platform.platform()}")
 
 
-def _log_tail(lines: int) -> str:
-    files = [Path(h.baseFilename) for h in logging.getLogger().handlers
+def versions_text() -> str:
+    """Rotary's version and those it runs on (Help → About says them too)."""
+    return _versions()
+
+
+def log_file_path() -> str:
+    """The log file the app writes ("" where none is set up, as in the tests)."""
+    files = [h.baseFilename for h in logging.getLogger().handlers
              if isinstance(h, RotatingFileHandler)]
-    if not files or not files[0].exists():
+    return files[0] if files else ""
+
+
+def _log_tail(lines: int) -> str:
+    path = Path(log_file_path()) if log_file_path() else None
+    if path is None or not path.exists():
         return "no log file"
-    with files[0].open("rb") as log:
-        log.seek(max(0, files[0].stat().st_size - 200 * lines))
+    with path.open("rb") as log:
+        log.seek(max(0, path.stat().st_size - 200 * lines))
         text = log.read().decode("utf-8", errors="replace")
     return "\n".join(text.splitlines()[-lines:])
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.i18n import tr
+from app.korean import particles
 from app.settings import Settings
 
 KEYRING_SERVICE = "Rotary office server"
@@ -112,5 +113,5 @@ def receiver_words(address: str | None) -> str:
     if address is None:
         return tr("Your conversations stay on this computer. Rotary opens no network "
                   "connection.")
-    return tr("Your conversations are sent to {address} and answered by the model there. "
-              "Nothing is sent anywhere else.").format(address=address)
+    return particles(tr("Your conversations are sent to {address} and answered by the model "
+                        "there. Nothing is sent anywhere else.").format(address=address))

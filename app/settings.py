@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.bridge import ADVANCED_RANGES, Range, auto_preset, preset_names, preset_title
 from app.i18n import LANGUAGES, tr
+from app.korean import particles
 
 if TYPE_CHECKING:
     from app.policy import Policy
@@ -227,7 +228,8 @@ class SettingsStore:
         message = tr("Your settings file could not be read, so the default settings "
                      "were restored.")
         if backup is not None:
-            message += " " + tr("The old file was kept as {name}.").format(name=backup.name)
+            message += " " + particles(tr("The old file was kept as {name}.").format(
+                name=backup.name))
         self.save(Settings())
         return LoadedSettings(Settings(), (message,))
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from app.i18n import LANGUAGES, tr
 from app.messages import say
 from app.model_check import ModelChooser
-from app.bridge import preset_names, words_per_token
+from app.bridge import fitted_to_card, preset_names, words_per_token
 from app.server_settings import ServerSettingsBox
 from app.model_list import attach_model_list
 from app.policy import NO_POLICY, Policy
@@ -24,10 +24,28 @@ from app.settings_locks import lock_settings
 from app.settings import RANGES, TEMPERATURE_RANGE, Range, Settings, preset_label
 
 
-def _auto_spin(valid: Range, value: int | None, name: str, term: str) -> QSpinBox:
+class AutoSpin(QSpinBox):
+    """Its lowest value is "Automatic"; once the model check says what Automatic chose
+    (``automatic``), the box says it and a step from it starts there, not at 0."""
+
+    automatic: int | None = None
+
+    def stepBy(self, steps: int) -> None:
+        if self.value() == self.minimum() and self.automatic is not None and steps > 0:
+            self.setValue(min(self.maximum(), self.automatic + steps - 1))
+            return
+        super().stepBy(steps)
+
+    def show_automatic(self, chosen: int | None, total: int = 0) -> None:
+        self.automatic = chosen
+        self.setSpecialValueText(tr("Automatic") if chosen is None else
+                                 tr("Automatic ({n} of {total})").format(n=chosen, total=total))
+
+
+def _auto_spin(valid: Range, value: int | None, name: str, term: str) -> AutoSpin:
     """A number box whose lowest value reads "Automatic" (= let Rotary decide). Its range
     is the settings model's own, so a valid stored value is shown (and kept) unchanged."""
-    spin = QSpinBox()
+    spin = AutoSpin()
     spin.setRange(valid.low - 1, valid.high)
     spin.setSpecialValueText(tr("Automatic"))
     spin.setValue(valid.low - 1 if value is None else value)
@@ -77,6 +95,15 @@ class SettingsDialog(QDialog):
         lock_settings(self, policy)
         self.server_box.server.toggled.connect(lambda _on: lock_settings(self, policy))
 
+    def show_fitted(self, hardware) -> None:
+        """Beside the setting: why it names a bigger card than the one found (app.bridge)."""
+        def update(*_args) -> None:
+            said = "" if hardware is None else fitted_to_card(hardware, self.preset.currentData())
+            self.preset_note.setText(said)
+            self.preset_note.setVisible(bool(said))
+        self.preset.currentIndexChanged.connect(update)
+        update()
+
     def _language_box(self, current: str) -> QComboBox:
         box = QComboBox()
         box.setAccessibleName(tr("Language"))
@@ -92,6 +119,10 @@ class SettingsDialog(QDialog):
             form.addRow(self.model_list)        # its own line says what it lists
         form.addRow(tr("Model file:"), self.chooser)
         form.addRow(tr("Setting for this computer:"), self.preset)
+        self.preset_note = QLabel()          # why the setting is for another card, if it is
+        self.preset_note.setWordWrap(True)
+        self.preset_note.hide()
+        form.addRow("", self.preset_note)
         form.addRow(tr("Language:"), self.language)
         form.addRow("", QLabel(tr("A new language is used after restarting Rotary.")))
         form.addRow("", QLabel(tr("Colours follow your system's light or dark setting.")))
@@ -156,8 +187,8 @@ class SettingsDialog(QDialog):
         self.gpu_layers = _auto_spin(
             RANGES["gpu_expert_layers"], settings.gpu_expert_layers,
             tr("Model parts on the graphics card"),
-            tr("Expert layers on the GPU: how many layers keep their experts in graphics "
-               "memory. More is faster but needs more graphics memory."))
+            tr("How many parts of the model stay on the graphics card. More is faster but "
+               "needs more graphics memory; Automatic lets Rotary choose for this computer."))
         self.threads = _auto_spin(RANGES["threads"], settings.threads,
                                   tr("Processor cores to use"), tr("Processor threads."))
         self.temperature = QDoubleSpinBox()
@@ -197,13 +228,20 @@ class SettingsDialog(QDialog):
         """The model's own sampling (its file's, else its family's), or the variety below."""
         self.use_model_sampling = QCheckBox(tr("Use the model's own answer variety"))
         self.use_model_sampling.setChecked(settings.model_sampling)
-        self.sampling_note = QLabel(
-            tr("The office server applies its own for its model.") if self.model_sampling == "server"
-            else say(self.model_sampling.said) if self.model_sampling
-            else tr("Known once a model is loaded."))
+        self.sampling_note = QLabel()
         self.sampling_note.setWordWrap(True)
+        self._show_sampling(self.model_sampling)
         # Setting a variety is the override: the model's own defaults stop applying.
         self.temperature.valueChanged.connect(lambda _v: self.use_model_sampling.setChecked(False))
+
+    def _show_sampling(self, sampling) -> None:
+        """Plain words for the model's own variety; the exact values in the tooltip."""
+        if sampling == "server":
+            self.sampling_note.setText(tr("The office server applies its own for its model."))
+            return
+        self.sampling_note.setText(sampling_words(sampling) if sampling
+                                   else tr("Known once a model is loaded."))
+        self.sampling_note.setToolTip(say(sampling.said) if sampling else "")
 
     def _show_context_words(self, *_args) -> None:
         """The number in the box is tokens; say what it means in words."""
@@ -216,16 +254,18 @@ class SettingsDialog(QDialog):
     def _on_model_checked(self, result) -> None:
         if result is not None:
             self.model_has_experts = bool(getattr(result.facts, "n_expert", 0))
+        self.gpu_layers.show_automatic(*_parts_on_card(result))
+        if result is not None and self.model_sampling != "server":
+            self._show_sampling(getattr(result, "sampling", None))    # this model's, not the last
         self._update_gpu_layers()
 
     def _update_gpu_layers(self) -> None:
         """Greyed out, with the reason, when it cannot apply to this computer or model."""
         reason = ""
         if self.has_gpu is False:
-            reason = tr("This computer has no NVIDIA graphics card, so everything runs on "
-                        "the processor.")
+            reason = tr("No graphics card was found, so models will run on the processor.")
         elif self.model_has_experts is False:
-            reason = tr("This model is not made of experts, so this does not apply.")
+            reason = tr("This model is used whole on every word, so this does not apply.")
         self.gpu_layers.setEnabled(not reason)
         self.gpu_layers_note.setText(reason)
         self.gpu_layers_note.setVisible(bool(reason))
@@ -257,3 +297,24 @@ class SettingsDialog(QDialog):
             temperature=round(self.temperature.value(), 2),
             model_sampling=self.use_model_sampling.isChecked(),
             system_prompt=self.system_prompt.toPlainText(), language=self.language.currentData()))
+
+
+def _parts_on_card(result) -> tuple[int | None, int]:
+    """(parts Automatic puts on the graphics card, parts there are) for the checked model's
+    plan; (None, 0) where there is no plan or the model has no such parts."""
+    recipe, facts = getattr(result, "recipe", None), getattr(result, "facts", None)
+    total = len(getattr(facts, "moe_layers", ()) or ())
+    if recipe is None or not total:
+        return None, 0
+    if recipe.n_gpu_layers == 0:
+        return 0, total
+    return total - len(set(recipe.cpu_expert_layers)), total
+
+
+def sampling_words(sampling) -> str:
+    """"Recommended for this kind of model: answer variety 1.0." (top-p and top-k, which an
+    office worker does not know, are in the tooltip)."""
+    said = {"model file": tr("The model file's own answer variety: {temperature}."),
+            "family": tr("Recommended for this kind of model: answer variety {temperature}."),
+            }.get(sampling.source, tr("Rotary's usual answer variety: {temperature}."))
+    return said.format(temperature=sampling.temperature)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from app.bridge import EngineBridge
 from app.chat_controller import ChatController, base_model_warning
+from app import help as help_texts
+from app.i18n import tr
 from app.main_window import MainWindow
 
 
@@ -111,3 +113,21 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
     window.conversations.new_requested.connect(chat.new_chat)
     window.conversations.rename_requested.connect(chat.rename)
     window.conversations.delete_requested.connect(chat.delete)
+
+
+def connect_help(rotary) -> None:
+    """Help (F1): the guide, where models come from, the log folder, About."""
+    window, actions = rotary.window, rotary.window.actions
+
+    def show(title: str, text: str) -> None:
+        window.help_box = help_texts.show_text(window, title, text)
+
+    actions["help_guide"].triggered.connect(
+        lambda: show(tr("Getting started"), help_texts.guide_text()))
+    actions["help_models"].triggered.connect(
+        lambda: show(tr("Where models come from"), help_texts.models_text()))
+    actions["help_about"].triggered.connect(
+        lambda: show(tr("About Rotary"), help_texts.about_text(rotary.bridge.loaded,
+                                                              rotary.chat.on_server)))
+    actions["help_log"].triggered.connect(
+        lambda: help_texts.open_log_folder(rotary.paths.log_file))

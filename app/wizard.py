@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizard
 from engine.errors import EngineError
 from app.bridge import HardwareInfo, auto_preset, preset_in_a_sentence
 from app.i18n import tr
+from app.korean import particles
 from app.messages import say
 from app.model_check import ModelChooser
 from app.notifications import NotificationService
@@ -49,7 +50,7 @@ class HardwarePage(QWizardPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle(tr("Your computer"))
-        self.found = QLabel(tr("Looking at your computer…"))
+        self.found = QLabel(tr("Press “Check my computer” to see what this computer has."))
         self.found.setWordWrap(True)
         self.found.setAccessibleName(tr("What Rotary found on this computer"))
         layout = QVBoxLayout(self)
@@ -86,6 +87,13 @@ class ModelPage(QWizardPage):
         layout.addWidget(QLabel(tr("Choose one of the models found on this computer, or "
                                    "another model file (.gguf) with Other file…, or drag it "
                                    "onto this window.")))
+        self.where_from = QLabel(tr(
+            "A model is one large file whose name ends in .gguf. At work, ask your IT contact "
+            "for one; if you are allowed to download files, Hugging Face (huggingface.co) "
+            "publishes many. Help → Where models come from says more."))
+        self.where_from.setWordWrap(True)
+        self.where_from.setObjectName("hint")
+        layout.addWidget(self.where_from)
         for part in (chooser, self.recipe, self.demo_button, demo_note):
             layout.addWidget(part)
         chooser.check_finished.connect(self._on_check_changed)
@@ -168,7 +176,8 @@ class FirstRunWizard(QWizard):
             return
         self.preset = self.bridge.preset_for(self.hardware)
         self.chooser.preset = self.preset
-        self.hardware_page.found.setText(describe_hardware(self.hardware))
+        if self.checking:                  # findings once the user asked for them
+            self.hardware_page.found.setText(describe_hardware(self.hardware))
         self.server_button.setVisible(not self.hardware.gpus)
         self.hardware_found.emit(self.hardware)
 
@@ -183,6 +192,8 @@ class FirstRunWizard(QWizard):
         if self.checking:
             return
         self.checking = True
+        page.found.setText(describe_hardware(self.hardware) if self.hardware is not None
+                           else tr("Looking at your computer…"))
         page.check_result.setText(tr("Checking…"))
         try:
             report = await check_my_computer(self.bridge, self.paths, self.preset)
@@ -200,8 +211,8 @@ class FirstRunWizard(QWizard):
         if result is None:
             self.model_page.recipe.setText("")
             return
-        self.model_page.recipe.setText(tr("Rotary will use {recipe}.").format(
-            recipe=preset_words(result.preset)))
+        self.model_page.recipe.setText(particles(tr("Rotary will use {recipe}.").format(
+            recipe=preset_words(result.preset))))
 
     def use_demo(self) -> None:
         asyncio.ensure_future(self._use_demo())
@@ -226,8 +237,9 @@ class FirstRunWizard(QWizard):
             result = self.chooser.result
             name = tr("the small demo model") if self.using_demo else result.model_name
             self.done_page.summary.setText(
-                tr("Rotary will use {name} with {recipe}. You can change this later in "
-                   "Settings.").format(name=name, recipe=preset_words(result.preset)))
+                particles(tr("Rotary will use {name} with {recipe}. You can change this later "
+                             "in Settings.").format(name=name,
+                                                    recipe=preset_words(result.preset))))
 
     def _emit_completed(self) -> None:
         result = self.chooser.result

@@ -38,7 +38,7 @@ __all__ = ["ADVANCED_RANGES", "AUTO", "SAFEST", "SUMMARY_PRESETS", "WORDS_PER_TO
            "VramReading", "check_native_helpers", "check_text_recognition", "ensure_demo_model", "forget_unused_documents",
            "list_devices_child", "list_server_models", "probe_backend_child", "make_engine", "make_remote_engine", "plan_model",
            "preset_names", "preset_words", "probe", "process_ram_bytes", "read_vram",
-           "resolve_preset", "server_config"]
+           "resolve_preset", "sampling_for", "server_config"]
 
 
 def make_engine(listener: Listener) -> EngineLike:
@@ -69,6 +69,21 @@ def list_server_models(config: ServerConfig) -> list[ModelEntry]:
     from engine.remote.service import list_models  # noqa: PLC0415 - see above
 
     return list_models(config)
+
+
+def sampling_for(path: str | os.PathLike) -> object | None:
+    """The answer variety a model file asks for (its own, else its family's), read from its
+    header without loading it; None where the header cannot be read."""
+    from engine.errors import EngineError  # noqa: PLC0415 - see above
+    from engine.model.gguf_header import read_header  # noqa: PLC0415 - see above
+    from engine.runtime.sampling import model_sampling  # noqa: PLC0415 - see above
+
+    try:
+        metadata = read_header(path).metadata
+    except (EngineError, OSError):
+        return None
+    return model_sampling({key: str(value) for key, value in metadata.items()
+                           if isinstance(value, (str, int, float)) and not isinstance(value, bool)})
 
 
 def forget_unused_documents(index_path: str, keep: set[str], moved_from: str | None = None) -> int:

@@ -154,12 +154,14 @@ CATALOGUE: dict[str, str] = {
                                       "(once)…",
     "runtime.ready": "The model is ready.",
     "runtime.summary_with_note": "{summary} {note}",
-    "runtime.stock_build": "This build of Rotary cannot keep single experts on the graphics card, "
-                           "so whole parts of the model are placed there instead.",
-    "runtime.slots_not_set_up": "Rotary could not keep single experts on the graphics card "
-                                "here, so whole parts of the model are placed there instead.",
-    "runtime.no_memory_for_slots": "There was not enough graphics memory to keep single experts "
-                                   "on the graphics card.",
+    "runtime.stock_build": "This build of Rotary cannot copy the parts of the model a "
+                           "conversation uses most to the graphics card, so whole parts of "
+                           "the model are placed there instead.",
+    "runtime.slots_not_set_up": "Rotary could not copy the parts of the model a conversation "
+                                "uses most to the graphics card here, so whole parts of the "
+                                "model are placed there instead.",
+    "runtime.no_memory_for_slots": "There was not enough graphics memory to copy the parts of "
+                                   "the model a conversation uses most to the graphics card.",
     "runtime.not_enough_memory_to_load": "There was not enough memory to load this model with "
                                          "the current settings.",
     "runtime.model_not_loaded": "The model file {name} could not be loaded.",
@@ -173,9 +175,12 @@ CATALOGUE: dict[str, str] = {
     "runtime.placed_gpu": "The model runs on the graphics card {device}: {gpu} of it there and "
                           "{ram} in main memory.",
     "runtime.placed_gpu_slots": "The model runs on the graphics card {device}: {gpu} of it there "
-                                "({slots} of them single experts) and {ram} in main memory.",
+                                "({slots} of it for the parts the conversation uses most) and "
+                                "{ram} in main memory.",
     "runtime.placed_processor": "The model runs on the processor ({ram} in main memory); no "
                                 "graphics card is used.",
+    "runtime.placed_processor_unmeasured": "The model runs on the processor; no graphics "
+                                           "card is used.",
     "runtime.placed_with_unused": "{placed} {unused}",
     "runtime.stopped_unexpectedly": "The model stopped unexpectedly while writing.",
     "runtime.chat_format_unsupported": "Rotary does not know how to hold a conversation with "
@@ -273,6 +278,14 @@ CATALOGUE: dict[str, str] = {
     "plan.note_all_on_card": "The whole model fits on the graphics card ({card}).",
     "plan.note_parts_on_card": "{on_gpu} of {total} parts of the model are on the graphics "
                                "card ({card}); the rest stays in main memory.",
+    "plan.note_card_holds_slots": "The graphics card ({card}) holds the parts of the model "
+                                  "every word uses, and {slots} of the parts the conversation "
+                                  "uses most, copied there as the text goes; the rest stays "
+                                  "in main memory.",
+    "plan.note_parts_and_slots": "{on_gpu} of {total} parts of the model are on the graphics "
+                                 "card ({card}), with {slots} more there for the parts the "
+                                 "conversation uses most, copied as the text goes; the rest "
+                                 "stays in main memory.",
     "plan.note_slots": "The parts kept in main memory that the conversation uses most are "
                        "also copied to the graphics card as the text goes.",
     "plan.fallback_fewer_parts": "Not enough graphics memory, so more of the model stays in "
@@ -292,6 +305,9 @@ CATALOGUE: dict[str, str] = {
                             "this computer has {have} GB.",
     "plan.usage_memory_only": "About {ram} in memory (the graphics card is not used); expect "
                               "roughly {words} words per second.",
+    "plan.usage_card_driver_and_memory": "About {vram} on the graphics card (and {driver} "
+                                         "its driver keeps) and {ram} in memory; expect "
+                                         "roughly {words} words per second.",
     "plan.usage_card_and_memory": "About {vram} on the graphics card and {ram} in memory; "
                                   "expect roughly {words} words per second.",
     "plan.context_pages": "It keeps about {pages:,} pages of a conversation in mind; older "

@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 
 from engine.model.facts import ModelFacts
-from engine.plan.hardware import HardwareInfo
-from engine.messages import msg, sentences
+from engine.plan.hardware import GIB, HardwareInfo
+from engine.messages import Msg, msg, sentences, size
 from engine.recipe import DEFAULT_POLICY, Recipe
 
 
@@ -55,8 +55,7 @@ def with_expert_slots(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo, *,
         counts[i] = slots
     bank = sum(slot_bank_bytes(slots, per[i]) for i in layers)
     vram = dataclasses.replace(recipe.vram, expert_bytes=recipe.vram.expert_bytes + bank)
-    slot_note = msg("plan.note_slots", layers=len(layers))
-    note = sentences(recipe.note, slot_note) if recipe.note is not None else slot_note
+    note = _note_with_slots(recipe.note, len(layers), bank)
     return dataclasses.replace(recipe, expert_slots=tuple(counts), residency_policy=policy,
                                vram=vram, note=note)
 
@@ -67,3 +66,17 @@ def _free_vram(recipe: Recipe, hw: HardwareInfo) -> int:
     budget = min(hw.gpus[0].free_bytes, hw.gpus[0].total_bytes)
     used = recipe.vram.total_bytes - recipe.vram.headroom_bytes
     return max(0, budget - used - recipe.vram.headroom_bytes)
+
+
+def _note_with_slots(note: Msg | None, layers: int, bank: int) -> Msg:
+    """The plan's note once slots are added: what the card holds, in one sentence ("0 of 40
+    parts are on the graphics card" while gigabytes of experts went there was untrue)."""
+    if note is not None and note.code == "plan.note_parts_on_card":
+        amount = size(bank, GIB, whole_from=10)
+        card = note.param("card")
+        if not note.param("on_gpu"):
+            return msg("plan.note_card_holds_slots", card=card, slots=amount)
+        return msg("plan.note_parts_and_slots", on_gpu=note.param("on_gpu"),
+                   total=note.param("total"), card=card, slots=amount)
+    slot_note = msg("plan.note_slots", layers=layers)
+    return sentences(note, slot_note) if note is not None else slot_note

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from engine.model.facts import ModelFacts
 from engine.plan.hardware import GIB, HardwareInfo
 from engine.plan.layout import layout_of, vram_budget
-from engine.plan.memory import Layout, ModelSizes, gb_text, gpu_expert_ids, gpu_layer_ids, model_sizes
+from engine.plan.memory import (CUDA_RUNTIME_BYTES, Layout, ModelSizes, gb_text, gpu_expert_ids,
+                                gpu_layer_ids, model_sizes)
 from engine.messages import Msg, msg, sentences, size
 from engine.recipe import Recipe
 
@@ -137,7 +138,14 @@ def _usage_text(recipe: Recipe, speed: tuple[float, float]) -> Msg:
     ram = size(recipe.ram.total_bytes - recipe.ram.headroom_bytes, GIB, whole_from=10)
     if not recipe.vram.total_bytes:
         return msg("plan.usage_memory_only", ram=ram, words=words)
-    vram = size(recipe.vram.total_bytes - recipe.vram.headroom_bytes, GIB, whole_from=10)
+    # The driver's own share (its context, kernels) is said apart: the model's share is what
+    # the side panel measures from llama.cpp's buffers once it is loaded.
+    driver = CUDA_RUNTIME_BYTES if recipe.vram.compute_bytes >= CUDA_RUNTIME_BYTES else 0
+    vram = size(recipe.vram.total_bytes - recipe.vram.headroom_bytes - driver, GIB,
+                whole_from=10)
+    if driver:
+        return msg("plan.usage_card_driver_and_memory", vram=vram, ram=ram, words=words,
+                   driver=size(driver, GIB))
     return msg("plan.usage_card_and_memory", vram=vram, ram=ram, words=words)
 
 

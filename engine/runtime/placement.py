@@ -21,7 +21,7 @@ BUFFER_LINE = re.compile(r"(\S+)\s+(model|KV|RS|compute|output) buffer size\s*=\
 FIELDS = {"model": "model_bytes", "KV": "cache_bytes", "RS": "cache_bytes",
           "compute": "compute_bytes", "output": "compute_bytes"}
 MIB = 2 ** 20
-GB = 1e9
+GB = 2 ** 30       # the planner's unit (engine/plan/speed.py), so the estimate and this agree
 
 
 def buffer_sizes(lines: list[str]) -> dict[tuple[str, str], int]:
@@ -54,15 +54,20 @@ def measure(lines: list[str], gpu_names: dict[str, str], slot_bytes: int = 0,
 
 
 def describe(placement: Placement, unused=()):
-    ram = size(placement.ram.total_bytes, GB)
+    ram = size(placement.ram.total_bytes, GB, whole_from=10)
     gpu = placement.gpu
     if gpu is None:
-        text = msg("runtime.placed_processor", ram=ram)
+        # No buffer sizes in the load's log: where it runs is known, how much it holds not
+        # (it said "0 MB in main memory").
+        text = msg("runtime.placed_processor", ram=ram) if placement.ram.total_bytes \
+            else msg("runtime.placed_processor_unmeasured")
         reasons = [g.why_unused for g in unused if g.why_unused is not None]
         return msg("runtime.placed_with_unused", placed=text, unused=reasons[0]) if reasons \
             else text
     name = gpu.description or gpu.device
     if gpu.slot_bytes:
-        return msg("runtime.placed_gpu_slots", device=name, gpu=size(gpu.total_bytes, GB),
-                   slots=size(gpu.slot_bytes, GB), ram=ram)
-    return msg("runtime.placed_gpu", device=name, gpu=size(gpu.total_bytes, GB), ram=ram)
+        return msg("runtime.placed_gpu_slots", device=name,
+                   gpu=size(gpu.total_bytes, GB, whole_from=10),
+                   slots=size(gpu.slot_bytes, GB, whole_from=10), ram=ram)
+    return msg("runtime.placed_gpu", device=name, gpu=size(gpu.total_bytes, GB, whole_from=10),
+               ram=ram)

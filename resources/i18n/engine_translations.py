@@ -712,9 +712,9 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "The model runs on the graphics card {device}: {gpu} of it there and {ram} in main memory.": (
         "모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에, {ram}는 주 메모리에 있습니다.",
         "模型在显卡 {device} 上运行：其中 {gpu} 在显卡上，{ram} 在主内存中。"),
-    "The model runs on the graphics card {device}: {gpu} of it there ({slots} of them single experts) and {ram} in main memory.": (
-        "모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에(그중 {slots}는 개별 전문가), {ram}는 주 메모리에 있습니다.",
-        "模型在显卡 {device} 上运行：其中 {gpu} 在显卡上（其中 {slots} 是单个专家），{ram} 在主内存中。"),
+    "The model runs on the graphics card {device}: {gpu} of it there ({slots} of it for the parts the conversation uses most) and {ram} in main memory.": (
+        "모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에(그중 {slots}는 대화에 가장 많이 쓰이는 부분용), {ram}는 주 메모리에 있습니다.",
+        "模型在显卡 {device} 上运行：其中 {gpu} 在显卡上（其中 {slots} 用于对话最常用的部分），{ram} 在主内存中。"),
     "The model runs on the processor ({ram} in main memory); no graphics card is used.": (
         "모델이 프로세서에서 실행됩니다(주 메모리 {ram}). 그래픽 카드는 사용하지 않습니다.",
         "模型在处理器上运行（主内存中 {ram}）；未使用显卡。"),
@@ -734,15 +734,15 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         "{name}(이)라는 장치가 없습니다. `python -m engine devices`가 이 설치본에서 쓸 수 있는 장치를 보여 줍니다.",
         "没有名为 {name} 的设备。`python -m engine devices` 会列出此安装可以使用的设备。"),
     # ---- the GPU path (engine/plan/layout.py, engine/plan/transfer.py) ------------------
-    "This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.": (
-        "이 Rotary 빌드는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
-        "此版本的 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。"),
-    "Rotary could not keep single experts on the graphics card here, so whole parts of the model are placed there instead.": (
-        "이 컴퓨터에서는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
-        "在这台电脑上 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。"),
-    "There was not enough graphics memory to keep single experts on the graphics card.": (
-        "전문가를 하나씩 그래픽 카드에 둘 그래픽 메모리가 부족했습니다.",
-        "显存不足，无法把单个专家放在显卡上。"),
+    "This build of Rotary cannot copy the parts of the model a conversation uses most to the graphics card, so whole parts of the model are placed there instead.": (
+        "이 Rotary 빌드는 대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
+        "此版本的 Rotary 无法把对话最常用的模型部分复制到显卡上，因此改为把模型的整个部分放到显卡上。"),
+    "Rotary could not copy the parts of the model a conversation uses most to the graphics card here, so whole parts of the model are placed there instead.": (
+        "이 컴퓨터에서는 대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
+        "在这台电脑上 Rotary 无法把对话最常用的模型部分复制到显卡上，因此改为把模型的整个部分放到显卡上。"),
+    "There was not enough graphics memory to copy the parts of the model a conversation uses most to the graphics card.": (
+        "대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 그래픽 메모리가 부족했습니다.",
+        "显存不足，无法把对话最常用的模型部分复制到显卡上。"),
     "There was not enough memory to load this model with the current settings.": (
         "현재 설정으로 이 모델을 불러오기에는 메모리가 부족했습니다.",
         "以当前设置加载此模型时内存不足。"),
@@ -764,4 +764,17 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "The speeds of the processor and of the link to the graphics card could not be measured, so every expert a word uses may be copied to the graphics card.": (
         "프로세서와 그래픽 카드 연결의 속도를 측정할 수 없어, 한 단어가 쓰는 모든 전문가를 그래픽 카드로 복사할 수 있습니다.",
         "无法测量处理器和显卡连接的速度，因此一个词所用的每个专家都可以复制到显卡。"),
+    # ---- issue 37: what the plan puts on the card, with slots --------------------------
+    "The graphics card ({card}) holds the parts of the model every word uses, and {slots} of the parts the conversation uses most, copied there as the text goes; the rest stays in main memory.": (
+        "그래픽 카드({card})에는 모든 단어에 쓰이는 모델 부분과, 대화에 가장 많이 쓰이는 부분 {slots}가 글이 진행되면서 복사되어 있습니다. 나머지는 주 메모리에 있습니다.",
+        "显卡（{card}）存放每个词都会用到的模型部分，以及随着文本进行复制过去的对话最常用部分 {slots}；其余部分留在主内存中。"),
+    "{on_gpu} of {total} parts of the model are on the graphics card ({card}), with {slots} more there for the parts the conversation uses most, copied as the text goes; the rest stays in main memory.": (
+        "모델의 {total}개 부분 중 {on_gpu}개가 그래픽 카드({card})에 있고, 대화에 가장 많이 쓰이는 부분을 위해 {slots}가 더 있어 글이 진행되면서 복사됩니다. 나머지는 주 메모리에 있습니다.",
+        "模型 {total} 个部分中有 {on_gpu} 个在显卡（{card}）上，另有 {slots} 用于对话最常用的部分，随文本进行复制；其余部分留在主内存中。"),
+    "The model runs on the processor; no graphics card is used.": (
+        "모델이 프로세서에서 실행됩니다. 그래픽 카드는 사용하지 않습니다.",
+        "模型在处理器上运行；未使用显卡。"),
+    "About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect roughly {words} words per second.": (
+        "그래픽 카드에 약 {vram}(이 밖에 드라이버가 {driver}), 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 예상하세요.",
+        "显卡上约 {vram}（另有驱动占用 {driver}），内存中 {ram}；预计每秒约 {words} 个词。"),
 }

@@ -39,6 +39,10 @@
         <translation>대화를 {path}에 저장했습니다.</translation>
     </message>
     <message>
+        <source>No setting is made for a graphics card as small as this one ({vram} GB), so Rotary fits the smallest one to the {vram} GB this card has.</source>
+        <translation>이렇게 작은 그래픽 카드({vram} GB)에 맞춘 설정은 없으므로, Rotary는 가장 작은 설정을 이 카드의 {vram} GB에 맞춥니다.</translation>
+    </message>
+    <message>
         <source>A part of Rotary is missing or damaged. Please reinstall Rotary.</source>
         <translation>Rotary의 일부가 없거나 손상되었습니다. Rotary를 다시 설치해 주세요.</translation>
     </message>
@@ -49,6 +53,10 @@
     <message>
         <source>No model is loaded yet.</source>
         <translation>아직 불러온 모델이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Measured now that it is loaded: {placed}</source>
+        <translation>불러온 지금 측정한 값: {placed}</translation>
     </message>
     <message>
         <source>Rotary is closing.</source>
@@ -263,6 +271,10 @@
         <translation>이 답변은 아직 작성 중입니다…</translation>
     </message>
     <message>
+        <source>This answer was not finished: {why}</source>
+        <translation>이 답변은 끝나지 않았습니다: {why}</translation>
+    </message>
+    <message>
         <source>This answer was not finished.</source>
         <translation>이 답변은 끝나지 않았습니다.</translation>
     </message>
@@ -455,8 +467,20 @@
         <translation>컨텍스트: {size}개 토큰 중 {used}개 사용 (엔진이 측정).</translation>
     </message>
     <message>
-        <source>Answered from the graphics card: {pct}%</source>
-        <translation>그래픽 카드에서 처리: {pct}%</translation>
+        <source>Ready on the graphics card: {pct}% of the work</source>
+        <translation>그래픽 카드에서 준비됨: 작업의 {pct}%</translation>
+    </message>
+    <message>
+        <source>Hide details</source>
+        <translation>자세한 내용 숨기기</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>자세히</translation>
+    </message>
+    <message>
+        <source>How much of the model's work for this answer was already on the graphics card: more is faster.</source>
+        <translation>이 답변에서 모델 작업 중 이미 그래픽 카드에 있던 비율입니다. 높을수록 빠릅니다.</translation>
     </message>
     <message>
         <source>Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.</source>
@@ -609,6 +633,26 @@
     <message>
         <source>Go to the &amp;live numbers</source>
         <translation>실시간 수치로 이동(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Getting started</source>
+        <translation>시작하기(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Where models come from</source>
+        <translation>모델을 구하는 곳(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;log folder</source>
+        <translation>로그 폴더 열기(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;About Rotary</source>
+        <translation>Rotary 정보(&amp;A)</translation>
     </message>
     <message>
         <source>Fits well.</source>
@@ -787,6 +831,10 @@
         <translation>이 컴퓨터용 설정</translation>
     </message>
     <message>
+        <source>Automatic ({n} of {total})</source>
+        <translation>자동({total}개 중 {n}개)</translation>
+    </message>
+    <message>
         <source>Memory recipe (preset): how the model is shared between the graphics card and system memory.</source>
         <translation>메모리 구성(프리셋): 모델을 그래픽 카드와 시스템 메모리에 어떻게 나눌지 정합니다.</translation>
     </message>
@@ -827,8 +875,8 @@
         <translation>그래픽 카드에 두는 모델 부분</translation>
     </message>
     <message>
-        <source>Expert layers on the GPU: how many layers keep their experts in graphics memory. More is faster but needs more graphics memory.</source>
-        <translation>GPU의 전문가 레이어: 전문가를 그래픽 메모리에 두는 레이어 수입니다. 많을수록 빠르지만 그래픽 메모리가 더 필요합니다.</translation>
+        <source>How many parts of the model stay on the graphics card. More is faster but needs more graphics memory; Automatic lets Rotary choose for this computer.</source>
+        <translation>모델의 몇 부분을 그래픽 카드에 둘지 정합니다. 많을수록 빠르지만 그래픽 메모리가 더 필요합니다. 자동이면 Rotary가 이 컴퓨터에 맞게 고릅니다.</translation>
     </message>
     <message>
         <source>Processor cores to use</source>
@@ -899,12 +947,24 @@
         <translation>대화의 약 {n}단어 분량입니다.</translation>
     </message>
     <message>
-        <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
-        <translation>이 컴퓨터에는 NVIDIA 그래픽 카드가 없어 모든 작업이 프로세서에서 실행됩니다.</translation>
+        <source>No graphics card was found, so models will run on the processor.</source>
+        <translation>그래픽 카드가 없어 모델은 프로세서에서 실행됩니다.</translation>
     </message>
     <message>
-        <source>This model is not made of experts, so this does not apply.</source>
-        <translation>이 모델은 전문가(expert)로 나뉘어 있지 않아 이 설정이 적용되지 않습니다.</translation>
+        <source>This model is used whole on every word, so this does not apply.</source>
+        <translation>이 모델은 단어마다 전체가 쓰이므로 이 설정은 해당되지 않습니다.</translation>
+    </message>
+    <message>
+        <source>The model file's own answer variety: {temperature}.</source>
+        <translation>모델 파일 자체의 답변 다양성: {temperature}.</translation>
+    </message>
+    <message>
+        <source>Recommended for this kind of model: answer variety {temperature}.</source>
+        <translation>이런 종류의 모델에 권장: 답변 다양성 {temperature}.</translation>
+    </message>
+    <message>
+        <source>Rotary's usual answer variety: {temperature}.</source>
+        <translation>Rotary의 기본 답변 다양성: {temperature}.</translation>
     </message>
     <message>
         <source>{size} GB of system memory</source>
@@ -927,12 +987,20 @@
         <translation>내 컴퓨터</translation>
     </message>
     <message>
+        <source>Choose one of the models found on this computer, or another model file (.gguf) with Other file…, or drag it onto this window.</source>
+        <translation>이 컴퓨터에서 찾은 모델 중 하나를 고르거나, ‘다른 파일…’로 다른 모델 파일(.gguf)을 선택하거나, 이 창으로 끌어다 놓으세요.</translation>
+    </message>
+    <message>
         <source>Looking at your computer…</source>
         <translation>컴퓨터를 살펴보는 중…</translation>
     </message>
     <message>
         <source>What Rotary found on this computer</source>
         <translation>Rotary가 이 컴퓨터에서 찾은 것</translation>
+    </message>
+    <message>
+        <source>Press “Check my computer” to see what this computer has.</source>
+        <translation>이 컴퓨터에 무엇이 있는지 보려면 “내 컴퓨터 점검”을 누르세요.</translation>
     </message>
     <message>
         <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
@@ -963,8 +1031,8 @@
         <translation>데모 모델은 아주 작고 항상 같은 짧은 메시지를 씁니다. Rotary가 어떻게 작동하는지만 보여 주며, 질문에 답하지는 못합니다.</translation>
     </message>
     <message>
-        <source>Choose one of the models found on this computer, or another model file (.gguf) with Other file…, or drag it onto this window.</source>
-        <translation>이 컴퓨터에서 찾은 모델 중 하나를 고르거나, ‘다른 파일…’로 다른 모델 파일(.gguf)을 선택하거나, 이 창으로 끌어다 놓으세요.</translation>
+        <source>A model is one large file whose name ends in .gguf. At work, ask your IT contact for one; if you are allowed to download files, Hugging Face (huggingface.co) publishes many. Help → Where models come from says more.</source>
+        <translation>모델은 이름이 .gguf로 끝나는 큰 파일 하나입니다. 회사에서는 IT 담당자에게 요청하세요. 파일을 내려받아도 된다면 Hugging Face(huggingface.co)에 많이 공개되어 있습니다. 자세한 내용은 도움말 → 모델을 구하는 곳에 있습니다.</translation>
     </message>
     <message>
         <source>Ready</source>
@@ -1349,12 +1417,100 @@
         <translation>질문할 때 더 이상 이 문서에서 찾지 않습니다. 파일 자체는 삭제되지 않습니다.</translation>
     </message>
     <message>
+        <source>{name}: read.</source>
+        <translation>{name}: 읽었습니다.</translation>
+    </message>
+    <message>
+        <source>{name}: not read. {why}</source>
+        <translation>{name}: 읽지 못했습니다. {why}</translation>
+    </message>
+    <message>
+        <source>{failed} of {count} files could not be read:</source>
+        <translation>파일 {count}개 중 {failed}개를 읽지 못했습니다:</translation>
+    </message>
+    <message>
         <source>What the model thought</source>
         <translation>모델이 생각한 내용</translation>
     </message>
     <message>
         <source>Shows or hides what the model thought before answering</source>
         <translation>모델이 답하기 전에 생각한 내용을 보이거나 숨깁니다</translation>
+    </message>
+    <message>
+        <source>Getting started</source>
+        <translation>시작하기</translation>
+    </message>
+    <message>
+        <source>Type a question in the box at the bottom and press Enter. The answer is written on this computer; nothing is sent to the internet.</source>
+        <translation>아래쪽 상자에 질문을 입력하고 Enter 키를 누르세요. 답변은 이 컴퓨터에서 작성되며 인터넷으로는 아무것도 보내지 않습니다.</translation>
+    </message>
+    <message>
+        <source>To ask about a document, press Attach… (or drop the file on the window), then ask your question or press Summarise.</source>
+        <translation>문서에 대해 물으려면 첨부…를 누르거나 파일을 창에 끌어다 놓은 다음, 질문하거나 요약하기를 누르세요.</translation>
+    </message>
+    <message>
+        <source>Stop ends an answer at once and keeps what was written. Your conversations are listed on the left and kept when Rotary closes.</source>
+        <translation>중지는 답변을 바로 끝내고 그때까지 쓴 내용을 남깁니다. 대화는 왼쪽에 나열되며 Rotary를 닫아도 보관됩니다.</translation>
+    </message>
+    <message>
+        <source>The panel on the right shows how fast the answer is written and how much memory the model uses. Settings (Ctrl+,) changes the model and how much it remembers.</source>
+        <translation>오른쪽 패널은 답변이 얼마나 빨리 쓰이는지와 모델이 메모리를 얼마나 쓰는지 보여 줍니다. 설정(Ctrl+,)에서 모델과 기억하는 양을 바꿀 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Where something goes wrong, the notice at the top says what to do; its "Copy details" button copies what your IT contact needs.</source>
+        <translation>문제가 생기면 위쪽 알림이 할 일을 알려 줍니다. 알림의 "자세한 내용 복사" 버튼은 IT 담당자에게 필요한 내용을 복사합니다.</translation>
+    </message>
+    <message>
+        <source>Where models come from</source>
+        <translation>모델을 구하는 곳</translation>
+    </message>
+    <message>
+        <source>A model is one large file whose name ends in .gguf (often several gigabytes). Rotary does not include one, apart from a very small demo model for trying it out.</source>
+        <translation>모델은 이름이 .gguf로 끝나는 큰 파일 하나입니다(보통 몇 기가바이트). Rotary에는 시험용 아주 작은 데모 모델 말고는 모델이 들어 있지 않습니다.</translation>
+    </message>
+    <message>
+        <source>At work, ask your IT contact for a model file approved by your organisation.</source>
+        <translation>회사에서는 IT 담당자에게 조직에서 승인한 모델 파일을 요청하세요.</translation>
+    </message>
+    <message>
+        <source>If you are allowed to download files, models are published on Hugging Face (huggingface.co): look for a model in GGUF format whose name contains "Instruct" or "Chat", in a size that fits your computer.</source>
+        <translation>파일을 내려받아도 된다면, 모델은 Hugging Face(huggingface.co)에 공개되어 있습니다. 이름에 "Instruct"나 "Chat"이 들어간 GGUF 형식 모델 중 컴퓨터에 맞는 크기를 찾으세요.</translation>
+    </message>
+    <message>
+        <source>Then choose the file in Settings (Ctrl+,) or in First-time setup.</source>
+        <translation>그런 다음 설정(Ctrl+,)이나 처음 설정에서 그 파일을 고르세요.</translation>
+    </message>
+    <message>
+        <source>Back-end: {backend}.</source>
+        <translation>백엔드: {backend}.</translation>
+    </message>
+    <message>
+        <source>The model runs on the office server.</source>
+        <translation>모델은 사무실 서버에서 실행됩니다.</translation>
+    </message>
+    <message>
+        <source>The model runs on this computer.</source>
+        <translation>모델은 이 컴퓨터에서 실행됩니다.</translation>
+    </message>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>불러온 모델이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Rotary runs language models on this computer, without the internet.</source>
+        <translation>Rotary는 인터넷 없이 이 컴퓨터에서 언어 모델을 실행합니다.</translation>
+    </message>
+    <message>
+        <source>Log file: {path}</source>
+        <translation>로그 파일: {path}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>About Rotary</source>
+        <translation>Rotary 정보</translation>
     </message>
     <message>
         <source>from LM Studio</source>
@@ -1948,16 +2104,16 @@
         <translation>{summary} {note}</translation>
     </message>
     <message>
-        <source>This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.</source>
-        <translation>이 Rotary 빌드는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.</translation>
+        <source>This build of Rotary cannot copy the parts of the model a conversation uses most to the graphics card, so whole parts of the model are placed there instead.</source>
+        <translation>이 Rotary 빌드는 대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.</translation>
     </message>
     <message>
-        <source>Rotary could not keep single experts on the graphics card here, so whole parts of the model are placed there instead.</source>
-        <translation>이 컴퓨터에서는 전문가를 하나씩 그래픽 카드에 둘 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.</translation>
+        <source>Rotary could not copy the parts of the model a conversation uses most to the graphics card here, so whole parts of the model are placed there instead.</source>
+        <translation>이 컴퓨터에서는 대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.</translation>
     </message>
     <message>
-        <source>There was not enough graphics memory to keep single experts on the graphics card.</source>
-        <translation>전문가를 하나씩 그래픽 카드에 둘 그래픽 메모리가 부족했습니다.</translation>
+        <source>There was not enough graphics memory to copy the parts of the model a conversation uses most to the graphics card.</source>
+        <translation>대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 그래픽 메모리가 부족했습니다.</translation>
     </message>
     <message>
         <source>There was not enough memory to load this model with the current settings.</source>
@@ -1984,12 +2140,16 @@
         <translation>모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에, {ram}는 주 메모리에 있습니다.</translation>
     </message>
     <message>
-        <source>The model runs on the graphics card {device}: {gpu} of it there ({slots} of them single experts) and {ram} in main memory.</source>
-        <translation>모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에(그중 {slots}는 개별 전문가), {ram}는 주 메모리에 있습니다.</translation>
+        <source>The model runs on the graphics card {device}: {gpu} of it there ({slots} of it for the parts the conversation uses most) and {ram} in main memory.</source>
+        <translation>모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에(그중 {slots}는 대화에 가장 많이 쓰이는 부분용), {ram}는 주 메모리에 있습니다.</translation>
     </message>
     <message>
         <source>The model runs on the processor ({ram} in main memory); no graphics card is used.</source>
         <translation>모델이 프로세서에서 실행됩니다(주 메모리 {ram}). 그래픽 카드는 사용하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>The model runs on the processor; no graphics card is used.</source>
+        <translation>모델이 프로세서에서 실행됩니다. 그래픽 카드는 사용하지 않습니다.</translation>
     </message>
     <message>
         <source>{placed} {unused}</source>
@@ -2216,6 +2376,14 @@
         <translation>모델의 {total}개 부분 중 {on_gpu}개가 그래픽 카드({card})에 있고, 나머지는 주 메모리에 있습니다.</translation>
     </message>
     <message>
+        <source>The graphics card ({card}) holds the parts of the model every word uses, and {slots} of the parts the conversation uses most, copied there as the text goes; the rest stays in main memory.</source>
+        <translation>그래픽 카드({card})에는 모든 단어에 쓰이는 모델 부분과, 대화에 가장 많이 쓰이는 부분 {slots}가 글이 진행되면서 복사되어 있습니다. 나머지는 주 메모리에 있습니다.</translation>
+    </message>
+    <message>
+        <source>{on_gpu} of {total} parts of the model are on the graphics card ({card}), with {slots} more there for the parts the conversation uses most, copied as the text goes; the rest stays in main memory.</source>
+        <translation>모델의 {total}개 부분 중 {on_gpu}개가 그래픽 카드({card})에 있고, 대화에 가장 많이 쓰이는 부분을 위해 {slots}가 더 있어 글이 진행되면서 복사됩니다. 나머지는 주 메모리에 있습니다.</translation>
+    </message>
+    <message>
         <source>The parts kept in main memory that the conversation uses most are also copied to the graphics card as the text goes.</source>
         <translation>주 메모리에 있는 부분 중 대화에서 가장 많이 쓰는 것은 글이 진행되는 동안 그래픽 카드에도 복사됩니다.</translation>
     </message>
@@ -2250,6 +2418,10 @@
     <message>
         <source>About {ram} in memory (the graphics card is not used); expect roughly {words} words per second.</source>
         <translation>메모리 약 {ram}를 사용합니다 (그래픽 카드는 쓰지 않음). 초당 약 {words}단어를 예상하세요.</translation>
+    </message>
+    <message>
+        <source>About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect roughly {words} words per second.</source>
+        <translation>그래픽 카드에 약 {vram}(이 밖에 드라이버가 {driver}), 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 예상하세요.</translation>
     </message>
     <message>
         <source>About {vram} on the graphics card and {ram} in memory; expect roughly {words} words per second.</source>

@@ -39,6 +39,10 @@
         <translation>对话已保存到 {path}。</translation>
     </message>
     <message>
+        <source>No setting is made for a graphics card as small as this one ({vram} GB), so Rotary fits the smallest one to the {vram} GB this card has.</source>
+        <translation>没有为这么小的显卡（{vram} GB）准备的设置，因此 Rotary 把最小的设置调整到这张显卡的 {vram} GB。</translation>
+    </message>
+    <message>
         <source>A part of Rotary is missing or damaged. Please reinstall Rotary.</source>
         <translation>Rotary 的某个部分缺失或已损坏。请重新安装 Rotary。</translation>
     </message>
@@ -49,6 +53,10 @@
     <message>
         <source>No model is loaded yet.</source>
         <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <source>Measured now that it is loaded: {placed}</source>
+        <translation>加载后实测：{placed}</translation>
     </message>
     <message>
         <source>Rotary is closing.</source>
@@ -263,6 +271,10 @@
         <translation>这个回答仍在撰写中…</translation>
     </message>
     <message>
+        <source>This answer was not finished: {why}</source>
+        <translation>此回答未完成：{why}</translation>
+    </message>
+    <message>
         <source>This answer was not finished.</source>
         <translation>这个回答没有完成。</translation>
     </message>
@@ -455,8 +467,20 @@
         <translation>上下文：已使用 {used} / {size} 个 token（由引擎测得）。</translation>
     </message>
     <message>
-        <source>Answered from the graphics card: {pct}%</source>
-        <translation>由显卡处理：{pct}%</translation>
+        <source>Ready on the graphics card: {pct}% of the work</source>
+        <translation>已在显卡上就绪：{pct}% 的工作</translation>
+    </message>
+    <message>
+        <source>Hide details</source>
+        <translation>隐藏详细信息</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <source>How much of the model's work for this answer was already on the graphics card: more is faster.</source>
+        <translation>此回答中模型工作已在显卡上的比例：越高越快。</translation>
     </message>
     <message>
         <source>Expert hit rate, measured by the engine: the share of expert work whose experts were already in graphics memory.</source>
@@ -609,6 +633,26 @@
     <message>
         <source>Go to the &amp;live numbers</source>
         <translation>转到实时数据(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Getting started</source>
+        <translation>入门(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Where models come from</source>
+        <translation>模型从哪里来(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;log folder</source>
+        <translation>打开日志文件夹(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;About Rotary</source>
+        <translation>关于 Rotary(&amp;A)</translation>
     </message>
     <message>
         <source>Fits well.</source>
@@ -787,6 +831,10 @@
         <translation>适合这台电脑的设置</translation>
     </message>
     <message>
+        <source>Automatic ({n} of {total})</source>
+        <translation>自动（{total} 个中的 {n} 个）</translation>
+    </message>
+    <message>
         <source>Memory recipe (preset): how the model is shared between the graphics card and system memory.</source>
         <translation>内存方案（预设）：模型如何分配到显卡和系统内存。</translation>
     </message>
@@ -827,8 +875,8 @@
         <translation>放在显卡上的模型部分</translation>
     </message>
     <message>
-        <source>Expert layers on the GPU: how many layers keep their experts in graphics memory. More is faster but needs more graphics memory.</source>
-        <translation>GPU 上的专家层：有多少层把专家放在显存中。越多越快，但需要更多显存。</translation>
+        <source>How many parts of the model stay on the graphics card. More is faster but needs more graphics memory; Automatic lets Rotary choose for this computer.</source>
+        <translation>模型有多少部分留在显卡上。越多越快，但需要更多显存；选“自动”则由 Rotary 为这台电脑选择。</translation>
     </message>
     <message>
         <source>Processor cores to use</source>
@@ -899,12 +947,24 @@
         <translation>约为对话中的 {n} 个词。</translation>
     </message>
     <message>
-        <source>This computer has no NVIDIA graphics card, so everything runs on the processor.</source>
-        <translation>这台电脑没有 NVIDIA 显卡，因此全部在处理器上运行。</translation>
+        <source>No graphics card was found, so models will run on the processor.</source>
+        <translation>未找到显卡，因此模型将在处理器上运行。</translation>
     </message>
     <message>
-        <source>This model is not made of experts, so this does not apply.</source>
-        <translation>这个模型不是由专家组成的，因此此项不适用。</translation>
+        <source>This model is used whole on every word, so this does not apply.</source>
+        <translation>这个模型每个词都会整体用到，因此此项不适用。</translation>
+    </message>
+    <message>
+        <source>The model file's own answer variety: {temperature}.</source>
+        <translation>模型文件自带的回答多样性：{temperature}。</translation>
+    </message>
+    <message>
+        <source>Recommended for this kind of model: answer variety {temperature}.</source>
+        <translation>此类模型的推荐值：回答多样性 {temperature}。</translation>
+    </message>
+    <message>
+        <source>Rotary's usual answer variety: {temperature}.</source>
+        <translation>Rotary 的常用回答多样性：{temperature}。</translation>
     </message>
     <message>
         <source>{size} GB of system memory</source>
@@ -927,12 +987,20 @@
         <translation>您的电脑</translation>
     </message>
     <message>
+        <source>Choose one of the models found on this computer, or another model file (.gguf) with Other file…, or drag it onto this window.</source>
+        <translation>从在这台电脑上找到的模型中选择一个，或用“其他文件…”选择另一个模型文件（.gguf），或将其拖到此窗口。</translation>
+    </message>
+    <message>
         <source>Looking at your computer…</source>
         <translation>正在检查您的电脑…</translation>
     </message>
     <message>
         <source>What Rotary found on this computer</source>
         <translation>Rotary 在这台电脑上找到的内容</translation>
+    </message>
+    <message>
+        <source>Press “Check my computer” to see what this computer has.</source>
+        <translation>按“检查我的电脑”查看这台电脑的配置。</translation>
     </message>
     <message>
         <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
@@ -963,8 +1031,8 @@
         <translation>演示模型很小，总是写出同一段简短信息。它只用来展示 Rotary 的工作方式，不能回答问题。</translation>
     </message>
     <message>
-        <source>Choose one of the models found on this computer, or another model file (.gguf) with Other file…, or drag it onto this window.</source>
-        <translation>从在这台电脑上找到的模型中选择一个，或用“其他文件…”选择另一个模型文件（.gguf），或将其拖到此窗口。</translation>
+        <source>A model is one large file whose name ends in .gguf. At work, ask your IT contact for one; if you are allowed to download files, Hugging Face (huggingface.co) publishes many. Help → Where models come from says more.</source>
+        <translation>模型是一个名称以 .gguf 结尾的大文件。在单位请向 IT 联系人索取；如果允许下载文件，Hugging Face（huggingface.co）上有很多。更多内容见“帮助 → 模型从哪里来”。</translation>
     </message>
     <message>
         <source>Ready</source>
@@ -1349,12 +1417,100 @@
         <translation>提问时将不再搜索此文档。文件本身不会被删除。</translation>
     </message>
     <message>
+        <source>{name}: read.</source>
+        <translation>{name}：已读取。</translation>
+    </message>
+    <message>
+        <source>{name}: not read. {why}</source>
+        <translation>{name}：未能读取。{why}</translation>
+    </message>
+    <message>
+        <source>{failed} of {count} files could not be read:</source>
+        <translation>{count} 个文件中有 {failed} 个无法读取：</translation>
+    </message>
+    <message>
         <source>What the model thought</source>
         <translation>模型的思考内容</translation>
     </message>
     <message>
         <source>Shows or hides what the model thought before answering</source>
         <translation>显示或隐藏模型在回答前的思考内容</translation>
+    </message>
+    <message>
+        <source>Getting started</source>
+        <translation>入门</translation>
+    </message>
+    <message>
+        <source>Type a question in the box at the bottom and press Enter. The answer is written on this computer; nothing is sent to the internet.</source>
+        <translation>在底部的输入框中输入问题并按 Enter。回答在这台电脑上写出，不会向互联网发送任何内容。</translation>
+    </message>
+    <message>
+        <source>To ask about a document, press Attach… (or drop the file on the window), then ask your question or press Summarise.</source>
+        <translation>要询问文档，请按“附加…”（或把文件拖到窗口上），然后提问或按“总结”。</translation>
+    </message>
+    <message>
+        <source>Stop ends an answer at once and keeps what was written. Your conversations are listed on the left and kept when Rotary closes.</source>
+        <translation>“停止”会立即结束回答并保留已写出的内容。您的对话列在左侧，关闭 Rotary 后仍会保留。</translation>
+    </message>
+    <message>
+        <source>The panel on the right shows how fast the answer is written and how much memory the model uses. Settings (Ctrl+,) changes the model and how much it remembers.</source>
+        <translation>右侧面板显示回答写出的速度和模型使用的内存。在“设置”（Ctrl+,）中可以更换模型以及它记住的内容量。</translation>
+    </message>
+    <message>
+        <source>Where something goes wrong, the notice at the top says what to do; its "Copy details" button copies what your IT contact needs.</source>
+        <translation>出现问题时，顶部的通知会说明该怎么做；其中的“复制详细信息”按钮会复制 IT 联系人需要的内容。</translation>
+    </message>
+    <message>
+        <source>Where models come from</source>
+        <translation>模型从哪里来</translation>
+    </message>
+    <message>
+        <source>A model is one large file whose name ends in .gguf (often several gigabytes). Rotary does not include one, apart from a very small demo model for trying it out.</source>
+        <translation>模型是一个名称以 .gguf 结尾的大文件（通常有几个 GB）。除了一个用于试用的很小的演示模型外，Rotary 不自带模型。</translation>
+    </message>
+    <message>
+        <source>At work, ask your IT contact for a model file approved by your organisation.</source>
+        <translation>在单位，请向 IT 联系人索取本单位批准的模型文件。</translation>
+    </message>
+    <message>
+        <source>If you are allowed to download files, models are published on Hugging Face (huggingface.co): look for a model in GGUF format whose name contains "Instruct" or "Chat", in a size that fits your computer.</source>
+        <translation>如果允许下载文件，可以在 Hugging Face（huggingface.co）上找到公开的模型：请选择名称含有“Instruct”或“Chat”、GGUF 格式、大小适合您电脑的模型。</translation>
+    </message>
+    <message>
+        <source>Then choose the file in Settings (Ctrl+,) or in First-time setup.</source>
+        <translation>然后在“设置”（Ctrl+,）或“首次设置”中选择该文件。</translation>
+    </message>
+    <message>
+        <source>Back-end: {backend}.</source>
+        <translation>后端：{backend}。</translation>
+    </message>
+    <message>
+        <source>The model runs on the office server.</source>
+        <translation>模型在办公室服务器上运行。</translation>
+    </message>
+    <message>
+        <source>The model runs on this computer.</source>
+        <translation>模型在这台电脑上运行。</translation>
+    </message>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>未加载模型。</translation>
+    </message>
+    <message>
+        <source>Rotary runs language models on this computer, without the internet.</source>
+        <translation>Rotary 在这台电脑上运行语言模型，无需互联网。</translation>
+    </message>
+    <message>
+        <source>Log file: {path}</source>
+        <translation>日志文件：{path}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>About Rotary</source>
+        <translation>关于 Rotary</translation>
     </message>
     <message>
         <source>from LM Studio</source>
@@ -1948,16 +2104,16 @@
         <translation>{summary}{note}</translation>
     </message>
     <message>
-        <source>This build of Rotary cannot keep single experts on the graphics card, so whole parts of the model are placed there instead.</source>
-        <translation>此版本的 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。</translation>
+        <source>This build of Rotary cannot copy the parts of the model a conversation uses most to the graphics card, so whole parts of the model are placed there instead.</source>
+        <translation>此版本的 Rotary 无法把对话最常用的模型部分复制到显卡上，因此改为把模型的整个部分放到显卡上。</translation>
     </message>
     <message>
-        <source>Rotary could not keep single experts on the graphics card here, so whole parts of the model are placed there instead.</source>
-        <translation>在这台电脑上 Rotary 无法把单个专家放在显卡上，因此改为把模型的整个部分放到显卡上。</translation>
+        <source>Rotary could not copy the parts of the model a conversation uses most to the graphics card here, so whole parts of the model are placed there instead.</source>
+        <translation>在这台电脑上 Rotary 无法把对话最常用的模型部分复制到显卡上，因此改为把模型的整个部分放到显卡上。</translation>
     </message>
     <message>
-        <source>There was not enough graphics memory to keep single experts on the graphics card.</source>
-        <translation>显存不足，无法把单个专家放在显卡上。</translation>
+        <source>There was not enough graphics memory to copy the parts of the model a conversation uses most to the graphics card.</source>
+        <translation>显存不足，无法把对话最常用的模型部分复制到显卡上。</translation>
     </message>
     <message>
         <source>There was not enough memory to load this model with the current settings.</source>
@@ -1984,12 +2140,16 @@
         <translation>模型在显卡 {device} 上运行：其中 {gpu} 在显卡上，{ram} 在主内存中。</translation>
     </message>
     <message>
-        <source>The model runs on the graphics card {device}: {gpu} of it there ({slots} of them single experts) and {ram} in main memory.</source>
-        <translation>模型在显卡 {device} 上运行：其中 {gpu} 在显卡上（其中 {slots} 是单个专家），{ram} 在主内存中。</translation>
+        <source>The model runs on the graphics card {device}: {gpu} of it there ({slots} of it for the parts the conversation uses most) and {ram} in main memory.</source>
+        <translation>模型在显卡 {device} 上运行：其中 {gpu} 在显卡上（其中 {slots} 用于对话最常用的部分），{ram} 在主内存中。</translation>
     </message>
     <message>
         <source>The model runs on the processor ({ram} in main memory); no graphics card is used.</source>
         <translation>模型在处理器上运行（主内存中 {ram}）；未使用显卡。</translation>
+    </message>
+    <message>
+        <source>The model runs on the processor; no graphics card is used.</source>
+        <translation>模型在处理器上运行；未使用显卡。</translation>
     </message>
     <message>
         <source>{placed} {unused}</source>
@@ -2216,6 +2376,14 @@
         <translation>模型的 {total} 个部分中有 {on_gpu} 个在显卡（{card}）上，其余保存在主内存中。</translation>
     </message>
     <message>
+        <source>The graphics card ({card}) holds the parts of the model every word uses, and {slots} of the parts the conversation uses most, copied there as the text goes; the rest stays in main memory.</source>
+        <translation>显卡（{card}）存放每个词都会用到的模型部分，以及随着文本进行复制过去的对话最常用部分 {slots}；其余部分留在主内存中。</translation>
+    </message>
+    <message>
+        <source>{on_gpu} of {total} parts of the model are on the graphics card ({card}), with {slots} more there for the parts the conversation uses most, copied as the text goes; the rest stays in main memory.</source>
+        <translation>模型 {total} 个部分中有 {on_gpu} 个在显卡（{card}）上，另有 {slots} 用于对话最常用的部分，随文本进行复制；其余部分留在主内存中。</translation>
+    </message>
+    <message>
         <source>The parts kept in main memory that the conversation uses most are also copied to the graphics card as the text goes.</source>
         <translation>保存在主内存中的部分里，对话用得最多的那些会随着文字的进行复制到显卡上。</translation>
     </message>
@@ -2250,6 +2418,10 @@
     <message>
         <source>About {ram} in memory (the graphics card is not used); expect roughly {words} words per second.</source>
         <translation>约占用 {ram} 内存（不使用显卡）；预计每秒大约 {words} 个词。</translation>
+    </message>
+    <message>
+        <source>About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect roughly {words} words per second.</source>
+        <translation>显卡上约 {vram}（另有驱动占用 {driver}），内存中 {ram}；预计每秒约 {words} 个词。</translation>
     </message>
     <message>
         <source>About {vram} on the graphics card and {ram} in memory; expect roughly {words} words per second.</source>

@@ -817,4 +817,129 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Your organisation's settings file ({path}) has a value Rotary cannot use ({what}), so that value was left out.": (
         "소속 기관의 설정 파일({path})에 Rotary가 사용할 수 없는 값({what})이 있어 그 값은 제외했습니다.",
         "您单位的设置文件（{path}）中有一个 Rotary 无法使用的值（{what}），因此已略过该值。"),
+    # ---- issue 37: files attached together, help, plain words ----
+    '{name}: read.': ('{name}: 읽었습니다.', '{name}：已读取。'),
+    '{name}: not read. {why}': ('{name}: 읽지 못했습니다. {why}', '{name}：未能读取。{why}'),
+    '{failed} of {count} files could not be read:': (
+        '파일 {count}개 중 {failed}개를 읽지 못했습니다:', '{count} 个文件中有 {failed} 个无法读取：'),
+    'No setting is made for a graphics card as small as this one ({vram} GB), so Rotary fits the smallest one to the {vram} GB this card has.': (
+        '이렇게 작은 그래픽 카드({vram} GB)에 맞춘 설정은 없으므로, Rotary는 가장 작은 설정을 이 카드의 {vram} GB에 맞춥니다.',
+        '没有为这么小的显卡（{vram} GB）准备的设置，因此 Rotary 把最小的设置调整到这张显卡的 {vram} GB。'),
+    'Measured now that it is loaded: {placed}': (
+        '불러온 지금 측정한 값: {placed}',
+        '加载后实测：{placed}'),
+    '&Help': (
+        '도움말(&H)',
+        '帮助(&H)'),
+    '&Getting started': (
+        '시작하기(&G)',
+        '入门(&G)'),
+    '&Where models come from': (
+        '모델을 구하는 곳(&W)',
+        '模型从哪里来(&W)'),
+    'Open the &log folder': (
+        '로그 폴더 열기(&L)',
+        '打开日志文件夹(&L)'),
+    '&About Rotary': (
+        'Rotary 정보(&A)',
+        '关于 Rotary(&A)'),
+    'About Rotary': (
+        'Rotary 정보',
+        '关于 Rotary'),
+    'Getting started': (
+        '시작하기',
+        '入门'),
+    'Where models come from': (
+        '모델을 구하는 곳',
+        '模型从哪里来'),
+    'Type a question in the box at the bottom and press Enter. The answer is written on this computer; nothing is sent to the internet.': (
+        '아래쪽 상자에 질문을 입력하고 Enter 키를 누르세요. 답변은 이 컴퓨터에서 작성되며 인터넷으로는 아무것도 보내지 않습니다.',
+        '在底部的输入框中输入问题并按 Enter。回答在这台电脑上写出，不会向互联网发送任何内容。'),
+    'To ask about a document, press Attach… (or drop the file on the window), then ask your question or press Summarise.': (
+        '문서에 대해 물으려면 첨부…를 누르거나 파일을 창에 끌어다 놓은 다음, 질문하거나 요약하기를 누르세요.',
+        '要询问文档，请按“附加…”（或把文件拖到窗口上），然后提问或按“总结”。'),
+    'Stop ends an answer at once and keeps what was written. Your conversations are listed on the left and kept when Rotary closes.': (
+        '중지는 답변을 바로 끝내고 그때까지 쓴 내용을 남깁니다. 대화는 왼쪽에 나열되며 Rotary를 닫아도 보관됩니다.',
+        '“停止”会立即结束回答并保留已写出的内容。您的对话列在左侧，关闭 Rotary 后仍会保留。'),
+    'The panel on the right shows how fast the answer is written and how much memory the model uses. Settings (Ctrl+,) changes the model and how much it remembers.': (
+        '오른쪽 패널은 답변이 얼마나 빨리 쓰이는지와 모델이 메모리를 얼마나 쓰는지 보여 줍니다. 설정(Ctrl+,)에서 모델과 기억하는 양을 바꿀 수 있습니다.',
+        '右侧面板显示回答写出的速度和模型使用的内存。在“设置”（Ctrl+,）中可以更换模型以及它记住的内容量。'),
+    'Where something goes wrong, the notice at the top says what to do; its "Copy details" button copies what your IT contact needs.': (
+        '문제가 생기면 위쪽 알림이 할 일을 알려 줍니다. 알림의 "자세한 내용 복사" 버튼은 IT 담당자에게 필요한 내용을 복사합니다.',
+        '出现问题时，顶部的通知会说明该怎么做；其中的“复制详细信息”按钮会复制 IT 联系人需要的内容。'),
+    'A model is one large file whose name ends in .gguf (often several gigabytes). Rotary does not include one, apart from a very small demo model for trying it out.': (
+        '모델은 이름이 .gguf로 끝나는 큰 파일 하나입니다(보통 몇 기가바이트). Rotary에는 시험용 아주 작은 데모 모델 말고는 모델이 들어 있지 않습니다.',
+        '模型是一个名称以 .gguf 结尾的大文件（通常有几个 GB）。除了一个用于试用的很小的演示模型外，Rotary 不自带模型。'),
+    'At work, ask your IT contact for a model file approved by your organisation.': (
+        '회사에서는 IT 담당자에게 조직에서 승인한 모델 파일을 요청하세요.',
+        '在单位，请向 IT 联系人索取本单位批准的模型文件。'),
+    'If you are allowed to download files, models are published on Hugging Face (huggingface.co): look for a model in GGUF format whose name contains "Instruct" or "Chat", in a size that fits your computer.': (
+        '파일을 내려받아도 된다면, 모델은 Hugging Face(huggingface.co)에 공개되어 있습니다. 이름에 "Instruct"나 "Chat"이 들어간 GGUF 형식 모델 중 컴퓨터에 맞는 크기를 찾으세요.',
+        '如果允许下载文件，可以在 Hugging Face（huggingface.co）上找到公开的模型：请选择名称含有“Instruct”或“Chat”、GGUF 格式、大小适合您电脑的模型。'),
+    'Then choose the file in Settings (Ctrl+,) or in First-time setup.': (
+        '그런 다음 설정(Ctrl+,)이나 처음 설정에서 그 파일을 고르세요.',
+        '然后在“设置”（Ctrl+,）或“首次设置”中选择该文件。'),
+    'Back-end: {backend}.': (
+        '백엔드: {backend}.',
+        '后端：{backend}。'),
+    'The model runs on the office server.': (
+        '모델은 사무실 서버에서 실행됩니다.',
+        '模型在办公室服务器上运行。'),
+    'No model is loaded.': (
+        '불러온 모델이 없습니다.',
+        '未加载模型。'),
+    'Log file: {path}': (
+        '로그 파일: {path}',
+        '日志文件：{path}'),
+    'Rotary runs language models on this computer, without the internet.': (
+        'Rotary는 인터넷 없이 이 컴퓨터에서 언어 모델을 실행합니다.',
+        'Rotary 在这台电脑上运行语言模型，无需互联网。'),
+    'none': (
+        '없음',
+        '无'),
+    'Automatic ({n} of {total})': (
+        '자동({total}개 중 {n}개)',
+        '自动（{total} 个中的 {n} 个）'),
+    'How many parts of the model stay on the graphics card. More is faster but needs more graphics memory; Automatic lets Rotary choose for this computer.': (
+        '모델의 몇 부분을 그래픽 카드에 둘지 정합니다. 많을수록 빠르지만 그래픽 메모리가 더 필요합니다. 자동이면 Rotary가 이 컴퓨터에 맞게 고릅니다.',
+        '模型有多少部分留在显卡上。越多越快，但需要更多显存；选“自动”则由 Rotary 为这台电脑选择。'),
+    'This model is used whole on every word, so this does not apply.': (
+        '이 모델은 단어마다 전체가 쓰이므로 이 설정은 해당되지 않습니다.',
+        '这个模型每个词都会整体用到，因此此项不适用。'),
+    "The model file's own answer variety: {temperature}.": (
+        '모델 파일 자체의 답변 다양성: {temperature}.',
+        '模型文件自带的回答多样性：{temperature}。'),
+    'Recommended for this kind of model: answer variety {temperature}.': (
+        '이런 종류의 모델에 권장: 답변 다양성 {temperature}.',
+        '此类模型的推荐值：回答多样性 {temperature}。'),
+    "Rotary's usual answer variety: {temperature}.": (
+        'Rotary의 기본 답변 다양성: {temperature}.',
+        'Rotary 的常用回答多样性：{temperature}。'),
+    'Ready on the graphics card: {pct}% of the work': (
+        '그래픽 카드에서 준비됨: 작업의 {pct}%',
+        '已在显卡上就绪：{pct}% 的工作'),
+    'Hide details': (
+        '자세한 내용 숨기기',
+        '隐藏详细信息'),
+    'Details': (
+        '자세히',
+        '详细信息'),
+    "How much of the model's work for this answer was already on the graphics card: more is faster.": (
+        '이 답변에서 모델 작업 중 이미 그래픽 카드에 있던 비율입니다. 높을수록 빠릅니다.',
+        '此回答中模型工作已在显卡上的比例：越高越快。'),
+    'No graphics card was found, so models will run on the processor.': (
+        '그래픽 카드가 없어 모델은 프로세서에서 실행됩니다.',
+        '未找到显卡，因此模型将在处理器上运行。'),
+    'Press “Check my computer” to see what this computer has.': (
+        '이 컴퓨터에 무엇이 있는지 보려면 “내 컴퓨터 점검”을 누르세요.',
+        '按“检查我的电脑”查看这台电脑的配置。'),
+    'This answer was not finished: {why}': (
+        '이 답변은 끝나지 않았습니다: {why}',
+        '此回答未完成：{why}'),
+    'A model is one large file whose name ends in .gguf. At work, ask your IT contact for one; if you are allowed to download files, Hugging Face (huggingface.co) publishes many. Help → Where models come from says more.': (
+        '모델은 이름이 .gguf로 끝나는 큰 파일 하나입니다. 회사에서는 IT 담당자에게 요청하세요. 파일을 내려받아도 된다면 Hugging Face(huggingface.co)에 많이 공개되어 있습니다. 자세한 내용은 도움말 → 모델을 구하는 곳에 있습니다.',
+        '模型是一个名称以 .gguf 结尾的大文件。在单位请向 IT 联系人索取；如果允许下载文件，Hugging Face（huggingface.co）上有很多。更多内容见“帮助 → 模型从哪里来”。'),
+    'The model runs on this computer.': (
+        '모델은 이 컴퓨터에서 실행됩니다.',
+        '模型在这台电脑上运行。'),
 }

@@ -133,7 +133,7 @@ def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app
     panel = pane.document_panel
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
     last_button = pane.message_widgets[-1].regenerate_button
-    wanted = [last_button, panel.preset, panel.question, panel.summarize_button,
+    wanted = [last_button, panel.question, panel.preset, panel.summarize_button,
               panel.cancel_button, pane.input]
     assert _tab_through(qtbot, last_button, len(wanted)) == wanted
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import time
 
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QScrollArea
 
 from engine.api import StepRecord, next_request_id
@@ -45,12 +47,12 @@ def test_gauge_shows_measured_memory_speed_context_and_hits(qtbot, make_app):
     assert "writing 42.0 tokens per second, reading 150 tokens per second" in \
         sections["speed"].toolTip()
     assert sections["speed"].note.text() == ("Reading your message: about 110 words a second"
-                                             " · first word after 0.1 s")
+                                             " · first\u00a0word\u00a0after\u00a00.1\u00a0s")
     # 7 pieces written: 19 of 4,096 tokens used; (4096 - 19) x 0.75 = 3,058 -> "about 3,100"
     assert sections["context"].caption.text() == "Conversation memory: about 3,100 words left"
     assert "19 of 4,096 tokens used" in sections["context"].accessibleDescription()
     assert gauge.context_bar.parts == [(19 / 4096, "context")]
-    assert sections["hits"].caption.text() == "Answered from the graphics card: 88%"
+    assert sections["hits"].caption.text() == "Ready on the graphics card: 88% of the work"
     assert not sections["hits"].isHidden() and gauge.hit_bar.parts == [(0.875, "hits")]
     assert len(gauge.chart.points) >= 1
 
@@ -202,7 +204,9 @@ def test_slot_cache_numbers_are_in_the_hit_details(qtbot, make_app):
     gauge.refresh()
     section = gauge.sections["hits"]
     assert not section.isHidden() and gauge.hit_bar.parts == [(0.6, "hits")]
-    assert section.caption.text() == "Answered from the graphics card: 60%"
+    assert section.caption.text() == "Ready on the graphics card: 60% of the work"
+    assert "expert" not in section.toolTip().lower()        # plain words first
+    gauge.toggle_hit_details()                                # the engine's view: "Details"
     assert "This word: 6 of 8 experts from the graphics card; 3 MB copied there" in \
         section.toolTip()
 
@@ -223,6 +227,8 @@ def test_per_layer_strip_shows_each_layers_share_from_the_graphics_card(qtbot, m
         gauge.on_stats(step)
     gauge.refresh()
     assert gauge.model.layer_shares() == [1.0, 0.5]
+    assert not gauge.layer_strip.isVisibleTo(gauge)          # behind "Details"
+    QTest.keyClick(gauge.sections["hits"], Qt.Key.Key_Return)
     assert "Per layer, in order: 100%, 50%." in gauge.sections["hits"].toolTip()
     strip = gauge.layer_strip
     assert strip.isVisibleTo(gauge)
@@ -278,7 +284,7 @@ def test_reading_a_document_and_a_cached_prompt_are_said_plainly():
     model = GaugeModel()
     model.on_step(StepRecord(next_request_id(), "x", 1, 2, 900, 600.0, 20.0, 0.0, 902, 4096))
     assert model.reading_text() == ("Reading your message: about 450 words a second"
-                                    " · first word at once")             # was "after 0.0 s"
+                                    " · first\u00a0word\u00a0at\u00a0once")             # was "after 0.0 s"
     model.reading_document = True
     assert model.reading_text().startswith("Reading the document: about 450 words a second")
 

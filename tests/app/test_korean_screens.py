@@ -201,7 +201,8 @@ def test_the_first_time_setup_says_everything_in_korean(qtbot, korean_app):
     wizard.next()
     seen += screen_texts(wizard)
     # The fake engine's own verdict sentence is not the app's: the real one is checked below.
-    assert_korean(seen, data=("Fits well: about 20 words per second expected.",))
+    assert_korean(seen, data=("Fits well: about 20 words per second expected.",
+                              "Hugging Face", "huggingface.co"))
 
 
 def test_engine_errors_reach_the_screen_in_korean(qtbot, qapp, qloop, rotary_home, tmp_path):

@@ -195,8 +195,9 @@ def test_settings_show_which_sampling_applies(qtbot, qapp, qloop, rotary_home, t
     try:
         dialog = rotary.open_settings()
         assert dialog.use_model_sampling.isChecked()
-        assert dialog.sampling_note.text() == ("The model file's own: answer variety "
-                                              "(temperature) 0.6, top-p 0.95, top-k 20.")
+        assert dialog.sampling_note.text() == "The model file's own answer variety: 0.6."
+        assert dialog.sampling_note.toolTip() == ("The model file's own: answer variety "
+                                                  "(temperature) 0.6, top-p 0.95, top-k 20.")
         dialog.temperature.setValue(0.3)                 # setting a variety overrides it
         assert not dialog.use_model_sampling.isChecked()
         assert dialog.result_settings().model_sampling is False

@@ -21,6 +21,9 @@ def test_wizard_finds_hardware_checks_a_model_and_picks_the_8gb_recipe(qtbot, ma
                                                                         tmp_path):
     rotary = make_app(settings=Settings(), wizard=True)
     wizard = rotary.wizard
+    qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
+    assert "RTX 4060" not in wizard.hardware_page.found.text()   # not before it is asked
+    wizard.check_computer()
     qtbot.waitUntil(lambda: "RTX 4060" in wizard.hardware_page.found.text(), timeout=3000)
     assert "8.0 GB of graphics memory" in wizard.hardware_page.found.text()
     assert "32 GB of system memory" in wizard.hardware_page.found.text()
@@ -100,8 +103,8 @@ def test_expert_layers_are_disabled_without_a_graphics_card(qtbot, make_app):
     qtbot.waitUntil(lambda: rotary.hardware is not None, timeout=3000)
     dialog = rotary.open_settings()
     assert not dialog.gpu_layers.isEnabled()
-    assert "no NVIDIA graphics card" in dialog.gpu_layers_note.text()
-    assert "Expert layers on the GPU" in dialog.gpu_layers.toolTip()
+    assert "No graphics card was found" in dialog.gpu_layers_note.text()
+    assert "parts of the model stay on the graphics card" in dialog.gpu_layers.toolTip()
     dialog.reject()
 
 
@@ -116,13 +119,15 @@ def test_expert_layers_are_disabled_for_a_model_without_experts(qtbot, make_app,
     dialog.chooser.show_result(copy_with(rotary.bridge._check_blocking(str(
         _model(tmp_path)), None), facts=dense))
     assert not dialog.gpu_layers.isEnabled()
-    assert dialog.gpu_layers_note.text() == "This model is not made of experts, so this does not apply."
+    assert dialog.gpu_layers_note.text() == "This model is used whole on every word, so this does not apply."
     dialog.reject()
 
 
 def test_the_processor_only_setting_is_not_called_slow(qtbot, make_app):
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
     wizard = rotary.wizard
+    qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
+    wizard.check_computer()
     qtbot.waitUntil(lambda: "No graphics card was found" in wizard.hardware_page.found.text(), timeout=3000)
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
         wizard.model_page.demo_button.click()
@@ -133,6 +138,8 @@ def test_the_processor_only_setting_is_not_called_slow(qtbot, make_app):
 def test_wizard_offers_the_demo_model(qtbot, make_app):
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
     wizard = rotary.wizard
+    qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
+    wizard.check_computer()
     qtbot.waitUntil(lambda: "No graphics card was found" in wizard.hardware_page.found.text(), timeout=3000)
     wizard.next()
     assert "same short message" in wizard.model_page.demo_button.accessibleName()
@@ -198,8 +205,9 @@ def test_the_speed_estimate_says_words_and_tokens_consistently(qtbot, qapp, qloo
 def test_wizard_check_my_computer_shows_the_self_test_verdict(qtbot, make_app):
     rotary = make_app(settings=Settings(), wizard=True)
     page = rotary.wizard.hardware_page
-    qtbot.waitUntil(lambda: "RTX 4060" in page.found.text(), timeout=3000)
+    qtbot.waitUntil(lambda: rotary.wizard.hardware is not None, timeout=3000)
     qtbot.mouseClick(page.check_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: "RTX 4060" in page.found.text(), timeout=3000)
     qtbot.waitUntil(lambda: "Everything works" in page.check_result.text(), timeout=20_000)
     assert page.check_button.isEnabled()
 

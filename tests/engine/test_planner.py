@@ -384,9 +384,10 @@ def test_describe_the_8gb_case():
     facts, hw = qwen36_facts(), laptop()
     summary = describe(plan(facts, hw), facts, hw)
     assert summary.level == "green"
-    assert re.fullmatch(r"About \d\.\d GB on the graphics card and \d+ GB in memory; expect "
-                        r"roughly \d+–\d+ words per second\. It keeps about \d+ pages of a "
-                        r"conversation in mind; older parts of a longer one are set aside\.",
+    assert re.fullmatch(r"About \d\.\d GB on the graphics card \(and 0\.4 GB its driver keeps\) "
+                        r"and \d+ GB in memory; expect roughly \d+–\d+ words per second\. It keeps "
+                        r"about \d+ pages of a conversation in mind; older parts of a longer one are "
+                        r"set aside\.",
                         str(summary.text)), summary.text
     low, high = summary.expected_tps
     assert 10 < low < high < 60

@@ -31,7 +31,7 @@ def test_size_says_mb_below_a_tenth_of_a_gb():
 def test_a_tiny_model_on_the_processor_is_said_in_mb():
     said = str(measure(TINY_CPU_LOG, {}).message)
     assert not ZERO_GB.search(said), said
-    assert "(26 MB in main memory)" in said, said
+    assert "(25 MB in main memory)" in said, said     # in the planner's unit (MiB), as planned
 
 
 def test_a_tiny_model_on_the_graphics_card_is_said_in_mb():
@@ -39,7 +39,8 @@ def test_a_tiny_model_on_the_graphics_card_is_said_in_mb():
                      slot_device="Vulkan0", backend="Vulkan")
     said = str(placed.message)
     assert not ZERO_GB.search(said), said
-    assert "16 MB of it there (3 MB of them single experts) and 8 MB in main memory" in said
+    assert ("15 MB of it there (3 MB of it for the parts the conversation uses most) and "
+            "7 MB in main memory") in said, said
 
 
 def test_the_plans_usage_of_a_tiny_model_is_said_in_mb():
@@ -55,4 +56,4 @@ def test_sizes_are_translated_with_their_sentence():
     korean = {"The model runs on the processor ({ram} in main memory); no graphics card is "
               "used.": "모델이 프로세서에서 실행됩니다(주 메모리 {ram}).", "{mb} MB": "{mb}MB"}
     said = render(measure(TINY_CPU_LOG, {}).message, korean.get)
-    assert said == "모델이 프로세서에서 실행됩니다(주 메모리 26MB)."
+    assert said == "모델이 프로세서에서 실행됩니다(주 메모리 25MB)."
