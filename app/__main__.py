@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QApplication
 from app.bridge import (BACKEND_PROBE_FLAG, DEVICE_LIST_FLAG, list_devices_child,
                         probe_backend_child, real_backend)
 from app.paths import default_paths
+from app.selftest import ENGINE_CHECK_FLAG, engine_check_child
 from app.single_instance import SingleInstance
 from app.theme import set_taskbar_identity
 
@@ -128,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         return list_devices_child(argv[1:])
     if argv[:1] == [BACKEND_PROBE_FLAG]:      # the bundle as the back-end probe's child
         return probe_backend_child(argv[1:])
+    if argv[:1] == [ENGINE_CHECK_FLAG]:       # the bundle as the wizard's engine-check child
+        return engine_check_child(argv[1:])
     install_fallback_streams()
     args = parse_args(argv)
     setup_logging(default_paths().log_file)

@@ -100,6 +100,9 @@ class EngineBackend:
     list_server_models: Callable[[Any], Any] | None = None
     # (IT's folders) -> the models on this computer (engine/model/finder.py); None: the real one.
     find_models: Callable[[list[str]], list[Any]] | None = None
+    # The wizard's self-test loads the real engine in a child process (app/selftest.py):
+    # beside the window's own engine thread, a second one crashed in the native device set-up.
+    engine_check_in_child: bool = False
 
 
 def check_native_helpers() -> tuple[bool, str]:
@@ -134,7 +137,7 @@ def real_backend() -> EngineBackend:
         plan_model=facade.plan_model, ensure_demo_model=facade.ensure_demo_model,
         process_ram=facade.process_ram_bytes, server_config=facade.server_config,
         make_remote_engine=facade.make_remote_engine,
-        list_server_models=facade.list_server_models)
+        list_server_models=facade.list_server_models, engine_check_in_child=True)
 
 
 def _found_choice(choice: facade.ModelChoice) -> FoundChoice:

@@ -3,20 +3,23 @@
 Each check is a small function returning a ``Check``; ``run_checks`` runs them all and
 ``SelfTestReport.verdict`` is the one line the command prints. The engine is reached the
 same way the window reaches it (the bridge's backend), so an installed bundle that passes
-here can load and run a model. Everything blocks: the window runs it on a worker thread.
+here can load and run a model; in the window the real engine's check runs in a child process
+(``check_engine_in_child``). Everything blocks: the window runs it on a worker thread.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import os
 import queue
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -28,6 +31,8 @@ from app.paths import AppPaths
 
 SELF_TEST_TOKENS = 8
 ENGINE_TIMEOUT_S = 120.0
+ENGINE_CHECK_FLAG = "--rotary-check-engine"     # the frozen app runs the engine check with it
+ROOT = Path(__file__).resolve().parents[1]
 INTERNET_FAMILIES = (socket.AF_INET, socket.AF_INET6)
 
 
@@ -113,8 +118,13 @@ class NetworkGuard:
             return
         attempt = _internet_attempt(event, args)
         if attempt:
-            for guard in list(NetworkGuard._active):
-                guard.attempts.append(attempt)
+            NetworkGuard.record([attempt])
+
+    @staticmethod
+    def record(attempts: list[str]) -> None:
+        """Network use seen elsewhere (the engine check's child process) counts here too."""
+        for guard in list(NetworkGuard._active):
+            guard.attempts.extend(attempts)
 
 
 def _internet_attempt(event: str, args: tuple) -> str | None:
@@ -172,6 +182,54 @@ def check_engine(backend: EngineBackend, model: Path, preset: str | None,
         return _load_and_generate(engine, events, model, preset, timeout)
     finally:
         engine.shutdown(timeout)
+
+
+def check_engine_in_child(_backend: EngineBackend, model: Path, preset: str | None,
+                          timeout: float = ENGINE_TIMEOUT_S) -> Check:
+    """``check_engine`` with the real engine in a child process: the wizard's check runs
+    while the window's own engine thread may be loading a model, and a second engine in
+    the same process then set up the same graphics card at the same moment from another
+    thread (ggml's Vulkan device set-up has no lock: the app crashed). One thread per
+    process owns the llama objects."""
+    try:
+        done = subprocess.run(_engine_child_command(model, preset), capture_output=True,
+                              text=True, timeout=2 * timeout + 30, env=_child_env(),
+                              check=False)
+    except subprocess.TimeoutExpired:
+        return Check("engine", False, "no answer from the engine in time")
+    except (OSError, subprocess.SubprocessError) as exc:
+        return Check("engine", False, f"did not start: {exc!r}")
+    try:
+        found = json.loads([line for line in done.stdout.splitlines() if line.startswith("{")][-1])
+        NetworkGuard.record(found.pop("network"))
+        return Check(**found)
+    except (IndexError, ValueError, TypeError, KeyError):
+        tail = " | ".join(done.stderr.strip().splitlines()[-3:])
+        return Check("engine", False, f"the check stopped (exit status {done.returncode}): {tail}")
+
+
+_ENGINE_CHILD_CODE = ("import sys; from app.selftest import engine_check_child; "
+                      "sys.exit(engine_check_child(sys.argv[1:]))")
+
+
+def _engine_child_command(model: Path, preset: str | None) -> list[str]:
+    if getattr(sys, "frozen", False):
+        return [sys.executable, ENGINE_CHECK_FLAG, str(model), preset or ""]
+    return [sys.executable, "-c", _ENGINE_CHILD_CODE, str(model), preset or ""]
+
+
+def _child_env() -> dict[str, str]:
+    """The child imports this same app (a source checkout is not on its path by itself)."""
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p))
+
+
+def engine_check_child(argv: list[str]) -> int:
+    """The child of ``check_engine_in_child``: one JSON line, the check and its network use."""
+    with NetworkGuard() as guard:
+        check = check_engine(real_backend(), Path(argv[0]), argv[1] or None)
+    print(json.dumps({**asdict(check), "network": guard.attempts}), flush=True)
+    return 0
 
 
 def _load_and_generate(engine, events: queue.Queue, model: Path, preset: str | None,
@@ -291,7 +349,9 @@ def check_window(qapp) -> Check:
 
 def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
                preset: str | None = None,
-               extra: tuple[Callable[[], Check], ...] = ()) -> SelfTestReport:
+               extra: tuple[Callable[[], Check], ...] = (),
+               engine_check: Callable[[EngineBackend, Path, str | None], Check] = check_engine
+               ) -> SelfTestReport:
     """Folders, demo model, engine, no network; ``extra`` adds checks (e.g. the window's).
 
     No preset plans for this computer ("auto"), so an NVIDIA machine runs the demo on its GPU."""
@@ -303,7 +363,7 @@ def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
         demo, model = check_demo_model(backend, paths)
         checks.append(demo)
         if model is not None:
-            checks.append(check_engine(backend, model, preset))
+            checks.append(engine_check(backend, model, preset))
         checks.append(check_native())
         checks.append(check_ocr())
         checks.extend(check() for check in extra)
@@ -317,4 +377,5 @@ async def check_my_computer(bridge, paths: AppPaths, preset: str | None = None) 
 
 
 def _checks_with(paths: AppPaths, preset: str | None, backend: EngineBackend) -> SelfTestReport:
-    return run_checks(paths, backend, preset)
+    engine_check = check_engine_in_child if backend.engine_check_in_child else check_engine
+    return run_checks(paths, backend, preset, engine_check=engine_check)
