@@ -13,6 +13,8 @@ import logging
 import os
 import pathlib
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -231,3 +233,29 @@ def test_without_the_library_the_engine_says_so_once_and_parses_by_hand(monkeypa
     assert len([r for r in caplog.records if "did not load" in r.getMessage()]) == 1
     with pytest.raises(ChatLayerError):
         ChatTemplates("{{ messages }}")
+
+
+_CHILD = """
+import ctypes, sys
+import llama_cpp
+ctypes.CDLL(sys.argv[1])
+paths = {line.split()[-1] for line in open('/proc/self/maps') if line.count(' ') >= 5}
+print(' '.join(sorted(p for p in paths if '/libllama' in p or '/libggml' in p)))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/maps")
+def test_one_build_binds_to_whichever_back_end_llama_cpp_loaded(lib):
+    """The shim links libllama and ggml by soname: with a GPU variant chosen, it uses that
+    variant's copies, never a second libllama."""
+    from engine.native import backends
+    for variant in backends.installed_variants():
+        env = dict(os.environ, LLAMA_CPP_LIB_PATH=variant.folder)
+        if variant.name == backends.CPU_VARIANT:
+            env.pop("LLAMA_CPP_LIB_PATH")
+        out = subprocess.run([sys.executable, "-c", _CHILD, str(chat_layer.shim_path())], env=env,
+                             capture_output=True, text=True, timeout=120, check=True).stdout
+        loaded = out.split()
+        assert any("libllama" in path for path in loaded)
+        assert all(pathlib.Path(path).parent == pathlib.Path(variant.folder) for path in loaded), \
+            (variant.name, loaded)
