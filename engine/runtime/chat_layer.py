@@ -128,13 +128,14 @@ class Rendered:
     thinking_end_tags: tuple[str, ...]
     preserved_tokens: tuple[str, ...]
     additional_stops: tuple[str, ...]
+    tool_triggers: tuple[str, ...] = ()     # what starts a tool call (words or patterns)
 
     @classmethod
     def from_json(cls, data: dict) -> "Rendered":
         return cls(data["prompt"], data["format"], data["format_name"], data["generation_prompt"],
                    data["parser"], data["supports_thinking"], data["thinking_start_tag"],
                    tuple(data["thinking_end_tags"]), tuple(data["preserved_tokens"]),
-                   tuple(data["additional_stops"]))
+                   tuple(data["additional_stops"]), tuple(data.get("tool_triggers", ())))
 
     def starts_thinking(self) -> bool:
         """The prompt leaves the model inside its thinking (Qwen3.5's "<think>\\n")."""
@@ -217,7 +218,9 @@ class ChatTemplates:
                                    add_generation_prompt=False).prompt
             after = rendered[rendered.rfind(answer) + len(answer):].strip() \
                 if answer in rendered else ""
-            pieces = re.findall(r"<[^<>\s]+>|\[[^\[\]\s]*\[?\]?|[^\s<\[]+", after)
+            # markup only ("<|im_end|>", "[e~["): a word there (Solar's next "assistant") is
+            # no marker, and a stop on a word would cut answers that use it
+            pieces = re.findall(r"<[^<>\s]+>|\[[^\[\]\s\w]*\w*[^\[\]\s\w]+\[?\]?", after)
             probe = self.render([{"role": "user", "content": "Hello"}], True)
             markers = (probe.thinking_start_tag, *probe.thinking_end_tags)
             end = pieces[-1] if pieces else ""
@@ -288,6 +291,7 @@ class LayerParser:
     _raw: str = ""
     _handle: Any = None
     _at_start: dict = field(default_factory=lambda: {THINKING: True, ANSWER: True})
+    _tails: dict = field(default_factory=lambda: {THINKING: "", ANSWER: ""})
 
     def __post_init__(self) -> None:
         params = {"format": self.rendered.format, "parser": self.rendered.parser,
@@ -330,11 +334,10 @@ class LayerParser:
             return "", ""
         thinking, answer = self._parse(self._take(len(self._pending)), partial=False)
         self.close()
-        if not self.tools and self._hidden_tool_call():
-            new: dict[str, list[str]] = {THINKING: [], ANSWER: []}
-            self._said(new, "")
-            answer += "".join(new[ANSWER])
-        return thinking, answer
+        new: dict[str, list[str]] = {THINKING: [], ANSWER: []}
+        self._flush(new)
+        self._reconcile(new)
+        return thinking + "".join(new[THINKING]), answer + "".join(new[ANSWER])
 
     def close(self) -> None:
         if self._handle:
@@ -356,23 +359,49 @@ class LayerParser:
         self._raw += taken
         return taken
 
-    def _hidden_tool_call(self) -> bool:
-        """Did the reply hold text that only the tool-aware parser took away (a call to a
-        tool it did not know by name)? Read again with the prompt's own parser to see."""
-        if self.plain is None or not self._raw:
-            return False
+    def _reconcile(self, new: dict) -> None:
+        """What the tool-aware parser took out of the answer, read again with the prompt's own
+        parser: a call to a tool it did not know by name (it starts as the format's tool calls
+        start, or is bare JSON) gets the plain sentence; anything else (Command R+'s tool
+        template reads a plain answer as no "Action:") is answer after all."""
+        if self.tools or self.plain is None or not self._raw:
+            return
         plain = LayerParser(self.lib, self.plain, self.fmt, self.turn_end)
         try:
             plain._parse(self._raw, partial=False)
+            plain._flush({THINKING: [], ANSWER: []})
         finally:
             plain.close()
-        return len(plain.answer_text) > len(self.answer_text)
+        mine, theirs = self.answer_text, plain.answer_text
+        if len(theirs) <= len(mine):
+            return
+        extra = theirs[len(mine):] if theirs.startswith(mine) else theirs
+        if self._starts_tool_call(extra):
+            self._said(new, "")
+        else:
+            self._add(new, ANSWER, extra, final=True)
+
+    def _starts_tool_call(self, text: str) -> bool:
+        if text.lstrip().startswith(("{", "[", "```")):
+            return True
+        for trigger in self.rendered.tool_triggers:
+            try:
+                if trigger in text or re.search(trigger, text, re.M):
+                    return True
+            except re.error:        # ECMAScript syntax Python's re does not take
+                continue
+        return False
+
+    def _flush(self, new: dict) -> None:
+        for which in (THINKING, ANSWER):
+            held, self._tails[which] = self._tails[which], ""
+            self._add(new, which, held, final=True)
 
     def _said(self, new: dict, name: str) -> None:
         """The plain sentence that stands where a tool call was (tools are not offered)."""
         sentence = msg("runtime.tool_call_not_offered", name=name) if name \
             else msg("runtime.tool_call_not_offered_unnamed")
-        self._add(new, ANSWER, ("\n\n" if self.answer else "") + str(sentence))
+        self._add(new, ANSWER, ("\n\n" if self.answer else "") + str(sentence), final=True)
 
     def _held_back(self) -> int:
         """An unfinished end marker at the end waits until it is known to be one."""
@@ -396,8 +425,14 @@ class LayerParser:
                 self._said(new, diff.get("tool_name", ""))
         return "".join(new[THINKING]), "".join(new[ANSWER])
 
-    def _add(self, new: dict, which: str, text: str) -> None:
-        text = _SPECIAL.sub("", text)
+    def _add(self, new: dict, which: str, text: str, final: bool = False) -> None:
+        """Append to thinking or answer; an unfinished "<…" at the end waits for the next
+        piece, so that a control token split across two parses is still dropped whole."""
+        text = self._tails[which] + text
+        opened = text.rfind("<", max(0, len(text) - _HOLD))
+        held = "" if final or opened < 0 or ">" in text[opened:] else text[opened:]
+        self._tails[which] = held
+        text = _SPECIAL.sub("", text[:len(text) - len(held)])
         if self._at_start[which]:
             text = text.lstrip()
             if which == THINKING and self._prompt_words and text.startswith(self._prompt_words):

@@ -21,7 +21,8 @@ import pytest
 import llama_build
 from engine.runtime import chat_layer
 from engine.runtime.chat_format import _SPECIAL, TURN_MARKERS, ReplyParser, detect_format
-from engine.runtime.chat_layer import ChatLayerError, ChatTemplates, LayerParser, reply_reader
+from engine.runtime.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
+                                      reply_reader)
 
 TEMPLATES = pathlib.Path(os.environ.get("ROTARY_LLAMA_TEMPLATES")
                          or llama_build.chat_shim_folder() / "templates")
@@ -147,6 +148,22 @@ def test_every_template_renders_three_turns_with_thinking_on_and_off(lib, name):
             assert layer.render(TURNS, None).prompt == on.prompt
         assert fmt.thinks_by_default == (layer.render(TURNS, None).prompt == on.prompt
                                          and fmt.can_think)
+        if not choose_format(layer, detect_format(source)).can_think:
+            # a family that never thinks: its answer as it writes one, up to its first marker
+            # after the answer (where a model's end-of-generation token stops it)
+            plain = layer.render(TURNS + [{"role": "assistant", "content": ANSWER}], False,
+                                 add_generation_prompt=False).prompt
+            start = _common(off.prompt, plain)
+            if start < len(off.prompt) and off.generation_prompt in plain:
+                # the template renders history differently from a prompt (Command R+ puts its
+                # tool instructions last): the answer starts after the last generation prompt
+                start = plain.rfind(off.generation_prompt) + len(off.generation_prompt)
+            reply = plain[start:]
+            end = re.search(r"<[^<>\s]+>|\[e~\[", reply[reply.find(ANSWER) + len(ANSWER):])
+            reply = reply[:reply.find(ANSWER) + len(ANSWER) + end.end()] if end else reply
+            _, parser = reply_reader(layer, detect_format(source), TURNS, False)
+            _read(parser, reply if ANSWER in reply else ANSWER)
+            assert parser.answer_text == ANSWER, reply
 
 
 @pytest.mark.parametrize("name", REASONING)

@@ -86,7 +86,8 @@ ROTARY_API void rotary_chat_templates_free(common_chat_templates * templates) {
 // request: {"messages": [OpenAI-style messages], "enable_thinking": bool,
 //           "kwargs": {name: value} for the template, "add_generation_prompt": bool}
 // returns: {"prompt", "format", "generation_prompt", "parser", "supports_thinking",
-//           "thinking_start_tag", "thinking_end_tags", "preserved_tokens", "additional_stops"}
+//           "thinking_start_tag", "thinking_end_tags", "preserved_tokens", "additional_stops",
+//           "tool_triggers"}
 ROTARY_API char * rotary_chat_apply(const common_chat_templates * templates, const char * request) {
     try {
         const json in = json::parse(request);
@@ -114,6 +115,11 @@ ROTARY_API char * rotary_chat_apply(const common_chat_templates * templates, con
         out["thinking_end_tags"] = params.thinking_end_tags;
         out["preserved_tokens"] = params.preserved_tokens;
         out["additional_stops"] = params.additional_stops;
+        std::vector<std::string> triggers;     // what starts a tool call (words or patterns)
+        for (const auto & trigger : params.grammar_triggers) {
+            triggers.push_back(trigger.value);
+        }
+        out["tool_triggers"] = triggers;
         return copy_out(out.dump());
     } catch (const std::exception & error) {
         return fail(error);
