@@ -49,7 +49,8 @@ BACKENDS = VENV / "rotary-backends"     # the GPU back-ends' library folders (en
 # helpers' sources are not here: a helper whose sources changed after the install no longer
 # matches its digest, and the engine compiles it on first use (engine/native/build.py).
 INSTALL_INPUTS = ("pyproject.toml", "setup.py", "bootstrap.py", "llama_build.py",
-                  "engine/native/libraries.py")
+                  "engine/native/libraries.py", "engine/native/chat/rotary_chat.cpp",
+                  "engine/native/chat/CMakeLists.txt")
 
 
 def venv_python() -> pathlib.Path:
@@ -197,6 +198,7 @@ def install(extras: str, variants: tuple[str, ...] = (), isa: tuple[str, ...] = 
     say_gpu_variants(variants)
     installed = install_backends(python, variants)
     install_cpu_isa(python, isa, required="test" in extras.split(","))
+    install_chat_layer(python, required="test" in extras.split(","))
     STAMP.write_text(json.dumps(install_fingerprint(extras, variants, installed), indent=1),
                      encoding="utf-8")
     return python
@@ -243,6 +245,27 @@ def install_cpu_isa(python: pathlib.Path, names: tuple[str, ...], required: bool
                   flush=True)
             continue
         shutil.copytree(folder, CPU_ISA / name)
+
+
+# ---- llama.cpp's chat layer (llama_build.ensure_chat_shim, engine/runtime/chat_layer.py) --
+
+CHAT_LAYER = BACKENDS / "chat"
+
+
+def install_chat_layer(python: pathlib.Path, required: bool) -> None:
+    """Copy librotary_chat (from the cache, or built now) into .venv/rotary-backends/chat. A
+    failed build fails the tests' install; for ``start`` the engine's own reply parser serves,
+    said in one line."""
+    shutil.rmtree(CHAT_LAYER, ignore_errors=True)
+    try:
+        folder = llama_build.ensure_chat_shim(python)
+    except (subprocess.CalledProcessError, StopIteration) as error:
+        if required:
+            raise
+        print(f"+ llama.cpp's chat layer did not build ({error}): Rotary's own reply parser "
+              "serves", flush=True)
+        return
+    shutil.copytree(folder / "lib", CHAT_LAYER)
 
 
 # ---- the install stamp: start offline when nothing changed ------------------------------
@@ -388,6 +411,9 @@ def main(argv: list[str]) -> int:
         server = llama_build.ensure_llama_server(python, "vulkan" if vulkan else "cpu")
         env = dict(os.environ, ROTARY_EXPECT_SLOT_CACHE="1", ROTARY_LLAMA_SERVER=str(server),
                    **({"ROTARY_EXPECT_VULKAN": "1"} if vulkan else {}),
+                   **({"ROTARY_EXPECT_CHAT_LAYER": "1",
+                       "ROTARY_LLAMA_TEMPLATES": str(llama_build.chat_shim_folder() / "templates")}
+                      if any(CHAT_LAYER.glob("*rotary_chat*")) else {}),
                    **({"ROTARY_EXPECT_CPU_ISA": "1"} if any(CPU_ISA.glob("*/cpu-isa.json")) else {}))
         code = subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT, env=env)
         return code or lint or types

@@ -622,3 +622,87 @@ def unresolved_needs(folder: pathlib.Path) -> list[tuple[str, str]]:
     return [(path.name, need) for path in sorted(folder.iterdir())
             if path.is_file() and not path.is_symlink() and ".so" in path.name
             for need in needed(path) if need not in present and not SYSTEM_LIBS.match(need)]
+
+
+# ---- llama.cpp's chat layer: engine/native/chat, a shim over common/chat.cpp -------------
+# One small library, librotary_chat, built from the shim and the part of llama.cpp's common
+# library the chat layer needs (the CPU wheel leaves common out: patch 0000). It links libllama
+# and ggml by soname, so the library llama_cpp has loaded (the wheel's, or a Vulkan or CUDA
+# variant's: one version, one patch series) serves it: one build for every back-end.
+CHAT_SHIM = ROOT / "engine" / "native" / "chat"
+CHAT_SHIM_FILES = ("rotary_chat.cpp", "CMakeLists.txt")
+CHAT_COMMON_SOURCES = (
+    "chat.cpp", "chat-auto-parser-generator.cpp", "chat-auto-parser-helpers.cpp",
+    "chat-diff-analyzer.cpp", "chat-peg-parser.cpp", "peg-parser.cpp", "json-schema-to-grammar.cpp",
+    "json-schema.cpp", "json.cpp", "log.cpp", "unicode.cpp", "trie.cpp",
+    # common.cpp (string helpers chat.cpp uses) reaches these; linking needs them
+    "common.cpp", "sampling.cpp", "fit.cpp", "speculative.cpp", "reasoning-budget.cpp",
+    "ngram-cache.cpp", "ngram-map.cpp", "ngram-mod.cpp", "llguidance.cpp")
+CHAT_LIBRARY = {"win32": "rotary_chat.dll", "darwin": "librotary_chat.dylib"}.get(
+    sys.platform, "librotary_chat.so")
+
+
+def chat_shim_key() -> str:
+    """The wheel's key (the libllama it links: version, flags, patches) and the shim's files."""
+    digest = hashlib.sha256(f"{wheel_key(CPU_CMAKE_ARGS)}\n{';'.join(CHAT_COMMON_SOURCES)}\n".encode())
+    for name in CHAT_SHIM_FILES:
+        digest.update(name.encode() + b"\n" + hashlib.sha256((CHAT_SHIM / name).read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def chat_shim_folder() -> pathlib.Path:
+    """lib/ (what an install copies), templates/ (llama.cpp's models/templates, test data
+    read where it is), chat.json (key, build time, size)."""
+    return cache_root() / "chat" / chat_shim_key()
+
+
+def _chat_source(python: pathlib.Path) -> pathlib.Path:
+    """The patched sdist's vendor/llama.cpp, extracted once per wheel key."""
+    work = cache_root() / "build" / "chat-source"
+    stamp, key = work / "source-key.txt", wheel_key(CPU_CMAKE_ARGS)
+    found = sorted(work.glob("src/llama_cpp_python-*/vendor/llama.cpp"))
+    if found and stamp.exists() and stamp.read_text() == key:
+        return found[0]
+    source = fresh_patched_source(python, work / "src") / "vendor" / "llama.cpp"
+    stamp.write_text(key)
+    return source
+
+
+def wheel_library_folder(python: pathlib.Path) -> pathlib.Path:
+    """llama_cpp/lib of the venv's installed wheel (found without loading it)."""
+    out = subprocess.run([str(python), "-c", "import importlib.util, pathlib; print(pathlib.Path("
+                          "importlib.util.find_spec('llama_cpp').origin).parent / 'lib')"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    return pathlib.Path(out)
+
+
+def ensure_chat_shim(python: pathlib.Path) -> pathlib.Path:
+    """The chat layer's folder from the cache, or built now against the venv's wheel (which
+    must be installed). Raises CalledProcessError when it does not build."""
+    folder = chat_shim_folder()
+    if (folder / "chat.json").exists():
+        print(f"+ reusing llama.cpp's chat layer {folder}", flush=True)
+        return folder
+    source = _chat_source(python)
+    work = cache_root() / "build" / f"chat-{chat_shim_key()}"
+    cmake = shutil.which("cmake") or pip_cmake(python)
+    generator = ("-G", "Ninja") if shutil.which("ninja") and not (work / "CMakeCache.txt").exists() else ()
+    started = time.monotonic()
+    run(cmake, "-S", str(CHAT_SHIM), "-B", str(work), *generator, "-DCMAKE_BUILD_TYPE=Release",
+        f"-DLLAMA_SOURCE={source}", f"-DLLAMA_LIB_DIR={wheel_library_folder(python)}",
+        f"-DROTARY_COMMON_SOURCES={';'.join(CHAT_COMMON_SOURCES)}")
+    _build(python, work, "rotary_chat")
+    built = next(p for p in work.rglob(CHAT_LIBRARY) if p.is_file())
+    partial = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    (partial / "lib").mkdir(parents=True)
+    shutil.copy2(built, partial / "lib" / CHAT_LIBRARY)
+    shutil.copytree(source / "models" / "templates", partial / "templates")
+    (partial / "chat.json").write_text(json.dumps({
+        "key": chat_shim_key(), "llama_cpp_python": LLAMA_REQUIREMENT,
+        "build_seconds": round(time.monotonic() - started),
+        "library_bytes": (partial / "lib" / CHAT_LIBRARY).stat().st_size,
+        "common_sources": list(CHAT_COMMON_SOURCES)}, indent=1))
+    shutil.rmtree(folder, ignore_errors=True)
+    os.replace(partial, folder)                  # a concurrent run never sees half a folder
+    return folder

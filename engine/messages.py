@@ -185,6 +185,10 @@ CATALOGUE: dict[str, str] = {
     "runtime.stopped_unexpectedly": "The model stopped unexpectedly while writing.",
     "runtime.chat_format_unsupported": "Rotary does not know how to hold a conversation with "
                                        "this model.",
+    "runtime.tool_call_not_offered": "(The model asked to use a tool, \"{name}\", which Rotary "
+                                     "does not offer, so nothing was run.)",
+    "runtime.tool_call_not_offered_unnamed": "(The model asked to use a tool, which Rotary does "
+                                             "not offer, so nothing was run.)",
     "runtime.conversation_too_long": "This conversation is too long for the model's memory. "
                                      "Start a new chat or shorten the text.",
     "runtime.answer_loops": "The model started repeating the same words over and over, so "

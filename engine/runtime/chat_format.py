@@ -26,7 +26,7 @@ THINKING, ANSWER, DROPPED = "thinking", "answer", "dropped"
 TURN_MARKERS = ("<|im_start|>", "<|im_end|>", "<start_of_turn>", "<end_of_turn>", "<|turn>",
                 "<turn|>", "<|eot_id|>", "<|start_header_id|>", "<|endoftext|>", "<|user|>",
                 "<|assistant|>", "<|system|>", "<|observation|>", "<|end_of_text|>",
-                "<｜end▁of▁sentence｜>", "<｜User｜>", "</s>")
+                "<｜end▁of▁sentence｜>", "<｜User｜>", "</s>", "[END FINAL RESPONSE]")
 HARMONY_END = ("<|return|>", "<|call|>")
 _ENDS = TURN_MARKERS + ("<|end|>", *HARMONY_END)   # outside harmony every one ends the turn
 # Any other control token that a server or a stray sampling writes as text is dropped.
@@ -71,6 +71,8 @@ def detect_format(template: str | None) -> ChatFormat:
     if "<|channel>" in text and "<channel|>" in text:
         return ChatFormat("gemma4", "<|channel>thought", "<channel|>",
                           "enable_thinking" if "enable_thinking" in text else "", False)
+    if "[BEGIN FINAL RESPONSE]" in text:     # Apriel: thinks first, then its final response
+        return ChatFormat("think", "", "[BEGIN FINAL RESPONSE]", thinks_by_default=True)
     if "<think>" in text and "</think>" in text:
         return ChatFormat("think", "<think>", "</think>",
                           "enable_thinking" if "enable_thinking" in text else "",

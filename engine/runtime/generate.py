@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import ctypes
+import logging
 import threading
 import time
 from dataclasses import dataclass
@@ -17,9 +18,12 @@ from typing import Any, Iterator, Sequence
 from engine.api import ChatMessage, ContextReport, ResponseStats, StepRecord, StopReason
 from engine.errors import AnswerLoopError, ContextFullError, GenerationError
 from engine.messages import msg
+from engine.runtime import chat_layer
 from engine.runtime.accounting import RunAccount
 from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser, detect_format
+from engine.runtime.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
+                                      reply_reader)
 from engine.runtime.context_window import closing_text, fit, may_think, room_for, thinking_budget
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.runtime.loop_guard import LoopGuard
@@ -36,6 +40,7 @@ BUILTIN_TEMPLATES = {
     "glm4moe": "chatglm4", "exaone": "exaone3", "hunyuan-moe": "hunyuan-moe",
     "bailingmoe": "bailing", "bailingmoe2": "bailing2", "grok": "grok-2"}
 FALLBACK_TEMPLATE = "chatml"
+log = logging.getLogger("rotary.generate")
 
 
 @dataclass(frozen=True)
@@ -105,19 +110,59 @@ def _syncs(step: RawStep) -> int:
 
 # ---- stream_generate --------------------------------------------------------------------
 
+def model_chat_layer(model: NativeModel) -> ChatTemplates | None:
+    """llama.cpp's chat layer for the model's template, parsed once and closed with the model;
+    None without the shim (a stock wheel), without a template, or where llama.cpp refuses it
+    (each logged once)."""
+    template = model.metadata().get("tokenizer.chat_template") or ""
+
+    def make() -> ChatTemplates | None:
+        if not template.strip() or chat_layer.load() is None:
+            return None
+        try:
+            return ChatTemplates(template, _token_text(model, "bos"), _token_text(model, "eos"))
+        except ChatLayerError as error:
+            log.warning("llama.cpp's chat layer refused this template (%s): Rotary's own "
+                        "parser reads its replies", error)
+            return None
+    layer = model.owned("chat_layer", make)
+    return layer if isinstance(layer, ChatTemplates) else None
+
+
 def chat_format(model: NativeModel) -> ChatFormat:
-    """How this model writes thinking and answers, from its chat template."""
-    return detect_format(model.metadata().get("tokenizer.chat_template"))
+    """How this model writes thinking and answers: llama.cpp's reading of its template
+    (chat_layer.choose_format); Rotary's own (chat_format.detect_format) without the layer."""
+    own = detect_format(model.metadata().get("tokenizer.chat_template"))
+    layer = model_chat_layer(model)
+    try:
+        return choose_format(layer, own) if layer is not None else own
+    except ChatLayerError as error:
+        log.warning("llama.cpp's chat layer could not read this template (%s)", error)
+        return own
 
 
 def render_chat(model: NativeModel, messages: Sequence[ChatMessage],
                 think: bool | None = None) -> str:
-    """Apply the GGUF's own chat template (Jinja, sandboxed by llama-cpp-python), or
-    llama.cpp's built-in one for the architecture when the file has none.
+    """Apply the GGUF's own chat template: through llama.cpp's chat layer (as llama-server),
+    else with llama-cpp-python's sandboxed Jinja; llama.cpp's built-in template for the
+    architecture when the file has none.
 
-    ``think``: the user's "Think before answering" for templates that take it (None: the
-    template's default). Past answers go back as their text alone: their thinking is never
-    sent again (the Qwen, GLM and harmony templates drop it themselves too)."""
+    ``think``: the user's "Think before answering" for templates that take it (None: thinking
+    where the template has it, as llama-server; Rotary's own rendering: the template's
+    default). Past answers go back as their text alone: their thinking is never sent again
+    (the Qwen, GLM and harmony templates drop it too)."""
+    layer = model_chat_layer(model)
+    if layer is not None:
+        try:
+            return layer.render([{"role": m.role, "content": m.content} for m in messages],
+                                think).prompt
+        except ChatLayerError as error:
+            log.warning("llama.cpp's chat layer could not render this conversation (%s): "
+                        "Rotary's own rendering serves", error)
+    return _render_own(model, messages, think)
+
+
+def _render_own(model: NativeModel, messages: Sequence[ChatMessage], think: bool | None) -> str:
     from llama_cpp.llama_chat_format import Jinja2ChatFormatter  # noqa: PLC0415 - llama_cpp loads with a model
 
     meta = model.metadata()
@@ -129,6 +174,22 @@ def render_chat(model: NativeModel, messages: Sequence[ChatMessage],
         template=template, eos_token=_token_text(model, "eos"), bos_token=_token_text(model, "bos"))
     chat = [{"role": m.role, "content": m.content} for m in messages]
     return formatter(messages=chat, **detect_format(template).template_kwargs(think)).prompt
+
+
+def prepare_reply(model: NativeModel, messages: Sequence[ChatMessage], think: bool | None,
+                  fmt: ChatFormat) -> tuple[str, ReplyParser | LayerParser]:
+    """The prompt, and the parser that splits the reply to it: llama.cpp's chat layer where it
+    is installed (its parser for the formats it reads), else Rotary's own rendering and parser."""
+    layer = model_chat_layer(model)
+    if layer is not None:
+        chat = [{"role": m.role, "content": m.content} for m in messages]
+        try:
+            return reply_reader(layer, fmt, chat, think)
+        except ChatLayerError as error:
+            log.warning("llama.cpp's chat layer could not render this conversation (%s): "
+                        "Rotary's own rendering serves", error)
+    prompt = _render_own(model, messages, think)
+    return prompt, ReplyParser.for_prompt(fmt, prompt)
 
 
 def builtin_template_name(architecture: str) -> str:
@@ -153,6 +214,11 @@ def render_builtin(name: str, messages: Sequence[ChatMessage]) -> str:
 def _token_text(model: NativeModel, which: str) -> str:
     token = getattr(model.model, f"token_{which}")()
     return model.model.token_get_text(token) if token >= 0 else ""
+
+
+def _close_parser(parser: ReplyParser | LayerParser) -> None:
+    if isinstance(parser, LayerParser):
+        parser.close()
 
 
 @dataclass
@@ -182,10 +248,12 @@ class GenerationRun:
             return len(tried[len(kept)][1])
 
         self.window = fit(messages, count, self.room)
-        rendered, self.prompt = tried[len(self.window.messages)]
-        self.parser = ReplyParser.for_prompt(self.format, rendered)
+        rendered, self.parser = prepare_reply(model, self.window.messages, think, self.format)
+        counted_text, counted = tried[len(self.window.messages)]
+        self.prompt = counted if counted_text == rendered else model.tokenize(rendered)
         self.guard = LoopGuard()
         if len(self.prompt) >= model.n_ctx:
+            _close_parser(self.parser)
             raise ContextFullError(msg("runtime.conversation_too_long"),
                                    f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
         self.closing, self.closing_marker = closing_text(self.format.family,
@@ -204,25 +272,28 @@ class GenerationRun:
         # ``max_tokens`` is the answer's length: thinking comes on top of it, bounded by the
         # context (a thinking model often thinks longer than its answer).
         limit = self.model.n_ctx if self.format.can_think else self.max_tokens
-        for step in generate_step(self.model, self.prompt, limit, self.stop, self._steer):
-            if self.model.is_end_of_generation(step.token):
-                self.state.stop_reason = StopReason.EOS
-                break
-            yield self._record(step)
-            if self.parser.state == THINKING and not self.thinking_stopped \
-                    and self.state.thinking_tokens >= self.thinking_budget:
-                self._stop_thinking()
-            if self.parser.ended:         # the model began a new turn: it is over here
-                self.state.stop_reason = StopReason.EOS
-                break
-            if self.guard.add(step.token) and self.stop_loops:
-                self._looped()
-            if self.state.answer_tokens >= self.max_tokens:
-                break
-        if self.stop.is_set():
-            self.state.stop_reason = StopReason.STOPPED
-        self.parser.feed(self._utf8.decode(b"", final=True))
-        self.parser.finish()
+        try:
+            for step in generate_step(self.model, self.prompt, limit, self.stop, self._steer):
+                if self.model.is_end_of_generation(step.token):
+                    self.state.stop_reason = StopReason.EOS
+                    break
+                yield self._record(step)
+                if self.parser.state == THINKING and not self.thinking_stopped \
+                        and self.state.thinking_tokens >= self.thinking_budget:
+                    self._stop_thinking()
+                if self.parser.ended:         # the model began a new turn: it is over here
+                    self.state.stop_reason = StopReason.EOS
+                    break
+                if self.guard.add(step.token) and self.stop_loops:
+                    self._looped()
+                if self.state.answer_tokens >= self.max_tokens:
+                    break
+            if self.stop.is_set():
+                self.state.stop_reason = StopReason.STOPPED
+            self.parser.feed(self._utf8.decode(b"", final=True))
+            self.parser.finish()
+        finally:
+            _close_parser(self.parser)    # llama.cpp's parser state is freed now, not by GC
         self._answer_tokens = len(self.model.tokenize(self.text, special=False)) \
             if self.text else 0
 

@@ -13,7 +13,7 @@ import os
 import time
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from gguf import GGMLQuantizationType
 
@@ -54,6 +54,7 @@ class NativeModel:
         self.slot_banks_on_gpu = False
         self._sampler: LlamaSampler | None = None
         self._piece = ctypes.create_string_buffer(64)
+        self._owned: dict[str, object] = {}
         self._llama = llama_cpp_module()
         from llama_cpp import _internals  # noqa: PLC0415 - llama_cpp only when a model opens
 
@@ -247,9 +248,20 @@ class NativeModel:
             self._sampler.close()
             self._sampler = None
 
+    def owned(self, key: str, make: Callable[[], Any]) -> object:
+        """A helper that lives exactly as long as the model (the chat layer's parsed template):
+        made on first use, closed with the model. ``make`` returning None is remembered too."""
+        if key not in self._owned:
+            thing = make()
+            if thing is not None:
+                self._stack.callback(thing.close)
+            self._owned[key] = thing
+        return self._owned[key]
+
     def close(self) -> None:
         self._close_sampler()
         self._stack.close()
+        self._owned.clear()
 
 
 def _closing(owner):

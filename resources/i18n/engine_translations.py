@@ -13,6 +13,12 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     '{mb} MB': (
         '{mb} MB',
         '{mb} MB'),
+    '(The model asked to use a tool, "{name}", which Rotary does not offer, so nothing was run.)': (
+        '(모델이 "{name}" 도구를 쓰려고 했지만 Rotary는 도구를 제공하지 않으므로 아무것도 실행되지 않았습니다.)',
+        '(模型想使用工具"{name}"，但 Rotary 不提供工具，因此没有执行任何操作。)'),
+    '(The model asked to use a tool, which Rotary does not offer, so nothing was run.)': (
+        '(모델이 도구를 쓰려고 했지만 Rotary는 도구를 제공하지 않으므로 아무것도 실행되지 않았습니다.)',
+        '(模型想使用工具，但 Rotary 不提供工具，因此没有执行任何操作。)'),
     # ---- engine/documents -----------------------------------------------------------
     'Action items': (
         '할 일 목록',

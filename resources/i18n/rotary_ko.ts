@@ -2164,6 +2164,14 @@
         <translation>Rotary는 이 모델과 대화하는 방법을 모릅니다.</translation>
     </message>
     <message>
+        <source>(The model asked to use a tool, "{name}", which Rotary does not offer, so nothing was run.)</source>
+        <translation>(모델이 "{name}" 도구를 쓰려고 했지만 Rotary는 도구를 제공하지 않으므로 아무것도 실행되지 않았습니다.)</translation>
+    </message>
+    <message>
+        <source>(The model asked to use a tool, which Rotary does not offer, so nothing was run.)</source>
+        <translation>(모델이 도구를 쓰려고 했지만 Rotary는 도구를 제공하지 않으므로 아무것도 실행되지 않았습니다.)</translation>
+    </message>
+    <message>
         <source>This conversation is too long for the model's memory. Start a new chat or shorten the text.</source>
         <translation>이 대화는 모델이 기억하기에 너무 깁니다. 새 대화를 시작하거나 글을 줄여 주세요.</translation>
     </message>

@@ -2164,6 +2164,14 @@
         <translation>Rotary 不知道如何与这个模型对话。</translation>
     </message>
     <message>
+        <source>(The model asked to use a tool, "{name}", which Rotary does not offer, so nothing was run.)</source>
+        <translation>(模型想使用工具"{name}"，但 Rotary 不提供工具，因此没有执行任何操作。)</translation>
+    </message>
+    <message>
+        <source>(The model asked to use a tool, which Rotary does not offer, so nothing was run.)</source>
+        <translation>(模型想使用工具，但 Rotary 不提供工具，因此没有执行任何操作。)</translation>
+    </message>
+    <message>
         <source>This conversation is too long for the model's memory. Start a new chat or shorten the text.</source>
         <translation>这段对话对模型的记忆来说太长了。请新建对话或缩短文字。</translation>
     </message>

@@ -15,6 +15,7 @@ from engine.documents.summarize import DocumentSummarizer
 from engine.runtime.summary_model import LocalSummaryModel
 from engine.errors import AnswerLoopError
 from engine.recipe import MemoryEstimate, Recipe
+from engine.runtime import chat_layer
 from engine.runtime.chat_format import ReplyParser, detect_format
 from engine.runtime.generate import GenerationRun, render_chat
 from engine.runtime.llama_model import NativeModel, Sampling
@@ -104,10 +105,14 @@ def test_harmony_commentary_is_dropped_and_analysis_is_thinking():
     ("qwen35", None, THINKING), ("qwen35", True, THINKING), ("qwen35", False, ""),
     ("qwen3", None, THINKING), ("qwen3", False, ""),
     ("harmony", None, HARMONY_THINKING), ("harmony", False, HARMONY_THINKING),
-    ("gemma4", None, ""), ("gemma4", True, THINKING),
+    # None: llama-server's default (thinking on) through llama.cpp's chat layer; without
+    # it, the template's own default (Gemma 4: off)
+    ("gemma4", None, "layer-default"), ("gemma4", True, THINKING),
     ("new_turn", None, ""),
 ])
 def test_thinking_and_answer_come_apart_with_no_marker_in_either(models, name, think, thinking):
+    if thinking == "layer-default":
+        thinking = THINKING if chat_layer.load() is not None else ""
     run, records, next_prompt = _answer(models(name), think)
     streamed_answer = "".join(r.text for r in records)
     streamed_thinking = "".join(r.thinking for r in records)

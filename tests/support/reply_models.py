@@ -66,7 +66,7 @@ def _harmony() -> Script:
     # "an", "t" (its merges of "and" come first): "t" starts the chain.
     return Script("openai-gpt-oss-120b.jinja", "t",
                   ("<|channel|>", "analysis", "<|message|>", *words(HARMONY_THINKING), "<|end|>",
-                   "<|start|>", "Ġassistant", "<|chan", "nel|>", "final", "<|mess", "age|>",
+                   "<|start|>", "assis", "tant", "<|chan", "nel|>", "final", "<|mess", "age|>",
                    *words(ANSWER), "<|return|>"), eos="<|return|>")
 
 
