@@ -256,8 +256,10 @@ class GenerationRun:
             _close_parser(self.parser)
             raise ContextFullError(msg("runtime.conversation_too_long"),
                                    f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
-        self.closing, self.closing_marker = closing_text(self.format.family,
-                                                         self.format.think_close)
+        # The family from the template's own markup: llama.cpp names its formats by parser
+        # ("llama.cpp:peg-native" for gpt-oss), which closing_text does not know.
+        family = detect_format(model.metadata().get("tokenizer.chat_template")).family
+        self.closing, self.closing_marker = closing_text(family, self.format.think_close)
         self.thinking_budget = thinking_budget(
             model.n_ctx, len(self.prompt), self.room, len(model.tokenize(self.closing)))
         self.thinking_stopped = False
