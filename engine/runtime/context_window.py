@@ -151,12 +151,13 @@ def closing_text(family: str, think_close: str) -> tuple[str, str]:
     return f"\n\n{TRANSITION}{marker}", marker
 
 
-def may_think(fmt, think: bool | None) -> bool:
-    """Will this answer think (``fmt``: engine/runtime/chat_format.ChatFormat)? Harmony
-    models think at every effort; a switch the user set decides; else the model's default."""
+def may_think(fmt, think: bool | None, family: str = "") -> bool:
+    """Will this answer think (``fmt``: engine/runtime/chat_format.ChatFormat; ``family``: the
+    template's own, where ``fmt`` is llama.cpp's)? Harmony models think at every effort; a
+    switch the user set decides; else the model's default."""
     if not fmt.can_think:
         return False
-    if fmt.family == "harmony":
+    if (family or fmt.family) == "harmony":
         return True
     if fmt.can_switch and think is not None:
         return bool(think)

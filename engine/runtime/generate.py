@@ -239,7 +239,10 @@ class GenerationRun:
         self.model, self.stop, self.max_tokens, self.step = model, stop, max_tokens, step
         self.stop_loops = stop_loops
         self.format = chat_format(model)
-        self.room = room_for(model.n_ctx, max_tokens, may_think(self.format, think))
+        # The family from the template's own markup: llama.cpp names its formats by parser
+        # ("llama.cpp:peg-native" for gpt-oss), which closing_text and may_think do not know.
+        family = detect_format(model.metadata().get("tokenizer.chat_template")).family
+        self.room = room_for(model.n_ctx, max_tokens, may_think(self.format, think, family))
         tried: dict[int, tuple[str, list[int]]] = {}    # kept messages are system + a suffix
 
         def count(kept: Sequence[ChatMessage]) -> int:
@@ -256,8 +259,7 @@ class GenerationRun:
             _close_parser(self.parser)
             raise ContextFullError(msg("runtime.conversation_too_long"),
                                    f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
-        self.closing, self.closing_marker = closing_text(self.format.family,
-                                                         self.format.think_close)
+        self.closing, self.closing_marker = closing_text(family, self.format.think_close)
         self.thinking_budget = thinking_budget(
             model.n_ctx, len(self.prompt), self.room, len(model.tokenize(self.closing)))
         self.thinking_stopped = False

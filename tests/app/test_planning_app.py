@@ -52,7 +52,8 @@ def laptop_with_slots(monkeypatch):
 def stub_native(monkeypatch):
     def load_native(facts, recipe, recorder, progress):
         return SimpleNamespace(slot_cache=None, slot_cache_note=None, close=lambda: None,
-                               load_log=[], slot_banks_on_gpu=False, metadata=dict)
+                               load_log=[], slot_banks_on_gpu=False, metadata=dict,
+                               owned=lambda name, make: make())
 
     monkeypatch.setattr(loader, "_load_native", load_native)
 

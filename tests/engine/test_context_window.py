@@ -176,3 +176,14 @@ def test_the_budget_closes_gemma_and_harmony_thinking_with_their_own_markers(tmp
     assert run.text and not re.search(r"<\|?\w*\|?>|channel|final", run.text), run.text
     if name == "gemma4":
         assert run.text == ANSWER
+
+
+def test_gpt_oss_keeps_thinking_room_when_llama_cpp_names_its_format():
+    """llama.cpp's chat layer names a format by its parser ("llama.cpp:peg-native" for gpt-oss);
+    the template's own family still says harmony, which thinks at every effort."""
+    from engine.runtime.chat_format import ChatFormat
+
+    layer_format = ChatFormat("llama.cpp:peg-native", "<|channel|>analysis<|message|>", "<|end|>",
+                              switch="reasoning_effort")
+    assert not context_window.may_think(layer_format, False)
+    assert context_window.may_think(layer_format, False, "harmony")
