@@ -47,6 +47,8 @@ LOGIT_TOLERANCE = 2e-3
 # them in Mesa's shader cache (~/.cache/mesa_shader_cache, MESA_SHADER_CACHE_DIR; ggml itself
 # keeps none): then the Vulkan child takes ~15 s plus ~5 tokens/s of decoding.
 CHILD_TIMEOUT_S = 240
+MUTATION_STEPS = 12
+WARM_STEPS = 16     # tests/support/device_path_child.py reads the counters there too
 
 
 def vulkan_variant() -> backends.Variant | None:
@@ -94,13 +96,17 @@ def device_model(tmp_path_factory) -> Path:
     return write_tiny_moe(tmp_path_factory.mktemp("device") / "device-path.gguf", spec)
 
 
-def run_child(model: Path, folder: str | None, out: Path) -> dict:
+def run_child(model: Path, folder: str | None, out: Path, steps: int = STEPS, *mode: str,
+              **env: str) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     done = subprocess.run([sys.executable, "-m", "tests.support.device_path_child", str(model),
-                           str(out), str(STEPS)], cwd=ROOT, env=child_env(folder),
+                           str(out), str(steps), *mode], cwd=ROOT,
+                          env={**child_env(folder), "ROTARY_SLOT_CHECK": "1", **env},
                           capture_output=True, text=True, timeout=CHILD_TIMEOUT_S, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
+    if mode:
+        return result
     logits = np.load(out / "logits.npz")
     result["stock"]["logits"], result["slots"]["logits"] = logits["stock"], logits["slots"]
     return result
@@ -177,6 +183,45 @@ def test_slots_read_right_after_their_upload(runs):
     assert read_after_upload >= 10
     stock, slots = vulkan["stock"]["logits"], vulkan["slots"]["logits"]
     assert float(np.abs(stock - slots).max()) <= LOGIT_TOLERANCE
+
+
+def test_the_ordering_check_finds_no_violation_on_the_real_path(runs):
+    """Check mode (ROTARY_SLOT_CHECK=1): each decode graph's wait must cover the upload
+    generation of every slot it may read, and no staging half may be refilled before the copies
+    that read it completed; on both builds the real path has none."""
+    for run in runs:
+        counters = run["slots"]["counters"]
+        assert counters["order_checks"] >= STEPS
+        assert counters["order_violations"] == 0 and counters["staging_violations"] == 0
+
+
+def test_skipping_the_upload_wait_makes_the_ordering_check_fire(vulkan_folder, device_model,
+                                                                tmp_path):
+    """The mutation that lavapipe's one queue hides (same tokens, same logits, same validation
+    messages): ROTARY_SLOT_TEST_SKIP_WAIT=1 drops the graph's wait for the uploads inside the
+    patched library; the check must see slots read newer than what the graph waited for."""
+    mutated = run_child(device_model, vulkan_folder, tmp_path, MUTATION_STEPS, "slots-only",
+                        ROTARY_SLOT_TEST_SKIP_WAIT="1")
+    counters = mutated["slots"]["counters"]
+    print(f"\nwithout the wait on lavapipe: {counters['order_violations']} late slot reads, "
+          f"{counters['staging_violations']} staging halves refilled early, "
+          f"{counters['order_checks']} graphs checked, {mutated['total_s']:.1f} s")
+    assert mutated["variant"] == "vulkan" and mutated["slots"]["placement"]["gpu"] is not None
+    assert counters["order_checks"] >= MUTATION_STEPS and counters["order_violations"] > 0
+
+
+def test_no_device_events_or_command_buffers_pile_up(runs):
+    """ggml-vulkan takes a new VkEvent at every record until the event is synchronised, and a
+    new command buffer while the last one is marked in use: the cache synchronises its events
+    once the graph that waited for them finished, so after warm-up nothing more is created."""
+    _, vulkan = runs
+    warm, end = vulkan["slots"]["warm_counters"], vulkan["slots"]["counters"]
+    print(f"\nVulkan objects at step {WARM_STEPS} and {STEPS}: events {warm['device_events']} "
+          f"-> {end['device_events']}, command buffers {warm['device_cmd_buffers']} "
+          f"-> {end['device_cmd_buffers']}; uploads {warm['async_copies']} -> {end['async_copies']}")
+    assert warm["device_events"] > 0 and end["async_copies"] > warm["async_copies"]
+    assert end["device_events"] == warm["device_events"]
+    assert end["device_cmd_buffers"] == warm["device_cmd_buffers"]
 
 
 def test_prompt_warm_start_on_the_device(runs):
