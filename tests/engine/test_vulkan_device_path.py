@@ -25,9 +25,12 @@ tokens/s against ~1,100-2,900 on the CPU build (this proves the path, not speed)
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +51,11 @@ LOGIT_TOLERANCE = 2e-3
 # keeps none): then the Vulkan child takes ~15 s plus ~5 tokens/s of decoding.
 CHILD_TIMEOUT_S = 240
 MUTATION_STEPS = 12
+VALIDATION_STEPS = 16
+# Debian's vulkan-validationlayers (bootstrap.py test installs it with apt)
+VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
+LAYER_MANIFESTS = (Path("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"),
+                   Path("/usr/local/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"))
 WARM_STEPS = 16     # tests/support/device_path_child.py reads the counters there too
 
 
@@ -249,6 +257,48 @@ def test_the_transfer_probe_measures_the_device_and_sets_the_cap(runs):
     figures = transfer["figures"]
     assert figures["pinned_gbs"] > 0 and figures["pageable_gbs"] > 0 and figures["cpu_gbs"] > 0
     assert vulkan["slots"]["upload_cap"] == transfer["cap"]
+
+
+def validation_env(folder: Path) -> dict:
+    """The Khronos layer with synchronization validation, logging to folder/validation.log:
+    one settings file and one log per child (a shared log_filename is overwritten by each)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "vk_layer_settings.txt").write_text(
+        "khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG\n"
+        f"khronos_validation.log_filename = {folder / 'validation.log'}\n"
+        "khronos_validation.report_flags = error,warn,perf\n"
+        "khronos_validation.enables = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT,"
+        "VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT\n",
+        encoding="utf-8")
+    return {"VK_LAYER_SETTINGS_PATH": str(folder), "VK_INSTANCE_LAYERS": VALIDATION_LAYER}
+
+
+def message_ids(log: Path) -> collections.Counter:
+    """How often each message id (VUID-…, SYNC-HAZARD-…, UNASSIGNED-…) was reported."""
+    text = log.read_text(encoding="utf-8", errors="replace")
+    return collections.Counter(re.findall(r"Validation [A-Za-z ]+: \[ (\S+) \]", text))
+
+
+def test_the_slot_cache_adds_no_validation_message_over_stock(vulkan_folder, device_model,
+                                                             tmp_path):
+    """Stock Vulkan and the slot cache on Vulkan, each in a child under the validation layer
+    with synchronization validation, on the same model and prompt: the slot cache's run may
+    repeat stock's messages more often (more submissions) but must add no message id."""
+    if not any(path.exists() for path in LAYER_MANIFESTS):
+        reason = "the Khronos validation layer is not installed (Debian: vulkan-validationlayers)"
+        if os.environ.get("ROTARY_EXPECT_VULKAN") == "1" and shutil.which("apt-get"):
+            pytest.fail(f"bootstrap.py test installs it with apt, but {reason}")
+        pytest.skip(reason)
+    logs = {}
+    for mode in ("stock-only", "slots-only"):
+        folder = tmp_path / mode
+        run_child(device_model, vulkan_folder, folder, VALIDATION_STEPS, mode,
+                  **validation_env(folder))
+        assert (folder / "validation.log").exists(), f"the layer did not run in {mode}"
+        logs[mode] = message_ids(folder / "validation.log")
+    stock, slots = logs["stock-only"], logs["slots-only"]
+    print(f"\nvalidation, {VALIDATION_STEPS} steps: stock {dict(stock)}; slot cache {dict(slots)}")
+    assert not set(slots) - set(stock), f"new message ids: {sorted(set(slots) - set(stock))}"
 
 
 @pytest.fixture(scope="module")

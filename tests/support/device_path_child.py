@@ -14,7 +14,8 @@ on the device, every layer's routed experts in system memory:
 
 Writes ``OUT_DIR/logits.npz`` (stock, slots) and prints one JSON line on stdout.
 ``... MODEL OUT_DIR STEPS slots-only`` runs step 2 alone (no conversations): the ordering
-check's mutation run (ROTARY_SLOT_TEST_SKIP_WAIT=1) and the long growth run use it.
+check's mutation run (ROTARY_SLOT_TEST_SKIP_WAIT=1) uses it; ``stock-only`` runs step 1 alone
+(the validation layer's reference: one log per process).
 """
 
 from __future__ import annotations
@@ -159,12 +160,14 @@ def main(argv: list[str]) -> int:
     steps = int(argv[2]) if len(argv) > 2 else 48
     started = time.perf_counter()
     choice = backends.select()
-    if len(argv) > 3 and argv[3] == "slots-only":
-        slots = slots_run(path, steps, slots_only=True)
-        slots.pop("logits")
-        print(json.dumps({"device": choice.device_name, "variant": choice.variant.name,
-                          "slots": slots, "total_s": round(time.perf_counter() - started, 2)}),
-              flush=True)
+    if len(argv) > 3 and argv[3] in ("slots-only", "stock-only"):
+        if argv[3] == "slots-only":
+            run = {"slots": slots_run(path, steps, slots_only=True)}
+        else:
+            run = {"stock": stock_run(path, inspect_model(path).n_layers, steps)}
+        next(iter(run.values())).pop("logits")
+        print(json.dumps({"device": choice.device_name, "variant": choice.variant.name, **run,
+                          "total_s": round(time.perf_counter() - started, 2)}), flush=True)
         return 0
     stock = stock_run(path, inspect_model(path).n_layers, steps)
     stock_s = time.perf_counter() - started
