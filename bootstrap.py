@@ -331,8 +331,9 @@ TEST_SYSTEM_PACKAGES = ("xvfb", "libxcb-icccm4", "libxcb-keysyms1", "libxcb-curs
                         # OCR of Korean and Chinese pages (not on PyPI), a font to draw them
                         "tesseract-ocr-kor", "tesseract-ocr-chi-sim", "fonts-wqy-microhei",
                         # the Vulkan back-end: its shader compiler, and the loader with Mesa's
-                        # software device (lavapipe) that the device-path tests run on
-                        "glslc", "libvulkan1", "mesa-vulkan-drivers")
+                        # software device (lavapipe) that the device-path tests run on, and the
+                        # Khronos validation layer they run it under
+                        "glslc", "libvulkan1", "mesa-vulkan-drivers", "vulkan-validationlayers")
 
 
 def ensure_test_system_packages() -> None:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 
 import pytest
+
+# The slot cache checks its own ordering in every test (uploads vs the waits that cover them,
+# staging reuse); children inherit it. Off by default in the app.
+os.environ.setdefault("ROTARY_SLOT_CHECK", "1")
 
 from engine.demo.tiny_moe import write_tiny_moe
 

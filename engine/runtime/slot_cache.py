@@ -46,8 +46,11 @@ STOCK_MESSAGE = msg("runtime.stock_build")
 _i32p, _f32p = ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_float)
 _i64p = ctypes.POINTER(ctypes.c_int64)
 # enum llama_slot_cache_counter, in order
+# (order_*: the ordering check, on with ROTARY_SLOT_CHECK=1; device_*: the banks' Vulkan
+# back-end's events and command buffers created in this process, flat after warm-up)
 COUNTERS = ("host_waits", "async_copies", "sync_copies", "upload_bytes", "staged_bytes",
-            "graph_waits", "prompt_tokens")
+            "graph_waits", "prompt_tokens", "order_checks", "order_violations",
+            "staging_violations", "device_events", "device_cmd_buffers")
 PROBE_BUDGET_MS = 160        # the issue's bound is 200 ms for the whole probe
 PROMPT_WARM_TOKENS = 4096    # the latest prompt tokens the policy sees before decoding
 _SIGNATURES = {

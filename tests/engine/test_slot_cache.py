@@ -324,6 +324,9 @@ def test_cli_chat_prints_slot_cache_counts_as_json(tiny_moe_path):
     assert stats["slot_cache"] and stats["policy"] == "lru"
     assert stats["hits"] + stats["misses"] == 4 * 2 * stats["decode_steps"] > 0
     assert stats["uploads"] > 0 and stats["uploaded_bytes"] == stats["uploads"] * 3 * 64 * 32 * 2
+    # the ordering check (on in the tests: tests/conftest.py) reaches the JSON
+    assert stats["counters"]["order_checks"] >= stats["decode_steps"]
+    assert stats["counters"]["order_violations"] == 0
     off = _cli("chat", str(tiny_moe_path), "--max-tokens", "8", "--no-slots", "--json")
     assert not off["slot_cache"] and off["hits"] == 0
 

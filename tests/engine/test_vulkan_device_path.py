@@ -25,9 +25,12 @@ tokens/s against ~1,100-2,900 on the CPU build (this proves the path, not speed)
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -47,6 +50,13 @@ LOGIT_TOLERANCE = 2e-3
 # them in Mesa's shader cache (~/.cache/mesa_shader_cache, MESA_SHADER_CACHE_DIR; ggml itself
 # keeps none): then the Vulkan child takes ~15 s plus ~5 tokens/s of decoding.
 CHILD_TIMEOUT_S = 240
+MUTATION_STEPS = 12
+VALIDATION_STEPS = 16
+# Debian's vulkan-validationlayers (bootstrap.py test installs it with apt)
+VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
+LAYER_MANIFESTS = (Path("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"),
+                   Path("/usr/local/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"))
+WARM_STEPS = 16     # tests/support/device_path_child.py reads the counters there too
 
 
 def vulkan_variant() -> backends.Variant | None:
@@ -94,13 +104,17 @@ def device_model(tmp_path_factory) -> Path:
     return write_tiny_moe(tmp_path_factory.mktemp("device") / "device-path.gguf", spec)
 
 
-def run_child(model: Path, folder: str | None, out: Path) -> dict:
+def run_child(model: Path, folder: str | None, out: Path, steps: int = STEPS, *mode: str,
+              **env: str) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     done = subprocess.run([sys.executable, "-m", "tests.support.device_path_child", str(model),
-                           str(out), str(STEPS)], cwd=ROOT, env=child_env(folder),
+                           str(out), str(steps), *mode], cwd=ROOT,
+                          env={**child_env(folder), "ROTARY_SLOT_CHECK": "1", **env},
                           capture_output=True, text=True, timeout=CHILD_TIMEOUT_S, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
+    if mode:
+        return result
     logits = np.load(out / "logits.npz")
     result["stock"]["logits"], result["slots"]["logits"] = logits["stock"], logits["slots"]
     return result
@@ -179,6 +193,45 @@ def test_slots_read_right_after_their_upload(runs):
     assert float(np.abs(stock - slots).max()) <= LOGIT_TOLERANCE
 
 
+def test_the_ordering_check_finds_no_violation_on_the_real_path(runs):
+    """Check mode (ROTARY_SLOT_CHECK=1): each decode graph's wait must cover the upload
+    generation of every slot it may read, and no staging half may be refilled before the copies
+    that read it completed; on both builds the real path has none."""
+    for run in runs:
+        counters = run["slots"]["counters"]
+        assert counters["order_checks"] >= STEPS
+        assert counters["order_violations"] == 0 and counters["staging_violations"] == 0
+
+
+def test_skipping_the_upload_wait_makes_the_ordering_check_fire(vulkan_folder, device_model,
+                                                                tmp_path):
+    """The mutation that lavapipe's one queue hides (same tokens, same logits, same validation
+    messages): ROTARY_SLOT_TEST_SKIP_WAIT=1 drops the graph's wait for the uploads inside the
+    patched library; the check must see slots read newer than what the graph waited for."""
+    mutated = run_child(device_model, vulkan_folder, tmp_path, MUTATION_STEPS, "slots-only",
+                        ROTARY_SLOT_TEST_SKIP_WAIT="1")
+    counters = mutated["slots"]["counters"]
+    print(f"\nwithout the wait on lavapipe: {counters['order_violations']} late slot reads, "
+          f"{counters['staging_violations']} staging halves refilled early, "
+          f"{counters['order_checks']} graphs checked, {mutated['total_s']:.1f} s")
+    assert mutated["variant"] == "vulkan" and mutated["slots"]["placement"]["gpu"] is not None
+    assert counters["order_checks"] >= MUTATION_STEPS and counters["order_violations"] > 0
+
+
+def test_no_device_events_or_command_buffers_pile_up(runs):
+    """ggml-vulkan takes a new VkEvent at every record until the event is synchronised, and a
+    new command buffer while the last one is marked in use: the cache synchronises its events
+    once the graph that waited for them finished, so after warm-up nothing more is created."""
+    _, vulkan = runs
+    warm, end = vulkan["slots"]["warm_counters"], vulkan["slots"]["counters"]
+    print(f"\nVulkan objects at step {WARM_STEPS} and {STEPS}: events {warm['device_events']} "
+          f"-> {end['device_events']}, command buffers {warm['device_cmd_buffers']} "
+          f"-> {end['device_cmd_buffers']}; uploads {warm['async_copies']} -> {end['async_copies']}")
+    assert warm["device_events"] > 0 and end["async_copies"] > warm["async_copies"]
+    assert end["device_events"] == warm["device_events"]
+    assert end["device_cmd_buffers"] == warm["device_cmd_buffers"]
+
+
 def test_prompt_warm_start_on_the_device(runs):
     _, vulkan = runs
     slots = vulkan["slots"]
@@ -204,6 +257,48 @@ def test_the_transfer_probe_measures_the_device_and_sets_the_cap(runs):
     figures = transfer["figures"]
     assert figures["pinned_gbs"] > 0 and figures["pageable_gbs"] > 0 and figures["cpu_gbs"] > 0
     assert vulkan["slots"]["upload_cap"] == transfer["cap"]
+
+
+def validation_env(folder: Path) -> dict:
+    """The Khronos layer with synchronization validation, logging to folder/validation.log:
+    one settings file and one log per child (a shared log_filename is overwritten by each)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "vk_layer_settings.txt").write_text(
+        "khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG\n"
+        f"khronos_validation.log_filename = {folder / 'validation.log'}\n"
+        "khronos_validation.report_flags = error,warn,perf\n"
+        "khronos_validation.enables = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT,"
+        "VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT\n",
+        encoding="utf-8")
+    return {"VK_LAYER_SETTINGS_PATH": str(folder), "VK_INSTANCE_LAYERS": VALIDATION_LAYER}
+
+
+def message_ids(log: Path) -> collections.Counter:
+    """How often each message id (VUID-…, SYNC-HAZARD-…, UNASSIGNED-…) was reported."""
+    text = log.read_text(encoding="utf-8", errors="replace")
+    return collections.Counter(re.findall(r"Validation [A-Za-z ]+: \[ (\S+) \]", text))
+
+
+def test_the_slot_cache_adds_no_validation_message_over_stock(vulkan_folder, device_model,
+                                                             tmp_path):
+    """Stock Vulkan and the slot cache on Vulkan, each in a child under the validation layer
+    with synchronization validation, on the same model and prompt: the slot cache's run may
+    repeat stock's messages more often (more submissions) but must add no message id."""
+    if not any(path.exists() for path in LAYER_MANIFESTS):
+        reason = "the Khronos validation layer is not installed (Debian: vulkan-validationlayers)"
+        if os.environ.get("ROTARY_EXPECT_VULKAN") == "1" and shutil.which("apt-get"):
+            pytest.fail(f"bootstrap.py test installs it with apt, but {reason}")
+        pytest.skip(reason)
+    logs = {}
+    for mode in ("stock-only", "slots-only"):
+        folder = tmp_path / mode
+        run_child(device_model, vulkan_folder, folder, VALIDATION_STEPS, mode,
+                  **validation_env(folder))
+        assert (folder / "validation.log").exists(), f"the layer did not run in {mode}"
+        logs[mode] = message_ids(folder / "validation.log")
+    stock, slots = logs["stock-only"], logs["slots-only"]
+    print(f"\nvalidation, {VALIDATION_STEPS} steps: stock {dict(stock)}; slot cache {dict(slots)}")
+    assert not set(slots) - set(stock), f"new message ids: {sorted(set(slots) - set(stock))}"
 
 
 @pytest.fixture(scope="module")

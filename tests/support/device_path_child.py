@@ -13,6 +13,9 @@ on the device, every layer's routed experts in system memory:
    around each switch.
 
 Writes ``OUT_DIR/logits.npz`` (stock, slots) and prints one JSON line on stdout.
+``... MODEL OUT_DIR STEPS slots-only`` runs step 2 alone (no conversations): the ordering
+check's mutation run (ROTARY_SLOT_TEST_SKIP_WAIT=1) uses it; ``stock-only`` runs step 1 alone
+(the validation layer's reference: one log per process).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import numpy as np
 PROMPT = "hello the model and the expert, and the expert again and the model"
 OTHER_PROMPT = "system user assistant: you and the model say hello to the expert"
 SLOTS = 3          # of 8 experts per layer: hits and misses both happen
+WARM_STEPS = 16    # the native counters are also read here: what is created later is growth
 
 
 def recipe(layers: int, slots: int, policy: str = "lru"):
@@ -40,7 +44,7 @@ def recipe(layers: int, slots: int, policy: str = "lru"):
                            residency_policy=policy, use_mmap=False)
 
 
-def greedy(model, steps: int):
+def greedy(model, steps: int, warm: dict | None = None):
     """Prompt, warm start, then ``steps`` greedy tokens: tokens, logits [steps, vocab], s/token,
     and per step (uploads, hits, host waits) of the slot cache."""
     from engine.runtime.bindings import llama_cpp_module
@@ -52,7 +56,9 @@ def greedy(model, steps: int):
     model.after_prompt()
     tokens, logits, steps_seen = [], [], []
     started = time.perf_counter()
-    for _ in range(steps):
+    for step in range(steps):
+        if step == WARM_STEPS and warm is not None:
+            warm.update(model.slot_cache.counters())
         token = model.sample()
         row = llama.llama_get_logits_ith(model.ctx.ctx, -1)
         logits.append(np.ctypeslib.as_array(row, shape=(model.n_vocab,)).copy())
@@ -75,7 +81,7 @@ def stock_run(path: str, layers: int, steps: int) -> dict:
     return {"tokens": tokens, "logits": logits, "tps": 1 / per_token}
 
 
-def slots_run(path: str, steps: int) -> dict:
+def slots_run(path: str, steps: int, slots_only: bool = False) -> dict:
     from engine.api import LoadRequest
     from engine.runtime.loader import load_with_fallback
 
@@ -92,14 +98,17 @@ def slots_run(path: str, steps: int) -> dict:
         after_warm = cache.counters()
         loaded.native.ctx.kv_cache_clear()        # start over: the greedy run reads it again
         loaded.native.tokens = []
-        tokens, logits, per_token, steps_seen = greedy(loaded.native, steps)
+        warm: dict = {}
+        tokens, logits, per_token, steps_seen = greedy(loaded.native, steps, warm)
         result = {"tokens": tokens, "logits": logits, "tps": 1 / per_token,
                   "steps": steps_seen, "counters": cache.counters(),
+                  "warm_counters": warm,
                   "before_prompt": before_prompt, "after_warm": after_warm,
                   "warm_bytes": warm_bytes, "transfer": _transfer(cache),
                   "upload_cap": cache.policy.upload_cap,
                   "placement": _placement(loaded.placement)}
-        result["conversations"] = conversations(loaded)
+        if not slots_only:
+            result["conversations"] = conversations(loaded)
     finally:
         loaded.close()
     return result
@@ -151,6 +160,15 @@ def main(argv: list[str]) -> int:
     steps = int(argv[2]) if len(argv) > 2 else 48
     started = time.perf_counter()
     choice = backends.select()
+    if len(argv) > 3 and argv[3] in ("slots-only", "stock-only"):
+        if argv[3] == "slots-only":
+            run = {"slots": slots_run(path, steps, slots_only=True)}
+        else:
+            run = {"stock": stock_run(path, inspect_model(path).n_layers, steps)}
+        next(iter(run.values())).pop("logits")
+        print(json.dumps({"device": choice.device_name, "variant": choice.variant.name, **run,
+                          "total_s": round(time.perf_counter() - started, 2)}), flush=True)
+        return 0
     stock = stock_run(path, inspect_model(path).n_layers, steps)
     stock_s = time.perf_counter() - started
     slots = slots_run(path, steps)
