@@ -135,10 +135,11 @@ def ollama_roots(home: Path | None = None) -> list[Path]:
 
 # ---- walking ----------------------------------------------------------------------------
 
-def walk_gguf(place: Place, entries: int) -> Iterator[Path]:
-    """``*.gguf`` files under ``place`` to its depth, at most ``entries`` entries looked at;
-    linked folders are not entered, hidden folders below the top are skipped."""
-    stack, seen = [(place.path, 0)], 0
+def _bounded(root: Path, depth_limit: int, entries: int) -> Iterator[tuple[os.DirEntry, int]]:
+    """Every entry under ``root`` (with its depth, 0 at the top) down to ``depth_limit``, at most
+    ``entries`` looked at; linked folders are not entered, hidden folders below the top are
+    skipped."""
+    stack, seen = [(root, 0)], 0
     while stack:
         folder, depth = stack.pop()
         try:
@@ -147,12 +148,18 @@ def walk_gguf(place: Place, entries: int) -> Iterator[Path]:
                     seen += 1
                     if seen > entries:
                         return
-                    if entry.name.lower().endswith(".gguf") and _is_file(entry):
-                        yield Path(entry.path)
-                    elif depth < place.depth and _is_plain_folder(entry):
+                    yield entry, depth
+                    if depth < depth_limit and _is_plain_folder(entry):
                         stack.append((Path(entry.path), depth + 1))
         except OSError:         # gone, not allowed, not a folder: nothing there for us
             continue
+
+
+def walk_gguf(place: Place, entries: int) -> Iterator[Path]:
+    """``*.gguf`` files under ``place`` to its depth, at most ``entries`` entries looked at."""
+    for entry, _ in _bounded(place.path, place.depth, entries):
+        if entry.name.lower().endswith(".gguf") and _is_file(entry):
+            yield Path(entry.path)
 
 
 def _is_file(entry: os.DirEntry) -> bool:
@@ -247,21 +254,10 @@ def ollama_models(root: Path, limits: Limits = DEFAULT_LIMITS) -> list[FoundMode
 
 
 def _manifest_files(place: Place, entries: int) -> Iterator[Path]:
-    stack, seen = [(place.path, 0)], 0
-    while stack:
-        folder, depth = stack.pop()
-        try:
-            with os.scandir(folder) as listing:
-                for entry in listing:
-                    seen += 1
-                    if seen > entries:
-                        return
-                    if depth == place.depth - 1 and _is_file(entry):
-                        yield Path(entry.path)
-                    elif depth < place.depth - 1 and _is_plain_folder(entry):
-                        stack.append((Path(entry.path), depth + 1))
-        except OSError:
-            continue
+    """Ollama's manifests: the files at the last level (registry/namespace/model/tag)."""
+    for entry, depth in _bounded(place.path, place.depth - 1, entries):
+        if depth == place.depth - 1 and _is_file(entry):
+            yield Path(entry.path)
 
 
 def _model_blob(root: Path, manifest: Path) -> Path | None:
