@@ -84,9 +84,10 @@ class ModelPage(QWizardPage):
                               "questions."))
         demo_note.setWordWrap(True)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(tr("Choose one of the models found on this computer, or "
-                                   "another model file (.gguf) with Other file…, or drag it "
-                                   "onto this window.")))
+        intro = QLabel(tr("Choose one of the models found on this computer, or another model "
+                          "file (.gguf) with Other file…, or drag it onto this window."))
+        intro.setWordWrap(True)          # one line was wider than an 800-pixel screen
+        layout.addWidget(intro)
         self.where_from = QLabel(tr(
             "A model is one large file whose name ends in .gguf. At work, ask your IT contact "
             "for one; if you are allowed to download files, Hugging Face (huggingface.co) "
