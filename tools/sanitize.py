@@ -86,6 +86,28 @@ def sanitized_env(lib: pathlib.Path, helpers: pathlib.Path, reports: pathlib.Pat
                                            if p))
 
 
+LOADED = """
+from engine.native import backends, build
+backends.select()
+from engine.runtime.bindings import llama_cpp_module
+llama_cpp_module()
+maps = open("/proc/self/maps").read().split()
+print(*(build.library_path(name) for name in build.HELPERS),
+      *sorted({path for path in maps if "libllama.so" in path}))
+"""
+
+
+def check_loaded(env: dict, helpers: pathlib.Path, lib: pathlib.Path) -> None:
+    """The engine takes the sanitized helpers (not a copy built at install or cached) and the
+    sanitized libllama."""
+    found = subprocess.run([sys.executable, "-c", LOADED], cwd=ROOT, env=env,
+                           capture_output=True, text=True, check=True).stdout.split()
+    wanted = [helpers] * len(HELPERS) + [lib]
+    if [pathlib.Path(path).resolve().parent for path in found] != [p.resolve() for p in wanted]:
+        raise SystemExit(f"the tests would not load the sanitized libraries: {found}")
+    print("sanitized libraries:", *found, flush=True)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", type=pathlib.Path,
@@ -99,9 +121,10 @@ def main(argv: list[str]) -> int:
     reports = args.work / "reports"
     shutil.rmtree(reports, ignore_errors=True)
     reports.mkdir(parents=True)
+    env = sanitized_env(lib, args.work / "helpers", reports)
+    check_loaded(env, args.work / "helpers", lib)
     tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                            *(pytest_args or TESTS)], cwd=ROOT,
-                           env=sanitized_env(lib, args.work / "helpers", reports), check=False)
+                            *(pytest_args or TESTS)], cwd=ROOT, env=env, check=False)
     found = sorted(reports.iterdir())
     for report in found:
         print(f"--- {report.name}\n{report.read_text(errors='replace')[:6000]}")
