@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -56,7 +58,18 @@ class Child:
             [sys.executable, "-m", "tests.support.stress_child", str(self.model)], cwd=ROOT,
             env={**child_env(self.folder), "ROTARY_SLOT_CHECK": "1"}, stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=self.stderr, text=True)
+        self.lines: queue.Queue = queue.Queue()
+        # a thread reads the replies, so that a child that hangs fails the test by a timeout
+        threading.Thread(target=self._read, args=(self.proc.stdout, self.lines),
+                         daemon=True).start()
         self.hello = self.reply()
+
+    @staticmethod
+    def _read(stream, lines: queue.Queue) -> None:
+        for line in stream:
+            if line.startswith("@@ "):
+                lines.put(line[3:])
+        lines.put(None)                            # the child ended
 
     def send(self, turns: list[dict]) -> None:
         assert self.proc is not None and self.proc.stdin is not None
@@ -64,14 +77,19 @@ class Child:
         self.proc.stdin.flush()
 
     def reply(self) -> dict:
-        assert self.proc is not None and self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if line.startswith("@@ "):
-                return json.loads(line[3:])
+        assert self.proc is not None
+        try:
+            line = self.lines.get(timeout=REPLY_TIMEOUT_S)
+        except queue.Empty:
+            line = None
+            self.proc.kill()
+        if line is not None:
+            return json.loads(line)
         code = self.proc.wait(timeout=30)
+        self.stderr.close()
         tail = self.log.read_text(errors="replace")[-3000:]
         self.start()                             # the next sequence gets a fresh child
-        raise AssertionError(f"the {'Vulkan' if self.folder else 'CPU'} child died "
+        raise AssertionError(f"the {'Vulkan' if self.folder else 'CPU'} child died or hung "
                              f"(exit {code}):\n{tail}")
 
     def close(self) -> None:
