@@ -55,7 +55,9 @@ class Child:
     def start(self) -> None:
         self.stderr = self.log.open("w")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.support.stress_child", str(self.model)], cwd=ROOT,
+            # faulthandler: a crash leaves the Python stack in the log this test shows
+            [sys.executable, "-X", "faulthandler", "-m", "tests.support.stress_child",
+             str(self.model)], cwd=ROOT,
             env={**child_env(self.folder), "ROTARY_SLOT_CHECK": "1"}, stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         self.lines: queue.Queue = queue.Queue()
@@ -189,3 +191,10 @@ def test_long_prompt_stops_switches_and_returns(children):
     # the checked path ran: graphs that read slots were checked, the copies were asynchronous
     counters = vulkan["counters"]
     assert counters["order_checks"] > 0 and counters["async_copies"] > 0
+
+
+def test_shrunk_one_long_prompt(children):
+    """Shrunk from a long run (batches of 64 then): one 219-word prompt crashed the Vulkan child
+    in lavapipe's queue thread, and stock Vulkan (no slot cache) crashes on it the same way with
+    batches of 64 or 128; the children read prompts in batches of 16 since (stress_child.py)."""
+    check(children, [{"conv": 2, "length": 219, "seed": 1117, "answer": 1, "stop": None}])

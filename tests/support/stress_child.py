@@ -26,7 +26,11 @@ import time
 import numpy as np
 
 SLOTS = 3        # of 8 experts per layer: hits and misses both happen
-N_BATCH = 64     # prompts of up to 300 words take several batches: Stop can land between them
+# Prompt batches of 16 tokens: Stop can land between them. Larger batches (64, 128) crash stock
+# llama.cpp on lavapipe in this layout (experts in system memory) within a few hundred prompt
+# tokens, slot cache or not (seen here: SIGSEGV in lavapipe's queue thread; likely the
+# scheduler's offload of host-weight ops, which ggml-vulkan takes from 32 tokens on).
+N_BATCH = 16
 N_CTX = 512
 
 
