@@ -30,7 +30,7 @@ from app.settings_dialog import SettingsDialog
 from app.settings_holder import SettingsHolder
 from app.theme import follow_os_theme
 from app.document_view import install_documents
-from app.wiring import connect_chat, connect_engine, connect_help
+from app.wiring import connect_chat, connect_documents, connect_engine, connect_help
 from app.wizard import FirstRunWizard
 
 
@@ -62,6 +62,7 @@ class RotaryApp(QObject):
         self.bridge.measured_speed = self.speeds.range_for
         self._wire()
         self.documents = install_documents(self)       # app/document_view.py
+        connect_documents(self.chat, self.documents)
         connect_engine(self)                           # every bridge -> GUI connection
         connect_help(self)                             # Help (F1)
         self._set_model_ready(False, tr("No model loaded"))

@@ -7,7 +7,8 @@ the conversation (so follow-up questions there can refer to them) → ``done``. 
 the notification service; Stop keeps the partial summary, labelled partial.
 
 The card and its summary belong to one conversation (``owner``) and follow the chat's
-rules (app.chat_controller): the summary goes on when the user opens another conversation
+rules (app.chat_controller); the flow sees the conversation and the requests in flight
+only through their interfaces (app.conversation: ``Conversations``, ``Requests``): the summary goes on when the user opens another conversation
 (the card shows only in its own), and is dropped when its conversation is deleted. Write
 again on a summary reads the document again with the same style and question; Edit on its
 "Document:" message opens the card with them, and Summarise replaces that message and what
@@ -19,7 +20,7 @@ from __future__ import annotations
 import logging
 from dataclasses import asdict
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Protocol
 
 from PySide6.QtCore import QObject, Signal
 
@@ -28,11 +29,23 @@ from engine.api import (DocumentFinished, DocumentInspected, DocumentOverview, D
 from engine.errors import EngineError, ReadingStoppedError
 from app.document_text import answer_text, found_text, title_text
 from app.error_text import error_text
+from app.conversation import Conversations, Requests
 from app.history import StoredMessage
 from app.i18n import tr
+from app.notifications import Notice, NotificationService
 
 log = logging.getLogger("rotary.documents")
 SUPPORTED = (".pdf", ".docx", ".txt", ".text", ".md", ".markdown")
+
+
+class DocumentEngine(Protocol):
+    """What the flow asks of the engine (app.bridge.EngineBridge)."""
+
+    def document(self, request: DocumentRequest) -> int: ...
+
+    def stop(self, request_id: int | None = None) -> None: ...
+
+    def summary_presets(self) -> list[tuple[str, Any]]: ...
 
 
 class DocumentFlow(QObject):
@@ -45,10 +58,12 @@ class DocumentFlow(QObject):
     here_changed = Signal(bool)          # the card's conversation is (not) the open one
     waiting_for_model = Signal(str, str)  # documents attached during a load, and why they wait
 
-    def __init__(self, bridge, chat, notices, language: Callable[[], str],
+    def __init__(self, bridge: DocumentEngine, conversations: Conversations, requests: Requests,
+                 notices: NotificationService, language: Callable[[], str],
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.bridge, self.chat, self.notices, self.language = bridge, chat, notices, language
+        self.bridge, self.notices, self.language = bridge, notices, language
+        self.conversations, self.requests = conversations, requests
         self.path: str | None = None
         self.overview: DocumentOverview | None = None
         self.last_folder = ""            # where the file chooser opens next time
@@ -58,7 +73,7 @@ class DocumentFlow(QObject):
         self.preset, self.question = "short", ""
         self.replace_from: int | None = None   # Edit / Write again: messages replaced from here
         self.summary_only = False        # Write again: the "Document:" message stays
-        self.problem = None              # the notice about the last document that failed
+        self.problem: Notice | None = None   # the notice about the last document that failed
         # Several files at once (app.document_shelf): each one's outcome, (name, problem or
         # ""), said together at the end rather than each notice replacing the last.
         self.outcomes: list[tuple[str, str]] | None = None
@@ -67,10 +82,6 @@ class DocumentFlow(QObject):
         # conversation then open, once it is ready. ``model_loading``: app.loading's flag.
         self.held: list[str] = []
         self.model_loading: Callable[[], bool] = lambda: False
-        chat.conversation_opened.connect(self._follow_conversation)
-        chat.conversation_deleted.connect(self._on_conversation_deleted)
-        chat.summary_again_requested.connect(self.write_again)
-        chat.summary_edit_requested.connect(self.edit)
 
     @property
     def conversation_id(self) -> int | None:
@@ -97,34 +108,37 @@ class DocumentFlow(QObject):
         self.preset, self.question = preset, question
         self.last_folder = str(Path(path).parent)
         # The document joins the conversation as soon as it is read: questions search it.
-        self.owner = self.chat.ensure_conversation(Path(path).name, provisional=True)
-        if not self._send(DocumentRequest(path, inspect_only=True, index_path=self.index_path,
-                                          conversation_id=self.owner)):
+        self.owner = self.conversations.ensure(Path(path).name, provisional=True)
+        request_id = self._send(DocumentRequest(path, inspect_only=True,
+                                                index_path=self.index_path,
+                                                conversation_id=self.owner))
+        if request_id is None:
             return False
-        self.chat.begin_external(self.request_id, tr("Looking at the document…"), self.owner)
+        self.requests.begin_external(request_id, tr("Looking at the document…"), self.owner)
         self.checking.emit(Path(path).name)
-        self._follow_conversation()
+        self.follow_conversation()
         return True
 
     def summarize(self, preset: str, question: str = "") -> bool:
         if self.path is None or self.overview is None or self.request_id is not None:
             return False
         if self.replace_from is not None:           # Edit: the old document and after go
-            self.chat.truncate_from(self.replace_from)
-        self.owner = self.chat.ensure_conversation(self.overview.name)
+            self.conversations.truncate_from(self.replace_from)
+        self.owner = self.conversations.ensure(self.overview.name)
         self.preset, self.question = preset, question.strip()
-        return self._run(tr("Reading the document…"))
+        return self._run(self.path, tr("Reading the document…"))
 
-    def _run(self, phase: str) -> bool:
-        request = DocumentRequest(self.path, preset=self.preset, language=self.language(),
-                                  question=self.question, conversation_id=self.owner)
-        if not self._send(request):
+    def _run(self, path: str, phase: str) -> bool:
+        request_id = self._send(DocumentRequest(path, preset=self.preset,
+                                                language=self.language(), question=self.question,
+                                                conversation_id=self.owner))
+        if request_id is None:
             return False
         self._withdraw_problem()
         self.running = True
-        self.chat.begin_external(self.request_id, phase, self.owner)
-        self.started.emit(Path(self.path).name)
-        self._follow_conversation()
+        self.requests.begin_external(request_id, phase, self.owner)
+        self.started.emit(Path(path).name)
+        self.follow_conversation()
         return True
 
     def write_again(self, index: int) -> bool:
@@ -133,13 +147,14 @@ class DocumentFlow(QObject):
         document = self._document_at(index)
         if document is None:
             return False
-        self.path, self.owner = document["path"], self.chat.conversation_id
+        path = self.path = str(document["path"])
+        self.owner = self.conversations.conversation_id
         self.preset, self.question = document.get("preset") or "short", \
             document.get("question", "")
-        self.last_folder = str(Path(self.path).parent)
+        self.last_folder = str(Path(path).parent)
         self.replace_from, self.summary_only = index + 1, True
-        self.chat.truncate_from(index + 1)
-        return self._run(tr("Reading the document…"))
+        self.conversations.truncate_from(index + 1)
+        return self._run(path, tr("Reading the document…"))
 
     def edit(self, index: int) -> bool:
         """Edit on a "Document:" message: its card, with its style and question to change."""
@@ -150,11 +165,11 @@ class DocumentFlow(QObject):
         return self._inspect(document["path"], document.get("preset") or "short",
                              document.get("question", ""))
 
-    def _document_at(self, index: int) -> dict | None:
+    def _document_at(self, index: int) -> dict[str, Any] | None:
         """The stored document of message ``index``, if it can be read again now."""
-        if not self._can_start() or not 0 <= index < len(self.chat.messages):
+        if not self._can_start() or not 0 <= index < len(self.conversations.messages):
             return None
-        document = self.chat.messages[index].stats.get("document") or {}
+        document = self.conversations.messages[index].stats.get("document") or {}
         path = document.get("path") or ""
         if not Path(path).is_file():
             self.notices.info(tr("The document is no longer at {path}. Attach it again to "
@@ -177,7 +192,7 @@ class DocumentFlow(QObject):
     # ---- documents attached while the model loads -----------------------------------------
 
     def waits_for_model(self) -> bool:
-        return not self.chat.model_ready and self.model_loading()
+        return not self.requests.model_ready and self.model_loading()
 
     def hold(self, paths: list[str]) -> None:
         """Read once the model is ready (it failed with "No model is loaded yet"); the card
@@ -198,25 +213,26 @@ class DocumentFlow(QObject):
 
     def _say_held(self, why: str) -> None:
         self.waiting_for_model.emit(", ".join(Path(path).name for path in self.held), why)
-        self._follow_conversation()
+        self.follow_conversation()
 
     def _can_start(self) -> bool:
-        if self.chat.busy or self.request_id is not None:
+        if self.requests.busy or self.request_id is not None:
             self.notices.info(tr("Please wait until the current answer is finished."))
             return False
-        if not self.chat.model_ready:
+        if not self.requests.model_ready:
             self.notices.info(tr("The model is not ready yet. Please wait until loading "
                                  "has finished."))
             return False
         return True
 
-    def _send(self, request: DocumentRequest) -> bool:
+    def _send(self, request: DocumentRequest) -> int | None:
+        """Its request id, or None (the notice says why)."""
         try:
             self.request_id = self.bridge.document(request)
         except EngineError as error:
             self.notices.engine_error(error)
-            return False
-        return True
+            return None
+        return self.request_id
 
     def _withdraw_problem(self) -> None:
         """A new document (or a summary that starts) makes the last document's notice stale."""
@@ -226,25 +242,25 @@ class DocumentFlow(QObject):
 
     # ---- the chat's conversations ------------------------------------------------------
 
-    def _follow_conversation(self, *_args) -> None:
+    def follow_conversation(self, *_args: object) -> None:
         # Held documents go to the conversation open when the model is ready: shown in any.
         self.here_changed.emit(bool(self.held) or (
-            self.path is not None and self.owner == self.chat.conversation_id))
+            self.path is not None and self.owner == self.conversations.conversation_id))
 
-    def _on_conversation_deleted(self, conversation_id: int) -> None:
+    def on_conversation_deleted(self, conversation_id: int) -> None:
         """Its summary stops and nothing of it is kept; its card closes."""
         if self.path is None or self.owner != conversation_id:
             return
         if self.request_id is not None:
             self.bridge.stop(self.request_id)
-            self.chat.end_external()
+            self.requests.end_external()
         self.request_id, self.running, self.path, self.overview = None, False, None, None
         self.replace_from, self.summary_only = None, False
         self.closed.emit()
 
-    # ---- engine results (connected in install_documents) ------------------------------
+    # ---- engine results (connected in app.wiring) --------------------------------------
 
-    def on_event(self, event) -> None:
+    def on_event(self, event: object) -> None:
         if getattr(event, "request_id", None) != self.request_id:
             return
         if isinstance(event, DocumentInspected):
@@ -256,18 +272,19 @@ class DocumentFlow(QObject):
 
     def _on_inspected(self, event: DocumentInspected) -> None:
         self.overview = event.overview
-        self.chat.name_from_document(self.owner, event.overview.name)
+        self.conversations.name_from_document(self.owner, event.overview.name)
         if not self.running and self.outcomes is not None:
             self.outcomes.append((Path(self.path or event.overview.name).name, ""))
         if not self.running:            # the plan before the run: wait for the user
             self.request_id = None
-            self.chat.end_external()
+            self.requests.end_external()
             self.overview_ready.emit(event.overview)
 
     def _on_finished(self, event: DocumentFinished) -> None:
         self.request_id, self.running = None, False
         exchange = self._exchange(event)
-        self.chat.end_external(self.owner, exchange[1:] if self.summary_only else exchange)
+        self.conversations.keep(self.owner, exchange[1:] if self.summary_only else exchange)
+        self.requests.end_external()
         self.path, self.replace_from, self.summary_only = None, None, False
         self.done.emit(event.summary)
 
@@ -285,8 +302,8 @@ class DocumentFlow(QObject):
             self.problem = self.notices.info(error_text(error)[0])
         else:
             self.problem = self.notices.engine_error(error)
-        self.chat.end_external()
-        self.chat.document_failed(self.owner)        # not named for a file it never held
+        self.requests.end_external()
+        self.conversations.document_failed(self.owner)        # not named for a file it never held
         self.done.emit(None)
 
     def _exchange(self, event: DocumentFinished) -> tuple[StoredMessage, StoredMessage]:
@@ -302,7 +319,7 @@ class DocumentFlow(QObject):
                                 "pages": overview.pages, "words": overview.words,
                                 "preset": summary.preset, "question": self.question}})
         answer = StoredMessage("assistant", answer_text(overview, summary),
-                               model_name=self.chat.model_name,
+                               model_name=self.requests.model_name,
                                stats={"document_summary": {
                                    "partial": summary.partial, "parts": summary.parts,
                                    "parts_read": summary.parts_read,

@@ -1,6 +1,6 @@
 """Messages in a conversation that holds documents are answered from those documents.
 
-The chat controller asks ``send`` instead of the model directly (ChatController.send_prompt):
+The request tracker asks ``send`` instead of the model directly (RequestTracker.send_prompt):
 with documents in the conversation it sends a QuestionRequest (the engine searches their
 passages, engine/documents/ask.py), else the plain chat. While the answer is read, the status
 line says which pages; when it ends, failed page references are marked in the answer ("not
@@ -26,22 +26,22 @@ class DocumentQuestions(QObject):
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.chat, self.bridge, self.history, self.language = chat, bridge, history, language
-        self.to_model = chat.send_prompt              # conversations without documents
+        self.to_model = chat.requests.send_prompt     # conversations without documents
         self.asked: set[int] = set()
-        chat.send_prompt = self.send      # its engine events are wired in app.wiring
+        chat.requests.send_prompt = self.send     # its engine events are wired in app.wiring
 
     def send(self, prompt: list[tuple[str, str]], temperature: float,
-             conversation_id: int | None) -> int:
+             conversation_id: int | None, think: bool | None) -> int:
         documents = self.history.documents(conversation_id)
         if not documents or not prompt or prompt[-1][0] != "user":
-            return self.to_model(prompt, temperature, conversation_id)
+            return self.to_model(prompt, temperature, conversation_id, think)
         system = "\n".join(text for role, text in prompt if role == "system")
         earlier = tuple(ChatMessage(role, text) for role, text in prompt[:-1] if role != "system")
         request = QuestionRequest(prompt[-1][1], tuple(d.sha256 for d in documents),
                                   str(self.history.passage_index), history=earlier, system_prompt=system,
                                   language=self.language(), temperature=temperature,
                                   conversation_id=conversation_id,
-                                  think=self.chat.think_for(conversation_id))
+                                  think=think)
         request_id = self.bridge.ask(request)
         self.asked.add(request_id)
         return request_id
@@ -58,7 +58,7 @@ class DocumentQuestions(QObject):
             self.chat.phase_changed.emit(progress_text(event))
         elif isinstance(event, DocumentAnswered):
             self.asked.discard(request_id)
-            self.chat.annotate(request_id, answer_text(event), answer_stats(event))
+            self.chat.requests.annotate(request_id, answer_text(event), answer_stats(event))
 
 
 def answer_text(event: DocumentAnswered) -> str:

@@ -257,7 +257,8 @@ def install_documents(rotary) -> DocumentFlow:
     and file drops into the chat pane; questions in a conversation with documents are
     answered from them (app/document_questions.py)."""
     language = lambda: interface_language(rotary.settings.current.language)  # noqa: E731
-    flow = DocumentFlow(rotary.bridge, rotary.chat, rotary.notices, language, rotary)
+    flow = DocumentFlow(rotary.bridge, rotary.chat.store, rotary.chat.requests, rotary.notices,
+                        language, rotary)
     flow.index_path = str(rotary.history.passage_index)
     pane = rotary.window.chat
     panel = DocumentPanel(rotary.bridge.summary_presets())

@@ -545,7 +545,7 @@ class GaugeWidget(QFrame):
 
     def on_conversation_context(self, context) -> None:
         """(tokens the open conversation takes, context size) after its latest answer, as
-        the engine counted them (app.conversation_window), or None: not known yet. The
+        the engine counted them (app.conversation.window), or None: not known yet. The
         steps of an answer show the memory it fills while it writes; this is what is left
         for the conversation once it is written (its thinking is not sent again)."""
         if context is not None and int(context[1]) == self.model.context_size:

@@ -173,7 +173,8 @@ class HistoryStore:
         cursor = self.db.execute(
             "INSERT INTO conversations (title, created, updated) VALUES (?, ?, ?)",
             (title, now, now))
-        return int(cursor.lastrowid)
+        assert cursor.lastrowid is not None     # an INSERT always sets it
+        return cursor.lastrowid
 
     def rename(self, conversation_id: int, title: str) -> None:
         self.db.execute("UPDATE conversations SET title=? WHERE id=?", (title, conversation_id))
@@ -248,7 +249,8 @@ class HistoryStore:
              message.model_name, json.dumps(message.stats) if message.stats else "",
              message.status, message.thinking))
         self._touch(conversation_id, now)
-        message.id = int(cursor.lastrowid)
+        assert cursor.lastrowid is not None
+        message.id = cursor.lastrowid
         return message.id
 
     def update_answer(self, message: StoredMessage) -> None:

@@ -106,8 +106,9 @@ DARK = Palette(
 
 def system_scheme() -> Qt.ColorScheme:
     """What the OS says: light, dark or unknown (unknown is drawn light)."""
-    app = QGuiApplication.instance()
-    return Qt.ColorScheme.Unknown if app is None else app.styleHints().colorScheme()
+    if QGuiApplication.instance() is None:
+        return Qt.ColorScheme.Unknown
+    return QGuiApplication.styleHints().colorScheme()
 
 
 def is_dark() -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from app.bridge import EngineBridge
 from app.chat_controller import ChatController, base_model_warning
+from app.document_flow import DocumentFlow
 from app import help as help_texts
 from app.i18n import tr
 from app.main_window import MainWindow
@@ -71,6 +72,15 @@ def connect_engine(rotary) -> None:
     loader.fallback_explained.connect(panel.on_fallback)
     loader.ready.connect(panel.on_finished)
     loader.failed.connect(panel.on_finished)
+
+
+def connect_documents(chat: ChatController, flow: DocumentFlow) -> None:
+    """A document card belongs to one conversation: it shows there only, and goes with it;
+    Write again and Edit on a summary read its document again."""
+    chat.conversation_opened.connect(flow.follow_conversation)
+    chat.conversation_deleted.connect(flow.on_conversation_deleted)
+    chat.summary_again_requested.connect(flow.write_again)
+    chat.summary_edit_requested.connect(flow.edit)
 
 
 def connect_chat(chat: ChatController, window: MainWindow) -> None:

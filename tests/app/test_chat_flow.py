@@ -220,5 +220,5 @@ def test_each_question_names_its_conversation_for_the_engine(qtbot, make_app):
     ("```\n```", "```"),
 ])
 def test_a_conversation_is_named_after_its_first_words_not_its_markdown(text, title):
-    from app.chat_controller import _title_from
+    from app.conversation.store import title_from as _title_from
     assert _title_from(text) == title

@@ -1,0 +1,354 @@
+"""The requests in flight: each answer by its request id, bound to the conversation that
+asked for it; the one streaming into the open chat; a document read using the engine; the
+message that waits for them. Plain Python: it tells its owner what changed through the
+callbacks of ``RequestEvents`` (app.chat_controller turns them into Qt signals).
+``Requests`` is what another flow (app.document_flow) may use of it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, Protocol
+
+from engine.api import StopReason
+from app.history import COMPLETE, WRITING, StoredMessage
+
+SAVE_INTERVAL_S = 1.0      # at most about this much streamed text is lost in a crash
+# What a conversation in the list is doing (RequestTracker.activity).
+WRITING_NOW, WAITING = "writing", "waiting"
+
+
+class Wait(Enum):
+    """Why an answer has not begun: the user is told which."""
+    OTHER = "other"            # another answer, or a document, is being written
+    PREVIOUS = "previous"      # an answer the user stopped is still ending
+
+
+class Engine(Protocol):
+    """What the tracker asks of the engine (app.bridge.EngineBridge)."""
+
+    def chat(self, messages: list[tuple[str, str]], temperature: float,
+             max_tokens: int = 1024, conversation_id: int | None = None,
+             think: bool | None = None, model_sampling: bool = False) -> int: ...
+
+    def stop(self, request_id: int | None = None) -> None: ...
+
+    def waits(self, request_id: int) -> bool: ...
+
+
+class Requests(Protocol):
+    """What a flow that uses the engine for a conversation sees (app.document_flow)."""
+
+    @property
+    def busy(self) -> bool: ...
+
+    model_ready: bool
+    model_name: str
+
+    def begin_external(self, request_id: int, phase: str,
+                       conversation_id: int | None = None) -> None: ...
+
+    def end_external(self) -> None: ...
+
+
+@dataclass
+class Answer:
+    """One requested answer, tied to the conversation that asked for it."""
+    request_id: int
+    conversation_id: int
+    model_name: str
+    text: str = ""
+    message: StoredMessage | None = None    # its row, once first saved
+    saved_at: float = 0.0
+    dropped: bool = False                   # replaced or its conversation deleted
+    stop_reason: str = ""                   # RELOADED or CLOSED when the app stopped it
+    final_text: str = ""                    # replaces the streamed text at the end (checked
+    extra_stats: dict[str, Any] | None = None   # citations, app.document_questions), its stats
+    thinking: str = ""                      # the model's thinking: shown apart, never sent back
+    started: bool = False                   # the engine has begun it (not waiting its turn)
+    sent: tuple[StoredMessage, ...] = ()    # the messages its prompt sent (window.py)
+
+    def saved(self, stats: dict[str, Any]) -> StoredMessage | None:
+        """Its final message (saved by the caller), or None: nothing of it is kept."""
+        if self.dropped or not self.text.strip():     # nothing (or only spaces) is no answer
+            return None
+        message = self.message or StoredMessage("assistant", "", model_name=self.model_name)
+        message.content, message.stats, message.status = self.text, stats, COMPLETE
+        message.thinking = self.thinking
+        return message
+
+
+@dataclass
+class External:
+    """A document summary (or the look at a document before it) using the engine."""
+    request_id: int
+    conversation_id: int | None             # None: a new chat not saved yet
+    phase: str
+
+
+def _nothing(*_args: object) -> None:
+    return None
+
+
+@dataclass
+class RequestEvents:
+    """What the tracker reports; each defaults to nothing."""
+    activity: Callable[[dict[int, str]], None] = _nothing    # RequestTracker.activity()
+    external_shown: Callable[[bool, str], None] = _nothing  # busy, phase, in the open chat
+    external_ended: Callable[[], None] = _nothing           # a waiting message may go now
+
+
+@dataclass
+class Queued:
+    """A message sent while an answer is written or a document read in its conversation."""
+    conversation_id: int | None
+    text: str
+
+
+@dataclass
+class RequestTracker:
+    """Requests in flight, by request id. ``open_conversation`` says which one the user
+    sees; the engine's events come in through ``started``, ``token``, ``thinking`` and
+    ``finish``."""
+    engine: Engine
+    open_conversation: Callable[[], int | None]
+    events: RequestEvents = field(default_factory=RequestEvents)
+    answers: dict[int, Answer] = field(default_factory=dict)   # until each ends
+    current: Answer | None = None            # the one streaming into the open chat
+    external: External | None = None         # a document summary using the engine
+    queued: Queued | None = None             # it waits and goes when that ends
+    save_interval_s: float = SAVE_INTERVAL_S
+    model_name: str = ""
+    model_ready: bool = False
+    system_prompt: str = ""
+    temperature: float = 0.7
+    model_sampling: bool = True              # the model's own defaults (Settings)
+
+    def __post_init__(self) -> None:
+        # Who answers a prompt: the model directly, or (app.document_questions) the documents
+        # of the conversation first.
+        self.send_prompt: Callable[[list[tuple[str, str]], float, int | None, bool | None],
+                                   int] = self._to_model
+
+    def _to_model(self, prompt: list[tuple[str, str]], temperature: float,
+                  conversation_id: int | None, think: bool | None) -> int:
+        return self.engine.chat(prompt, temperature, conversation_id=conversation_id,
+                                think=think, model_sampling=self.model_sampling)
+
+    @property
+    def busy(self) -> bool:
+        """Something is being written into the open conversation."""
+        return self.current is not None or self.external_here()
+
+    @property
+    def external_id(self) -> int | None:
+        return self.external.request_id if self.external is not None else None
+
+    def external_here(self) -> bool:
+        return self.external is not None and \
+            self.external.conversation_id == self.open_conversation()
+
+    def shows(self, request_id: int) -> bool:
+        """Is this the answer (or document summary) being written into the open chat?"""
+        if self.external_here() and request_id == self.external_id:
+            return True
+        return self.current is not None and self.current.request_id == request_id
+
+    @property
+    def partial(self) -> str:
+        return self.current.text if self.current is not None else ""
+
+    def running_in(self, conversation_id: int) -> Answer | None:
+        """The answer still being written into this conversation (it was left), if any."""
+        return next((a for a in self.answers.values() if a.conversation_id == conversation_id
+                     and not a.dropped and not a.stop_reason), None)
+
+    # ---- asking ---------------------------------------------------------------------------
+
+    def ask(self, conversation_id: int, sent: tuple[StoredMessage, ...],
+            think: bool | None) -> Answer:
+        """Send the open conversation's messages; the answer streams into it. Raises
+        EngineError (e.g. no model yet)."""
+        prompt = [("system", self.system_prompt)] if self.system_prompt.strip() else []
+        request_id = self.send_prompt(prompt + [(m.role, m.content) for m in sent],
+                                      self.temperature, conversation_id, think)
+        self.current = Answer(request_id, conversation_id, self.model_name, sent=sent)
+        self.answers[request_id] = self.current
+        self.report_activity()
+        return self.current
+
+    def waiting(self, answer: Answer) -> Wait | None:
+        """Why ``answer`` waits its turn, or None."""
+        if answer.started:
+            return None
+        if any(a is not answer and not a.dropped for a in self.answers.values()) \
+                or self.external is not None:
+            return Wait.OTHER
+        return Wait.PREVIOUS if self.engine.waits(answer.request_id) else None
+
+    def activity(self) -> dict[int, str]:
+        """Which conversations are being written into, and which wait their turn."""
+        doing: dict[int, str] = {}
+        if self.external is not None and self.external.conversation_id is not None:
+            doing[self.external.conversation_id] = WRITING_NOW
+        for answer in self.answers.values():
+            if not answer.dropped and answer.conversation_id is not None:
+                state = WAITING if self.waiting(answer) else WRITING_NOW
+                if doing.get(answer.conversation_id) != WRITING_NOW:
+                    doing[answer.conversation_id] = state
+        return doing
+
+    def report_activity(self) -> None:
+        self.events.activity(self.activity())
+
+    # ---- another flow using the engine (app.document_flow) -------------------------------
+
+    def begin_external(self, request_id: int, phase: str,
+                       conversation_id: int | None = None) -> None:
+        """Sending in that conversation waits, and Stop there stops this request, until
+        ``end_external``."""
+        self.external = External(request_id, conversation_id, phase)
+        if self.external_here():
+            self.events.external_shown(True, phase)
+        self.report_activity()
+
+    def end_external(self) -> None:
+        was_here, self.external = self.external_here(), None
+        self.report_activity()
+        if was_here:
+            self.events.external_shown(self.busy, "")
+        self.events.external_ended()
+
+    # ---- engine events ----------------------------------------------------------------------
+
+    def started(self, request_id: int) -> Answer | None:
+        """The engine took this request; it may have waited behind another one."""
+        answer = self.answers.get(request_id)
+        if answer is not None:
+            answer.started = True
+            self.report_activity()
+        return answer
+
+    def live(self, request_id: int) -> Answer | None:
+        """Its answer, while it is still wanted (None: not ours, or dropped)."""
+        answer = self.answers.get(request_id)
+        return None if answer is None or answer.dropped else answer
+
+    def token(self, request_id: int) -> Answer | None:
+        """The answer a piece of text is for: it has begun, whatever it waited for."""
+        answer = self.live(request_id)
+        if answer is not None and not answer.started:
+            answer.started = True
+            self.report_activity()
+        return answer
+
+    def progress(self, answer: Answer, force: bool = False) -> StoredMessage | None:
+        """The row to save now, batched: one write per ``save_interval_s``, never one per
+        token (at most that much streamed text is lost in a crash)."""
+        now = time.monotonic()
+        if answer.dropped or not answer.text or (
+                not force and now - answer.saved_at < self.save_interval_s):
+            return None
+        answer.saved_at = now
+        if answer.message is None:
+            answer.message = StoredMessage("assistant", answer.text,
+                                           model_name=answer.model_name, status=WRITING,
+                                           thinking=answer.thinking)
+        else:
+            answer.message.content, answer.message.thinking = answer.text, answer.thinking
+        return answer.message
+
+    def finish(self, request_id: int) -> Answer | None:
+        """It ended: no longer in flight (None: not one of ours)."""
+        answer = self.answers.pop(request_id, None)
+        if answer is not None:
+            self.report_activity()
+            if answer is self.current:
+                self.current = None
+        return answer
+
+    def annotate(self, request_id: int, text: str, stats: dict[str, Any]) -> None:
+        """The answer's final text and extra stats, known just before it finishes (an answer
+        from documents gets its citations marked and says what was read)."""
+        answer = self.answers.get(request_id)
+        if answer is not None:
+            answer.final_text, answer.extra_stats = text, stats
+
+    # ---- stopping -------------------------------------------------------------------------
+
+    def stop(self) -> bool:
+        """Stop what is being written into the open conversation (False: nothing is)."""
+        if self.current is not None:
+            self.engine.stop(self.current.request_id)
+        elif self.external is not None and self.external_here():
+            self.engine.stop(self.external.request_id)
+        else:
+            return False
+        return True
+
+    def stop_everything(self, reason: str) -> None:
+        """Every answer, left ones included, stops and is kept, labelled ``reason``; a
+        summary keeps what it has."""
+        for answer in list(self.answers.values()):
+            answer.stop_reason = answer.stop_reason or reason
+            self.engine.stop(answer.request_id)
+        if self.external is not None:
+            self.engine.stop(self.external.request_id)
+
+    def drop_conversation(self, conversation_id: int) -> None:
+        """Its conversation is deleted: its answers stop and nothing of them is kept."""
+        for answer in self.answers.values():
+            if answer.conversation_id == conversation_id:
+                answer.dropped = True
+                self.engine.stop(answer.request_id)
+        if self.queued is not None and self.queued.conversation_id == conversation_id:
+            self.queued = None                             # nowhere to send it any more
+
+    def drop_current(self) -> Answer | None:
+        """Write again / Edit: the answer being written is replaced (returned, to delete
+        its saved part)."""
+        answer, self.current = self.current, None
+        if answer is not None:
+            answer.dropped = True
+            self.engine.stop(answer.request_id)
+        return answer
+
+    def leave(self) -> Answer | None:
+        """The open conversation is left: its answer goes on (returned, to save it)."""
+        answer, self.current = self.current, None
+        return answer
+
+    def close(self) -> list[Answer]:
+        """Rotary is quitting: each answer stops, labelled so (returned, to end each)."""
+        self.queued = None
+        for request_id, answer in self.answers.items():
+            answer.stop_reason = answer.stop_reason or StopReason.CLOSED
+            self.engine.stop(request_id)
+        return list(self.answers.values())
+
+    # ---- a message that waits ---------------------------------------------------------------
+
+    def queue(self, text: str) -> bool:
+        """False: one waits already (this one stays in the box)."""
+        if self.queued is not None:
+            return False
+        self.queued = Queued(self.open_conversation(), text)
+        return True
+
+    def queued_here(self) -> str:
+        """The text waiting in the open conversation ("" : none)."""
+        if self.queued is None or self.queued.conversation_id != self.open_conversation():
+            return ""
+        return self.queued.text
+
+    def take_queued(self) -> Queued | None:
+        queued, self.queued = self.queued, None
+        return queued
+
+    def may_send_queued(self) -> bool:
+        """Not while the next document of the same drop is read, or while Write again
+        writes a new answer where it waits (it goes when that one ends)."""
+        return self.queued is not None and not self.external_here() and not (
+            self.queued.conversation_id == self.open_conversation() and self.current is not None)
