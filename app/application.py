@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 from engine.api import ServerModelLoaded, StopReason
 from engine.errors import EngineError
 from app.bridge import EngineBackend, EngineBridge
-from app.chat_controller import ChatController, conversation_to_markdown
+from app.chat_controller import ChatController
+from app.chat_text import conversation_to_markdown
 from app.history import HistoryStore
 from app.i18n import install_translator, tr, uninstall_translators
 from app.loading import ModelLoader

@@ -4,24 +4,7 @@ The Qt face of two plain models (app/conversation/): the conversation store (the
 conversation's messages, the history, titles) and the request tracker (requests in flight).
 The controller sends, turns their changes and the engine's results (the bridge's signals,
 wired in ``app.wiring``) into the signals the chat pane draws. Errors go to the notification
-service, never into an answer.
-
-Every answer is an ``Answer`` keyed by the request id its engine events carry, and
-bound to the conversation that asked for it, so it is written to its own conversation,
-never to the one now open. A document summary (``app.document_flow``) is an "external"
-request bound the same way, and follows the same rules:
-
-- Leaving its conversation (New chat, opening another): it goes on and is written into
-  its own conversation; opening that conversation again shows it still being written.
-  A message sent meanwhile elsewhere waits its turn (the engine writes one at a time).
-- Stop (or Escape): it ends now; what was written is kept, labelled "You stopped".
-- Write again / Edit: it is replaced; nothing more of it is written and its saved part
-  is deleted. On a summary, Write again reads the document again with the same style
-  and question; Edit on its "Document:" message opens the card to change either.
-- Deleting its conversation: it is stopped and nothing of it is kept.
-- Changing the model, or quitting: it is stopped and kept, labelled with why.
-- An answer that ends without any text is not kept: its question stays (with Write
-  again), and a notice says the model gave no answer and the likely reason.
+service, never into an answer. How answers live and end: app/conversation/requests.py.
 """
 
 from __future__ import annotations
@@ -33,38 +16,16 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine.api import RequestFinished, StopReason
 from engine.errors import EngineError, MessageTooLongError
-from app.conversation.requests import (WAITING, WRITING_NOW, Answer, Engine, RequestEvents,
-                                       RequestTracker, Wait)
-from app.conversation.store import ConversationStore, StoreEvents, is_document, title_from
+from app.chat_text import no_answer_text, queue_full_text, queued_text, waiting_text
+from app.conversation.delegate import Kept
+from app.conversation.requests import Answer, Engine, RequestEvents, RequestTracker
+from app.conversation.store import ConversationStore, StoreEvents, is_document
 from app.error_text import error_text
 from app.history import HistoryStore, StoredMessage
 from app.i18n import tr
-from app.korean import particles
 from app.notifications import Notice, NotificationService
 
 log = logging.getLogger("rotary.chat")
-
-# Why an answer ended, when it did not end by itself (ResponseStats.stop_reason and the
-# label under the answer): the user pressed Stop, the model was changed, Rotary closed.
-STOPPED, RELOADED, CLOSED = StopReason.STOPPED, StopReason.RELOADED, StopReason.CLOSED
-__all__ = ["WAITING", "WRITING_NOW", "ChatController", "is_document"]
-
-
-class _Kept:
-    """An attribute the store or the tracker keeps, read and set through the controller
-    (the app sets the model's settings here)."""
-
-    def __init__(self, owner: str) -> None:
-        self.owner, self.name = owner, ""
-
-    def __set_name__(self, cls: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: object, cls: type | None = None) -> Any:
-        return self if obj is None else getattr(getattr(obj, self.owner), self.name)
-
-    def __set__(self, obj: object, value: object) -> None:
-        setattr(getattr(obj, self.owner), self.name, value)
 
 
 class ChatController(QObject):
@@ -82,26 +43,22 @@ class ChatController(QObject):
     busy_changed = Signal(bool)
     phase_changed = Signal(str)                 # plain words for the status line
     conversations_changed = Signal()
-    activity_changed = Signal(object)           # {conversation id: WRITING_NOW or WAITING}
+    activity_changed = Signal(object)           # {conversation id: "writing" or "waiting"}
     queued_changed = Signal(str)                # says a message waits to be sent ("": none)
     summary_again_requested = Signal(int)       # index of a "Document:" message
     summary_edit_requested = Signal(int)        # index of a "Document:" message
 
-    conversation_id = _Kept("store")
-    messages = _Kept("store")
-    think_default = _Kept("store")              # "Think before answering" never chosen
-    think_policy = _Kept("store")               # the organisation's choice (app/policy.py)
-    model_name = _Kept("requests")
-    model_ready = _Kept("requests")
-    system_prompt = _Kept("requests")
-    temperature = _Kept("requests")
-    model_sampling = _Kept("requests")
-    save_interval_s = _Kept("requests")
-    answers = _Kept("requests")
-    current = _Kept("requests")
-    busy = _Kept("requests")                    # something is written into the open chat
-    partial = _Kept("requests")
-    external_id = _Kept("requests")
+    # What the app and its tests read and set here is kept by the store or the tracker.
+    conversation_id, messages = Kept("store"), Kept("store")
+    think_default, think_policy = Kept("store"), Kept("store")     # "Think before answering"
+    think_for, set_think = Kept("store"), Kept("store")
+    rename, delete = Kept("store"), Kept("store")          # deleting: _on_deleting first
+    model_name, model_ready = Kept("requests"), Kept("requests")
+    system_prompt, temperature = Kept("requests"), Kept("requests")
+    model_sampling, save_interval_s = Kept("requests"), Kept("requests")
+    answers, current, partial = Kept("requests"), Kept("requests"), Kept("requests")
+    busy, external_id = Kept("requests"), Kept("requests")  # busy: the open chat is written
+    shows, stop_everything = Kept("requests"), Kept("requests")
 
     def __init__(self, history: HistoryStore, bridge: Engine, notices: NotificationService,
                  parent: QObject | None = None) -> None:
@@ -118,10 +75,6 @@ class ChatController(QObject):
         self.on_server = False                  # the model runs on the office server
         self.error_notices: dict[int | None, Notice] = {}   # conversation -> its error's notice
 
-    def shows(self, request_id: int) -> bool:
-        """Is this the answer (or document summary) being written into the open chat?"""
-        return self.requests.shows(request_id)
-
     def _show_busy(self, busy: bool, phase: str) -> None:
         self.busy_changed.emit(busy)
         self.phase_changed.emit(phase)
@@ -131,11 +84,7 @@ class ChatController(QObject):
     def new_chat(self) -> None:
         self._leave()
         self.store.clear()
-        self.conversation_opened.emit([])
-        self.window_moved.emit(0)
-        self.context_changed.emit(None)
-        self._show_external_state()
-        self._show_queued()
+        self._show_opened(None)
 
     def open_conversation(self, conversation_id: int) -> None:
         if conversation_id == self.store.conversation_id:
@@ -144,12 +93,19 @@ class ChatController(QObject):
         running = self.requests.running_in(conversation_id)
         self.store.open(conversation_id, running.message.id
                         if running is not None and running.message else None)
+        self._show_opened(running)
+
+    def _show_opened(self, running: Answer | None) -> None:
+        """The open conversation as it is now: its messages, its answer being written, a
+        document read into it, a message waiting there."""
         self.conversation_opened.emit(list(self.store.messages))
         self.window_moved.emit(self.store.window_index())
         self.context_changed.emit(self.store.context())
         if running is not None:
             self._attach(running)
-        self._show_external_state()
+        external = self.requests.external
+        if external is not None and self.requests.external_here():
+            self._show_busy(True, external.phase)
         self._show_queued()
 
     def _attach(self, answer: Answer) -> None:
@@ -160,17 +116,6 @@ class ChatController(QObject):
             self.answer_piece.emit(answer.text)
         self._show_busy(True, tr("Writing the answer…") if answer.text
                         else self._waiting_words(answer) or tr("Reading your message…"))
-
-    def _show_external_state(self) -> None:
-        external = self.requests.external
-        if external is not None and self.requests.external_here():
-            self._show_busy(True, external.phase)
-
-    def rename(self, conversation_id: int, title: str) -> None:
-        self.store.rename(conversation_id, title)
-
-    def delete(self, conversation_id: int) -> None:
-        self.store.delete(conversation_id)
 
     def _on_deleting(self, conversation_id: int) -> None:
         self.requests.drop_conversation(conversation_id)
@@ -205,27 +150,15 @@ class ChatController(QObject):
         goes, and goes when that ends, as chat apps that queue a follow-up do. Stop ends the
         answer now, so it goes at once; "Don't send" takes it back (``cancel_queued``)."""
         if not self.requests.queue(text):     # one waits already: this one stays in the box
-            self.phase_changed.emit(
-                tr("One question already waits for the document; send this one when its "
-                   "answer has begun.") if self.requests.external_here()
-                else tr("A message is already waiting to be sent; send this one when its "
-                        "answer has begun."))
+            self.phase_changed.emit(queue_full_text(self.requests.external_here()))
             return False
         self._show_queued()
         return True
 
     def _show_queued(self) -> None:
         """The waiting message is said in its own conversation only."""
-        waiting = self.requests.queued_here()
-        if not waiting:
-            self.queued_changed.emit("")
-            return
-        text = title_from(waiting)
-        self.queued_changed.emit(
-            tr("Your question will be sent when the document has been read: “{text}”")
-            .format(text=text) if self.requests.external_here()
-            else tr("Your message will be sent when this answer is finished: “{text}”")
-            .format(text=text))
+        self.queued_changed.emit(queued_text(self.requests.queued_here(),
+                                             self.requests.external_here()))
 
     def cancel_queued(self) -> str:
         """"Don't send": the waiting message is taken back (its text, for the box)."""
@@ -274,30 +207,12 @@ class ChatController(QObject):
 
     def _waiting_words(self, answer: Answer) -> str:
         """"Waiting for the other answer…" while ``answer`` waits its turn, else ""."""
-        wait = self.requests.waiting(answer)
-        if wait is Wait.OTHER:
-            return tr("Waiting for the other answer…")
-        return tr("Waiting for the previous answer to end…") if wait is Wait.PREVIOUS else ""
-
-    def activity(self) -> dict[int, str]:
-        """Which conversations are being written into, and which wait their turn."""
-        return self.requests.activity()
-
-    def think_for(self, conversation_id: int | None) -> bool | None:
-        return self.store.think_for(conversation_id)
-
-    def set_think(self, think: bool | None) -> None:
-        self.store.set_think(think)
+        return waiting_text(self.requests.waiting(answer))
 
     def stop(self) -> None:
         """Stop what is being written into the open conversation (the Stop button)."""
         if self.requests.stop():
             self.phase_changed.emit(tr("Stopping…"))
-
-    def stop_everything(self, reason: str = RELOADED) -> None:
-        """The model is being changed: every answer, left ones included, stops and is
-        kept, labelled with ``reason``; a summary keeps what it has (app.document_flow)."""
-        self.requests.stop_everything(reason)
 
     def regenerate(self) -> None:
         """Write the last answer again; also answers a question left without one. After
@@ -357,7 +272,7 @@ class ChatController(QObject):
         """Rotary is quitting: what is being written is kept and labelled so, never shown
         as "interrupted" (that is for crashes)."""
         for answer in self.requests.close():
-            self._end(answer.request_id, "", {"stop_reason": CLOSED})
+            self._end(answer.request_id, "", {"stop_reason": StopReason.CLOSED})
 
     # ---- engine results (wired in app.wiring) -----------------------------------------------
 
@@ -400,24 +315,11 @@ class ChatController(QObject):
             self.store.save_answer(answer.conversation_id, message)
 
     def on_finished(self, event: RequestFinished) -> None:
-        """engine.api.RequestFinished of an answer."""
-        stats: dict[str, Any] = {"decode_tps": round(event.stats.decode_tps, 1),
-                                 "generated_tokens": event.stats.generated_tokens,
-                                 "stop_reason": event.stats.stop_reason}
-        if event.stats.thinking_tokens:
-            stats["thinking_tokens"] = event.stats.thinking_tokens
-        answer = self.requests.answers.get(event.request_id)
-        if answer is not None and event.thinking:
-            answer.thinking = event.thinking        # the engine's, cleaned of markers
-        context = getattr(event, "context", None)
-        if context is not None and answer is not None and not answer.dropped:
-            if context.context_size:        # an office server may not say its size
-                stats.update(context_tokens=context.kept_tokens,
-                             context_size=context.context_size)
-            if context.thinking_stopped:
-                stats["thinking_stopped"] = True
+        stats = self.requests.finished_stats(event)
+        answer = self.requests.live(event.request_id)
+        if event.context is not None and answer is not None:
             start = self.store.move_window(answer.conversation_id, answer.sent,
-                                           context.left_out)
+                                           event.context.left_out)
             if start is not None:
                 self.window_moved.emit(start)
         self._end(event.request_id, event.text, stats)
@@ -446,20 +348,13 @@ class ChatController(QObject):
     def _end(self, request_id: int, text: str, stats: dict[str, Any]) -> None:
         shown = self.requests.current is not None and \
             self.requests.current.request_id == request_id
-        answer = self.requests.finish(request_id)
+        answer = self.requests.finish(request_id, text, stats)
         if answer is None:
             return
-        answer.text = answer.final_text or text or answer.text
-        stats.update(answer.extra_stats or {})
-        if answer.stop_reason:
-            stats["stop_reason"] = answer.stop_reason
         if shown and answer.thinking:
             self.thinking_changed.emit(answer.thinking, True)
-        message = answer.saved(stats)
-        if message is not None:
-            self.store.save_answer(answer.conversation_id, message)
-        elif not answer.dropped:
-            self.store.forget_answer(answer.message)
+        message = self.store.end_answer(answer, stats)
+        if message is None and not answer.dropped:
             self._no_answer(answer, stats)
         if message is not None and stats["stop_reason"] != StopReason.FAILED:
             self._clear_error(answer.conversation_id)    # answered: an earlier error is stale
@@ -473,51 +368,16 @@ class ChatController(QObject):
             index = self.store.shown_at(answer.conversation_id, message)
             if index is not None:
                 self.message_updated.emit(index, message)
-        queued = self.requests.queued
-        if queued is not None and queued.conversation_id == answer.conversation_id:
+        if self.requests.waits_in(answer.conversation_id):
             self._send_queued()
 
     def _no_answer(self, answer: Answer, stats: dict[str, Any]) -> None:
         """The model ended at once (not stopped, not failed): say so, with the likely why."""
-        if stats["stop_reason"] in (STOPPED, RELOADED, CLOSED, StopReason.FAILED):
+        if stats["stop_reason"] in (StopReason.STOPPED, StopReason.RELOADED, StopReason.CLOSED,
+                                    StopReason.FAILED):
             return
         log.warning("the model gave no answer: request %d, %s tokens, stop reason %s, "
                     "text %r", answer.request_id, stats.get("generated_tokens"),
                     stats["stop_reason"], answer.text[:80])
         self.notices.warning(no_answer_text(self.model_facts, self.on_server),
                              f"request {answer.request_id}: {stats}")
-
-
-def no_answer_text(facts, on_server: bool) -> str:
-    """"The model gave no answer", with the likely reason for this model."""
-    if on_server:
-        why = tr("The model on the office server ended its answer at once. Its chat "
-                 "template may not suit this model: ask your IT contact.")
-    elif facts is not None and getattr(facts, "looks_like_base_model", False):
-        why = tr("“{name}” looks like a base model: it has no chat template, so it may not "
-                 "know how to answer. Choose a model whose name contains “Instruct” or "
-                 "“Chat” in Settings.").format(name=facts.name or tr("This model"))
-    else:
-        why = tr("It ended its answer at once; its chat template may not suit it. Try "
-                 "Write again, or another model in Settings.")
-    return tr("The model gave no answer.") + " " + particles(why)
-
-
-def base_model_warning(facts) -> str:
-    """Plain words for a model that continues text rather than answering ("" otherwise)."""
-    if facts is None or not getattr(facts, "looks_like_base_model", False):
-        return ""
-    return particles(tr(
-        "“{name}” looks like a base model: it was not trained to chat, so it may continue "
-        "your text instead of answering it. For a helpful assistant, choose a model whose "
-        "name contains “Instruct” or “Chat” in Settings.").format(
-            name=facts.name or tr("This model")))
-
-
-def conversation_to_markdown(title: str, messages: list[StoredMessage]) -> str:
-    """Export: a heading per speaker so the file reads well in any Markdown viewer."""
-    parts = [f"# {title}\n"]
-    for message in messages:
-        speaker = tr("You") if message.role == "user" else tr("Assistant")
-        parts.append(f"## {speaker}\n\n{message.content.strip()}\n")
-    return "\n".join(parts)

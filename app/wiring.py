@@ -9,7 +9,8 @@ The bridge emits on the GUI thread (it receives engine events through
 from __future__ import annotations
 
 from app.bridge import EngineBridge
-from app.chat_controller import ChatController, base_model_warning
+from app.chat_controller import ChatController
+from app.chat_text import base_model_warning
 from app.document_flow import DocumentFlow
 from app import help as help_texts
 from app.i18n import tr

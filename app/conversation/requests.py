@@ -3,6 +3,23 @@ asked for it; the one streaming into the open chat; a document read using the en
 message that waits for them. Plain Python: it tells its owner what changed through the
 callbacks of ``RequestEvents`` (app.chat_controller turns them into Qt signals).
 ``Requests`` is what another flow (app.document_flow) may use of it.
+
+Every answer is an ``Answer`` keyed by the request id its engine events carry, and
+bound to the conversation that asked for it, so it is written to its own conversation,
+never to the one now open. A document summary (``app.document_flow``) is an "external"
+request bound the same way, and follows the same rules:
+
+- Leaving its conversation (New chat, opening another): it goes on and is written into
+  its own conversation; opening that conversation again shows it still being written.
+  A message sent meanwhile elsewhere waits its turn (the engine writes one at a time).
+- Stop (or Escape): it ends now; what was written is kept, labelled "You stopped".
+- Write again / Edit: it is replaced; nothing more of it is written and its saved part
+  is deleted. On a summary, Write again reads the document again with the same style
+  and question; Edit on its "Document:" message opens the card to change either.
+- Deleting its conversation: it is stopped and nothing of it is kept.
+- Changing the model, or quitting: it is stopped and kept, labelled with why.
+- An answer that ends without any text is not kept: its question stays (with Write
+  again), and a notice says the model gave no answer and the likely reason.
 """
 
 from __future__ import annotations
@@ -12,7 +29,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Protocol
 
-from engine.api import StopReason
+from engine.api import RequestFinished, StopReason
 from app.history import COMPLETE, WRITING, StoredMessage
 
 SAVE_INTERVAL_S = 1.0      # at most about this much streamed text is lost in a crash
@@ -260,13 +277,39 @@ class RequestTracker:
             answer.message.content, answer.message.thinking = answer.text, answer.thinking
         return answer.message
 
-    def finish(self, request_id: int) -> Answer | None:
-        """It ended: no longer in flight (None: not one of ours)."""
+    def finished_stats(self, event: RequestFinished) -> dict[str, Any]:
+        """What its answer keeps of the engine's numbers (the label under it, the gauge);
+        the engine's thinking, cleaned of markers, replaces the streamed one."""
+        stats: dict[str, Any] = {"decode_tps": round(event.stats.decode_tps, 1),
+                                 "generated_tokens": event.stats.generated_tokens,
+                                 "stop_reason": event.stats.stop_reason}
+        if event.stats.thinking_tokens:
+            stats["thinking_tokens"] = event.stats.thinking_tokens
+        answer = self.answers.get(event.request_id)
+        if answer is not None and event.thinking:
+            answer.thinking = event.thinking
+        context = event.context
+        if context is not None and answer is not None and not answer.dropped:
+            if context.context_size:        # an office server may not say its size
+                stats.update(context_tokens=context.kept_tokens,
+                             context_size=context.context_size)
+            if context.thinking_stopped:
+                stats["thinking_stopped"] = True
+        return stats
+
+    def finish(self, request_id: int, text: str, stats: dict[str, Any]) -> Answer | None:
+        """It ended (None: not one of ours): no longer in flight; its final text, and
+        ``stats`` completed with what only the app knows (why it stopped, its citations)."""
         answer = self.answers.pop(request_id, None)
-        if answer is not None:
-            self.report_activity()
-            if answer is self.current:
-                self.current = None
+        if answer is None:
+            return None
+        self.report_activity()
+        if answer is self.current:
+            self.current = None
+        answer.text = answer.final_text or text or answer.text
+        stats.update(answer.extra_stats or {})
+        if answer.stop_reason:
+            stats["stop_reason"] = answer.stop_reason
         return answer
 
     def annotate(self, request_id: int, text: str, stats: dict[str, Any]) -> None:
@@ -288,9 +331,9 @@ class RequestTracker:
             return False
         return True
 
-    def stop_everything(self, reason: str) -> None:
-        """Every answer, left ones included, stops and is kept, labelled ``reason``; a
-        summary keeps what it has."""
+    def stop_everything(self, reason: str = StopReason.RELOADED) -> None:
+        """The model is being changed: every answer, left ones included, stops and is kept,
+        labelled ``reason``; a summary keeps what it has (app.document_flow)."""
         for answer in list(self.answers.values()):
             answer.stop_reason = answer.stop_reason or reason
             self.engine.stop(answer.request_id)
@@ -342,6 +385,10 @@ class RequestTracker:
         if self.queued is None or self.queued.conversation_id != self.open_conversation():
             return ""
         return self.queued.text
+
+    def waits_in(self, conversation_id: int) -> bool:
+        """A message waits to be sent in this conversation."""
+        return self.queued is not None and self.queued.conversation_id == conversation_id
 
     def take_queued(self) -> Queued | None:
         queued, self.queued = self.queued, None

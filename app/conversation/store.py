@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
+
+from app.conversation.requests import Answer
 
 from app.conversation.window import (TOO_LONG, conversation_context, moved_start, sent_messages,
                                      start_index)
@@ -208,6 +210,16 @@ class ConversationStore:
             self.history.append(conversation_id, message)
         else:
             self.history.update_answer(message)
+
+    def end_answer(self, answer: Answer, stats: dict[str, Any]) -> StoredMessage | None:
+        """Its final message, saved; None: nothing of it is kept (replaced, deleted, or no
+        text: its saved part goes)."""
+        message = answer.saved(stats)
+        if message is not None:
+            self.save_answer(answer.conversation_id, message)
+        elif not answer.dropped:
+            self.forget_answer(answer.message)
+        return message
 
     def forget_answer(self, message: StoredMessage | None) -> None:
         if message is not None and message.id is not None:
