@@ -59,6 +59,66 @@ def test_import_linter_contracts_hold():
 
 
 
+# The app's models (napari's rule: no widgets in the models); the same list as the
+# import-linter contract "the app's models import no Qt" in pyproject.toml.
+QT_FREE_MODELS = ("app.conversation", "app.history")
+QT_MODULES = ("PySide6", "shiboken6", "qasync")
+
+
+def _module_files(name: str) -> list[Path]:
+    path = ROOT.joinpath(*name.split("."))
+    return sorted(path.rglob("*.py")) if path.is_dir() else [path.with_suffix(".py")]
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+def qt_chains(sources: tuple[str, ...]) -> list[list[str]]:
+    """Each way (module, ..., Qt module) a source reaches Qt through app modules, imports
+    inside functions included."""
+    chains, seen = [], set()
+    todo = [[name] for name in sources]
+    while todo:
+        chain = todo.pop()
+        for path in _module_files(chain[-1]):
+            for name in sorted(_imports(path)):
+                if name.split(".")[0] in QT_MODULES:
+                    chains.append(chain + [name])
+                elif name.startswith("app.") and name not in seen \
+                        and any(p.is_file() for p in _module_files(name)):
+                    seen.add(name)
+                    todo.append(chain + [name])
+    return chains
+
+
+def test_the_apps_models_import_no_qt():
+    assert qt_chains(QT_FREE_MODELS) == []
+    # Through other app modules too: app.policy reaches Qt's translator (app.i18n).
+    assert ["app.policy", "app.i18n", "PySide6.QtCore"] in qt_chains(("app.policy",))
+    import tomllib
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    models = next(c for c in contracts["contracts"] if c["name"] == "the app's models import no Qt")
+    assert tuple(models["source_modules"]) == QT_FREE_MODELS
+    assert set(models["forbidden_modules"]) == set(QT_MODULES)
+
+
+def test_loading_the_apps_models_loads_no_qt():
+    code = ("import sys\n"
+            + "".join(f"import {name}\n" for name in QT_FREE_MODELS)
+            + f"print(sorted(m for m in sys.modules if m.split('.')[0] in {QT_MODULES!r}))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
 
 def test_every_bridge_connection_is_made_in_the_one_wiring_function():
     """Issue 27: GUI <-> engine connections in one function (app/wiring.py, GPT4All's
