@@ -175,3 +175,35 @@ def test_the_question_is_the_last_user_message_and_the_system_prompt_is_kept_apa
     assert [m.content for m in question.history] == ["First?", "Yes."]
     with pytest.raises(ValueError):
         Question.of(ChatRequest((ChatMessage("user", "x"),)))     # no documents
+
+
+def test_the_model_loaded_here_answers_a_chat_request_with_documents(tiny_moe_path, cpu_recipe,
+                                                                     tmp_path):
+    """The real engine thread and llama.cpp: LocalModel hands its loaded model to the
+    documents' code, which streams an answer and checks it (the tiny model writes noise)."""
+    index_path = tmp_path / "passages.db"
+    document = Document("memo.txt", "memo.txt", "text", "b" * 64, (
+        Section("lines 1–2", "The travel budget for 2026 is 48,250 EUR."),))
+    with PassageIndex(index_path) as index:
+        index.add(document)
+    collector = Collector()
+    service = EngineService(collector)
+    try:
+        service.load(LoadRequest(str(tiny_moe_path), recipe=cpu_recipe(n_ctx=1024)))
+        while not isinstance(event := collector.events.get(timeout=60), (ModelLoaded,
+                                                                          RequestFailed)):
+            pass
+        assert isinstance(event, ModelLoaded), event
+        request = ChatRequest((ChatMessage("user", "What is the travel budget?"),),
+                              max_tokens=8, temperature=0,
+                              documents=DocumentScope((document.sha256,), str(index_path)))
+        service.chat(request)
+        events = collector.until_finished(request.request_id)
+    finally:
+        service.shutdown()
+    assert [type(e) for e in events[:2]] == [RequestStarted, PassagesChosen]
+    finished = events[-1]
+    assert isinstance(finished, RequestFinished) and finished.document is not None
+    assert finished.document.text == finished.text == "".join(
+        e.text for e in events if isinstance(e, StepRecord))
+    assert finished.document.passages[0].document == "memo.txt"
