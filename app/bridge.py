@@ -23,16 +23,16 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
 from engine import facade
-from engine.api import (ChatMessage, ChatRequest, DocumentAnswered, DocumentFinished,
-                        DocumentInspected, DocumentProgress, DocumentRequest, EngineLike,
-                        Listener, LoadFallback, LoadProgress, LoadRequest, ModelLoaded,
-                        ModelUnloaded, PassagesChosen, QuestionRequest, RequestFailed,
-                        RequestFinished, RequestStarted, ServerModelLoaded, StepRecord)
+from engine.api import (ChatMessage, ChatRequest, DocumentFinished, DocumentInspected,
+                        DocumentProgress, DocumentRequest, EngineLike, Listener, LoadFallback,
+                        LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded, PassagesChosen,
+                        RequestFailed, RequestFinished, RequestStarted, ServerModelLoaded,
+                        StepRecord)
 from engine.errors import EngineError, EngineStateError
 # The engine's own frozen hardware types and Advanced ranges, re-exported so GUI modules
 # never mirror them.
@@ -247,7 +247,7 @@ class EngineBridge(QObject):
     vram_read = Signal(object)             # engine VramReading, or None when it cannot be read
     ram_read = Signal(object)              # bytes this process holds (measured), or None
     document_event = Signal(object)        # DocumentInspected/Progress/Finished, PassagesChosen,
-                                           # DocumentAnswered
+                                           # DocumentAnswered (RequestFinished.document)
 
     def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
                  parent: QObject | None = None) -> None:
@@ -287,6 +287,12 @@ class EngineBridge(QObject):
             self.token.emit(event.request_id, event.text)
         self.stats.emit(event)
 
+    def _on_finished(self, event: RequestFinished) -> None:
+        if event.document is not None:
+            # until the chat controller reads RequestFinished.document
+            self.document_event.emit(event.document)
+        self.finished.emit(event)
+
     def _on_failed(self, event: RequestFailed) -> None:
         if event.request_id == self._load_id:
             self._load_id = None
@@ -311,14 +317,13 @@ class EngineBridge(QObject):
         ServerModelLoaded: _on_loaded,
         RequestStarted: lambda self, e: self.started.emit(e.request_id),
         StepRecord: _on_step,
-        RequestFinished: lambda self, e: self.finished.emit(e),
+        RequestFinished: _on_finished,
         RequestFailed: _on_failed,
         ModelUnloaded: lambda self, e: self._on_unloaded(),
         DocumentInspected: lambda self, e: self.document_event.emit(e),
         DocumentProgress: lambda self, e: self.document_event.emit(e),
         DocumentFinished: lambda self, e: self.document_event.emit(e),
         PassagesChosen: lambda self, e: self.document_event.emit(e),
-        DocumentAnswered: lambda self, e: self.document_event.emit(e),
     }
 
     # ---- requests -----------------------------------------------------------------------
@@ -373,18 +378,22 @@ class EngineBridge(QObject):
             self._load_id = None
             self.load_failed.emit(error)
 
-    def chat(self, messages: list[tuple[str, str]], temperature: float,
+    def chat(self, request: ChatRequest | Sequence[tuple[str, str]], temperature: float = 0.7,
              max_tokens: int = 1024, conversation_id: int | None = None,
              think: bool | None = None, model_sampling: bool = False) -> int:
-        """Returns the request id every event of this answer carries. Raises EngineError
-        (e.g. no engine yet) for the caller to show. ``conversation_id`` lets the engine keep
-        each conversation's experts on the graphics card apart (the slot cache)."""
+        """Send a chat request; returns the request id every event of its answer carries.
+        A ChatRequest goes as it is (with ``documents`` the engine answers from them and its
+        RequestFinished carries the citations checked); (role, text) pairs become a plain
+        one with the other arguments. Raises EngineError (e.g. no engine yet) for the caller
+        to show. ``conversation_id`` lets the engine keep each conversation's experts on the
+        graphics card apart (the slot cache)."""
         if self._engine is None:
             raise EngineStateError(tr("No model is loaded yet."))
-        request = ChatRequest(tuple(ChatMessage(role, text) for role, text in messages),
-                              max_tokens=max_tokens, temperature=temperature,
-                              conversation_id=conversation_id, think=think,
-                              model_sampling=model_sampling)
+        if not isinstance(request, ChatRequest):
+            request = ChatRequest(tuple(ChatMessage(role, text) for role, text in request),
+                                  max_tokens=max_tokens, temperature=temperature,
+                                  conversation_id=conversation_id, think=think,
+                                  model_sampling=model_sampling)
         return self._engine.chat(request)
 
     def document(self, request: DocumentRequest) -> int:
@@ -397,13 +406,6 @@ class EngineBridge(QObject):
     def waits(self, request_id: int) -> bool:
         """Is this request queued behind another one? ``started`` says when its turn comes."""
         return self._engine is not None and self._engine.waiting(request_id)
-
-    def ask(self, request: QuestionRequest) -> int:
-        """A question about the documents of a conversation (app.document_questions): it
-        streams like an answer and waits its turn like one. Raises EngineError."""
-        if self._engine is None:
-            raise EngineStateError(tr("No model is loaded yet."))
-        return self._engine.ask(request)
 
     @staticmethod
     def summary_presets() -> list[tuple[str, Any]]:

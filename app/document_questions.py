@@ -1,10 +1,11 @@
 """Messages in a conversation that holds documents are answered from those documents.
 
 The request tracker asks ``send`` instead of the model directly (RequestTracker.send_prompt):
-with documents in the conversation it sends a QuestionRequest (the engine searches their
-passages, engine/documents/ask.py), else the plain chat. While the answer is read, the status
-line says which pages; when it ends, failed page references are marked in the answer ("not
-found on p. 12"), never removed, and the answer ends with what was read for it.
+with documents in the conversation the chat request carries them (ChatRequest.documents: the
+engine searches their passages, engine/documents/ask.py), else it is the plain chat. While
+the answer is read, the status line says which pages; when it ends, failed page references
+are marked in the answer ("not found on p. 12"), never removed, and the answer ends with
+what was read for it.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from typing import Callable
 
 from PySide6.QtCore import QObject
 
-from engine.api import (ChatMessage, DocumentAnswered, DocumentProgress, PassagesChosen,
-                        QuestionRequest)
+from engine.api import (ChatMessage, ChatRequest, DocumentAnswered, DocumentProgress,
+                        DocumentScope, PassagesChosen)
 from engine.messages import msg
 from app.document_text import progress_text
 from app.history import HistoryStore
@@ -35,14 +36,12 @@ class DocumentQuestions(QObject):
         documents = self.history.documents(conversation_id)
         if not documents or not prompt or prompt[-1][0] != "user":
             return self.to_model(prompt, temperature, conversation_id, think)
-        system = "\n".join(text for role, text in prompt if role == "system")
-        earlier = tuple(ChatMessage(role, text) for role, text in prompt[:-1] if role != "system")
-        request = QuestionRequest(prompt[-1][1], tuple(d.sha256 for d in documents),
-                                  str(self.history.passage_index), history=earlier, system_prompt=system,
-                                  language=self.language(), temperature=temperature,
-                                  conversation_id=conversation_id,
-                                  think=think)
-        request_id = self.bridge.ask(request)
+        scope = DocumentScope(tuple(d.sha256 for d in documents),
+                              str(self.history.passage_index), language=self.language())
+        request = ChatRequest(tuple(ChatMessage(role, text) for role, text in prompt),
+                              temperature=temperature, conversation_id=conversation_id,
+                              think=think, documents=scope)
+        request_id = self.bridge.chat(request)
         self.asked.add(request_id)
         return request_id
 

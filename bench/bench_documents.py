@@ -234,7 +234,7 @@ def _indexed(folder: pathlib.Path, files) -> tuple[str, tuple[str, ...]]:
 
 
 def _ask(model, question: str, shas, index: str, max_tokens: int = 64, stamps=None):
-    from engine.api import QuestionRequest, StepRecord
+    from engine.api import ChatMessage, ChatRequest, DocumentScope, StepRecord
     from engine.documents.ask import QuestionAnswerer
 
     events = []
@@ -243,8 +243,8 @@ def _ask(model, question: str, shas, index: str, max_tokens: int = 64, stamps=No
         if stamps is not None and isinstance(event, StepRecord) and "first" not in stamps:
             stamps["first"] = time.perf_counter()
         events.append(event)
-    request = QuestionRequest(question, tuple(shas), index, max_tokens=max_tokens,
-                              temperature=0.0)
+    request = ChatRequest((ChatMessage("user", question),), max_tokens=max_tokens,
+                          temperature=0.0, documents=DocumentScope(tuple(shas), index))
     return QuestionAnswerer(model, request, emit, threading.Event()).run(), events
 
 

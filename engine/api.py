@@ -67,6 +67,19 @@ class ChatRequest:
     # False only for measurements that need a fixed number of tokens from a random-weight
     # fixture (speed benchmarks): the loop guard (engine.runtime.loop_guard) then lets it run.
     stop_loops: bool = True
+    # The conversation's documents: the engine answers the last user message from their
+    # passages and checks its page references (RequestFinished.document). None: plain chat.
+    documents: DocumentScope | None = None
+
+
+@dataclass(frozen=True)
+class DocumentScope:
+    """The documents a chat question is answered from: their passages are searched and the
+    answer's page references checked on the engine thread (engine/documents/ask.py)."""
+
+    documents: tuple[str, ...]         # SHA-256 of each document, in the order added
+    index_path: str                    # the SQLite file holding their passages
+    language: str = "English"          # the interface's language, for the words the model reads
 
 
 # ---- events -----------------------------------------------------------------------
@@ -270,6 +283,9 @@ class RequestFinished:
     conversation_id: int | None = None
     thinking: str = ""         # what the model thought before answering ("" if it did not)
     context: ContextReport | None = None    # None: not known (an office server's answer)
+    # An answer from documents (ChatRequest.documents): its passages and citations checked;
+    # ``text`` is the answer as the model wrote it. None for a plain chat answer.
+    document: DocumentAnswered | None = None
 
 
 @dataclass(frozen=True)
@@ -388,29 +404,7 @@ class DocumentFinished:
     summary: DocumentSummary
 
 
-# ---- questions about the documents of a conversation (engine/documents/ask.py) ---------
-
-@dataclass(frozen=True)
-class QuestionRequest:
-    """Answer ``question`` from the indexed passages of ``documents`` (their SHA-256s).
-
-    The answer streams as StepRecords with this request id, then DocumentAnswered and
-    RequestFinished arrive, like a chat answer. A question that asks for the whole document
-    ("summarise", "list every deadline") is read whole, in parts when it does not fit."""
-
-    question: str
-    documents: tuple[str, ...]        # SHA-256 of each document to search, in the order added
-    index_path: str                   # the SQLite file holding their passages
-    history: tuple[ChatMessage, ...] = ()   # the conversation before the question
-    system_prompt: str = ""
-    language: str = "English"
-    temperature: float = 0.3
-    max_tokens: int = 1024
-    cache_dir: str | None = None
-    request_id: int = field(default_factory=next_request_id)
-    conversation_id: int | None = None
-    think: bool | None = None          # the conversation's "Think before answering"
-
+# ---- chat questions about documents (ChatRequest.documents, engine/documents/ask.py) ----
 
 @dataclass(frozen=True)
 class PassageRef:
@@ -455,7 +449,7 @@ class PassagesChosen:
 
 @dataclass(frozen=True)
 class DocumentAnswered:
-    """After the answer, before RequestFinished: the citations checked."""
+    """An answer from documents with its citations checked (``RequestFinished.document``)."""
 
     request_id: int
     conversation_id: int | None
@@ -477,8 +471,7 @@ class DocumentAnswered:
         return "".join(pieces) + self.text[last:]
 
 
-DocumentEvent = Union[DocumentInspected, DocumentProgress, DocumentFinished, PassagesChosen,
-                      DocumentAnswered]
+DocumentEvent = Union[DocumentInspected, DocumentProgress, DocumentFinished, PassagesChosen]
 Event = Union[ChatEvent, DocumentEvent]
 
 
@@ -490,12 +483,13 @@ class EngineLike(Protocol):
     Requests run one after another; a chat or document request reports ``RequestStarted``
     when its turn comes, and ends with RequestFinished, DocumentFinished (DocumentInspected
     for ``inspect_only``) or RequestFailed. One stopped while it waits ends without starting.
+    A chat request with ``documents`` reports PassagesChosen (DocumentProgress while it reads
+    them whole) before its words; its RequestFinished carries the citations checked.
     """
 
     def load(self, request: LoadRequest) -> int: ...        # returns request_id
     def chat(self, request: ChatRequest) -> int: ...        # returns request_id
     def document(self, request: DocumentRequest) -> int: ...  # returns request_id
-    def ask(self, request: QuestionRequest) -> int: ...     # returns request_id
     def stop(self, request_id: int | None = None) -> None: ...  # None: the running one
     def stop_conversation(self, conversation_id: int) -> None: ...  # all it runs and queued
     def waiting(self, request_id: int) -> bool: ...         # queued behind another request?

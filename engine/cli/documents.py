@@ -16,12 +16,15 @@ import json
 import sys
 import threading
 
-from engine.api import (DocumentAnswered, DocumentFinished, DocumentInspected, DocumentProgress,
-                        DocumentRequest, LoadRequest, PassagesChosen, QuestionRequest, StepRecord)
+from engine.api import (ChatMessage, ChatRequest, DocumentAnswered, DocumentFinished,
+                        DocumentInspected, DocumentProgress, DocumentRequest, DocumentScope,
+                        LoadRequest, PassagesChosen, StepRecord)
 from engine.documents.presets import SUMMARY_PRESETS
 from engine.documents.report import found_msg, pages_note
 from engine.errors import EngineError
 from engine.messages import Msg, msg
+
+QUESTION_TEMPERATURE = 0.3     # an answer from passages keeps close to their words
 
 
 def add_summarize_parser(sub) -> None:
@@ -89,14 +92,15 @@ def cmd_ask(args) -> int:
     stop = threading.Event()
     try:
         shas = [_read_and_index(model, path, index, stop) for path in args.files]
-        request = QuestionRequest(args.question, tuple(dict.fromkeys(shas)), index,
-                                  language=args.language, max_tokens=args.max_tokens)
+        scope = DocumentScope(tuple(dict.fromkeys(shas)), index, language=args.language)
+        request = ChatRequest((ChatMessage("user", args.question),), max_tokens=args.max_tokens,
+                              temperature=QUESTION_TEMPERATURE, documents=scope)
         answerer = QuestionAnswerer(model, request, _ask_printer(args.json), stop)
         answered = _on_engine_thread(answerer.run, stop)
     finally:
         close()
     if answered is not None and args.json:
-        print(json.dumps(_answer_json(request, answered), indent=2, ensure_ascii=False))
+        print(json.dumps(_answer_json(args.question, answered), indent=2, ensure_ascii=False))
     elif answered is not None:
         print(f"\n\n{answered.read}\n{_check_line(answered)}", file=sys.stderr)
     return 0
@@ -162,12 +166,12 @@ def _check_line(answered: DocumentAnswered) -> str:
     return "\n".join([line, *failed])
 
 
-def _answer_json(request: QuestionRequest, answered: DocumentAnswered) -> dict:
+def _answer_json(question: str, answered: DocumentAnswered) -> dict:
     from engine.documents.citations import share_passing
 
     passed, checked = share_passing(answered.checks)
     return {
-        "question": request.question, "mode": answered.mode, "read": str(answered.read),
+        "question": question, "mode": answered.mode, "read": str(answered.read),
         "passages": [plain(p) for p in answered.passages],
         "answer": answered.text, "marked": answered.marked(),
         "citations": {"passed": passed, "checked": checked, "total": len(answered.checks),

@@ -4,12 +4,16 @@ index (FTS5/BM25, engine/documents/index.py) → the passages that fit the model
 counted with its own tokenizer: all of them when every document fits, else the best-ranked
 and their neighbours → the model answers citing ``[p. 12]`` → every reference is checked
 against its page (citations.py). A question about the whole document ("summarise", "list
-every deadline") that does not fit is read whole instead, in parts (summarize.py). Events:
-PassagesChosen, StepRecords (the answer's words), DocumentAnswered, RequestFinished.
+every deadline") that does not fit is read whole instead, in parts (summarize.py).
+
+The question is a chat request that carries its documents (``ChatRequest.documents``). Events:
+PassagesChosen, StepRecords (the answer's words), then RequestFinished with the citations
+checked (``RequestFinished.document``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 import time
@@ -17,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from engine.api import (ChatMessage, ChatRequest, DocumentAnswered, DocumentFinished,
-                        DocumentInspected, DocumentRequest, Event, PassageRef, PassagesChosen,
-                        QuestionRequest, RequestFinished, ResponseStats, StopReason)
+                        DocumentInspected, DocumentRequest, DocumentScope, Event, PassageRef,
+                        PassagesChosen, RequestFinished, ResponseStats, StopReason)
 from engine.documents import citations
 from engine.documents.index import IndexedDocument, Passage, PassageIndex
 from engine.documents.model import SummaryModel
@@ -55,26 +59,53 @@ def tag(passage: Passage, several: bool) -> str:
     return f"{passage.name}, {place}" if several else place
 
 
+@dataclass(frozen=True)
+class Question:
+    """A chat request with documents as this module reads it: the question is the last user
+    message, the system prompt the messages with role "system", the history the others
+    before the question."""
+
+    text: str
+    history: tuple[ChatMessage, ...]
+    system_prompt: str
+    scope: DocumentScope
+
+    @classmethod
+    def of(cls, request: ChatRequest) -> Question:
+        if request.documents is None:
+            raise ValueError(f"chat request {request.request_id} carries no documents")
+        messages = request.messages
+        last = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+        if last < 0:
+            raise ValueError(f"chat request {request.request_id} has no user message")
+        return cls(messages[last].content,
+                   tuple(m for m in messages[:last] if m.role != "system"),
+                   "\n".join(m.content for m in messages if m.role == "system"),
+                   request.documents)
+
+
 @dataclass
 class QuestionAnswerer:
     model: SummaryModel
-    request: QuestionRequest
+    request: ChatRequest               # with its documents (ChatRequest.documents)
     emit: Callable[[Event], None]
     stop: threading.Event
     speed: SpeedMeter = field(default_factory=SpeedMeter)
 
     def __post_init__(self) -> None:
+        self.question = Question.of(self.request)
+        self.scope = self.question.scope
         self.scores: dict[tuple[str, int], float] = {}     # BM25 of the passages matched
 
     def run(self) -> DocumentAnswered:
-        with PassageIndex(self.request.index_path) as index:
+        with PassageIndex(self.scope.index_path) as index:
             self.documents = self._documents(index)
             self.several = len(self.documents) > 1
             passages = index.passages([d.sha256 for d in self.documents])
             budget = self._passage_budget()
             sized = [(p, self.model.count(self._block(p)) + 2) for p in passages]
             everything = sum(tokens for _, tokens in sized)
-            if wants_whole(self.request.question) and everything > budget:
+            if wants_whole(self.question.text) and everything > budget:
                 return self._read_whole(passages)
             chosen = sized if everything <= budget else self._choose(index, sized, budget)
             return self._answer(index, chosen, whole=everything <= budget)
@@ -82,14 +113,14 @@ class QuestionAnswerer:
     # ---- what to read --------------------------------------------------------------------
 
     def _documents(self, index: PassageIndex) -> list[IndexedDocument]:
-        if not self.request.documents:
+        if not self.scope.documents:
             raise DocumentError(msg("documents.nothing_to_search"))
-        found = index.documents(self.request.documents)
+        found = index.documents(self.scope.documents)
         known = {d.sha256 for d in found}
-        for sha in self.request.documents:
+        for sha in self.scope.documents:
             if sha not in known:
                 raise DocumentError(msg("documents.not_indexed", name=sha[:12]),
-                                    f"{sha} is not in {self.request.index_path}")
+                                    f"{sha} is not in {self.scope.index_path}")
         return found
 
     def _block(self, passage: Passage) -> str:
@@ -112,7 +143,7 @@ class QuestionAnswerer:
     def _history(self) -> tuple[ChatMessage, ...]:
         """The latest messages that fit in a quarter of the context, oldest first."""
         kept, used = [], 0
-        for message in reversed(self.request.history):
+        for message in reversed(self.question.history):
             tokens = self.model.count(message.content) + 8
             if used + tokens > self.model.context_size // HISTORY_SHARE:
                 break
@@ -124,7 +155,7 @@ class QuestionAnswerer:
                 budget: int) -> list[tuple[Passage, int]]:
         """Best-ranked passages first, then the passages beside them, while they fit."""
         size = {(p.sha256, p.position): (p, tokens) for p, tokens in sized}
-        found = index.search(self.request.question, [d.sha256 for d in self.documents])
+        found = index.search(self.question.text, [d.sha256 for d in self.documents])
         self.scores = {(p.sha256, p.position): score for p, score in found}
         ranked = list(self.scores)
         if not ranked:          # nothing matched: the beginning of each document
@@ -148,18 +179,18 @@ class QuestionAnswerer:
 
     def _system(self) -> str:
         example = f"[{self.documents[0].name}, p. 12]" if self.several else "[p. 12]"
-        own = self.request.system_prompt.strip()
+        own = self.question.system_prompt.strip()
         own = f"\n\n{own}" if own else ""
         return (
             "You answer questions about documents for office staff. Each passage below starts "
             "with its source in square brackets. Answer from the passages only. After each "
             f"statement, give its source exactly as it is labelled, such as {example}. If the "
             "passages do not hold the answer, say so plainly. Write in "
-            f"{self.request.language} unless the user asks for another language.{own}")
+            f"{self.scope.language} unless the user asks for another language.{own}")
 
     def _messages(self, passages: str) -> tuple[ChatMessage, ...]:
         names = ", ".join(d.name for d in self.documents)
-        question = self.request.question.strip()
+        question = self.question.text.strip()
         user = f"Passages from {names}:\n\n{passages}\n\nQuestion: {question}"
         return (ChatMessage("system", self._system()), *self.history, ChatMessage("user", user))
 
@@ -179,11 +210,9 @@ class QuestionAnswerer:
         return self._finish(text, stats, refs, checks, read, "passages")
 
     def _generate(self, messages: tuple[ChatMessage, ...]) -> tuple[str, ResponseStats]:
-        request = ChatRequest(messages=messages, max_tokens=self.answer_tokens,
-                              temperature=self.request.temperature, record_routing=False,
-                              request_id=self.request.request_id,
-                              conversation_id=self.request.conversation_id,
-                              think=self.request.think)
+        # The user's request (its sampling, thinking and ids) with the passages in its prompt
+        request = dataclasses.replace(self.request, messages=messages, documents=None,
+                                      max_tokens=self.answer_tokens, record_routing=False)
         run = self.model.start_chat(request, self.stop)
         for record in run.records():
             self.emit(record)
@@ -209,17 +238,16 @@ class QuestionAnswerer:
                 mode: str) -> DocumentAnswered:
         answered = DocumentAnswered(self.request.request_id, self.request.conversation_id, text,
                                     refs, checks, read, mode)
-        self.emit(answered)
         self.emit(RequestFinished(self.request.request_id, text, stats,
-                                  self.request.conversation_id))
+                                  self.request.conversation_id, document=answered))
         return answered
 
     # ---- a question about the whole document that does not fit: read it in parts ------------
 
     def _read_whole(self, passages: list[Passage]) -> DocumentAnswered:
         document = merged_document(passages, self.documents, self.several)
-        request = DocumentRequest("", preset=whole_preset(self.request.question),
-                                  language=self.request.language, question=self.request.question,
+        request = DocumentRequest("", preset=whole_preset(self.question.text),
+                                  language=self.scope.language, question=self.question.text,
                                   request_id=self.request.request_id,
                                   conversation_id=self.request.conversation_id)
         started = time.perf_counter()
@@ -234,14 +262,14 @@ class QuestionAnswerer:
         places = dict.fromkeys((p.sha256, p.name, p.label, p.page) for p in passages)
         refs = tuple(PassageRef(name, sha, label, page, 0, 0.0)
                      for sha, name, label, page in places)
-        with PassageIndex(self.request.index_path) as index:
+        with PassageIndex(self.scope.index_path) as index:
             checks = self._check(index, summary.body)
         stats = _stats(self.request.request_id, summarizer, summary, time.perf_counter() - started)
         return self._finish(summary.body, stats, refs, checks, read, "whole")
 
     def _pass_on(self, event: Event) -> None:
         """The summariser's progress and the answer's words go out; its own ending does not
-        (this request ends with DocumentAnswered and RequestFinished)."""
+        (this request ends with a RequestFinished that carries the citations checked)."""
         if not isinstance(event, (DocumentInspected, DocumentFinished)):
             self.emit(event)
 
@@ -319,7 +347,8 @@ def _stats(request_id: int, summarizer, summary, seconds: float) -> ResponseStat
 _SPEED = SpeedMeter()     # only the engine thread touches it
 
 
-def answer_on_engine_thread(model, request: QuestionRequest, emit: Callable[[Event], None],
+def answer_on_engine_thread(model, request: ChatRequest, emit: Callable[[Event], None],
                             stop: threading.Event) -> DocumentAnswered:
-    """``model``: the office server's or this computer's (engine.runtime.summary_model)."""
+    """Answer a chat request that carries documents. ``model``: the office server's or this
+    computer's, as engine/documents sees it (engine.runtime.summary_model)."""
     return QuestionAnswerer(model, request, emit, stop, _SPEED).run()

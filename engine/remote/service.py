@@ -125,16 +125,11 @@ class ServerModel:
         # The document readers (~60 ms) load at the first document, not when connecting.
         from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415 - above
 
-        summarize_on_engine_thread(self._document_model(), request, emit, stop)
+        summarize_on_engine_thread(self.documents_model(), request, emit, stop)
 
-    def ask(self, request, stop: CancelToken, emit: Emit) -> None:
-        """A question about documents (engine/documents/ask.py), answered by the server."""
-        from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415 - as above
-
-        answer_on_engine_thread(self._document_model(), request, emit, stop)
-
-    def _document_model(self):
-        """The server's model as engine/documents sees it (made once per connection)."""
+    def documents_model(self) -> RemoteSummaryModel:
+        """The server's model as engine/documents sees it (made once per connection): it
+        reads documents and answers chat questions that carry them."""
         if self._documents is None:
             self._documents = RemoteSummaryModel(self.client, self.server)
             self.server = self._documents.server      # with the context it may have learnt

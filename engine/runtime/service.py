@@ -4,7 +4,9 @@ Requests reach it through one queue (``engine.runtime.requests``), each with its
 answers go out as events to one listener. What a load produces says where the model runs:
 a ``LocalModel`` (this computer, llama.cpp) or, with ``engine.remote``'s opener, a model on
 the office server. Both answer the same commands; the service dispatches each request by
-its type from one table. Nothing here blocks the caller.
+its type from one table. A chat request that carries documents is answered from them here,
+on the engine thread (GPT4All's ``ChatLLM::prompt(collections)``): passages chosen, the
+model asked, page references checked. Nothing here blocks the caller.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from engine.api import (ChatRequest, DocumentRequest, Event, Listener, LoadFallback, LoadProgress,
-                        LoadRequest, ModelLoaded, ModelUnloaded, QuestionRequest, RequestFailed,
-                        RequestFinished, RequestStarted, ResponseStats, next_request_id)
+                        LoadRequest, ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished,
+                        RequestStarted, ResponseStats, next_request_id)
 from engine.errors import EngineError, EngineStateError, GenerationError, ReadingStoppedError
 from engine.messages import Msg, msg
 from engine.runtime.requests import CancelToken, RequestQueue
@@ -33,7 +35,8 @@ class Model(Protocol):
     def loaded_event(self, request_id: int) -> Event: ...
     def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None: ...
     def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None: ...
-    def ask(self, request: QuestionRequest, stop: CancelToken, emit: Emit) -> None: ...
+    # The model as engine/documents sees it (engine.documents.model.SummaryModel's methods)
+    def documents_model(self) -> object: ...
     def close(self) -> None: ...
 
 
@@ -64,18 +67,17 @@ class LocalModel:
                              context=getattr(run, "context_report", None)))
 
     def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None:
-        # Imported with this module, the document readers (~110 ms) and summary_model's llama
-        # runtime (~0.5 s) would load on the app's thread when it makes the engine.
+        # Imported with this module, the document readers (~110 ms) would load on the app's
+        # thread when it makes the engine.
         from engine.documents.summarize import summarize_on_engine_thread  # noqa: PLC0415 - above
+
+        summarize_on_engine_thread(self.documents_model(), request, emit, stop)
+
+    def documents_model(self):
+        # summary_model's llama runtime (~0.5 s) loads at the first document, not with the app.
         from engine.runtime.summary_model import LocalSummaryModel  # noqa: PLC0415 - above
 
-        summarize_on_engine_thread(LocalSummaryModel(self.loaded), request, emit, stop)
-
-    def ask(self, request: QuestionRequest, stop: CancelToken, emit: Emit) -> None:
-        from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415 - as document()
-        from engine.runtime.summary_model import LocalSummaryModel  # noqa: PLC0415 - as document()
-
-        answer_on_engine_thread(LocalSummaryModel(self.loaded), request, emit, stop)
+        return LocalSummaryModel(self.loaded)
 
     def close(self) -> None:
         self.loaded.close()
@@ -134,11 +136,6 @@ class EngineService:
         self._requests.put(request)
         return request.request_id
 
-    def ask(self, request: QuestionRequest) -> int:
-        """A question about a conversation's documents (engine/documents/ask.py)."""
-        self._requests.put(request)
-        return request.request_id
-
     def stop(self, request_id: int | None = None) -> None:
         self._requests.stop(request_id)
 
@@ -191,9 +188,17 @@ class EngineService:
         if stop.is_set():           # stopped while it waited: it never starts
             self._finish_unstarted(request)
             return
-        model = self._loaded_model(self._NO_MODEL)
+        if request.documents is None:
+            model = self._loaded_model(self._NO_MODEL)
+            self._emit(RequestStarted(request.request_id, request.conversation_id))
+            model.chat(request, stop, self._emit)
+            return
+        # The passage index and citation checks load with the first question, not the app
+        from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415 - above
+
+        model = self._loaded_model(self._NO_MODEL_FOR_DOCUMENT)
         self._emit(RequestStarted(request.request_id, request.conversation_id))
-        model.chat(request, stop, self._emit)
+        answer_on_engine_thread(model.documents_model(), request, self._emit, stop)
 
     def _document(self, request: DocumentRequest, stop: CancelToken) -> None:
         if stop.is_set():
@@ -202,15 +207,7 @@ class EngineService:
         self._emit(RequestStarted(request.request_id, request.conversation_id))
         model.document(request, stop, self._emit)
 
-    def _question(self, request: QuestionRequest, stop: CancelToken) -> None:
-        if stop.is_set():           # stopped while it waited: it ends like a chat answer
-            self._finish_unstarted(request)
-            return
-        model = self._loaded_model(self._NO_MODEL_FOR_DOCUMENT)
-        self._emit(RequestStarted(request.request_id, request.conversation_id))
-        model.ask(request, stop, self._emit)
-
-    def _finish_unstarted(self, request: ChatRequest | QuestionRequest) -> None:
+    def _finish_unstarted(self, request: ChatRequest) -> None:
         """An answer stopped before it began: it ends, empty and "stopped", like any other."""
         self._emit(RequestFinished(request.request_id, "", ResponseStats.never_started(
             request.request_id), request.conversation_id))
@@ -220,8 +217,7 @@ class EngineService:
         self._emit(ModelUnloaded(next_request_id()))
 
     _COMMANDS: dict[type, Callable[..., None]] = {      # (service, request, stop)
-        LoadRequest: _load, ChatRequest: _chat, DocumentRequest: _document,
-        QuestionRequest: _question, _Unload: _unload,
+        LoadRequest: _load, ChatRequest: _chat, DocumentRequest: _document, _Unload: _unload,
     }
 
     # What a request meets before any load (engine.remote says "not connected").

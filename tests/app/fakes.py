@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine.api import (DocumentRequest, LoadFallback, LoadProgress, LoadRequest, ModelLoaded,
-                        QuestionRequest, RequestFinished, ResponseStats, StepRecord, ChatRequest,
-                        StopReason)
+                        RequestFinished, ResponseStats, StepRecord, ChatRequest, StopReason)
 from engine.errors import EngineError, NotAGGUFError
 from engine.messages import Msg, msg, size
 from engine.model.facts import AttentionShape, LayerBytes, ModelFacts
@@ -75,8 +74,8 @@ class FakeScript:
 class ScriptedModels:
     """The fake opener of the real EngineService: what ``state["engine"]`` is in a test.
 
-    ``requests`` lists what the engine thread handed over, in order (loads, and chats,
-    documents and questions once started); ``documents``, set by a test, replaces the engine's
+    ``requests`` lists what the engine thread handed over, in order (loads, and plain chats
+    and documents once started; a chat with documents goes to ``script.document_model``); ``documents``, set by a test, replaces the engine's
     document code as ``(request, stop)``, run on the engine thread in the request's turn."""
 
     def __init__(self, script: FakeScript) -> None:
@@ -143,11 +142,9 @@ class ScriptedModel:
             return
         DocumentSummarizer(self.script.document_model, request, emit, stop).run()
 
-    def ask(self, request: QuestionRequest, stop: CancelToken, emit) -> None:
-        from engine.documents.ask import QuestionAnswerer
-
-        self.models.requests.append(request)
-        QuestionAnswerer(self.script.document_model, request, emit, stop).run()
+    def documents_model(self):
+        """Chat questions with documents: the engine's own code asks this model."""
+        return self.script.document_model
 
     def close(self) -> None:
         pass

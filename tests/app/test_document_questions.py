@@ -12,7 +12,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QTranslator, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
-from engine.api import QuestionRequest
+from engine.api import ChatRequest
 from engine.documents.index import PassageIndex
 from tests.support.document_samples import write_pdf, write_scanned_pdf
 from tests.app.conftest import wait_idle, wait_ready
@@ -93,8 +93,9 @@ def test_remove_takes_a_document_off_the_list_and_out_of_the_questions(qtbot, ma
     assert (tmp_path / "budget.pdf").is_file()                 # the file itself stays
     assert rotary.chat.send("When does the contract end?")
     wait_idle(qtbot, rotary)
-    asked = [r for r in rotary.fake["engine"].requests if isinstance(r, QuestionRequest)]
-    assert asked[-1].documents == (held[0].sha256,)
+    prompt = model.requests[-1].messages[-1].content     # only the one left was searched
+    assert prompt.startswith("Passages from contracts.pdf:") and "budget.pdf" not in prompt
+    assert held[0].name == "contracts.pdf"
     qtbot.mouseClick(shelf.remove_buttons[0], Qt.MouseButton.LeftButton)
     assert not shelf.isVisible()                               # none left: the list goes
 
@@ -128,10 +129,10 @@ def test_a_question_searches_every_document_and_marks_a_wrong_page(qtbot, make_a
     rotary.chat.phase_changed.connect(phases.append)
     assert rotary.chat.send("What is the travel budget and when does the Kyocera contract end?")
     wait_idle(qtbot, rotary)
-    asked = [r for r in rotary.fake["engine"].requests if isinstance(r, QuestionRequest)]
-    assert len(asked) == 1 and len(asked[0].documents) == 2
-    assert asked[0].index_path == str(rotary.history.passage_index)
-    prompt = model.requests[-1].messages[-1].content
+    asked = [r for r in model.requests if "\n\nQuestion: " in r.messages[-1].content]
+    assert len(asked) == 1 and asked[0].conversation_id == rotary.chat.conversation_id
+    assert not [r for r in rotary.fake["engine"].requests if isinstance(r, ChatRequest)]
+    prompt = asked[0].messages[-1].content            # passages of both, from the app's index
     assert "[budget.pdf, p. 2]" in prompt and "[contracts.pdf, p. 2]" in prompt
     assert any(p.startswith("Reading ") and "budget.pdf" in p for p in phases)
     answer = rotary.chat.messages[-1]
@@ -152,7 +153,8 @@ def test_a_conversation_without_documents_still_talks_to_the_model(qtbot, make_a
     rotary, model = app_with_documents(make_app, qtbot)
     assert rotary.chat.send("hello")
     wait_idle(qtbot, rotary)
-    assert not [r for r in rotary.fake["engine"].requests if isinstance(r, QuestionRequest)]
+    plain = [r for r in rotary.fake["engine"].requests if isinstance(r, ChatRequest)]
+    assert len(plain) == 1 and plain[0].documents is None
     assert model.requests == [] and rotary.chat.messages[-1].content
 
 

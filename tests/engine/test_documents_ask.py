@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
-from engine.api import (DocumentAnswered, DocumentProgress, LoadRequest, PassagesChosen,
-                        QuestionRequest, RequestFinished, StepRecord)
+from engine.api import (ChatMessage, ChatRequest, DocumentAnswered, DocumentProgress,
+                        DocumentScope, LoadRequest, PassagesChosen, RequestFinished, StepRecord)
 from engine.documents import citations
 from engine.documents.ask import QuestionAnswerer, wants_whole
 from engine.documents.cache import TextCache
@@ -52,7 +52,8 @@ def indexed(tmp_path, *paths):
 
 def ask(model, index_path, shas, question, **fields):
     events = []
-    request = QuestionRequest(question, shas, index_path, conversation_id=5, **fields)
+    request = ChatRequest((ChatMessage("user", question),), temperature=0.3, conversation_id=5,
+                          documents=DocumentScope(shas, index_path), **fields)
     answered = QuestionAnswerer(model, request, events.append, threading.Event()).run()
     return answered, events
 
@@ -183,7 +184,8 @@ def test_passages_fill_the_context_counted_with_the_models_tokenizer(tiny, tmp_p
     steps = [e for e in events if isinstance(e, StepRecord)]
     assert steps and steps[-1].prompt_tokens + 16 <= 1024            # the prompt fit
     assert steps[-1].prompt_tokens > 1024 * 0.5                       # and was filled
-    assert isinstance(events[-1], RequestFinished) and isinstance(events[-2], DocumentAnswered)
+    assert isinstance(events[-1], RequestFinished) and events[-1].document == answered
+    assert not [e for e in events if isinstance(e, DocumentAnswered)]     # only in the finish
     assert events[-1].conversation_id == 5 and answered.mode == "passages"
 
 

@@ -235,8 +235,8 @@ def test_the_command_line_summarises_on_the_server(server, tmp_path, capsys, mon
 
 
 def test_a_question_is_answered_by_the_server_from_passages_that_fit(server, tmp_path):
-    from engine.api import DocumentAnswered, PassagesChosen, QuestionRequest
-    from engine.api import RequestFinished
+    from engine.api import (ChatMessage, ChatRequest, DocumentAnswered, DocumentScope,
+                            PassagesChosen, RequestFinished)
     from engine.documents.cache import TextCache
     from engine.documents.extract import read_document
     from engine.documents.index import PassageIndex
@@ -248,10 +248,11 @@ def test_a_question_is_answered_by_the_server_from_passages_that_fit(server, tmp
     recorder = Recorder()
     engine = connected(server.url, recorder)
     try:
-        request = QuestionRequest("What does page 7 say about the printer?", (document.sha256,),
-                                  str(tmp_path / "index.sqlite"), max_tokens=16,
-                                  conversation_id=9)
-        engine.ask(request)
+        request = ChatRequest((ChatMessage("user", "What does page 7 say about the printer?"),),
+                              max_tokens=16, temperature=0.3, conversation_id=9,
+                              documents=DocumentScope((document.sha256,),
+                                                      str(tmp_path / "index.sqlite")))
+        engine.chat(request)
         while True:
             event = recorder.events.get(timeout=120)
             recorder.seen.append(event)
@@ -264,6 +265,8 @@ def test_a_question_is_answered_by_the_server_from_passages_that_fit(server, tmp
     mine = [e for e in recorder.seen if getattr(e, "request_id", None) == request.request_id]
     chosen = next(e for e in mine if isinstance(e, PassagesChosen))
     assert not chosen.whole and 0 < len(chosen.passages) < 12     # 12 pages do not fit 2,048
-    assert isinstance(mine[-2], DocumentAnswered) and mine[-1].conversation_id == 9
+    assert isinstance(mine[-1].document, DocumentAnswered) and mine[-1].conversation_id == 9
+    assert mine[-1].document.text == mine[-1].text and mine[-1].document.mode == "passages"
+    assert not [e for e in mine if isinstance(e, DocumentAnswered)]     # only in the finish
     steps = [e for e in mine if isinstance(e, StepRecord)]
     assert steps and all(s.on_server and s.context_used <= N_CTX for s in steps)
