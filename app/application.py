@@ -30,7 +30,7 @@ from app.settings import MODEL_FIELDS, Settings, SettingsStore
 from app.settings_dialog import SettingsDialog
 from app.settings_holder import SettingsHolder
 from app.theme import follow_os_theme
-from app.document_view import install_documents
+from app.document_view import install_documents, interface_language
 from app.wiring import connect_chat, connect_documents, connect_engine, connect_help
 from app.wizard import FirstRunWizard
 
@@ -52,7 +52,8 @@ class RotaryApp(QObject):
         follow_os_theme(qapp)
         self.history = HistoryStore(paths.history_db)
         self.bridge = EngineBridge(backend, loop)
-        self.chat = ChatController(self.history, self.bridge, self.notices)
+        self.chat = ChatController(self.history, self.bridge, self.notices,
+                                   lambda: interface_language(self.settings.current.language))
         self.window = MainWindow()
         self.loader = ModelLoader(self.bridge, self.notices, paths, self.settings)
         self.wizard: FirstRunWizard | None = None

@@ -246,8 +246,7 @@ class EngineBridge(QObject):
     failed = Signal(int, object)           # request id, EngineError
     vram_read = Signal(object)             # engine VramReading, or None when it cannot be read
     ram_read = Signal(object)              # bytes this process holds (measured), or None
-    document_event = Signal(object)        # DocumentInspected/Progress/Finished, PassagesChosen,
-                                           # DocumentAnswered (RequestFinished.document)
+    document_event = Signal(object)        # DocumentInspected/Progress/Finished, PassagesChosen
 
     def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
                  parent: QObject | None = None) -> None:
@@ -287,12 +286,6 @@ class EngineBridge(QObject):
             self.token.emit(event.request_id, event.text)
         self.stats.emit(event)
 
-    def _on_finished(self, event: RequestFinished) -> None:
-        if event.document is not None:
-            # until the chat controller reads RequestFinished.document
-            self.document_event.emit(event.document)
-        self.finished.emit(event)
-
     def _on_failed(self, event: RequestFailed) -> None:
         if event.request_id == self._load_id:
             self._load_id = None
@@ -317,7 +310,7 @@ class EngineBridge(QObject):
         ServerModelLoaded: _on_loaded,
         RequestStarted: lambda self, e: self.started.emit(e.request_id),
         StepRecord: _on_step,
-        RequestFinished: _on_finished,
+        RequestFinished: lambda self, e: self.finished.emit(e),
         RequestFailed: _on_failed,
         ModelUnloaded: lambda self, e: self._on_unloaded(),
         DocumentInspected: lambda self, e: self.document_event.emit(e),

@@ -10,16 +10,17 @@ service, never into an answer. How answers live and end: app/conversation/reques
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from engine.api import RequestFinished, StopReason
+from engine.api import DocumentProgress, PassagesChosen, RequestFinished, StopReason
 from engine.errors import EngineError, MessageTooLongError
 from app.chat_text import no_answer_text, queue_full_text, queued_text, waiting_text
 from app.conversation.delegate import Kept
 from app.conversation.requests import Answer, Engine, RequestEvents, RequestTracker
 from app.conversation.store import ConversationStore, StoreEvents, is_document
+from app.document_text import checked_answer_text, passages_text, progress_text
 from app.error_text import error_text
 from app.history import HistoryStore, StoredMessage
 from app.i18n import tr
@@ -61,9 +62,10 @@ class ChatController(QObject):
     shows, stop_everything = Kept("requests"), Kept("requests")
 
     def __init__(self, history: HistoryStore, bridge: Engine, notices: NotificationService,
+                 language: Callable[[], str] = lambda: "English",
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.notices = notices
+        self.notices, self.language = notices, language   # language: for document questions
         self.store = ConversationStore(history, StoreEvents(
             listed=self.conversations_changed.emit, added=self.message_added.emit,
             truncated=self._on_truncated, deleting=self._on_deleting),
@@ -195,7 +197,8 @@ class ChatController(QObject):
         assert conversation_id is not None
         try:
             answer = self.requests.ask(conversation_id, self.store.sent(),
-                                       self.store.think_for(conversation_id))
+                                       self.store.think_for(conversation_id),
+                                       self.store.document_scope(conversation_id, self.language))
         except EngineError as error:
             self.notices.engine_error(error)
             return False
@@ -314,6 +317,17 @@ class ChatController(QObject):
         if message is not None:
             self.store.save_answer(answer.conversation_id, message)
 
+    def on_document_event(self, event: object) -> None:
+        """An answer from documents: the pages it reads, in the status line while they are
+        read (the document flow's own requests are its own)."""
+        request_id = getattr(event, "request_id", None)
+        if request_id not in self.requests.answers or not self.requests.shows(request_id):
+            return
+        if isinstance(event, PassagesChosen):
+            self.phase_changed.emit(passages_text(event))
+        elif isinstance(event, DocumentProgress):
+            self.phase_changed.emit(progress_text(event))
+
     def on_finished(self, event: RequestFinished) -> None:
         stats = self.requests.finished_stats(event)
         answer = self.requests.live(event.request_id)
@@ -322,7 +336,8 @@ class ChatController(QObject):
                                            event.context.left_out)
             if start is not None:
                 self.window_moved.emit(start)
-        self._end(event.request_id, event.text, stats)
+        text = checked_answer_text(event.document) if event.document is not None else ""
+        self._end(event.request_id, text or event.text, stats)
 
     def _clear_error(self, conversation_id: int | None) -> None:
         """Its error no longer applies: answered, left or deleted."""

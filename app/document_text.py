@@ -7,7 +7,8 @@ them (app.messages.say), so the command line and the app can never say different
 
 from __future__ import annotations
 
-from engine.api import DocumentOverview, DocumentProgress, DocumentSummary
+from engine.api import (DocumentAnswered, DocumentOverview, DocumentProgress, DocumentSummary,
+                        PassagesChosen)
 from engine.messages import Msg, from_data, msg
 from app.markdown_render import close_open_fence
 from app.messages import say
@@ -63,3 +64,16 @@ def progress_text(event: DocumentProgress) -> str:
     """"Reading part 3 of 9… About 2 minutes left." """
     left = f" {say(event.left)}" if event.left is not None else ""
     return f"{say(event.message)}{left}"
+
+
+def passages_text(event: PassagesChosen) -> str:
+    """"Reading 4 passages from pages 2, 3 and 12…" while an answer from documents is read."""
+    return say(msg("documents.progress.reading_passages", n=len(event.passages),
+                   where=event.read.param("where")))
+
+
+def checked_answer_text(answered: DocumentAnswered) -> str:
+    """An answer from documents: its failed page references marked ("not found on p. 12"),
+    never removed, then what was read for it ("": it wrote nothing)."""
+    body = answered.marked(say).strip()
+    return f"{body}\n\n*{say(answered.read)}*" if body else ""

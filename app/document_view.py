@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLab
 
 from app.accessibility import announce
 from app.document_flow import SUPPORTED, DocumentFlow
-from app.document_questions import DocumentQuestions
 from app.document_shelf import ConversationDocuments, DocumentShelf
 from app.document_text import overview_text, progress_text, title_text
 from app.elided_label import ElidedLabel
@@ -255,7 +254,7 @@ def interface_language(choice: str) -> str:
 def install_documents(rotary) -> DocumentFlow:
     """Build the document card, the list of the conversation's documents, the Attach button
     and file drops into the chat pane; questions in a conversation with documents are
-    answered from them (app/document_questions.py)."""
+    answered from them (the chat request carries them, app/conversation/requests.py)."""
     language = lambda: interface_language(rotary.settings.current.language)  # noqa: E731
     flow = DocumentFlow(rotary.bridge, rotary.chat.store, rotary.chat.requests, rotary.notices,
                         language, rotary)
@@ -280,8 +279,6 @@ def install_documents(rotary) -> DocumentFlow:
     _connect(flow, panel)
     flow.overview_ready.connect(lambda _overview: panel.isVisible() and pane.input.setFocus(
         Qt.FocusReason.OtherFocusReason))
-    rotary.document_questions = DocumentQuestions(rotary.chat, rotary.bridge, rotary.history,
-                                                  language, rotary)
     pane.document_panel, pane.attach_button, flow.panel = panel, attach, panel
     pane.escape_handlers.insert(0, panel.escape)
     pane.document_shelf, rotary.shelved_documents = shelf, shelved

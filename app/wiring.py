@@ -25,6 +25,7 @@ def connect_answers(bridge: EngineBridge, chat: ChatController) -> None:
     bridge.thinking.connect(chat.on_thinking)
     bridge.finished.connect(chat.on_finished)
     bridge.failed.connect(chat.on_failed)
+    bridge.document_event.connect(chat.on_document_event)    # an answer from documents
 
 
 def connect_gauge_numbers(bridge: EngineBridge, chat: ChatController, gauge) -> None:
@@ -64,10 +65,9 @@ def connect_engine(rotary) -> None:
     bridge.finished.connect(rotary.remember_speed)
     # "Copy details" names the recipe of the model in use (app.notifications).
     bridge.model_loaded.connect(window.notice_bar.context.remember_model)
-    # Documents (app/document_view.py): summaries, and questions about them.
+    # Documents (app/document_view.py): summaries.
     bridge.document_event.connect(rotary.documents.on_event)
     bridge.failed.connect(rotary.documents.on_failed)
-    bridge.document_event.connect(rotary.document_questions.on_event)
     loader.started.connect(panel.on_started)
     loader.progress.connect(panel.on_progress)
     loader.fallback_explained.connect(panel.on_fallback)

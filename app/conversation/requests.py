@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Protocol
 
-from engine.api import RequestFinished, StopReason
+from engine.api import ChatMessage, ChatRequest, DocumentAnswered, DocumentScope, RequestFinished, \
+    StopReason
 from app.history import COMPLETE, WRITING, StoredMessage
 
 SAVE_INTERVAL_S = 1.0      # at most about this much streamed text is lost in a crash
@@ -46,9 +47,7 @@ class Wait(Enum):
 class Engine(Protocol):
     """What the tracker asks of the engine (app.bridge.EngineBridge)."""
 
-    def chat(self, messages: list[tuple[str, str]], temperature: float,
-             max_tokens: int = 1024, conversation_id: int | None = None,
-             think: bool | None = None, model_sampling: bool = False) -> int: ...
+    def chat(self, request: ChatRequest) -> int: ...
 
     def stop(self, request_id: int | None = None) -> None: ...
 
@@ -81,8 +80,6 @@ class Answer:
     saved_at: float = 0.0
     dropped: bool = False                   # replaced or its conversation deleted
     stop_reason: str = ""                   # RELOADED or CLOSED when the app stopped it
-    final_text: str = ""                    # replaces the streamed text at the end (checked
-    extra_stats: dict[str, Any] | None = None   # citations, app.document_questions), its stats
     thinking: str = ""                      # the model's thinking: shown apart, never sent back
     started: bool = False                   # the engine has begun it (not waiting its turn)
     sent: tuple[StoredMessage, ...] = ()    # the messages its prompt sent (window.py)
@@ -143,17 +140,6 @@ class RequestTracker:
     temperature: float = 0.7
     model_sampling: bool = True              # the model's own defaults (Settings)
 
-    def __post_init__(self) -> None:
-        # Who answers a prompt: the model directly, or (app.document_questions) the documents
-        # of the conversation first.
-        self.send_prompt: Callable[[list[tuple[str, str]], float, int | None, bool | None],
-                                   int] = self._to_model
-
-    def _to_model(self, prompt: list[tuple[str, str]], temperature: float,
-                  conversation_id: int | None, think: bool | None) -> int:
-        return self.engine.chat(prompt, temperature, conversation_id=conversation_id,
-                                think=think, model_sampling=self.model_sampling)
-
     @property
     def busy(self) -> bool:
         """Something is being written into the open conversation."""
@@ -184,13 +170,20 @@ class RequestTracker:
 
     # ---- asking ---------------------------------------------------------------------------
 
-    def ask(self, conversation_id: int, sent: tuple[StoredMessage, ...],
-            think: bool | None) -> Answer:
-        """Send the open conversation's messages; the answer streams into it. Raises
-        EngineError (e.g. no model yet)."""
-        prompt = [("system", self.system_prompt)] if self.system_prompt.strip() else []
-        request_id = self.send_prompt(prompt + [(m.role, m.content) for m in sent],
-                                      self.temperature, conversation_id, think)
+    def ask(self, conversation_id: int, sent: tuple[StoredMessage, ...], think: bool | None,
+            documents: DocumentScope | None = None) -> Answer:
+        """Send the open conversation's messages; the answer streams into it. With
+        ``documents`` the engine answers the last question from their passages and checks
+        its page references (RequestFinished.document). Raises EngineError (no model yet)."""
+        if not sent or sent[-1].role != "user":
+            documents = None                  # only a question is answered from documents
+        system = (ChatMessage("system", self.system_prompt),) if self.system_prompt.strip() \
+            else ()
+        request_id = self.engine.chat(ChatRequest(
+            system + tuple(ChatMessage(m.role, m.content) for m in sent),
+            temperature=self.temperature, conversation_id=conversation_id, think=think,
+            # as before: an answer from documents samples at the chosen temperature
+            model_sampling=self.model_sampling and documents is None, documents=documents))
         self.current = Answer(request_id, conversation_id, self.model_name, sent=sent)
         self.answers[request_id] = self.current
         self.report_activity()
@@ -279,7 +272,8 @@ class RequestTracker:
 
     def finished_stats(self, event: RequestFinished) -> dict[str, Any]:
         """What its answer keeps of the engine's numbers (the label under it, the gauge);
-        the engine's thinking, cleaned of markers, replaces the streamed one."""
+        the engine's thinking, cleaned of markers, replaces the streamed one; an answer from
+        documents keeps how it was read."""
         stats: dict[str, Any] = {"decode_tps": round(event.stats.decode_tps, 1),
                                  "generated_tokens": event.stats.generated_tokens,
                                  "stop_reason": event.stats.stop_reason}
@@ -288,6 +282,8 @@ class RequestTracker:
         answer = self.answers.get(event.request_id)
         if answer is not None and event.thinking:
             answer.thinking = event.thinking
+        if event.document is not None:
+            stats.update(document_stats(event.document))
         context = event.context
         if context is not None and answer is not None and not answer.dropped:
             if context.context_size:        # an office server may not say its size
@@ -306,18 +302,10 @@ class RequestTracker:
         self.report_activity()
         if answer is self.current:
             self.current = None
-        answer.text = answer.final_text or text or answer.text
-        stats.update(answer.extra_stats or {})
+        answer.text = text or answer.text
         if answer.stop_reason:
             stats["stop_reason"] = answer.stop_reason
         return answer
-
-    def annotate(self, request_id: int, text: str, stats: dict[str, Any]) -> None:
-        """The answer's final text and extra stats, known just before it finishes (an answer
-        from documents gets its citations marked and says what was read)."""
-        answer = self.answers.get(request_id)
-        if answer is not None:
-            answer.final_text, answer.extra_stats = text, stats
 
     # ---- stopping -------------------------------------------------------------------------
 
@@ -399,3 +387,15 @@ class RequestTracker:
         writes a new answer where it waits (it goes when that one ends)."""
         return self.queued is not None and not self.external_here() and not (
             self.queued.conversation_id == self.open_conversation() and self.current is not None)
+
+
+def document_stats(answered: DocumentAnswered) -> dict[str, Any]:
+    """What an answer from documents keeps of how it was read: the pages, and its page
+    references checked (the stats under the answer, the history)."""
+    checked = [c for c in answered.checks if c.status != "unchecked"]
+    return {"document_answer": {
+        "mode": answered.mode,
+        "read": [[p.document, p.label, p.page] for p in answered.passages],
+        "citations": {"checked": len(checked),
+                      "passed": sum(1 for c in checked if c.status == "found"),
+                      "not_found": [c.marker for c in checked if c.failed]}}}

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
+from engine.api import DocumentScope
 from app.conversation.requests import Answer
 
 from app.conversation.window import (TOO_LONG, conversation_context, moved_start, sent_messages,
@@ -92,6 +93,16 @@ class ConversationStore:
         """The messages the next prompt sends (older turns may have slid out; a message too
         long to read is never sent again)."""
         return tuple(sent_messages(self.messages, self.history.window_start(self.conversation_id)))
+
+    def document_scope(self, conversation_id: int,
+                       language: Callable[[], str]) -> DocumentScope | None:
+        """The documents a question in this conversation is answered from (None: it holds
+        none), in the interface's ``language`` for the words the model reads."""
+        documents = self.history.documents(conversation_id)
+        if not documents:
+            return None
+        return DocumentScope(tuple(d.sha256 for d in documents), str(self.history.passage_index),
+                             language=language())
 
     def document_index(self) -> int | None:
         """Index of the "Document:" message when the last exchange is a document and its

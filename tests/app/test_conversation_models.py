@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.api import ContextReport, RequestFinished, ResponseStats, StopReason
+from engine.api import (ChatMessage, ChatRequest, CitationCheck, ContextReport, DocumentAnswered,
+                        DocumentScope, PassageRef, RequestFinished, ResponseStats, StopReason)
+from engine.messages import msg
 from app.conversation import ConversationStore, RequestTracker, Wait
 from app.conversation.requests import RequestEvents
 from app.conversation.store import StoreEvents, title_from
@@ -17,14 +19,12 @@ class Engine:
     """Request ids from 1; ``waiting``: the ids the engine says wait their turn."""
 
     def __init__(self) -> None:
-        self.asked: list[dict] = []
+        self.asked: list[ChatRequest] = []
         self.stopped: list[int | None] = []
         self.waiting: set[int] = set()
 
-    def chat(self, messages, temperature, max_tokens=1024, conversation_id=None, think=None,
-             model_sampling=False) -> int:
-        self.asked.append({"messages": messages, "conversation_id": conversation_id,
-                           "think": think, "temperature": temperature})
+    def chat(self, request: ChatRequest) -> int:
+        self.asked.append(request)
         return len(self.asked)
 
     def stop(self, request_id: int | None = None) -> None:
@@ -79,14 +79,15 @@ def tracker(engine, store, heard):
                           model_ready=True)
 
 
-def _finished(request_id: int, text: str = "", left_out: int = 0) -> RequestFinished:
+def _finished(request_id: int, text: str = "", left_out: int = 0,
+              document: DocumentAnswered | None = None) -> RequestFinished:
     stats = ResponseStats(request_id=request_id, prompt_tokens=10, generated_tokens=5,
                           prompt_tps=100.0, decode_tps=20.04, ttft_s=0.1, total_s=0.5,
                           context_used=15, context_size=4096, stop_reason=StopReason.EOS,
                           thinking_tokens=2)
     return RequestFinished(request_id, text, stats, thinking="clean thought",
                            context=ContextReport(left_out=left_out, kept_tokens=300,
-                                                 context_size=4096))
+                                                 context_size=4096), document=document)
 
 
 # ---- the store ------------------------------------------------------------------------------
@@ -204,9 +205,12 @@ def test_an_answer_is_asked_with_the_system_prompt_and_reports_its_activity(
     store.add(StoredMessage("user", "Hi"))
     tracker.system_prompt, tracker.temperature = "Be brief.", 0.3
     answer = tracker.ask(conversation, store.sent(), True)
-    assert engine.asked == [{"messages": [("system", "Be brief."), ("user", "Hi")],
-                             "conversation_id": conversation, "think": True,
-                             "temperature": 0.3}]
+    request = engine.asked[-1]
+    assert request.messages == (ChatMessage("system", "Be brief."), ChatMessage("user", "Hi"))
+    assert (request.conversation_id, request.think, request.temperature) == (conversation, True,
+                                                                             0.3)
+    assert request.model_sampling and request.documents is None
+    assert answer.request_id == 1
     assert tracker.current is answer and tracker.busy and tracker.shows(answer.request_id)
     assert heard.said[-1] == ("activity", {conversation: "writing"})
     assert tracker.leave() is answer and not tracker.busy     # the user left it: it goes on
@@ -271,11 +275,11 @@ def test_the_end_of_an_answer_takes_the_engines_numbers_and_the_apps_labels(stor
     assert stats == {"decode_tps": 20.0, "generated_tokens": 5, "stop_reason": StopReason.EOS,
                      "thinking_tokens": 2, "context_tokens": 300, "context_size": 4096}
     assert answer.thinking == "clean thought"
-    tracker.annotate(answer.request_id, "checked text", {"document_answer": {"mode": "x"}})
     tracker.stop_everything()                                 # the model is being changed
-    ended = tracker.finish(answer.request_id, "text", stats)
-    assert ended is answer and ended.text == "checked text"
-    assert stats["stop_reason"] == StopReason.RELOADED and "document_answer" in stats
+    answer.text = "streamed"
+    ended = tracker.finish(answer.request_id, "", stats)
+    assert ended is answer and ended.text == "streamed"       # the engine's text, else streamed
+    assert stats["stop_reason"] == StopReason.RELOADED
     assert tracker.current is None and not tracker.answers
     assert tracker.finish(answer.request_id, "", {}) is None  # ended once
 
@@ -308,3 +312,38 @@ def test_write_again_drops_the_answer_being_written(store, tracker, engine):
     assert tracker.drop_current() is answer and answer.dropped
     assert engine.stopped == [answer.request_id] and tracker.current is None
     assert tracker.drop_current() is None
+
+
+def test_a_question_in_a_conversation_with_documents_carries_them(store, history, tracker,
+                                                                  engine):
+    conversation = store.create("Budget")
+    store.add(StoredMessage("user", "What is the travel budget?"))
+    assert store.document_scope(conversation, lambda: "Korean") is None   # none yet
+    history.add_document(conversation, ConversationDocument("aa11", "budget.pdf", "/b.pdf", {}))
+    history.add_document(conversation, ConversationDocument("bb22", "plan.pdf", "/p.pdf", {}))
+    scope = store.document_scope(conversation, lambda: "Korean")
+    assert scope == DocumentScope(("aa11", "bb22"), str(history.passage_index), "Korean")
+    tracker.ask(conversation, store.sent(), None, scope)
+    request = engine.asked[-1]
+    assert request.documents == scope and not request.model_sampling
+    assert request.messages[-1] == ChatMessage("user", "What is the travel budget?")
+    store.add(StoredMessage("assistant", "48,250 EUR."))
+    tracker.ask(conversation, store.sent(), None, scope)     # no question last: plain chat
+    assert engine.asked[-1].documents is None
+
+
+def test_an_answer_from_documents_keeps_how_it_was_read(store, tracker):
+    answer = tracker.ask(store.create("Budget"), (StoredMessage("user", "Budget?"),), None)
+    passage = PassageRef("budget.pdf", "aa11", "p. 2", 2, 40, 1.5)
+    checks = (CitationCheck("[p. 2]", 10, 16, "budget.pdf", msg("documents.page_ref", page=2),
+                            "found", ("48250",), ("48250",)),
+              CitationCheck("[p. 9]", 30, 36, "budget.pdf", msg("documents.page_ref", page=9),
+                            "not_found", ("7",), ()))
+    answered = DocumentAnswered(answer.request_id, answer.conversation_id, "text", (passage,),
+                                checks, msg("documents.read_for_answer",
+                                            where=msg("documents.pages_ref", pages="2")),
+                                "passages")
+    stats = tracker.finished_stats(_finished(answer.request_id, "text", document=answered))
+    assert stats["document_answer"] == {
+        "mode": "passages", "read": [["budget.pdf", "p. 2", 2]],
+        "citations": {"checked": 2, "passed": 1, "not_found": ["[p. 9]"]}}

@@ -175,7 +175,7 @@ def test_a_scanned_page_is_read_by_ocr_and_the_list_says_so(qtbot, make_app, tmp
 
 
 def test_the_not_found_note_is_in_the_interface_language(qtbot, make_app, tmp_path, qapp):
-    from app.document_questions import answer_text
+    from app.document_text import checked_answer_text as answer_text
     from app.i18n import I18N_DIR
     from engine.api import CitationCheck, DocumentAnswered
     from engine.messages import msg
