@@ -117,7 +117,8 @@ class ChatController(QObject):
         if answer.text:
             self.answer_piece.emit(answer.text)
         self._show_busy(True, tr("Writing the answer…") if answer.text
-                        else self._waiting_words(answer) or tr("Reading your message…"))
+                        else waiting_text(self.requests.waiting(answer))
+                        or tr("Reading your message…"))
 
     def _on_deleting(self, conversation_id: int) -> None:
         self.requests.drop_conversation(conversation_id)
@@ -139,18 +140,12 @@ class ChatController(QObject):
             return self._queue(text)                                      # document here
         if not text or self.requests.busy or not self._model_is_ready():
             return False
-        if self.store.conversation_id is None:
-            self.store.create(text)
-        else:
-            self.store.name_from_question(text)      # "New chat": named by its question
-        self.store.add(StoredMessage("user", text))
+        self.store.add_question(text)
         return self._ask()
 
     def _queue(self, text: str) -> bool:
-        """Enter (or Send) while an answer is written, or a document read, in this
-        conversation: the message waits, is said to wait under the conversation until it
-        goes, and goes when that ends, as chat apps that queue a follow-up do. Stop ends the
-        answer now, so it goes at once; "Don't send" takes it back (``cancel_queued``)."""
+        """Sent while an answer is written, or a document read, here: it waits, said under the
+        conversation, and goes when that ends (at once after Stop); "Don't send" takes it back."""
         if not self.requests.queue(text):     # one waits already: this one stays in the box
             self.phase_changed.emit(queue_full_text(self.requests.external_here()))
             return False
@@ -205,12 +200,9 @@ class ChatController(QObject):
         self.answer_started.emit(len(self.store.messages))
         # Queued behind another answer (another conversation's, or one still stopping): said
         # at once, until its turn comes.
-        self._show_busy(True, self._waiting_words(answer) or tr("Reading your message…"))
+        self._show_busy(True, waiting_text(self.requests.waiting(answer))
+                        or tr("Reading your message…"))
         return True
-
-    def _waiting_words(self, answer: Answer) -> str:
-        """"Waiting for the other answer…" while ``answer`` waits its turn, else ""."""
-        return waiting_text(self.requests.waiting(answer))
 
     def stop(self) -> None:
         """Stop what is being written into the open conversation (the Stop button)."""
@@ -369,8 +361,9 @@ class ChatController(QObject):
         if shown and answer.thinking:
             self.thinking_changed.emit(answer.thinking, True)
         message = self.store.end_answer(answer, stats)
-        if message is None and not answer.dropped:
-            self._no_answer(answer, stats)
+        if message is None and not answer.dropped and self.requests.gave_nothing(answer, stats):
+            self.notices.warning(no_answer_text(self.model_facts, self.on_server),
+                                 f"request {answer.request_id}: {stats}")
         if message is not None and stats["stop_reason"] != StopReason.FAILED:
             self._clear_error(answer.conversation_id)    # answered: an earlier error is stale
             if answer.conversation_id == self.store.conversation_id and "context_size" in stats:
@@ -385,14 +378,3 @@ class ChatController(QObject):
                 self.message_updated.emit(index, message)
         if self.requests.waits_in(answer.conversation_id):
             self._send_queued()
-
-    def _no_answer(self, answer: Answer, stats: dict[str, Any]) -> None:
-        """The model ended at once (not stopped, not failed): say so, with the likely why."""
-        if stats["stop_reason"] in (StopReason.STOPPED, StopReason.RELOADED, StopReason.CLOSED,
-                                    StopReason.FAILED):
-            return
-        log.warning("the model gave no answer: request %d, %s tokens, stop reason %s, "
-                    "text %r", answer.request_id, stats.get("generated_tokens"),
-                    stats["stop_reason"], answer.text[:80])
-        self.notices.warning(no_answer_text(self.model_facts, self.on_server),
-                             f"request {answer.request_id}: {stats}")

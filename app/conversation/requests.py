@@ -24,6 +24,7 @@ request bound the same way, and follows the same rules:
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 from enum import Enum
@@ -33,6 +34,7 @@ from engine.api import ChatMessage, ChatRequest, DocumentAnswered, DocumentScope
     StopReason
 from app.history import COMPLETE, WRITING, StoredMessage
 
+log = logging.getLogger("rotary.chat")
 SAVE_INTERVAL_S = 1.0      # at most about this much streamed text is lost in a crash
 # What a conversation in the list is doing (RequestTracker.activity).
 WRITING_NOW, WAITING = "writing", "waiting"
@@ -306,6 +308,18 @@ class RequestTracker:
         if answer.stop_reason:
             stats["stop_reason"] = answer.stop_reason
         return answer
+
+    @staticmethod
+    def gave_nothing(answer: Answer, stats: dict[str, Any]) -> bool:
+        """An answer kept nothing although the model ended by itself (not stopped, not
+        failed): the user is told, with the likely why; the log says what the model did."""
+        if stats["stop_reason"] in (StopReason.STOPPED, StopReason.RELOADED, StopReason.CLOSED,
+                                    StopReason.FAILED):
+            return False
+        log.warning("the model gave no answer: request %d, %s tokens, stop reason %s, "
+                    "text %r", answer.request_id, stats.get("generated_tokens"),
+                    stats["stop_reason"], answer.text[:80])
+        return True
 
     # ---- stopping -------------------------------------------------------------------------
 

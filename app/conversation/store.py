@@ -146,6 +146,14 @@ class ConversationStore:
             self.history.rename(conversation_id, title.strip())
             self.events.listed()
 
+    def add_question(self, text: str) -> None:
+        """The user's message: the conversation it creates is named by it."""
+        if self.conversation_id is None:
+            self.create(text)
+        else:
+            self.name_from_question(text)
+        self.add(StoredMessage("user", text))
+
     def name_from_question(self, text: str) -> None:
         """A conversation named for a document that never joined it is named by its first
         question ("New chat" otherwise)."""

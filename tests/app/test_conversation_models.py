@@ -347,3 +347,12 @@ def test_an_answer_from_documents_keeps_how_it_was_read(store, tracker):
     assert stats["document_answer"] == {
         "mode": "passages", "read": [["budget.pdf", "p. 2", 2]],
         "citations": {"checked": 2, "passed": 1, "not_found": ["[p. 9]"]}}
+
+
+def test_only_an_answer_the_model_ended_itself_counts_as_no_answer(store, tracker, caplog):
+    answer = tracker.ask(store.create("A"), (), None)
+    for reason in (StopReason.STOPPED, StopReason.RELOADED, StopReason.CLOSED,
+                   StopReason.FAILED):
+        assert not tracker.gave_nothing(answer, {"stop_reason": reason})
+    assert tracker.gave_nothing(answer, {"stop_reason": StopReason.EOS, "generated_tokens": 3})
+    assert "the model gave no answer" in caplog.text          # the log says what it did
