@@ -60,10 +60,14 @@ class DocumentFlow(QObject):
 
     def __init__(self, bridge: DocumentEngine, conversations: Conversations, requests: Requests,
                  notices: NotificationService, language: Callable[[], str],
+                 index_path: str | None = None, model_loading: Callable[[], bool] = lambda: False,
                  parent: QObject | None = None) -> None:
+        """``index_path``: where passages are indexed (their own file); ``model_loading``:
+        app.loading's flag (documents attached meanwhile wait for the model)."""
         super().__init__(parent)
         self.bridge, self.notices, self.language = bridge, notices, language
         self.conversations, self.requests = conversations, requests
+        self.index_path, self.model_loading = index_path, model_loading
         self.path: str | None = None
         self.overview: DocumentOverview | None = None
         self.last_folder = ""            # where the file chooser opens next time
@@ -77,11 +81,9 @@ class DocumentFlow(QObject):
         # Several files at once (app.document_shelf): each one's outcome, (name, problem or
         # ""), said together at the end rather than each notice replacing the last.
         self.outcomes: list[tuple[str, str]] | None = None
-        self.index_path: str | None = None   # where passages are indexed (their own file)
         # Attached while the model loads (a moment after the wizard's Finish): read, into the
-        # conversation then open, once it is ready. ``model_loading``: app.loading's flag.
+        # conversation then open, once it is ready.
         self.held: list[str] = []
-        self.model_loading: Callable[[], bool] = lambda: False
 
     @property
     def conversation_id(self) -> int | None:

@@ -257,8 +257,8 @@ def install_documents(rotary) -> DocumentFlow:
     answered from them (the chat request carries them, app/conversation/requests.py)."""
     language = lambda: interface_language(rotary.settings.current.language)  # noqa: E731
     flow = DocumentFlow(rotary.bridge, rotary.chat.store, rotary.chat.requests, rotary.notices,
-                        language, rotary)
-    flow.index_path = str(rotary.history.passage_index)
+                        language, str(rotary.history.passage_index),
+                        lambda: rotary.loader.loading, rotary)
     pane = rotary.window.chat
     panel = DocumentPanel(rotary.bridge.summary_presets())
     pane.layout().insertWidget(pane.layout().count() - 1, panel)     # above the message box
@@ -269,7 +269,6 @@ def install_documents(rotary) -> DocumentFlow:
                                        "text)"), lambda: choose_files(pane, flow, shelved))
     pane.button_column.insertWidget(0, attach)
     QShortcut(QKeySequence("Ctrl+O"), pane, lambda: choose_files(pane, flow, shelved))
-    flow.model_loading = lambda: rotary.loader.loading
     rotary.loader.ready.connect(shelved.read_held)      # after the app marks the model ready
     rotary.loader.failed.connect(flow.load_failed)
     drops = FileDropFilter(shelved.attach, pane)
