@@ -44,11 +44,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 async def run(qapp: QApplication, args: argparse.Namespace, instance: SingleInstance) -> int:
     from app.application import RotaryApp      # after QApplication: widgets need it
+    from app.wiring import connect_process     # with the app it connects
     loop = asyncio.get_running_loop()
     rotary = RotaryApp(qapp, loop, real_backend(), default_paths())
-    instance.activation_requested.connect(rotary.window.bring_to_front)
     closed = asyncio.Event()
-    rotary.window.closed.connect(closed.set)
+    connect_process(instance, rotary.window, closed.set)
     rotary.start(autoload=not args.no_model, wizard=not args.no_wizard)
     if args.quit_after_shown:
         print("WINDOW_SHOWN", flush=True)

@@ -250,7 +250,8 @@ class EngineBridge(QObject):
                                            # DocumentAnswered
 
     def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, *,
+                 measured_speed: Callable[[str, str], Any] | None = None) -> None:
         super().__init__(parent)
         self._backend = backend
         self._loop = loop
@@ -265,7 +266,7 @@ class EngineBridge(QObject):
         self._handoff = MainThreadHandoff(self)
         # (model path, preset) -> the (low, high) writing speed measured on this computer, or
         # None (app.measured_speed); read by the model check on a worker thread.
-        self.measured_speed: Callable[[str, str], Any] | None = None
+        self.measured_speed = measured_speed
 
     # ---- engine thread → GUI thread ---------------------------------------------------
 

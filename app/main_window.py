@@ -3,8 +3,10 @@ the right, notices on top. It only arranges widgets; behaviour is wired in app.w
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QFrame, QLabel, QMainWindow, QScrollArea, QSizePolicy, QSplitter,
                                QVBoxLayout, QWidget)
 
@@ -16,6 +18,9 @@ from app.loading import LoadingPanel
 from app.notification_bar import NotificationBar
 from app.theme import window_icon
 
+if TYPE_CHECKING:
+    from app.document_view import DocumentWidgets
+
 
 SIDE_SHARE = 0.2       # at most this share of the width for each side column
 DEFAULT_SIZE = (1180, 760)
@@ -24,7 +29,7 @@ DEFAULT_SIZE = (1180, 760)
 class MainWindow(QMainWindow):
     closed = Signal()
 
-    def __init__(self) -> None:
+    def __init__(self, documents: DocumentWidgets | None = None) -> None:
         super().__init__()
         self.setWindowTitle(tr("Rotary"))
         self.setAccessibleName(tr("Rotary"))
@@ -43,6 +48,12 @@ class MainWindow(QMainWindow):
         self._build()
         self.actions: dict[str, QAction] = {}
         self._build_menus()
+        # The document card, list and Attach button (app.document_view), when documents are used.
+        self.documents = documents
+        self.open_documents = QShortcut(QKeySequence("Ctrl+O"), self.chat)
+        if documents is not None:
+            self._place_documents(documents)
+            self._chain_focus(documents)
 
     def _build(self) -> None:
         middle = QWidget()
@@ -80,6 +91,45 @@ class MainWindow(QMainWindow):
         column.setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget "
                              "{ background: transparent; }")
         return column
+
+    def _place_documents(self, documents: DocumentWidgets) -> None:
+        """The card above the message box, the list above the messages, Attach first in the
+        button column; files dropped anywhere on the chat (the message box included)."""
+        pane = self.chat
+        layout = pane.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertWidget(layout.count() - 1, documents.panel)
+        layout.insertWidget(layout.indexOf(pane.scroll), documents.shelf)
+        pane.button_column.insertWidget(0, documents.attach)
+        for widget in (pane, pane.input, pane.scroll.viewport()):
+            widget.setAcceptDrops(True)
+            widget.installEventFilter(documents.drops)
+
+    def _chain_focus(self, documents: DocumentWidgets) -> None:
+        """Tab follows the screen: the conversation, the document card, "Don't send" on a
+        waiting message, the message box, Attach, Send (or Stop), the notice's buttons, then
+        the conversation list. The gauge's sections are not in the Tab cycle (Tab wandered
+        into the side panel's text): Ctrl+Shift+G goes there, and the arrow keys move
+        between them."""
+        pane, bar, listing, panel = self.chat, self.notice_bar, self.conversations, documents.panel
+        order = [pane.scroll, panel.question, panel.preset, panel.summarize_button,
+                 panel.cancel_button, panel.stop_button, panel.drop_button, pane.queued_cancel,
+                 pane.input, documents.attach,
+                 pane.send_button, pane.stop_button, bar.copy_button, bar.close_button,
+                 listing.new_button, listing.search, listing.items, listing.rename_button,
+                 listing.delete_button, pane.scroll]
+        for first, second in zip(order, order[1:]):
+            QWidget.setTabOrder(first, second)
+
+    def focus_gauge(self) -> None:
+        """Go → live numbers (Ctrl+Shift+G): the gauge's first section."""
+        self.gauge.first_section().setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def keep_typing_focus(self) -> None:
+        """A document's card offers its choices: focus stays in the message box (on
+        Summarise, a second Enter started a summary by accident)."""
+        if self.documents is not None and self.documents.panel.isVisible():
+            self.chat.input.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def balance_columns(self) -> None:
         """The chat stays the widest column: on every resize each side column gets a fifth

@@ -139,7 +139,7 @@ def test_an_older_history_gains_the_thinking_column_and_keeps_its_messages(tmp_p
 
 
 def _summarise(qtbot, rotary, path):
-    panel = rotary.window.chat.document_panel
+    panel = rotary.document_widgets.panel
     assert rotary.documents.open_file(str(path))
     qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
     assert rotary.documents.summarize("short")
