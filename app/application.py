@@ -123,7 +123,7 @@ class RotaryApp(QObject):
         """Chat → Think before answering: the open conversation's choice, else the model's
         default; enabled only where the template takes the choice (Qwen3.x, gpt-oss, …)."""
         fmt = self.loaded_format
-        action = self.window.actions["think"]
+        action = self.window.menu_actions["think"]
         chosen = self.chat.think_for(self.chat.conversation_id)
         action.blockSignals(True)
         action.setEnabled(fmt is not None and fmt.can_switch and self.policy.thinking is None)
@@ -286,6 +286,9 @@ class RotaryApp(QObject):
             self.export_to(Path(path))
 
     def export_to(self, path: Path) -> None:
+        if self.chat.conversation_id is None:
+            self.notices.info(tr("There is no conversation to export yet."))
+            return
         title = self.history.title(self.chat.conversation_id)
         try:
             path.write_text(conversation_to_markdown(title, self.chat.messages), encoding="utf-8")

@@ -90,8 +90,9 @@ class DocumentShelf(QFrame):
     def show_documents(self, documents: list[ConversationDocument]) -> None:
         while self.rows.count():
             item = self.rows.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = None if item is None else item.widget()
+            if widget is not None:
+                widget.deleteLater()
         self.labels, self.remove_buttons = [], []
         rows = [self._row(document) for document in documents]
         for row in rows:

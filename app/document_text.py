@@ -7,13 +7,15 @@ them (app.messages.say), so the command line and the app can never say different
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.api import DocumentOverview, DocumentProgress, DocumentSummary
 from engine.messages import Msg, from_data, msg
 from app.markdown_render import close_open_fence
 from app.messages import say
 
 
-def title_text(title) -> str:
+def title_text(title: object) -> str:
     """A summary style's title (a catalogue message) in the interface's language."""
     return say(title) if isinstance(title, Msg) else str(title)
 
@@ -37,7 +39,7 @@ def stored_overview_text(data: dict) -> str:
     return " ".join(say(m) for m in said if m is not None)
 
 
-def _message(data) -> Msg | None:
+def _message(data: Any) -> Msg | None:
     """A saved message, or None where a later Rotary's code is unknown here."""
     try:
         return from_data(data) if data else None

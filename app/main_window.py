@@ -3,12 +3,13 @@ the right, notices on top. It only arranges widgets; behaviour is wired in app.w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QFrame, QLabel, QMainWindow, QScrollArea, QSizePolicy, QSplitter,
-                               QVBoxLayout, QWidget)
+from PySide6.QtGui import (QAction, QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent,
+                           QShortcut)
+from PySide6.QtWidgets import (QFrame, QLabel, QMainWindow, QMenu, QMessageBox, QScrollArea,
+                               QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
 from app.chat_view import ChatPane
 from app.conversation_list import ConversationList
@@ -46,10 +47,11 @@ class MainWindow(QMainWindow):
         self.model_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.statusBar().addPermanentWidget(self.model_label, 1)
         self._build()
-        self.actions: dict[str, QAction] = {}
+        self.menu_actions: dict[str, QAction] = {}
         self._build_menus()
         # The document card, list and Attach button (app.document_view), when documents are used.
         self.documents = documents
+        self.help_box: QMessageBox | None = None       # Help's open text (app.help)
         self.open_documents = QShortcut(QKeySequence("Ctrl+O"), self.chat)
         if documents is not None:
             self._place_documents(documents)
@@ -96,12 +98,12 @@ class MainWindow(QMainWindow):
         """The card above the message box, the list above the messages, Attach first in the
         button column; files dropped anywhere on the chat (the message box included)."""
         pane = self.chat
-        layout = pane.layout()
-        assert isinstance(layout, QVBoxLayout)
+        layout = cast(QVBoxLayout, pane.layout())
+        scroll = cast(QScrollArea, pane.scroll)       # its name hides QWidget.scroll()
         layout.insertWidget(layout.count() - 1, documents.panel)
-        layout.insertWidget(layout.indexOf(pane.scroll), documents.shelf)
+        layout.insertWidget(layout.indexOf(scroll), documents.shelf)
         pane.button_column.insertWidget(0, documents.attach)
-        for widget in (pane, pane.input, pane.scroll.viewport()):
+        for widget in (pane, pane.input, scroll.viewport()):
             widget.setAcceptDrops(True)
             widget.installEventFilter(documents.drops)
 
@@ -112,12 +114,13 @@ class MainWindow(QMainWindow):
         into the side panel's text): Ctrl+Shift+G goes there, and the arrow keys move
         between them."""
         pane, bar, listing, panel = self.chat, self.notice_bar, self.conversations, documents.panel
-        order = [pane.scroll, panel.question, panel.preset, panel.summarize_button,
+        scroll = cast(QScrollArea, pane.scroll)       # its name hides QWidget.scroll()
+        order: list[QWidget] = [scroll, panel.question, panel.preset, panel.summarize_button,
                  panel.cancel_button, panel.stop_button, panel.drop_button, pane.queued_cancel,
                  pane.input, documents.attach,
                  pane.send_button, pane.stop_button, bar.copy_button, bar.close_button,
                  listing.new_button, listing.search, listing.items, listing.rename_button,
-                 listing.delete_button, pane.scroll]
+                 listing.delete_button, scroll]
         for first, second in zip(order, order[1:]):
             QWidget.setTabOrder(first, second)
 
@@ -144,7 +147,7 @@ class MainWindow(QMainWindow):
         right = int(min(self.gauge.MAX_WIDTH, max(self.gauge.MIN_WIDTH, side)))
         self.splitter.setSizes([left, max(0, total - left - right), right])
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         # After this event the layouts give the splitter its new width; balance then.
         QTimer.singleShot(0, self.balance_columns)
@@ -181,12 +184,13 @@ class MainWindow(QMainWindow):
         self._add(help_menu, "help_log", tr("Open the &log folder"), None)
         self._add(help_menu, "help_about", tr("&About Rotary"), None)
 
-    def _add(self, menu, key: str, text: str, shortcut) -> QAction:
+    def _add(self, menu: QMenu, key: str, text: str,
+             shortcut: QKeySequence | QKeySequence.StandardKey | None) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(shortcut)
         menu.addAction(action)
-        self.actions[key] = action
+        self.menu_actions[key] = action
         return action
 
     def set_model_text(self, text: str) -> None:
@@ -200,7 +204,7 @@ class MainWindow(QMainWindow):
         self.raise_()
         self.activateWindow()
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.closed.emit()
         super().closeEvent(event)
 

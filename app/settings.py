@@ -225,9 +225,10 @@ class SettingsStore:
         return LoadedSettings(settings, tuple(problems))
 
     def _start_over(self, exc: Exception) -> LoadedSettings:
-        backup = self.path.with_name(f"{self.path.name}.bad-{int(time.time())}")
+        kept = self.path.with_name(f"{self.path.name}.bad-{int(time.time())}")
+        backup: Path | None = kept
         try:
-            os.replace(self.path, backup)
+            os.replace(self.path, kept)
         except OSError:
             backup = None
         message = tr("Your settings file could not be read, so the default settings "

@@ -107,7 +107,8 @@ DARK = Palette(
 def system_scheme() -> Qt.ColorScheme:
     """What the OS says: light, dark or unknown (unknown is drawn light)."""
     app = QGuiApplication.instance()
-    return Qt.ColorScheme.Unknown if app is None else app.styleHints().colorScheme()
+    return app.styleHints().colorScheme() if isinstance(app, QGuiApplication) \
+        else Qt.ColorScheme.Unknown
 
 
 def is_dark() -> bool:

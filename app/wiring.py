@@ -170,8 +170,11 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
     chat.message_added.connect(pane.add_message)
     chat.answer_started.connect(pane.start_answer)
     chat.answer_piece.connect(pane.add_piece)
-    chat.thinking_changed.connect(lambda text, done: pane.streaming is not None
-                                  and pane.streaming.set_thinking(text, done))
+    def show_thinking(text: str, done: bool) -> None:
+        if pane.streaming is not None:
+            pane.streaming.set_thinking(text, done)
+
+    chat.thinking_changed.connect(show_thinking)
     chat.answer_done.connect(pane.finish_answer)
     chat.truncated.connect(pane.truncate)
     chat.window_moved.connect(pane.show_window_start)
@@ -216,7 +219,7 @@ def connect_app(rotary: Rotary) -> None:
 def connect_actions(rotary: Rotary) -> None:
     """The menus' actions and their shortcuts."""
     window, chat = rotary.window, rotary.chat
-    actions = window.actions
+    actions = window.menu_actions
     actions["new_chat"].triggered.connect(chat.new_chat)
     actions["export"].triggered.connect(rotary.ask_export)
     actions["settings"].triggered.connect(rotary.open_settings)
@@ -285,7 +288,7 @@ def connect_document_card(flow: DocumentFlow, widgets: DocumentWidgets) -> None:
 
 def connect_help(rotary: Rotary) -> None:
     """Help (F1): the guide, where models come from, the log folder, About."""
-    window, actions = rotary.window, rotary.window.actions
+    window, actions = rotary.window, rotary.window.menu_actions
 
     def show(title: str, text: str) -> None:
         window.help_box = help_texts.show_text(window, title, text)

@@ -120,7 +120,7 @@ def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app
               bar.copy_button, bar.close_button, listing.new_button, listing.search,
               listing.items]
     assert _tab_through(qtbot, pane.input, len(wanted)) == wanted
-    rotary.window.actions["focus_gauge"].trigger()
+    rotary.window.menu_actions["focus_gauge"].trigger()
     qtbot.waitUntil(sections[0].hasFocus)
     for section in sections[1:]:
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Down)

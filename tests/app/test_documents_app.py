@@ -442,7 +442,7 @@ def test_write_again_on_a_summary_of_a_moved_document_keeps_it(qtbot, make_app, 
     wait_idle(qtbot, rotary)
     path.unlink()
     before = [m.content for m in rotary.history.messages(rotary.chat.conversation_id)]
-    rotary.window.actions["regenerate"].trigger()
+    rotary.window.menu_actions["regenerate"].trigger()
     assert "no longer at" in rotary.notices.history[-1].message
     assert [m.content for m in rotary.history.messages(rotary.chat.conversation_id)] == before
     assert len(docs.requests) == 2 and not rotary.chat.busy

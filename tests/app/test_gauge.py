@@ -145,7 +145,7 @@ def test_focus_on_a_gauge_section_is_drawn(qtbot, make_app):
     rotary.window.activateWindow()
     section = rotary.window.gauge.first_section()
     before = section.grab().toImage()
-    rotary.window.actions["focus_gauge"].trigger()
+    rotary.window.menu_actions["focus_gauge"].trigger()
     qtbot.waitUntil(section.hasFocus, timeout=2000)
     after = section.grab().toImage()
     highlight = section.palette().highlight().color()

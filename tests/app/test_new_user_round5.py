@@ -108,7 +108,7 @@ def test_help_menu_with_f1_about_and_the_log_folder(qtbot, make_app, monkeypatch
     try:
         rotary = make_app()
         wait_ready(qtbot, rotary)
-        window, actions = rotary.window, rotary.window.actions
+        window, actions = rotary.window, rotary.window.menu_actions
         titles = [menu.title() for menu in window.menuBar().findChildren(type(
             window.menuBar().actions()[0].menu()))]
         assert "&Help" in titles, titles
