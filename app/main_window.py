@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QFrame, QLabel, QMainWindow, QMenu, QMessageBox, 
 from app.chat_view import ChatPane
 from app.conversation_list import ConversationList
 from app.gauge import GaugeWidget
+from app.help import show_text
 from app.i18n import tr
 from app.loading import LoadingPanel
 from app.notification_bar import NotificationBar
@@ -123,6 +124,10 @@ class MainWindow(QMainWindow):
                  listing.delete_button, scroll]
         for first, second in zip(order, order[1:]):
             QWidget.setTabOrder(first, second)
+
+    def show_help(self, title: str, text: str) -> None:
+        """A Help text beside the chat, open until closed (app.help)."""
+        self.help_box = show_text(self, title, text)
 
     def focus_gauge(self) -> None:
         """Go → live numbers (Ctrl+Shift+G): the gauge's first section."""

@@ -289,10 +289,7 @@ def connect_document_card(flow: DocumentFlow, widgets: DocumentWidgets) -> None:
 def connect_help(rotary: Rotary) -> None:
     """Help (F1): the guide, where models come from, the log folder, About."""
     window, actions = rotary.window, rotary.window.menu_actions
-
-    def show(title: str, text: str) -> None:
-        window.help_box = help_texts.show_text(window, title, text)
-
+    show = window.show_help
     actions["help_guide"].triggered.connect(
         lambda: show(tr("Getting started"), help_texts.guide_text()))
     actions["help_models"].triggered.connect(
