@@ -357,7 +357,7 @@ def run_linter(python: pathlib.Path) -> int:
 
 
 def run_type_checker(python: pathlib.Path) -> int:
-    """mypy on engine/ with the strictness stated in pyproject.toml ([tool.mypy]); like the
+    """mypy on engine/ and app/ with the strictness stated in pyproject.toml ([tool.mypy]); like the
     linter, a finding fails the test command after the tests have run."""
     print("+ mypy", flush=True)
     code = subprocess.call([str(python), "-m", "mypy"], cwd=ROOT)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication
 from app.bridge import (BACKEND_PROBE_FLAG, DEVICE_LIST_FLAG, list_devices_child,
                         probe_backend_child, real_backend)
 from app.paths import default_paths
-from app.selftest import ENGINE_CHECK_FLAG, engine_check_child
+from app.selftest import ENGINE_CHECK_FLAG, Check, engine_check_child, run_checks
 from app.single_instance import SingleInstance
 from app.theme import set_taskbar_identity
 
@@ -44,11 +44,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 async def run(qapp: QApplication, args: argparse.Namespace, instance: SingleInstance) -> int:
     from app.application import RotaryApp      # after QApplication: widgets need it
+    from app.wiring import connect_process     # with the app it connects
     loop = asyncio.get_running_loop()
     rotary = RotaryApp(qapp, loop, real_backend(), default_paths())
-    instance.activation_requested.connect(rotary.window.bring_to_front)
     closed = asyncio.Event()
-    rotary.window.closed.connect(closed.set)
+    connect_process(instance, rotary.window, closed.set)
     rotary.start(autoload=not args.no_model, wizard=not args.no_wizard)
     if args.quit_after_shown:
         print("WINDOW_SHOWN", flush=True)
@@ -112,11 +112,42 @@ def setup_logging(log_file: Path) -> None:
     logging.getLogger("rotary.llama").setLevel(logging.INFO)
 
 
+def widget_application() -> QApplication:
+    """The process's QApplication, made here unless one exists (windows need a widget one)."""
+    qapp = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(qapp, QApplication)
+    return qapp
+
+
+def check_window(qapp: QApplication) -> Check:
+    """The main window builds and shows (Qt plugins, styles, translations are bundled)."""
+    from app.i18n import I18N_DIR, LANGUAGES          # GUI parts only when asked
+    from app.main_window import MainWindow
+    from app.theme import STYLE_SHEET, apply_theme
+
+    missing = [str(p) for p in (*(I18N_DIR / f"rotary_{code}.qm" for code in LANGUAGES
+                                  if code != "en"), STYLE_SHEET) if not p.exists()]
+    if missing:
+        return Check("window", False, "missing resources: " + ", ".join(missing))
+    try:
+        apply_theme(qapp)
+        window = MainWindow()
+        window.show()
+        qapp.processEvents()
+        shown = window.isVisible()
+        window.close()
+        window.deleteLater()
+    except Exception as exc:         # noqa: BLE001 - a broken install shows up here
+        return Check("window", False, f"could not be shown: {exc!r}")
+    if not shown:
+        return Check("window", False, "did not become visible")
+    return Check("window", True, f"Qt {qapp.platformName()}")
+
+
 def self_test() -> int:
     """Offscreen: the checks of app.selftest plus the window, one verdict line, exit code."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    qapp = QApplication.instance() or QApplication(sys.argv[:1])
-    from app.selftest import check_window, run_checks   # after QApplication: widgets
+    qapp = widget_application()
     report = run_checks(default_paths(), extra=(lambda: check_window(qapp),))
     logging.getLogger("rotary.selftest").info("%s", report.verdict())
     print(report.verdict(), flush=True)
@@ -136,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(default_paths().log_file)
     if args.self_test:
         return self_test()
-    qapp = QApplication.instance() or QApplication(sys.argv[:1])
+    qapp = widget_application()
     qapp.setApplicationName("Rotary")
     set_taskbar_identity(qapp)
     qapp.setQuitOnLastWindowClosed(False)      # we quit once our own cleanup has run

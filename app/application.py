@@ -7,16 +7,23 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from engine.api import ServerModelLoaded, StopReason
+from engine.api import ModelLoaded, RequestFinished, ServerModelLoaded, StopReason
 from engine.errors import EngineError
-from app.bridge import EngineBackend, EngineBridge
+from engine.model.facts import ModelFacts
+from engine.recipe import Recipe
+from app.bridge import EngineBackend, EngineBridge, HardwareInfo
 from app.chat_controller import ChatController
 from app.chat_text import conversation_to_markdown
+from app.document_flow import DocumentFlow
+from app.document_shelf import ConversationDocuments
+from app.document_view import DocumentWidgets, interface_language
 from app.history import HistoryStore
 from app.i18n import install_translator, tr, uninstall_translators
 from app.loading import ModelLoader
@@ -30,9 +37,10 @@ from app.settings import MODEL_FIELDS, Settings, SettingsStore
 from app.settings_dialog import SettingsDialog
 from app.settings_holder import SettingsHolder
 from app.theme import follow_os_theme
-from app.document_view import install_documents, interface_language
-from app.wiring import connect_chat, connect_documents, connect_engine, connect_help
+from app.wiring import connect_settings_dialog, connect_wizard, wire
 from app.wizard import FirstRunWizard
+
+log = logging.getLogger("rotary.documents")
 
 
 class RotaryApp(QObject):
@@ -51,69 +59,70 @@ class RotaryApp(QObject):
         self.translators = install_translator(qapp, loaded.settings.language)
         follow_os_theme(qapp)
         self.history = HistoryStore(paths.history_db)
-        self.bridge = EngineBridge(backend, loop)
-        self.chat = ChatController(self.history, self.bridge, self.notices,
-                                   lambda: interface_language(self.settings.current.language))
-        self.window = MainWindow()
-        self.loader = ModelLoader(self.bridge, self.notices, paths, self.settings)
-        self.wizard: FirstRunWizard | None = None
-        self.hardware = None              # engine HardwareInfo once probed
-        self.loaded_facts = None          # ModelFacts of the model in use
-        self.loaded_recipe = None         # and its Recipe
         self.speeds = MeasuredSpeeds(paths.measured_speeds)
-        self.bridge.measured_speed = self.speeds.range_for
-        self._wire()
-        self.documents = install_documents(self)       # app/document_view.py
-        connect_documents(self.chat, self.documents)
-        connect_engine(self)                           # every bridge -> GUI connection
-        connect_help(self)                             # Help (F1)
+        self.bridge = EngineBridge(backend, loop, measured_speed=self.speeds.range_for)
+        self.chat = ChatController(self.history, self.bridge, self.notices, self.language)
+        self.document_widgets = DocumentWidgets(self.bridge.summary_presets())
+        self.window = MainWindow(self.document_widgets)
+        self.loader = ModelLoader(self.bridge, self.notices, paths, self.settings)
+        self._build_documents()
+        self.wizard: FirstRunWizard | None = None
+        self.hardware: HardwareInfo | None = None     # once probed
+        self.loaded_facts: ModelFacts | None = None   # of the model in use (None: on a server)
+        self.loaded_recipe: Recipe | None = None      # and its Recipe
+        self.loaded_sampling: object | None = None     # engine SamplingDefaults
+        # engine ChatFormat (can_switch, can_think, thinks_by_default): not an engine.api type
+        self.loaded_format: Any = None
+        wire(self)                                     # every connection: app/wiring.py
+        self._tidy_passage_index()
         self._set_model_ready(False, tr("No model loaded"))
         self._apply_chat_settings(self.settings.current)
         self._report_startup_problems(loaded.problems)
         self._apply_policy()
 
-    # ---- wiring --------------------------------------------------------------------------
+    def _build_documents(self) -> None:
+        """The document flow (summaries) and the conversation's documents; questions in a
+        conversation with documents carry them in the chat request (app/conversation)."""
+        self.documents = DocumentFlow(self.bridge, self.chat.store, self.chat.requests,
+                                      self.notices, self.language,
+                                      str(self.history.passage_index),
+                                      lambda: self.loader.loading, self)
+        self.shelved_documents = ConversationDocuments(
+            self.documents, self.chat, self.history, self.document_widgets.shelf, self)
 
-    def _wire(self) -> None:
-        connect_chat(self.chat, self.window)
-        self.notices.posted.connect(self.window.notice_bar.show_notice)
-        self.notices.withdrawn.connect(self.window.notice_bar.withdraw)
-        self._wire_gauge()
-        self.chat.conversations_changed.connect(self.refresh_conversations)
-        self.window.conversations.search_changed.connect(lambda _text:
-                                                         self.refresh_conversations())
-        self.loader.ready.connect(self._on_model_ready)
-        self.loader.started.connect(self._on_model_loading)
-        self.loader.failed.connect(lambda: self._set_model_ready(False, tr("No model loaded")))
-        self.loader.choose_model_requested.connect(self.open_wizard)
-        self.settings.changed.connect(self._on_settings_changed)
-        self._wire_actions()
+    def language(self) -> str:
+        """The interface language by its English name, for documents' summaries and answers."""
+        return interface_language(self.settings.current.language)
 
-    def _wire_gauge(self) -> None:
-        """The gauge shows the current model and conversation only: reset on a switch."""
-        gauge = self.window.gauge
-        self.loader.started.connect(gauge.reset_model)
-        self.chat.conversation_opened.connect(gauge.reset_conversation)
-        # "Memory left": what the open conversation takes as its next turn sends it.
-        self.chat.context_changed.connect(gauge.on_conversation_context)
-        # An answer shown again when its conversation is reopened: its numbers count again.
-        self.chat.answer_started.connect(lambda _index: gauge.follow(self.chat.current))
+    def _tidy_passage_index(self) -> None:
+        """Passages of documents no conversation holds any more leave the index (at start)."""
+        try:
+            gone = self.bridge.forget_unused_documents(
+                str(self.history.passage_index), self.history.document_hashes(),
+                moved_from=str(self.history.path))     # where earlier versions kept passages
+            if gone:
+                log.info("removed %d documents no conversation holds from the passage index",
+                         gone)
+        except Exception:  # a cleanup: the next start tries again
+            log.warning("could not tidy the passage index", exc_info=True)
 
-    def remember_model(self, event) -> None:
+    # ---- reactions to the model ----------------------------------------------------------
+
+    def remember_model(self, event: ModelLoaded | ServerModelLoaded) -> None:
         """engine.api.ModelLoaded, or ServerModelLoaded (no file, no recipe here)."""
         self.loaded_facts = getattr(event, "facts", None)       # None: on the office server
         self.loaded_recipe = getattr(event, "recipe", None)
         self.chat.model_facts = self.loaded_facts
         self.chat.on_server = isinstance(event, ServerModelLoaded)
-        self.loaded_sampling = getattr(event, "sampling", None)   # engine SamplingDefaults
-        self.loaded_format = getattr(event, "chat_format", None)  # engine ChatFormat
-        self._show_think()
+        self.loaded_sampling = getattr(event, "sampling", None)
+        self.loaded_format = getattr(event, "chat_format", None)
+        self.show_think()
 
-    def _show_think(self) -> None:
+    def show_think(self) -> None:
         """Chat → Think before answering: the open conversation's choice, else the model's
         default; enabled only where the template takes the choice (Qwen3.x, gpt-oss, …)."""
-        fmt = getattr(self, "loaded_format", None)
-        action = self.window.actions["think"]
+        fmt = self.loaded_format
+        action = self.window.menu_actions["think"]
         chosen = self.chat.think_for(self.chat.conversation_id)
         action.blockSignals(True)
         action.setEnabled(fmt is not None and fmt.can_switch and self.policy.thinking is None)
@@ -121,36 +130,17 @@ class RotaryApp(QObject):
             fmt.thinks_by_default if chosen is None else chosen)))
         action.blockSignals(False)
 
-    def _think_chosen(self, on: bool) -> None:
+    def think_chosen(self, on: bool) -> None:
         self.chat.set_think(on)
 
-    def remember_speed(self, event) -> None:
+    def remember_speed(self, event: RequestFinished) -> None:
         """Each whole answer's writing speed on this computer, for the model check."""
         stats = event.stats
-        if self.loaded_recipe is None or self.chat.on_server or \
+        if self.loaded_recipe is None or self.loaded_facts is None or self.chat.on_server or \
                 stats.stop_reason not in (StopReason.EOS, StopReason.LENGTH):
             return
         self.speeds.add(self.loaded_facts.path, self.loaded_recipe.preset,
                         stats.generated_tokens, stats.decode_tps)
-
-    def _wire_actions(self) -> None:
-        actions, window = self.window.actions, self.window
-        actions["new_chat"].triggered.connect(self.chat.new_chat)
-        actions["export"].triggered.connect(self.ask_export)
-        actions["settings"].triggered.connect(self.open_settings)
-        actions["wizard"].triggered.connect(self.open_wizard)
-        actions["quit"].triggered.connect(window.close)
-        actions["stop"].triggered.connect(self.chat.stop)
-        actions["regenerate"].triggered.connect(self.chat.regenerate)
-        actions["edit_last"].triggered.connect(self.edit_last_message)
-        actions["copy_last"].triggered.connect(self.copy_last_answer)
-        actions["think"].toggled.connect(self._think_chosen)
-        self.chat.conversation_opened.connect(lambda _messages: self._show_think())
-        actions["focus_input"].triggered.connect(window.chat.input.setFocus)
-        actions["focus_search"].triggered.connect(window.conversations.search.setFocus)
-        actions["focus_list"].triggered.connect(window.conversations.items.setFocus)
-        actions["focus_gauge"].triggered.connect(
-            lambda: window.gauge.first_section().setFocus(Qt.FocusReason.ShortcutFocusReason))
 
     # ---- start and stop -------------------------------------------------------------------
 
@@ -205,12 +195,15 @@ class RotaryApp(QObject):
             self.notices.warning(sentence, details)
         self.chat.think_policy = self.policy.thinking
 
-    def _on_model_loading(self, name: str, is_demo: bool) -> None:
+    def on_model_loading(self, name: str, is_demo: bool) -> None:
         self._set_model_ready(False, tr("Loading: {name}").format(name=name))
 
-    def _on_model_ready(self, name: str, is_demo: bool) -> None:
+    def on_model_ready(self, name: str, is_demo: bool) -> None:
         self.chat.model_name = name
         self._set_model_ready(True, tr("Model: {name}").format(name=name))
+
+    def on_model_failed(self) -> None:
+        self._set_model_ready(False, tr("No model loaded"))
 
     def _set_model_ready(self, ready: bool, text: str) -> None:
         self.chat.model_ready = ready
@@ -222,7 +215,7 @@ class RotaryApp(QObject):
         self.chat.model_sampling = settings.model_sampling
         self.chat.system_prompt = settings.system_prompt
 
-    def _on_settings_changed(self, old: Settings, new: Settings) -> None:
+    def on_settings_changed(self, old: Settings, new: Settings) -> None:
         self._apply_chat_settings(new)
         if any(getattr(old, name) != getattr(new, name) for name in MODEL_FIELDS):
             self.reload_model()
@@ -247,18 +240,15 @@ class RotaryApp(QObject):
             self.wizard.close()
         self.wizard = FirstRunWizard(self.bridge, self.notices, self.paths, self.window,
                                      policy=self.policy)
-        self.wizard.completed.connect(self._on_wizard_completed)
-        self.wizard.finished.connect(self._on_wizard_finished)
-        self.wizard.server_requested.connect(self.open_settings)
-        self.wizard.finished.connect(self.wizard.chooser.withdraw_problem)
+        connect_wizard(self.wizard, self)
         self.wizard.open()
         return self.wizard
 
-    def _on_wizard_finished(self, _code: int) -> None:
+    def wizard_finished(self, code: int) -> None:
         """Cancelled or not, do not open it by itself again: Settings can re-run it."""
         self.settings.update(first_run_done=True)
 
-    def _on_wizard_completed(self, model_path: str, preset: str) -> None:
+    def wizard_completed(self, model_path: str, preset: str) -> None:
         self.settings.update(model_path=model_path, preset=preset, first_run_done=True)
 
     def open_settings(self) -> SettingsDialog:
@@ -267,16 +257,14 @@ class RotaryApp(QObject):
             self.settings.current, self.bridge, self.notices, self.window,
             has_gpu=None if self.hardware is None else bool(self.hardware.gpus),
             model_has_experts=None if facts is None else bool(facts.n_expert),
-            model_sampling="server" if self.chat.on_server
-            else getattr(self, "loaded_sampling", None), policy=self.policy)
+            model_sampling="server" if self.chat.on_server else self.loaded_sampling,
+            policy=self.policy)
         dialog.show_fitted(self.hardware)
-        dialog.accepted.connect(lambda: self._apply_dialog(dialog))
-        dialog.finished.connect(dialog.chooser.withdraw_problem)
-        dialog.rerun_setup_requested.connect(self.open_wizard)
+        connect_settings_dialog(dialog, self)
         dialog.open()
         return dialog
 
-    def _apply_dialog(self, dialog: SettingsDialog) -> None:
+    def apply_dialog(self, dialog: SettingsDialog) -> None:
         before = self.settings.current
         self.settings.replace_all(dialog.result_settings())
         # A new key for the same server changes no setting, but the connection needs it.
@@ -297,6 +285,9 @@ class RotaryApp(QObject):
             self.export_to(Path(path))
 
     def export_to(self, path: Path) -> None:
+        if self.chat.conversation_id is None:
+            self.notices.info(tr("There is no conversation to export yet."))
+            return
         title = self.history.title(self.chat.conversation_id)
         try:
             path.write_text(conversation_to_markdown(title, self.chat.messages), encoding="utf-8")

@@ -23,7 +23,7 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, cast
 
 from PySide6.QtCore import QObject, Signal
 
@@ -207,9 +207,12 @@ def words_per_token() -> float:
     return facade.WORDS_PER_TOKEN
 
 
-def _missing_part(function: Callable[..., Any], *args: Any) -> Any:
-    """Run ``function``; a part of the engine that cannot be imported is a plain message."""
+def _missing_part(function: Callable[..., Any] | None, *args: Any) -> Any:
+    """Run ``function``; a part of the engine that cannot be imported (or that this back-end
+    lacks: None) is a plain message."""
     try:
+        if function is None:
+            raise ImportError("not part of this back-end")
         return function(*args)
     except ImportError as exc:
         raise EngineError(tr("A part of Rotary is missing or damaged. Please reinstall "
@@ -224,8 +227,9 @@ def _settle(future: asyncio.Future, work: Future) -> None:
     if work.cancelled():        # Rotary is closing (shutdown cancels work not yet begun)
         future.cancel()
         return
-    if work.exception() is not None:
-        future.set_exception(work.exception())
+    error = work.exception()
+    if error is not None:
+        future.set_exception(error)
     else:
         future.set_result(work.result())
 
@@ -249,7 +253,8 @@ class EngineBridge(QObject):
     document_event = Signal(object)        # DocumentInspected/Progress/Finished, PassagesChosen
 
     def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, *,
+                 measured_speed: Callable[[str, str], Any] | None = None) -> None:
         super().__init__(parent)
         self._backend = backend
         self._loop = loop
@@ -264,7 +269,7 @@ class EngineBridge(QObject):
         self._handoff = MainThreadHandoff(self)
         # (model path, preset) -> the (low, high) writing speed measured on this computer, or
         # None (app.measured_speed); read by the model check on a worker thread.
-        self.measured_speed: Callable[[str, str], Any] | None = None
+        self.measured_speed = measured_speed
 
     # ---- engine thread → GUI thread ---------------------------------------------------
 
@@ -275,7 +280,8 @@ class EngineBridge(QObject):
     def _dispatch(self, event: Any) -> None:
         if self._closed:
             return
-        handler = self._HANDLERS.get(type(event))
+        handler = cast("Callable[[EngineBridge, Any], None] | None",
+                       self._HANDLERS.get(type(event)))
         if handler is not None:
             handler(self, event)
 
@@ -356,6 +362,8 @@ class EngineBridge(QObject):
 
     async def server_models(self, connection: Any) -> list[str]:
         config = self._server_config(connection)
+        if self._backend.list_server_models is None:
+            raise EngineError(tr("This copy of Rotary cannot use an office server."))
         entries = await self._in_worker(self._backend.list_server_models, config)
         return [entry.id for entry in entries]
 
@@ -467,10 +475,11 @@ class EngineBridge(QObject):
         placement = None if loaded is None else loaded.placement
         if placement is None or loaded is None or loaded.recipe.preset != preset or \
                 os.path.realpath(loaded.facts.path) != os.path.realpath(path) or \
-                not sum(device.total_bytes for device in placement.devices):
+                not sum(device.total_bytes for device in placement.devices) or \
+                placement.message is None:
             return ""             # not this model, or no buffer sizes were logged: unknown
         return tr("Measured now that it is loaded: {placed}").format(
-            placed=say(loaded.placement.message))
+            placed=say(placement.message))
 
     async def find_models(self, folders: list[str], preset: str | None = None,
                           advanced: Mapping[str, int] | None = None) -> list[FoundChoice]:

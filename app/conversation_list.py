@@ -23,7 +23,7 @@ class ConversationList(QWidget):
     delete_requested = Signal(int)
     search_changed = Signal(str)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.activity: dict[int, str] = {}       # app.chat_controller.ChatController.activity
         self.search = QLineEdit()
@@ -96,7 +96,7 @@ class ConversationList(QWidget):
         """Highlight the open conversation; None (a new chat) highlights nothing."""
         self.items.blockSignals(True)
         self.items.clearSelection()
-        self.items.setCurrentItem(None)
+        self.items.setCurrentItem(None)  # type: ignore[call-overload]  # Qt takes none
         for row in range(self.items.count()):
             item = self.items.item(row)
             if item.data(Qt.ItemDataRole.UserRole) == conversation_id:

@@ -11,12 +11,13 @@ listed document (the chat request carries them: app/conversation/requests.py).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
                                QSizePolicy, QToolButton, QVBoxLayout, QWidget)
 
-from engine.api import DocumentOverview
+from engine.api import DocumentOverview, DocumentSummary
 from engine.messages import to_data
 from app.document_flow import DocumentFlow
 from app.document_text import stored_overview_text
@@ -33,7 +34,7 @@ class DocumentLine(QWidget):
     small window cut what it holds short ("about 3,6…"); each line is cut only when the
     window is narrower still, and the whole text is in the tooltip."""
 
-    def __init__(self, name: str, said: str, parent=None) -> None:
+    def __init__(self, name: str, said: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.full_text = f"{name} — {said}" if said else name
         self.setToolTip(self.full_text)
@@ -57,14 +58,14 @@ class DocumentShelf(QFrame):
     """"Documents in this conversation": one line per document, with its Summarise button and
     a ✕ that takes it off the list."""
 
+    summarise_requested = Signal(str)    # path of the document to bring the card back for
     remove_requested = Signal(str)       # sha256 of the document to take off the list
 
-    def __init__(self, summarise, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("documentShelf")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAccessibleName(tr("Documents in this conversation"))
-        self.summarise = summarise
         self.heading = QLabel(tr("Documents in this conversation (questions search them all):"))
         self.heading.setWordWrap(True)
         holder = QWidget()
@@ -89,8 +90,9 @@ class DocumentShelf(QFrame):
     def show_documents(self, documents: list[ConversationDocument]) -> None:
         while self.rows.count():
             item = self.rows.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = None if item is None else item.widget()
+            if widget is not None:
+                widget.deleteLater()
         self.labels, self.remove_buttons = [], []
         rows = [self._row(document) for document in documents]
         for row in rows:
@@ -108,7 +110,7 @@ class DocumentShelf(QFrame):
         label.setAccessibleName(tr("Document {name}").format(name=document.name))
         button = QPushButton(tr("Summarise…"))
         button.setAccessibleName(tr("Summarise {name}").format(name=document.name))
-        button.clicked.connect(lambda _=False, path=document.path: self.summarise(path))
+        button.clicked.connect(lambda _=False, path=document.path: self.summarise_requested.emit(path))
         remove = QToolButton()             # a small ✕, as on a mail's attachment: the row stays narrow
         remove.setText("✕")
         remove.setAccessibleName(tr("Remove {name} from this conversation").format(name=document.name))
@@ -123,18 +125,22 @@ class DocumentShelf(QFrame):
         return row
 
 
-class ConversationDocuments(QObject):
-    """Keeps the shelf in step with the open conversation; reads dropped files in turn."""
+class OpenConversation(Protocol):
+    """The chat as the list sees it: which conversation is open."""
 
-    def __init__(self, flow: DocumentFlow, chat, history: HistoryStore, shelf: DocumentShelf,
-                 parent: QObject | None = None) -> None:
+    @property
+    def conversation_id(self) -> int | None: ...
+
+
+class ConversationDocuments(QObject):
+    """Keeps the shelf in step with the open conversation; reads dropped files in turn.
+    app.wiring.connect_document_shelf connects it to the flow, the chat and the shelf."""
+
+    def __init__(self, flow: DocumentFlow, chat: OpenConversation, history: HistoryStore,
+                 shelf: DocumentShelf, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.flow, self.chat, self.history, self.shelf = flow, chat, history, shelf
         self.waiting: list[str] = []
-        flow.overview_ready.connect(self._read)
-        flow.done.connect(self._failed_or_finished)
-        chat.conversation_opened.connect(lambda _messages: self.refresh())
-        shelf.remove_requested.connect(self.remove)
 
     def attach(self, paths: list[str]) -> bool:
         """Read ``paths`` one after another into the open conversation (or a new one)."""
@@ -149,7 +155,7 @@ class ConversationDocuments(QObject):
         self._next()
         return self.flow.path is not None
 
-    def read_held(self, *_ready) -> None:
+    def read_held(self, *_ready: object) -> None:
         """The model is ready: the documents attached while it loaded are read now."""
         self.attach(self.flow.release())
 
@@ -159,10 +165,11 @@ class ConversationDocuments(QObject):
             self.history.remove_document(self.chat.conversation_id, sha256)
         self.refresh()
 
-    def refresh(self) -> None:
+    def refresh(self, *_opened: object) -> None:
         self.shelf.show_documents(self.history.documents(self.chat.conversation_id))
 
-    def _read(self, overview: DocumentOverview) -> None:
+    def read(self, overview: DocumentOverview) -> None:
+        """The flow read a document: it joins the open conversation's list; on to the next."""
         conversation = self.flow.conversation_id
         if conversation is not None and overview.sha256 and self.flow.path:
             self.history.add_document(conversation, ConversationDocument(
@@ -172,7 +179,7 @@ class ConversationDocuments(QObject):
         self.refresh()
         self._next()
 
-    def _failed_or_finished(self, summary) -> None:
+    def failed_or_finished(self, summary: DocumentSummary | None) -> None:
         if summary is None:           # this file failed (the notice says why): on to the next
             self._next()
         self.refresh()

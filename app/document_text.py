@@ -7,6 +7,8 @@ them (app.messages.say), so the command line and the app can never say different
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.api import (DocumentAnswered, DocumentOverview, DocumentProgress, DocumentSummary,
                         PassagesChosen)
 from engine.messages import Msg, from_data, msg
@@ -14,7 +16,7 @@ from app.markdown_render import close_open_fence
 from app.messages import say
 
 
-def title_text(title) -> str:
+def title_text(title: object) -> str:
     """A summary style's title (a catalogue message) in the interface's language."""
     return say(title) if isinstance(title, Msg) else str(title)
 
@@ -38,7 +40,7 @@ def stored_overview_text(data: dict) -> str:
     return " ".join(say(m) for m in said if m is not None)
 
 
-def _message(data) -> Msg | None:
+def _message(data: Any) -> Msg | None:
     """A saved message, or None where a later Rotary's code is unknown here."""
     try:
         return from_data(data) if data else None

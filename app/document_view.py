@@ -1,20 +1,21 @@
 """The document card above the message box, the Attach button and file drops on the chat.
 
-``install_documents`` builds them into the existing chat pane and connects them to a
-``DocumentFlow``; the chat pane itself knows nothing about documents.
+``DocumentWidgets`` builds them; the main window places them in the chat pane and
+app.wiring connects them to a ``DocumentFlow``; the chat pane itself knows nothing about
+documents.
 """
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
+from typing import Any, Callable
 
 import platformdirs
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
+from engine.api import DocumentOverview, DocumentProgress
 from app.accessibility import announce
 from app.document_flow import SUPPORTED, DocumentFlow
 from app.document_shelf import ConversationDocuments, DocumentShelf
@@ -22,10 +23,8 @@ from app.document_text import overview_text, progress_text, title_text
 from app.elided_label import ElidedLabel
 from app.i18n import LANGUAGES, resolve_language, tr
 
-log = logging.getLogger("rotary.documents")
 
-
-def _button(text: str, accessible: str, slot) -> QPushButton:
+def _button(text: str, accessible: str, slot: Callable[[], None]) -> QPushButton:
     button = QPushButton(text)
     button.setAccessibleName(accessible)
     button.clicked.connect(slot)
@@ -37,7 +36,7 @@ class DocumentPanel(QFrame):
     cancel_requested = Signal()
     stop_requested = Signal()
 
-    def __init__(self, presets: list[tuple[str, str]], parent=None) -> None:
+    def __init__(self, presets: list[tuple[str, Any]], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("documentPanel")
         self.setFrameShape(QFrame.Shape.StyledPanel)
@@ -64,7 +63,7 @@ class DocumentPanel(QFrame):
         self.overview_line = ""         # what the document holds, said in the card
         self.hide()
 
-    def _build_options(self, presets: list[tuple[str, str]]) -> QWidget:
+    def _build_options(self, presets: list[tuple[str, Any]]) -> QWidget:
         """Style, question and buttons one under the other: the card fits the chat column
         of a 640-px window (in one row it widened the window and cut the question short)."""
         row = QWidget()
@@ -159,7 +158,7 @@ class DocumentPanel(QFrame):
         self._reveal()
         announce(self.found, why)
 
-    def show_overview(self, overview, preset: str = "short", question: str = "",
+    def show_overview(self, overview: DocumentOverview, preset: str = "short", question: str = "",
                       replacing: bool = False) -> None:
         """``replacing``: Edit on a "Document:" message (its summary will be replaced)."""
         self.title.setText(overview.name)
@@ -173,7 +172,7 @@ class DocumentPanel(QFrame):
         self.running.hide()
         self.waiting.hide()
         self._reveal()
-        # Focus stays where the user types (app.document_view.install_documents puts it in
+        # Focus stays where the user types (MainWindow.keep_typing_focus puts it in
         # the message box): on Summarise, a second Enter started a summary by accident.
         announce(self.found, self.found.text())
 
@@ -199,7 +198,7 @@ class DocumentPanel(QFrame):
         self.here = here
         self.setVisible(here and self.in_use)
 
-    def show_progress(self, event) -> None:
+    def show_progress(self, event: DocumentProgress) -> None:
         self.bar.setRange(0, max(1, event.parts))
         self.bar.setValue(event.parts_done)
         self.status.setText(progress_text(event))
@@ -215,33 +214,31 @@ class DocumentPanel(QFrame):
             return True
         return False
 
-    def close_panel(self, *_args) -> None:
+    def close_panel(self, *_args: object) -> None:
         self.in_use, self.overview_line = False, ""
         self.waiting.hide()
         self.hide()
 
 
 class FileDropFilter(QObject):
-    """Accepts files dropped on the chat (the message box included) and reads them in turn."""
+    """Accepts files dropped on the chat (the message box included): ``files_dropped``."""
 
-    def __init__(self, attach, parent=None) -> None:
-        super().__init__(parent)
-        self.attach = attach
+    files_dropped = Signal(list)         # local paths, in the order dropped
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
         if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and _dropped_files(event):
-            event.acceptProposedAction()
+            event.acceptProposedAction()        # type: ignore[attr-defined]
             return True
         if kind == QEvent.Type.Drop and _dropped_files(event):
-            event.acceptProposedAction()
-            self.attach(_dropped_files(event))
+            event.acceptProposedAction()        # type: ignore[attr-defined]
+            self.files_dropped.emit(_dropped_files(event))
             return True
         return False
 
 
-def _dropped_files(event) -> list[str]:
-    mime = event.mimeData()
+def _dropped_files(event: QEvent) -> list[str]:
+    mime = event.mimeData()                     # type: ignore[attr-defined]
     if mime is None or not mime.hasUrls():
         return []
     return [url.toLocalFile() for url in mime.urls() if url.isLocalFile()]
@@ -251,84 +248,18 @@ def interface_language(choice: str) -> str:
     return LANGUAGES.get(resolve_language(choice), "English")
 
 
-def install_documents(rotary) -> DocumentFlow:
-    """Build the document card, the list of the conversation's documents, the Attach button
-    and file drops into the chat pane; questions in a conversation with documents are
-    answered from them (the chat request carries them, app/conversation/requests.py)."""
-    language = lambda: interface_language(rotary.settings.current.language)  # noqa: E731
-    flow = DocumentFlow(rotary.bridge, rotary.chat.store, rotary.chat.requests, rotary.notices,
-                        language, str(rotary.history.passage_index),
-                        lambda: rotary.loader.loading, rotary)
-    pane = rotary.window.chat
-    panel = DocumentPanel(rotary.bridge.summary_presets())
-    pane.layout().insertWidget(pane.layout().count() - 1, panel)     # above the message box
-    shelf = DocumentShelf(flow.open_file)
-    pane.layout().insertWidget(pane.layout().indexOf(pane.scroll), shelf)   # above the messages
-    shelved = ConversationDocuments(flow, rotary.chat, rotary.history, shelf, rotary)
-    attach = _button(tr("Attach…"), tr("Add documents to ask about or summarise (PDF, Word, "
-                                       "text)"), lambda: choose_files(pane, flow, shelved))
-    pane.button_column.insertWidget(0, attach)
-    QShortcut(QKeySequence("Ctrl+O"), pane, lambda: choose_files(pane, flow, shelved))
-    rotary.loader.ready.connect(shelved.read_held)      # after the app marks the model ready
-    rotary.loader.failed.connect(flow.load_failed)
-    drops = FileDropFilter(shelved.attach, pane)
-    for widget in (pane, pane.input, pane.scroll.viewport()):
-        widget.setAcceptDrops(True)
-        widget.installEventFilter(drops)
-    _connect(flow, panel)
-    flow.overview_ready.connect(lambda _overview: panel.isVisible() and pane.input.setFocus(
-        Qt.FocusReason.OtherFocusReason))
-    pane.document_panel, pane.attach_button, flow.panel = panel, attach, panel
-    pane.escape_handlers.insert(0, panel.escape)
-    pane.document_shelf, rotary.shelved_documents = shelf, shelved
-    _forget_unused(rotary)
-    chain_focus(rotary.window, panel, attach)
-    return flow
+class DocumentWidgets:
+    """The document card, the list of the conversation's documents, the Attach button and
+    the file-drop filter. The main window places them in the chat pane
+    (app.main_window); app.wiring connects them to the document flow."""
 
-
-def chain_focus(window, panel: DocumentPanel, attach: QPushButton) -> None:
-    """Tab follows the screen: the conversation, the document card, "Don't send" on a waiting
-    message, the message box, Attach, Send (or Stop), the notice's buttons, then the
-    conversation list. The gauge's sections
-    are not in the Tab cycle (Tab wandered into the side panel's text): Ctrl+Shift+G goes
-    there, and the arrow keys move between them."""
-    pane, bar, listing = window.chat, window.notice_bar, window.conversations
-    order = [pane.scroll, panel.question, panel.preset, panel.summarize_button,
-             panel.cancel_button, panel.stop_button, panel.drop_button, pane.queued_cancel,
-             pane.input, attach,
-             pane.send_button, pane.stop_button, bar.copy_button, bar.close_button,
-             listing.new_button, listing.search, listing.items, listing.rename_button,
-             listing.delete_button, pane.scroll]
-    for first, second in zip(order, order[1:]):
-        QWidget.setTabOrder(first, second)
-
-
-def _forget_unused(rotary) -> None:
-    """Passages of documents no conversation holds any more leave the index (at start)."""
-    try:
-        gone = rotary.bridge.forget_unused_documents(
-            str(rotary.history.passage_index), rotary.history.document_hashes(),
-            moved_from=str(rotary.history.path))     # where earlier versions kept passages
-        if gone:
-            log.info("removed %d documents no conversation holds from the passage index", gone)
-    except Exception:  # a cleanup: the next start tries again
-        log.warning("could not tidy the passage index", exc_info=True)
-
-
-def _connect(flow: DocumentFlow, panel: DocumentPanel) -> None:
-    """The card follows the flow; the flow's engine events are wired in app.wiring."""
-    flow.checking.connect(panel.show_checking)
-    flow.overview_ready.connect(lambda overview: panel.show_overview(
-        overview, flow.preset, flow.question, flow.replace_from is not None))
-    flow.started.connect(panel.show_started)
-    flow.progress.connect(panel.show_progress)
-    flow.done.connect(panel.close_panel)
-    flow.closed.connect(panel.close_panel)
-    flow.here_changed.connect(panel.set_here)
-    flow.waiting_for_model.connect(panel.show_waiting)
-    panel.summarize_requested.connect(flow.summarize)
-    panel.cancel_requested.connect(flow.dismiss)
-    panel.stop_requested.connect(flow.stop)
+    def __init__(self, presets: list[tuple[str, Any]]) -> None:
+        self.panel = DocumentPanel(presets)
+        self.shelf = DocumentShelf()
+        self.attach = QPushButton(tr("Attach…"))
+        self.attach.setAccessibleName(tr("Add documents to ask about or summarise (PDF, "
+                                         "Word, text)"))
+        self.drops = FileDropFilter()
 
 
 def start_folder(flow: DocumentFlow) -> str:
@@ -340,7 +271,7 @@ def start_folder(flow: DocumentFlow) -> str:
     return ""
 
 
-def choose_files(parent, flow: DocumentFlow, shelved: ConversationDocuments) -> None:
+def choose_files(parent: QWidget, flow: DocumentFlow, shelved: ConversationDocuments) -> None:
     patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED)
     paths, _ = QFileDialog.getOpenFileNames(parent, tr("Choose documents"), start_folder(flow),
                                             tr("Documents ({patterns})").format(patterns=patterns))

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from engine.api import ModelLoaded
 from app.i18n import tr
 from app.messages import say
 from app.notifications import log_file_path, versions_text
@@ -48,13 +49,13 @@ def models_text() -> str:
     ))
 
 
-def about_text(loaded, on_server: bool = False) -> str:
+def about_text(loaded: ModelLoaded | None, on_server: bool = False) -> str:
     """``loaded``: the engine's ModelLoaded of the model on this computer (None: none, or
     the office server's, ``on_server``)."""
-    placement = getattr(loaded, "placement", None)
+    placement = None if loaded is None else loaded.placement
     if on_server:
         running = tr("The model runs on the office server.")
-    elif placement is not None:
+    elif placement is not None and placement.message is not None:
         running = say(placement.message) + " " + tr("Back-end: {backend}.").format(
             backend=placement.backend)
     elif loaded is not None:

@@ -16,6 +16,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 SCHEMA_VERSION = 6
 
@@ -173,8 +174,7 @@ class HistoryStore:
         cursor = self.db.execute(
             "INSERT INTO conversations (title, created, updated) VALUES (?, ?, ?)",
             (title, now, now))
-        assert cursor.lastrowid is not None     # an INSERT always sets it
-        return cursor.lastrowid
+        return _inserted_id(cursor)
 
     def rename(self, conversation_id: int, title: str) -> None:
         self.db.execute("UPDATE conversations SET title=? WHERE id=?", (title, conversation_id))
@@ -249,8 +249,7 @@ class HistoryStore:
              message.model_name, json.dumps(message.stats) if message.stats else "",
              message.status, message.thinking))
         self._touch(conversation_id, now)
-        assert cursor.lastrowid is not None
-        message.id = cursor.lastrowid
+        message.id = _inserted_id(cursor)
         return message.id
 
     def update_answer(self, message: StoredMessage) -> None:
@@ -304,3 +303,8 @@ class HistoryStore:
 
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _inserted_id(cursor: sqlite3.Cursor) -> int:
+    """The row id an INSERT gave (sqlite3 types it optional: None before any insert)."""
+    return int(cast(int, cursor.lastrowid))

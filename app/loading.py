@@ -13,16 +13,19 @@ import json
 import logging
 import os
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
 
+from engine.api import ModelLoaded, ServerModelLoaded
 from engine.errors import EngineError
-from app.bridge import safest_preset
+from app.bridge import EngineBridge, safest_preset
 from app.i18n import tr
-from app.notifications import NoticeAction, NotificationService
+from app.notifications import Notice, NoticeAction, NotificationService
 from app.paths import AppPaths
-from app.server_settings import server_failure_actions, server_model_name, start_on_server
+from app.server_settings import (on_server_text, server_failure_actions, server_model_name,
+                                 use_server_if_chosen)
 from app.settings_holder import SettingsHolder
 
 log = logging.getLogger("rotary.loading")
@@ -62,8 +65,8 @@ class ModelLoader(QObject):
     failed = Signal()
     choose_model_requested = Signal()
 
-    def __init__(self, bridge, notices: NotificationService, paths: AppPaths,
-                 settings: SettingsHolder, parent=None) -> None:
+    def __init__(self, bridge: EngineBridge, notices: NotificationService, paths: AppPaths,
+                 settings: SettingsHolder, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.bridge, self.notices, self.paths, self.settings = bridge, notices, paths, settings
         self.marker = LoadMarker(paths.loading_marker)
@@ -74,13 +77,13 @@ class ModelLoader(QObject):
         self.starts = 0                 # a demo written for an older start is not loaded
         self.is_demo = False
         self.fallbacks: list[str] = []
-        self.problem = None             # the notice of the last load that failed
+        self.problem: Notice | None = None   # the notice of the last load that failed
 
     # ---- starting -------------------------------------------------------------------------
 
     def start(self) -> None:
         self.loading, self.starts = True, self.starts + 1
-        if start_on_server(self):       # Settings chose "An office server"
+        if self._start_on_server():     # Settings chose "An office server"
             return
         settings = self.settings.current
         if not settings.model_path:
@@ -90,6 +93,21 @@ class ModelLoader(QObject):
             self._report_missing(settings.model_path)
             return
         self._load(settings.model_path, is_demo=False)
+
+    def _start_on_server(self) -> bool:
+        """Load on the office server when Settings say so; False: load on this computer."""
+        settings = self.settings.current
+        try:
+            if not use_server_if_chosen(settings, self.bridge):
+                return False
+        except EngineError as error:
+            self.problem = self.notices.engine_error(error)
+            self.failed.emit()
+            return True
+        self.loading, self.is_demo, self.fallbacks = True, False, []
+        self.started.emit(on_server_text(settings.server_model), False)
+        self.bridge.load_model(settings.server_model, settings.preset, {})
+        return True
 
     async def _start_demo(self, start: int) -> None:
         error: EngineError | None = None
@@ -141,13 +159,16 @@ class ModelLoader(QObject):
             tr("Your computer did not have enough memory for the first plan, so Rotary "
                "chose a safer one: {what}").format(what=message))
 
-    def on_loaded(self, event) -> None:
+    def on_loaded(self, event: ModelLoaded | ServerModelLoaded) -> None:
         self.loading = False
         self.marker.clear()
         self._withdraw_problem()        # e.g. the server's refusal of a key now accepted
-        self.ready.emit(server_model_name(event) or (
-            self.display_name(event.facts.path) if self.is_demo
-            else (event.facts.name or Path(event.facts.path).name)), self.is_demo)
+        name = server_model_name(event)
+        if name is None:                # a model on this computer
+            facts = cast(ModelLoaded, event).facts
+            name = self.display_name(facts.path) if self.is_demo \
+                else facts.name or Path(facts.path).name
+        self.ready.emit(name, self.is_demo)
         if self.fallbacks:
             self.notices.info(tr("The model is ready. It uses less graphics memory than "
                                  "planned, so answers may be a little slower."))
@@ -155,7 +176,7 @@ class ModelLoader(QObject):
     def on_failed(self, error: EngineError) -> None:
         self.loading = False
         self.marker.clear()
-        actions = server_failure_actions(self, error) or (
+        actions = server_failure_actions(error, self.start) or (
             NoticeAction(tr("Try the safer setting"), self.use_safer_recipe),
             NoticeAction(tr("Choose another model…"), self.ask_for_model))
         self._withdraw_problem()
@@ -195,7 +216,7 @@ class ModelLoader(QObject):
 class LoadingPanel(QWidget):
     """Progress bar, the current step, and why a safer plan was chosen, if it was."""
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.title = QLabel()
         self.title.setWordWrap(True)        # a long model name must not widen the window
@@ -227,5 +248,5 @@ class LoadingPanel(QWidget):
         text = self.explanations.text()
         self.explanations.setText((text + "\n" if text else "") + explanation)
 
-    def on_finished(self, *args) -> None:
+    def on_finished(self, *_args: object) -> None:
         self.hide()

@@ -3,18 +3,25 @@ the right, notices on top. It only arranges widgets; behaviour is wired in app.w
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QFrame, QLabel, QMainWindow, QScrollArea, QSizePolicy, QSplitter,
-                               QVBoxLayout, QWidget)
+from PySide6.QtGui import (QAction, QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent,
+                           QShortcut)
+from PySide6.QtWidgets import (QFrame, QLabel, QMainWindow, QMenu, QMessageBox, QScrollArea,
+                               QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
 from app.chat_view import ChatPane
 from app.conversation_list import ConversationList
 from app.gauge import GaugeWidget
+from app.help import show_text
 from app.i18n import tr
 from app.loading import LoadingPanel
 from app.notification_bar import NotificationBar
 from app.theme import window_icon
+
+if TYPE_CHECKING:
+    from app.document_view import DocumentWidgets
 
 
 SIDE_SHARE = 0.2       # at most this share of the width for each side column
@@ -24,7 +31,7 @@ DEFAULT_SIZE = (1180, 760)
 class MainWindow(QMainWindow):
     closed = Signal()
 
-    def __init__(self) -> None:
+    def __init__(self, documents: DocumentWidgets | None = None) -> None:
         super().__init__()
         self.setWindowTitle(tr("Rotary"))
         self.setAccessibleName(tr("Rotary"))
@@ -41,8 +48,15 @@ class MainWindow(QMainWindow):
         self.model_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.statusBar().addPermanentWidget(self.model_label, 1)
         self._build()
-        self.actions: dict[str, QAction] = {}
+        self.menu_actions: dict[str, QAction] = {}
         self._build_menus()
+        # The document card, list and Attach button (app.document_view), when documents are used.
+        self.documents = documents
+        self.help_box: QMessageBox | None = None       # Help's open text (app.help)
+        self.open_documents = QShortcut(QKeySequence("Ctrl+O"), self.chat)
+        if documents is not None:
+            self._place_documents(documents)
+            self._chain_focus(documents)
 
     def _build(self) -> None:
         middle = QWidget()
@@ -81,6 +95,50 @@ class MainWindow(QMainWindow):
                              "{ background: transparent; }")
         return column
 
+    def _place_documents(self, documents: DocumentWidgets) -> None:
+        """The card above the message box, the list above the messages, Attach first in the
+        button column; files dropped anywhere on the chat (the message box included)."""
+        pane = self.chat
+        layout = cast(QVBoxLayout, pane.layout())
+        scroll = cast(QScrollArea, pane.scroll)       # its name hides QWidget.scroll()
+        layout.insertWidget(layout.count() - 1, documents.panel)
+        layout.insertWidget(layout.indexOf(scroll), documents.shelf)
+        pane.button_column.insertWidget(0, documents.attach)
+        for widget in (pane, pane.input, scroll.viewport()):
+            widget.setAcceptDrops(True)
+            widget.installEventFilter(documents.drops)
+
+    def _chain_focus(self, documents: DocumentWidgets) -> None:
+        """Tab follows the screen: the conversation, the document card, "Don't send" on a
+        waiting message, the message box, Attach, Send (or Stop), the notice's buttons, then
+        the conversation list. The gauge's sections are not in the Tab cycle (Tab wandered
+        into the side panel's text): Ctrl+Shift+G goes there, and the arrow keys move
+        between them."""
+        pane, bar, listing, panel = self.chat, self.notice_bar, self.conversations, documents.panel
+        scroll = cast(QScrollArea, pane.scroll)       # its name hides QWidget.scroll()
+        order: list[QWidget] = [scroll, panel.question, panel.preset, panel.summarize_button,
+                 panel.cancel_button, panel.stop_button, panel.drop_button, pane.queued_cancel,
+                 pane.input, documents.attach,
+                 pane.send_button, pane.stop_button, bar.copy_button, bar.close_button,
+                 listing.new_button, listing.search, listing.items, listing.rename_button,
+                 listing.delete_button, scroll]
+        for first, second in zip(order, order[1:]):
+            QWidget.setTabOrder(first, second)
+
+    def show_help(self, title: str, text: str) -> None:
+        """A Help text beside the chat, open until closed (app.help)."""
+        self.help_box = show_text(self, title, text)
+
+    def focus_gauge(self) -> None:
+        """Go → live numbers (Ctrl+Shift+G): the gauge's first section."""
+        self.gauge.first_section().setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def keep_typing_focus(self) -> None:
+        """A document's card offers its choices: focus stays in the message box (on
+        Summarise, a second Enter started a summary by accident)."""
+        if self.documents is not None and self.documents.panel.isVisible():
+            self.chat.input.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def balance_columns(self) -> None:
         """The chat stays the widest column: on every resize each side column gets a fifth
         of the width, within its own limits, and the chat the rest (a drag in between is
@@ -94,7 +152,7 @@ class MainWindow(QMainWindow):
         right = int(min(self.gauge.MAX_WIDTH, max(self.gauge.MIN_WIDTH, side)))
         self.splitter.setSizes([left, max(0, total - left - right), right])
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         # After this event the layouts give the splitter its new width; balance then.
         QTimer.singleShot(0, self.balance_columns)
@@ -131,12 +189,13 @@ class MainWindow(QMainWindow):
         self._add(help_menu, "help_log", tr("Open the &log folder"), None)
         self._add(help_menu, "help_about", tr("&About Rotary"), None)
 
-    def _add(self, menu, key: str, text: str, shortcut) -> QAction:
+    def _add(self, menu: QMenu, key: str, text: str,
+             shortcut: QKeySequence | QKeySequence.StandardKey | None) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(shortcut)
         menu.addAction(action)
-        self.actions[key] = action
+        self.menu_actions[key] = action
         return action
 
     def set_model_text(self, text: str) -> None:
@@ -150,7 +209,7 @@ class MainWindow(QMainWindow):
         self.raise_()
         self.activateWindow()
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.closed.emit()
         super().closeEvent(event)
 

@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QMimeData, QTimer, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
 from engine.errors import EngineError
 from engine.messages import msg
-from app.bridge import words_per_token
+from app.bridge import EngineBridge, ModelCheck, words_per_token
 from app.error_text import error_text
 from app.i18n import tr
 from app.messages import say
-from app.notifications import NotificationService
+from app.notifications import Notice, NotificationService
 from app.theme import fit_colour
 
 
@@ -31,7 +33,7 @@ def fit_words(level: str) -> str:
             "red": tr("Too big for this computer.")}.get(level, "")
 
 
-def speed_details(expected_tps, measured: bool = False) -> str:
+def speed_details(expected_tps: Any, measured: bool = False) -> str:
     """The estimate in tokens, for the tooltip beside the estimate in words."""
     try:
         low, high = expected_tps
@@ -49,9 +51,9 @@ def speed_details(expected_tps, measured: bool = False) -> str:
               "speed during the first answers, and then names one figure.").format(**values)
 
 
-def is_model_drop(mime) -> str | None:
+def is_model_drop(mime: QMimeData | None) -> str | None:
     """The local .gguf path in a drag-and-drop, if there is one."""
-    for url in mime.urls() if mime.hasUrls() else ():
+    for url in mime.urls() if mime is not None and mime.hasUrls() else ():
         if url.isLocalFile() and url.toLocalFile().lower().endswith(".gguf"):
             return url.toLocalFile()
     return None
@@ -62,13 +64,13 @@ class ModelChooser(QWidget):
     check_finished = Signal(object)        # ModelCheck, or None when the file is unusable
     cleared = Signal()                     # the path box was emptied: no file, no verdict
 
-    def __init__(self, bridge, notices: NotificationService, preset: str | None = None,
-                 parent=None) -> None:
+    def __init__(self, bridge: EngineBridge, notices: NotificationService,
+                 preset: str | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.bridge, self.notices, self.preset = bridge, notices, preset
         self.advanced: dict[str, int] = {}     # the Advanced values the check plans with
-        self.result = None
-        self.problem = None                # the notice about the last unusable file
+        self.result: ModelCheck | None = None
+        self.problem: Notice | None = None   # the notice about the last unusable file
         self.path = ""                     # the file checked or being checked
         # A path typed or pasted is checked once the typing pauses (Next waited for Enter).
         self.typing_pause = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
@@ -105,11 +107,11 @@ class ModelChooser(QWidget):
         if path:
             self.check(path)
 
-    def dragEnterEvent(self, event) -> None:
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if is_model_drop(event.mimeData()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event) -> None:
+    def dropEvent(self, event: QDropEvent) -> None:
         path = is_model_drop(event.mimeData())
         if path:
             event.acceptProposedAction()
@@ -174,7 +176,7 @@ class ModelChooser(QWidget):
             self.notices.withdraw(self.problem)
             self.problem = None
 
-    def show_result(self, result) -> None:
+    def show_result(self, result: ModelCheck) -> None:
         self.withdraw_problem()
         self.result = result
         colour = fit_colour(result.level)

@@ -10,6 +10,7 @@ Fit is said in words beside its colour, never by colour alone.
 from __future__ import annotations
 
 import asyncio
+from typing import Mapping, Sequence
 
 from shiboken6 import isValid as shiboken_alive
 from PySide6.QtCore import Qt, Signal
@@ -18,8 +19,10 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem
                                QVBoxLayout, QWidget)
 
 from engine.errors import EngineError
+from app.bridge import EngineBridge, FoundChoice
 from app.i18n import tr
-from app.model_check import fit_words, speed_details
+from app.model_check import ModelChooser, fit_words, speed_details
+from app.notifications import NotificationService
 from app.theme import fit_colour
 
 GB = 2**30
@@ -34,7 +37,7 @@ def source_words(source: str) -> str:
             "organisation": tr("from your organisation")}.get(source, "")
 
 
-def what_it_is(choice) -> str:
+def what_it_is(choice: FoundChoice) -> str:
     """The header's facts in plain words, for the Details tooltip."""
     parts = [tr("Design: {name}").format(name=choice.architecture)] if choice.architecture else []
     if choice.n_expert:
@@ -44,7 +47,7 @@ def what_it_is(choice) -> str:
     return ", ".join(parts)
 
 
-def choice_text(choice) -> str:
+def choice_text(choice: FoundChoice) -> str:
     size = tr("{size} GB").format(size=f"{choice.size / GB:.1f}")
     head = f"{choice.name}  ({source_words(choice.source)}, {size})"
     if choice.level == "unusable":
@@ -61,9 +64,9 @@ class ModelList(QWidget):
     chosen = Signal(str, str)          # path, the name the user knows it by
     other_requested = Signal()         # "Other file…"
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.choices: list = []
+        self.choices: list[FoundChoice] = []
         self.status = QLabel(tr("Looking for models on this computer…"))
         self.status.setWordWrap(True)
         self.items = QListWidget()
@@ -116,8 +119,9 @@ class ModelList(QWidget):
             self.chosen.emit(item.data(PATH_ROLE), item.data(NAME_ROLE))
 
 
-def attach_model_list(chooser, bridge, notices, folders=(), advanced=None, *,
-                      show_names: bool = True) -> ModelList:
+def attach_model_list(chooser: ModelChooser, bridge: EngineBridge, notices: NotificationService,
+                      folders: Sequence[str] = (), advanced: Mapping[str, int] | None = None,
+                      *, show_names: bool = True) -> ModelList:
     """A model list that feeds ``chooser`` (app/model_check.py): picking a model checks it
     (the box shows its name where ``show_names``, else its path), "Other file…" opens the
     chooser's file dialog, whose own Browse button it replaces. The search starts now, on a
@@ -130,7 +134,9 @@ def attach_model_list(chooser, bridge, notices, folders=(), advanced=None, *,
     return models
 
 
-async def _fill(models: ModelList, bridge, notices, folders, preset, advanced) -> None:
+async def _fill(models: ModelList, bridge: EngineBridge, notices: NotificationService,
+                folders: list[str], preset: str | None,
+                advanced: Mapping[str, int] | None) -> None:
     try:
         choices = await bridge.find_models(folders, preset, advanced)
     except EngineError as error:

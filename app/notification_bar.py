@@ -6,7 +6,9 @@ reach the buttons with Tab; screen readers hear the message (assertive for error
 
 from __future__ import annotations
 
-from PySide6.QtGui import QGuiApplication
+from typing import Callable
+
+from PySide6.QtGui import QGuiApplication, QResizeEvent
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QWidget
 
@@ -18,13 +20,13 @@ from app.notifications import DiagnosticContext, Notice, copy_details_text
 MAX_LINES = 4           # a longer notice scrolls
 
 
-def _call(callback) -> None:
+def _call(callback: Callable[[], object]) -> None:
     """Calling through here keeps the button's ``checked`` argument away from callbacks."""
     callback()
 
 
 class NotificationBar(QFrame):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.notice: Notice | None = None
         self.context = DiagnosticContext()      # app.__main__ feeds it the loaded recipe
@@ -71,7 +73,8 @@ class NotificationBar(QFrame):
             self.row.removeWidget(button)
             button.deleteLater()
         self.action_buttons = []
-        before = self.copy_button.previousInFocusChain()    # Tab reaches them before Copy
+        # Tab reaches them before Copy (the focus chain is a ring: there is always one)
+        before = self.copy_button.previousInFocusChain() or self.copy_button
         for action in notice.actions:
             button = QPushButton(action.label)
             button.setAccessibleName(action.label)
@@ -82,7 +85,7 @@ class NotificationBar(QFrame):
             before = button
             self.action_buttons.append(button)
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_height()
 

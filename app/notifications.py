@@ -9,6 +9,7 @@ with their traceback. Errors never go into a chat answer.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import platform
@@ -19,12 +20,14 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
-from typing import Callable
+from types import TracebackType
+from typing import Any, Callable, cast
 
 from PySide6.QtCore import QObject, Signal
 
+from engine.api import ModelLoaded, ServerModelLoaded
 from engine.errors import EngineError
-from engine.recipe import recipe_to_dict
+from engine.recipe import Recipe, recipe_to_dict
 from app.error_text import error_text
 from app.i18n import tr
 
@@ -53,9 +56,9 @@ class DiagnosticContext:
     """What "Copy details" adds for the IT person: versions, the recipe, the log's tail."""
 
     def __init__(self) -> None:
-        self.recipe = None            # engine.recipe.Recipe of the model in use
+        self.recipe: Recipe | None = None     # of the model in use
 
-    def remember_model(self, loaded) -> None:
+    def remember_model(self, loaded: ModelLoaded | ServerModelLoaded) -> None:
         """Slot for EngineBridge.model_loaded (an engine.api.ModelLoaded)."""
         self.recipe = getattr(loaded, "recipe", None)     # None: the model is on the office server
 
@@ -153,7 +156,8 @@ class NotificationService(QObject):
                   exc_info=error if error.__traceback__ is not None else None)
         return self.post(notice, logged=True)
 
-    def unexpected(self, exc_type, exc, tb) -> None:
+    def unexpected(self, exc_type: type[BaseException], exc: BaseException,
+                   tb: TracebackType | None) -> None:
         if isinstance(exc, EngineError):
             log.error("Engine error nobody caught: %s", exc.message, exc_info=(exc_type, exc, tb))
             message, details = error_text(exc)
@@ -172,14 +176,16 @@ def install_exception_hooks(service: NotificationService) -> Callable[[], None]:
     Returns a function that puts the previous hooks back."""
     previous_sys, previous_thread = sys.excepthook, threading.excepthook
 
-    def on_exception(exc_type, exc, tb) -> None:
+    def on_exception(exc_type: type[BaseException], exc: BaseException,
+                     tb: TracebackType | None) -> None:
         if issubclass(exc_type, KeyboardInterrupt):
             previous_sys(exc_type, exc, tb)
             return
         service.unexpected(exc_type, exc, tb)      # logs the traceback, then shows it
 
     def on_thread_exception(args: threading.ExceptHookArgs) -> None:
-        on_exception(args.exc_type, args.exc_value, args.exc_traceback)
+        # typed optional, but an exception that ended a thread always has a value
+        on_exception(args.exc_type, cast(BaseException, args.exc_value), args.exc_traceback)
 
     sys.excepthook, threading.excepthook = on_exception, on_thread_exception
 
@@ -188,9 +194,10 @@ def install_exception_hooks(service: NotificationService) -> Callable[[], None]:
     return uninstall
 
 
-def asyncio_exception_handler(service: NotificationService):
+def asyncio_exception_handler(service: NotificationService
+                              ) -> Callable[[asyncio.AbstractEventLoop, dict[str, Any]], None]:
     """For ``loop.set_exception_handler``: task errors nobody awaited."""
-    def handle(loop, context) -> None:
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         exc = context.get("exception")
         if exc is None:
             service.warning(tr("Something went wrong inside Rotary."), context.get("message", ""))

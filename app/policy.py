@@ -23,10 +23,14 @@ from __future__ import annotations
 
 import os
 import sys
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 from app.i18n import tr
 from app.settings import SERVER_FIELDS, Settings, check_value, setting_names
@@ -130,7 +134,7 @@ def _read(path: Path, data: dict[str, Any]) -> Policy:
     return Policy(values, frozenset(locked), tuple(folders), thinking, path, tuple(problems))
 
 
-def _values(table: Any, bad) -> dict[str, Any]:
+def _values(table: Any, bad: Callable[[str, str], None]) -> dict[str, Any]:
     if not isinstance(table, dict):
         bad("settings", "[settings] must be a table")
         return {}
@@ -145,7 +149,7 @@ def _values(table: Any, bad) -> dict[str, Any]:
     return values
 
 
-def _locked(data: dict[str, Any], bad) -> set[str]:
+def _locked(data: dict[str, Any], bad: Callable[[str, str], None]) -> set[str]:
     listed = data.get("locked", [])
     if not (isinstance(listed, list) and all(isinstance(name, str) for name in listed)):
         bad("locked", f"locked must be a list of setting names, not {listed!r}")

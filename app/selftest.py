@@ -23,9 +23,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from engine.api import (ChatMessage, ChatRequest, LoadRequest, ModelLoaded, RequestFailed,
-                        RequestFinished, StepRecord)
-from app.bridge import EngineBackend, check_native_helpers, check_text_recognition, real_backend
+from engine.api import (ChatMessage, ChatRequest, EngineLike, LoadRequest, ModelLoaded,
+                        RequestFailed, RequestFinished, StepRecord)
+from app.bridge import (EngineBackend, EngineBridge, check_native_helpers, check_text_recognition,
+                        real_backend)
 from app.i18n import tr
 from app.paths import AppPaths
 
@@ -108,7 +109,7 @@ class NetworkGuard:
             NetworkGuard._active.append(self)
         return self
 
-    def __exit__(self, *_exception) -> None:
+    def __exit__(self, *_exception: object) -> None:
         with NetworkGuard._lock:
             NetworkGuard._active.remove(self)
 
@@ -232,7 +233,7 @@ def engine_check_child(argv: list[str]) -> int:
     return 0
 
 
-def _load_and_generate(engine, events: queue.Queue, model: Path, preset: str | None,
+def _load_and_generate(engine: EngineLike, events: queue.Queue, model: Path, preset: str | None,
                        timeout: float) -> Check:
     started = time.perf_counter()
     load = LoadRequest(str(model), preset=preset)
@@ -322,31 +323,6 @@ def check_network(guard: NetworkGuard) -> Check:
     return Check("offline", True, "no internet socket")
 
 
-def check_window(qapp) -> Check:
-    """The main window builds and shows (Qt plugins, styles, translations are bundled)."""
-    from app.i18n import I18N_DIR, LANGUAGES  # noqa: PLC0415 - GUI parts only when asked
-    from app.main_window import MainWindow  # noqa: PLC0415
-    from app.theme import STYLE_SHEET, apply_theme  # noqa: PLC0415
-
-    missing = [str(p) for p in (*(I18N_DIR / f"rotary_{code}.qm" for code in LANGUAGES
-                                  if code != "en"), STYLE_SHEET) if not p.exists()]
-    if missing:
-        return Check("window", False, "missing resources: " + ", ".join(missing))
-    try:
-        apply_theme(qapp)
-        window = MainWindow()
-        window.show()
-        qapp.processEvents()
-        shown = window.isVisible()
-        window.close()
-        window.deleteLater()
-    except Exception as exc:         # noqa: BLE001 - a broken install shows up here
-        return Check("window", False, f"could not be shown: {exc!r}")
-    if not shown:
-        return Check("window", False, "did not become visible")
-    return Check("window", True, f"Qt {qapp.platformName()}")
-
-
 def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
                preset: str | None = None,
                extra: tuple[Callable[[], Check], ...] = (),
@@ -371,7 +347,7 @@ def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
     return SelfTestReport(tuple(checks), time.perf_counter() - started)
 
 
-async def check_my_computer(bridge, paths: AppPaths, preset: str | None = None) -> SelfTestReport:
+async def check_my_computer(bridge: EngineBridge, paths: AppPaths, preset: str | None = None) -> SelfTestReport:
     """The wizard's "check my computer": the same checks, on the bridge's worker thread."""
     return await bridge.run_self_test(functools.partial(_checks_with, paths, preset))
 

@@ -1,7 +1,7 @@
 """Settings → "Where the model runs": this computer, or an office server.
 
-``ServerSettingsBox`` is the group in the Settings dialog; ``start_on_server`` is the model
-loader's hook; ``offer_server_button`` is the wizard's offer on a computer without a GPU.
+``ServerSettingsBox`` is the group in the Settings dialog; ``use_server_if_chosen`` is the
+model loader's hook; ``offer_server_button`` is the wizard's offer on a computer without a GPU.
 Everything slow (asking the server for its models) runs on a worker through the bridge.
 """
 
@@ -11,6 +11,7 @@ import asyncio
 import logging
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable, Sequence
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFormLayout,
@@ -18,10 +19,11 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QFileDialog, 
                                QRadioButton, QVBoxLayout, QWidget)
 
 from engine.errors import EngineError, ServerError
+from app.bridge import EngineBridge
 from app.accessibility import announce
 from app.error_text import error_text
 from app.i18n import tr
-from app.notifications import NoticeAction
+from app.notifications import NoticeAction, NotificationService
 from app.server_settings_model import (KeyringUnavailable, KeyStore, ServerConnection,
                                        connection_for, receiver_words, uses_server)
 from app.settings import Settings
@@ -34,8 +36,8 @@ class ServerSettingsBox(QGroupBox):
 
     validity_changed = Signal(bool)
 
-    def __init__(self, settings: Settings, bridge, notices, keys: KeyStore | None = None,
-                 parent=None) -> None:
+    def __init__(self, settings: Settings, bridge: EngineBridge, notices: NotificationService,
+                 keys: KeyStore | None = None, parent: QWidget | None = None) -> None:
         super().__init__(tr("Where the model runs"), parent)
         self.bridge, self.notices, self.keys = bridge, notices, keys or KeyStore()
         self.local = QRadioButton(tr("This computer"))
@@ -68,7 +70,9 @@ class ServerSettingsBox(QGroupBox):
         self.model = QComboBox()
         self.model.setEditable(True)
         self.model.setAccessibleName(tr("Model on the office server"))
-        self.model.lineEdit().setAccessibleName(tr("Model on the office server"))
+        editor = self.model.lineEdit()           # there is one: the box is editable
+        assert editor is not None
+        editor.setAccessibleName(tr("Model on the office server"))
         if settings.server_model:
             self.model.addItem(settings.server_model)
         self.find_models = QPushButton(tr("Ask the server for its models"))
@@ -132,7 +136,7 @@ class ServerSettingsBox(QGroupBox):
 
     # ---- state ------------------------------------------------------------------------------
 
-    def _refresh(self, *args) -> None:
+    def _refresh(self, *_args: object) -> None:
         on_server = self.server.isChecked()
         self.details.setVisible(on_server)
         address = None
@@ -147,7 +151,7 @@ class ServerSettingsBox(QGroupBox):
         self.receiver.setText(receiver_words(address))
         self.validity_changed.emit(self.is_valid())
 
-    def bind_local_fields(self, widgets) -> None:
+    def bind_local_fields(self, widgets: Sequence[QWidget]) -> None:
         """This computer's model settings mean nothing while the office server is used."""
         def follow(on_server: bool) -> None:
             for widget in widgets:
@@ -214,25 +218,17 @@ class ServerSettingsBox(QGroupBox):
 
 # ---- the model loader's hook (app/loading.py) ----------------------------------------------
 
-def start_on_server(loader) -> bool:
-    """Load on the office server when Settings say so; False: load on this computer."""
-    settings, bridge = loader.settings.current, loader.bridge
+def use_server_if_chosen(settings: Settings, bridge: EngineBridge) -> bool:
+    """Connect the bridge to the office server when Settings say so (True), else to this
+    computer (False); EngineError when the server's connection cannot be made."""
     if not uses_server(settings):
         bridge.use_server(None)
         return False
-    try:
-        bridge.use_server(connection_for(settings, KeyStore()))
-    except EngineError as error:
-        loader.problem = loader.notices.engine_error(error)
-        loader.failed.emit()
-        return True
-    loader.loading, loader.is_demo, loader.fallbacks = True, False, []
-    loader.started.emit(_on_server(settings.server_model), False)
-    bridge.load_model(settings.server_model, settings.preset, {})
+    bridge.use_server(connection_for(settings, KeyStore()))
     return True
 
 
-def _on_server(model: str) -> str:
+def on_server_text(model: str) -> str:
     return tr("{model} on the office server").format(model=readable_model_name(model))
 
 
@@ -243,18 +239,19 @@ def readable_model_name(model: str) -> str:
     return name[:-5] if name.lower().endswith(".gguf") and len(name) > 5 else name or model
 
 
-def server_model_name(loaded) -> str | None:
+def server_model_name(loaded: object) -> str | None:
     """The name to show once a model on the office server is ready (None: a local model)."""
     server = getattr(loaded, "server", None)
-    return _on_server(server.model) if server is not None else None
+    return on_server_text(server.model) if server is not None else None
 
 
-def server_failure_actions(loader, error: EngineError) -> tuple:
+def server_failure_actions(error: EngineError, try_again: Callable[[], None]
+                           ) -> tuple[NoticeAction, ...]:
     """What the user can do when the office server fails to connect: try again (a local
     model's "safer setting" means nothing there). Empty for a local model's failure."""
     if not isinstance(error, ServerError):
         return ()
-    return (NoticeAction(tr("Try again"), loader.start),)
+    return (NoticeAction(tr("Try again"), try_again),)
 
 
 # ---- the wizard's offer (app/wizard.py) ------------------------------------------------------

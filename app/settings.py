@@ -12,14 +12,11 @@ import os
 import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
 from app.bridge import ADVANCED_RANGES, Range, auto_preset, preset_names, preset_title
 from app.i18n import LANGUAGES, tr
 from app.korean import particles
-
-if TYPE_CHECKING:
-    from app.policy import Policy
 
 SCHEMA_VERSION = 4
 ENGINE_LOCATIONS = ("local", "server")
@@ -187,16 +184,24 @@ def _validated(data: dict[str, Any]) -> tuple[Settings, list[str]]:
 
 # ---- file access -------------------------------------------------------------------
 
-class SettingsStore:
-    """The user's settings file; ``policy`` (app/policy.py) gives a new user's values and
-    the values the organisation locked, which every loaded or saved Settings carries."""
+class SettingsRules(Protocol):
+    """What the organisation's file (app/policy.py, which imports this module) decides."""
 
-    def __init__(self, path: Path, policy: Policy | None = None) -> None:
+    def first_settings(self, settings: Settings) -> Settings: ...
+
+    def enforce(self, settings: Settings) -> Settings: ...
+
+
+class SettingsStore:
+    """The user's settings file; ``policy`` gives a new user's values and the values the
+    organisation locked, which every loaded or saved Settings carries."""
+
+    def __init__(self, path: Path, policy: SettingsRules | None = None) -> None:
         self.path = path
         self.policy = policy
 
     def enforced(self, settings: Settings) -> Settings:
-        return self.policy.enforce(settings) if self.policy else settings
+        return self.policy.enforce(settings) if self.policy is not None else settings
 
     def load(self) -> LoadedSettings:
         loaded = self._load()
@@ -204,8 +209,8 @@ class SettingsStore:
 
     def _load(self) -> LoadedSettings:
         if not self.path.exists():
-            return LoadedSettings(self.policy.first_settings(Settings()) if self.policy
-                                  else Settings())
+            return LoadedSettings(self.policy.first_settings(Settings())
+                                  if self.policy is not None else Settings())
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if not isinstance(data, dict):
@@ -220,9 +225,10 @@ class SettingsStore:
         return LoadedSettings(settings, tuple(problems))
 
     def _start_over(self, exc: Exception) -> LoadedSettings:
-        backup = self.path.with_name(f"{self.path.name}.bad-{int(time.time())}")
+        kept = self.path.with_name(f"{self.path.name}.bad-{int(time.time())}")
+        backup: Path | None = kept
         try:
-            os.replace(self.path, backup)
+            os.replace(self.path, kept)
         except OSError:
             backup = None
         message = tr("Your settings file could not be read, so the default settings "

@@ -7,8 +7,10 @@ application decides what to reload. Colours follow the OS, so there is no theme 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFrame,
                                QFormLayout, QGroupBox, QLabel, QPlainTextEdit, QPushButton,
                                QScrollArea, QSpinBox, QVBoxLayout, QWidget)
@@ -16,12 +18,15 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from app.i18n import LANGUAGES, tr
 from app.messages import say
 from app.model_check import ModelChooser
-from app.bridge import fitted_to_card, preset_names, words_per_token
+from app.bridge import (EngineBridge, HardwareInfo, ModelCheck, fitted_to_card, preset_names,
+                        words_per_token)
 from app.server_settings import ServerSettingsBox
 from app.model_list import attach_model_list
 from app.policy import NO_POLICY, Policy
 from app.settings_locks import lock_settings
-from app.settings import RANGES, TEMPERATURE_RANGE, Range, Settings, preset_label
+from app.notifications import NotificationService
+from app.settings import (RANGES, SERVER_FIELDS, TEMPERATURE_RANGE, Range, Settings,
+                          preset_label)
 
 
 class AutoSpin(QSpinBox):
@@ -61,12 +66,14 @@ def _spin_value(spin: QSpinBox) -> int | None:
 class SettingsDialog(QDialog):
     rerun_setup_requested = Signal()
 
-    def __init__(self, settings: Settings, bridge, notices, parent=None,
-                 has_gpu: bool | None = None, model_has_experts: bool | None = None,
-                 model_sampling=None, policy: Policy = NO_POLICY) -> None:
+    def __init__(self, settings: Settings, bridge: EngineBridge, notices: NotificationService,
+                 parent: QWidget | None = None, has_gpu: bool | None = None,
+                 model_has_experts: bool | None = None, model_sampling: Any = None,
+                 policy: Policy = NO_POLICY) -> None:
         super().__init__(parent)
         self.policy = policy                    # the organisation's locked settings
-        self.model_sampling = model_sampling    # engine SamplingDefaults of the loaded model
+        # engine SamplingDefaults of the loaded model, "server", or None: unknown
+        self.model_sampling = model_sampling
         self.setWindowTitle(tr("Settings"))
         self.original = settings
         self.has_gpu, self.model_has_experts = has_gpu, model_has_experts
@@ -92,12 +99,21 @@ class SettingsDialog(QDialog):
             show_names=False)      # the box is the setting: it keeps the path
         self._build(settings)
         self._update_gpu_layers()
-        lock_settings(self, policy)
-        self.server_box.server.toggled.connect(lambda _on: lock_settings(self, policy))
+        lock_settings(self.setting_widgets(), policy)
+        self.server_box.server.toggled.connect(
+            lambda _on: lock_settings(self.setting_widgets(), policy))
 
-    def show_fitted(self, hardware) -> None:
+    def setting_widgets(self) -> dict[str, QWidget]:
+        """Each setting's widget (the organisation's locks grey them out)."""
+        return {"model_path": self.chooser, "preset": self.preset, "context_size": self.context,
+                "gpu_expert_layers": self.gpu_layers, "threads": self.threads,
+                "temperature": self.temperature, "model_sampling": self.use_model_sampling,
+                "system_prompt": self.system_prompt, "language": self.language,
+                **{name: self.server_box for name in SERVER_FIELDS}}
+
+    def show_fitted(self, hardware: HardwareInfo | None) -> None:
         """Beside the setting: why it names a bigger card than the one found (app.bridge)."""
-        def update(*_args) -> None:
+        def update(*_args: object) -> None:
             said = "" if hardware is None else fitted_to_card(hardware, self.preset.currentData())
             self.preset_note.setText(said)
             self.preset_note.setVisible(bool(said))
@@ -142,34 +158,36 @@ class SettingsDialog(QDialog):
         content.addWidget(self._advanced(settings))
         content.addWidget(self.rerun)
         content.addStretch(1)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setWidget(page)
+        self.page_scroll = QScrollArea()
+        self.page_scroll.setWidgetResizable(True)
+        self.page_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.page_scroll.setWidget(page)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.page_scroll, 1)
         layout.addWidget(self.buttons)
         self.server_box.bind_local_fields((self.chooser, self.preset, self.context,
                                            self.gpu_layers, self.threads))
         self.server_box.server.toggled.connect(lambda _on: QTimer.singleShot(0, self.fit_screen))
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.fit_screen()
 
     def fit_screen(self) -> None:
         """As tall as the page, at most the screen's free height (the page scrolls)."""
-        screen = self.screen() or (self.parentWidget().screen() if self.parentWidget() else None)
-        if screen is None:
+        parent = self.parentWidget()
+        screen = self.screen() or (parent.screen() if parent is not None else None)
+        layout, page_widget = self.layout(), self.page_scroll.widget()
+        if screen is None or layout is None or page_widget is None:
             return
         room = screen.availableGeometry()
         frame = self.frameGeometry().height() - self.geometry().height()
-        page = self.scroll.widget().sizeHint()
-        chrome = self.layout().contentsMargins()
+        page = page_widget.sizeHint()
+        chrome = layout.contentsMargins()
         wanted = (page.height() + self.buttons.sizeHint().height() + chrome.top()
-                  + chrome.bottom() + self.layout().spacing() + 2)
+                  + chrome.bottom() + layout.spacing() + 2)
         height = min(wanted, room.height() - max(frame, 30) - 8)
-        width = min(max(self.width(), page.width() + self.scroll.verticalScrollBar()
+        width = min(max(self.width(), page.width() + self.page_scroll.verticalScrollBar()
                         .sizeHint().width() + chrome.left() + chrome.right()),
                     room.width() - 16)
         self.resize(width, height)
@@ -234,7 +252,7 @@ class SettingsDialog(QDialog):
         # Setting a variety is the override: the model's own defaults stop applying.
         self.temperature.valueChanged.connect(lambda _v: self.use_model_sampling.setChecked(False))
 
-    def _show_sampling(self, sampling) -> None:
+    def _show_sampling(self, sampling: Any) -> None:
         """Plain words for the model's own variety; the exact values in the tooltip."""
         if sampling == "server":
             self.sampling_note.setText(tr("The office server applies its own for its model."))
@@ -243,7 +261,7 @@ class SettingsDialog(QDialog):
                                    else tr("Known once a model is loaded."))
         self.sampling_note.setToolTip(say(sampling.said) if sampling else "")
 
-    def _show_context_words(self, *_args) -> None:
+    def _show_context_words(self, *_args: object) -> None:
         """The number in the box is tokens; say what it means in words."""
         tokens = _spin_value(self.context)
         self.context_words.setText(
@@ -251,7 +269,7 @@ class SettingsDialog(QDialog):
             tr("About {n} words of the conversation.").format(
                 n=f"{round(tokens * words_per_token(), -1):,.0f}"))
 
-    def _on_model_checked(self, result) -> None:
+    def _on_model_checked(self, result: ModelCheck | None) -> None:
         if result is not None:
             self.model_has_experts = bool(getattr(result.facts, "n_expert", 0))
         self.gpu_layers.show_automatic(*_parts_on_card(result))
@@ -270,7 +288,7 @@ class SettingsDialog(QDialog):
         self.gpu_layers_note.setText(reason)
         self.gpu_layers_note.setVisible(bool(reason))
 
-    def _update_ok(self, *args) -> None:
+    def _update_ok(self, *_args: object) -> None:
         """OK needs a usable model file, or none at all (the demo model)."""
         changed = self.chooser.path_edit.text().strip() != self.original.model_path
         usable = not changed or not self.chooser.path_edit.text().strip() or (
@@ -299,7 +317,7 @@ class SettingsDialog(QDialog):
             system_prompt=self.system_prompt.toPlainText(), language=self.language.currentData()))
 
 
-def _parts_on_card(result) -> tuple[int | None, int]:
+def _parts_on_card(result: ModelCheck | None) -> tuple[int | None, int]:
     """(parts Automatic puts on the graphics card, parts there are) for the checked model's
     plan; (None, 0) where there is no plan or the model has no such parts."""
     recipe, facts = getattr(result, "recipe", None), getattr(result, "facts", None)
@@ -311,7 +329,7 @@ def _parts_on_card(result) -> tuple[int | None, int]:
     return total - len(set(recipe.cpu_expert_layers)), total
 
 
-def sampling_words(sampling) -> str:
+def sampling_words(sampling: Any) -> str:
     """"Recommended for this kind of model: answer variety 1.0." (top-p and top-k, which an
     office worker does not know, are in the tooltip)."""
     said = {"model file": tr("The model file's own answer variety: {temperature}."),

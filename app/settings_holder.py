@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -12,11 +13,12 @@ from app.settings import Settings, SettingsStore
 class SettingsHolder(QObject):
     changed = Signal(object, object)      # old Settings, new Settings
 
-    def __init__(self, store: SettingsStore, settings: Settings, parent=None) -> None:
+    def __init__(self, store: SettingsStore, settings: Settings,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.store, self.current = store, settings
 
-    def update(self, **changes) -> Settings:
+    def update(self, **changes: Any) -> Settings:
         return self.replace_all(replace(self.current, **changes))
 
     def replace_all(self, settings: Settings) -> Settings:

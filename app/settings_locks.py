@@ -4,10 +4,12 @@ original, and the settings holder enforces the policy on every change)."""
 
 from __future__ import annotations
 
+from typing import Mapping, cast
+
 from PySide6.QtWidgets import QBoxLayout, QFormLayout, QLabel, QLayout, QWidget
 
 from app.i18n import tr
-from app.settings import SERVER_FIELDS
+from app.policy import Policy
 
 LOCK_NOTE = "organisation_lock_note"          # objectName of the note added under a widget
 
@@ -16,19 +18,11 @@ def locked_text() -> str:
     return tr("Set by your organisation")
 
 
-def _widgets(dialog) -> dict[str, QWidget]:
-    """Each setting's widget in the Settings dialog."""
-    return {"model_path": dialog.chooser, "preset": dialog.preset, "context_size": dialog.context,
-            "gpu_expert_layers": dialog.gpu_layers, "threads": dialog.threads,
-            "temperature": dialog.temperature, "model_sampling": dialog.use_model_sampling,
-            "system_prompt": dialog.system_prompt, "language": dialog.language,
-            **{name: dialog.server_box for name in SERVER_FIELDS}}
-
-
-def lock_settings(dialog, policy) -> None:
-    """Grey out each locked setting and say why, once; called again after anything in the
-    dialog re-enables widgets (choosing the office server enables the local fields)."""
-    for name, widget in _widgets(dialog).items():
+def lock_settings(widgets: Mapping[str, QWidget], policy: Policy) -> None:
+    """Grey out each locked setting (``widgets``: each setting's widget in the Settings
+    dialog) and say why, once; called again after anything in the dialog re-enables widgets
+    (choosing the office server enables the local fields)."""
+    for name, widget in widgets.items():
         if not policy.is_locked(name):
             continue
         widget.setEnabled(False)
@@ -52,7 +46,7 @@ def _add_note(widget: QWidget, inside_at: int) -> None:
         return
     form = _form_of(parent.layout(), widget)
     if form is not None:
-        row, _role = form.getWidgetPosition(widget)
+        row, _role = cast("tuple[int, QFormLayout.ItemRole]", form.getWidgetPosition(widget))
         form.insertRow(row + 1, "", note)
 
 
@@ -60,10 +54,12 @@ def _form_of(layout: QLayout | None, widget: QWidget) -> QFormLayout | None:
     """The form layout (nested anywhere in ``layout``) that holds ``widget`` as a field."""
     if layout is None:
         return None
-    if isinstance(layout, QFormLayout) and layout.getWidgetPosition(widget)[0] >= 0:
+    if isinstance(layout, QFormLayout) and cast(
+            "tuple[int, QFormLayout.ItemRole]", layout.getWidgetPosition(widget))[0] >= 0:
         return layout
     for index in range(layout.count()):
-        found = _form_of(layout.itemAt(index).layout(), widget)
+        item = layout.itemAt(index)
+        found = _form_of(None if item is None else item.layout(), widget)
         if found is not None:
             return found
     return None

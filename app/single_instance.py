@@ -43,7 +43,7 @@ class SingleInstance(QObject):
             # The other instance writes one short line right after connecting, so a
             # brief wait here is enough and keeps the socket's lifetime simple.
             if socket.bytesAvailable() or socket.waitForReadyRead(CONNECT_TIMEOUT_MS):
-                if bytes(socket.readAll()).strip().startswith(b"show"):
+                if bytes(socket.readAll().data()).strip().startswith(b"show"):
                     self.activation_requested.emit()
             socket.abort()
             socket.deleteLater()

@@ -106,9 +106,9 @@ DARK = Palette(
 
 def system_scheme() -> Qt.ColorScheme:
     """What the OS says: light, dark or unknown (unknown is drawn light)."""
-    if QGuiApplication.instance() is None:
-        return Qt.ColorScheme.Unknown
-    return QGuiApplication.styleHints().colorScheme()
+    app = QGuiApplication.instance()
+    return app.styleHints().colorScheme() if isinstance(app, QGuiApplication) \
+        else Qt.ColorScheme.Unknown
 
 
 def is_dark() -> bool:

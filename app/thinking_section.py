@@ -9,6 +9,7 @@ the history's answer text, titles and summaries never hold it (contract B in the
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from engine.messages import msg
@@ -19,7 +20,7 @@ from app.messages import say
 class _Header(QToolButton):
     """A flat arrow-and-words button; Enter toggles it as Space and a click do."""
 
-    def keyPressEvent(self, event) -> None:  # Qt's name
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt's name
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.click()
             return
@@ -27,7 +28,7 @@ class _Header(QToolButton):
 
 
 class ThinkingSection(QWidget):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.text, self.done, self.stopped = "", False, False
         self.header = _Header()

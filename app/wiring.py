@@ -1,6 +1,10 @@
-"""All connections between the bridge and the GUI in one function, ``connect_engine``
-(GPT4All's ``Chat::connectLLM``), plus the window's own controls in a second one.
-No constructor connects to the bridge; a receiver added later is connected here too.
+"""Every connection between the app's objects, in one module (GPT4All's ``Chat::connectLLM``).
+
+``wire`` connects a built ``RotaryApp`` (app.application) once, in an order that matters
+where two receivers share a signal: the chat before the document flow (a failure is the
+chat's answer first), the app marking the model ready before held documents are read, the
+loader before what remembers the model. Dialogs made later (the wizard, Settings) are
+connected here too, when they open. A widget connecting its own child widgets stays inside it.
 
 The bridge emits on the GUI thread (it receives engine events through
 ``loop.call_soon_threadsafe``), so these are plain direct connections.
@@ -8,13 +12,75 @@ The bridge emits on the GUI thread (it receives engine events through
 
 from __future__ import annotations
 
-from app.bridge import EngineBridge
-from app.chat_controller import ChatController
-from app.chat_text import base_model_warning
-from app.document_flow import DocumentFlow
+from typing import TYPE_CHECKING, Callable, Protocol
+
+from engine.api import ModelLoaded, RequestFinished, ServerModelLoaded, StepRecord
 from app import help as help_texts
+from app.chat_text import base_model_warning
+from app.document_view import choose_files
 from app.i18n import tr
-from app.main_window import MainWindow
+
+if TYPE_CHECKING:       # types only: this module connects what app.application built
+    from app.bridge import EngineBridge
+    from app.chat_controller import ChatController
+    from app.document_flow import DocumentFlow
+    from app.document_shelf import ConversationDocuments
+    from app.document_view import DocumentWidgets
+    from app.gauge import GaugeWidget
+    from app.loading import ModelLoader
+    from app.main_window import MainWindow
+    from app.notifications import NotificationService
+    from app.paths import AppPaths
+    from app.settings import Settings
+    from app.settings_dialog import SettingsDialog
+    from app.settings_holder import SettingsHolder
+    from app.single_instance import SingleInstance
+    from app.wizard import FirstRunWizard
+
+
+class Rotary(Protocol):
+    """What the wiring needs of app.application.RotaryApp: its parts and its reactions."""
+
+    paths: AppPaths
+    notices: NotificationService
+    settings: SettingsHolder
+    bridge: EngineBridge
+    chat: ChatController
+    window: MainWindow
+    loader: ModelLoader
+    document_widgets: DocumentWidgets
+    documents: DocumentFlow
+    shelved_documents: ConversationDocuments
+
+    def refresh_conversations(self) -> None: ...
+    def on_model_loading(self, name: str, is_demo: bool) -> None: ...
+    def on_model_ready(self, name: str, is_demo: bool) -> None: ...
+    def on_model_failed(self) -> None: ...
+    def on_settings_changed(self, old: Settings, new: Settings) -> None: ...
+    def remember_model(self, event: ModelLoaded | ServerModelLoaded) -> None: ...
+    def remember_speed(self, event: RequestFinished) -> None: ...
+    def show_think(self) -> None: ...
+    def think_chosen(self, on: bool) -> None: ...
+    def open_wizard(self) -> FirstRunWizard: ...
+    def open_settings(self) -> SettingsDialog: ...
+    def ask_export(self) -> None: ...
+    def edit_last_message(self) -> None: ...
+    def copy_last_answer(self) -> None: ...
+    def wizard_completed(self, model_path: str, preset: str) -> None: ...
+    def wizard_finished(self, code: int) -> None: ...
+    def apply_dialog(self, dialog: SettingsDialog) -> None: ...
+
+
+def wire(rotary: Rotary) -> None:
+    """Every connection of the app's long-lived objects, once, in this order."""
+    connect_chat(rotary.chat, rotary.window)
+    connect_notices(rotary.notices, rotary.window)
+    connect_gauge(rotary.chat, rotary.loader, rotary.window.gauge)
+    connect_app(rotary)
+    connect_actions(rotary)
+    connect_documents(rotary)
+    connect_engine(rotary)
+    connect_help(rotary)
 
 
 def connect_answers(bridge: EngineBridge, chat: ChatController) -> None:
@@ -28,11 +94,11 @@ def connect_answers(bridge: EngineBridge, chat: ChatController) -> None:
     bridge.document_event.connect(chat.on_document_event)    # an answer from documents
 
 
-def connect_gauge_numbers(bridge: EngineBridge, chat: ChatController, gauge) -> None:
+def connect_gauge_numbers(bridge: EngineBridge, chat: ChatController, gauge: GaugeWidget) -> None:
     """The gauge shows the numbers of the answer in the open conversation only, never
     the late steps of one the user left. A step's record carries its hit rates too."""
 
-    def on_stats(record) -> None:
+    def on_stats(record: StepRecord) -> None:
         if chat.shows(record.request_id):
             gauge.model.reading_document = record.request_id == chat.external_id
             gauge.on_stats(record)
@@ -40,10 +106,10 @@ def connect_gauge_numbers(bridge: EngineBridge, chat: ChatController, gauge) -> 
     bridge.stats.connect(on_stats)
 
 
-def connect_engine(rotary) -> None:
-    """Every bridge -> GUI connection of the app (app.application.RotaryApp), in one place.
-    Where two receivers share a signal they run in this order: the chat before the document
-    flow (a failure is the chat's answer first), the loader before what remembers the model."""
+def connect_engine(rotary: Rotary) -> None:
+    """Every bridge -> GUI connection of the app. Where two receivers share a signal they
+    run in this order: the chat before the document flow (a failure is the chat's answer
+    first), the loader before what remembers the model."""
     bridge, chat, window, loader = rotary.bridge, rotary.chat, rotary.window, rotary.loader
     gauge, panel = window.gauge, window.loading
     connect_answers(bridge, chat)
@@ -65,7 +131,7 @@ def connect_engine(rotary) -> None:
     bridge.finished.connect(rotary.remember_speed)
     # "Copy details" names the recipe of the model in use (app.notifications).
     bridge.model_loaded.connect(window.notice_bar.context.remember_model)
-    # Documents (app/document_view.py): summaries.
+    # Documents: summaries (questions about them are chat answers).
     bridge.document_event.connect(rotary.documents.on_event)
     bridge.failed.connect(rotary.documents.on_failed)
     loader.started.connect(panel.on_started)
@@ -75,7 +141,7 @@ def connect_engine(rotary) -> None:
     loader.failed.connect(panel.on_finished)
 
 
-def connect_documents(chat: ChatController, flow: DocumentFlow) -> None:
+def connect_document_conversations(chat: ChatController, flow: DocumentFlow) -> None:
     """A document card belongs to one conversation: it shows there only, and goes with it;
     Write again and Edit on a summary read its document again."""
     chat.conversation_opened.connect(flow.follow_conversation)
@@ -111,8 +177,11 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
     chat.message_added.connect(pane.add_message)
     chat.answer_started.connect(pane.start_answer)
     chat.answer_piece.connect(pane.add_piece)
-    chat.thinking_changed.connect(lambda text, done: pane.streaming is not None
-                                  and pane.streaming.set_thinking(text, done))
+    def show_thinking(text: str, done: bool) -> None:
+        if pane.streaming is not None:
+            pane.streaming.set_thinking(text, done)
+
+    chat.thinking_changed.connect(show_thinking)
     chat.answer_done.connect(pane.finish_answer)
     chat.truncated.connect(pane.truncate)
     chat.window_moved.connect(pane.show_window_start)
@@ -126,13 +195,109 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
     window.conversations.delete_requested.connect(chat.delete)
 
 
-def connect_help(rotary) -> None:
+def connect_notices(notices: NotificationService, window: MainWindow) -> None:
+    """Notices from anywhere show in the bar above the chat."""
+    notices.posted.connect(window.notice_bar.show_notice)
+    notices.withdrawn.connect(window.notice_bar.withdraw)
+
+
+def connect_gauge(chat: ChatController, loader: ModelLoader, gauge: GaugeWidget) -> None:
+    """The gauge shows the current model and conversation only: reset on a switch."""
+    loader.started.connect(gauge.reset_model)
+    chat.conversation_opened.connect(gauge.reset_conversation)
+    # "Memory left": what the open conversation takes as its next turn sends it.
+    chat.context_changed.connect(gauge.on_conversation_context)
+    # An answer shown again when its conversation is reopened: its numbers count again.
+    chat.answer_started.connect(lambda _index: gauge.follow(chat.current))
+
+
+def connect_app(rotary: Rotary) -> None:
+    """The app's own reactions: the conversation list, the model's state, settings."""
+    chat, window, loader = rotary.chat, rotary.window, rotary.loader
+    chat.conversations_changed.connect(rotary.refresh_conversations)
+    window.conversations.search_changed.connect(lambda _text: rotary.refresh_conversations())
+    loader.ready.connect(rotary.on_model_ready)
+    loader.started.connect(rotary.on_model_loading)
+    loader.failed.connect(rotary.on_model_failed)
+    loader.choose_model_requested.connect(rotary.open_wizard)
+    rotary.settings.changed.connect(rotary.on_settings_changed)
+
+
+def connect_actions(rotary: Rotary) -> None:
+    """The menus' actions and their shortcuts."""
+    window, chat = rotary.window, rotary.chat
+    actions = window.menu_actions
+    actions["new_chat"].triggered.connect(chat.new_chat)
+    actions["export"].triggered.connect(rotary.ask_export)
+    actions["settings"].triggered.connect(rotary.open_settings)
+    actions["wizard"].triggered.connect(rotary.open_wizard)
+    actions["quit"].triggered.connect(window.close)
+    actions["stop"].triggered.connect(chat.stop)
+    actions["regenerate"].triggered.connect(chat.regenerate)
+    actions["edit_last"].triggered.connect(rotary.edit_last_message)
+    actions["copy_last"].triggered.connect(rotary.copy_last_answer)
+    actions["think"].toggled.connect(rotary.think_chosen)
+    chat.conversation_opened.connect(lambda _messages: rotary.show_think())
+    actions["focus_input"].triggered.connect(window.chat.input.setFocus)
+    actions["focus_search"].triggered.connect(window.conversations.search.setFocus)
+    actions["focus_list"].triggered.connect(window.conversations.items.setFocus)
+    actions["focus_gauge"].triggered.connect(window.focus_gauge)
+
+
+def connect_documents(rotary: Rotary) -> None:
+    """The document card, the conversation's list of documents, Attach (and Ctrl+O) and
+    dropped files, to the document flow; documents attached while the model loads are read
+    once the app has marked it ready."""
+    flow, shelved, widgets = rotary.documents, rotary.shelved_documents, rotary.document_widgets
+    pane = rotary.window.chat
+    connect_document_shelf(flow, rotary.chat, shelved, widgets)
+    connect_document_conversations(rotary.chat, flow)
+
+    def choose() -> None:
+        choose_files(pane, flow, shelved)
+
+    widgets.attach.clicked.connect(choose)
+    rotary.window.open_documents.activated.connect(choose)
+    rotary.loader.ready.connect(shelved.read_held)
+    rotary.loader.failed.connect(flow.load_failed)
+    widgets.drops.files_dropped.connect(shelved.attach)
+    connect_document_card(flow, widgets)
+    flow.overview_ready.connect(lambda _overview: rotary.window.keep_typing_focus())
+    # Escape closes the card first, while it offers its choices.
+    pane.escape_handlers.insert(0, widgets.panel.escape)
+
+
+def connect_document_shelf(flow: DocumentFlow, chat: ChatController,
+                           shelved: ConversationDocuments, widgets: DocumentWidgets) -> None:
+    """The list follows the open conversation and what the flow reads; its buttons act."""
+    flow.overview_ready.connect(shelved.read)
+    flow.done.connect(shelved.failed_or_finished)
+    chat.conversation_opened.connect(shelved.refresh)
+    widgets.shelf.remove_requested.connect(shelved.remove)
+    widgets.shelf.summarise_requested.connect(flow.open_file)
+
+
+def connect_document_card(flow: DocumentFlow, widgets: DocumentWidgets) -> None:
+    """The card follows the flow; its buttons drive the flow."""
+    panel = widgets.panel
+    flow.checking.connect(panel.show_checking)
+    flow.overview_ready.connect(lambda overview: panel.show_overview(
+        overview, flow.preset, flow.question, flow.replace_from is not None))
+    flow.started.connect(panel.show_started)
+    flow.progress.connect(panel.show_progress)
+    flow.done.connect(panel.close_panel)
+    flow.closed.connect(panel.close_panel)
+    flow.here_changed.connect(panel.set_here)
+    flow.waiting_for_model.connect(panel.show_waiting)
+    panel.summarize_requested.connect(flow.summarize)
+    panel.cancel_requested.connect(flow.dismiss)
+    panel.stop_requested.connect(flow.stop)
+
+
+def connect_help(rotary: Rotary) -> None:
     """Help (F1): the guide, where models come from, the log folder, About."""
-    window, actions = rotary.window, rotary.window.actions
-
-    def show(title: str, text: str) -> None:
-        window.help_box = help_texts.show_text(window, title, text)
-
+    window, actions = rotary.window, rotary.window.menu_actions
+    show = window.show_help
     actions["help_guide"].triggered.connect(
         lambda: show(tr("Getting started"), help_texts.guide_text()))
     actions["help_models"].triggered.connect(
@@ -142,3 +307,26 @@ def connect_help(rotary) -> None:
                                                               rotary.chat.on_server)))
     actions["help_log"].triggered.connect(
         lambda: help_texts.open_log_folder(rotary.paths.log_file))
+
+
+def connect_wizard(wizard: FirstRunWizard, rotary: Rotary) -> None:
+    """First-time setup, each time it opens."""
+    wizard.completed.connect(rotary.wizard_completed)
+    wizard.finished.connect(rotary.wizard_finished)
+    wizard.server_requested.connect(rotary.open_settings)
+    wizard.finished.connect(wizard.chooser.withdraw_problem)
+
+
+def connect_settings_dialog(dialog: SettingsDialog, rotary: Rotary) -> None:
+    """Settings, each time the dialog opens."""
+    dialog.accepted.connect(lambda: rotary.apply_dialog(dialog))
+    dialog.finished.connect(dialog.chooser.withdraw_problem)
+    dialog.rerun_setup_requested.connect(rotary.open_wizard)
+
+
+def connect_process(instance: SingleInstance, window: MainWindow,
+                    closed: Callable[[], None]) -> None:
+    """A second start of Rotary brings this window to the front; closing it ends the run
+    (after the chat has stopped)."""
+    instance.activation_requested.connect(window.bring_to_front)
+    window.closed.connect(closed)

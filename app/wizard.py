@@ -7,12 +7,15 @@ demo model) runs on workers through the bridge, so the wizard never freezes.
 from __future__ import annotations
 
 import asyncio
+from typing import cast
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizardPage
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (QLabel, QPushButton, QVBoxLayout, QWidget, QWizard,
+                               QWizardPage)
 
 from engine.errors import EngineError
-from app.bridge import HardwareInfo, auto_preset, preset_in_a_sentence
+from app.bridge import EngineBridge, HardwareInfo, ModelCheck, auto_preset, preset_in_a_sentence
 from app.i18n import tr
 from app.korean import particles
 from app.messages import say
@@ -102,13 +105,13 @@ class ModelPage(QWizardPage):
         chooser.check_started.connect(self._on_check_changed)
 
     # The whole page takes a dropped file, not only the path box.
-    def dragEnterEvent(self, event) -> None:
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         self.chooser.dragEnterEvent(event)
 
-    def dropEvent(self, event) -> None:
+    def dropEvent(self, event: QDropEvent) -> None:
         self.chooser.dropEvent(event)
 
-    def _on_check_changed(self, *args) -> None:
+    def _on_check_changed(self, *_args: object) -> None:
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:
@@ -130,8 +133,8 @@ class FirstRunWizard(QWizard):
     server_requested = Signal()          # "use the office's server" (offered without a GPU)
     completed = Signal(str, str)         # model path ("" = demo), preset
 
-    def __init__(self, bridge, notices: NotificationService, paths: AppPaths,
-                 parent=None, policy: Policy = NO_POLICY) -> None:
+    def __init__(self, bridge: EngineBridge, notices: NotificationService, paths: AppPaths,
+                 parent: QWidget | None = None, policy: Policy = NO_POLICY) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Set up Rotary"))
         self.bridge, self.notices, self.paths = bridge, notices, paths
@@ -152,13 +155,13 @@ class FirstRunWizard(QWizard):
         else:
             self.model_list = attach_model_list(self.chooser, bridge, notices,
                                                 policy.model_folders)
-            self.model_page.layout().insertWidget(1, self.model_list)
+            cast(QVBoxLayout, self.model_page.layout()).insertWidget(1, self.model_list)
             if policy.values.get("model_path"):     # suggested, not locked: checked, changeable
                 self.chooser.check(policy.values["model_path"])
         self.model_page.demo_button.clicked.connect(self.use_demo)
         self.server_button = offer_server_button()
-        self.hardware_page.layout().addWidget(self.server_button)
-        self.server_button.clicked.connect(lambda: (self.reject(), self.server_requested.emit()))
+        cast(QVBoxLayout, self.hardware_page.layout()).addWidget(self.server_button)
+        self.server_button.clicked.connect(self._server_instead)
         self.hardware_page.check_button.clicked.connect(self.check_computer)
         self.chooser.check_finished.connect(self._show_recipe)
         self.currentIdChanged.connect(self._on_page)
@@ -208,12 +211,17 @@ class FirstRunWizard(QWizard):
         if not report.ok:
             self.notices.warning(report.user_text(), report.verdict())
 
-    def _show_recipe(self, result) -> None:
+    def _show_recipe(self, result: ModelCheck | None) -> None:
         if result is None:
             self.model_page.recipe.setText("")
             return
         self.model_page.recipe.setText(particles(tr("Rotary will use {recipe}.").format(
             recipe=preset_words(result.preset))))
+
+    def _server_instead(self) -> None:
+        """"My office has a model server": setup ends, and Settings open on the server."""
+        self.reject()
+        self.server_requested.emit()
 
     def use_demo(self) -> None:
         asyncio.ensure_future(self._use_demo())

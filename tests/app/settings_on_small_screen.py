@@ -42,7 +42,7 @@ def main(language: str) -> None:
         "ok_visible": ok.isVisible(),
         "squeezed": squeezed,
         "model_height": [model.height(), model.sizeHint().height()],
-        "scrolls": dialog.scroll.verticalScrollBar().maximum() > 0,
+        "scrolls": dialog.page_scroll.verticalScrollBar().maximum() > 0,
     }), flush=True)
     bridge.shutdown()
 

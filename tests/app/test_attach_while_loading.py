@@ -24,7 +24,7 @@ def _complaints(rotary) -> list[str]:
 
 
 def _read_into_the_conversation(qtbot, rotary, docs) -> None:
-    panel = rotary.window.chat.document_panel
+    panel = rotary.document_widgets.panel
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=5000)
     assert [r.inspect_only for r in docs.requests] == [True]
     assert docs.requests[0].conversation_id == rotary.chat.conversation_id is not None
@@ -35,7 +35,7 @@ def _read_into_the_conversation(qtbot, rotary, docs) -> None:
 def test_a_document_attached_while_the_demo_model_reloads_waits_then_is_read(
         qtbot, make_app, tmp_path):
     rotary, docs = _app(make_app, qtbot)
-    panel = rotary.window.chat.document_panel
+    panel = rotary.document_widgets.panel
     rotary.reload_model()                       # what the wizard's Finish sets off
     assert rotary.shelved_documents.attach([str(tmp_path / "Jahresbericht.pdf")])
     assert not _complaints(rotary)
@@ -49,12 +49,12 @@ def test_a_document_dropped_after_the_wizard_chose_a_model_waits_then_is_read(
     rotary, docs = _app(make_app, qtbot)
     model = tmp_path / "chosen.gguf"
     model.write_bytes(b"GGUF" + b"\0" * 64)
-    rotary._on_wizard_completed(str(model), "auto")         # Finish in the wizard
+    rotary.wizard_completed(str(model), "auto")         # Finish in the wizard
     assert not rotary.chat.model_ready
     path = tmp_path / "Jahresbericht.pdf"
     path.write_bytes(b"%PDF-1.4")
     assert _drop(rotary.window.chat.input, path) == (True, True)
-    assert WAITS in rotary.window.chat.document_panel.found.text() and not _complaints(rotary)
+    assert WAITS in rotary.document_widgets.panel.found.text() and not _complaints(rotary)
     _read_into_the_conversation(qtbot, rotary, docs)
     assert rotary.fake["engine"].requests[-2].model_path == str(model)   # read by the new one
 
@@ -62,7 +62,7 @@ def test_a_document_dropped_after_the_wizard_chose_a_model_waits_then_is_read(
 def test_a_failed_load_keeps_them_waiting_for_the_next_and_dont_read_drops_them(
         qtbot, make_app, tmp_path):
     rotary, docs = _app(make_app, qtbot)
-    panel = rotary.window.chat.document_panel
+    panel = rotary.document_widgets.panel
     rotary.fake["script"].fail_load = InsufficientMemoryError("Not enough memory.")
     rotary.reload_model()
     rotary.shelved_documents.attach([str(tmp_path / "Jahresbericht.pdf")])
@@ -90,7 +90,7 @@ def test_finish_right_after_the_first_start_loads_the_chosen_model_not_the_demo(
     model = tmp_path / "chosen.gguf"
     model.write_bytes(b"GGUF" + b"\0" * 64)
     rotary.start(autoload=True, wizard=False)       # the demo is being written
-    rotary._on_wizard_completed(str(model), "auto")
+    rotary.wizard_completed(str(model), "auto")
     wait_ready(qtbot, rotary)
     qtbot.wait(300)                                 # time for a late demo load to come
     assert [r.model_path for r in rotary.fake["engine"].requests] == [str(model)]

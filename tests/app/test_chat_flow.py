@@ -104,13 +104,13 @@ def test_copy_new_chat_and_export(qtbot, make_app, tmp_path):
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Export me")
     wait_idle(qtbot, rotary)
-    rotary.window.actions["copy_last"].trigger()
+    rotary.window.menu_actions["copy_last"].trigger()
     assert QGuiApplication.clipboard().text() == "Hello there! Here is **bold** text."
     target = tmp_path / "out.md"
     rotary.export_to(target)
     text = target.read_text(encoding="utf-8")
     assert text.startswith("# Export me") and "## You\n\nExport me" in text
-    rotary.window.actions["new_chat"].trigger()
+    rotary.window.menu_actions["new_chat"].trigger()
     assert rotary.chat.conversation_id is None and not rotary.window.chat.message_widgets
 
 

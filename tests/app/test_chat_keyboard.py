@@ -116,11 +116,11 @@ def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app
     pane, bar, gauge = rotary.window.chat, rotary.window.notice_bar, rotary.window.gauge
     listing = rotary.window.conversations
     sections = [s for s in gauge.sections.values() if s.isVisible()]
-    wanted = [pane.input, pane.attach_button, pane.send_button, bar.action_buttons[0],
+    wanted = [pane.input, rotary.document_widgets.attach, pane.send_button, bar.action_buttons[0],
               bar.copy_button, bar.close_button, listing.new_button, listing.search,
               listing.items]
     assert _tab_through(qtbot, pane.input, len(wanted)) == wanted
-    rotary.window.actions["focus_gauge"].trigger()
+    rotary.window.menu_actions["focus_gauge"].trigger()
     qtbot.waitUntil(sections[0].hasFocus)
     for section in sections[1:]:
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Down)
@@ -130,7 +130,7 @@ def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app
     path = tmp_path / "memo.pdf"
     path.write_bytes(b"%PDF-1.4")
     rotary.documents.open_file(str(path))
-    panel = pane.document_panel
+    panel = rotary.document_widgets.panel
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
     last_button = pane.message_widgets[-1].regenerate_button
     wanted = [last_button, panel.question, panel.preset, panel.summarize_button,
@@ -148,7 +148,7 @@ def test_escape_closes_the_document_card(qtbot, make_app, tmp_path):
     path = tmp_path / "memo.pdf"
     path.write_bytes(b"%PDF-1.4")
     rotary.documents.open_file(str(path))
-    panel = rotary.window.chat.document_panel
+    panel = rotary.document_widgets.panel
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
     qtbot.keyClick(QApplication.focusWidget() or panel.question, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not panel.isVisible(), timeout=2000)

@@ -38,7 +38,7 @@ def test_a_conversation_named_for_a_failed_document_is_renamed(qtbot, make_app, 
     assert _titles(rotary) == []        # "corrupt.pdf" held nothing: gone, no empty "New chat"
     docs.fail = None                                     # the next document is read
     rotary.documents.open_file(str(tmp_path / "scanned_memo.pdf"))
-    qtbot.waitUntil(lambda: rotary.window.chat.document_panel.options.isVisible(),
+    qtbot.waitUntil(lambda: rotary.document_widgets.panel.options.isVisible(),
                     timeout=3000)
     assert _titles(rotary) == ["Jahresbericht.pdf"]      # named for what it holds
 
@@ -62,7 +62,7 @@ def test_same_named_conversations_are_told_apart(qtbot, make_app, tmp_path):
     for _ in range(3):
         rotary.chat.new_chat()
         rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
-        qtbot.waitUntil(lambda: rotary.window.chat.document_panel.options.isVisible(),
+        qtbot.waitUntil(lambda: rotary.document_widgets.panel.options.isVisible(),
                         timeout=3000)
         rotary.documents.dismiss()
     assert sorted(_titles(rotary)) == ["Jahresbericht.pdf", "Jahresbericht.pdf (2)",
@@ -109,7 +109,7 @@ def test_enter_while_a_document_is_read_queues_the_question(qtbot, make_app, tmp
     FakeDocuments(rotary.fake["engine"], part_delay=0.3)
     pane = rotary.window.chat
     rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
-    qtbot.waitUntil(lambda: pane.document_panel.options.isVisible(), timeout=3000)
+    qtbot.waitUntil(lambda: rotary.document_widgets.panel.options.isVisible(), timeout=3000)
     rotary.documents.summarize("short")
     assert rotary.chat.busy
     pane.input.setPlainText("What about travel costs?")

@@ -57,7 +57,7 @@ def attach_both(rotary, qtbot, tmp_path):
     budget = budget_pdf(tmp_path / "budget.pdf")
     contracts = contracts_pdf(tmp_path / "contracts.pdf")
     drop(rotary.window.chat.input, budget, contracts)          # two files at once
-    shelf = rotary.window.chat.document_shelf
+    shelf = rotary.document_widgets.shelf
     qtbot.waitUntil(lambda: len(shelf.labels) == 2, timeout=10000)
     wait_idle(qtbot, rotary)
     return shelf
@@ -110,7 +110,7 @@ def test_the_list_keeps_a_small_window_small_and_scrolls_beyond_three(qtbot, mak
     paths += [write_pdf(tmp_path / f"annual report {i}, final version.pdf", [[f"Report {i}."]])
               for i in range(3)]
     drop(rotary.window.chat.input, *paths)
-    shelf = rotary.window.chat.document_shelf
+    shelf = rotary.document_widgets.shelf
     qtbot.waitUntil(lambda: len(shelf.labels) == 5, timeout=10000)
     wait_idle(qtbot, rotary)
     assert window.width() == 640                                # a row never widens it
@@ -161,17 +161,17 @@ def test_a_conversation_without_documents_still_talks_to_the_model(qtbot, make_a
 def test_a_scanned_page_is_read_by_ocr_and_the_list_says_so(qtbot, make_app, tmp_path):
     rotary, _ = app_with_documents(make_app, qtbot)
     scan = write_scanned_pdf(tmp_path / "scan.pdf", [["The travel budget is 48,250 EUR."]])
-    panel = rotary.window.chat.document_panel
+    panel = rotary.document_widgets.panel
     seen = []
     rotary.documents.progress.connect(lambda event: seen.append(
         (event.phase, panel.running.isVisible(), panel.status.text())))
     drop(rotary.window.chat.input, scan)
-    shelf = rotary.window.chat.document_shelf
+    shelf = rotary.document_widgets.shelf
     qtbot.waitUntil(lambda: len(shelf.labels) == 1, timeout=20000)
     assert seen and seen[0][:2] == ("recognising", True)       # the card shows it going on
     assert seen[0][2].startswith("Reading page 1 of 1 with text recognition…")
     assert "text recognition read it" in shelf.labels[0].full_text
-    assert "Page 1 is a picture" in rotary.window.chat.document_panel.found.text()
+    assert "Page 1 is a picture" in rotary.document_widgets.panel.found.text()
 
 
 def test_the_not_found_note_is_in_the_interface_language(qtbot, make_app, tmp_path, qapp):

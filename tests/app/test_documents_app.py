@@ -103,7 +103,7 @@ def test_drop_shows_what_was_found_before_anything_runs(qtbot, make_app, tmp_pat
     pane, path = rotary.window.chat, tmp_path / "Jahresbericht.pdf"
     path.write_bytes(b"%PDF-1.4")
     assert _drop(pane.input, path) == (True, True)
-    panel = pane.document_panel
+    panel = rotary.document_widgets.panel
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     assert panel.found.text() == ("42 pages, about 31,000 words, read in 3 parts, about 4 "
                                   "minutes on this computer.\nAsk a question about it below, "
@@ -115,7 +115,7 @@ def test_drop_shows_what_was_found_before_anything_runs(qtbot, make_app, tmp_pat
 
 def test_summary_runs_with_progress_and_stays_in_the_conversation(qtbot, make_app, tmp_path):
     rotary, docs = _app(make_app, qtbot, part_delay=0.15)
-    pane, panel = rotary.window.chat, rotary.window.chat.document_panel
+    pane, panel = rotary.window.chat, rotary.document_widgets.panel
     assert rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     panel.preset.setCurrentIndex(panel.preset.findData("actions"))
@@ -146,7 +146,7 @@ def test_summary_runs_with_progress_and_stays_in_the_conversation(qtbot, make_ap
 
 def test_stop_keeps_the_partial_summary(qtbot, make_app, tmp_path):
     rotary, docs = _app(make_app, qtbot, part_delay=0.3)
-    panel = rotary.window.chat.document_panel
+    panel = rotary.document_widgets.panel
     rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     rotary.documents.summarize("short")
@@ -163,7 +163,7 @@ def test_an_engine_error_is_a_notice_not_an_answer(qtbot, make_app, tmp_path):
     rotary, docs = _app(make_app, qtbot, fail=error)
     rotary.documents.open_file(str(tmp_path / "secret.pdf"))
     wait_idle(qtbot, rotary)
-    qtbot.waitUntil(lambda: not rotary.window.chat.document_panel.isVisible(), timeout=3000)
+    qtbot.waitUntil(lambda: not rotary.document_widgets.panel.isVisible(), timeout=3000)
     assert rotary.notices.history[-1].message == error.message
     assert rotary.chat.messages == [] and rotary.window.chat.send_button.isVisible()
 
@@ -174,7 +174,7 @@ def test_stopping_text_recognition_is_said_quietly_not_as_an_error(qtbot, make_a
     rotary, docs = _app(make_app, qtbot, fail=stopped)
     rotary.documents.open_file(str(tmp_path / "scan.pdf"))
     wait_idle(qtbot, rotary)
-    qtbot.waitUntil(lambda: not rotary.window.chat.document_panel.isVisible(), timeout=3000)
+    qtbot.waitUntil(lambda: not rotary.document_widgets.panel.isVisible(), timeout=3000)
     notice = rotary.notices.history[-1]
     assert (notice.level, notice.message) == ("info", stopped.message)
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
@@ -194,9 +194,9 @@ def test_unsupported_files_and_a_busy_chat_are_explained(qtbot, make_app, tmp_pa
 
 def test_attach_button_sits_in_the_message_row(qtbot, make_app):
     rotary, _ = _app(make_app, qtbot)
-    pane = rotary.window.chat
-    assert pane.attach_button.isVisible() and pane.attach_button.accessibleName()
-    assert pane.document_panel.accessibleName() == "Document"
+    widgets = rotary.document_widgets
+    assert widgets.attach.isVisible() and widgets.attach.accessibleName()
+    assert widgets.panel.accessibleName() == "Document"
 
 
 def test_the_card_says_the_engines_messages(qapp):
@@ -216,7 +216,7 @@ def test_the_card_says_the_engines_messages(qapp):
 def test_the_chat_stop_button_stops_the_document_and_a_chat_waits_its_turn(qtbot, make_app,
                                                                             tmp_path):
     rotary, docs = _app(make_app, qtbot, part_delay=0.3)
-    panel = rotary.window.chat.document_panel
+    panel = rotary.document_widgets.panel
     rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     rotary.documents.summarize("short")
@@ -287,13 +287,13 @@ def test_the_file_chooser_opens_in_documents_then_where_the_last_one_was(qtbot, 
         opened_in.append(folder)
         return "", ""                     # the user cancels
     monkeypatch.setattr(document_view.QFileDialog, "getOpenFileNames", chooser)
-    attach = rotary.window.chat.attach_button
+    attach = rotary.document_widgets.attach
     qtbot.mouseClick(attach, Qt.MouseButton.LeftButton)
     report = tmp_path / "reports" / "Jahresbericht.pdf"
     report.parent.mkdir()
     report.write_bytes(b"%PDF-1.4")
     assert rotary.documents.open_file(str(report))
-    qtbot.waitUntil(lambda: rotary.window.chat.document_panel.options.isVisible(), timeout=3000)
+    qtbot.waitUntil(lambda: rotary.document_widgets.panel.options.isVisible(), timeout=3000)
     qtbot.mouseClick(attach, Qt.MouseButton.LeftButton)
     assert opened_in == [str(documents), str(report.parent)]
 
@@ -326,7 +326,7 @@ def test_the_closing_note_is_never_drawn_inside_a_code_block_left_open(qapp):
 # ---- the summary inside the chat's lifecycle (app.chat_controller's rules) ----------------
 
 def _summarizing(qtbot, rotary, path, preset="short", question=""):
-    panel = rotary.window.chat.document_panel
+    panel = rotary.document_widgets.panel
     path.write_bytes(b"%PDF-1.4")
     assert rotary.documents.open_file(str(path))
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
@@ -412,7 +412,7 @@ def test_edit_on_a_document_message_opens_its_card_to_change_the_options(qtbot, 
     wait_idle(qtbot, rotary)
     rotary.chat.send("And the printers?")
     wait_idle(qtbot, rotary)
-    pane, panel = rotary.window.chat, rotary.window.chat.document_panel
+    pane, panel = rotary.window.chat, rotary.document_widgets.panel
     before = [m.content for m in rotary.chat.messages]
     pane.message_widgets[0].edit_button.click()
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
@@ -442,7 +442,7 @@ def test_write_again_on_a_summary_of_a_moved_document_keeps_it(qtbot, make_app, 
     wait_idle(qtbot, rotary)
     path.unlink()
     before = [m.content for m in rotary.history.messages(rotary.chat.conversation_id)]
-    rotary.window.actions["regenerate"].trigger()
+    rotary.window.menu_actions["regenerate"].trigger()
     assert "no longer at" in rotary.notices.history[-1].message
     assert [m.content for m in rotary.history.messages(rotary.chat.conversation_id)] == before
     assert len(docs.requests) == 2 and not rotary.chat.busy
@@ -469,7 +469,7 @@ def test_the_card_fits_a_640_by_420_window(qtbot, make_app, tmp_path, language):
     rotary = make_app(settings=Settings(first_run_done=True, language=language))
     wait_ready(qtbot, rotary)
     FakeDocuments(rotary.fake["engine"], part_delay=0.3)
-    window, panel = rotary.window, rotary.window.chat.document_panel
+    window, panel = rotary.window, rotary.document_widgets.panel
     window.resize(640, 420)
     qtbot.waitUntil(lambda: window.width() == 640, timeout=2000)
     name = "Jahresbericht über die Reisekosten 2026 (final, korrigiert, zweite Fassung).pdf"

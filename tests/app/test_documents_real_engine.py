@@ -25,7 +25,7 @@ def test_a_pdf_is_summarised_in_parts_through_the_real_engine(qtbot, qapp, qloop
     try:
         rotary.start()
         wait_ready(qtbot, rotary, timeout=120_000)
-        panel = rotary.window.chat.document_panel
+        panel = rotary.document_widgets.panel
         assert rotary.documents.open_file(str(path))
         qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
         overview = rotary.documents.overview
@@ -61,7 +61,7 @@ def test_deleting_the_conversation_while_its_summary_runs_on_the_real_engine(
     try:
         rotary.start()
         wait_ready(qtbot, rotary, timeout=120_000)
-        pane, panel = rotary.window.chat, rotary.window.chat.document_panel
+        pane, panel = rotary.window.chat, rotary.document_widgets.panel
         assert rotary.documents.open_file(str(path))
         qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
         assert rotary.documents.summarize("short")

@@ -41,7 +41,7 @@ def test_a_pdf_is_summarised_in_parts_on_the_office_server(qtbot, qapp, qloop, r
     try:
         rotary.start()
         wait_ready(qtbot, rotary, timeout=60_000)
-        panel = rotary.window.chat.document_panel
+        panel = rotary.document_widgets.panel
         assert rotary.documents.open_file(str(path))
         qtbot.waitUntil(panel.options.isVisible, timeout=60_000)
         overview = rotary.documents.overview

@@ -102,7 +102,7 @@ def test_keyboard_only_send(qtbot, make_app):
     from tests.app.conftest import wait_idle, wait_ready
     rotary = make_app()
     wait_ready(qtbot, rotary)
-    rotary.window.actions["focus_input"].trigger()
+    rotary.window.menu_actions["focus_input"].trigger()
     qtbot.keyClicks(rotary.window.chat.input, "Typed with keys")
     qtbot.keyClick(rotary.window.chat.input, Qt.Key.Key_Return)
     wait_idle(qtbot, rotary)

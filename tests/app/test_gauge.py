@@ -145,7 +145,7 @@ def test_focus_on_a_gauge_section_is_drawn(qtbot, make_app):
     rotary.window.activateWindow()
     section = rotary.window.gauge.first_section()
     before = section.grab().toImage()
-    rotary.window.actions["focus_gauge"].trigger()
+    rotary.window.menu_actions["focus_gauge"].trigger()
     qtbot.waitUntil(section.hasFocus, timeout=2000)
     after = section.grab().toImage()
     highlight = section.palette().highlight().color()
@@ -252,7 +252,7 @@ def test_the_message_box_keeps_its_width_in_a_small_window(qtbot, make_app):
     window, pane = rotary.window, rotary.window.chat
     window.resize(640, 420)
     qtbot.wait(50)
-    attach, send = pane.attach_button.geometry(), pane.send_button.geometry()
+    attach, send = rotary.document_widgets.attach.geometry(), pane.send_button.geometry()
     assert attach.x() == send.x() and attach.bottom() < send.top()     # stacked, not side by side
     assert pane.input.width() > 1.5 * send.width(), (pane.input.width(), send.width())
 
@@ -296,7 +296,7 @@ def test_the_gauge_says_it_reads_the_document_during_a_summary(qtbot, make_app, 
     FakeDocuments(rotary.fake["engine"], part_delay=0.3)
     path = tmp_path / "Jahresbericht.pdf"
     path.write_bytes(b"%PDF-1.4")
-    panel = rotary.window.chat.document_panel
+    panel = rotary.document_widgets.panel
     rotary.documents.open_file(str(path))
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
     rotary.documents.summarize("short")

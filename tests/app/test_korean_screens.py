@@ -145,7 +145,7 @@ def test_a_document_summary_says_everything_in_korean(qtbot, korean_app, tmp_pat
     rotary = korean_app()
     wait_ready(qtbot, rotary)
     docs = FakeDocuments(rotary.fake["engine"], part_delay=0.2)
-    window, panel = rotary.window, rotary.window.chat.document_panel
+    window, panel = rotary.window, rotary.document_widgets.panel
     path = tmp_path / "Jahresbericht.pdf"
     path.write_bytes(b"%PDF-1.4")
     assert rotary.documents.open_file(str(path))

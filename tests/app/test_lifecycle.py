@@ -46,7 +46,7 @@ def test_new_chat_while_streaming_keeps_the_answer_in_its_own_conversation(qtbot
     _send(qtbot, rotary, "First question")
     _streaming(qtbot, rotary)
     first = rotary.chat.conversation_id
-    rotary.window.actions["new_chat"].trigger()
+    rotary.window.menu_actions["new_chat"].trigger()
     assert rotary.chat.conversation_id is None and not rotary.chat.busy
     assert rotary.window.chat.streaming is None and not rotary.window.chat.message_widgets
     _send(qtbot, rotary, "Second question")           # waits in the engine's queue, then runs
@@ -146,7 +146,7 @@ def test_regenerate_while_streaming_replaces_the_answer(qtbot, make_app):
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Question")
     _streaming(qtbot, rotary, at_least=200)    # long enough to have saved a partial row
-    rotary.window.actions["regenerate"].trigger()
+    rotary.window.menu_actions["regenerate"].trigger()
     _all_settled(qtbot, rotary)
     conversation = rotary.chat.conversation_id
     assert _contents(rotary, conversation) == [("user", "Question"), ("assistant", "Second try")]
@@ -241,7 +241,7 @@ def test_list_selection_follows_new_chat_and_open_scrolls_to_latest(qtbot, make_
     conversation = rotary.chat.conversation_id
     listing = rotary.window.conversations
     assert listing.selected_id() == conversation
-    rotary.window.actions["new_chat"].trigger()
+    rotary.window.menu_actions["new_chat"].trigger()
     assert listing.selected_id() is None and not listing.items.selectedItems()
     listing.items.itemClicked.emit(listing.items.item(0))
     assert rotary.chat.conversation_id == conversation and listing.selected_id() == conversation

@@ -108,7 +108,7 @@ def test_help_menu_with_f1_about_and_the_log_folder(qtbot, make_app, monkeypatch
     try:
         rotary = make_app()
         wait_ready(qtbot, rotary)
-        window, actions = rotary.window, rotary.window.actions
+        window, actions = rotary.window, rotary.window.menu_actions
         titles = [menu.title() for menu in window.menuBar().findChildren(type(
             window.menuBar().actions()[0].menu()))]
         assert "&Help" in titles, titles
@@ -200,7 +200,7 @@ def test_enter_after_attaching_does_not_start_a_summary(qtbot, make_app, tmp_pat
     pane = rotary.window.chat
     pane.input.setFocus()
     drop(pane.input, budget_pdf(tmp_path / "budget.pdf"))
-    panel = pane.document_panel
+    panel = rotary.document_widgets.panel
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=10000)
     assert not panel.summarize_button.hasFocus()
     assert pane.input.hasFocus() or rotary.qapp.focusWidget() in (None, pane.input)
@@ -358,7 +358,7 @@ def test_800_by_600_keeps_the_conversation_and_the_document_line(qtbot, make_app
     window = rotary.window
     window.resize(800, 560)                       # 800x600 less a title bar
     drop(window.chat.input, budget_pdf(tmp_path / "budget.pdf"))
-    panel, shelf = window.chat.document_panel, window.chat.document_shelf
+    panel, shelf = rotary.document_widgets.panel, rotary.document_widgets.shelf
     qtbot.waitUntil(lambda: panel.options.isVisible() and len(shelf.labels) == 1, timeout=10000)
     rotary.notices.warning("3 of 4 files could not be read:\n" + "a.pdf: not read.\n" * 4)
     qtbot.wait(100)
@@ -396,7 +396,7 @@ def test_every_tab_stop_has_a_name_with_documents_listed(qtbot, make_app, tmp_pa
     window = rotary.window
     window.activateWindow()
     drop(window.chat.input, budget_pdf(tmp_path / "budget.pdf"))
-    qtbot.waitUntil(lambda: len(window.chat.document_shelf.labels) == 1, timeout=10000)
+    qtbot.waitUntil(lambda: len(rotary.document_widgets.shelf.labels) == 1, timeout=10000)
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2000)
     window.conversations.search.setFocus(Qt.FocusReason.TabFocusReason)
@@ -408,7 +408,7 @@ def test_every_tab_stop_has_a_name_with_documents_listed(qtbot, make_app, tmp_pa
     assert None not in stops
     unnamed = [type(w).__name__ for w in stops if w is not None and not w.accessibleName()]
     assert not unnamed, unnamed
-    assert window.chat.document_shelf.list_area not in stops
+    assert rotary.document_widgets.shelf.list_area not in stops
 
 
 def test_settings_says_why_its_setting_names_a_bigger_card(qtbot, make_app):

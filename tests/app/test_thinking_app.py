@@ -45,8 +45,8 @@ def test_thinking_is_collapsed_stored_apart_and_never_sent_back(qtbot, qapp, qlo
                                                                 tmp_path, name, thinking):
     rotary, requests = _start(qtbot, qapp, qloop, write_reply_model(name, tmp_path))
     try:
-        assert rotary.window.actions["think"].isEnabled()
-        assert rotary.window.actions["think"].isChecked()          # the model's default
+        assert rotary.window.menu_actions["think"].isEnabled()
+        assert rotary.window.menu_actions["think"].isChecked()          # the model's default
         rotary.chat.send("What does Rotary do?")
         wait_idle(qtbot, rotary, timeout=120_000)
         errors = [n for n in rotary.notices.history if n.level == "error"]
@@ -81,7 +81,7 @@ def test_thinking_is_collapsed_stored_apart_and_never_sent_back(qtbot, qapp, qlo
 def test_thinking_can_be_turned_off_for_a_conversation(qtbot, qapp, qloop, rotary_home, tmp_path):
     rotary, requests = _start(qtbot, qapp, qloop, write_reply_model("qwen35", tmp_path))
     try:
-        rotary.window.actions["think"].trigger()                   # off, before the first send
+        rotary.window.menu_actions["think"].trigger()                   # off, before the first send
         rotary.chat.send("What does Rotary do?")
         wait_idle(qtbot, rotary, timeout=120_000)
         assert requests[-1].think is False
@@ -100,7 +100,7 @@ def test_a_looping_model_is_stopped_with_a_notice_never_in_the_answer(qtbot, qap
     rotary, _ = _start(qtbot, qapp, qloop, write_reply_model("loop", tmp_path))
     rotary.allow_unexpected = True
     try:
-        assert not rotary.window.actions["think"].isEnabled()      # LFM2 cannot think
+        assert not rotary.window.menu_actions["think"].isEnabled()      # LFM2 cannot think
         rotary.chat.send("List the options")
         wait_idle(qtbot, rotary, timeout=120_000)
         errors = [n for n in rotary.notices.history if n.level == "error"]
@@ -139,7 +139,7 @@ def test_an_older_history_gains_the_thinking_column_and_keeps_its_messages(tmp_p
 
 
 def _summarise(qtbot, rotary, path):
-    panel = rotary.window.chat.document_panel
+    panel = rotary.document_widgets.panel
     assert rotary.documents.open_file(str(path))
     qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
     assert rotary.documents.summarize("short")
