@@ -89,7 +89,7 @@ class ChatPane(QWidget):
         self.window_marker = _window_marker()
         self.phase = QLabel("")
         self.phase.setObjectName("phase")
-        # "Reading 15 passages from …" (two documents) widened the window past the screen.
+        # A long line ("Reading 15 passages from …", two documents) would widen the window.
         self.phase.setWordWrap(True)
         self.phase.setAccessibleName(tr("What the assistant is doing"))
         self.model_warning = QLabel("")

@@ -133,10 +133,8 @@ class SpeedChart(QWidget):
         self.span = min(SPEED_WINDOW_S, max(SPEED_MIN_SPAN_S, oldest))
         self.update()
 
-    def polygon(self) -> QPolygonF:
-        return QPolygonF(self._line())
-
     def _line(self) -> list[QPointF]:
+        """The samples as points: newest at the right edge, the fastest near the top."""
         top = max((v for _, v in self.points), default=0.0) * 1.2 or 1.0
         w, h = self.width() - 1, self.height() - 2
         return [QPointF(w * (1 - ago / self.span), 1 + h * (1 - v / top))
