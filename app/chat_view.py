@@ -1,332 +1,32 @@
 """The chat pane: messages, the input box, send/stop, copy, edit and regenerate.
 
-Each message is its own widget, so while an answer streams only that widget changes,
-and at most every ``RENDER_INTERVAL_MS`` (tokens arrive far faster than anyone reads).
-Inside it, finished paragraphs are appended to the text document once and only the
-open tail is replaced, so Qt re-lays out a few blocks, not the whole answer.
+Each message is its own widget (app.message_widget), so while an answer streams only that
+widget changes, and at most every ``RENDER_INTERVAL_MS`` (tokens arrive far faster than
+anyone reads).
 """
 
 from __future__ import annotations
 
-import math
+from typing import Callable
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import (QGuiApplication, QKeySequence, QShortcut, QTextBlockFormat,
-                           QTextCharFormat, QTextCursor)
-from PySide6.QtWidgets import (QApplication, QFrame, QGraphicsOpacityEffect, QHBoxLayout,
-                               QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy,
-                               QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QShortcut, QTextCursor
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QScrollArea,
+                               QVBoxLayout, QWidget)
 
 from engine.api import StopReason
 from app.accessibility import StreamAnnouncer, announce
-from app.history import INTERRUPTED, WRITING, StoredMessage
+from app.history import StoredMessage
 from app.i18n import tr
-from app.markdown_render import StreamingMarkdown
-from app.theme import is_dark
+from app.message_widget import (MessageWidget, failed_status, push_button, status_for,
+                                stored_status, thinking_stopped)
 
 RENDER_INTERVAL_MS = 80
-BUBBLE_SHARE = 0.8          # a user's bubble takes at most this share of the column
-BUBBLE_PADDING = 10         # pixels of bubble around its text
 COLUMN_MAX_WIDTH = 860      # messages read as one column, not lines across a wide screen
 COLUMN_MARGIN = 20
+CONVERSATION_MIN_HEIGHT = 110    # px: on an 800x600 screen it shrank to ~95 with a document open
 # Colours, sizes and the visible focus ring are in resources/styles/rotary.qss (app.theme),
 # found by these object names.
-
-
-def _button(text: str, accessible: str, slot, name: str = "") -> QPushButton:
-    button = QPushButton(text)
-    button.setAccessibleName(accessible)
-    button.setObjectName(name)
-    button.clicked.connect(slot)
-    return button
-
-
-def _action(text: str, accessible: str, slot) -> QPushButton:
-    """A quiet text button under a message (Copy, Edit, Write again)."""
-    button = _button(text, accessible, slot, "messageAction")
-    button.setCursor(Qt.CursorShape.PointingHandCursor)
-    return button
-
-
-CONVERSATION_MIN_HEIGHT = 110    # px: on an 800x600 screen it shrank to ~95 with a document open
-
-class MessageBody(QTextBrowser):
-    """Read-only rich text that grows to fit its document (no inner scroll bar) and is
-    selectable and readable with the keyboard."""
-
-    bubble = False      # (set before __init__ runs: Qt sends change events from it)
-
-    def __init__(self, parent=None, bubble: bool = False) -> None:
-        super().__init__(parent)
-        self.setOpenLinks(False)        # a link in an answer never opens by itself
-        self.setOpenExternalLinks(False)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setTabChangesFocus(True)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.viewport().setAutoFillBackground(False)
-        self.tail_start = 0
-        # A bubble (the user's message) is as wide as its text, up to max_bubble_width;
-        # Ignored: its width never pushes the column (or the window) wider.
-        self.bubble, self.max_bubble_width = bubble, 0
-        self._natural: tuple[tuple[int, str], int] = ((-1, ""), 0)  # (revision, font), width
-        if bubble:
-            self.setObjectName("userBody")
-            self.document().setDocumentMargin(BUBBLE_PADDING)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored if bubble else QSizePolicy.Policy.Expanding,
-                           QSizePolicy.Policy.Fixed)
-        self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
-
-    def _fit_height(self, size) -> None:
-        self.setFixedHeight(math.ceil(size.height()) + 2 * self.frameWidth() + 2)
-
-    def natural_width(self) -> int:
-        """The width of the text laid out without wrapping (its widest line)."""
-        # The style sheet's font arrives when the widget is first polished: key on it too.
-        key = (self.document().revision(), self.document().defaultFont().key())
-        if self._natural[0] != key:
-            unwrapped = self.document().clone(self)
-            unwrapped.setTextWidth(-1)
-            width = math.ceil(unwrapped.idealWidth()) + 2 * self.frameWidth() + 2
-            unwrapped.deleteLater()
-            self._natural = (key, width)
-        return self._natural[1]
-
-    def changeEvent(self, event) -> None:
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange and self.bubble:
-            self.updateGeometry()
-
-    def sizeHint(self) -> QSize:
-        hint = super().sizeHint()
-        if self.bubble:
-            width = self.natural_width()
-            hint.setWidth(min(width, self.max_bubble_width) if self.max_bubble_width else width)
-        return hint
-
-    def set_all(self, html: str) -> None:
-        self.setHtml(html)
-        self.tail_start = self._end()
-
-    def append_finished(self, html: str) -> None:
-        """Replace the open tail with newly finished blocks; they are never redrawn.
-        The tail then starts in a fresh plain block, or it would merge into the last
-        finished block (e.g. become part of a list item)."""
-        cursor = self._replace_tail(html)
-        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
-        self.tail_start = self._end()
-
-    def set_tail(self, html: str) -> None:
-        self._replace_tail(html)
-
-    def _replace_tail(self, html: str) -> QTextCursor:
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(min(self.tail_start, self._end()))
-        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
-        cursor.removeSelectedText()
-        # The emptied block keeps the old tail's list/format; without this reset, the
-        # new tail's first list item would join the old list and the rest start a new one.
-        if cursor.currentList() is not None:
-            cursor.currentList().remove(cursor.block())
-        cursor.setBlockFormat(QTextBlockFormat())
-        cursor.insertHtml(html)
-        self._drop_empty_start_block()
-        return cursor
-
-    def _drop_empty_start_block(self) -> None:
-        """A tail that opens with a list leaves the plain block it was inserted into
-        empty, which would show as a blank line: remove it."""
-        block = self.document().findBlock(self.tail_start)
-        following = block.next()
-        # Never across into a table (code blocks): that would delete part of it.
-        if (block.length() == 1 and following.isValid()
-                and QTextCursor(following).currentTable() is None):
-            cursor = QTextCursor(block)
-            cursor.setPosition(following.position(), QTextCursor.MoveMode.KeepAnchor)
-            cursor.removeSelectedText()
-
-    def _end(self) -> int:
-        return self.document().characterCount() - 1
-
-
-class MessageWidget(QFrame):
-    """One message: the user's as a quiet bubble on the right, the assistant's as a plain
-    column. Its actions (Copy, Edit, Write again) show while the mouse is over it or the
-    keyboard is in it, and always on the last message; hidden, they keep their place in
-    the Tab order and their accessible names.
-
-    ``content_layout`` (the widget's own QVBoxLayout) holds, top to bottom: the speaker,
-    then ``body`` – a section such as the thinking one goes just above it, at
-    ``content_layout.indexOf(self.body)`` – then the status line and the actions.
-    """
-
-    copy_requested = Signal(str)
-    edit_requested = Signal(int)
-    regenerate_requested = Signal()
-
-    def __init__(self, index: int, role: str, text: str = "", parent=None,
-                 is_document: bool = False) -> None:
-        super().__init__(parent)
-        self.index, self.role = index, role
-        self.is_document = is_document      # a "Document:" message: Edit opens its card
-        self.markdown = StreamingMarkdown(is_dark())
-        self.markdown.append(text)
-        self.setObjectName("userMessage" if role == "user" else "answerMessage")
-        self.speaker = QLabel(tr("You") if role == "user" else tr("Assistant"))
-        self.speaker.setObjectName("speaker")
-        if role == "user":          # the bubble's side says who wrote it
-            self.speaker.hide()
-        self.body = self._make_body()
-        self.status = QLabel("")
-        self.status.setObjectName("messageStatus")
-        self.status.setWordWrap(True)
-        self.status.setAccessibleName(tr("Answer status"))
-        self.status.hide()
-        self.buttons = self._make_buttons()
-        self._hovered = self._focus_inside = self._pinned = False
-        self._fade = QGraphicsOpacityEffect(self.buttons)
-        self.buttons.setGraphicsEffect(self._fade)
-        self._show_actions()
-        side = Qt.AlignmentFlag.AlignRight if role == "user" else Qt.AlignmentFlag(0)
-        self.content_layout = QVBoxLayout(self)
-        self.content_layout.setContentsMargins(0, 0, 0, 0)
-        self.content_layout.setSpacing(4)
-        for part in (self.speaker, self.body, self.status, self.buttons):
-            self.content_layout.addWidget(part, 0, side)
-        self.show_final(text)
-
-    def _make_body(self) -> MessageBody:
-        body = MessageBody(bubble=self.role == "user")
-        body.setAccessibleName(self.speaker.text())
-        body.installEventFilter(self)
-        return body
-
-    def _make_buttons(self) -> QWidget:
-        row = QWidget()
-        layout = QHBoxLayout(row)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        if self.role == "user":         # under the bubble, on the right
-            layout.addStretch(1)
-        self.copy_button = _action(tr("Copy"), tr("Copy this message"), self._copy_clicked)
-        layout.addWidget(self.copy_button)
-        if self.role == "user":
-            self.edit_button = _action(tr("Edit"), tr("Edit this message and send it again"),
-                                       self._edit_clicked)
-            layout.addWidget(self.edit_button)
-            # Shown only on a last question left without an answer (stopped early).
-            self.regenerate_button = _action(tr("Write again"),
-                                             tr("Write an answer to this message"),
-                                             self._regenerate_clicked)
-        else:
-            self.regenerate_button = _action(tr("Write again"), tr("Write this answer again"),
-                                             self._regenerate_clicked)
-        layout.addWidget(self.regenerate_button)
-        if self.role != "user":
-            layout.addStretch(1)
-        for button in row.findChildren(QPushButton):
-            button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-            button.installEventFilter(self)
-        return row
-
-    def focus_order(self) -> list[QWidget]:
-        parts = [self.body, self.copy_button]
-        if self.role == "user":
-            parts.append(self.edit_button)
-        return parts + [self.regenerate_button]
-
-    # ---- actions on hover and focus ----------------------------------------------------------
-
-    def actions_shown(self) -> bool:
-        """Whether Copy/Edit/Write again are drawn now (they are always in the Tab order)."""
-        return self._fade.opacity() > 0
-
-    def set_actions_pinned(self, pinned: bool) -> None:
-        """The last message shows its actions without the mouse over it."""
-        self._pinned = pinned
-        self._show_actions()
-
-    def _show_actions(self) -> None:
-        # Drawn or not, the row keeps its place: nothing below moves when the mouse passes.
-        shown = self._hovered or self._focus_inside or self._pinned
-        self._fade.setOpacity(1.0 if shown else 0.0)
-
-    def enterEvent(self, event) -> None:
-        super().enterEvent(event)
-        self._hovered = True
-        self._show_actions()
-
-    def leaveEvent(self, event) -> None:
-        super().leaveEvent(event)
-        self._hovered = False
-        self._show_actions()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.FocusIn, QEvent.Type.FocusOut):
-            # By FocusOut, the application's focus widget is already the new one.
-            self._focus_inside = self.isAncestorOf(QApplication.focusWidget())
-            self._show_actions()
-        return super().eventFilter(watched, event)
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        if self.role == "user":
-            self.body.max_bubble_width = int(self.width() * BUBBLE_SHARE)
-            self.body.updateGeometry()
-
-    # A button's clicked(bool) would pass its checked state on: these send what the bubble knows.
-    def _copy_clicked(self) -> None:
-        self.copy_requested.emit(self.text)
-
-    def _edit_clicked(self) -> None:
-        self.edit_requested.emit(self.index)
-
-    def _regenerate_clicked(self) -> None:
-        self.regenerate_requested.emit()
-
-    @property
-    def text(self) -> str:
-        return self.markdown.text
-
-    def append(self, piece: str) -> None:
-        self.markdown.append(piece)
-
-    def refresh(self) -> None:
-        """Show text added since the last refresh (cheap: see MessageBody)."""
-        for finished in self.markdown.take_finished_blocks():   # one by one: one rendering
-            self.body.append_finished(finished)
-        self.body.set_tail(self.markdown.tail_html())
-
-    def show_final(self, text: str) -> None:
-        """The answer is complete: flush what is left, and describe it for readers."""
-        if text != self.markdown.text:          # the engine's final text differs: redo all
-            self.markdown = StreamingMarkdown(is_dark())
-            self.markdown.append(text)
-            self.body.set_all("")
-        self.refresh()
-        self.body.setAccessibleDescription(text)
-        self.body.updateGeometry()              # a bubble is as wide as its text
-
-    def set_streaming(self, streaming: bool) -> None:
-        self.buttons.setVisible(not streaming)
-
-    def set_thinking(self, text: str, done: bool, stopped: bool = False) -> None:
-        """The model's thinking, collapsed above the answer (app.thinking_section); made on
-        first use, in the layout slot just above the body. Never part of ``text``.
-        ``stopped``: its thinking budget ran out and it was steered to answer."""
-        section = getattr(self, "thinking_section", None)
-        if section is None:
-            if not text:
-                return
-            from app.thinking_section import ThinkingSection  # noqa: PLC0415 - rare part
-            section = self.thinking_section = ThinkingSection(self)
-            layout = self.layout()
-            layout.insertWidget(layout.indexOf(self.body), section)
-        section.set_text(text, done, stopped)
-
-    def show_status(self, text: str) -> None:
-        self.status.setText(text)
-        self.status.setVisible(bool(text))
 
 
 class ChatPane(QWidget):
@@ -336,8 +36,11 @@ class ChatPane(QWidget):
     stop_requested = Signal()
     regenerate_requested = Signal()
     queued_cancel_requested = Signal()        # "Don't send" on the waiting message
+    # The conversation's scroll area; the name hides QWidget.scroll(dx, dy), which nothing
+    # here calls (other modules and tests read pane.scroll).
+    scroll: QScrollArea  # type: ignore[assignment]
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.message_widgets: list[MessageWidget] = []
         self.streaming: MessageWidget | None = None
@@ -345,7 +48,7 @@ class ChatPane(QWidget):
         self.busy = False
         self.follow_end = True          # keep the latest message in view
         # Asked first on Escape (the document card closes); True: Escape was used.
-        self.escape_handlers: list = []
+        self.escape_handlers: list[Callable[[], bool]] = []
         self.render_timer = QTimer(self, singleShot=True, interval=RENDER_INTERVAL_MS)
         self.render_timer.timeout.connect(self._render_streaming)
         self.announcer = StreamAnnouncer(self)
@@ -386,7 +89,7 @@ class ChatPane(QWidget):
         self.window_marker = _window_marker()
         self.phase = QLabel("")
         self.phase.setObjectName("phase")
-        # "Reading 15 passages from …" (two documents) widened the window past the screen.
+        # A long line ("Reading 15 passages from …", two documents) would widen the window.
         self.phase.setWordWrap(True)
         self.phase.setAccessibleName(tr("What the assistant is doing"))
         self.model_warning = QLabel("")
@@ -410,9 +113,10 @@ class ChatPane(QWidget):
         self.queued_text = QLabel("")
         self.queued_text.setWordWrap(True)          # a long question must not widen the window
         self.queued_text.setAccessibleName(tr("Message waiting to be sent"))
-        self.queued_cancel = _button(tr("Don't send"), tr("Don't send the waiting message; "
-                                                          "put it back in the message box"),
-                                     self.queued_cancel_requested)
+        self.queued_cancel = push_button(tr("Don't send"),
+                                         tr("Don't send the waiting message; put it back in "
+                                            "the message box"),
+                                         self.queued_cancel_requested)
         row = QHBoxLayout(self.queued_note)
         row.setContentsMargins(8, 4, 8, 4)
         row.addWidget(self.queued_text, 1)
@@ -431,10 +135,10 @@ class ChatPane(QWidget):
         self.input.setMaximumHeight(90)
         self.input.setMinimumHeight(56)           # three lines; less where the screen is small
         self.input.installEventFilter(self)
-        self.send_button = _button(tr("Send"), tr("Send the message"), self._send,
-                                   "primaryButton")
-        self.stop_button = _button(tr("Stop"), tr("Stop writing the answer"),
-                                   self.stop_requested, "stopButton")
+        self.send_button = push_button(tr("Send"), tr("Send the message"), self._send,
+                                       "primaryButton")
+        self.stop_button = push_button(tr("Stop"), tr("Stop writing the answer"),
+                                       self.stop_requested, "stopButton")
         self.stop_button.hide()
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self._escape)
         # The buttons stack beside the message box, so a narrow window still leaves it wide;
@@ -460,7 +164,8 @@ class ChatPane(QWidget):
             if event.type() == QEvent.Type.Resize:
                 self._centre_column()
             return False
-        if watched is self.input and event.type() == QEvent.Type.KeyPress:
+        if watched is self.input and isinstance(event, QKeyEvent) \
+                and event.type() == QEvent.Type.KeyPress:
             plain_enter = (event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
                            and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
             if plain_enter:
@@ -527,8 +232,8 @@ class ChatPane(QWidget):
     def add_message(self, index: int, message: StoredMessage) -> MessageWidget:
         widget = MessageWidget(index, message.role, message.content,
                                is_document=bool(message.stats.get("document")))
-        widget.show_status(_stored_status(message))
-        widget.set_thinking(message.thinking, True, _thinking_stopped(message))
+        widget.show_status(stored_status(message))
+        widget.set_thinking(message.thinking, True, thinking_stopped(message))
         widget.copy_requested.connect(self.copy)
         widget.edit_requested.connect(self.begin_edit)
         widget.regenerate_requested.connect(self.regenerate_requested)
@@ -553,8 +258,8 @@ class ChatPane(QWidget):
         if 0 <= index < len(self.message_widgets):
             widget = self.message_widgets[index]
             widget.show_final(message.content)
-            widget.set_thinking(message.thinking, True, _thinking_stopped(message))
-            widget.show_status(_stored_status(message))
+            widget.set_thinking(message.thinking, True, thinking_stopped(message))
+            widget.show_status(stored_status(message))
 
     def show_queued(self, text: str) -> None:
         """What the waiting message waits for ("": none waits here)."""
@@ -606,10 +311,10 @@ class ChatPane(QWidget):
         else:
             widget.show_final(message.content)
             widget.set_streaming(False)
-            widget.show_status(_failed_status(message) if reason == StopReason.FAILED
-                               else _status_for(reason))
+            widget.show_status(failed_status(message) if reason == StopReason.FAILED
+                               else status_for(reason))
             if message.thinking:
-                widget.set_thinking(message.thinking, True, _thinking_stopped(message))
+                widget.set_thinking(message.thinking, True, thinking_stopped(message))
         self.announcer.finish(_announcement_for(reason))
         self._update_regenerate_buttons()
 
@@ -681,10 +386,6 @@ class ChatPane(QWidget):
         bar.setValue(bar.maximum())
 
 
-def _thinking_stopped(message: StoredMessage) -> bool:
-    return bool(message.stats.get("thinking_stopped"))
-
-
 def _window_marker() -> QLabel:
     marker = QLabel(tr("Earlier messages are no longer sent to the model: its memory "
                        "begins here."))
@@ -694,33 +395,6 @@ def _window_marker() -> QLabel:
     marker.setAccessibleName(marker.text())
     marker.hide()
     return marker
-
-
-def _status_for(reason: str) -> str:
-    return {StopReason.STOPPED: tr("You stopped this answer."),
-            StopReason.RELOADED: tr("Stopped when the model was changed."),
-            StopReason.CLOSED: tr("Stopped when Rotary was closed."),
-            StopReason.LENGTH: tr("The answer reached its length limit."),
-            StopReason.FAILED: tr("This answer was not finished. See the notice at the top.")
-            }.get(reason, "")
-
-
-def _stored_status(message: StoredMessage) -> str:
-    if message.status == INTERRUPTED:
-        return tr("This answer was cut off when Rotary closed unexpectedly.")
-    if message.status == WRITING:
-        return tr("This answer is still being written…")
-    if message.stats.get("stop_reason") == StopReason.FAILED:
-        return _failed_status(message)
-    return _status_for(message.stats.get("stop_reason", "")) if message.role == "assistant" \
-        else ""
-
-
-def _failed_status(message: StoredMessage) -> str:
-    """Why the answer was not finished, kept with it (the notice can be dismissed)."""
-    why = message.stats.get("failed_because", "")
-    return tr("This answer was not finished: {why}").format(why=why) if why \
-        else tr("This answer was not finished.")
 
 
 def _announcement_for(reason: str) -> str:

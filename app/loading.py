@@ -116,8 +116,8 @@ class ModelLoader(QObject):
         except EngineError as raised:
             error = raised
         if start != self.starts:
-            # The wizard's Finish chose a model while the demo was written at first start:
-            # the demo loaded after it and replaced the user's choice.
+            # The wizard's Finish can choose a model while the demo is written at first start:
+            # loading the demo after it would replace the user's choice.
             log.info("demo model not loaded: a newer load was started meanwhile (%r)", error)
             return
         if error is not None:

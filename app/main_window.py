@@ -81,7 +81,7 @@ class MainWindow(QMainWindow):
 
     def _gauge_column(self) -> QScrollArea:
         """The side panel scrolls where the window is short (on an 800x600 screen its
-        sentences were cut off at the bottom) instead of squeezing its sections."""
+        sentences would be cut off at the bottom) instead of squeezing its sections."""
         column = QScrollArea()
         column.setWidget(self.gauge)
         column.setWidgetResizable(True)

@@ -77,8 +77,8 @@ class ServerSettingsBox(QGroupBox):
             self.model.addItem(settings.server_model)
         self.find_models = QPushButton(tr("Ask the server for its models"))
         self.find_models.clicked.connect(lambda: asyncio.ensure_future(self.fetch_models()))
-        # Its answer is said here, where the user asked (in the main window it was hidden
-        # behind this dialog); it goes when the fields change.
+        # Its answer is said here, where the user asked (in the main window it would be
+        # hidden behind this dialog); it goes when the fields change.
         self.models_problem = QLabel()
         self.models_problem.setObjectName("fieldProblem")
         self.models_problem.setWordWrap(True)

@@ -89,7 +89,7 @@ class ModelPage(QWizardPage):
         layout = QVBoxLayout(self)
         intro = QLabel(tr("Choose one of the models found on this computer, or another model "
                           "file (.gguf) with Other file…, or drag it onto this window."))
-        intro.setWordWrap(True)          # one line was wider than an 800-pixel screen
+        intro.setWordWrap(True)          # one line is wider than an 800-pixel screen
         layout.addWidget(intro)
         self.where_from = QLabel(tr(
             "A model is one large file whose name ends in .gguf. At work, ask your IT contact "

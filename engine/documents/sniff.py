@@ -1,6 +1,6 @@
 """What a file really is, from its first bytes and (for a ZIP) its member names.
 
-A spreadsheet renamed .docx was reported as "This Word file is damaged" (issue 29). The
+A file's name can lie (a spreadsheet renamed .docx is not "a damaged Word file"), so the
 common office formats are told apart by their content: Office Open XML packages by their
 top folder (word/, xl/, ppt/), OpenDocument by its ``mimetype`` member, the old binary
 Office formats (an OLE compound file) by their main stream's name, PDF by its marker.

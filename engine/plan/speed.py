@@ -28,9 +28,9 @@ from engine.recipe import Recipe
 # Checks: Qwen3.6-35B-A3B, --n-cpu-moe 32, RTX 4060 Laptop with 7 threads gives 18-36
 # tokens/s here; the published measurement was 21. On a 2-core machine with 1 thread,
 # bench/bench_speed_estimate.py measured a Q4_K_M calibration MoE (~66 MB read per token)
-# at 59-102 tokens/s while other programs kept both cores busy and 145-204 when idle (the old
-# model, 12-30 GB/s whatever the threads, said 143-271); a real small base model wrote
-# 25-28 tokens/s where the old model said 45-103 (issue 8). Plain f16 weights (the demo,
+# at 59-102 tokens/s while other programs kept both cores busy and 145-204 when idle (a rule
+# of memory bandwidth alone, 12-30 GB/s whatever the threads, says 143-271); a real small
+# base model wrote 25-28 tokens/s where that rule says 45-103. Plain f16 weights (the demo,
 # the fixtures) have nothing to unpack: a thread reads them about twice as fast per byte
 # (measured: f16 calibration MoE 100 tokens/s idle, 216 MB per token).
 # KV cache reads are left out (small at these contexts).

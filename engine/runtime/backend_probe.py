@@ -1,7 +1,7 @@
 """CUDA or Vulkan on the same card: measured once per card and model family, then remembered.
 
-Reports disagree on which back-end is faster on an NVIDIA card (issue 26: Vulkan ahead on one
-MoE model, CUDA on a dense one, Vulkan ten times slower on a third), so where two installed
+Reports disagree on which back-end is faster on an NVIDIA card (Vulkan ahead on one MoE
+model, CUDA on a dense one, Vulkan ten times slower on a third), so where two installed
 variants list the card the load chose (``backends.select()``'s rule: CUDA first), the load
 measures them before llama_cpp is imported: one child process per variant (a process can load
 only one variant's libraries) loads the model with the plan's layout, reads a short prompt
@@ -53,7 +53,7 @@ MEMORY_VERSION = 1
 MAX_ATTEMPTS = 2                  # failed probes before the rule is kept without asking
 # Two identical copies of one Vulkan folder on lavapipe (a busy 2-core machine) measured 7.3
 # and 7.9 tokens/s in one run: 16 tokens do not tell apart less than ~10%; the reported
-# CUDA/Vulkan differences are 16% and more (issue 26).
+# CUDA/Vulkan differences are 16% and more.
 NOISE = 0.10                      # the rule's choice stays unless another is 10% faster
 MEMORY_MARGIN = 0.10              # total memory of one card as two back-ends count it
 SWITCH_ENV = "ROTARY_BACKEND_PROBE"   # "0": no probe, the rule (the probe's own children)

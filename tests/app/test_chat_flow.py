@@ -123,7 +123,7 @@ def test_sending_before_the_model_is_ready_is_explained(qtbot, make_app):
 
 def test_streamed_markdown_matches_a_full_render(qtbot, qapp):
     """Appending finished blocks and replacing the tail gives the same text as one render."""
-    from app.chat_view import MessageWidget
+    from app.message_widget import MessageWidget
     text = ("Intro **bold**\n\n```python\nx = 1 < 2\n\ny = 3\n```\n\n- one\n- two\n\n"
             "1. first\n2. second\n3. third\n\nEnd.")
     streamed = MessageWidget(1, "assistant")

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 
 from engine.api import ContextReport
 from engine.errors import EngineError, MessageTooLongError
+from app import gauge_text
 from tests.app.conftest import close_app, wait_idle, wait_ready
 from tests.app.fakes import FakeScript
 
@@ -110,7 +111,7 @@ def test_memory_left_is_the_conversations_own_after_an_answer_and_on_switching(q
     _send(qtbot, rotary, "long one")
     long_one = rotary.chat.conversation_id
     assert gauge.model.context_used == 1096
-    assert gauge.model.context_text() == "Conversation memory: about 2,200 words left"
+    assert gauge_text.context_text(gauge.model) == "Conversation memory: about 2,200 words left"
     rotary.chat.new_chat()
     _send(qtbot, rotary, "short one")
     assert gauge.model.context_used == 96

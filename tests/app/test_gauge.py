@@ -13,7 +13,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QScrollArea
 
 from engine.api import StepRecord, next_request_id
-from app.gauge import GaugeModel
+from app import gauge_text
+from app.gauge_model import GaugeModel
 from app.theme import gauge_colour
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.fakes import FakeScript, FakeVramReader, fake_hardware
@@ -136,7 +137,7 @@ def test_model_ignores_stale_steps_and_forgets_speeds_after_a_minute():
     model.forget_old_speeds(161.0)
     assert not model.speeds
     model.on_vram(None)
-    assert model.vram_text() == "Graphics memory: unknown"
+    assert gauge_text.vram_text(model) == "Graphics memory: unknown"
 
 
 def test_focus_on_a_gauge_section_is_drawn(qtbot, make_app):
@@ -283,10 +284,10 @@ def test_a_server_that_does_not_report_its_context_is_said_so_and_what_was_sent_
 def test_reading_a_document_and_a_cached_prompt_are_said_plainly():
     model = GaugeModel()
     model.on_step(StepRecord(next_request_id(), "x", 1, 2, 900, 600.0, 20.0, 0.0, 902, 4096))
-    assert model.reading_text() == ("Reading your message: about 450 words a second"
+    assert gauge_text.reading_text(model) == ("Reading your message: about 450 words a second"
                                     " · first\u00a0word\u00a0at\u00a0once")             # was "after 0.0 s"
     model.reading_document = True
-    assert model.reading_text().startswith("Reading the document: about 450 words a second")
+    assert gauge_text.reading_text(model).startswith("Reading the document: about 450 words a second")
 
 
 def test_the_gauge_says_it_reads_the_document_during_a_summary(qtbot, make_app, tmp_path):
@@ -318,9 +319,9 @@ def test_an_instant_office_server_shows_no_reading_speed():
     model = GaugeModel(on_server=True)
     model.on_step(StepRecord(next_request_id(), "x", -1, 2, 1700, 1_700_000.0, 40.0, 0.001,
                              1702, 0))
-    assert "words a second" not in model.reading_text()
-    assert model.reading_text() == "First word after 0.0 s"
-    assert "reading" not in model.speed_details()
+    assert "words a second" not in gauge_text.reading_text(model)
+    assert gauge_text.reading_text(model) == "First word after 0.0 s"
+    assert "reading" not in gauge_text.speed_details(model)
 
 
 def test_a_server_that_cannot_be_reached_is_said_not_no_graphics_card(qtbot, make_app):

@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QComboBox, QGroupBox, QLabel,
                                QLineEdit, QMenu, QPlainTextEdit, QWidget)
 
-from app.chat_view import MessageBody
+from app.message_widget import MessageBody
 from app.settings import Settings
 from tests.app.conftest import wait_idle, wait_ready
 

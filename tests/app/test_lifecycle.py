@@ -262,8 +262,8 @@ def test_quitting_mid_answer_keeps_it_as_stopped_not_interrupted(qtbot, make_app
     assert store.interrupted == 0 and answer.status == COMPLETE
     assert answer.stats["stop_reason"] == "closed" and answer.content.startswith(" w0")
     store.close()
-    from app.chat_view import _stored_status
-    assert _stored_status(answer) == "Stopped when Rotary was closed."       # not "You stopped"
+    from app.message_widget import stored_status
+    assert stored_status(answer) == "Stopped when Rotary was closed."       # not "You stopped"
 
 
 def test_clicking_the_open_conversation_does_not_stop_its_answer(qtbot, make_app):

@@ -317,9 +317,10 @@ def test_side_panel_headings_are_bold_in_korean_too(qtbot, make_app):
 
 
 def test_the_wait_for_the_first_word_is_never_broken_inside(qtbot):
-    from app.gauge import GaugeModel
+    from app import gauge_text
+    from app.gauge_model import GaugeModel
     model = GaugeModel(prompt_tps=150.0, ttft_s=6.2)
-    said = model.reading_text()
+    said = gauge_text.reading_text(model)
     phrase = said.split(" · ")[1]
     assert " " not in phrase and "6.2" in phrase, repr(said)
 
