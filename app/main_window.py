@@ -100,7 +100,7 @@ class MainWindow(QMainWindow):
         button column; files dropped anywhere on the chat (the message box included)."""
         pane = self.chat
         layout = cast(QVBoxLayout, pane.layout())
-        scroll = cast(QScrollArea, pane.scroll)       # its name hides QWidget.scroll()
+        scroll = pane.scroll
         layout.insertWidget(layout.count() - 1, documents.panel)
         layout.insertWidget(layout.indexOf(scroll), documents.shelf)
         pane.button_column.insertWidget(0, documents.attach)
@@ -115,7 +115,7 @@ class MainWindow(QMainWindow):
         into the side panel's text): Ctrl+Shift+G goes there, and the arrow keys move
         between them."""
         pane, bar, listing, panel = self.chat, self.notice_bar, self.conversations, documents.panel
-        scroll = cast(QScrollArea, pane.scroll)       # its name hides QWidget.scroll()
+        scroll = pane.scroll
         order: list[QWidget] = [scroll, panel.question, panel.preset, panel.summarize_button,
                  panel.cancel_button, panel.stop_button, panel.drop_button, pane.queued_cancel,
                  pane.input, documents.attach,
