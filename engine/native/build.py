@@ -55,7 +55,11 @@ def library_path(name: str) -> pathlib.Path | None:
     if not has_sources(helper):                  # a wheel or a bundle: what install built
         return _carried(helper)
     filename = helper.filename(helper.digest(CSRC))
-    for candidate in (INSTALLED / filename, cache_dir() / filename):
+    # A cache named in ROTARY_NATIVE_CACHE (tools/sanitize.py's instrumented copies) wins
+    # over the copy built at install.
+    places = (cache_dir(), INSTALLED) if os.environ.get("ROTARY_NATIVE_CACHE") else (
+        INSTALLED, cache_dir())
+    for candidate in (place / filename for place in places):
         if candidate.exists():
             return candidate
     compiler = find_compiler()
