@@ -79,12 +79,7 @@ class ServerSettingsBox(QGroupBox):
         self.find_models.clicked.connect(lambda: asyncio.ensure_future(self.fetch_models()))
         # Its answer is said here, where the user asked (in the main window it would be
         # hidden behind this dialog); it goes when the fields change.
-        self.models_problem = QLabel()
-        self.models_problem.setObjectName("fieldProblem")
-        self.models_problem.setWordWrap(True)
-        self.models_problem.setStyleSheet(f"color: {fit_colour('red')};")
-        self.models_problem.setAccessibleName(tr("What the server said"))
-        self.models_problem.hide()
+        self.models_problem = _problem_label(tr("What the server said"))
         self.key = QLineEdit(self._stored_key(settings.server_url))
         self.key_at_open = self.key.text()
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
@@ -262,3 +257,14 @@ def offer_server_button() -> QPushButton:
     button.setAccessibleName(tr("Use the office's model server instead of this computer"))
     button.setVisible(False)
     return button
+
+
+def _problem_label(name: str) -> QLabel:
+    """A red, wrapped line under a field, hidden until there is something to say."""
+    label = QLabel()
+    label.setObjectName("fieldProblem")
+    label.setWordWrap(True)
+    label.setStyleSheet(f"color: {fit_colour('red')};")
+    label.setAccessibleName(name)
+    label.hide()
+    return label
