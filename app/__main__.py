@@ -19,12 +19,11 @@ from pathlib import Path
 import qasync
 from PySide6.QtWidgets import QApplication
 
-from app.bridge import (BACKEND_PROBE_FLAG, DEVICE_LIST_FLAG, list_devices_child,
-                        probe_backend_child, real_backend)
-from app.paths import default_paths
-from app.selftest import ENGINE_CHECK_FLAG, Check, engine_check_child, run_checks
-from app.single_instance import SingleInstance
-from app.theme import set_taskbar_identity
+from app.bridge.facade import BACKEND_PROBE_FLAG, DEVICE_LIST_FLAG, list_devices_child, probe_backend_child, real_backend
+from app.settings.paths import default_paths
+from app.setup.selftest import ENGINE_CHECK_FLAG, Check, engine_check_child, run_checks
+from app.widgets.single_instance import SingleInstance
+from app.widgets.theme import set_taskbar_identity
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -121,9 +120,9 @@ def widget_application() -> QApplication:
 
 def check_window(qapp: QApplication) -> Check:
     """The main window builds and shows (Qt plugins, styles, translations are bundled)."""
-    from app.i18n import I18N_DIR, LANGUAGES          # GUI parts only when asked
+    from app.text.i18n import I18N_DIR, LANGUAGES          # GUI parts only when asked
     from app.main_window import MainWindow
-    from app.theme import STYLE_SHEET, apply_theme
+    from app.widgets.theme import STYLE_SHEET, apply_theme
 
     missing = [str(p) for p in (*(I18N_DIR / f"rotary_{code}.qm" for code in LANGUAGES
                                   if code != "en"), STYLE_SHEET) if not p.exists()]
@@ -145,7 +144,7 @@ def check_window(qapp: QApplication) -> Check:
 
 
 def self_test() -> int:
-    """Offscreen: the checks of app.selftest plus the window, one verdict line, exit code."""
+    """Offscreen: the checks of app.setup.selftest plus the window, one verdict line, exit code."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     qapp = widget_application()
     report = run_checks(default_paths(), extra=(lambda: check_window(qapp),))

@@ -18,27 +18,29 @@ from engine.api import ModelLoaded, RequestFinished, ServerModelLoaded, StopReas
 from engine.errors import EngineError
 from engine.model.facts import ModelFacts
 from engine.recipe import Recipe
-from app.bridge import EngineBackend, EngineBridge, HardwareInfo
-from app.chat_controller import ChatController
-from app.chat_text import conversation_to_markdown
-from app.document_flow import DocumentFlow
-from app.document_shelf import ConversationDocuments
-from app.document_view import DocumentWidgets, interface_language
-from app.history import HistoryStore
-from app.i18n import install_translator, tr, uninstall_translators
-from app.loading import ModelLoader
+from app.bridge.engine_bridge import EngineBridge
+from app.bridge.facade import EngineBackend, HardwareInfo
+from app.chat.chat_controller import ChatController
+from app.conversation.chat_text import conversation_to_markdown
+from app.documents.document_flow import DocumentFlow
+from app.documents.document_shelf import ConversationDocuments
+from app.documents.document_view import DocumentWidgets, interface_language
+from app.conversation.history import HistoryStore
+from app.text.i18n import tr
+from app.widgets.translation import install_translator, uninstall_translators
+from app.setup.loading import ModelLoader
 from app.main_window import MainWindow
-from app.measured_speed import MeasuredSpeeds
-from app.notifications import (NotificationService, asyncio_exception_handler,
+from app.gauge.measured_speed import MeasuredSpeeds
+from app.widgets.notifications import (NotificationService, asyncio_exception_handler,
                                install_exception_hooks)
-from app.paths import AppPaths
-from app.policy import load_policy
-from app.settings import MODEL_FIELDS, Settings, SettingsStore
-from app.settings_dialog import SettingsDialog
-from app.settings_holder import SettingsHolder
-from app.theme import follow_os_theme
+from app.settings.paths import AppPaths
+from app.settings.policy import load_policy
+from app.settings.model import MODEL_FIELDS, Settings, SettingsStore
+from app.setup.settings_dialog import SettingsDialog
+from app.setup.settings_holder import SettingsHolder
+from app.widgets.theme import follow_os_theme
 from app.wiring import connect_settings_dialog, connect_wizard, wire
-from app.wizard import FirstRunWizard
+from app.setup.wizard import FirstRunWizard
 
 log = logging.getLogger("rotary.documents")
 
@@ -51,7 +53,7 @@ class RotaryApp(QObject):
         self.notices = NotificationService()
         self._uninstall_hooks = install_exception_hooks(self.notices)
         loop.set_exception_handler(asyncio_exception_handler(self.notices))
-        # The organisation's settings file (app/policy.py): a new user's values and locked ones.
+        # The organisation's settings file (app/settings/policy.py): a new user's values and locked ones.
         self.policy = load_policy()
         store = SettingsStore(paths.settings_file, self.policy)
         loaded = store.load()
@@ -88,7 +90,7 @@ class RotaryApp(QObject):
                                       str(self.history.passage_index),
                                       lambda: self.loader.loading, self)
         self.shelved_documents = ConversationDocuments(
-            self.documents, self.chat, self.history, self.document_widgets.shelf, self)
+            self.documents, self.chat.store, self.history, self.document_widgets.shelf, self)
 
     def language(self) -> str:
         """The interface language by its English name, for documents' summaries and answers."""

@@ -11,17 +11,17 @@ from PySide6.QtGui import (QAction, QCloseEvent, QGuiApplication, QKeySequence, 
 from PySide6.QtWidgets import (QFrame, QLabel, QMainWindow, QMenu, QMessageBox, QScrollArea,
                                QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
-from app.chat_view import ChatPane
-from app.conversation_list import ConversationList
-from app.gauge import GaugeWidget
-from app.help import show_text
-from app.i18n import tr
-from app.loading import LoadingPanel
-from app.notification_bar import NotificationBar
-from app.theme import window_icon
+from app.chat.chat_view import ChatPane
+from app.chat.conversation_list import ConversationList
+from app.gauge.gauge import GaugeWidget
+from app.widgets.help import show_text
+from app.text.i18n import tr
+from app.setup.loading import LoadingPanel
+from app.widgets.notification_bar import NotificationBar
+from app.widgets.theme import window_icon
 
 if TYPE_CHECKING:
-    from app.document_view import DocumentWidgets
+    from app.documents.document_view import DocumentWidgets
 
 
 SIDE_SHARE = 0.2       # at most this share of the width for each side column
@@ -50,9 +50,9 @@ class MainWindow(QMainWindow):
         self._build()
         self.menu_actions: dict[str, QAction] = {}
         self._build_menus()
-        # The document card, list and Attach button (app.document_view), when documents are used.
+        # The document card, list and Attach button (app.documents.document_view), when documents are used.
         self.documents = documents
-        self.help_box: QMessageBox | None = None       # Help's open text (app.help)
+        self.help_box: QMessageBox | None = None       # Help's open text (app.widgets.help)
         self.open_documents = QShortcut(QKeySequence("Ctrl+O"), self.chat)
         if documents is not None:
             self._place_documents(documents)
@@ -100,7 +100,7 @@ class MainWindow(QMainWindow):
         button column; files dropped anywhere on the chat (the message box included)."""
         pane = self.chat
         layout = cast(QVBoxLayout, pane.layout())
-        scroll = pane.scroll
+        scroll = pane.scroll_area
         layout.insertWidget(layout.count() - 1, documents.panel)
         layout.insertWidget(layout.indexOf(scroll), documents.shelf)
         pane.button_column.insertWidget(0, documents.attach)
@@ -115,7 +115,7 @@ class MainWindow(QMainWindow):
         into the side panel's text): Ctrl+Shift+G goes there, and the arrow keys move
         between them."""
         pane, bar, listing, panel = self.chat, self.notice_bar, self.conversations, documents.panel
-        scroll = pane.scroll
+        scroll = pane.scroll_area
         order: list[QWidget] = [scroll, panel.question, panel.preset, panel.summarize_button,
                  panel.cancel_button, panel.stop_button, panel.drop_button, pane.queued_cancel,
                  pane.input, documents.attach,
@@ -126,7 +126,7 @@ class MainWindow(QMainWindow):
             QWidget.setTabOrder(first, second)
 
     def show_help(self, title: str, text: str) -> None:
-        """A Help text beside the chat, open until closed (app.help)."""
+        """A Help text beside the chat, open until closed (app.widgets.help)."""
         self.help_box = show_text(self, title, text)
 
     def focus_gauge(self) -> None:

@@ -15,27 +15,27 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Protocol
 
 from engine.api import ModelLoaded, RequestFinished, ServerModelLoaded, StepRecord
-from app import help as help_texts
-from app.chat_text import base_model_warning
-from app.document_view import choose_files
-from app.i18n import tr
+from app.widgets import help as help_texts
+from app.conversation.chat_text import base_model_warning
+from app.documents.document_view import choose_files
+from app.text.i18n import tr
 
 if TYPE_CHECKING:       # types only: this module connects what app.application built
-    from app.bridge import EngineBridge
-    from app.chat_controller import ChatController
-    from app.document_flow import DocumentFlow
-    from app.document_shelf import ConversationDocuments
-    from app.document_view import DocumentWidgets
-    from app.gauge import GaugeWidget
-    from app.loading import ModelLoader
+    from app.bridge.engine_bridge import EngineBridge
+    from app.chat.chat_controller import ChatController
+    from app.documents.document_flow import DocumentFlow
+    from app.documents.document_shelf import ConversationDocuments
+    from app.documents.document_view import DocumentWidgets
+    from app.gauge.gauge import GaugeWidget
+    from app.setup.loading import ModelLoader
     from app.main_window import MainWindow
-    from app.notifications import NotificationService
-    from app.paths import AppPaths
-    from app.settings import Settings
-    from app.settings_dialog import SettingsDialog
-    from app.settings_holder import SettingsHolder
-    from app.single_instance import SingleInstance
-    from app.wizard import FirstRunWizard
+    from app.widgets.notifications import NotificationService
+    from app.settings.paths import AppPaths
+    from app.settings.model import Settings
+    from app.setup.settings_dialog import SettingsDialog
+    from app.setup.settings_holder import SettingsHolder
+    from app.widgets.single_instance import SingleInstance
+    from app.setup.wizard import FirstRunWizard
 
 
 class Rotary(Protocol):
@@ -129,7 +129,7 @@ def connect_engine(rotary: Rotary) -> None:
     bridge.model_unloaded.connect(lambda: window.chat.set_model_warning(""))
     bridge.model_loaded.connect(rotary.remember_model)
     bridge.finished.connect(rotary.remember_speed)
-    # "Copy details" names the recipe of the model in use (app.notifications).
+    # "Copy details" names the recipe of the model in use (app.widgets.notifications).
     bridge.model_loaded.connect(window.notice_bar.context.remember_model)
     # Documents: summaries (questions about them are chat answers).
     bridge.document_event.connect(rotary.documents.on_event)

@@ -49,8 +49,8 @@ class GapMeter:
 
 async def measure() -> int:
     from app.application import RotaryApp
-    from app.paths import default_paths
-    from app.settings import Settings, SettingsStore
+    from app.settings.paths import default_paths
+    from app.settings.model import Settings, SettingsStore
     from tests.app.fakes import FakeScript, fake_backend
     n_tokens = TOKENS_PER_SECOND * SECONDS
     script = FakeScript(answer=tuple(WORDS[i % len(WORDS)] for i in range(n_tokens)),

@@ -1,6 +1,6 @@
 """The engine's public vocabulary: requests going in, events coming out.
 
-The GUI's bridge (app/bridge.py) is the only caller. Events are delivered to one
+The GUI's bridge (app/bridge/engine_bridge.py) is the only caller. Events are delivered to one
 listener callable on the engine thread; the listener must hand them to its own
 thread (the bridge uses ``loop.call_soon_threadsafe``).
 """
@@ -85,7 +85,7 @@ class DocumentScope:
 # ---- events -----------------------------------------------------------------------
 
 # Sentences for people travel as catalogue messages (engine.messages.Msg): str(msg) is the
-# English, the app says them in the interface's language (app/messages.py).
+# English, the app says them in the interface's language (app/text/messages.py).
 
 @dataclass(frozen=True)
 class RequestStarted:

@@ -1,6 +1,6 @@
 """The engine as the app sees it: one typed module of plain imports.
 
-app/bridge.py reaches the engine's functions through this module only, so linters, the type
+app/bridge/engine_bridge.py reaches the engine's functions through this module only, so linters, the type
 checker and the import contract (pyproject.toml) see every edge; nothing is looked up by name.
 The frozen data types (engine.api, engine.errors, engine.recipe, engine.messages) the app may
 import directly. Some parts are imported inside the function that needs them, because the

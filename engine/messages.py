@@ -3,7 +3,7 @@
 After Anki's backend: the engine raises errors and writes reports with a **message code and
 parameters** (``Msg``), never a finished sentence. Whoever shows it renders it: the command
 line and the log in English (``str(msg)``), the app in the interface's language
-(``app/messages.py``, which translates the template and then fills in the same parameters).
+(``app/text/messages.py``, which translates the template and then fills in the same parameters).
 Translations of these templates live in ``resources/i18n/engine_translations.py``; the build
 writes them into the .ts files under the context ``engine``.
 

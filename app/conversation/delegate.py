@@ -1,4 +1,4 @@
-"""An attribute of a Qt adapter that one of its plain models keeps (app.chat_controller)."""
+"""An attribute of a Qt adapter that one of its plain models keeps (app.chat.chat_controller)."""
 
 from __future__ import annotations
 

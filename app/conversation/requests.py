@@ -1,12 +1,12 @@
 """The requests in flight: each answer by its request id, bound to the conversation that
 asked for it; the one streaming into the open chat; a document read using the engine; the
 message that waits for them. Plain Python: it tells its owner what changed through the
-callbacks of ``RequestEvents`` (app.chat_controller turns them into Qt signals).
-``Requests`` is what another flow (app.document_flow) may use of it.
+callbacks of ``RequestEvents`` (app.chat.chat_controller turns them into Qt signals).
+``Requests`` is what another flow (app.documents.document_flow) may use of it.
 
 Every answer is an ``Answer`` keyed by the request id its engine events carry, and
 bound to the conversation that asked for it, so it is written to its own conversation,
-never to the one now open. A document summary (``app.document_flow``) is an "external"
+never to the one now open. A document summary (``app.documents.document_flow``) is an "external"
 request bound the same way, and follows the same rules:
 
 - Leaving its conversation (New chat, opening another): it goes on and is written into
@@ -25,6 +25,7 @@ request bound the same way, and follows the same rules:
 from __future__ import annotations
 
 import logging
+import math
 import time
 from dataclasses import dataclass, field
 from enum import Enum
@@ -32,7 +33,7 @@ from typing import Any, Callable, Protocol
 
 from engine.api import ChatMessage, ChatRequest, DocumentAnswered, DocumentScope, RequestFinished, \
     StopReason
-from app.history import COMPLETE, WRITING, StoredMessage
+from app.conversation.history import COMPLETE, WRITING, StoredMessage
 
 log = logging.getLogger("rotary.chat")
 SAVE_INTERVAL_S = 1.0      # at most about this much streamed text is lost in a crash
@@ -47,7 +48,7 @@ class Wait(Enum):
 
 
 class Engine(Protocol):
-    """What the tracker asks of the engine (app.bridge.EngineBridge)."""
+    """What the tracker asks of the engine (app.bridge.engine_bridge.EngineBridge)."""
 
     def chat(self, request: ChatRequest) -> int: ...
 
@@ -57,7 +58,7 @@ class Engine(Protocol):
 
 
 class Requests(Protocol):
-    """What a flow that uses the engine for a conversation sees (app.document_flow)."""
+    """What a flow that uses the engine for a conversation sees (app.documents.document_flow)."""
 
     @property
     def busy(self) -> bool: ...
@@ -79,7 +80,7 @@ class Answer:
     model_name: str
     text: str = ""
     message: StoredMessage | None = None    # its row, once first saved
-    saved_at: float = 0.0
+    saved_at: float = -math.inf             # monotonic: never saved (it starts near 0 at boot)
     dropped: bool = False                   # replaced or its conversation deleted
     stop_reason: str = ""                   # RELOADED or CLOSED when the app stopped it
     thinking: str = ""                      # the model's thinking: shown apart, never sent back
@@ -215,7 +216,7 @@ class RequestTracker:
     def report_activity(self) -> None:
         self.events.activity(self.activity())
 
-    # ---- another flow using the engine (app.document_flow) -------------------------------
+    # ---- another flow using the engine (app.documents.document_flow) -------------------------------
 
     def begin_external(self, request_id: int, phase: str,
                        conversation_id: int | None = None) -> None:
@@ -335,7 +336,7 @@ class RequestTracker:
 
     def stop_everything(self, reason: str = StopReason.RELOADED) -> None:
         """The model is being changed: every answer, left ones included, stops and is kept,
-        labelled ``reason``; a summary keeps what it has (app.document_flow)."""
+        labelled ``reason``; a summary keeps what it has (app.documents.document_flow)."""
         for answer in list(self.answers.values()):
             answer.stop_reason = answer.stop_reason or reason
             self.engine.stop(answer.request_id)

@@ -1,8 +1,8 @@
 """The open conversation and the saved ones: its messages, their titles, the model's view.
 
 Plain Python over ``HistoryStore``; it tells its owner what changed through the callbacks
-of ``StoreEvents`` (app.chat_controller turns them into Qt signals). ``Conversations`` is
-what another flow (app.document_flow) may use of it.
+of ``StoreEvents`` (app.chat.chat_controller turns them into Qt signals). ``Conversations`` is
+what another flow (app.documents.document_flow) may use of it.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from app.conversation.requests import Answer
 
 from app.conversation.window import (TOO_LONG, conversation_context, moved_start, sent_messages,
                                      start_index)
-from app.history import HistoryStore, StoredMessage
+from app.conversation.history import HistoryStore, StoredMessage
 
 TITLE_LENGTH = 48
 
 
 class Conversations(Protocol):
-    """The open conversation, as a flow that adds to it sees it (app.document_flow)."""
+    """The open conversation, as a flow that adds to it sees it (app.documents.document_flow)."""
 
     @property
     def conversation_id(self) -> int | None: ...
@@ -68,7 +68,7 @@ class ConversationStore:
         # "Think before answering" for conversations that never chose (None: the model's
         # own default, which is on for Qwen3.x, gpt-oss and the other thinking templates).
         self.think_default: bool | None = None
-        self.think_policy: bool | None = None    # the organisation's choice wins (app/policy.py)
+        self.think_policy: bool | None = None    # the organisation's choice wins (app/settings/policy.py)
 
     # ---- which conversation is open ----------------------------------------------------
 
@@ -299,7 +299,7 @@ class ConversationStore:
 
 
 def is_document(message: StoredMessage) -> bool:
-    """A "Document:" message (app.document_flow keeps what it read in its stats)."""
+    """A "Document:" message (app.documents.document_flow keeps what it read in its stats)."""
     return message.role == "user" and bool(message.stats.get("document"))
 
 

@@ -10,7 +10,7 @@ message is answered.
 
 from __future__ import annotations
 
-from app.history import StoredMessage
+from app.conversation.history import StoredMessage
 
 TOO_LONG = "too_long"          # in a user message's stats: it could not be read, not sent again
 

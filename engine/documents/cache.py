@@ -18,7 +18,7 @@ CACHE_VERSION = 2          # bump when extraction changes what it produces (2: O
 
 
 def default_cache_dir() -> Path:
-    # Same rule as app/paths.py (ROTARY_HOME for tests and portable installs); the engine
+    # Same rule as app/settings/paths.py (ROTARY_HOME for tests and portable installs); the engine
     # may not import the app, so the two lines are repeated here.
     home = os.environ.get("ROTARY_HOME")
     root = Path(home) / "data" if home else Path(platformdirs.user_data_dir("Rotary", appauthor=False))

@@ -1,7 +1,7 @@
 """The passages of every document read, in an SQLite full-text index (FTS5, ranked by BM25).
 
 The index is a file of its own: the app keeps it beside its history database (which holds
-the conversation → document links, app/history.py), ``python -m engine ask`` beside the text
+the conversation → document links, app/conversation/history.py), ``python -m engine ask`` beside the text
 cache. Only the engine thread writes to it while the app runs, so SQLite's default 5-second
 wait for a lock is plenty.
 

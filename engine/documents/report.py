@@ -1,7 +1,7 @@
 """What a document holds and how much of it was read, as catalogue messages (engine/messages.py).
 
 The command line prints them in English (``str(msg)``); the app says the same messages in
-the interface's language (app/messages.py), so no sentence is written twice.
+the interface's language (app/text/messages.py), so no sentence is written twice.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 "auto" picks the largest preset whose card is no bigger than this computer's. This registry
 is the one list of presets: the app's Settings, wizard and safer-setting button read their
-names and titles from it (through app/bridge.py).
+names and titles from it (through app/bridge/engine_bridge.py).
 """
 
 from __future__ import annotations

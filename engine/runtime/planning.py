@@ -1,6 +1,6 @@
 """The one planning entry point: every path that shows or loads a recipe plans here.
 
-The wizard's and Settings' model check (app/bridge.py through engine/facade.py), the loader
+The wizard's and Settings' model check (app/bridge/engine_bridge.py through engine/facade.py), the loader
 (engine/runtime/loader.py), ``engine plan``/``chat``/``trace`` and the self-test (which loads
 through the loader) all call ``plan_recipe``. It composes what this build can do (the slot
 cache: one availability check) with the user's Advanced values (engine/plan/advanced.py), so

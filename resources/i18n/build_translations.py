@@ -27,7 +27,7 @@ from engine_translations import ENGINE_TRANSLATIONS  # noqa: E402
 from qt_translations import QT_TRANSLATIONS  # noqa: E402
 from translations import TRANSLATIONS  # noqa: E402
 
-ENGINE_CONTEXT = "engine"    # app/messages.py translates in this context
+ENGINE_CONTEXT = "engine"    # app/text/messages.py translates in this context
 
 LANGUAGES = {"ko": 0, "zh_CN": 1}      # column in TRANSLATIONS
 
@@ -88,7 +88,7 @@ def fill(ts_path: Path, column: int) -> list[str]:
 
 
 def main() -> int:
-    sources = sorted(str(p) for p in (ROOT / "app").glob("*.py"))
+    sources = sorted(str(p) for p in (ROOT / "app").rglob("*.py"))
     ts_files = [HERE / f"rotary_{code}.ts" for code in LANGUAGES]
     subprocess.run([tool("pyside6-lupdate"), *sources, "-no-obsolete", "-locations", "none", "-ts",
                     *map(str, ts_files)], check=True)

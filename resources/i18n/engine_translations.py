@@ -2,7 +2,7 @@
 
 Keys are the English templates exactly; placeholders in braces must be kept as they are
 (a test checks both). build_translations.py writes them into the .ts files under the
-Qt context ``engine``, where app/messages.py looks them up.
+Qt context ``engine``, where app/text/messages.py looks them up.
 """
 
 ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chinese)

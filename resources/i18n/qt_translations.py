@@ -1,5 +1,5 @@
 """Korean and Simplified Chinese for texts of Qt's own dialogs that Qt's catalogues
-(qtbase_ko.qm, qtbase_zh_CN.qm, installed by app/i18n.py) lack or leave unfinished.
+(qtbase_ko.qm, qtbase_zh_CN.qm, installed by app/text/i18n.py) lack or leave unfinished.
 
 Found by tests/app/test_qt_dialogs_translated.py, which opens the dialogs Rotary uses
 (the file chooser, questions, the rename box) non-native under each language and lists

@@ -1,7 +1,7 @@
 """Korean and Simplified Chinese for every string the app passes to ``tr``.
 
 The engine's own messages (engine/messages.py) are translated in one place only,
-engine_translations.py; the app shows them through app/messages.py ``say``, never ``tr``
+engine_translations.py; the app shows them through app/text/messages.py ``say``, never ``tr``
 (tests/engine/test_messages.py checks that no template is in both tables).
 
 Source of truth for ``build_translations.py``, which runs ``pyside6-lupdate``, fills the
@@ -602,7 +602,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
         "데모 모델로 짧은 시험 답변을 쓰고, 대화와 설정을 저장할 수 있는지, 네트워크로 아무것도 나가지 않았는지 확인합니다.",
         "用演示模型写一段简短的测试回答，检查对话和设置能否保存，以及没有任何内容发送到网络。"),
     "Per layer, in order: {shares}.": ("층별, 순서대로: {shares}.", "按层依次：{shares}。"),
-    # The documents of a conversation (app/document_shelf.py, app/document_view.py).
+    # The documents of a conversation (app/documents/document_shelf.py, app/documents/document_view.py).
     "built-in accelerators": ("내장 가속 기능", "内置加速功能"),
     'reading scanned pages': (
         '스캔한 쪽 읽기',
@@ -643,7 +643,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Questions will no longer search it. The file itself is not deleted.': (
         '질문할 때 더 이상 이 문서에서 찾지 않습니다. 파일 자체는 삭제되지 않습니다.',
         '提问时将不再搜索此文档。文件本身不会被删除。'),
-    # The self-test's checks, named in its failure message (app/selftest.py: check_titles).
+    # The self-test's checks, named in its failure message (app/setup/selftest.py: check_titles).
     'settings folder': (
         '설정 폴더',
         '设置文件夹'),
@@ -662,7 +662,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'showing the window': (
         '창 표시',
         '显示窗口'),
-    # Engine errors by kind (app/error_text.py); the engine's English goes to the details.
+    # Engine errors by kind (app/text/error_text.py); the engine's English goes to the details.
     'The model file cannot be opened. Check that it is still there and that you may read it.': (
         '모델 파일을 열 수 없습니다. 파일이 아직 그 자리에 있는지, 읽을 권한이 있는지 확인해 주세요.',
         '无法打开模型文件。请确认文件仍在原处，并且您有读取权限。'),
@@ -775,7 +775,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'The office server did not start the model. See the notice at the top.': (
         '사무실 서버가 모델을 시작하지 않았습니다. 위쪽 알림을 확인하세요.',
         '办公室服务器未启动模型。请查看顶部的通知。'),
-    # ---- models found on this computer (app/model_list.py) ----
+    # ---- models found on this computer (app/setup/model_list.py) ----
     "from LM Studio": ("LM Studio에서", "来自 LM Studio"),
     "from Ollama": ("Ollama에서", "来自 Ollama"),
     "from Jan": ("Jan에서", "来自 Jan"),
@@ -804,7 +804,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Rotary could not look for models. Choose a model file with Other file…": (
         "Rotary가 모델을 찾을 수 없었습니다. ‘다른 파일…’로 모델 파일을 선택하세요.",
         "Rotary 无法查找模型。请用“其他文件…”选择模型文件。"),
-    # ---- the organisation's settings file (app/policy.py, app/settings_locks.py) ----
+    # ---- the organisation's settings file (app/settings/policy.py, app/setup/settings_locks.py) ----
     "Your organisation has chosen the model Rotary uses, so there is nothing more to choose.": (
         "소속 기관에서 Rotary가 사용할 모델을 이미 정했으므로 더 고를 것이 없습니다.",
         "您的单位已经选定了 Rotary 使用的模型，因此无需再做选择。"),

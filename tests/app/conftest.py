@@ -17,11 +17,23 @@ if _ROOT not in sys.path:
 import pytest  # noqa: E402
 import qasync  # noqa: E402
 
-from app.paths import default_paths  # noqa: E402
-from app.settings import Settings, SettingsStore  # noqa: E402
+from app.settings.paths import default_paths  # noqa: E402
+from app.settings.model import Settings, SettingsStore  # noqa: E402
 from tests.app.fakes import fake_backend  # noqa: E402
 
 UNEXPECTED = "Something went wrong inside Rotary"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def qt_translation():
+    """``tr`` goes through Qt's translators, as in the app (app/widgets/translation.py), so a
+    test may install a QTranslator by hand."""
+    from PySide6.QtCore import QCoreApplication
+
+    from app.text import i18n
+    i18n.use_translation(QCoreApplication.translate)
+    yield
+    i18n.use_translation(None)
 
 
 @pytest.fixture
@@ -29,7 +41,7 @@ def rotary_home(tmp_path, monkeypatch):
     """Every settings, history and marker file of the test lives under tmp_path."""
     home = tmp_path / "rotary-home"
     monkeypatch.setenv("ROTARY_HOME", str(home))
-    # No organisation's settings file unless a test writes one (app/policy.py).
+    # No organisation's settings file unless a test writes one (app/settings/policy.py).
     monkeypatch.setenv("ROTARY_POLICY_FILE", str(tmp_path / "no-policy.toml"))
     return home
 

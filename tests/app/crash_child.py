@@ -19,10 +19,10 @@ sys.path.insert(0, str(ROOT))
 from PySide6.QtCore import QCoreApplication, QTimer  # noqa: E402
 
 from engine.api import LoadRequest  # noqa: E402
-from app.bridge import EngineBridge  # noqa: E402
-from app.chat_controller import ChatController  # noqa: E402
-from app.history import HistoryStore, StoredMessage  # noqa: E402
-from app.notifications import NotificationService  # noqa: E402
+from app.bridge.engine_bridge import EngineBridge  # noqa: E402
+from app.chat.chat_controller import ChatController  # noqa: E402
+from app.conversation.history import HistoryStore, StoredMessage  # noqa: E402
+from app.widgets.notifications import NotificationService  # noqa: E402
 from app.wiring import connect_answers  # noqa: E402
 from tests.app.fakes import FakeScript, fake_backend  # noqa: E402
 

@@ -26,7 +26,7 @@ from engine.runtime.planning import PlannedModel
 from engine.runtime.requests import CancelToken
 from engine.runtime.service import EngineService
 
-from app.bridge import EngineBackend
+from app.bridge.facade import EngineBackend
 
 GIB = 2**30
 

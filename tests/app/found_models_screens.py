@@ -21,8 +21,8 @@ from pathlib import Path
 import qasync
 from PySide6.QtWidgets import QApplication
 
-from app.bridge import real_backend
-from app.paths import default_paths
+from app.bridge.facade import real_backend
+from app.settings.paths import default_paths
 from tests.support.fake_homes import _shape_as
 
 LMSTUDIO = Path(".lmstudio/models/lmstudio-community")

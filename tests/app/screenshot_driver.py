@@ -19,8 +19,8 @@ import qasync
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from app.paths import default_paths
-from app.settings import Settings, SettingsStore
+from app.settings.paths import default_paths
+from app.settings.model import Settings, SettingsStore
 from tests.app.fakes import FakeScript, fake_backend
 
 ANSWER = ("Here is a short plan for the **quarterly report**:\n\n"

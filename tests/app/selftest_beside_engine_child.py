@@ -20,9 +20,10 @@ sys.path.insert(0, str(ROOT))
 import qasync  # noqa: E402
 from PySide6.QtCore import QCoreApplication  # noqa: E402
 
-from app.bridge import EngineBridge, auto_preset, real_backend  # noqa: E402
-from app.paths import default_paths  # noqa: E402
-from app.selftest import check_my_computer  # noqa: E402
+from app.bridge.engine_bridge import EngineBridge  # noqa: E402
+from app.bridge.facade import auto_preset, real_backend  # noqa: E402
+from app.settings.paths import default_paths  # noqa: E402
+from app.setup.selftest import check_my_computer  # noqa: E402
 
 
 async def both_at_once() -> dict:

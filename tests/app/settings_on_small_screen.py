@@ -9,11 +9,12 @@ import sys
 
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel
 
-from app.bridge import EngineBridge, real_backend
-from app.i18n import install_translator
-from app.notifications import NotificationService
-from app.settings import Settings
-from app.settings_dialog import SettingsDialog
+from app.bridge.engine_bridge import EngineBridge
+from app.bridge.facade import real_backend
+from app.widgets.translation import install_translator
+from app.widgets.notifications import NotificationService
+from app.settings.model import Settings
+from app.setup.settings_dialog import SettingsDialog
 
 
 def main(language: str) -> None:

@@ -89,7 +89,7 @@ def test_engine_error_goes_to_the_notice_not_the_answer(qtbot, make_app):
 
 
 def test_system_prompt_and_temperature_reach_the_engine(qtbot, make_app):
-    from app.settings import Settings
+    from app.settings.model import Settings
     rotary = make_app(settings=Settings(first_run_done=True, system_prompt="Be brief.",
                                         temperature=0.2))
     wait_ready(qtbot, rotary)
@@ -123,7 +123,7 @@ def test_sending_before_the_model_is_ready_is_explained(qtbot, make_app):
 
 def test_streamed_markdown_matches_a_full_render(qtbot, qapp):
     """Appending finished blocks and replacing the tail gives the same text as one render."""
-    from app.message_widget import MessageWidget
+    from app.chat.message_widget import MessageWidget
     text = ("Intro **bold**\n\n```python\nx = 1 < 2\n\ny = 3\n```\n\n- one\n- two\n\n"
             "1. first\n2. second\n3. third\n\nEnd.")
     streamed = MessageWidget(1, "assistant")

@@ -33,8 +33,8 @@ def test_tab_reads_each_message_then_its_buttons_then_the_message_box(qtbot, mak
         wanted += [widget.body, widget.copy_button]
         wanted += [widget.edit_button] if widget.role == "user" else []
     wanted += [pane.message_widgets[-1].regenerate_button, pane.input]
-    seen = _tab_through(qtbot, pane.scroll, len(wanted) + 1)
-    assert seen == [pane.scroll] + wanted        # reading order, then the message box
+    seen = _tab_through(qtbot, pane.scroll_area, len(wanted) + 1)
+    assert seen == [pane.scroll_area] + wanted        # reading order, then the message box
 
 
 def test_focus_on_a_message_button_is_visible(qtbot, make_app):
@@ -84,7 +84,7 @@ def _mnemonic(text: str) -> str:
 
 @pytest.mark.parametrize("language", ["en", "ko", "zh_CN"])
 def test_no_menu_repeats_a_mnemonic_in_any_language(qapp, language):
-    from app.i18n import install_translator, uninstall_translators
+    from app.widgets.translation import install_translator, uninstall_translators
     from app.main_window import MainWindow
     translators = install_translator(qapp, language)
     try:
@@ -105,7 +105,7 @@ def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app
     """It went Message → Send → four gauge sections → Attach → the notice's buttons; then
     Send before Attach and on into the side panel's text (issue 29). Now Attach, Send, the
     notice, the conversation list; the gauge is reached with Ctrl+Shift+G and the arrows."""
-    from app.notifications import NoticeAction
+    from app.widgets.notifications import NoticeAction
     from tests.app.test_documents_app import FakeDocuments
     rotary = make_app(script=FakeScript(answers=[("One",)]))
     wait_ready(qtbot, rotary)

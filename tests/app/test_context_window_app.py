@@ -1,7 +1,7 @@
 """Older turns slide out in the app: the quiet line where the model's view begins (stored,
 there after a restart), the next prompt from there, a message too long alone that is not
 sent again, error banners that clear, the conversation's real memory left, and thinking
-stopped at its budget (app/conversation/window.py, app/chat_controller.py)."""
+stopped at its budget (app/conversation/window.py, app/chat/chat_controller.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from engine.api import ContextReport
 from engine.errors import EngineError, MessageTooLongError
-from app import gauge_text
+from app.gauge import gauge_text
 from tests.app.conftest import close_app, wait_idle, wait_ready
 from tests.app.fakes import FakeScript
 
@@ -134,7 +134,7 @@ def test_thinking_stopped_at_its_budget_says_so(qtbot, make_app):
 def test_a_version_5_history_gains_the_window_start_and_keeps_its_messages(tmp_path):
     import sqlite3
 
-    from app.history import MIGRATIONS, SCHEMA_VERSION, HistoryStore
+    from app.conversation.history import MIGRATIONS, SCHEMA_VERSION, HistoryStore
     path = tmp_path / "history.sqlite"
     db = sqlite3.connect(path)
     for version in range(5):

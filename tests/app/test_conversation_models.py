@@ -12,7 +12,7 @@ from engine.messages import msg
 from app.conversation import ConversationStore, RequestTracker, Wait
 from app.conversation.requests import RequestEvents
 from app.conversation.store import StoreEvents, title_from
-from app.history import ConversationDocument, HistoryStore, StoredMessage
+from app.conversation.history import ConversationDocument, HistoryStore, StoredMessage
 
 
 class Engine:

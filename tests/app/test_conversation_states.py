@@ -12,7 +12,7 @@ from tests.app.fakes import FakeScript
 from tests.app.test_documents_app import FakeDocuments
 
 
-TITLE_ROLE = Qt.ItemDataRole.UserRole + 1     # app.conversation_list's roles
+TITLE_ROLE = Qt.ItemDataRole.UserRole + 1     # app.chat.conversation_list's roles
 STATE_ROLE = Qt.ItemDataRole.UserRole + 2
 
 

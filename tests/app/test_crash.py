@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from app.history import COMPLETE, INTERRUPTED, WRITING, HistoryStore
+from app.conversation.history import COMPLETE, INTERRUPTED, WRITING, HistoryStore
 from tests.app.crash_child import FULL_ANSWER
 
 KILLS = 20

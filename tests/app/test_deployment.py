@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.policy import load_policy
+from app.settings.policy import load_policy
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "installer" / "policy" / "policy.toml.example"

@@ -175,8 +175,8 @@ def test_a_scanned_page_is_read_by_ocr_and_the_list_says_so(qtbot, make_app, tmp
 
 
 def test_the_not_found_note_is_in_the_interface_language(qtbot, make_app, tmp_path, qapp):
-    from app.document_text import checked_answer_text as answer_text
-    from app.i18n import I18N_DIR
+    from app.documents.document_text import checked_answer_text as answer_text
+    from app.text.i18n import I18N_DIR
     from engine.api import CitationCheck, DocumentAnswered
     from engine.messages import msg
     where = msg("documents.page_ref", page=12)
@@ -197,7 +197,7 @@ def test_the_not_found_note_is_in_the_interface_language(qtbot, make_app, tmp_pa
 def test_a_version_3_history_gains_the_document_list_and_keeps_its_messages(tmp_path):
     import sqlite3
 
-    from app.history import MIGRATIONS, SCHEMA_VERSION, HistoryStore
+    from app.conversation.history import MIGRATIONS, SCHEMA_VERSION, HistoryStore
     path = tmp_path / "history.sqlite"
     db = sqlite3.connect(path)
     for version in range(3):

@@ -201,7 +201,7 @@ def test_attach_button_sits_in_the_message_row(qtbot, make_app):
 
 def test_the_card_says_the_engines_messages(qapp):
     from dataclasses import replace
-    from app.document_text import overview_text, progress_text
+    from app.documents.document_text import overview_text, progress_text
     scanned = replace(OVERVIEW, notes=(msg("documents.skipped_pages", pages="4, 7"),
                                        msg("documents.ocr_page", pages="9", seconds=3.0)))
     assert overview_text(scanned).endswith(
@@ -241,7 +241,7 @@ def _summary(parts: int, parts_read: int, partial: bool, body: str = "Costs rose
 
 
 def test_what_was_read_is_said_in_the_singular_and_after_a_stop(qapp):
-    from app.document_text import answer_text
+    from app.documents.document_text import answer_text
     memo = dataclasses.replace(OVERVIEW, kind="docx", name="memo.docx", sections=1)
     assert answer_text(memo, _summary(2, 2, False, amount=msg("documents.sections_one"))) == \
         "Costs rose.\n\nRead all of it (1 section) in 2 parts."       # was "all 1 sections"
@@ -256,8 +256,8 @@ def test_what_was_read_is_said_in_the_singular_and_after_a_stop(qapp):
 
 def test_the_summary_and_its_note_are_kept_in_the_interface_language(qapp):
     # The engine writes its note in English; in a Korean interface none of it may show.
-    from app.document_text import answer_text, found_text, title_text
-    from app.i18n import I18N_DIR
+    from app.documents.document_text import answer_text, found_text, title_text
+    from app.text.i18n import I18N_DIR
     translator = QTranslator()
     assert translator.load(str(I18N_DIR / "rotary_ko.qm"))
     qapp.installTranslator(translator)
@@ -276,7 +276,7 @@ def test_the_file_chooser_opens_in_documents_then_where_the_last_one_was(qtbot, 
     # It opened in the folder the app was started from: Rotary's own install folder.
     import platformdirs
 
-    import app.document_view as document_view
+    import app.documents.document_view as document_view
     rotary, _ = _app(make_app, qtbot)
     documents = tmp_path / "Documents"
     documents.mkdir()
@@ -311,8 +311,8 @@ def test_every_summary_style_has_one_title_the_interface_translates():
 
 
 def test_the_closing_note_is_never_drawn_inside_a_code_block_left_open(qapp):
-    from app.document_text import answer_text
-    from app.markdown_render import render
+    from app.documents.document_text import answer_text
+    from app.widgets.markdown_render import render
     note = "Read all of it (42 pages) in 3 parts."
     for body in ("Steps:\n\n```bash\nrm -rf build\n", "Steps:\n\n~~~~\ncode\n```\nstill code",
                  "Done:\n\n```\nclosed\n```"):
@@ -323,7 +323,7 @@ def test_the_closing_note_is_never_drawn_inside_a_code_block_left_open(qapp):
         f"Done:\n\n```\nclosed\n```\n\n{note}"                 # a closed block is left as is
 
 
-# ---- the summary inside the chat's lifecycle (app.chat_controller's rules) ----------------
+# ---- the summary inside the chat's lifecycle (app.chat.chat_controller's rules) ----------------
 
 def _summarizing(qtbot, rotary, path, preset="short", question=""):
     panel = rotary.document_widgets.panel
@@ -465,7 +465,7 @@ def test_an_old_document_error_goes_when_the_next_document_is_summarised(qtbot, 
 def test_the_card_fits_a_640_by_420_window(qtbot, make_app, tmp_path, language):
     """Opening a document widened the window to ~766 px by itself, and "Anything to look
     for?" shrank to "A…"."""
-    from app.settings import Settings
+    from app.settings.model import Settings
     rotary = make_app(settings=Settings(first_run_done=True, language=language))
     wait_ready(qtbot, rotary)
     FakeDocuments(rotary.fake["engine"], part_delay=0.3)

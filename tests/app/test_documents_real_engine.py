@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.paths import default_paths
+from app.settings.paths import default_paths
 from engine.api import DocumentFinished
-from app.settings import Settings, SettingsStore
+from app.settings.model import Settings, SettingsStore
 from tests.support.document_samples import long_pdf
 from tests.app.conftest import close_app, wait_idle, wait_ready
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow
 def test_a_pdf_is_summarised_in_parts_through_the_real_engine(qtbot, qapp, qloop, rotary_home,
                                                                tmp_path):
     from app.application import RotaryApp
-    from app.bridge import real_backend
+    from app.bridge.facade import real_backend
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
     rotary = RotaryApp(qapp, qloop, real_backend(), paths)
@@ -53,7 +53,7 @@ def test_deleting_the_conversation_while_its_summary_runs_on_the_real_engine(
     """The summary stops and nothing of it is kept (it was saved into the deleted
     conversation: a FOREIGN KEY error, a card stuck at 100% and Send hidden)."""
     from app.application import RotaryApp
-    from app.bridge import real_backend
+    from app.bridge.facade import real_backend
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
     rotary = RotaryApp(qapp, qloop, real_backend(), paths)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.paths import default_paths
-from app.settings import Settings, SettingsStore
+from app.settings.paths import default_paths
+from app.settings.model import Settings, SettingsStore
 from tests.support.document_samples import long_pdf
 from tests.app.conftest import close_app, wait_idle, wait_ready
 from tests.app.test_remote_app import MemoryKeys
@@ -29,9 +29,9 @@ def test_a_pdf_is_summarised_in_parts_on_the_office_server(qtbot, qapp, qloop, r
                                                            document_server, monkeypatch,
                                                            tmp_path):
     from app.application import RotaryApp
-    from app.bridge import real_backend
+    from app.bridge.facade import real_backend
 
-    monkeypatch.setattr("app.server_settings.KeyStore", MemoryKeys)
+    monkeypatch.setattr("app.setup.server_settings.KeyStore", MemoryKeys)
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(
         first_run_done=True, preset="cpu-only", engine_location="server",

@@ -12,8 +12,8 @@ from PySide6.QtCore import QCoreApplication, QObject, QTranslator, Signal
 from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QComboBox, QLineEdit,
                                QPlainTextEdit, QWidget)
 
-from app.i18n import I18N_DIR
-from app.single_instance import SingleInstance
+from app.text.i18n import I18N_DIR
+from app.widgets.single_instance import SingleInstance
 
 
 
@@ -165,7 +165,7 @@ def test_every_error_and_its_traceback_reaches_the_log_file(qtbot, make_app, qlo
 def test_qt_standard_buttons_follow_the_chosen_language(qtbot, make_app, code, back, next_,
                                                         cancel, ok):
     from PySide6.QtWidgets import QDialogButtonBox, QWizard
-    from app.settings import Settings
+    from app.settings.model import Settings
     rotary = make_app(settings=Settings(first_run_done=True, language=code), autoload=False)
     wizard = rotary.open_wizard()       # the app's teardown removes its translators
     buttons = QWizard.WizardButton
@@ -191,7 +191,7 @@ def test_every_visible_text_has_korean_and_chinese(tmp_path):
     from translations import TRANSLATIONS
     ts = tmp_path / "check.ts"
     subprocess.run([str(Path(sys.executable).parent / "pyside6-lupdate"),
-                    *sorted(str(p) for p in (root / "app").glob("*.py")), "-ts", str(ts)],
+                    *sorted(str(p) for p in (root / "app").rglob("*.py")), "-ts", str(ts)],
                    check=True, capture_output=True, timeout=120)
     sources = {m.findtext("source") for m in ET.parse(ts).getroot().iter("message")}
     assert sources and not sorted(sources - set(TRANSLATIONS))
@@ -199,7 +199,7 @@ def test_every_visible_text_has_korean_and_chinese(tmp_path):
 
 
 def test_windows_carry_rotary_icon(qapp):
-    from app.theme import window_icon
+    from app.widgets.theme import window_icon
     icon = window_icon()
     assert not icon.isNull() and icon.availableSizes(), "installer/icons/rotary.png not found"
 
@@ -223,7 +223,7 @@ def test_every_kind_of_engine_error_has_a_sentence_in_the_interface_language():
     has a translated sentence (the engine's own errors carry messages: test_messages.py)."""
     import inspect
 
-    from app.error_text import _kinds
+    from app.text.error_text import _kinds
     from engine import errors
     for_developers = {errors.EngineError, errors.TraceFormatError, errors.BudgetError}
     # raised with a message by the engine, and with words of its own (tr) by the bridge
@@ -236,36 +236,36 @@ def test_every_kind_of_engine_error_has_a_sentence_in_the_interface_language():
 
 def test_engine_errors_are_shown_in_korean_with_the_english_kept_for_it(qapp, qtbot):
     # The engine writes English; a Korean interface showed it as it was.
-    from app import i18n
-    from app.notifications import NotificationService
+    from app.widgets import translation
+    from app.widgets.notifications import NotificationService
     from engine.errors import ModelLoadError
     error = ModelLoadError("llama.cpp could not load the model.", "general.name")
     notices = NotificationService()
     assert notices.engine_error(error).message == error.message        # English: as written
-    translators = i18n.install_translator(qapp, "ko")
+    translators = translation.install_translator(qapp, "ko")
     try:
         notice = notices.engine_error(error)
         assert notice.message == "모델을 불러올 수 없었습니다."
         assert error.message in notice.details and "general.name" in notice.details
     finally:
-        i18n.uninstall_translators(qapp, translators)
+        translation.uninstall_translators(qapp, translators)
 
 
 def test_catalogue_errors_are_said_in_korean_with_their_parameters(qapp, monkeypatch):
     # A catalogue message is translated whole, parameters filled in after translation.
-    from app import i18n
-    from app.error_text import error_text
+    from app.text.error_text import error_text
+    from app.widgets import translation
     from engine import messages
     from engine.errors import EngineStateError
     error = EngineStateError(messages.msg("engine.no_model"), "trace")
     assert error_text(error) == (error.message, "trace")
-    translators = i18n.install_translator(qapp, "ko")
+    translators = translation.install_translator(qapp, "ko")
     try:
         shown, details = error_text(error)
         assert shown == "아직 불러온 모델이 없습니다. 설정에서 모델을 선택하세요."
         assert error.message in details and "trace" in details
     finally:
-        i18n.uninstall_translators(qapp, translators)
+        translation.uninstall_translators(qapp, translators)
 
 
 def test_a_korean_user_reads_which_file_server_and_setting(qapp, tmp_path):
@@ -273,9 +273,9 @@ def test_a_korean_user_reads_which_file_server_and_setting(qapp, tmp_path):
     errors and reports now reach them whole, with their file, address and numbers."""
     import re
 
-    from app import i18n
-    from app.error_text import error_text
-    from app.messages import say
+    from app.text.error_text import error_text
+    from app.widgets import translation
+    from app.text.messages import say
     from engine.errors import EngineError
     from engine.messages import msg
     from engine.model.inspect_gguf import inspect_model
@@ -292,12 +292,12 @@ def test_a_korean_user_reads_which_file_server_and_setting(qapp, tmp_path):
     folder = raised(lambda: inspect_model(tmp_path))
     server = model_not_found("qwen3-30b", "https://ai.office.lan:8000", "HTTP 404")
     fallback = msg("plan.fallback_fewer_parts", on_gpu=3, total=40)
-    translators = i18n.install_translator(qapp, "ko")
+    translators = translation.install_translator(qapp, "ko")
     try:
         shown = {"missing": error_text(missing)[0], "folder": error_text(folder)[0],
                  "server": error_text(server)[0], "fallback": say(fallback)}
     finally:
-        i18n.uninstall_translators(qapp, translators)
+        translation.uninstall_translators(qapp, translators)
     assert "qwen3-30b.gguf" in shown["missing"] and "찾을 수 없습니다" in shown["missing"]
     assert f"“{tmp_path.name}”" in shown["folder"] and "폴더" in shown["folder"]
     assert "https://ai.office.lan:8000" in shown["server"] and "“qwen3-30b”" in shown["server"]

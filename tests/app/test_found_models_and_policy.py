@@ -1,5 +1,5 @@
 """The models found on this computer in the wizard and Settings, and the organisation's
-settings file (app/policy.py): locked settings, a broken file, the wizard's skipped step."""
+settings file (app/settings/policy.py): locked settings, a broken file, the wizard's skipped step."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtWidgets import QDialogButtonBox, QLabel
 
 from engine.facade import find_models_here
-from app.policy import load_policy
-from app.settings import Settings, SettingsStore
-from app.settings_locks import LOCK_NOTE
+from app.settings.policy import load_policy
+from app.settings.model import Settings, SettingsStore
+from app.setup.settings_locks import LOCK_NOTE
 from tests.app import fakes
 
 

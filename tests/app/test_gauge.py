@@ -13,9 +13,9 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QScrollArea
 
 from engine.api import StepRecord, next_request_id
-from app import gauge_text
-from app.gauge_model import GaugeModel
-from app.theme import gauge_colour
+from app.gauge import gauge_text
+from app.gauge.gauge_model import GaugeModel
+from app.widgets.theme import gauge_colour
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.fakes import FakeScript, FakeVramReader, fake_hardware
 

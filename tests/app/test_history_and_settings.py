@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from app.history import SCHEMA_VERSION, HistoryStore, StoredMessage, _V1
-from app.paths import default_paths
-from app.settings import SCHEMA_VERSION as SETTINGS_VERSION, Settings, SettingsStore
+from app.conversation.history import SCHEMA_VERSION, HistoryStore, StoredMessage, _V1
+from app.settings.paths import default_paths
+from app.settings.model import SCHEMA_VERSION as SETTINGS_VERSION, Settings, SettingsStore
 from tests.app.conftest import close_app, wait_idle, wait_ready
 
 
@@ -99,17 +99,17 @@ def test_preset_names_come_from_the_engine_registry(rotary_home):
 
 
 def test_the_app_names_no_preset_itself():
-    """Issue 21: preset names lived in the engine, app/settings.py, app/wizard.py and
-    app/loading.py. The app now reads names and titles from the engine's registry."""
+    """Issue 21: preset names lived in the engine, app/settings/model.py, app/setup/wizard.py and
+    app/setup/loading.py. The app now reads names and titles from the engine's registry."""
     import ast
     from pathlib import Path
 
     from engine.plan import PRESETS, preset_names, preset_words
-    from app.settings import preset_label
-    from app.wizard import preset_words as wizard_words
+    from app.settings.model import preset_label
+    from app.setup.wizard import preset_words as wizard_words
     names = set(preset_names()) | set(PRESETS)
     written = []
-    for path in sorted((Path(__file__).resolve().parents[2] / "app").glob("*.py")):
+    for path in sorted((Path(__file__).resolve().parents[2] / "app").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and node.value in names:
                 written.append(f"{path.name}:{node.lineno} {node.value!r}")
@@ -122,11 +122,11 @@ def test_the_app_names_no_preset_itself():
 
 def test_every_setting_is_declared_once_with_its_check_label_and_reload_rule(rotary_home):
     """Issue 21: a setting's check, its name for people and whether it reloads the model
-    were three lists in app/settings.py and a fourth in app/application.py."""
+    were three lists in app/settings/model.py and a fourth in app/application.py."""
     import dataclasses
 
     from app import application
-    from app.settings import MODEL_FIELDS, _field_label
+    from app.settings.model import MODEL_FIELDS, _field_label
     paths = default_paths()
     for field in dataclasses.fields(Settings):
         if field.name == "schema_version":
@@ -145,7 +145,7 @@ def test_every_setting_is_declared_once_with_its_check_label_and_reload_rule(rot
 
 def test_the_dialog_keeps_every_valid_stored_value(qtbot, make_app):
     """One set of ranges: a large valid context is shown and saved unchanged on OK."""
-    from app.settings import RANGES
+    from app.settings.model import RANGES
     top = Settings(first_run_done=True, context_size=RANGES["context_size"].high,
                    gpu_expert_layers=RANGES["gpu_expert_layers"].high,
                    threads=RANGES["threads"].high)

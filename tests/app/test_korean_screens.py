@@ -15,8 +15,8 @@ import pytest
 from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QComboBox, QGroupBox, QLabel,
                                QLineEdit, QMenu, QPlainTextEdit, QWidget)
 
-from app.message_widget import MessageBody
-from app.settings import Settings
+from app.chat.message_widget import MessageBody
+from app.settings.model import Settings
 from tests.app.conftest import wait_idle, wait_ready
 
 # Names that Korean writes in Latin letters too (products, formats, units, keys), the
@@ -209,10 +209,10 @@ def test_engine_errors_reach_the_screen_in_korean(qtbot, qapp, qloop, rotary_hom
     """A file that is not a model, through the real engine: the notice, its buttons and the
     chooser's verdict (the engine's English goes to "Copy details" only)."""
     from app.application import RotaryApp
-    from app.bridge import real_backend
-    from app.paths import default_paths
-    from app.settings import SettingsStore
-    from app.model_check import ModelChooser
+    from app.bridge.facade import real_backend
+    from app.settings.paths import default_paths
+    from app.settings.model import SettingsStore
+    from app.setup.model_check import ModelChooser
     from tests.app.conftest import close_app
     bad = tmp_path / "notes.gguf"
     bad.write_text("these are notes, not a model", encoding="utf-8")
@@ -238,9 +238,9 @@ def test_engine_errors_reach_the_screen_in_korean(qtbot, qapp, qloop, rotary_hom
 
 def _real_app(qapp, qloop, settings: Settings):
     from app.application import RotaryApp
-    from app.bridge import real_backend
-    from app.paths import default_paths
-    from app.settings import SettingsStore
+    from app.bridge.facade import real_backend
+    from app.settings.paths import default_paths
+    from app.settings.model import SettingsStore
     paths = default_paths()
     SettingsStore(paths.settings_file).save(settings)
     return RotaryApp(qapp, qloop, real_backend(), paths)
@@ -264,7 +264,7 @@ def test_loading_a_model_says_its_steps_in_korean(qtbot, qapp, qloop, rotary_hom
 
 @pytest.mark.slow
 def test_the_model_check_says_its_verdict_in_korean(qtbot, qapp, qloop, rotary_home):
-    from app.model_check import ModelChooser
+    from app.setup.model_check import ModelChooser
     from tests.app.conftest import close_app
     rotary = _real_app(qapp, qloop, Settings(first_run_done=True, language="ko",
                                              preset="cpu-only"))

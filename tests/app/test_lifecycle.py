@@ -1,6 +1,6 @@
 """Chat lifecycle while an answer streams: every answer lands in the conversation that
 asked for it (it goes on there when the user leaves it) or is dropped, by the rules at the
-top of app.chat_controller; nothing raises, nothing is misfiled, and a label says why an
+top of app.chat.chat_controller; nothing raises, nothing is misfiled, and a label says why an
 answer stopped only when something did stop it. Real HistoryStore, fake engine on its own
 thread."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from app.history import COMPLETE, INTERRUPTED, WRITING, HistoryStore, StoredMessage
+from app.conversation.history import COMPLETE, INTERRUPTED, WRITING, HistoryStore, StoredMessage
 from engine.api import ChatRequest
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.fakes import FakeScript
@@ -191,7 +191,7 @@ def test_the_answer_is_saved_while_it_streams_in_batches(qtbot, make_app):
 
 
 def test_an_interrupted_answer_reappears_marked(qtbot, make_app, rotary_home):
-    from app.paths import default_paths
+    from app.settings.paths import default_paths
     store = HistoryStore(default_paths().history_db)
     conversation = store.create_conversation("Cut off")
     store.append(conversation, StoredMessage("user", "Tell me"))
@@ -245,7 +245,7 @@ def test_list_selection_follows_new_chat_and_open_scrolls_to_latest(qtbot, make_
     assert listing.selected_id() is None and not listing.items.selectedItems()
     listing.items.itemClicked.emit(listing.items.item(0))
     assert rotary.chat.conversation_id == conversation and listing.selected_id() == conversation
-    bar = rotary.window.chat.scroll.verticalScrollBar()
+    bar = rotary.window.chat.scroll_area.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=2000)
 
 
@@ -262,7 +262,7 @@ def test_quitting_mid_answer_keeps_it_as_stopped_not_interrupted(qtbot, make_app
     assert store.interrupted == 0 and answer.status == COMPLETE
     assert answer.stats["stop_reason"] == "closed" and answer.content.startswith(" w0")
     store.close()
-    from app.message_widget import stored_status
+    from app.chat.message_widget import stored_status
     assert stored_status(answer) == "Stopped when Rotary was closed."       # not "You stopped"
 
 
@@ -300,7 +300,7 @@ def test_a_new_answer_comes_into_view_even_after_scrolling_up(qtbot, make_app):
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "one")
     wait_idle(qtbot, rotary)
-    bar = rotary.window.chat.scroll.verticalScrollBar()
+    bar = rotary.window.chat.scroll_area.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0)
     bar.setValue(0)                                   # the reader scrolls up
     _send(qtbot, rotary, "two")

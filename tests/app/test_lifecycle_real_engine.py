@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.paths import default_paths
-from app.settings import Settings, SettingsStore
+from app.settings.paths import default_paths
+from app.settings.model import Settings, SettingsStore
 from tests.app.conftest import close_app, wait_ready
 
 pytestmark = pytest.mark.slow
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 
 def test_new_chat_mid_answer_on_the_real_engine(qtbot, qapp, qloop, rotary_home):
     from app.application import RotaryApp
-    from app.bridge import real_backend
+    from app.bridge.facade import real_backend
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
     rotary = RotaryApp(qapp, qloop, real_backend(), paths)

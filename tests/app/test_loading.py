@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.paths import default_paths
-from app.settings import Settings
+from app.settings.paths import default_paths
+from app.settings.model import Settings
 from engine.errors import InsufficientMemoryError
 from engine.messages import msg
 from tests.app.conftest import wait_ready

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.paths import default_paths
-from app.settings import Settings, SettingsStore
+from app.settings.paths import default_paths
+from app.settings.model import Settings, SettingsStore
 from tests.app.conftest import close_app, wait_idle, wait_ready
 
 pytestmark = pytest.mark.slow
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow
 def test_forty_turns_at_512_then_a_message_too_long_then_a_short_one(qtbot, qapp, qloop,
                                                                       rotary_home, tmp_path):
     from app.application import RotaryApp
-    from app.bridge import real_backend
+    from app.bridge.facade import real_backend
     from engine.demo.demo_model import write_demo_model
     paths = default_paths()
     # The demo's writer as a model file of its own: the Advanced context applies to it.

@@ -11,8 +11,8 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QEnterEvent, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
-from app import theme
-from app.history import StoredMessage
+from app.widgets import theme
+from app.conversation.history import StoredMessage
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.fakes import FakeScript
 

@@ -7,14 +7,14 @@ import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QTextCursor
 
-from app.markdown_render import render
+from app.widgets.markdown_render import render
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.fakes import FakeScript
 
 
 def _shown(text: str, streamed: bool = False) -> str:
     """The plain text a bubble shows for ``text`` (whole, or streamed char by char)."""
-    from app.message_widget import MessageWidget
+    from app.chat.message_widget import MessageWidget
     widget = MessageWidget(1, "assistant", "" if streamed else text)
     if streamed:
         for char in text:
@@ -37,7 +37,7 @@ def test_code_shows_exactly_what_was_written(qapp, text, streamed):
 
 
 def test_a_tilde_fence_keeps_blank_lines_inside_one_block_while_streaming(qapp):
-    from app.markdown_render import StreamingMarkdown
+    from app.widgets.markdown_render import StreamingMarkdown
     streaming = StreamingMarkdown()
     streaming.append("~~~\nfirst\n\nsecond\n")
     assert streaming.take_finished_html() == ""       # the fence is still open
@@ -55,7 +55,7 @@ def test_raw_html_is_shown_as_text_never_run(qapp):
 
 
 def test_tables_render_as_tables(qapp):
-    from app.message_widget import MessageWidget
+    from app.chat.message_widget import MessageWidget
     widget = MessageWidget(1, "assistant", "| Name | Score |\n|---|---|\n| Ann | 3 < 4 |\n")
     cursor = widget.body.document().find("Ann")
     table = cursor.currentTable()
@@ -64,7 +64,7 @@ def test_tables_render_as_tables(qapp):
 
 
 def test_nested_lists_keep_their_levels(qapp):
-    from app.message_widget import MessageWidget
+    from app.chat.message_widget import MessageWidget
     widget = MessageWidget(1, "assistant", "- fruit\n  - apple\n    - green\n- veg\n")
     levels = {}
     block = widget.body.document().begin()
@@ -76,7 +76,7 @@ def test_nested_lists_keep_their_levels(qapp):
 
 
 def test_links_show_but_are_never_followed(qtbot, qapp):
-    from app.message_widget import MessageWidget
+    from app.chat.message_widget import MessageWidget
     widget = MessageWidget(1, "assistant", "See [the site](https://example.com/x) and "
                            "[bad](javascript:alert(1)) and ![pic](https://example.com/p.png)")
     qtbot.addWidget(widget)
@@ -123,7 +123,7 @@ def test_shift_enter_starts_a_new_line_and_the_message_keeps_it(qtbot, make_app)
 
 
 def test_a_streamed_loose_list_stays_one_list(qapp):
-    from app.message_widget import MessageWidget
+    from app.chat.message_widget import MessageWidget
     widget = MessageWidget(1, "assistant")
     for char in "Steps:\n\n1. open\n\n2. edit\n\n3. save\n\nDone.":
         widget.append(char)
@@ -139,7 +139,7 @@ def test_a_streamed_loose_list_stays_one_list(qapp):
 
 
 def test_a_streamed_indented_code_block_stays_one_block(qapp):
-    from app.message_widget import MessageWidget
+    from app.chat.message_widget import MessageWidget
     widget = MessageWidget(1, "assistant")
     for char in "Code:\n\n    if a < b:\n\n        return a\n\nEnd.":
         widget.append(char)
@@ -156,7 +156,7 @@ def test_a_streamed_indented_code_block_stays_one_block(qapp):
 @pytest.mark.parametrize("streamed", [False, True])
 def test_a_long_code_line_wraps_inside_the_bubble_instead_of_being_cut_off(qtbot, qapp, streamed):
     # The bubble has no horizontal scroll bar: what runs past its right edge is lost.
-    from app.message_widget import MessageWidget
+    from app.chat.message_widget import MessageWidget
     line = "total = " + " + ".join(f"value_{i}" for i in range(60))     # ~700 characters
     text = f"```python\n{line}\n```"
     widget = MessageWidget(1, "assistant", "" if streamed else text)
@@ -186,7 +186,7 @@ def _block_looks(widget) -> list[tuple[str, float, float]]:
 def test_an_answer_looks_the_same_streamed_and_stored(qapp):
     """Issue 29: a streamed answer gained blank lines between its lines after switching to
     another conversation and back (several paragraphs inserted at once kept Qt's margins)."""
-    from app.message_widget import MessageWidget
+    from app.chat.message_widget import MessageWidget
     text = "Line A\n\nLine B\n\nLine C\n\nLine D\n\n1. x\n2. y\n\nEnd"
     stored = MessageWidget(1, "assistant", text)
     for step in (1, 9, 30):                 # tokens, and several paragraphs per refresh

@@ -65,7 +65,7 @@ def test_the_setting_named_for_a_bigger_card_says_why(qtbot, make_app, tmp_path)
     """A 2 GB card: the 8 GB laptop setting is the smallest there is; the check says so."""
     from tests.app.fakes import fake_hardware
     from tests.app.test_wizard_and_settings_dialog import _model
-    from app.settings import Settings
+    from app.settings.model import Settings
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(vram_gib=2))
     wizard = rotary.wizard
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
@@ -79,7 +79,7 @@ def test_settings_shows_the_measured_placement_beside_the_estimate(qtbot, make_a
     """The estimate alone disagreed with the side panel's measured figures; once the model is
     loaded, its check in Settings says what was measured, in the panel's words."""
     import dataclasses
-    from app.messages import say
+    from app.text.messages import say
     from tests.app.conftest import wait_ready
     from tests.app.test_where_the_model_runs import on_gpu
     rotary = make_app()
@@ -163,7 +163,7 @@ def test_the_parts_box_shows_what_automatic_chose_and_steps_from_there(qtbot, ma
 
 def test_no_graphics_card_is_said_the_same_way_everywhere(qtbot, make_app):
     from tests.app.fakes import fake_hardware
-    from app.wizard import describe_hardware
+    from app.setup.wizard import describe_hardware
     rotary = make_app(hardware=fake_hardware(gpu=False))
     qtbot.waitUntil(lambda: rotary.hardware is not None, timeout=3000)
     dialog = rotary.open_settings()
@@ -211,8 +211,8 @@ def test_enter_after_attaching_does_not_start_a_summary(qtbot, make_app, tmp_pat
 
 
 def test_after_a_restart_the_latest_conversation_is_open_and_selected(qtbot, make_app):
-    from app.history import HistoryStore, StoredMessage
-    from app.paths import default_paths
+    from app.conversation.history import HistoryStore, StoredMessage
+    from app.settings.paths import default_paths
     history = HistoryStore(default_paths().history_db)
     older = history.create_conversation("Older")
     history.append(older, StoredMessage("user", "first"))
@@ -283,7 +283,7 @@ def test_the_speed_chart_draws_a_short_answer_and_stands_still_after_it(qtbot, m
 
 
 def test_wizard_says_where_a_model_comes_from_and_finds_only_when_asked(qtbot, make_app):
-    from app.settings import Settings
+    from app.settings.model import Settings
     rotary = make_app(settings=Settings(), wizard=True)
     wizard = rotary.wizard
     hint = wizard.model_page.where_from.text()
@@ -317,8 +317,8 @@ def test_side_panel_headings_are_bold_in_korean_too(qtbot, make_app):
 
 
 def test_the_wait_for_the_first_word_is_never_broken_inside(qtbot):
-    from app import gauge_text
-    from app.gauge_model import GaugeModel
+    from app.gauge import gauge_text
+    from app.gauge.gauge_model import GaugeModel
     model = GaugeModel(prompt_tps=150.0, ttft_s=6.2)
     said = gauge_text.reading_text(model)
     phrase = said.split(" · ")[1]
@@ -326,7 +326,7 @@ def test_the_wait_for_the_first_word_is_never_broken_inside(qtbot):
 
 
 def test_korean_particles_follow_the_word_before_them():
-    from app.korean import particles
+    from app.text.korean import particles
     assert particles("Rotary는 Gemma 3 270m을(를) 사용합니다.") == "Rotary는 Gemma 3 270m을 사용합니다."
     assert particles("Qwen3.6-35B-A3B을(를)") == "Qwen3.6-35B-A3B를"
     assert particles("설정(그래픽 카드 필요 없음)(으)로 사용") == "설정(그래픽 카드 필요 없음)으로 사용"
@@ -337,7 +337,7 @@ def test_korean_particles_follow_the_word_before_them():
 
 def test_the_wizard_names_the_model_and_setting_with_the_right_particles(qtbot, make_app):
     from dataclasses import replace
-    from app.settings import Settings
+    from app.settings.model import Settings
     from tests.app.fakes import fake_hardware
     rotary = make_app(settings=replace(Settings(), language="ko"), wizard=True,
                       hardware=fake_hardware(gpu=False))
@@ -364,7 +364,7 @@ def test_800_by_600_keeps_the_conversation_and_the_document_line(qtbot, make_app
     rotary.notices.warning("3 of 4 files could not be read:\n" + "a.pdf: not read.\n" * 4)
     qtbot.wait(100)
     assert window.height() <= 560, window.height()
-    assert window.chat.scroll.height() >= 110, window.chat.scroll.height()
+    assert window.chat.scroll_area.height() >= 110, window.chat.scroll_area.height()
     assert panel.height() >= panel.minimumSizeHint().height() - 2
     holds = shelf.labels[0].holds
     assert holds.text() == holds.full_text == "3 pages, 20 words.", holds.text()
@@ -378,7 +378,7 @@ def test_the_conversation_shows_its_focus_when_tab_reaches_it(qtbot, make_app):
     wait_ready(qtbot, rotary)
     window = rotary.window
     window.activateWindow()
-    listing, scroll = window.conversations, window.chat.scroll
+    listing, scroll = window.conversations, window.chat.scroll_area
     listing.delete_button.setFocus(Qt.FocusReason.TabFocusReason)
     plain = scroll.grab().toImage()
     qtbot.keyClick(listing.delete_button, Qt.Key.Key_Tab)
@@ -413,7 +413,7 @@ def test_every_tab_stop_has_a_name_with_documents_listed(qtbot, make_app, tmp_pa
 
 
 def test_settings_says_why_its_setting_names_a_bigger_card(qtbot, make_app):
-    from app.settings import Settings
+    from app.settings.model import Settings
     from tests.app.fakes import fake_hardware
     rotary = make_app(settings=Settings(first_run_done=True, preset="8gb-laptop"),
                       hardware=fake_hardware(vram_gib=2))

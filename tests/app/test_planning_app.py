@@ -16,8 +16,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from app.bridge import EngineBridge, real_backend
-from app.settings import Settings
+from app.bridge.engine_bridge import EngineBridge
+from app.bridge.facade import real_backend
+from app.settings.model import Settings
 from engine.plan.hardware import HardwareInfo
 from engine.runtime import loader, slot_cache
 from tests.support.shapes import write_shape_fixture

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractButton, QFileDialog, QInputDialog, QLabel, QMessageBox,
                                QWizard, QWizardPage)
 
-from app.i18n import install_translator, uninstall_translators
+from app.widgets.translation import install_translator, uninstall_translators
 
 ROOT = Path(__file__).resolve().parents[2]
 WORD = re.compile(r"[A-Za-z]{2,}")

@@ -9,8 +9,8 @@ import time
 import psutil
 import pytest
 
-from app.paths import default_paths
-from app.settings import Settings, SettingsStore
+from app.settings.paths import default_paths
+from app.settings.model import Settings, SettingsStore
 from tests.app.conftest import close_app, wait_idle, wait_ready
 
 pytestmark = pytest.mark.slow
@@ -19,7 +19,7 @@ GB = 2**30
 
 def test_real_engine_drives_the_gauge_with_measured_numbers(qtbot, qapp, qloop, rotary_home):
     from app.application import RotaryApp
-    from app.bridge import real_backend
+    from app.bridge.facade import real_backend
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
     rotary = RotaryApp(qapp, qloop, real_backend(), paths)
@@ -70,7 +70,8 @@ def test_real_engine_drives_the_gauge_with_measured_numbers(qtbot, qapp, qloop, 
 def test_real_check_of_a_small_model_fits_well(qtbot, qapp, qloop, tiny_moe_path):
     """The wizard's check (inspect + plan + describe) on the engine's real functions: a
     0.6 MB model on any computer that runs these tests fits well, at a real speed."""
-    from app.bridge import EngineBridge, real_backend
+    from app.bridge.engine_bridge import EngineBridge
+    from app.bridge.facade import real_backend
     bridge = EngineBridge(real_backend(), qloop)
     task = asyncio.ensure_future(bridge.check_model(str(tiny_moe_path), "cpu-only"))
     qtbot.waitUntil(task.done, timeout=30_000)
@@ -85,7 +86,7 @@ def test_real_check_of_a_small_model_fits_well(qtbot, qapp, qloop, tiny_moe_path
 def test_a_failed_real_load_fails_the_wait_at_once_with_its_error(qtbot, qapp, qloop,
                                                                    rotary_home, tmp_path):
     from app.application import RotaryApp
-    from app.bridge import real_backend
+    from app.bridge.facade import real_backend
     broken = tmp_path / "broken.gguf"
     broken.write_bytes(b"not a gguf file at all")
     paths = default_paths()
@@ -110,8 +111,8 @@ def test_the_model_check_names_the_speed_measured_on_this_computer(qtbot, qapp, 
     answers' spread as its range, and keeps it across a restart."""
     import re
     from app.application import RotaryApp
-    from app.bridge import real_backend
-    from app.model_check import ModelChooser
+    from app.bridge.facade import real_backend
+    from app.setup.model_check import ModelChooser
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
     rotary = RotaryApp(qapp, qloop, real_backend(), paths)

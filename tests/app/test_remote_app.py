@@ -12,10 +12,10 @@ import textwrap
 
 import pytest
 
-from app.paths import default_paths
-from app.server_settings import ServerSettingsBox
-from app.server_settings_model import KeyringUnavailable, KeyStore, connection_for
-from app.settings import SCHEMA_VERSION, Settings, SettingsStore
+from app.settings.paths import default_paths
+from app.setup.server_settings import ServerSettingsBox
+from app.settings.server import KeyringUnavailable, KeyStore, connection_for
+from app.settings.model import SCHEMA_VERSION, Settings, SettingsStore
 from tests.app.conftest import close_app, wait_idle, wait_ready
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -126,8 +126,9 @@ def test_settings_say_where_the_key_will_be_kept_before_it_is_typed(qtbot, qloop
     """It said "kept in this computer's password store" where there was none; the user
     learnt after OK that the key was not kept."""
     from keyring.backends import fail
-    from app.bridge import EngineBridge, real_backend
-    from app.notifications import NotificationService
+    from app.bridge.engine_bridge import EngineBridge
+    from app.bridge.facade import real_backend
+    from app.widgets.notifications import NotificationService
     keyring_backend(fail.Keyring() if store == "none" else _MemoryBackend())
     bridge, notices = EngineBridge(real_backend(), qloop), NotificationService()
     box = ServerSettingsBox(Settings(), bridge, notices)
@@ -166,8 +167,9 @@ def test_dialog_says_which_address_receives_the_conversation(qtbot, make_app):
 
 
 def test_dialog_with_a_server_shows_its_exact_address_and_stores_the_key(qtbot, qloop):
-    from app.bridge import EngineBridge, real_backend
-    from app.notifications import NotificationService
+    from app.bridge.engine_bridge import EngineBridge
+    from app.bridge.facade import real_backend
+    from app.widgets.notifications import NotificationService
 
     bridge, keys = EngineBridge(real_backend(), qloop), MemoryKeys()
     box = ServerSettingsBox(Settings(), bridge, NotificationService(), keys)
@@ -193,8 +195,9 @@ def test_dialog_with_a_server_shows_its_exact_address_and_stores_the_key(qtbot, 
 
 
 def test_dialog_lists_the_servers_models(qtbot, qloop, demo_server):
-    from app.bridge import EngineBridge, real_backend
-    from app.notifications import NotificationService
+    from app.bridge.engine_bridge import EngineBridge
+    from app.bridge.facade import real_backend
+    from app.widgets.notifications import NotificationService
 
     bridge, keys = EngineBridge(real_backend(), qloop), MemoryKeys()
     keys.saved[demo_server.url] = "office-secret"
@@ -228,12 +231,12 @@ def test_chat_through_the_office_server_and_back_to_this_computer(qtbot, qapp, q
                                                                   rotary_home, demo_server,
                                                                   monkeypatch):
     from app.application import RotaryApp
-    from app.bridge import real_backend
+    from app.bridge.facade import real_backend
     from engine.demo.demo_model import DEMO_TEXT
 
     keys = MemoryKeys()
     keys.saved[demo_server.url] = "office-secret"
-    monkeypatch.setattr("app.server_settings.KeyStore", lambda: keys)
+    monkeypatch.setattr("app.setup.server_settings.KeyStore", lambda: keys)
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(
         first_run_done=True, preset="cpu-only", engine_location="server",
@@ -260,10 +263,10 @@ def test_typing_the_key_in_settings_connects_at_once(qtbot, qapp, qloop, rotary_
     """The server refused a missing key; the user typed it in Settings and pressed OK, and
     nothing happened (a key is not a setting, so nothing reloaded) until "Try again"."""
     from app.application import RotaryApp
-    from app.bridge import real_backend
-    from app.settings_dialog import QDialogButtonBox
+    from app.bridge.facade import real_backend
+    from app.setup.settings_dialog import QDialogButtonBox
     keys = MemoryKeys()                                   # no key kept yet
-    monkeypatch.setattr("app.server_settings.KeyStore", lambda: keys)
+    monkeypatch.setattr("app.setup.server_settings.KeyStore", lambda: keys)
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(
         first_run_done=True, engine_location="server", server_url=demo_server.url,
@@ -302,9 +305,9 @@ NO_SERVER_RUN = textwrap.dedent("""
 
     async def main():
         from app.application import RotaryApp
-        from app.bridge import real_backend
-        from app.paths import default_paths
-        from app.settings import Settings, SettingsStore
+        from app.bridge.facade import real_backend
+        from app.settings.paths import default_paths
+        from app.settings.model import Settings, SettingsStore
         paths = default_paths()
         server = {} if len(sys.argv) < 2 else dict(
             engine_location="server", server_url=sys.argv[1], server_model=sys.argv[2])
@@ -370,7 +373,7 @@ def test_with_the_server_on_the_app_connects_only_to_it(tmp_path):
 
 def test_a_server_that_is_not_there_offers_try_again(qtbot, qapp, qloop, rotary_home):
     from app.application import RotaryApp
-    from app.bridge import real_backend
+    from app.bridge.facade import real_backend
     from tests.support.fixture_server import free_port
 
     url = f"http://127.0.0.1:{free_port()}"
@@ -409,7 +412,7 @@ class _RefusingBridge:
 
 
 def test_a_refused_key_is_said_in_settings_not_behind_them(qtbot, qloop):
-    from app.notifications import NotificationService
+    from app.widgets.notifications import NotificationService
     notices, bridge = NotificationService(), _RefusingBridge()
     box = ServerSettingsBox(Settings(engine_location="server", server_url="http://127.0.0.1:9"),
                             bridge, notices, MemoryKeys())
@@ -445,7 +448,7 @@ def test_a_failed_load_notice_goes_when_a_load_succeeds(qtbot, make_app):
 
 def test_the_status_bar_names_a_server_model_readably():
     from types import SimpleNamespace
-    from app.server_settings import server_model_name
+    from app.setup.server_settings import server_model_name
     loaded = SimpleNamespace(server=SimpleNamespace(model="/srv/models/gemma-3-270m-it-Q8_0.gguf"))
     assert server_model_name(loaded) == "gemma-3-270m-it-Q8_0 on the office server"
     loaded = SimpleNamespace(server=SimpleNamespace(model="qwen3.6"))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QColor, QImage
 
-from app.theme import gauge_colour
+from app.widgets.theme import gauge_colour
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from app.paths import AppPaths, default_paths
-from app.selftest import (Check, NetworkGuard, SelfTestReport, check_engine, check_folder_writable,
+from app.settings.paths import AppPaths, default_paths
+from app.setup.selftest import (Check, NetworkGuard, SelfTestReport, check_engine, check_folder_writable,
                           check_network, run_checks)
 from engine.errors import ModelLoadError
 from tests.app.fakes import FakeScript, fake_backend
@@ -110,8 +110,8 @@ def test_a_socket_left_open_by_anyone_fails_the_offline_check():
 
 def test_the_wizard_runs_the_same_checks_through_the_bridge(qtbot, qloop, rotary_home):
     import asyncio
-    from app.bridge import EngineBridge
-    from app.selftest import check_my_computer
+    from app.bridge.engine_bridge import EngineBridge
+    from app.setup.selftest import check_my_computer
     backend, state = fake_backend()
     bridge = EngineBridge(backend, qloop)
     task = asyncio.ensure_future(check_my_computer(bridge, default_paths()))
@@ -130,9 +130,9 @@ def test_failed_checks_are_named_in_the_interface_language(qapp):
 
     from PySide6.QtCore import QTranslator
 
-    from app.i18n import I18N_DIR
-    from app.selftest import check_titles
-    source = (Path(__file__).parents[2] / "app" / "selftest.py").read_text(encoding="utf-8")
+    from app.text.i18n import I18N_DIR
+    from app.setup.selftest import check_titles
+    source = (Path(__file__).parents[2] / "app" / "setup" / "selftest.py").read_text(encoding="utf-8")
     named = set(re.findall(r'Check\("([a-z ]+)"', source)) | \
         set(re.findall(r'check_folder_writable\("([a-z ]+)"', source))
     assert named and named <= check_titles().keys()
@@ -148,7 +148,7 @@ def test_failed_checks_are_named_in_the_interface_language(qapp):
 
 
 def test_a_c_helper_that_does_not_match_the_engine_fails_its_check(monkeypatch):
-    from app import selftest
+    from app.setup import selftest
     from engine.native.abi import NativeAbiError
     from engine.residency import native_rotary
 

@@ -63,7 +63,7 @@ def test_check_my_computer_while_the_window_loads_on_vulkan(tmp_path):
 
 def test_the_engine_check_child_reports_a_failed_load_as_its_check(tmp_path, monkeypatch):
     """No device needed: the child's verdict comes back as the parent's "engine" check."""
-    from app.selftest import check_engine_in_child
+    from app.setup.selftest import check_engine_in_child
     monkeypatch.setenv("ROTARY_HOME", str(tmp_path / "home"))
     missing = tmp_path / "missing.gguf"
     check = check_engine_in_child(None, missing, None, timeout=60)

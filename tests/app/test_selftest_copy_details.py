@@ -7,8 +7,8 @@ from logging.handlers import RotatingFileHandler
 
 from PySide6.QtGui import QGuiApplication
 
-from app.notification_bar import NotificationBar
-from app.notifications import Notice
+from app.widgets.notification_bar import NotificationBar
+from app.widgets.notifications import Notice
 from tests.app.fakes import fake_recipe
 
 

@@ -9,9 +9,9 @@ import re
 import pytest
 from PySide6.QtCore import Qt
 
-from app.history import HistoryStore, StoredMessage
-from app.paths import default_paths
-from app.settings import Settings, SettingsStore
+from app.conversation.history import HistoryStore, StoredMessage
+from app.settings.paths import default_paths
+from app.settings.model import Settings, SettingsStore
 from tests.app.conftest import close_app, wait_idle, wait_ready
 from tests.support.reply_models import ANSWER, HARMONY_THINKING, THINKING, write_reply_model
 
@@ -21,7 +21,7 @@ LEAKS = re.compile(r"<\|?/?[a-z_]+\|?>|\banalysis\b|\bthought\b|\bassistant\b|<t
 
 def _start(qtbot, qapp, qloop, model_path):
     from app.application import RotaryApp
-    from app.bridge import real_backend
+    from app.bridge.facade import real_backend
     paths = default_paths()
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only",
                                                      model_path=str(model_path)))
@@ -117,7 +117,7 @@ def test_a_looping_model_is_stopped_with_a_notice_never_in_the_answer(qtbot, qap
 def test_an_older_history_gains_the_thinking_column_and_keeps_its_messages(tmp_path):
     import sqlite3
 
-    from app.history import MIGRATIONS
+    from app.conversation.history import MIGRATIONS
     path = tmp_path / "history.sqlite"
     db = sqlite3.connect(path)
     for version in range(4):

@@ -7,9 +7,9 @@ import dataclasses
 
 from engine.api import DeviceUse, Placement
 from engine.messages import msg, size
-from app.bridge import GpuInfo
-from app.selftest import where_it_ran
-from app.wizard import describe_hardware
+from app.bridge.facade import GpuInfo
+from app.setup.selftest import where_it_ran
+from app.setup.wizard import describe_hardware
 from tests.app.fakes import fake_hardware
 
 GIB = 2 ** 30

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.messages import msg
-from app.messages import say
-from app.settings import Settings
+from app.text.messages import say
+from app.settings.model import Settings
 from tests.app.conftest import wait_idle, wait_ready
 
 WHERE = {

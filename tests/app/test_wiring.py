@@ -53,7 +53,7 @@ def connections_between_objects(path: Path) -> list[tuple[int, str]]:
 
 
 def test_objects_are_connected_only_in_the_wiring_module():
-    elsewhere = {path.name: lines for path in sorted((ROOT / "app").glob("*.py"))
+    elsewhere = {path.name: lines for path in sorted((ROOT / "app").rglob("*.py"))
                  if path.name != "wiring.py" and (lines := connections_between_objects(path))}
     assert elsewhere == {}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QMimeData, Qt, QUrl
 
-from app.model_check import is_model_drop
-from app.settings import Settings
+from app.setup.model_check import is_model_drop
+from app.settings.model import Settings
 from tests.app.conftest import wait_ready
 from tests.app.fakes import fake_hardware
 
@@ -188,8 +188,9 @@ def test_the_speed_estimate_says_words_and_tokens_consistently(qtbot, qapp, qloo
     """The check's words-per-second and its tooltip's tokens use the engine's one ratio."""
     import asyncio
     import re
-    from app.bridge import EngineBridge, real_backend, words_per_token
-    from app.model_check import speed_details
+    from app.bridge.engine_bridge import EngineBridge
+    from app.bridge.facade import real_backend, words_per_token
+    from app.setup.model_check import speed_details
     bridge = EngineBridge(real_backend(), qloop)
     task = asyncio.ensure_future(bridge.check_model(str(tiny_moe_path), "cpu-only"))
     qtbot.waitUntil(task.done, timeout=30_000)

@@ -1,0 +1,379 @@
+"""The one place where the GUI and the engine meet (GPT4All's ``Chat``/``ChatLLM`` pair).
+
+Requests go in as method calls; everything the engine reports comes out as Qt
+signals on the GUI thread. The engine calls our listener on *its* thread, so the
+listener only hands the event over to the GUI thread through a queued signal
+(``MainThreadHandoff``); nothing here touches a widget from another thread.
+
+Blocking engine calls (check and plan a model, probe hardware, read VRAM, write the demo
+model) run on worker threads and are awaited from the qasync loop, so the window never
+freezes; results come back through the same queued hand-off. With facade.py (the same
+calls without Qt) this is the only app code that reaches the engine's functions, through one
+typed module of plain imports (``engine.facade``); other app modules use only the frozen data
+types (``engine.api``, ``engine.errors``, ``engine.messages``, the recipe, model facts; the
+hardware types are re-exported by facade.py), checked by tests/app/test_app_import_contract.py
+and the import-linter contract in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence, cast
+
+from PySide6.QtCore import QObject, Signal
+
+from engine import facade
+from engine.api import (ChatMessage, ChatRequest, DocumentFinished, DocumentInspected,
+                        DocumentProgress, DocumentRequest, EngineLike, LoadFallback,
+                        LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded, PassagesChosen,
+                        RequestFailed, RequestFinished, RequestStarted, ServerModelLoaded,
+                        StepRecord)
+from engine.errors import EngineError, EngineStateError
+from engine.facade import HardwareInfo, VramReading
+from app.bridge.facade import (EngineBackend, FoundChoice, ModelCheck, fitted_to_card, found_choice,
+                               missing_part)
+from app.bridge.qt_compat import MainThreadHandoff
+from app.text.i18n import tr
+from app.text.messages import say
+
+VRAM_POLL_SECONDS = 0.5
+
+
+# ---- hand-offs -------------------------------------------------------------------------
+
+def _settle(future: asyncio.Future, work: Future) -> None:
+    if future.cancelled():
+        return
+    if work.cancelled():        # Rotary is closing (shutdown cancels work not yet begun)
+        future.cancel()
+        return
+    error = work.exception()
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(work.result())
+
+
+# ---- the bridge ------------------------------------------------------------------------
+
+class EngineBridge(QObject):
+    load_progress = Signal(float, str)     # fraction 0..1, plain message
+    load_fallback = Signal(str)            # plain explanation of the step down
+    model_loaded = Signal(object)          # engine.api.ModelLoaded, or ServerModelLoaded
+    load_failed = Signal(object)           # EngineError
+    model_unloaded = Signal()
+    started = Signal(int)                  # request id: its turn came (it may have waited)
+    token = Signal(int, str)               # request id, new text
+    thinking = Signal(int, str)            # request id, new thinking (never answer text)
+    stats = Signal(object)                 # engine.api.StepRecord (speeds, context, hits)
+    finished = Signal(object)              # engine.api.RequestFinished
+    failed = Signal(int, object)           # request id, EngineError
+    vram_read = Signal(object)             # engine VramReading, or None when it cannot be read
+    ram_read = Signal(object)              # bytes this process holds (measured), or None
+    document_event = Signal(object)        # DocumentInspected/Progress/Finished, PassagesChosen
+
+    def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
+                 parent: QObject | None = None, *,
+                 measured_speed: Callable[[str, str], Any] | None = None) -> None:
+        super().__init__(parent)
+        self._backend = backend
+        self._loop = loop
+        self._engine: EngineLike | None = None
+        self._server: Any = None          # engine.remote.config.ServerConfig, or None: local
+        self._load_id: int | None = None
+        self.loaded: ModelLoaded | None = None     # its measured placement, for the checks
+        self._tasks = ThreadPoolExecutor(1, thread_name_prefix="rotary-tasks")
+        self._vram_pool = ThreadPoolExecutor(1, thread_name_prefix="rotary-vram")
+        self._vram_task: asyncio.Task | None = None
+        self._closed = False
+        self._handoff = MainThreadHandoff(self)
+        # (model path, preset) -> the (low, high) writing speed measured on this computer, or
+        # None (app.gauge.measured_speed); read by the model check on a worker thread.
+        self.measured_speed = measured_speed
+
+    # ---- engine thread → GUI thread ---------------------------------------------------
+
+    def _listener(self, event: Any) -> None:
+        """Runs on the engine thread: only hand the event over."""
+        self._handoff.post(functools.partial(self._dispatch, event))
+
+    def _dispatch(self, event: Any) -> None:
+        if self._closed:
+            return
+        handler = cast("Callable[[EngineBridge, Any], None] | None",
+                       self._HANDLERS.get(type(event)))
+        if handler is not None:
+            handler(self, event)
+
+    def _on_step(self, event: StepRecord) -> None:
+        if event.thinking:
+            self.thinking.emit(event.request_id, event.thinking)
+        if event.text:
+            self.token.emit(event.request_id, event.text)
+        self.stats.emit(event)
+
+    def _on_failed(self, event: RequestFailed) -> None:
+        if event.request_id == self._load_id:
+            self._load_id = None
+            self.load_failed.emit(event.error)
+        else:
+            self.failed.emit(event.request_id, event.error)
+
+    def _on_loaded(self, event: ModelLoaded | ServerModelLoaded) -> None:
+        self._load_id = None
+        self.loaded = event if isinstance(event, ModelLoaded) else None
+        self.model_loaded.emit(event)
+
+    def _on_unloaded(self) -> None:
+        self.loaded = None
+        self.model_unloaded.emit()
+
+    # Engine sentences (engine.messages.Msg) are said here, in the interface's language.
+    _HANDLERS = {
+        LoadProgress: lambda self, e: self.load_progress.emit(e.fraction, say(e.message)),
+        LoadFallback: lambda self, e: self.load_fallback.emit(say(e.message)),
+        ModelLoaded: _on_loaded,
+        ServerModelLoaded: _on_loaded,
+        RequestStarted: lambda self, e: self.started.emit(e.request_id),
+        StepRecord: _on_step,
+        RequestFinished: lambda self, e: self.finished.emit(e),
+        RequestFailed: _on_failed,
+        ModelUnloaded: lambda self, e: self._on_unloaded(),
+        DocumentInspected: lambda self, e: self.document_event.emit(e),
+        DocumentProgress: lambda self, e: self.document_event.emit(e),
+        DocumentFinished: lambda self, e: self.document_event.emit(e),
+        PassagesChosen: lambda self, e: self.document_event.emit(e),
+    }
+
+    # ---- requests -----------------------------------------------------------------------
+
+    def _ensure_engine(self) -> EngineLike:
+        if self._engine is None and self._server is not None:
+            self._engine = missing_part(self._backend.make_remote_engine, self._listener,
+                                         self._server)
+        elif self._engine is None:
+            self._engine = missing_part(self._backend.make_engine, self._listener)
+        return self._engine
+
+    # ---- the office server (app/setup/server_settings.py) ----------------------------------------
+
+    def _server_config(self, connection: Any) -> Any:
+        """app.settings.server.ServerConnection → the engine's ServerConfig."""
+        if self._backend.server_config is None:
+            raise EngineError(tr("This copy of Rotary cannot use an office server."))
+        return missing_part(functools.partial(
+            self._backend.server_config, connection.url, model=connection.model,
+            api_key=connection.api_key, verify_tls=connection.verify_tls,
+            ca_bundle=connection.ca_bundle))
+
+    def use_server(self, connection: Any | None) -> None:
+        """Run the next load on an office server (or, with None, on this computer)."""
+        config = None if connection is None else self._server_config(connection)
+        if config != self._server and self._engine is not None:
+            self._engine.shutdown()
+            self._engine = None
+        self._server = config
+
+    def server_address(self, url: str) -> str:
+        """The exact address that will receive the conversation; EngineError if not one."""
+        if self._backend.server_config is None:
+            raise EngineError(tr("This copy of Rotary cannot use an office server."))
+        return missing_part(self._backend.server_config, url).address
+
+    async def server_models(self, connection: Any) -> list[str]:
+        config = self._server_config(connection)
+        if self._backend.list_server_models is None:
+            raise EngineError(tr("This copy of Rotary cannot use an office server."))
+        entries = await self._in_worker(self._backend.list_server_models, config)
+        return [entry.id for entry in entries]
+
+    def load_model(self, path: str, preset: str, overrides: Mapping[str, int]) -> None:
+        """Start loading; the outcome arrives as model_loaded or load_failed. ``overrides``
+        are the user's Advanced values (app.settings.model.Settings.overrides): the engine plans
+        them together with what this build can do, as check_model does."""
+        request = LoadRequest(path, preset=preset, advanced=dict(overrides) or None)
+        try:
+            self._load_id = request.request_id
+            self._ensure_engine().load(request)
+        except EngineError as error:
+            self._load_id = None
+            self.load_failed.emit(error)
+
+    def chat(self, request: ChatRequest | Sequence[tuple[str, str]], temperature: float = 0.7,
+             max_tokens: int = 1024, conversation_id: int | None = None,
+             think: bool | None = None, model_sampling: bool = False) -> int:
+        """Send a chat request; returns the request id every event of its answer carries.
+        A ChatRequest goes as it is (with ``documents`` the engine answers from them and its
+        RequestFinished carries the citations checked); (role, text) pairs become a plain
+        one with the other arguments. Raises EngineError (e.g. no engine yet) for the caller
+        to show. ``conversation_id`` lets the engine keep each conversation's experts on the
+        graphics card apart (the slot cache)."""
+        if self._engine is None:
+            raise EngineStateError(tr("No model is loaded yet."))
+        if not isinstance(request, ChatRequest):
+            request = ChatRequest(tuple(ChatMessage(role, text) for role, text in request),
+                                  max_tokens=max_tokens, temperature=temperature,
+                                  conversation_id=conversation_id, think=think,
+                                  model_sampling=model_sampling)
+        return self._engine.chat(request)
+
+    def document(self, request: DocumentRequest) -> int:
+        """Read or summarise a document (app.documents.document_flow): it waits its turn in the
+        engine's queue like an answer. Raises EngineError."""
+        if self._engine is None:
+            raise EngineStateError(tr("No model is loaded yet."))
+        return self._engine.document(request)
+
+    def waits(self, request_id: int) -> bool:
+        """Is this request queued behind another one? ``started`` says when its turn comes."""
+        return self._engine is not None and self._engine.waiting(request_id)
+
+    @staticmethod
+    def summary_presets() -> list[tuple[str, Any]]:
+        """(name, title) of the summary styles, in the engine's order; the title is a
+        catalogue message (app.text.messages.say renders it)."""
+        return [(p.name, p.title) for p in facade.SUMMARY_PRESETS.values()]
+
+    @staticmethod
+    def forget_unused_documents(index_path: str, keep: set[str],
+                                moved_from: str | None = None) -> int:
+        """Drop from the passage index the documents no conversation holds any more (at
+        start, before the engine writes to it: a few milliseconds), after moving in those
+        ``moved_from`` still holds."""
+        return facade.forget_unused_documents(index_path, keep, moved_from)
+
+    def stop(self, request_id: int | None = None) -> None:
+        """Stop one answer or summary (None: the one running now). One that waits never
+        starts: the engine ends it at once, empty and "stopped"."""
+        if self._engine is not None:
+            self._engine.stop(request_id)
+
+    def stop_conversation(self, conversation_id: int) -> None:
+        """Stop what this conversation runs and has waiting (it is being deleted)."""
+        if self._engine is not None:
+            self._engine.stop_conversation(conversation_id)
+
+    def unload(self) -> None:
+        if self._engine is not None:
+            self._engine.unload()
+
+    # ---- checks for the wizard and settings (awaitable, run on a worker) -----------------
+
+    async def probe_hardware(self) -> HardwareInfo:
+        return await self._in_worker(self._backend.probe)
+
+    @staticmethod
+    def preset_for(hardware: HardwareInfo, wanted: str | None = None) -> str:
+        """The planner's own choice ("auto" resolved for this computer); pure and quick."""
+        return facade.resolve_preset(wanted, hardware).name
+
+    async def check_model(self, path: str, preset: str | None = None,
+                          advanced: Mapping[str, int] | None = None) -> ModelCheck:
+        """Inspect + plan + describe through the engine's planning entry point, with the
+        user's Advanced values: the recipe shown is the one load_model loads. Raises the
+        engine's EngineError for bad files."""
+        return await self._in_worker(self._check_blocking, path, preset, advanced)
+
+    def _check_blocking(self, path: str, preset: str | None,
+                        advanced: Mapping[str, int] | None = None) -> ModelCheck:
+        hardware = self._backend.probe()
+        chosen = preset or self.preset_for(hardware)
+        # The recipe's preset is the chosen one ("auto" is resolved above).
+        measured = self.measured_speed(path, chosen) if self.measured_speed else None
+        planned = self._backend.plan_model(path, hardware, chosen, advanced, measured)
+        summary = planned.summary
+        return ModelCheck(path, planned.facts.name or os.path.basename(path), chosen,
+                          summary.level, say(summary.text), summary.expected_tps,
+                          planned.facts, planned.recipe, summary.measured,
+                          fitted_to_card(hardware, chosen), self._placed(path, chosen),
+                          facade.sampling_for(path))
+
+    def _placed(self, path: str, preset: str) -> str:
+        """The measured placement of the model loaded now, if ``path`` is it with this
+        setting: the estimate stands beside what was measured, never alone against it."""
+        loaded = self.loaded
+        placement = None if loaded is None else loaded.placement
+        if placement is None or loaded is None or loaded.recipe.preset != preset or \
+                os.path.realpath(loaded.facts.path) != os.path.realpath(path) or \
+                not sum(device.total_bytes for device in placement.devices) or \
+                placement.message is None:
+            return ""             # not this model, or no buffer sizes were logged: unknown
+        return tr("Measured now that it is loaded: {placed}").format(
+            placed=say(placement.message))
+
+    async def find_models(self, folders: list[str], preset: str | None = None,
+                          advanced: Mapping[str, int] | None = None) -> list[FoundChoice]:
+        """The models on this computer and in ``folders`` (the organisation's), each planned
+        through the same entry point as the model check; best first."""
+        return await self._in_worker(self._find_blocking, list(folders), preset, advanced)
+
+    def _find_blocking(self, folders: list[str], preset: str | None,
+                       advanced: Mapping[str, int] | None) -> list[FoundChoice]:
+        hardware = self._backend.probe()
+        chosen = preset or self.preset_for(hardware)
+        found = (self._backend.find_models or facade.find_models_here)(folders)
+        choices = facade.plan_found(found, hardware, chosen, advanced, self.measured_speed,
+                                    plan=self._backend.plan_model)
+        return [found_choice(choice) for choice in choices]
+
+    async def run_self_test(self, checks: Callable[[EngineBackend], Any]) -> Any:
+        """``checks(backend)`` (app.setup.selftest) on a worker: the wizard's "check my computer"."""
+        return await self._in_worker(checks, self._backend)
+
+    async def demo_model(self, directory: Path) -> Path:
+        return Path(await self._in_worker(self._backend.ensure_demo_model, directory))
+
+    async def _in_worker(self, function: Callable[..., Any], *args: Any,
+                         pool: ThreadPoolExecutor | None = None) -> Any:
+        """Run ``function`` on a worker thread; the result is handed back on our thread."""
+        if self._closed:        # a check started just before closing: nothing to run it on
+            raise EngineStateError(tr("Rotary is closing."))
+        future = self._loop.create_future()
+
+        def done(work: Future) -> None:          # runs on the worker thread
+            self._handoff.post(functools.partial(_settle, future, work))
+
+        (pool or self._tasks).submit(missing_part, function, *args).add_done_callback(done)
+        return await future
+
+    # ---- VRAM gauge polling ----------------------------------------------------------
+
+    def start_vram_polling(self, interval: float = VRAM_POLL_SECONDS) -> None:
+        if self._vram_task is None:
+            self._vram_task = asyncio.ensure_future(self._poll_vram(interval), loop=self._loop)
+
+    async def _poll_vram(self, interval: float) -> None:
+        while not self._closed:
+            vram, ram = await self._in_worker(self._read_memory_safely, pool=self._vram_pool)
+            if not self._closed:
+                self.vram_read.emit(vram)
+                self.ram_read.emit(ram)
+            await asyncio.sleep(interval)
+
+    def _read_memory_safely(self) -> tuple[VramReading | None, int | None]:
+        """NVML can fail at any time (driver reset, no NVIDIA GPU): that is 'unknown'."""
+        try:
+            vram = self._backend.read_vram(0)
+        except Exception:          # noqa: BLE001 - any NVML failure means "unknown"
+            vram = None
+        try:
+            ram = int(self._backend.process_ram()) or None
+        except Exception:          # noqa: BLE001 - psutil refused: "unknown"
+            ram = None
+        return vram, ram
+
+    # ---- shutdown ------------------------------------------------------------------------
+
+    def shutdown(self, timeout: float = 10.0) -> None:
+        self._closed = True
+        if self._vram_task is not None:
+            self._vram_task.cancel()
+        if self._engine is not None:
+            self._engine.shutdown(timeout)
+            self._engine = None
+        self._tasks.shutdown(wait=False, cancel_futures=True)
+        self._vram_pool.shutdown(wait=False, cancel_futures=True)

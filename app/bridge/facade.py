@@ -1,0 +1,196 @@
+"""The engine's functions and facts the app uses, without Qt: presets, ranges, checks, and
+the plain records the GUI holds (the model list's choices, a model check). The settings
+model and the self-test use these directly; the Qt bridge (engine_bridge.py) runs the
+blocking ones on worker threads. With engine_bridge.py the only app code that reaches the
+engine's functions, through one typed module of plain imports (``engine.facade``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from engine import facade
+from engine.api import EngineLike, Listener
+from engine.errors import EngineError
+# The engine's own frozen hardware types and Advanced ranges, re-exported so GUI modules
+# never mirror them.
+from engine.facade import (ADVANCED_RANGES, GpuInfo, HardwareInfo, PlannedModel,  # noqa: F401
+                           Range, VramReading)
+from app.text.i18n import tr
+from app.text.messages import say
+
+
+# ---- app-side views of engine results (plain data the GUI may hold) ------------------
+
+@dataclass(frozen=True)
+class FoundChoice:
+    """A model found on this computer and this computer's plan for it (the model list)."""
+    path: str
+    name: str             # as the user knows it (Ollama's name, else the file's)
+    source: str           # "lmstudio", "ollama", "jan", "gpt4all", "huggingface", "downloads", …
+    size: int             # bytes
+    level: str            # "green", "yellow", "red", or "unusable"
+    text: str             # the plan (or the problem) in plain words, in the interface's language
+    expected_tps: Any      # (low, high) tokens per second
+    architecture: str
+    n_expert: int
+    thinks: bool
+    runs_on: str          # "graphics card", "processor" or ""
+
+
+@dataclass(frozen=True)
+class ModelCheck:
+    """What the wizard and settings show after checking a model file."""
+    path: str
+    model_name: str
+    preset: str
+    level: str            # "green", "yellow" or "red"
+    text: str             # plain words from planner.describe
+    expected_tps: Any      # planner: (low, high) tokens per second
+    facts: Any
+    recipe: Any
+    measured: bool = False  # expected_tps was measured on this computer (app.gauge.measured_speed)
+    fitted: str = ""        # why the setting named is for another card than the one found
+    placed: str = ""        # where the loaded model is, measured, when it is this model
+    sampling: Any = None    # engine SamplingDefaults this model file asks for (None: unknown)
+
+
+# ---- where the engine functions come from ------------------------------------------
+
+@dataclass
+class EngineBackend:
+    """The engine functions the bridge calls (engine.facade); tests pass fakes of these
+    shapes, usually with the real engine service on a fake opener."""
+    make_engine: Callable[[Listener], EngineLike]
+    probe: Callable[[], HardwareInfo]
+    read_vram: Callable[[int], VramReading | None]
+    # (path, hardware, preset, advanced, measured) -> the checked and planned model: the
+    # planning entry point (engine/runtime/planning.py), the one the loader uses too.
+    plan_model: Callable[..., PlannedModel]
+    ensure_demo_model: Callable[[Path], Path]
+    process_ram: Callable[[], int]
+    # The office server (engine.remote); None where a test backend has none.
+    server_config: Callable[..., Any] | None = None
+    make_remote_engine: Callable[..., EngineLike] | None = None
+    list_server_models: Callable[[Any], Any] | None = None
+    # (IT's folders) -> the models on this computer (engine/model/finder.py); None: the real one.
+    find_models: Callable[[list[str]], list[Any]] | None = None
+    # The wizard's self-test loads the real engine in a child process (app/setup/selftest.py):
+    # beside the window's own engine thread, a second one crashed in the native device set-up.
+    engine_check_in_child: bool = False
+
+
+def check_native_helpers() -> tuple[bool, str]:
+    """The self-test's check of the engine's C helpers (engine/native)."""
+    return facade.check_native_helpers()
+
+
+DEVICE_LIST_FLAG = "--rotary-list-devices"   # engine/native/backends.py CHILD_FLAG
+
+
+def list_devices_child(argv: list[str]) -> int:
+    """The frozen app run as engine/native/backends.py's child: print one back-end's devices."""
+    return facade.list_devices_child(argv)
+
+
+BACKEND_PROBE_FLAG = "--rotary-probe-backend"   # engine/runtime/backend_probe.py PROBE_FLAG
+
+
+def probe_backend_child(argv: list[str]) -> int:
+    """The frozen app run as the back-end probe's child: one variant's tokens/s on the card."""
+    return facade.probe_backend_child(argv)
+
+
+def check_text_recognition() -> tuple[bool, str]:
+    """The self-test's OCR check (engine/documents/ocr.py)."""
+    return facade.check_text_recognition()
+
+
+def real_backend() -> EngineBackend:
+    return EngineBackend(
+        make_engine=facade.make_engine, probe=facade.probe, read_vram=facade.read_vram,
+        plan_model=facade.plan_model, ensure_demo_model=facade.ensure_demo_model,
+        process_ram=facade.process_ram_bytes, server_config=facade.server_config,
+        make_remote_engine=facade.make_remote_engine,
+        list_server_models=facade.list_server_models, engine_check_in_child=True)
+
+
+def found_choice(choice: facade.ModelChoice) -> FoundChoice:
+    facts = choice.planned.facts if choice.planned else None
+    if choice.text is not None:
+        words = say(choice.text)
+    elif choice.problem is not None:
+        words = say(choice.problem.msg) if choice.problem.msg else choice.problem.message
+    else:
+        words = ""
+    return FoundChoice(choice.found.path, choice.found.name, choice.found.source,
+                       choice.found.size, choice.level, words,
+                       choice.expected_tps, facts.architecture if facts else "",
+                       facts.n_expert if facts else 0, choice.thinks, choice.runs_on)
+
+
+def preset_names() -> tuple[str, ...]:
+    """The planner's preset registry plus "auto": one list for settings and the dialog."""
+    return facade.preset_names()
+
+
+def auto_preset() -> str:
+    """The preset name that plans for this computer (the default)."""
+    return facade.AUTO
+
+
+def safest_preset() -> str:
+    """The preset "Use the safer setting" chooses: the processor only."""
+    return facade.SAFEST
+
+
+def fitted_to_card(hardware: HardwareInfo, preset: str) -> str:
+    """Why the setting named is made for a bigger card than the one found ("" when it is
+    not): the smallest card setting is used, fitted to the memory this card has."""
+    if not hardware.gpus:
+        return ""
+    try:
+        made_for = facade.resolve_preset(preset, hardware).vram_gb
+    except EngineError:
+        return ""
+    card = hardware.gpus[0].total_bytes / 2 ** 30
+    if not made_for or made_for <= round(card):
+        return ""
+    return tr("No setting is made for a graphics card as small as this one ({vram} GB), so "
+              "Rotary fits the smallest one to the {vram} GB this card has.").format(vram=f"{card:.1f}")
+
+
+def preset_title(name: str) -> str:
+    """A preset in plain words for Settings' list, in the interface's language."""
+    return _preset_words(name, 0)
+
+
+def preset_in_a_sentence(name: str) -> str:
+    """A preset as the wizard names it in "Rotary will use …"."""
+    return _preset_words(name, 1)
+
+
+def _preset_words(name: str, which: int) -> str:
+    try:
+        return say(facade.preset_words(name)[which])
+    except EngineError:          # a name this version does not know: shown as it is
+        return name
+
+
+def words_per_token() -> float:
+    """The one ratio used wherever a token count is shown as words."""
+    return facade.WORDS_PER_TOKEN
+
+
+def missing_part(function: Callable[..., Any] | None, *args: Any) -> Any:
+    """Run ``function``; a part of the engine that cannot be imported (or that this back-end
+    lacks: None) is a plain message."""
+    try:
+        if function is None:
+            raise ImportError("not part of this back-end")
+        return function(*args)
+    except ImportError as exc:
+        raise EngineError(tr("A part of Rotary is missing or damaged. Please reinstall "
+                             "Rotary."), f"{getattr(function, '__name__', function)}: {exc!r}") from exc

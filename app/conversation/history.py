@@ -1,0 +1,310 @@
+"""Conversation history in SQLite (WAL), with a versioned schema and migrations.
+
+The schema version lives in ``PRAGMA user_version``; ``MIGRATIONS[n]`` upgrades
+version n to n+1. A file SQLite cannot read is moved aside (never deleted) and a
+fresh database is started, and the caller is told so it can tell the user.
+Writes are batched, never one per token, so the GUI thread can do them: an answer
+being written is saved about once a second with status "writing"; a row still
+"writing" when the file is next opened was cut off by a crash and becomes "interrupted".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import cast
+
+SCHEMA_VERSION = 6
+
+_V1 = """
+CREATE TABLE conversations (
+    id INTEGER PRIMARY KEY, title TEXT NOT NULL,
+    created REAL NOT NULL, updated REAL NOT NULL);
+CREATE TABLE messages (
+    id INTEGER PRIMARY KEY,
+    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL, role TEXT NOT NULL, content TEXT NOT NULL,
+    created REAL NOT NULL);
+CREATE INDEX messages_by_conversation ON messages(conversation_id, position);
+"""
+
+# v2: remember which model wrote an answer and its speed numbers (for export).
+_V1_TO_V2 = """
+ALTER TABLE messages ADD COLUMN model_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE messages ADD COLUMN stats_json TEXT NOT NULL DEFAULT '';
+"""
+
+# v3: an answer is saved while it streams; status says whether it is complete.
+_V2_TO_V3 = """
+ALTER TABLE messages ADD COLUMN status TEXT NOT NULL DEFAULT '';
+"""
+
+# v4: the documents a conversation holds (questions search them). Their passages live in the
+# engine's full-text index (engine/documents/index.py) in its own file (passage_index below),
+# keyed by the file's SHA-256; documents no conversation holds are dropped from it at start.
+_V3_TO_V4 = """
+CREATE TABLE conversation_documents (
+    id INTEGER PRIMARY KEY,
+    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    sha256 TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL,
+    overview_json TEXT NOT NULL DEFAULT '', added REAL NOT NULL,
+    UNIQUE (conversation_id, sha256));
+"""
+
+# v5: what the model thought before an answer (shown collapsed, never sent back to it, never
+# searched), and each conversation's "Think before answering" (NULL: the default).
+_V4_TO_V5 = """
+ALTER TABLE messages ADD COLUMN thinking TEXT NOT NULL DEFAULT '';
+ALTER TABLE conversations ADD COLUMN think INTEGER;
+"""
+
+# v6: where the model's view of a conversation begins (the first message still sent; NULL:
+# the whole conversation): older turns slide out of a full context (engine/runtime/
+# context_window.py) and a quiet line in the conversation shows where.
+_V5_TO_V6 = """
+ALTER TABLE conversations ADD COLUMN window_start INTEGER;
+"""
+
+MIGRATIONS = {0: _V1, 1: _V1_TO_V2, 2: _V2_TO_V3, 3: _V3_TO_V4, 4: _V4_TO_V5, 5: _V5_TO_V6}
+
+# StoredMessage.status values
+COMPLETE, WRITING, INTERRUPTED = "", "writing", "interrupted"
+
+
+@dataclass
+class StoredMessage:
+    role: str
+    content: str
+    id: int | None = None
+    model_name: str = ""
+    stats: dict = field(default_factory=dict)
+    status: str = COMPLETE      # WRITING while streamed, INTERRUPTED after a crash
+    thinking: str = ""          # the model's thinking before this answer (not the answer)
+
+
+@dataclass(frozen=True)
+class ConversationDocument:
+    """A document read into a conversation; ``overview`` is the engine's, kept as data
+    (engine.messages.to_data) so that it is said in the interface's language when shown."""
+    sha256: str
+    name: str
+    path: str
+    overview: dict
+
+
+@dataclass(frozen=True)
+class ConversationSummary:
+    id: int
+    title: str
+    updated: float
+
+
+class HistoryStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.recovery_note: str | None = None     # set when a bad file was moved aside
+        self.db = self._open_or_recover()
+        self.interrupted = self._mark_interrupted()
+
+    @property
+    def passage_index(self) -> Path:
+        """The engine's index of the documents' passages: a file of its own beside this one."""
+        return self.path.with_name("passages.db")
+
+    # ---- opening -------------------------------------------------------------------
+
+    def _open_or_recover(self) -> sqlite3.Connection:
+        try:
+            return self._open()
+        except sqlite3.DatabaseError as exc:
+            backup = self._move_aside()
+            self.recovery_note = f"{exc} (kept as {backup.name})"
+            return self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("PRAGMA synchronous=NORMAL")
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("the history file failed its integrity check")
+            self._migrate(db)
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _move_aside(self) -> Path:
+        backup = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
+        os.replace(self.path, backup)
+        for suffix in ("-wal", "-shm"):
+            side = self.path.with_name(self.path.name + suffix)
+            if side.exists():
+                os.replace(side, backup.with_name(backup.name + suffix))
+        return backup
+
+    @staticmethod
+    def _migrate(db: sqlite3.Connection) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError("the history file comes from a newer Rotary")
+        while version < SCHEMA_VERSION:
+            db.executescript("BEGIN;" + MIGRATIONS[version]
+                             + f"PRAGMA user_version={version + 1}; COMMIT;")
+            version += 1
+
+    def _mark_interrupted(self) -> int:
+        """Answers still "writing" were cut off when Rotary last ended abnormally."""
+        return self.db.execute("UPDATE messages SET status=? WHERE status=?",
+                               (INTERRUPTED, WRITING)).rowcount
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ---- conversations ---------------------------------------------------------------
+
+    def create_conversation(self, title: str) -> int:
+        now = time.time()
+        cursor = self.db.execute(
+            "INSERT INTO conversations (title, created, updated) VALUES (?, ?, ?)",
+            (title, now, now))
+        return _inserted_id(cursor)
+
+    def rename(self, conversation_id: int, title: str) -> None:
+        self.db.execute("UPDATE conversations SET title=? WHERE id=?", (title, conversation_id))
+
+    def delete(self, conversation_id: int) -> None:
+        self.db.execute("DELETE FROM conversations WHERE id=?", (conversation_id,))
+
+    def exists(self, conversation_id: int) -> bool:
+        return self.db.execute("SELECT 1 FROM conversations WHERE id=?",
+                               (conversation_id,)).fetchone() is not None
+
+    def title(self, conversation_id: int) -> str:
+        row = self.db.execute("SELECT title FROM conversations WHERE id=?",
+                              (conversation_id,)).fetchone()
+        return row[0] if row else ""
+
+    def think(self, conversation_id: int | None) -> bool | None:
+        """The conversation's "Think before answering" (None: the default)."""
+        row = self.db.execute("SELECT think FROM conversations WHERE id=?",
+                              (conversation_id,)).fetchone()
+        return None if row is None or row[0] is None else bool(row[0])
+
+    def set_think(self, conversation_id: int, think: bool | None) -> None:
+        self.db.execute("UPDATE conversations SET think=? WHERE id=?",
+                        (None if think is None else int(think), conversation_id))
+
+    def window_start(self, conversation_id: int | None) -> int | None:
+        """The id of the first message the model still sees (None: all of them)."""
+        if conversation_id is None:
+            return None
+        row = self.db.execute("SELECT window_start FROM conversations WHERE id=?",
+                              (conversation_id,)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def set_window_start(self, conversation_id: int, message_id: int | None) -> None:
+        self.db.execute("UPDATE conversations SET window_start=? WHERE id=?",
+                        (message_id, conversation_id))
+
+    def list_conversations(self, search: str = "") -> list[ConversationSummary]:
+        """Newest first; ``search`` matches titles and message text, any case."""
+        if not search.strip():
+            rows = self.db.execute(
+                "SELECT id, title, updated FROM conversations ORDER BY updated DESC, id DESC")
+        else:
+            pattern = "%" + _escape_like(search.strip()) + "%"
+            rows = self.db.execute(
+                "SELECT id, title, updated FROM conversations c WHERE title LIKE ?1 ESCAPE '\\'"
+                " OR EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id"
+                " AND m.content LIKE ?1 ESCAPE '\\') ORDER BY updated DESC, id DESC",
+                (pattern,))
+        return [ConversationSummary(*row) for row in rows]
+
+    # ---- messages ----------------------------------------------------------------------
+
+    def messages(self, conversation_id: int) -> list[StoredMessage]:
+        rows = self.db.execute(
+            "SELECT id, role, content, model_name, stats_json, status, thinking FROM messages"
+            " WHERE conversation_id=? ORDER BY position", (conversation_id,))
+        return [StoredMessage(role, content, row_id, model, json.loads(stats or "{}"), status,
+                              thinking)
+                for row_id, role, content, model, stats, status, thinking in rows]
+
+    def append(self, conversation_id: int, message: StoredMessage) -> int:
+        now = time.time()
+        position = self.db.execute(
+            "SELECT COALESCE(MAX(position), -1) + 1 FROM messages WHERE conversation_id=?",
+            (conversation_id,)).fetchone()[0]
+        cursor = self.db.execute(
+            "INSERT INTO messages (conversation_id, position, role, content, created,"
+            " model_name, stats_json, status, thinking) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (conversation_id, position, message.role, message.content, now,
+             message.model_name, json.dumps(message.stats) if message.stats else "",
+             message.status, message.thinking))
+        self._touch(conversation_id, now)
+        message.id = _inserted_id(cursor)
+        return message.id
+
+    def update_answer(self, message: StoredMessage) -> None:
+        """Save a streamed answer's text so far (or its final text, stats and status)."""
+        self.db.execute(
+            "UPDATE messages SET content=?, stats_json=?, status=?, thinking=? WHERE id=?",
+            (message.content, json.dumps(message.stats) if message.stats else "",
+             message.status, message.thinking, message.id))
+
+    def delete_message(self, message_id: int) -> None:
+        self.db.execute("DELETE FROM messages WHERE id=?", (message_id,))
+
+    def delete_from(self, conversation_id: int, message_id: int) -> None:
+        """Delete this message and every later one (edit-and-resend, regenerate)."""
+        self.db.execute(
+            "DELETE FROM messages WHERE conversation_id=? AND position >="
+            " (SELECT position FROM messages WHERE id=?)", (conversation_id, message_id))
+
+    # ---- documents (app/documents/document_shelf.py) ----------------------------------------------
+
+    def add_document(self, conversation_id: int, document: ConversationDocument) -> bool:
+        """Record that the conversation holds this document; False if it already did."""
+        cursor = self.db.execute(
+            "INSERT OR IGNORE INTO conversation_documents (conversation_id, sha256, name, path,"
+            " overview_json, added) VALUES (?, ?, ?, ?, ?, ?)",
+            (conversation_id, document.sha256, document.name, document.path,
+             json.dumps(document.overview), time.time()))
+        return cursor.rowcount > 0
+
+    def documents(self, conversation_id: int | None) -> list[ConversationDocument]:
+        rows = self.db.execute(
+            "SELECT sha256, name, path, overview_json FROM conversation_documents"
+            " WHERE conversation_id=? ORDER BY added, id", (conversation_id,))
+        return [ConversationDocument(sha, name, path, json.loads(overview or "{}"))
+                for sha, name, path, overview in rows]
+
+    def remove_document(self, conversation_id: int, sha256: str) -> bool:
+        """The conversation no longer holds this document (its messages stay); False if it
+        did not. Its passages leave the index at the next start unless another holds it."""
+        cursor = self.db.execute("DELETE FROM conversation_documents WHERE conversation_id=?"
+                                 " AND sha256=?", (conversation_id, sha256))
+        return cursor.rowcount > 0
+
+    def document_hashes(self) -> set[str]:
+        """Every document some conversation holds (the rest may leave the index)."""
+        return {row[0] for row in self.db.execute("SELECT sha256 FROM conversation_documents")}
+
+    def _touch(self, conversation_id: int, when: float) -> None:
+        self.db.execute("UPDATE conversations SET updated=? WHERE id=?", (when, conversation_id))
+
+
+def _escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _inserted_id(cursor: sqlite3.Cursor) -> int:
+    """The row id an INSERT gave (sqlite3 types it optional: None before any insert)."""
+    return int(cast(int, cursor.lastrowid))

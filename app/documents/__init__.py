@@ -1,0 +1,1 @@
+"""Documents in a conversation: the flow, the shelf and the document pane."""

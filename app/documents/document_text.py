@@ -1,0 +1,81 @@
+"""A document's sentences in the interface's language.
+
+The engine says every one of them as a catalogue message (engine/messages.py: documents.*):
+what a document holds, how it will be read, how much was read, progress. The app only renders
+them (app.text.messages.say), so the command line and the app can never say different things.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.api import (DocumentAnswered, DocumentOverview, DocumentProgress, DocumentSummary,
+                        PassagesChosen)
+from engine.messages import Msg, from_data, msg
+from app.widgets.markdown_render import close_open_fence
+from app.text.messages import say
+
+
+def title_text(title: object) -> str:
+    """A summary style's title (a catalogue message) in the interface's language."""
+    return say(title) if isinstance(title, Msg) else str(title)
+
+
+def found_text(overview: DocumentOverview) -> str:
+    """"42 pages, about 31,000 words"."""
+    return say(overview.found) if overview.found is not None else overview.name
+
+
+def overview_text(overview: DocumentOverview) -> str:
+    """"42 pages, about 31,000 words, read in 9 parts, about 4 minutes on this computer."
+    and the pages that were pictures or had no text."""
+    return " ".join(say(m) for m in (overview.message, *overview.notes))
+
+
+def stored_overview_text(data: dict) -> str:
+    """The same, from the overview the history keeps (app/conversation/history.py: ConversationDocument)."""
+    found = _message(data.get("found"))
+    notes = [_message(item) for item in data.get("notes", ())]
+    said = ([msg("documents.sentence", text=found)] if found is not None else []) + notes
+    return " ".join(say(m) for m in said if m is not None)
+
+
+def _message(data: Any) -> Msg | None:
+    """A saved message, or None where a later Rotary's code is unknown here."""
+    try:
+        return from_data(data) if data else None
+    except (KeyError, TypeError, AttributeError):
+        return None
+
+
+def read_note_text(summary: DocumentSummary) -> str:
+    """"Read all of it (42 pages) in 9 parts." or what was read before the stop."""
+    return " ".join(say(m) for m in (summary.read_note, *summary.notes))
+
+
+def answer_text(overview: DocumentOverview, summary: DocumentSummary) -> str:
+    """The summary as the conversation keeps it: the notice of a stop, the summary, the note."""
+    note = read_note_text(summary)
+    if not summary.body:
+        return note
+    stopped = say(msg("documents.partial_notice")) + "\n\n" if summary.partial else ""
+    return f"{stopped}{close_open_fence(summary.body)}\n\n{note}"
+
+
+def progress_text(event: DocumentProgress) -> str:
+    """"Reading part 3 of 9… About 2 minutes left." """
+    left = f" {say(event.left)}" if event.left is not None else ""
+    return f"{say(event.message)}{left}"
+
+
+def passages_text(event: PassagesChosen) -> str:
+    """"Reading 4 passages from pages 2, 3 and 12…" while an answer from documents is read."""
+    return say(msg("documents.progress.reading_passages", n=len(event.passages),
+                   where=event.read.param("where")))
+
+
+def checked_answer_text(answered: DocumentAnswered) -> str:
+    """An answer from documents: its failed page references marked ("not found on p. 12"),
+    never removed, then what was read for it ("": it wrote nothing)."""
+    body = answered.marked(say).strip()
+    return f"{body}\n\n*{say(answered.read)}*" if body else ""

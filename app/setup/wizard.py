@@ -1,0 +1,257 @@
+"""First-time setup: what this computer has, which model to use, and whether it fits.
+
+Re-runnable from Settings. Everything slow (probing, checking the file, writing the
+demo model) runs on workers through the bridge, so the wizard never freezes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import cast
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (QLabel, QPushButton, QVBoxLayout, QWidget, QWizard,
+                               QWizardPage)
+
+from engine.errors import EngineError
+from app.bridge.engine_bridge import EngineBridge
+from app.bridge.facade import HardwareInfo, ModelCheck, auto_preset, preset_in_a_sentence
+from app.text.i18n import tr
+from app.text.korean import particles
+from app.text.messages import say
+from app.setup.model_check import ModelChooser
+from app.widgets.notifications import NotificationService
+from app.setup.model_list import attach_model_list
+from app.settings.paths import AppPaths
+from app.settings.policy import NO_POLICY, Policy
+from app.setup.selftest import check_my_computer
+from app.setup.server_settings import offer_server_button
+
+GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card reads 8.0
+
+
+def describe_hardware(hardware: HardwareInfo) -> str:
+    ram = tr("{size} GB of system memory").format(size=f"{hardware.ram_total_bytes / GB:.0f}")
+    unused = [g.why_unused for g in getattr(hardware, "unused_gpus", ()) if g.why_unused]
+    if not hardware.gpus and unused:     # a card this installation cannot use: why, what to do
+        return tr("{why} This computer has {ram}.").format(why=say(unused[0]), ram=ram)
+    if not hardware.gpus:
+        return tr("No graphics card was found, so models will run on the processor. "
+                  "This computer has {ram}.").format(ram=ram)
+    gpu = hardware.gpus[0]
+    return tr("Found the graphics card {name} with {vram} GB of graphics memory, and "
+              "{ram}.").format(name=gpu.name, vram=f"{gpu.total_bytes / GB:.1f}", ram=ram)
+
+
+def preset_words(preset: str) -> str:
+    """How the chosen setting is named in a sentence (the engine's preset registry says
+    it); never a speed claim (the check beside it gives the estimate for this computer)."""
+    return preset_in_a_sentence(preset)
+
+
+class HardwarePage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle(tr("Your computer"))
+        self.found = QLabel(tr("Press “Check my computer” to see what this computer has."))
+        self.found.setWordWrap(True)
+        self.found.setAccessibleName(tr("What Rotary found on this computer"))
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(tr("Rotary runs language models on this computer, without "
+                                   "the internet. First it checks what the computer has.")))
+        layout.addWidget(self.found)
+        # The same checks as `--self-test`, so IT and the user see one verdict.
+        self.check_button = QPushButton(tr("Check my computer"))
+        self.check_button.setToolTip(tr("Writes a short test answer with the demo model, checks "
+                                        "that conversations and settings can be saved, and "
+                                        "that nothing went to the network."))
+        self.check_result = QLabel()
+        self.check_result.setWordWrap(True)
+        layout.addWidget(self.check_button)
+        layout.addWidget(self.check_result)
+
+
+class ModelPage(QWizardPage):
+    def __init__(self, chooser: ModelChooser) -> None:
+        super().__init__()
+        self.setTitle(tr("Choose a model"))
+        self.chooser = chooser
+        self.recipe = QLabel()
+        self.recipe.setWordWrap(True)
+        self.demo_button = QPushButton(tr("Use the small demo model"))
+        self.demo_button.setAccessibleName(tr("Use the small demo model, which always writes "
+                                              "the same short message and is only for trying "
+                                              "Rotary"))
+        demo_note = QLabel(tr("The demo model is tiny and always writes the same short "
+                              "message. It only shows how Rotary works; it cannot answer "
+                              "questions."))
+        demo_note.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        intro = QLabel(tr("Choose one of the models found on this computer, or another model "
+                          "file (.gguf) with Other file…, or drag it onto this window."))
+        intro.setWordWrap(True)          # one line is wider than an 800-pixel screen
+        layout.addWidget(intro)
+        self.where_from = QLabel(tr(
+            "A model is one large file whose name ends in .gguf. At work, ask your IT contact "
+            "for one; if you are allowed to download files, Hugging Face (huggingface.co) "
+            "publishes many. Help → Where models come from says more."))
+        self.where_from.setWordWrap(True)
+        self.where_from.setObjectName("hint")
+        layout.addWidget(self.where_from)
+        for part in (chooser, self.recipe, self.demo_button, demo_note):
+            layout.addWidget(part)
+        chooser.check_finished.connect(self._on_check_changed)
+        self.setAcceptDrops(True)
+        chooser.check_started.connect(self._on_check_changed)
+
+    # The whole page takes a dropped file, not only the path box.
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self.chooser.dragEnterEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self.chooser.dropEvent(event)
+
+    def _on_check_changed(self, *_args: object) -> None:
+        self.completeChanged.emit()
+
+    def isComplete(self) -> bool:
+        result = self.chooser.result
+        return result is not None and result.level != "red"
+
+
+class DonePage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle(tr("Ready"))
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        QVBoxLayout(self).addWidget(self.summary)
+
+
+class FirstRunWizard(QWizard):
+    hardware_found = Signal(object)      # engine HardwareInfo
+    server_requested = Signal()          # "use the office's server" (offered without a GPU)
+    completed = Signal(str, str)         # model path ("" = demo), preset
+
+    def __init__(self, bridge: EngineBridge, notices: NotificationService, paths: AppPaths,
+                 parent: QWidget | None = None, policy: Policy = NO_POLICY) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("Set up Rotary"))
+        self.bridge, self.notices, self.paths = bridge, notices, paths
+        self.preset = auto_preset()
+        self.hardware: HardwareInfo | None = None
+        self.chooser = ModelChooser(bridge, notices)
+        self.hardware_page, self.model_page = HardwarePage(), ModelPage(self.chooser)
+        self.done_page = DonePage()
+        # The organisation's choice of model (app/settings/policy.py) is not asked again.
+        self.policy = policy
+        pages = (self.hardware_page, self.done_page) if policy.decides_model else (
+            self.hardware_page, self.model_page, self.done_page)
+        for page in pages:
+            self.addPage(page)
+        if policy.decides_model:
+            self.done_page.summary.setText(tr("Your organisation has chosen the model Rotary "
+                                              "uses, so there is nothing more to choose."))
+        else:
+            self.model_list = attach_model_list(self.chooser, bridge, notices,
+                                                policy.model_folders)
+            cast(QVBoxLayout, self.model_page.layout()).insertWidget(1, self.model_list)
+            if policy.values.get("model_path"):     # suggested, not locked: checked, changeable
+                self.chooser.check(policy.values["model_path"])
+        self.model_page.demo_button.clicked.connect(self.use_demo)
+        self.server_button = offer_server_button()
+        cast(QVBoxLayout, self.hardware_page.layout()).addWidget(self.server_button)
+        self.server_button.clicked.connect(self._server_instead)
+        self.hardware_page.check_button.clicked.connect(self.check_computer)
+        self.chooser.check_finished.connect(self._show_recipe)
+        self.currentIdChanged.connect(self._on_page)
+        self.accepted.connect(self._emit_completed)
+        self.demo_path: str | None = None
+        self.checking = False           # "Check my computer" is running
+        asyncio.ensure_future(self._probe())
+
+    async def _probe(self) -> None:
+        try:
+            self.hardware = await self.bridge.probe_hardware()
+        except EngineError as error:
+            self.hardware_page.found.setText(tr("Rotary could not look at this computer's "
+                                                "hardware. You can still continue."))
+            self.notices.engine_error(error)
+            return
+        self.preset = self.bridge.preset_for(self.hardware)
+        self.chooser.preset = self.preset
+        if self.checking:                  # findings once the user asked for them
+            self.hardware_page.found.setText(describe_hardware(self.hardware))
+        self.server_button.setVisible(not self.hardware.gpus)
+        self.hardware_found.emit(self.hardware)
+
+    def check_computer(self) -> None:
+        asyncio.ensure_future(self._check_computer())
+
+    async def _check_computer(self) -> None:
+        # The button stays enabled (a disabled one would hand its focus to the next button,
+        # the office-server offer, which a second Space would then press); a click while
+        # the check runs does nothing.
+        page = self.hardware_page
+        if self.checking:
+            return
+        self.checking = True
+        page.found.setText(describe_hardware(self.hardware) if self.hardware is not None
+                           else tr("Looking at your computer…"))
+        page.check_result.setText(tr("Checking…"))
+        try:
+            report = await check_my_computer(self.bridge, self.paths, self.preset)
+        except EngineError as error:
+            page.check_result.setText("")
+            self.notices.engine_error(error)
+            return
+        finally:
+            self.checking = False
+        page.check_result.setText(report.user_text())
+        if not report.ok:
+            self.notices.warning(report.user_text(), report.verdict())
+
+    def _show_recipe(self, result: ModelCheck | None) -> None:
+        if result is None:
+            self.model_page.recipe.setText("")
+            return
+        self.model_page.recipe.setText(particles(tr("Rotary will use {recipe}.").format(
+            recipe=preset_words(result.preset))))
+
+    def _server_instead(self) -> None:
+        """"My office has a model server": setup ends, and Settings open on the server."""
+        self.reject()
+        self.server_requested.emit()
+
+    def use_demo(self) -> None:
+        asyncio.ensure_future(self._use_demo())
+
+    async def _use_demo(self) -> None:
+        try:
+            path = await self.bridge.demo_model(self.paths.demo_dir)
+        except EngineError as error:
+            self.notices.engine_error(error)
+            return
+        self.demo_path = str(path)
+        # Its name, not the hidden folder it lives in (~/.local/share/rotary/demo/…).
+        self.chooser.check(str(path), tr("Small demo model"))
+
+    @property
+    def using_demo(self) -> bool:
+        result = self.chooser.result
+        return result is not None and result.path == self.demo_path
+
+    def _on_page(self, page_id: int) -> None:
+        if self.page(page_id) is self.done_page and self.chooser.result is not None:
+            result = self.chooser.result
+            name = tr("the small demo model") if self.using_demo else result.model_name
+            self.done_page.summary.setText(
+                particles(tr("Rotary will use {name} with {recipe}. You can change this later "
+                             "in Settings.").format(name=name,
+                                                    recipe=preset_words(result.preset))))
+
+    def _emit_completed(self) -> None:
+        result = self.chooser.result
+        if result is not None:
+            self.completed.emit("" if self.using_demo else result.path, result.preset)

@@ -1,0 +1,20 @@
+"""The engine's catalogue (engine/messages.py) in the interface's language.
+
+Templates are translated in the Qt context ``engine`` (build_translations.py writes them
+into the .ts files from resources/i18n/engine_translations.py); parameters are filled in
+after translation, so a Korean user reads which file, which page, which setting.
+"""
+
+from __future__ import annotations
+
+from engine.messages import Msg, render
+from app.text.i18n import translate
+from app.text.korean import particles
+
+CONTEXT = "engine"
+
+
+def say(message: Msg) -> str:
+    """The sentence in the interface's language (English where none is installed)."""
+    return particles(render(message,
+                            lambda template: translate(CONTEXT, template)))

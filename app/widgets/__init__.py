@@ -1,0 +1,1 @@
+"""Small Qt pieces every window uses: theme, accessibility, notices, help, Markdown rendering."""
