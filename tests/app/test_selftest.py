@@ -132,7 +132,7 @@ def test_failed_checks_are_named_in_the_interface_language(qapp):
 
     from app.text.i18n import I18N_DIR
     from app.setup.selftest import check_titles
-    source = (Path(__file__).parents[2] / "app" / "selftest.py").read_text(encoding="utf-8")
+    source = (Path(__file__).parents[2] / "app" / "setup" / "selftest.py").read_text(encoding="utf-8")
     named = set(re.findall(r'Check\("([a-z ]+)"', source)) | \
         set(re.findall(r'check_folder_writable\("([a-z ]+)"', source))
     assert named and named <= check_titles().keys()

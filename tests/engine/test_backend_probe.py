@@ -252,7 +252,7 @@ def test_the_loader_asks_the_probe_before_llama_cpp_loads(monkeypatch, tiny_moe_
 def test_the_bundle_runs_the_probe_child_with_the_flag_the_app_knows(monkeypatch):
     from pathlib import Path
 
-    source = (Path(__file__).parents[2] / "app" / "bridge.py").read_text()
+    source = (Path(__file__).parents[2] / "app" / "bridge" / "facade.py").read_text()
     assert f'BACKEND_PROBE_FLAG = "{backend_probe.PROBE_FLAG}"' in source
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     command = backend_probe.child_command({"model": "m.gguf"})

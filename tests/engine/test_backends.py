@@ -148,7 +148,7 @@ def test_a_crashing_child_is_an_answer_not_a_crash(tmp_path, monkeypatch):
 def test_the_bundle_runs_the_child_with_the_flag_the_app_knows():
     from pathlib import Path
 
-    source = (Path(__file__).parents[2] / "app" / "bridge.py").read_text()
+    source = (Path(__file__).parents[2] / "app" / "bridge" / "facade.py").read_text()
     assert f'DEVICE_LIST_FLAG = "{backends.CHILD_FLAG}"' in source
 
 
