@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import cast
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (QLabel, QPushButton, QVBoxLayout, QWidget, QWizard,
                                QWizardPage)
@@ -51,6 +51,8 @@ def preset_words(preset: str) -> str:
 
 
 class HardwarePage(QWizardPage):
+    check_result_shown = Signal()        # "Check my computer" wrote its verdict
+
     def __init__(self) -> None:
         super().__init__()
         self.setTitle(tr("Your computer"))
@@ -166,6 +168,10 @@ class FirstRunWizard(QWizard):
         self.hardware_page.check_button.clicked.connect(self.check_computer)
         self.chooser.check_finished.connect(self._show_recipe)
         self.currentIdChanged.connect(self._on_page)
+        # Text that appears on a page (the fit, the check's verdict) may need more room.
+        for changed in (self.currentIdChanged, self.chooser.check_finished,
+                        self.hardware_page.check_result_shown):
+            changed.connect(lambda *_args: QTimer.singleShot(0, self.fit_page))
         self.accepted.connect(self._emit_completed)
         self.demo_path: str | None = None
         self.checking = False           # "Check my computer" is running
@@ -209,6 +215,7 @@ class FirstRunWizard(QWizard):
         finally:
             self.checking = False
         page.check_result.setText(report.user_text())
+        page.check_result_shown.emit()
         if not report.ok:
             self.notices.warning(report.user_text(), report.verdict())
 
@@ -250,6 +257,24 @@ class FirstRunWizard(QWizard):
                 particles(tr("Rotary will use {name} with {recipe}. You can change this later "
                              "in Settings.").format(name=name,
                                                     recipe=preset_words(result.preset))))
+
+    def fit_page(self) -> None:
+        """As tall as the page's wrapped text needs, at most the screen. QWizard sizes itself
+        by the pages' unwrapped minimum: the model page's box and notes were squeezed and
+        the fit was cut mid-sentence ("expect roughly 364–1805 words per")."""
+        page, screen = self.currentPage(), self.screen()
+        layout = page.layout() if page is not None else None
+        if page is None or layout is None or screen is None:
+            return
+        short = layout.totalHeightForWidth(page.width()) - page.height()
+        if short <= 0:
+            return
+        room = screen.availableGeometry()
+        frame = max(self.frameGeometry().height() - self.height(), 30)
+        height = min(self.height() + short, room.height() - frame - 8)
+        self.resize(self.width(), height)
+        top = max(room.top(), min(self.frameGeometry().top(), room.bottom() - height - frame))
+        self.move(self.frameGeometry().left(), top)
 
     def _emit_completed(self) -> None:
         result = self.chooser.result

@@ -308,3 +308,24 @@ def test_the_wizard_names_the_demo_model_instead_of_its_folder(qtbot, make_app):
     assert shown == "Small demo model" and wizard.using_demo
     wizard.chooser.path_edit.editingFinished.emit()   # leaving the box checks nothing new
     assert wizard.using_demo and wizard.chooser.result is not None
+
+
+def test_the_model_page_grows_to_its_wrapped_text(qtbot, make_app):
+    """Seen by hand: after the model search the wizard stayed 360 px tall, so the path box
+    was squeezed to a sliver and the fit was cut mid-sentence ("… words per"). QWizard
+    sized it by the labels' unwrapped minimum; now nothing on the page is squeezed."""
+    from PySide6.QtWidgets import QLabel
+    rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
+    wizard = rotary.wizard
+    qtbot.waitUntil(lambda: "No models" in wizard.model_list.status.text(), timeout=5000)
+    wizard.next()                         # the list is hidden now: the page's minimum is small
+    with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
+        wizard.model_page.demo_button.click()
+    page, box = wizard.model_page, wizard.chooser.path_edit
+    qtbot.waitUntil(lambda: box.height() >= box.sizeHint().height(), timeout=2000)
+    squeezed = [label.text()[:40] for label in page.findChildren(QLabel)
+                if label.isVisibleTo(page) and label.wordWrap()
+                and label.height() < label.heightForWidth(label.width())]
+    assert squeezed == []
+    room = wizard.screen().availableGeometry()
+    assert wizard.frameGeometry().bottom() <= room.bottom()
