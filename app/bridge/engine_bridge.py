@@ -302,7 +302,7 @@ class EngineBridge(QObject):
                 not sum(device.total_bytes for device in placement.devices) or \
                 placement.message is None:
             return ""             # not this model, or no buffer sizes were logged: unknown
-        return tr("Measured now that it is loaded: {placed}").format(
+        return tr("Measured now that it is loaded. {placed}").format(
             placed=say(placement.message))
 
     async def find_models(self, folders: list[str], preset: str | None = None,

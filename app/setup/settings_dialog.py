@@ -80,6 +80,9 @@ class SettingsDialog(QDialog):
         self.chooser = ModelChooser(bridge, notices, settings.preset)
         self.chooser.advanced = settings.overrides()     # plans as the load will
         self.chooser.path_edit.setText(settings.model_path)
+        if not settings.model_path:        # an empty box read as "no model at all"
+            self.chooser.path_edit.setPlaceholderText(
+                tr("Now: the small demo model. Choose a model file, or drop it here"))
         self.chooser.check_finished.connect(self._update_ok)
         self.chooser.check_started.connect(self._update_ok)
         self.chooser.check_finished.connect(self._on_model_checked)

@@ -55,7 +55,7 @@
         <translation>아직 불러온 모델이 없습니다.</translation>
     </message>
     <message>
-        <source>Measured now that it is loaded: {placed}</source>
+        <source>Measured now that it is loaded. {placed}</source>
         <translation>불러온 지금 측정한 값: {placed}</translation>
     </message>
     <message>
@@ -833,6 +833,10 @@
     <message>
         <source>Automatic ({n} of {total})</source>
         <translation>자동({total}개 중 {n}개)</translation>
+    </message>
+    <message>
+        <source>Now: the small demo model. Choose a model file, or drop it here</source>
+        <translation>지금은 작은 데모 모델입니다. 모델 파일을 선택하거나 여기에 끌어다 놓으세요</translation>
     </message>
     <message>
         <source>Memory recipe (preset): how the model is shared between the graphics card and system memory.</source>

@@ -55,7 +55,7 @@
         <translation>尚未加载模型。</translation>
     </message>
     <message>
-        <source>Measured now that it is loaded: {placed}</source>
+        <source>Measured now that it is loaded. {placed}</source>
         <translation>加载后实测：{placed}</translation>
     </message>
     <message>
@@ -833,6 +833,10 @@
     <message>
         <source>Automatic ({n} of {total})</source>
         <translation>自动（{total} 个中的 {n} 个）</translation>
+    </message>
+    <message>
+        <source>Now: the small demo model. Choose a model file, or drop it here</source>
+        <translation>当前：小型演示模型。选择模型文件，或拖放到这里</translation>
     </message>
     <message>
         <source>Memory recipe (preset): how the model is shared between the graphics card and system memory.</source>

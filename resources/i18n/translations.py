@@ -269,6 +269,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'Choose a model file, or drop it here': (
         '모델 파일을 선택하거나 여기에 끌어다 놓으세요',
         '选择模型文件，或拖放到这里'),
+    'Now: the small demo model. Choose a model file, or drop it here': (
+        '지금은 작은 데모 모델입니다. 모델 파일을 선택하거나 여기에 끌어다 놓으세요',
+        '当前：小型演示模型。选择模型文件，或拖放到这里'),
     'Context length, in tokens (pieces of words): how much of the conversation the model can see at once. More uses more memory.': (
         '컨텍스트 길이(토큰 단위, 토큰은 단어의 조각): 모델이 한 번에 볼 수 있는 대화의 양입니다. 늘리면 메모리를 더 씁니다.',
         '上下文长度（以 token 计，token 是词的片段）：模型一次能看到多少对话内容。越大占用的内存越多。'),
@@ -825,7 +828,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'No setting is made for a graphics card as small as this one ({vram} GB), so Rotary fits the smallest one to the {vram} GB this card has.': (
         '이렇게 작은 그래픽 카드({vram} GB)에 맞춘 설정은 없으므로, Rotary는 가장 작은 설정을 이 카드의 {vram} GB에 맞춥니다.',
         '没有为这么小的显卡（{vram} GB）准备的设置，因此 Rotary 把最小的设置调整到这张显卡的 {vram} GB。'),
-    'Measured now that it is loaded: {placed}': (
+    'Measured now that it is loaded. {placed}': (
         '불러온 지금 측정한 값: {placed}',
         '加载后实测：{placed}'),
     '&Help': (

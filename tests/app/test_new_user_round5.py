@@ -91,7 +91,7 @@ def test_settings_shows_the_measured_placement_beside_the_estimate(qtbot, make_a
     with qtbot.waitSignal(dialog.chooser.check_finished, timeout=3000):
         dialog.chooser.check(loaded.facts.path)
     said = dialog.chooser.verdict.text()
-    assert "Measured now that it is loaded: " + say(on_gpu().message) in said, said
+    assert "Measured now that it is loaded. " + say(on_gpu().message) in said, said
     dialog.reject()
 
 

@@ -81,6 +81,20 @@ def test_a_newer_notice_is_not_withdrawn_with_the_file_notice(qtbot, make_app, t
     assert bar.message.text() == "Something else happened." and bar.isVisibleTo(rotary.window)
 
 
+def test_settings_say_the_demo_model_is_in_use_when_no_file_is_chosen(make_app, tmp_path):
+    # A new user on the demo model read the empty "Model file" box as "no model at all".
+    rotary = make_app()
+    dialog = rotary.open_settings()
+    assert dialog.chooser.path_edit.text() == ""
+    assert "demo model" in dialog.chooser.path_edit.placeholderText()
+    dialog.reject()
+    model = tmp_path / "model.gguf"
+    rotary.settings.update(model_path=str(model))
+    dialog = rotary.open_settings()
+    assert "demo" not in dialog.chooser.path_edit.placeholderText()
+    dialog.reject()
+
+
 def test_clearing_the_model_field_clears_the_error_and_enables_ok(qtbot, make_app, tmp_path):
     from PySide6.QtWidgets import QDialogButtonBox
     rotary = make_app()
