@@ -2,18 +2,19 @@
 
 Random sequences of turns (prompts of 1-300 words, answers of 1-6 tokens, Stop during the prompt
 or during the answer, switches between three conversations and returns to them, reloads with
-another context size and batch; every prompt
-ends in the slot cache's warm start) run through the engine's chat path in two child processes
-(tests/support/stress_child.py): the Vulkan variant on lavapipe and the CPU build, both with the
-slot layout and the ordering check on (ROTARY_SLOT_CHECK=1). After each sequence: the same greedy
-tokens, the same stop reasons and context lengths, 0 ordering and staging violations, no crash.
+another context size and batch; every prompt ends in the slot cache's warm start) run through
+the engine's chat path in two child processes (tests/support/stress_child.py): the Vulkan variant
+on lavapipe and the CPU build, both with the slot layout and the ordering check on
+(ROTARY_SLOT_CHECK=1). After each sequence: the same greedy tokens, the same stop reasons and
+context lengths, 0 ordering and staging violations, no crash.
 
 Each sequence loads the model afresh in the children (which stay up between sequences), so a
 failing case replays alone: shrunk failures are kept below as plain tests. About one turn in
 three first loads the model again with another context size and prompt batch (graphs reserved
 anew after others ran, in the same process: lavapipe crashed there until patch 0006; see
-tests/engine/test_vulkan_rereserve.py). Bounded for CI (ROTARY_STRESS_EXAMPLES sequences, derandomized: the same ones each
-run); a longer run: ``ROTARY_STRESS_EXAMPLES=200 python -m pytest tests/engine/test_device_stress.py``
+tests/engine/test_vulkan_rereserve.py). Bounded for CI (ROTARY_STRESS_EXAMPLES sequences,
+derandomized: the same ones each run); a longer run:
+``ROTARY_STRESS_EXAMPLES=200 python -m pytest tests/engine/test_device_stress.py``
 (docs/backends.md, "Checking the device path without a real card").
 """
 
