@@ -29,11 +29,10 @@ import time
 import numpy as np
 
 SLOTS = 3        # of 8 experts per layer: hits and misses both happen
-# Prompt batches of 16 tokens: Stop can land between them. Larger batches (64, 128) crash stock
-# llama.cpp on lavapipe in this layout (experts in system memory) within a few hundred prompt
-# tokens, slot cache or not (SIGSEGV in lavapipe's queue thread: stock crashed 6 runs of 6 on one
-# 219-word prompt, and 0 of 3 with GGML_OP_OFFLOAD_MIN_BATCH=100000: ggml's offload of operations
-# on weights in system memory, which ggml-vulkan takes from 32 tokens on).
+# Prompt batches of 16 tokens: Stop can land between them. Batches of 64 (a reload's) used to
+# crash lavapipe in this layout, slot cache or not, within a few hundred prompt tokens (4 runs
+# of 5 on one 219-word prompt): ggml-vulkan's reused descriptor sets kept freed buffers in
+# bindings lavapipe reads; patch 0006 fills them (0 of 4 since).
 N_BATCH = 16
 N_CTX = 512
 
