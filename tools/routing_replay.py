@@ -38,10 +38,9 @@ class RoutingReplay:
         self.cache = model.slot_cache
 
     def start(self) -> RoutingReplay:
-        # Forced routing changes the decode graph, so llama.cpp reserves the graphs again: do it
-        # now, before the next decode. Switched on at a later step, after graphs had run, it
-        # crashed lavapipe in 2 runs of 3 with the slots on the device (cause not found).
-        self.cache.force_routing(self.ids[0])
+        """Route from the next decode step on; any time, also mid-conversation."""
+        # Forced routing changes the decode graph: llama.cpp reserves its graphs again at that
+        # step (on lavapipe this crashed until patch 0006; tests/engine/test_vulkan_rereserve.py).
         self.model.before_step = self._step
         return self
 

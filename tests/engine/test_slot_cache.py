@@ -281,6 +281,33 @@ def test_trace_replay_forces_the_routing(tiny_moe_path, cpu_recipe):
     assert np.array_equal(got, forced)
 
 
+def test_routing_replay_starts_and_stops_mid_conversation(tiny_moe_path, cpu_recipe):
+    """tools/routing_replay.py switched on after decoded tokens (a re-reserve then, which once
+    crashed lavapipe: tests/engine/test_vulkan_rereserve.py) routes from the next step on,
+    cycling its rows, and the router chooses again after stop()."""
+    from tools.routing_replay import RoutingReplay
+
+    forced = np.array([[[1, 6], [0, 3], [7, 2], [5, 4]], [[2, 5], [4, 1], [3, 0], [6, 7]]],
+                      dtype=np.int32)
+    model = load(tiny_moe_path, cpu_recipe, slots=[2] * 4)
+    try:
+        model.decode(model.tokenize(PROMPT))
+        for _ in range(2):
+            model.decode([model.sample()], step=True)
+        replay = RoutingReplay(model, forced).start()
+        for _ in range(3):
+            model.decode([model.sample()], step=True)
+        replay.stop()
+        for _ in range(2):
+            model.decode([model.sample()], step=True)
+        got = np.stack([ids for ids, _ in model.slot_cache.routing_log])
+    finally:
+        model.close()
+    assert np.array_equal(got[2:5], forced[[0, 1, 0]])
+    routed = np.concatenate([got[:2], got[5:]])      # the router's own choices
+    assert len(got) == 7 and not any(np.array_equal(row, f) for row in routed for f in forced)
+
+
 def test_expert_bytes_match_the_tensor_slabs(tiny_moe_path, cpu_recipe):
     model = load(tiny_moe_path, cpu_recipe)
     try:

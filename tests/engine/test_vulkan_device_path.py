@@ -320,8 +320,9 @@ def test_a_long_prompt_of_the_reference_architecture_on_the_device(vulkan_folder
     """64 prompt tokens (from 32, ggml offloads the CPU experts' matmuls to the device), then
     replayed steps, on the Qwen3.6 shape: the prompt's routing record once put a CPU node between
     router and experts, and lavapipe crashed (exit -11) in that graph every time; replay switched
-    on at the first step crashed it in 2 runs of 3. The record must still reach the warm start,
-    routed as the CPU build routes it, and every replayed step must run."""
+    on at the first step, after the prompt (a graph re-reserve), crashed it in 2 runs of 3 until
+    patch 0006. The record must still reach the warm start, routed as the CPU build routes it,
+    and every replayed step must run."""
     cpu = run_long_prompt(qwen36_mini, None)
     vulkan = run_long_prompt(qwen36_mini, vulkan_folder)
     assert vulkan["variant"] == "vulkan" and vulkan["banks_on_device"] is True

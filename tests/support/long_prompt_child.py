@@ -6,8 +6,10 @@ variant (tests/engine/test_vulkan_device_path.py: the Vulkan one on lavapipe) or
 build). Two crashes on the Qwen3.6 shape with the slots on the device (lavapipe, segfault in its
 queue thread): from 32 tokens a batch's CPU-resident experts are offloaded to the device, and the
 prompt's routing record once put a CPU node into that graph (every run); and routing replayed
-from a trace (the GPU check) once switched on at the first step, after graphs had run (2 runs
-in 3). Prints one JSON line: where the slot banks are, the routing recorded for the warm start
+from a trace (the GPU check) switched on at the first step, after graphs had run (2 runs in 3):
+that re-reserve left lavapipe reading freed buffers until patch 0006
+(tests/engine/test_vulkan_rereserve.py), so the replay here starts after the prompt. Prints one
+JSON line: where the slot banks are, the routing recorded for the warm start
 ``[tokens][layers][k]``, and the routing the replayed steps recorded.
 """
 
@@ -45,9 +47,9 @@ def main(argv: list[str]) -> int:
         replay = replayed_routing(REPLAY_STEPS, len(cache.layers), facts.n_expert_used, facts.n_expert)
         cache.prompt_log = []
         model.set_sampling(Sampling(temperature=0))
-        RoutingReplay(model, replay).start()  # before the prompt, as the GPU check does
         model.decode(list(range(100, 100 + PROMPT_TOKENS)))
         model.after_prompt()
+        RoutingReplay(model, replay).start()  # the first step re-reserves, after the prompt ran
         for _ in range(REPLAY_STEPS):
             model.decode([model.sample()], step=True)
         routing = cache.prompt_log[0] if cache.prompt_log else None

@@ -13,10 +13,13 @@ token each) in conversation c through the engine's chat path (LoadedModel.start_
 to the conversation, the prompt is read in batches after the cached prefix, the warm start
 runs, then greedy tokens); Stop is pressed after the prompt's j-th batch check or after the
 answer's k-th token. The assistant's turn kept in the history is the answer text itself.
+``"reload": [n_ctx, n_batch]`` (optional): before the turn the model is closed and loaded again
+with that context size and batch (the counters are summed over the loads).
 """
 
 from __future__ import annotations
 
+import collections
 import json
 import random
 import sys
@@ -26,11 +29,10 @@ import time
 import numpy as np
 
 SLOTS = 3        # of 8 experts per layer: hits and misses both happen
-# Prompt batches of 16 tokens: Stop can land between them. Larger batches (64, 128) crash stock
-# llama.cpp on lavapipe in this layout (experts in system memory) within a few hundred prompt
-# tokens, slot cache or not (SIGSEGV in lavapipe's queue thread: stock crashed 6 runs of 6 on one
-# 219-word prompt, and 0 of 3 with GGML_OP_OFFLOAD_MIN_BATCH=100000: ggml's offload of operations
-# on weights in system memory, which ggml-vulkan takes from 32 tokens on).
+# Prompt batches of 16 tokens: Stop can land between them. Batches of 64 (a reload's) used to
+# crash lavapipe in this layout, slot cache or not, within a few hundred prompt tokens (4 runs
+# of 5 on one 219-word prompt): ggml-vulkan's reused descriptor sets kept freed buffers in
+# bindings lavapipe reads; patch 0006 fills them (0 of 4 since).
 N_BATCH = 16
 N_CTX = 512
 
@@ -51,7 +53,7 @@ class StopAfter(threading.Event):
         return super().is_set()
 
 
-def load(path: str):
+def load(path: str, n_ctx: int = N_CTX, n_batch: int = N_BATCH):
     from engine.api import LoadRequest
     from engine.model.inspect_gguf import inspect_model
     from engine.runtime.loader import load_with_fallback
@@ -60,7 +62,7 @@ def load(path: str):
     layers = inspect_model(path).n_layers
     recipe = make_cpu_recipe(n_gpu_layers=-1, cpu_expert_layers=tuple(range(layers)),
                              expert_slots=(SLOTS,) * layers, residency_policy="lru",
-                             use_mmap=False, n_ctx=N_CTX, n_batch=N_BATCH, n_ubatch=N_BATCH)
+                             use_mmap=False, n_ctx=n_ctx, n_batch=n_batch, n_ubatch=n_batch)
     return load_with_fallback(LoadRequest(path, recipe=recipe), lambda *_: None,
                               lambda *_: None)
 
@@ -100,12 +102,22 @@ def sequence(path: str, turns: list[dict]) -> dict:
     loaded = load(path)
     loaded_s = time.perf_counter() - started
     histories: dict[int, list] = {}
+    answers, counters = [], collections.Counter()
     try:
-        answers = [turn(loaded, histories.setdefault(spec["conv"], []), spec) for spec in turns]
-        counters = loaded.native.slot_cache.counters()
+        for spec in turns:
+            if spec.get("reload"):
+                # another context size and batch in the same process: the new context reserves
+                # its graphs while the old one's buffers are gone; the history is read again
+                counters.update(loaded.native.slot_cache.counters())
+                loaded.close()
+                loaded = None
+                loaded = load(path, *spec["reload"])
+            answers.append(turn(loaded, histories.setdefault(spec["conv"], []), spec))
+        counters.update(loaded.native.slot_cache.counters())
     finally:
-        loaded.close()
-    return {"answers": answers, "counters": counters, "load_s": round(loaded_s, 2),
+        if loaded is not None:
+            loaded.close()
+    return {"answers": answers, "counters": dict(counters), "load_s": round(loaded_s, 2),
             "run_s": round(time.perf_counter() - started - loaded_s, 2)}
 
 
