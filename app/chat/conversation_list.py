@@ -124,11 +124,14 @@ class ConversationList(QWidget):
         conversation_id = self.selected_id()
         if conversation_id is None:
             return
-        answer = QMessageBox.question(
-            self, tr("Delete conversation"),
-            tr("Delete “{title}”? This cannot be undone.").format(
-                title=self.items.currentItem().data(TITLE_ROLE)),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No)
-        if answer == QMessageBox.StandardButton.Yes:
+        # Buttons that say what they do (Yes/No made a reader go back to the question);
+        # Cancel is the default, so Enter deletes nothing.
+        box = QMessageBox(QMessageBox.Icon.Question, tr("Delete conversation"),
+                          tr("Delete “{title}”? This cannot be undone.").format(
+                              title=self.items.currentItem().data(TITLE_ROLE)),
+                          QMessageBox.StandardButton.Cancel, self)
+        delete = box.addButton(tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        if box.clickedButton() is delete:
             self.delete_requested.emit(conversation_id)

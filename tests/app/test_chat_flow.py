@@ -169,13 +169,23 @@ def test_conversation_list_search_rename_and_delete(qtbot, make_app, monkeypatch
     listing.rename_button.click()
     listing.search.clear()
     assert "Money" in [listing.items.item(i).text() for i in range(listing.items.count())]
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.No)
+    asked = []
+
+    def answer_with(label):
+        def press(box):
+            asked.append([button.text() for button in box.buttons()])
+            assert box.defaultButton().text() == "Cancel"
+            next(b for b in box.buttons() if b.text() == label).click()
+        return press
+
+    monkeypatch.setattr(QMessageBox, "exec", answer_with("Cancel"))
     listing.items.setCurrentRow(0)
     listing.delete_button.click()
-    assert listing.items.count() == 2               # "No" keeps it
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    assert listing.items.count() == 2               # "Cancel" keeps it
+    monkeypatch.setattr(QMessageBox, "exec", answer_with("Delete"))
     listing.items.setCurrentRow(0)
     listing.delete_button.click()
+    assert sorted(asked[0]) == ["Cancel", "Delete"]
     assert listing.items.count() == 1 and len(rotary.history.list_conversations()) == 1
 
 

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractButton, QFileDialog, QInputDialog, QLabel, QMessageBox,
                                QWizard, QWizardPage)
 
+from app.text.i18n import tr
 from app.widgets.translation import install_translator, uninstall_translators
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,8 +56,10 @@ def test_qt_dialogs_the_app_opens_have_no_english_left(qtbot, qapp, tmp_path, la
         files = QFileDialog(None, "Rotary", str(tmp_path), "Documents (*.pdf *.docx)")
         files.setOption(QFileDialog.Option.DontUseNativeDialog)
         files.setFileMode(QFileDialog.FileMode.ExistingFiles)
+        # As the conversation list asks before deleting: Qt's Cancel beside our Delete.
         question = QMessageBox(QMessageBox.Icon.Question, "Rotary", "?",
-                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+                               QMessageBox.StandardButton.Cancel)
+        question.addButton(tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
         rename = QInputDialog()
         rename.setLabelText("?")
         wizard = QWizard()
