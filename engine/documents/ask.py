@@ -347,7 +347,8 @@ def _stats(request_id: int, summarizer, summary, seconds: float) -> ResponseStat
 _SPEED = SpeedMeter()     # only the engine thread touches it
 
 
-def answer_on_engine_thread(model, request: ChatRequest, emit: Callable[[Event], None],
+def answer_on_engine_thread(model: SummaryModel, request: ChatRequest,
+                            emit: Callable[[Event], None],
                             stop: threading.Event) -> DocumentAnswered:
     """Answer a chat request that carries documents. ``model``: the office server's or this
     computer's, as engine/documents sees it (engine.runtime.summary_model)."""

@@ -319,7 +319,8 @@ def _pages(page: int | None) -> tuple[int, ...]:
 _SPEED = SpeedMeter()   # only the engine thread touches it; re-measures when the model changes
 
 
-def summarize_on_engine_thread(model, request: DocumentRequest, emit: Callable[[Event], None],
+def summarize_on_engine_thread(model: SummaryModel, request: DocumentRequest,
+                               emit: Callable[[Event], None],
                                stop: threading.Event) -> DocumentSummary | None:
     """``model``: the office server's or this computer's (engine.runtime.summary_model)."""
     return DocumentSummarizer(model, request, emit, stop, _SPEED).run()

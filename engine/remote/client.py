@@ -22,7 +22,6 @@ from engine.errors import (EngineError, ServerAuthError, ServerCertificateError,
                            ServerUnreachableError)
 from engine.messages import msg
 from engine.remote.config import ServerConfig
-from engine.runtime.requests import CancelToken
 from engine.remote.errors import (connection_errors, context_size_in, error_text,
                                   model_not_found, status_error)
 
@@ -78,7 +77,7 @@ class ServerClient:
         self._stoppable.close()
 
     @contextlib.contextmanager
-    def _ended_by(self, stop: CancelToken | threading.Event | None
+    def _ended_by(self, stop: threading.Event | None
                   ) -> Iterator[tuple[httpx.Client, dict]]:
         """The client and request extensions for a request ``stop`` ends at once: its
         connection's socket is shut down from the stopping thread, which wakes the read
@@ -115,7 +114,7 @@ class ServerClient:
 
     # ---- plain requests ----------------------------------------------------------------
 
-    def _request(self, method: str, path: str, stop: CancelToken | None = None,
+    def _request(self, method: str, path: str, stop: threading.Event | None = None,
                  **kwargs: Any) -> httpx.Response:
         with self._ended_by(stop) as (http, extensions), connection_errors(self.config.root):
             response = http.request(method, path, extensions=extensions, **kwargs)
@@ -165,7 +164,7 @@ class ServerClient:
 
     # ---- token counting ----------------------------------------------------------------
 
-    def count_tokens(self, text: str, model: str, stop: CancelToken | None = None) -> int:
+    def count_tokens(self, text: str, model: str, stop: threading.Event | None = None) -> int:
         """Tokens of ``text`` by the server's own tokenizer; never an estimate. With
         ``stop``, a stop ends the wait at once (StreamAborted)."""
         if self.tokenizer is None:
@@ -190,7 +189,8 @@ class ServerClient:
         except ServerError:      # 404/405/422: not this family's endpoint
             return False
 
-    def _tokenize(self, path: str, text: str, model: str, stop: CancelToken | None = None) -> int:
+    def _tokenize(self, path: str, text: str, model: str, stop: threading.Event | None = None
+                  ) -> int:
         body_of = dict(_TOKENIZERS)[path]
         body = self._json(self._request("POST", path, stop, json=body_of(model, text)))
         tokens = body.get("tokens") if isinstance(body, dict) else None
@@ -200,7 +200,8 @@ class ServerClient:
 
     # ---- the streamed answer -----------------------------------------------------------
 
-    def stream_chat(self, payload: dict, partial: list[str], stop: CancelToken) -> Iterator[dict]:
+    def stream_chat(self, payload: dict, partial: list[str], stop: threading.Event
+                    ) -> Iterator[dict]:
         """The JSON chunks of one streamed chat completion; stops at "[DONE]".
 
         ``partial`` is the caller's text so far: a connection lost mid-answer raises
@@ -231,7 +232,7 @@ class ServerClient:
             yield from self._chunks(event_source, payload, partial)
 
     def _why_silent(self, payload: dict, dropped_error: ServerDroppedError,
-                    stop: CancelToken) -> EngineError:
+                    stop: threading.Event) -> EngineError:
         # llama-cpp-python reports a too-long prompt by closing an empty stream; asking
         # again without streaming (one token) gets its reason as a proper HTTP error.
         # The connection the broken stream shared may be reset: one retry on a fresh one.

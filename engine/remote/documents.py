@@ -9,17 +9,18 @@ plain ServerNoTokenizerError: never characters ÷ 4.
 
 from __future__ import annotations
 
+import threading
 from typing import Sequence
 
 from engine.api import ChatMessage, ChatRequest, ServerInfo
-from engine.documents.model import clip_by_words
+from engine.documents.model import ChatRun, clip_by_words
 from engine.errors import ServerContextFullError, ServerProtocolError
 from engine.messages import msg
 from engine.remote.chat_tokens import ChatTokenCounter
 from engine.remote.client import ServerClient, no_tokenizer
 from engine.remote.errors import context_size_in
 from engine.remote.stream import RemoteRun
-from engine.runtime.requests import CancelToken
+
 
 PROBE_WORD = "Hello"
 CONTEXT_PROBE_TOKENS = 16384   # a server that reads this many in one prompt holds at least that
@@ -95,9 +96,9 @@ class RemoteSummaryModel:
 
     # ---- the answer ---------------------------------------------------------------------
 
-    def start_chat(self, request: ChatRequest, stop: CancelToken) -> RemoteRun:
+    def start_chat(self, request: ChatRequest, stop: threading.Event) -> RemoteRun:
         counted = self.count_chat(request.messages)     # the server's usage corrects it
         return RemoteRun(self.client, self.server, request, stop, counted)
 
-    def finish_chat(self, run: RemoteRun) -> None:
+    def finish_chat(self, run: ChatRun) -> None:
         """Nothing to keep: the server holds its own prompt cache."""

@@ -8,6 +8,7 @@ token counts come from the server (its usage report or its tokenizer), never fro
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Generator, Iterator
@@ -19,7 +20,6 @@ from engine.remote.client import ServerClient, StreamAborted, dropped
 from engine.runtime.accounting import RunAccount
 from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser
 from engine.runtime.loop_guard import LoopGuard
-from engine.runtime.requests import CancelToken
 
 # What a server streams as content when it does not separate reasoning itself (llama-server
 # with --reasoning-format none, vLLM without a reasoning parser): <think> sections as text.
@@ -56,7 +56,7 @@ def chat_payload(request: ChatRequest, model: str) -> dict:
 
 
 def chat_deltas(client: ServerClient, payload: dict, partial: list[str],
-                stop: CancelToken) -> Generator[Delta, None, None]:
+                stop: threading.Event) -> Generator[Delta, None, None]:
     for chunk in client.stream_chat(payload, partial, stop):
         usage = chunk.get("usage") or None
         choices = chunk.get("choices") or [{}]
@@ -82,7 +82,7 @@ class RemoteRun:
     """
 
     def __init__(self, client: ServerClient, server: ServerInfo, request: ChatRequest,
-                 stop: CancelToken, prompt_tokens: int = 0,
+                 stop: threading.Event, prompt_tokens: int = 0,
                  started: float | None = None) -> None:
         self.client, self.server, self.request, self.stop = client, server, request, stop
         self.pieces: list[str] = []      # everything received (a dropped stream keeps it)
@@ -179,6 +179,6 @@ class RemoteRun:
 
 
 def conversation_tokens(client: ServerClient, request: ChatRequest, model: str,
-                        stop: CancelToken | None = None) -> int:
+                        stop: threading.Event | None = None) -> int:
     """The messages' tokens by the server's tokenizer (the chat template's few are not counted)."""
     return client.count_tokens("\n".join(m.content for m in request.messages), model, stop)

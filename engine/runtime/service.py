@@ -22,6 +22,7 @@ from engine.api import (ChatRequest, DocumentRequest, Event, Listener, LoadFallb
                         RequestStarted, ResponseStats, next_request_id)
 from engine.errors import EngineError, EngineStateError, GenerationError, ReadingStoppedError
 from engine.messages import Msg, msg
+from engine.documents.model import SummaryModel
 from engine.runtime.requests import CancelToken, RequestQueue
 
 log = logging.getLogger("rotary.engine")
@@ -35,8 +36,7 @@ class Model(Protocol):
     def loaded_event(self, request_id: int) -> Event: ...
     def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None: ...
     def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None: ...
-    # The model as engine/documents sees it (engine.documents.model.SummaryModel's methods)
-    def documents_model(self) -> object: ...
+    def documents_model(self) -> SummaryModel: ...
     def close(self) -> None: ...
 
 
@@ -73,7 +73,7 @@ class LocalModel:
 
         summarize_on_engine_thread(self.documents_model(), request, emit, stop)
 
-    def documents_model(self):
+    def documents_model(self) -> SummaryModel:
         # summary_model's llama runtime (~0.5 s) loads at the first document, not with the app.
         from engine.runtime.summary_model import LocalSummaryModel  # noqa: PLC0415 - above
 
