@@ -61,7 +61,7 @@ class HardwarePage(QWizardPage):
         self.found.setAccessibleName(tr("What Rotary found on this computer"))
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(tr("Rotary runs language models on this computer, without "
-                                   "the internet. First it checks what the computer has.")))
+                                   "the internet.")))
         layout.addWidget(self.found)
         # The same checks as `--self-test`, so IT and the user see one verdict.
         self.check_button = QPushButton(tr("Check my computer"))

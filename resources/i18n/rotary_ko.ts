@@ -1007,10 +1007,6 @@
         <translation>이 컴퓨터에 무엇이 있는지 보려면 “내 컴퓨터 점검”을 누르세요.</translation>
     </message>
     <message>
-        <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
-        <translation>Rotary는 인터넷 없이 이 컴퓨터에서 언어 모델을 실행합니다. 먼저 컴퓨터 사양을 확인합니다.</translation>
-    </message>
-    <message>
         <source>Check my computer</source>
         <translation>내 컴퓨터 점검</translation>
     </message>

@@ -1007,10 +1007,6 @@
         <translation>按“检查我的电脑”查看这台电脑的配置。</translation>
     </message>
     <message>
-        <source>Rotary runs language models on this computer, without the internet. First it checks what the computer has.</source>
-        <translation>Rotary 无需联网，在这台电脑上运行语言模型。首先它会检查电脑的配置。</translation>
-    </message>
-    <message>
         <source>Check my computer</source>
         <translation>检查我的电脑</translation>
     </message>
