@@ -233,9 +233,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Your computer": ("내 컴퓨터", "您的电脑"),
     "Looking at your computer…": ("컴퓨터를 살펴보는 중…", "正在检查您的电脑…"),
     "What Rotary found on this computer": ("Rotary가 이 컴퓨터에서 찾은 것", "Rotary 在这台电脑上找到的内容"),
-    "Rotary runs language models on this computer, without the internet.": (
-        "Rotary는 인터넷 없이 이 컴퓨터에서 언어 모델을 실행합니다.",
-        "Rotary 无需联网，在这台电脑上运行语言模型。"),
     "Choose a model": ("모델 선택", "选择模型"),
     "Use the small demo model": ("작은 데모 모델 사용", "使用小型演示模型"),
     "Use the small demo model, which always writes the same short message and is only for trying Rotary": (
