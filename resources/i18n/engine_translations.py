@@ -739,6 +739,21 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "There is no device named {name}. `python -m engine devices` lists the ones this installation can use.": (
         "{name}(이)라는 장치가 없습니다. `python -m engine devices`가 이 설치본에서 쓸 수 있는 장치를 보여 줍니다.",
         "没有名为 {name} 的设备。`python -m engine devices` 会列出此安装可以使用的设备。"),
+    "Processor code, by the model's main weight type:": (
+        "프로세서 코드(모델의 주된 가중치 형식별):",
+        "处理器代码（按模型的主要权重类型）："),
+    "{weights} weights: {label} ({variant}), measured {score:.2f}× the portable build (reading {prompt:.2f}×, writing {decode:.2f}×).": (
+        "{weights} 가중치: {label} ({variant}), 측정 결과 범용 빌드의 {score:.2f}배 (읽기 {prompt:.2f}배, 쓰기 {decode:.2f}배).",
+        "{weights} 权重：{label}（{variant}），实测为通用版本的 {score:.2f} 倍（读取 {prompt:.2f} 倍，写出 {decode:.2f} 倍）。"),
+    "{weights} weights: {label} ({variant}), by the processor's flags, not measured yet.": (
+        "{weights} 가중치: {label} ({variant}), 프로세서 플래그에 따라 선택했으며 아직 측정하지 않았습니다.",
+        "{weights} 权重：{label}（{variant}），按处理器标志选择，尚未实测。"),
+    "Processor code: {label} ({variant}), as ROTARY_CPU_ISA asks.": (
+        "프로세서 코드: ROTARY_CPU_ISA에 지정된 대로 {label} ({variant}).",
+        "处理器代码：按 ROTARY_CPU_ISA 的指定使用 {label}（{variant}）。"),
+    "Processor code: {label} ({variant}); this processor has no other build to choose from.": (
+        "프로세서 코드: {label} ({variant}). 이 프로세서에는 고를 수 있는 다른 빌드가 없습니다.",
+        "处理器代码：{label}（{variant}）；此处理器没有其他可选的版本。"),
     # ---- the GPU path (engine/plan/layout.py, engine/plan/transfer.py) ------------------
     "This build of Rotary cannot copy the parts of the model a conversation uses most to the graphics card, so whole parts of the model are placed there instead.": (
         "이 Rotary 빌드는 대화에 가장 많이 쓰이는 모델 부분을 그래픽 카드로 복사할 수 없어, 대신 모델의 일부를 통째로 그래픽 카드에 둡니다.",
