@@ -138,7 +138,7 @@ def _take_lock(path: Path) -> bool:
         if path.exists() and time.time() - path.stat().st_mtime > LOCK_STALE_S:
             path.unlink(missing_ok=True)
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
     except OSError:
         return False
     os.write(handle, str(os.getpid()).encode())
