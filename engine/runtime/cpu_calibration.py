@@ -60,9 +60,9 @@ QUANTIZED = {"Q4_K": "Q4_K_M", "Q8_0": "Q8_0"}    # weight kind → llama.cpp's 
 class Workload:
     """What each child measures per weight kind; the first of ``rounds + 1`` is a warm-up."""
 
-    rounds: int = 2
-    prompt: int = 64
-    decode: int = 8
+    rounds: int = 3
+    prompt: int = 128
+    decode: int = 32
     spec: TinyMoeSpec = CALIBRATION_SPEC
 
 
