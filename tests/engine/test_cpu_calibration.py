@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -250,3 +251,33 @@ def test_a_short_calibration_measures_each_kind_in_each_build(tmp_path, monkeypa
     choice = cpu_isa.plan(root, wanted="", weights="F16", measurements=path)
     assert choice.basis == cpu_isa.MEASURED and choice.name in names[:2]
     print(f"\ncalibration ({found['seconds']:.1f} s): {cpu_calibration.describe(found)}")
+
+
+# ---- where it sits -----------------------------------------------------------------------------
+
+def test_the_loader_names_the_weights_before_llama_cpp_loads(monkeypatch, tiny_moe_path):
+    from engine.api import LoadRequest
+    from engine.runtime import loader
+
+    order = []
+    monkeypatch.setattr(loader.backends, "expect_processor_weights",
+                        lambda type_name: order.append(("weights", type_name)))
+
+    def llama():
+        order.append(("llama_cpp",))
+        raise KeyboardInterrupt   # stop the load here
+
+    monkeypatch.setattr(loader, "llama_cpp_module", llama)
+    with pytest.raises(KeyboardInterrupt):
+        loader.load_with_fallback(LoadRequest(str(tiny_moe_path)), lambda *_: None,
+                                  lambda *_: None)
+    assert order == [("weights", "F16"), ("llama_cpp",)]
+
+
+def test_the_bundle_runs_the_calibration_with_the_flag_the_app_knows(monkeypatch):
+    root = Path(__file__).parents[2]
+    source = (root / "app" / "bridge" / "facade.py").read_text()
+    assert f'CPU_CALIBRATION_FLAG = "{cpu_calibration.CALIBRATE_FLAG}"' in source
+    assert "calibrate_cpu_child(argv[1:])" in (root / "app" / "__main__.py").read_text()
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert cpu_calibration._command(["driver"])[1:] == [cpu_calibration.CALIBRATE_FLAG, "driver"]
