@@ -109,7 +109,7 @@ def after_load() -> bool:
         if not wanted() or not _take_lock(measurements_path().parent / LOCK_FILE):
             return False
         lock = measurements_path().parent / LOCK_FILE      # the driver removes it when done
-        driver = subprocess.Popen(_command(["driver"]), env=_child_env(), cwd=_root(),
+        driver = subprocess.Popen(_command(["driver"]), env=_child_env(),
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.PIPE, start_new_session=True)
     except Exception:  # an optimisation: the flags' choice stays
@@ -219,7 +219,7 @@ def run_child(name: str, models: dict[str, str], workload: Workload,
     env = _child_env()
     env[cpu_isa.ENV] = name
     try:
-        done = subprocess.run(_command(["child", json.dumps(spec)]), env=env, cwd=_root(),
+        done = subprocess.run(_command(["child", json.dumps(spec)]), env=env,
                               capture_output=True, text=True, timeout=CHILD_TIMEOUT_S,
                               check=False)
     except (OSError, subprocess.SubprocessError) as exc:
