@@ -9,7 +9,8 @@ prompts ~18% slower than the portable AVX2 one, and Q4_K prompts ~20% faster. Th
    kind. Its table is printed.
 2. Every candidate (the portable baseline and each installed variant this processor runs)
    measured on larger models, each candidate in a child process of its own, in both orders
-   (A B C C B A: a machine getting busier favours none), one thread, on the child's CPU clock:
+   (A B C C B A: a machine getting busier favours none), one thread, on the child's CPU clock,
+   the best round of each (as the calibration's: other work only ever slows a round):
    Q4_K (Q4_K_M by llama.cpp's quantizer) and Q8_0 of the speed estimate's calibration model
    (12 layers, 1024 wide, 32 experts of 512), and F16 of the small "bench" model (8 layers,
    512 wide). A candidate's score per kind is the geometric mean of its prompt and decode
@@ -29,7 +30,6 @@ from __future__ import annotations
 import argparse
 import math
 import pathlib
-import statistics
 import sys
 import tempfile
 
@@ -89,18 +89,15 @@ def app_choices(candidates: tuple[str, ...], flags: frozenset[str]) -> dict[str,
 
 
 def measure(candidates: tuple[str, ...], paths: dict[str, str], args) -> dict:
-    """Per kind, per candidate: the medians over both passes of prompt/decode, CPU and wall."""
+    """Per kind, per candidate: the best round of both passes (other work on the machine only
+    ever slows a round), prompt and decode, CPU and wall clock."""
     workload = cpu_calibration.Workload(rounds=args.rounds, prompt=args.prompt, decode=args.decode)
     runs: dict[str, list[dict]] = {name: [] for name in candidates}
     for name in (*candidates, *reversed(candidates)):
         runs[name].append(cpu_calibration.run_child(name, paths, workload)["speeds"])
-    return {kind: {name: {key: statistics.median(v for run in results for v in _values(run[kind], key))
+    return {kind: {name: {key: max(run[kind][key] for run in results)
                           for key in ("prompt", "decode", "prompt_wall", "decode_wall")}
                    for name, results in runs.items()} for kind in paths}
-
-
-def _values(row: dict, key: str) -> list[float]:
-    return row.get(f"{key}_runs") or [row[key]]
 
 
 def judge(kind: str, speeds: dict, chosen: str, verdicts: Verdicts) -> None:
