@@ -62,7 +62,7 @@ class Workload:
 
     rounds: int = 3
     prompt: int = 128
-    decode: int = 32
+    decode: int = 48
     spec: TinyMoeSpec = CALIBRATION_SPEC
 
 
@@ -173,9 +173,10 @@ def driver_main(path: Path | None = None) -> int:
 
 def calibrate(path: Path | None, workload: Workload = Workload(),
               names: tuple[str, ...] | None = None) -> dict[str, Any]:
-    """Measure every candidate (``names``: these) on every weight kind, one child each; keep
-    the entry in ``path`` (None: keep nothing) and return it. Never raises for a failed child:
-    its error is in the entry and it is not chosen."""
+    """Measure every candidate (``names``: these) on every weight kind, a child each, in both
+    orders (A B C C B A: a machine getting busier favours none), each figure the best of both;
+    keep the entry in ``path`` (None: keep nothing) and return it. Never raises for a failed
+    child: its error is in the entry and that candidate is not chosen."""
     names = candidates() if names is None else names
     key = current_key()
     previous = record.entry(path, key) if path is not None else None
@@ -184,14 +185,20 @@ def calibrate(path: Path | None, workload: Workload = Workload(),
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="rotary-cpu-calibration-") as folder:
         models = prepare(Path(folder), workload.spec)
-        for name in names:
+        for name in (*names, *reversed(names)):
+            if name in errors:
+                continue
             try:
                 result = run_child(name, models, workload)
             except RuntimeError as exc:
                 errors[name] = str(exc)
                 continue
             for kind, row in result["speeds"].items():
-                speeds.setdefault(kind, {})[name] = {m: row[m] for m in record.METRICS}
+                best = speeds.setdefault(kind, {}).setdefault(name, {})
+                best.update({m: max(best.get(m, 0.0), row[m]) for m in record.METRICS})
+    for kind_speeds in speeds.values():
+        for name in errors:
+            kind_speeds.pop(name, None)
     complete = bool(speeds) and record.BASELINE not in errors
     found = {"processor": cpu_isa.processor_model(), "candidates": list(names),
              "speeds": speeds if complete else {}, "errors": errors,

@@ -90,6 +90,18 @@ def test_the_baseline_runs_where_it_measured_fastest(tmp_path):
     assert choice.variant is None and choice.basis == cpu_isa.MEASURED and choice.score == 1.0
 
 
+def test_in_a_near_tie_the_flags_choice_stays(tmp_path):
+    """Within ``NOISE`` of the fastest, the flags' choice (icelake here) is kept: the
+    calibration's noise must not flip the build from run to run."""
+    root = _root(tmp_path)
+    near = {"Q8_0": {"baseline": {"prompt": 3200, "decode": 1000},
+                     "alderlake": {"prompt": 3400, "decode": 1040},
+                     "icelake": {"prompt": 3350, "decode": 1030}}}
+    path = _measured(tmp_path, root, speeds=near)
+    choice = cpu_isa.plan(root, wanted="", cpuinfo=ZEN5, weights="Q8_0", measurements=path)
+    assert choice.name == "icelake" and choice.basis == cpu_isa.MEASURED
+
+
 def test_another_processor_or_a_rebuilt_variant_is_not_served_an_old_measurement(tmp_path):
     root = _root(tmp_path)
     path = _measured(tmp_path, root)
