@@ -293,3 +293,20 @@ def test_the_bundle_runs_the_calibration_with_the_flag_the_app_knows(monkeypatch
     assert "calibrate_cpu_child(argv[1:])" in (root / "app" / "__main__.py").read_text()
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     assert cpu_calibration._command(["driver"])[1:] == [cpu_calibration.CALIBRATE_FLAG, "driver"]
+
+
+def test_planning_a_model_names_its_weights_before_llama_cpp_loads(monkeypatch, tiny_moe_path):
+    """The app plans a model (its list, the wizard) before it loads one, and planning asks
+    libllama whether it has the slot cache: the build is fixed then, for that model's weights."""
+    from engine.model.inspect_gguf import inspect_model
+    from engine.plan.hardware import HardwareInfo
+    from engine.runtime import planning
+
+    order = []
+    monkeypatch.setattr(planning.backends, "llama_loaded", lambda: False)
+    monkeypatch.setattr(planning.backends, "expect_processor_weights",
+                        lambda type_name: order.append(("weights", type_name)))
+    monkeypatch.setattr(planning, "this_build",
+                        lambda: order.append(("llama_cpp",)) or planning.BuildAbilities(False))
+    planning.plan_recipe(inspect_model(tiny_moe_path), HardwareInfo.pretend(vram_gb=0))
+    assert order == [("weights", "F16"), ("llama_cpp",)]
