@@ -371,7 +371,7 @@ def run_type_checker(python: pathlib.Path) -> int:
 # within its stated margin is reported, not fatal (timings are noisy here); one missed far
 # beyond it (bench/verdict.py), or a crash, makes the benchmark and so the command fail.
 BENCHMARKS = (
-    ("bench/bench_engine.py", "--rounds", "9"),
+    ("bench/bench_engine.py",),
     ("bench/bench_slotcache.py",),
     ("bench/bench_planner.py",),
     ("bench/bench_residency_step.py",),
