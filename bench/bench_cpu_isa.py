@@ -77,7 +77,7 @@ def models(work: pathlib.Path) -> dict[str, str]:
 def app_choices(candidates: tuple[str, ...], flags: frozenset[str]) -> dict[str, str]:
     """What the app would run per weight kind after its own calibration."""
     found = cpu_calibration.calibrate(None, names=candidates)
-    print(f"the app's calibration ({found['seconds']:.1f} s, {len(candidates)} children): "
+    print(f"the app's calibration ({found['seconds']:.1f} s, {2 * len(candidates)} children): "
           f"{cpu_calibration.describe(found)}", flush=True)
     for kind, speeds in found["speeds"].items():
         for name, row in speeds.items():

@@ -5,16 +5,19 @@
 2. Writing speed with the routing record on (recorder installed, ids copied every token)
    vs off (the model loaded without a recorder). Target: ratio >= 0.90.
 
-Runs alternate between the sides several times, in an order rotated every round, and
-compare them pairwise (the median of per-round ratios), so that a slow moment of the machine or a position in the order hits
-every side alike. Two clocks: the wall clock, and the CPU time of the thread that computes
-(one ggml thread computes in the calling thread: the engine thread for the engine, this
-thread for plain llama-cpp-python), read at the first and the last token. On a busy shared
-2-core machine the wall clock counts the time another process held the core, which moves
-the wall-clock ratio by ±10%; the verdicts use the CPU clock, and the wall clock is printed
-as information. Ten runs each on the busy 2-core machine (five helpers and a build sharing
-it), 9 rounds of 192 tokens: CPU clock XXX (wall clock XXX).
-Usage: python bench/bench_engine.py [--rounds 5] [--tokens 96]
+How: the three sides (plain, engine, engine with the recorder) take turns in short rounds
+(60 rounds of 32 tokens, the order rotated every round), and every token is stamped on the
+wall clock and on the CPU clock of the thread that computes it (one ggml thread computes in
+the calling thread: the engine thread for the engine, this thread for plain
+llama-cpp-python). A gate is the median over rounds of the paired ratio of the CPU time a
+token costs (the middle half of each round's tokens). Why: on the busy shared 2-core machine
+the wall clock counts the time other processes held the core, and even the CPU time a token
+costs moves by ±20% from one second to the next (caches, memory bandwidth, the core's
+sibling, the host); sides that run within ~0.2 s of each other see the same machine.
+Ten runs each on that machine (five helpers and a native build sharing it, load average
+12-14): the engine ÷ plain gate as it was (wall clock, 9 rounds of 192 tokens) read
+0.92-4.47; the routing on/off one 0.54-1.56. Now: XXX.
+Usage: python bench/bench_engine.py [--rounds 60] [--tokens 32] [--dump stamps.json]
 """
 
 from __future__ import annotations
