@@ -1,8 +1,9 @@
 """The processor build the app would choose ÷ the fastest one installed, per weight kind, one run.
 
 Which build of the CPU back-end runs (engine/native/cpu_isa.py) is measured, not read from the
-flags alone (engine/runtime/cpu_calibration.py): on an AMD Zen 4 the AVX-512 build reads f16
-prompts ~18% slower than the portable AVX2 one, and Q4_K prompts ~20% faster. This run:
+flags alone (engine/runtime/cpu_calibration.py): on an AMD Zen 4 class machine issue 45's CI
+run read f16 prompts 17% slower in the AVX-512 build than in the portable AVX2 one, Q4_K
+prompts ~20% faster. This run:
 
 1. The app's own calibration, exactly as the app runs it (its tiny model, its short workload,
    a child per candidate), into a file of this run: the build the app would choose per weight

@@ -1,8 +1,8 @@
 """Which build of the CPU back-end runs fastest on this processor, measured once per machine.
 
 The processor's flags say which builds (engine/native/cpu_isa.py) can run, not which is
-fastest: on an AMD Zen 4 the AVX-512 build reads f16 prompts ~18% slower than the portable AVX2
-one and Q4_K prompts ~20% faster. The calibration measures, per weight kind (Q4_K, Q8_0, F16),
+fastest (on an AMD Zen 4 class machine issue 45's CI run read f16 prompts 17% slower in the
+AVX-512 build than in the portable AVX2 one, Q4_K prompts ~20% faster). The calibration measures, per weight kind (Q4_K, Q8_0, F16),
 a tiny model written here (``CALIBRATION_SPEC``: the f16 file from engine/demo, the others by
 llama.cpp's own quantizer) in every candidate build, each in a child process of its own (a
 process keeps the libggml-cpu it loaded): a prompt read and a few tokens written, one thread,
