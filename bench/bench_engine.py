@@ -20,8 +20,8 @@ average 12-14), engine ÷ plain (fails below 0.85): as it was (wall clock, 9 rou
 tokens) 0.916-4.472; now 0.904-1.002, median 0.943 (paired rounds 0.891-1.047). Routing on ÷
 off (fails below 0.80): 0.537-1.562 (two runs below the line); now 0.929-0.971 (paired
 0.932-0.968). On that machine the engine's own work per token (Python: sampling, the reply
-parser, events) costs more than on an idle one, so engine ÷ plain reads lower there (0.99 in
-a quieter moment).
+parser, events) costs more than on an idle one, so engine ÷ plain reads lower there (in
+quieter moments: 0.96-0.97).
 Usage: python bench/bench_engine.py [--rounds 60] [--tokens 32] [--dump stamps.json]
 """
 
