@@ -87,6 +87,7 @@ def connect_answers(bridge: EngineBridge, chat: ChatController) -> None:
     """Answer events, each carrying its request id, to the controller that maps them to
     their conversation (also used alone by the crash test's child process)."""
     bridge.started.connect(chat.on_started)
+    bridge.prompt_progress.connect(chat.on_prompt_progress)   # "… 40% — about 25 s left"
     bridge.token.connect(chat.on_token)
     bridge.thinking.connect(chat.on_thinking)
     bridge.finished.connect(chat.on_finished)

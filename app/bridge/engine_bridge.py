@@ -30,8 +30,8 @@ from engine import facade
 from engine.api import (ChatMessage, ChatRequest, DocumentFinished, DocumentInspected,
                         DocumentProgress, DocumentRequest, EngineLike, LoadFallback,
                         LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded, PassagesChosen,
-                        RequestFailed, RequestFinished, RequestStarted, ServerModelLoaded,
-                        StepRecord)
+                        PromptProgress, RequestFailed, RequestFinished, RequestStarted,
+                        ServerModelLoaded, StepRecord)
 from engine.errors import EngineError, EngineStateError
 from engine.facade import HardwareInfo, VramReading
 from app.bridge.facade import (EngineBackend, FoundChoice, ModelCheck, fitted_to_card, found_choice,
@@ -67,6 +67,7 @@ class EngineBridge(QObject):
     load_failed = Signal(object)           # EngineError
     model_unloaded = Signal()
     started = Signal(int)                  # request id: its turn came (it may have waited)
+    prompt_progress = Signal(object)       # engine.api.PromptProgress: how far a prompt is read
     token = Signal(int, str)               # request id, new text
     thinking = Signal(int, str)            # request id, new thinking (never answer text)
     stats = Signal(object)                 # engine.api.StepRecord (speeds, context, hits)
@@ -139,6 +140,7 @@ class EngineBridge(QObject):
         ModelLoaded: _on_loaded,
         ServerModelLoaded: _on_loaded,
         RequestStarted: lambda self, e: self.started.emit(e.request_id),
+        PromptProgress: lambda self, e: self.prompt_progress.emit(e),
         StepRecord: _on_step,
         RequestFinished: lambda self, e: self.finished.emit(e),
         RequestFailed: _on_failed,
