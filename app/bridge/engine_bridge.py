@@ -322,9 +322,21 @@ class EngineBridge(QObject):
                                     plan=self._backend.plan_model)
         return [found_choice(choice) for choice in choices]
 
-    async def run_self_test(self, checks: Callable[[EngineBackend], Any]) -> Any:
-        """``checks(backend)`` (app.setup.selftest) on a worker: the wizard's "check my computer"."""
-        return await self._in_worker(checks, self._backend)
+    async def run_self_test(self, checks: Callable[..., Any],
+                            progress: Callable[..., None] | None = None) -> Any:
+        """``checks(backend, progress)`` (app.setup.selftest) on a worker: the wizard's "check
+        my computer". ``progress`` is called on this thread with what the worker reports."""
+        if progress is None:
+            return await self._in_worker(checks, self._backend)
+
+        def report(*step: Any) -> None:          # on the worker: only hand it over
+            self._handoff.post(functools.partial(self._progress_here, progress, step))
+
+        return await self._in_worker(checks, self._backend, report)
+
+    def _progress_here(self, progress: Callable[..., None], step: tuple) -> None:
+        if not self._closed:
+            progress(*step)
 
     async def demo_model(self, directory: Path) -> Path:
         return Path(await self._in_worker(self._backend.ensure_demo_model, directory))

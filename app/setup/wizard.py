@@ -7,6 +7,7 @@ demo model) runs on workers through the bridge, so the wizard never freezes.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import cast
 
 from PySide6.QtCore import QTimer, Signal
@@ -25,7 +26,7 @@ from app.widgets.notifications import NotificationService
 from app.setup.model_list import attach_model_list
 from app.settings.paths import AppPaths
 from app.settings.policy import NO_POLICY, Policy
-from app.setup.selftest import check_my_computer
+from app.setup.selftest import check_my_computer, step_text
 from app.setup.server_settings import offer_server_button
 
 GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card reads 8.0
@@ -175,6 +176,10 @@ class FirstRunWizard(QWizard):
         self.accepted.connect(self._emit_completed)
         self.demo_path: str | None = None
         self.checking = False           # "Check my computer" is running
+        # Its line while it runs: which check, and for how long, said again every second.
+        self.check_step: tuple[int, int, str, float] | None = None   # step, steps, name, since
+        self.check_timer = QTimer(self, interval=1000)
+        self.check_timer.timeout.connect(self._say_check_step)
         asyncio.ensure_future(self._probe())
 
     async def _probe(self) -> None:
@@ -206,18 +211,35 @@ class FirstRunWizard(QWizard):
         page.found.setText(describe_hardware(self.hardware) if self.hardware is not None
                            else tr("Looking at your computer…"))
         page.check_result.setText(tr("Checking…"))
+        self.check_started = time.monotonic()
+        self.check_timer.start()
         try:
-            report = await check_my_computer(self.bridge, self.paths, self.preset)
+            report = await check_my_computer(self.bridge, self.paths, self.preset,
+                                             self._on_check_step)
         except EngineError as error:
             page.check_result.setText("")
             self.notices.engine_error(error)
             return
         finally:
             self.checking = False
+            self.check_timer.stop()
+            self.check_step = None
         page.check_result.setText(report.user_text())
         page.check_result_shown.emit()
         if not report.ok:
             self.notices.warning(report.user_text(), report.verdict())
+
+    def _on_check_step(self, step: int, steps: int, name: str) -> None:
+        self.check_step = (step, steps, name, time.monotonic())
+        self._say_check_step()
+
+    def _say_check_step(self) -> None:
+        """"Checking 4 of 7: loading the demo model and writing a short answer… 12 s": the
+        seconds count the whole check, so the line moves while a long step runs."""
+        if self.check_step is not None and self.checking:
+            step, steps, name, _since = self.check_step
+            self.hardware_page.check_result.setText(step_text(
+                step, steps, name, time.monotonic() - self.check_started))
 
     def _show_recipe(self, result: ModelCheck | None) -> None:
         if result is None:
