@@ -304,6 +304,18 @@ class RotaryApp(QObject):
                 self.window.chat.begin_edit(index)
                 return
 
+    def attach_message_text(self, index: int) -> None:
+        """"Attach as a document" on a message refused as too long: one click, and its text
+        is a document of the conversation (read, indexed, on its list); the mark stays."""
+        messages = self.chat.messages
+        if not 0 <= index < len(messages) or messages[index].role != "user":
+            return
+        message = messages[index]
+        if self.shelved_documents.attach_text(message.content, self.paths.attached_texts,
+                                              f"message-{message.id}"):
+            self.chat.store.mark_attached(message)
+            self.window.chat.update_message(index, message)
+
     def copy_last_answer(self) -> None:
         answers = [m for m in self.chat.messages if m.role == "assistant"]
         if answers:

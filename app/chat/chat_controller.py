@@ -376,7 +376,11 @@ class ChatController(QObject):
     def on_failed(self, request_id: int, error: EngineError) -> None:
         answer = self.requests.answers.get(request_id)
         if answer is not None and isinstance(error, MessageTooLongError):
-            self.store.mark_too_long(answer.sent)
+            refused = self.store.mark_too_long(answer.sent)
+            index = None if refused is None else self.store.shown_at(answer.conversation_id,
+                                                                      refused)
+            if index is not None and refused is not None:
+                self.message_updated.emit(index, refused)     # its bubble is marked
         if answer is not None and answer is self.requests.current:
             self._clear_error(answer.conversation_id)
             self.error_notices[answer.conversation_id] = self.notices.engine_error(error)

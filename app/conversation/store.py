@@ -14,8 +14,8 @@ from typing import Any, Callable, Protocol, Sequence
 from engine.api import DocumentScope
 from app.conversation.requests import Answer
 
-from app.conversation.window import (TOO_LONG, conversation_context, moved_start, sent_messages,
-                                     start_index)
+from app.conversation.window import (ATTACHED, TOO_LONG, conversation_context, moved_start,
+                                     sent_messages, start_index)
 from app.conversation.history import HistoryStore, StoredMessage
 
 TITLE_LENGTH = 48
@@ -273,13 +273,21 @@ class ConversationStore:
         return start_index(self.messages, start) if conversation_id == self.conversation_id \
             else None
 
-    def mark_too_long(self, sent: Sequence[StoredMessage]) -> None:
-        """The message that could not be read even alone stays shown, and is not sent again:
-        the next short message is answered."""
+    def mark_too_long(self, sent: Sequence[StoredMessage]) -> StoredMessage | None:
+        """The message that could not be read even alone stays shown, marked (with the mark
+        saved), and is not sent again: the next short message is answered. Returns it."""
         question = next((m for m in reversed(sent) if m.role == "user"), None)
         if question is not None and question.id is not None:
             question.stats = {**question.stats, TOO_LONG: True}
             self.history.update_answer(question)
+            return question
+        return None
+
+    def mark_attached(self, message: StoredMessage) -> None:
+        """A refused message's text was attached as a document: said on it from now on."""
+        message.stats = {**message.stats, ATTACHED: True}
+        if message.id is not None:
+            self.history.update_answer(message)
 
     # ---- "Think before answering" ---------------------------------------------------------
 
