@@ -246,7 +246,17 @@ class FirstRunWizard(QWizard):
             self.model_page.recipe.setText("")
             return
         self.model_page.recipe.setText(particles(tr("Rotary will use {recipe}.").format(
-            recipe=preset_words(result.preset))))
+            recipe=self._recipe_words(result))))
+
+    def _recipe_words(self, result: ModelCheck) -> str:
+        """The setting by name; fitted to a card smaller than any setting's, it says so, as
+        the check's verdict beside it does (it said the 8 GB setting after fitting to 2 GB)."""
+        words = preset_words(result.preset)
+        gpus = self.hardware.gpus if self.hardware is not None else ()
+        if getattr(result, "fitted", "") and gpus:
+            words = tr("{setting}, fitted to the {vram} GB this card has").format(
+                setting=words, vram=f"{gpus[0].total_bytes / GB:.1f}")
+        return words
 
     def _server_instead(self) -> None:
         """"My office has a model server": setup ends, and Settings open on the server."""
@@ -278,7 +288,7 @@ class FirstRunWizard(QWizard):
             self.done_page.summary.setText(
                 particles(tr("Rotary will use {name} with {recipe}. You can change this later "
                              "in Settings.").format(name=name,
-                                                    recipe=preset_words(result.preset))))
+                                                    recipe=self._recipe_words(result))))
 
     def fit_page(self) -> None:
         """As tall as the page's wrapped text needs, at most the screen. QWizard sizes itself
