@@ -38,6 +38,7 @@ from app.settings.policy import load_policy
 from app.settings.model import MODEL_FIELDS, Settings, SettingsStore
 from app.setup.settings_dialog import SettingsDialog
 from app.setup.settings_holder import SettingsHolder
+from app.widgets.fonts import install_fallback_fonts
 from app.widgets.theme import follow_os_theme
 from app.wiring import connect_settings_dialog, connect_wizard, wire
 from app.setup.wizard import FirstRunWizard
@@ -59,6 +60,7 @@ class RotaryApp(QObject):
         loaded = store.load()
         self.settings = SettingsHolder(store, loaded.settings)
         self.translators = install_translator(qapp, loaded.settings.language)
+        install_fallback_fonts(qapp)           # e.g. Devanagari, where the system has none
         follow_os_theme(qapp)
         self.history = HistoryStore(paths.history_db)
         self.speeds = MeasuredSpeeds(paths.measured_speeds)
