@@ -194,8 +194,16 @@ class FirstRunWizard(QWizard):
         self.chooser.preset = self.preset
         if self.checking:                  # findings once the user asked for them
             self.hardware_page.found.setText(describe_hardware(self.hardware))
-        self.server_button.setVisible(not self.hardware.gpus)
+        # Not where the organisation keeps where the model runs: it led to a greyed-out setting.
+        self.server_button.setVisible(not self.hardware.gpus and self.may_choose_server)
         self.hardware_found.emit(self.hardware)
+
+    @property
+    def may_choose_server(self) -> bool:
+        """May the user point Rotary at an office server (the policy's
+        users_may_change_server)?"""
+        return not self.policy.is_locked("engine_location") and \
+            not self.policy.is_locked("server_url")
 
     def check_computer(self) -> None:
         asyncio.ensure_future(self._check_computer())
