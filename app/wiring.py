@@ -308,8 +308,12 @@ def connect_help(rotary: Rotary) -> None:
     actions["help_about"].triggered.connect(
         lambda: show(tr("About Rotary"), help_texts.about_text(rotary.bridge.loaded,
                                                               rotary.chat.on_server)))
-    actions["help_log"].triggered.connect(
-        lambda: help_texts.open_log_folder(rotary.paths.log_file))
+    def open_log_folder() -> None:
+        box = help_texts.open_log_folder(rotary.paths.log_file, window)
+        if box is not None:                       # no file manager: the path, to copy
+            window.help_box = box
+
+    actions["help_log"].triggered.connect(open_log_folder)
 
 
 def connect_wizard(wizard: FirstRunWizard, rotary: Rotary) -> None:
