@@ -322,6 +322,9 @@ def connect_wizard(wizard: FirstRunWizard, rotary: Rotary) -> None:
     wizard.finished.connect(rotary.wizard_finished)
     wizard.server_requested.connect(rotary.open_settings)
     wizard.finished.connect(wizard.chooser.withdraw_problem)
+    # The main window's shortcuts do not reach it while the wizard is open (window-modal):
+    # Ctrl+Q quits from the wizard too.
+    wizard.addAction(rotary.window.menu_actions["quit"])
 
 
 def connect_settings_dialog(dialog: SettingsDialog, rotary: Rotary) -> None:
