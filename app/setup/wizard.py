@@ -10,7 +10,7 @@ import asyncio
 import time
 from typing import cast
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QRect, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (QLabel, QPushButton, QVBoxLayout, QWidget, QWizard,
                                QWizardPage)
@@ -29,6 +29,7 @@ from app.settings.policy import NO_POLICY, Policy
 from app.setup.selftest import check_my_computer, step_text
 from app.setup.server_settings import offer_server_button
 
+WIDE_WIZARD = 760   # px: as wide as it grows (wider text is hard to read) before it grows taller
 GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card reads 8.0
 
 
@@ -299,22 +300,38 @@ class FirstRunWizard(QWizard):
                                                     recipe=self._recipe_words(result))))
 
     def fit_page(self) -> None:
-        """As tall as the page's wrapped text needs, at most the screen. QWizard sizes itself
-        by the pages' unwrapped minimum: the model page's box and notes were squeezed and
-        the fit was cut mid-sentence ("expect roughly 364–1805 words per")."""
+        """As tall as the page's wrapped text needs, within the main window where it fits
+        there, else within the screen. QWizard sizes itself by the pages' unwrapped minimum:
+        the model page's box and notes were squeezed and the fit was cut mid-sentence
+        ("expect roughly 364–1805 words per"); then, at 1280×800, a chosen model made it
+        grow past the bottom of the main window. It grows wider before it grows past it."""
         page, screen = self.currentPage(), self.screen()
         layout = page.layout() if page is not None else None
         if page is None or layout is None or screen is None:
             return
-        short = layout.totalHeightForWidth(page.width()) - page.height()
-        if short <= 0:
+        if layout.totalHeightForWidth(page.width()) <= page.height():
             return
-        room = screen.availableGeometry()
         frame = max(self.frameGeometry().height() - self.height(), 30)
-        height = min(self.height() + short, room.height() - frame - 8)
-        self.resize(self.width(), height)
+        rooms = [self._window_room(screen.availableGeometry()), screen.availableGeometry()]
+        for room in (r for r in rooms if r is not None):
+            width = max(self.width(), min(room.width() - 16, WIDE_WIZARD))
+            page_width = page.width() + width - self.width()
+            height = self.height() + layout.totalHeightForWidth(page_width) - page.height()
+            if height + frame <= room.height() - 8 or room == rooms[-1]:
+                break
+        height = min(height, room.height() - frame - 8)
+        self.resize(width, height)
+        left = room.left() + max(0, (room.width() - width) // 2)
         top = max(room.top(), min(self.frameGeometry().top(), room.bottom() - height - frame))
-        self.move(self.frameGeometry().left(), top)
+        self.move(left, top)
+
+    def _window_room(self, screen_room: QRect) -> QRect | None:
+        """The main window's frame, where it is shown on this screen."""
+        parent = self.parentWidget()
+        if parent is None or not parent.isVisible():
+            return None
+        room = parent.window().frameGeometry().intersected(screen_room)
+        return room if room.height() > 200 else None
 
     def _emit_completed(self) -> None:
         result = self.chooser.result
