@@ -3,8 +3,8 @@
 An answer in Hindi or Marathi (or a Devanagari "।" in any answer) showed empty boxes on a
 Linux desktop without Devanagari fonts. The bundle carries Noto Sans Devanagari
 (resources/fonts, SIL Open Font License); it is registered with Qt at start and named after
-the system font in the application font's families, so Qt falls back to it for any character
-the system font lacks (fontconfig would find a registered font on Linux by itself; the
+the system font (the family it resolves to) in the application font's families, so Qt falls
+back to it for any character the system font lacks (fontconfig would find a registered font on Linux by itself; the
 families list makes it the first choice on every platform).
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QFontInfo
 from PySide6.QtWidgets import QApplication
 
 log = logging.getLogger("rotary.fonts")
@@ -39,6 +39,10 @@ def install_fallback_fonts(app: QApplication) -> list[str]:
     families = font.families() or [font.family()]
     missing = [family for family in added if family not in families]
     if missing:
-        font.setFamilies([*families, *missing])
+        # The family the system font resolves to goes first: an alias such as "Sans Serif"
+        # is no family of Qt's database, and Qt would take the next one in the list (ours,
+        # taller) for every character.
+        resolved = QFontInfo(font).family()
+        font.setFamilies([*dict.fromkeys([resolved, *families]), *missing])
         app.setFont(font)
     return list(added)

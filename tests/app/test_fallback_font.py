@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtGui import QFontMetrics, QTextLayout
+from PySide6.QtGui import QFontInfo, QFontMetrics, QTextLayout
 
 from app.chat.message_widget import MessageWidget
 from app.widgets.fonts import FONTS_DIR, install_fallback_fonts
@@ -27,6 +27,9 @@ def test_the_answer_font_has_a_glyph_for_the_devanagari_danda(qapp):
     added = install_fallback_fonts(qapp)
     assert "Noto Sans Devanagari" in added
     assert qapp.font().families()[-1] == "Noto Sans Devanagari"
+    # Latin text keeps the system's font (an alias first in the list made Qt take ours,
+    # taller, for everything: the window outgrew an 800x600 screen)
+    assert QFontInfo(qapp.font()).family() != "Noto Sans Devanagari"
     answer = MessageWidget(0, "assistant", f"नमस्ते{DANDA} Hello.")
     font = answer.body.document().defaultFont()
     assert "Noto Sans Devanagari" in font.families()
