@@ -4,7 +4,6 @@ named as Ollama users know it ("gem", not "gem:latest"; issue 47, item 15)."""
 from __future__ import annotations
 
 import os
-import shutil
 
 from engine.model.finder import Place, find_models
 from engine.runtime.found_models import choice_to_dict, plan_found
@@ -22,9 +21,19 @@ def _homes(tmp_path):
     return ollama, blob, lmstudio
 
 
+def _sparse_copy(source, target) -> None:
+    """The fixture is a header and zeros (tens of GB, sparse): copied as written, sparse."""
+    with open(source, "rb") as file:
+        head = file.read(1 << 20)
+    assert not any(head[-4096:])            # past the header: zeros to the end
+    with open(target, "wb") as file:
+        file.write(head)
+        file.truncate(source.stat().st_size)
+
+
 def test_a_copy_in_lm_studio_and_ollama_is_one_entry_named_as_ollama_names_it(tmp_path):
     ollama, blob, lmstudio = _homes(tmp_path)
-    shutil.copyfile(blob, lmstudio / "gem-Q4_K_M.gguf")
+    _sparse_copy(blob, lmstudio / "gem-Q4_K_M.gguf")
     found = find_models([Place(tmp_path / "lmstudio", "lmstudio", 6)], [ollama])
     assert [(m.name, m.source, m.also) for m in found] == [("gem", "ollama", ("lmstudio",))]
     [choice] = plan_found(found, HardwareInfo.pretend(vram_gb=8, ram_gb=32))
