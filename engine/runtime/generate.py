@@ -66,7 +66,7 @@ def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
     ``on_prompt``: told how much of the prompt is read, after each micro-batch."""
     started = time.perf_counter()
     to_read = list(prompt[model.reuse_prefix(list(prompt)):])
-    routing = _read_prompt(model, to_read, stop, on_prompt)
+    routing = _read_prompt(model, to_read, stop, _counted(on_prompt, len(to_read)))
     model.after_prompt()
     prompt_s = time.perf_counter() - started
     for _ in range(max_tokens):
@@ -84,17 +84,30 @@ def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
             steer.clear()
 
 
+def _counted(on_prompt: OnPrompt | None, total: int) -> Callable[[int], None] | None:
+    """``on_prompt`` told (read so far, ``total``) as batches of the prompt are read, over
+    however many ``_read_prompt`` calls read it; told (0, total) now, as reading begins."""
+    if on_prompt is None:
+        return None
+    done = [0]
+    on_prompt(0, total)
+
+    def read(batch: int) -> None:
+        done[0] += batch
+        on_prompt(done[0], total)
+    return read
+
+
 def _read_prompt(model: NativeModel, tokens: list[int], stop: threading.Event,
-                 on_prompt: OnPrompt | None = None):
+                 read: Callable[[int], None] | None = None):
     routing = None
-    if on_prompt is not None:
-        on_prompt(0, len(tokens))
     for start in range(0, len(tokens), model.recipe.n_batch):
         if stop.is_set():
             return None
-        routing = _decode(model, tokens[start:start + model.recipe.n_batch])
-        if on_prompt is not None:
-            on_prompt(min(start + model.recipe.n_batch, len(tokens)), len(tokens))
+        batch = tokens[start:start + model.recipe.n_batch]
+        routing = _decode(model, batch)
+        if read is not None:
+            read(len(batch))
     return routing
 
 
