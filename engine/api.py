@@ -100,14 +100,15 @@ class RequestStarted:
 class PromptProgress:
     """How much of a chat request's prompt the model has read (after the part it kept from
     the last turn), a few times a second while it reads: long prompts take minutes on a
-    processor. ``seconds_left`` comes from the rate measured so far on this computer."""
+    processor. ``seconds_left`` is measured on this computer from the batches read so far
+    (engine/runtime/prompt_progress.py)."""
 
     request_id: int
     conversation_id: int | None
     read: int                  # prompt tokens read so far
     total: int                 # prompt tokens to read for this answer
     elapsed_s: float           # since reading began
-    seconds_left: float        # at the rate so far; -1 while unknown
+    seconds_left: float        # from the batches read so far; -1 while unknown
 
     @property
     def fraction(self) -> float:
