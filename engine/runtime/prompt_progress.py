@@ -4,11 +4,11 @@ The prompt-decode loop (engine/runtime/generate.py ``_read_prompt``) reports aft
 micro-batch; ``PromptMeter`` turns that into ``PromptProgress`` events, at most a few a
 second, with the time left measured on this device. Reading gets slower as it goes: each
 batch attends to everything read before it, so a batch's time grows with its position. The
-time to read ``r`` tokens is fitted as ``a·r + c·r²`` (least squares over the batches so far,
-both terms at least 0) and the rest is that curve's remainder; a plain rate so far
-(``read / elapsed``) said 0.74 s left at 28% of a 5,711-token prompt that took 2.13 s more
-(tests/engine/test_prompt_progress.py measures both). A prompt read in one batch reports
-nothing.
+time to read ``r`` tokens is fitted as ``a·r + c·r²`` (least squares over the batches after
+the first, both terms at least 0) and the rest is that curve's remainder. Measured with
+``python -m tools.prompt_estimate`` (a 5,711-token prompt on the processor): at 32% read a plain
+rate so far said 0.53 s left, the fit 1.37 s, and the rest took 1.74 s. A prompt read in one
+batch reports nothing.
 """
 
 from __future__ import annotations
@@ -48,30 +48,42 @@ class PromptMeter:
 
 
 class ReadingCurve:
-    """Seconds to read ``r`` tokens as ``a·r + c·r²``, fitted to (tokens read, seconds) so far."""
+    """Seconds to read up to ``r`` tokens as ``a·r + c·r²``, fitted (least squares, both at
+    least 0) to the reports after the first batch: the first batch also pays for setting up
+    the computation, and would make every later estimate too long."""
 
     def __init__(self) -> None:
-        self.sums = [0.0] * 5       # Σr², Σr³, Σr⁴, Σr·t, Σr²·t
+        self.first: tuple[int, float] | None = None
+        self.sums = [0.0] * 5       # over later reports: Σx², Σx·q, Σq², Σx·y, Σq·y
 
     def add(self, read: int, seconds: float) -> None:
-        r = float(read)
-        for i, value in enumerate((r * r, r ** 3, r ** 4, r * seconds, r * r * seconds)):
+        if self.first is None:
+            self.first = (read, seconds)
+            return
+        r0, t0 = self.first
+        x, q, y = float(read - r0), float(read * read - r0 * r0), seconds - t0
+        for i, value in enumerate((x * x, x * q, q * q, x * y, q * y)):
             self.sums[i] += value
 
     def fit(self) -> tuple[float, float]:
-        rr, r3, r4, rt, r2t = self.sums
-        det = rr * r4 - r3 * r3
-        a = (rt * r4 - r2t * r3) / det if det > 1e-9 * rr * r4 else -1.0
-        c = (rr * r2t - r3 * rt) / det if det > 1e-9 * rr * r4 else -1.0
-        if a >= 0 and c >= 0:
-            return a, c
-        # one term alone: the better of a straight rate and a pure square (both at least 0)
-        linear, square = max(rt, 0.0) / rr, max(r2t, 0.0) / r4
-        return (linear, 0.0) if c < 0 else (0.0, square)
+        xx, xq, qq, xy, qy = self.sums
+        det = xx * qq - xq * xq
+        if det > 1e-9 * xx * qq:
+            a, c = (xy * qq - qy * xq) / det, (xx * qy - xq * xy) / det
+            if a >= 0 and c >= 0:
+                return a, c
+        # one term alone: the better fitting of a straight rate and a pure square
+        linear, square = max(xy, 0.0) / xx, max(qy, 0.0) / qq
+        if xy * linear >= qy * square:
+            return linear, 0.0
+        return 0.0, square
 
     def left(self, read: int, total: int) -> float:
         """Seconds to read the rest; -1 while nothing has been measured."""
-        if not self.sums[0]:
+        if self.first is None:
             return -1.0
+        if not self.sums[0]:                # one batch so far: its own rate
+            r0, t0 = self.first
+            return (total - read) * t0 / r0 if r0 and t0 > 0 else -1.0
         a, c = self.fit()
         return max(0.0, a * (total - read) + c * (total * total - read * read))
