@@ -259,8 +259,8 @@ class MessageWidget(QFrame):
 
     def focus_order(self) -> list[QWidget]:
         parts = [self.body, self.copy_button]
-        if self.role == "user":
-            parts.append(self.edit_button)
+        if self.role == "user":            # Tab skips the offer while it is hidden
+            parts = [self.body, self.attach_button, self.copy_button, self.edit_button]
         return parts + [self.regenerate_button]
 
     # ---- actions on hover and focus ----------------------------------------------------------

@@ -64,6 +64,8 @@ def test_attach_as_a_document_makes_the_text_a_document_of_the_conversation(qtbo
     _send(qtbot, rotary, LONG_TEXT)
     conversation = rotary.chat.conversation_id
     bubble = rotary.window.chat.message_widgets[2]
+    order = bubble.focus_order()                    # the keyboard reaches the offer too
+    assert order.index(bubble.attach_button) == order.index(bubble.body) + 1
     qtbot.mouseClick(bubble.attach_button, Qt.MouseButton.LeftButton)     # one click
     shelf = rotary.document_widgets.shelf
     qtbot.waitUntil(lambda: len(shelf.labels) == 1, timeout=10_000)
