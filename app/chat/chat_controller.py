@@ -215,8 +215,11 @@ class ChatController(QObject):
 
     def stop(self) -> None:
         """Stop what is being written into the open conversation (the Stop button)."""
+        current = self.requests.current
         if self.requests.stop():
             self._stop_reading()
+            if current is not None:
+                self.reading.stop(current.request_id)
             self.phase_changed.emit(tr("Stopping…"))
 
     def regenerate(self) -> None:
@@ -294,7 +297,7 @@ class ChatController(QObject):
         if answer is None or answer.text or answer.thinking:
             return
         text = self.reading.report(event)
-        if answer is self.requests.current:
+        if text and answer is self.requests.current:
             self.phase_changed.emit(text)
             self.reading_timer.start()
 

@@ -60,10 +60,18 @@ class ReadingLine:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.reading: PromptReading | None = None
+        self.stopped: int | None = None     # its reports until the engine stops say nothing
 
     def report(self, event: PromptProgress) -> str:
+        """The line for this report ("" for an answer being stopped)."""
+        if event.request_id == self.stopped:
+            return ""
         self.reading = PromptReading(event, self.clock())
         return self.reading.text(self.clock())
+
+    def stop(self, request_id: int) -> None:
+        """Stop was pressed: "Stopping…" stays until the engine has stopped."""
+        self.stopped, self.reading = request_id, None
 
     def again(self) -> str:
         """The line now ("" when nothing is being read)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import time
 
+from engine.api import PromptProgress
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.fakes import FakeScript
 
@@ -59,6 +60,11 @@ def test_stop_while_reading_is_not_overwritten_by_the_countdown(make_app, qtbot)
     pane = rotary.window.chat
     qtbot.waitUntil(lambda: "% — about" in pane.phase.text(), timeout=3000)
     rotary.chat.stop()
+    assert pane.phase.text() == "Stopping…"
+    # A report the engine sent before it saw the stop arrives after it: "Stopping…" stays.
+    answer = rotary.chat.current
+    rotary.chat.on_prompt_progress(PromptProgress(answer.request_id, answer.conversation_id,
+                                                  2500, 5000, 2.5, 2.5))
     assert pane.phase.text() == "Stopping…"
     qtbot.wait(1200)
     assert "%" not in pane.phase.text()
