@@ -13,7 +13,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from engine.api import ChatMessage, ContextReport, ResponseStats, StepRecord, StopReason
 from engine.errors import AnswerLoopError, ContextFullError, GenerationError
@@ -41,6 +41,9 @@ BUILTIN_TEMPLATES = {
     "bailingmoe": "bailing", "bailingmoe2": "bailing2", "grok": "grok-2"}
 FALLBACK_TEMPLATE = "chatml"
 log = logging.getLogger("rotary.generate")
+# Told after each micro-batch of the prompt: (tokens read so far, tokens to read). The engine
+# turns it into PromptProgress events (engine/runtime/prompt_progress.py).
+OnPrompt = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -54,14 +57,16 @@ class RawStep:
 
 
 def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
-                  stop: threading.Event, steer: list[int] | None = None) -> Iterator[RawStep]:
+                  stop: threading.Event, steer: list[int] | None = None,
+                  on_prompt: OnPrompt | None = None) -> Iterator[RawStep]:
     """Read the prompt in batches, then sample one token at a time until told to stop.
 
     ``steer``: tokens the consumer puts there between two steps are read after the last
-    sampled token, as if the model had written them (the thinking budget's closing words)."""
+    sampled token, as if the model had written them (the thinking budget's closing words).
+    ``on_prompt``: told how much of the prompt is read, after each micro-batch."""
     started = time.perf_counter()
     to_read = list(prompt[model.reuse_prefix(list(prompt)):])
-    routing = _read_prompt(model, to_read, stop)
+    routing = _read_prompt(model, to_read, stop, _counted(on_prompt, len(to_read)))
     model.after_prompt()
     prompt_s = time.perf_counter() - started
     for _ in range(max_tokens):
@@ -79,12 +84,30 @@ def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
             steer.clear()
 
 
-def _read_prompt(model: NativeModel, tokens: list[int], stop: threading.Event):
+def _counted(on_prompt: OnPrompt | None, total: int) -> Callable[[int], None] | None:
+    """``on_prompt`` told (read so far, ``total``) as batches of the prompt are read, over
+    however many ``_read_prompt`` calls read it; told (0, total) now, as reading begins."""
+    if on_prompt is None:
+        return None
+    done = [0]
+    on_prompt(0, total)
+
+    def read(batch: int) -> None:
+        done[0] += batch
+        on_prompt(done[0], total)
+    return read
+
+
+def _read_prompt(model: NativeModel, tokens: list[int], stop: threading.Event,
+                 read: Callable[[int], None] | None = None):
     routing = None
     for start in range(0, len(tokens), model.recipe.n_batch):
         if stop.is_set():
             return None
-        routing = _decode(model, tokens[start:start + model.recipe.n_batch])
+        batch = tokens[start:start + model.recipe.n_batch]
+        routing = _decode(model, batch)
+        if read is not None:
+            read(len(batch))
     return routing
 
 
@@ -235,9 +258,10 @@ class GenerationRun:
 
     def __init__(self, model: NativeModel, messages: Sequence[ChatMessage], max_tokens: int,
                  sampling: Sampling, stop: threading.Event, request_id: int,
-                 think: bool | None = None, step: str = "chat", stop_loops: bool = True) -> None:
+                 think: bool | None = None, step: str = "chat", stop_loops: bool = True,
+                 on_prompt: OnPrompt | None = None) -> None:
         self.model, self.stop, self.max_tokens, self.step = model, stop, max_tokens, step
-        self.stop_loops = stop_loops
+        self.stop_loops, self.on_prompt = stop_loops, on_prompt
         self.format = chat_format(model)
         # The family from the template's own markup: llama.cpp names its formats by parser
         # ("llama.cpp:peg-native" for gpt-oss), which closing_text and may_think do not know.
@@ -275,7 +299,8 @@ class GenerationRun:
         # context (a thinking model often thinks longer than its answer).
         limit = self.model.n_ctx if self.format.can_think else self.max_tokens
         try:
-            for step in generate_step(self.model, self.prompt, limit, self.stop, self._steer):
+            for step in generate_step(self.model, self.prompt, limit, self.stop, self._steer,
+                                      self.on_prompt):
                 if self.model.is_end_of_generation(step.token):
                     self.state.stop_reason = StopReason.EOS
                     break

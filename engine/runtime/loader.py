@@ -14,7 +14,7 @@ import numpy as np
 from engine.api import ChatRequest, LoadRequest, Placement
 from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
-from engine.runtime.generate import GenerationRun
+from engine.runtime.generate import GenerationRun, OnPrompt
 from engine.runtime import backend_probe, cpu_calibration
 from engine.native import backends
 from engine.native.backends import selected
@@ -55,7 +55,8 @@ class LoadedModel:
     placement: Placement | None = None
     last_routing: list = field(default_factory=list)
 
-    def start_chat(self, request: ChatRequest, stop: threading.Event) -> GenerationRun:
+    def start_chat(self, request: ChatRequest, stop: threading.Event,
+                   on_prompt: OnPrompt | None = None) -> GenerationRun:
         if self.recorder is not None:
             self.recorder.enabled = request.record_routing
         sampling = Sampling(temperature=request.temperature, top_p=request.top_p, seed=request.seed)
@@ -68,7 +69,7 @@ class LoadedModel:
             cache.switch_conversation(request.conversation_id)
         return GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
                              request.request_id, think=request.think,
-                             stop_loops=request.stop_loops)
+                             stop_loops=request.stop_loops, on_prompt=on_prompt)
 
     @functools.cached_property
     def sampling_defaults(self) -> SamplingDefaults:
