@@ -15,7 +15,8 @@ prompts ~20% faster. This run:
    Q4_K (Q4_K_M by llama.cpp's quantizer) and Q8_0 of the speed estimate's calibration model
    (12 layers, 1024 wide, 32 experts of 512), and F16 of the small "bench" model (8 layers,
    512 wide). A candidate's score per kind is the geometric mean of its prompt and decode
-   tokens/s ÷ the baseline's (cpu_isa_record.scores), as the calibration's.
+   tokens/s ÷ the baseline's: what a user gets. (The calibration chooses by the prompt alone:
+   its small model writes from the caches, which no real model does; cpu_isa_record.py.)
 
 Gate, per weight kind: the chosen build's score ÷ the best score ≥ 0.97; CI fails below 0.90
 (a wrong choice costing more than the noise of a shared 2-core machine). Each variant ÷ the

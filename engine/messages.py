@@ -254,9 +254,9 @@ CATALOGUE: dict[str, str] = {
                                "lists the ones this installation can use.",
     # ---- engine/cli/devices.py: which build of the processor code runs (native/cpu_isa.py) ----
     "hardware.processor_code_heading": "Processor code, by the model's main weight type:",
-    "hardware.processor_code_measured": "{weights} weights: {label} ({variant}), measured "
-                                        "{score:.2f}× the portable build (reading {prompt:.2f}×, "
-                                        "writing {decode:.2f}×).",
+    "hardware.processor_code_measured": "{weights} weights: {label} ({variant}), measured: it "
+                                        "reads a prompt {score:.2f}× as fast as the portable "
+                                        "build.",
     "hardware.processor_code_flags": "{weights} weights: {label} ({variant}), by the processor's "
                                      "flags, not measured yet.",
     "hardware.processor_code_asked": "Processor code: {label} ({variant}), as ROTARY_CPU_ISA asks.",

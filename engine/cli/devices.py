@@ -138,10 +138,9 @@ def _code_lines(rows: list[dict]) -> list:
                     label=first["label"], variant=first["variant"])]
     lines = [msg("hardware.processor_code_heading")]
     for row in rows:
-        if row["basis"] == "measured" and "prompt" in row:
+        if row["basis"] == "measured":
             lines.append(msg("hardware.processor_code_measured", weights=row["weights"],
-                             label=row["label"], variant=row["variant"], score=row["score"],
-                             prompt=row["prompt"], decode=row["decode"]))
+                             label=row["label"], variant=row["variant"], score=row["score"]))
         else:
             lines.append(msg("hardware.processor_code_flags", weights=row["weights"],
                              label=row["label"], variant=row["variant"]))

@@ -7,7 +7,8 @@ a tiny model written here (``CALIBRATION_SPEC``: the f16 file from engine/demo, 
 llama.cpp's own quantizer) in every candidate build, each in a child process of its own (a
 process keeps the libggml-cpu it loaded): a prompt read and a few tokens written, one thread,
 timed on the child's own CPU clock. The speeds go into ``cpu-calibration.json`` in the
-engine's cache folder (engine/native/cpu_isa_record.py), where the next load finds them.
+engine's cache folder (engine/native/cpu_isa_record.py), where the next load finds them; the
+prompt speed chooses (why: cpu_isa_record.py).
 
 When it runs (nothing the user waits for, no setting): after a load (``after_load``), when
 this machine has no measurement yet and at least one variant the processor runs is

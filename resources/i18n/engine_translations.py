@@ -743,9 +743,9 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "Processor code, by the model's main weight type:": (
         "프로세서 코드(모델의 주된 가중치 형식별):",
         "处理器代码（按模型的主要权重类型）："),
-    "{weights} weights: {label} ({variant}), measured {score:.2f}× the portable build (reading {prompt:.2f}×, writing {decode:.2f}×).": (
-        "{weights} 가중치: {label} ({variant}), 측정 결과 범용 빌드의 {score:.2f}배 (읽기 {prompt:.2f}배, 쓰기 {decode:.2f}배).",
-        "{weights} 权重：{label}（{variant}），实测为通用版本的 {score:.2f} 倍（读取 {prompt:.2f} 倍，写出 {decode:.2f} 倍）。"),
+    "{weights} weights: {label} ({variant}), measured: it reads a prompt {score:.2f}× as fast as the portable build.": (
+        "{weights} 가중치: {label} ({variant}), 측정 결과 프롬프트를 범용 빌드보다 {score:.2f}배 빠르게 읽습니다.",
+        "{weights} 权重：{label}（{variant}），实测读取提示的速度是通用版本的 {score:.2f} 倍。"),
     "{weights} weights: {label} ({variant}), by the processor's flags, not measured yet.": (
         "{weights} 가중치: {label} ({variant}), 프로세서 플래그에 따라 선택했으며 아직 측정하지 않았습니다.",
         "{weights} 权重：{label}（{variant}），按处理器标志选择，尚未实测。"),

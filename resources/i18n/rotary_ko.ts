@@ -2400,8 +2400,8 @@
         <translation>프로세서 코드(모델의 주된 가중치 형식별):</translation>
     </message>
     <message>
-        <source>{weights} weights: {label} ({variant}), measured {score:.2f}× the portable build (reading {prompt:.2f}×, writing {decode:.2f}×).</source>
-        <translation>{weights} 가중치: {label} ({variant}), 측정 결과 범용 빌드의 {score:.2f}배 (읽기 {prompt:.2f}배, 쓰기 {decode:.2f}배).</translation>
+        <source>{weights} weights: {label} ({variant}), measured: it reads a prompt {score:.2f}× as fast as the portable build.</source>
+        <translation>{weights} 가중치: {label} ({variant}), 측정 결과 프롬프트를 범용 빌드보다 {score:.2f}배 빠르게 읽습니다.</translation>
     </message>
     <message>
         <source>{weights} weights: {label} ({variant}), by the processor's flags, not measured yet.</source>

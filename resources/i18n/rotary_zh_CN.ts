@@ -2400,8 +2400,8 @@
         <translation>处理器代码（按模型的主要权重类型）：</translation>
     </message>
     <message>
-        <source>{weights} weights: {label} ({variant}), measured {score:.2f}× the portable build (reading {prompt:.2f}×, writing {decode:.2f}×).</source>
-        <translation>{weights} 权重：{label}（{variant}），实测为通用版本的 {score:.2f} 倍（读取 {prompt:.2f} 倍，写出 {decode:.2f} 倍）。</translation>
+        <source>{weights} weights: {label} ({variant}), measured: it reads a prompt {score:.2f}× as fast as the portable build.</source>
+        <translation>{weights} 权重：{label}（{variant}），实测读取提示的速度是通用版本的 {score:.2f} 倍。</translation>
     </message>
     <message>
         <source>{weights} weights: {label} ({variant}), by the processor's flags, not measured yet.</source>
