@@ -197,8 +197,8 @@ def choose(variants: tuple[IsaVariant, ...], flags: frozenset[str], wanted: str 
         best = max(score, key=lambda v: score[v])
         if by_flags in score and score[by_flags] * (1 + NOISE) >= score[best]:
             best = by_flags          # a near tie: the calibration's noise must not decide it
-        return IsaChoice(best, f"measured fastest for {weights} weights: {score[best]:.2f}x "
-                               "the baseline", basis=MEASURED, weights=weights,
+        return IsaChoice(best, f"measured fastest at reading {weights} weights: {score[best]:.2f}x "
+                               "the baseline's prompt speed", basis=MEASURED, weights=weights,
                          score=score[best])
     return IsaChoice(by_flags, "the processor's flags allow it; the most instructions of those "
                                "installed (not measured yet)", basis=FLAGS, weights=weights)
