@@ -107,6 +107,11 @@ class RequestQueue:
             self._running = (entry.request, token)
             return entry.request, token
 
+    def pending(self) -> bool:
+        """Does a request wait? (The engine thread reads ahead only while none does.)"""
+        with self._lock:
+            return bool(self._waiting)
+
     def done(self) -> None:
         with self._lock:
             self._running = None
