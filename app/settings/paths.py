@@ -42,6 +42,11 @@ class AppPaths:
         return self.data_dir / "demo-model"
 
     @property
+    def states_dir(self) -> Path:
+        """Each conversation's model state, kept by the engine between turns and restarts."""
+        return self.data_dir / "states"
+
+    @property
     def log_file(self) -> Path:
         return self.data_dir / "logs" / "rotary.log"
 

@@ -147,7 +147,6 @@ class EngineService:
         self.model: Model | None = None        # owned by the engine thread
         self._state_dir: str | None = None     # the last load's folder of kept states
         self._idle: IdleWork | None = None      # engine thread: read ahead while none waits
-        self._quiet = threading.Event()         # nothing to do (tests and benchmarks wait)
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
@@ -193,16 +192,14 @@ class EngineService:
     def wait_quiet(self, timeout: float | None = None) -> bool:
         """Wait until the engine thread has nothing to do, reading ahead included (for tests
         and benchmarks: a user who reads the answer and types)."""
-        return self._quiet.wait(timeout)
+        return self._requests.quiet.wait(timeout)
 
     def _run(self) -> None:
         while True:
             if self._idle is not None and not self._requests.pending():
                 self._idle_step()
                 continue
-            self._quiet.set()
             request, stop = self._requests.take()
-            self._quiet.clear()
             self._idle = None             # any request ends the reading ahead at once
             try:
                 if isinstance(request, _Quit):
