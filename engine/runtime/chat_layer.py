@@ -174,6 +174,9 @@ class ChatTemplates:
         self._format: ChatFormat | None = None
         self._turn_end: str | None = None
         self._efforts = _efforts(source)
+        # The last rendering: a turn renders its window to count it, then again for its
+        # prompt (the same request), and a long conversation takes milliseconds each time.
+        self._last: tuple[str, Rendered] | None = None
 
     def render(self, messages: Sequence[dict], think: bool | None = None,
                add_generation_prompt: bool = True, tools: bool = False) -> Rendered:
@@ -187,8 +190,13 @@ class ChatTemplates:
                    if self._efforts and think is not None else {}}
         if tools:
             request["tools"] = [PLACEHOLDER_TOOL]
-        pointer = self._lib.rotary_chat_apply(self._handle, json.dumps(request).encode())
-        return Rendered.from_json(_take_json(self._lib, pointer))
+        encoded = json.dumps(request)
+        if self._last is not None and self._last[0] == encoded:
+            return self._last[1]
+        pointer = self._lib.rotary_chat_apply(self._handle, encoded.encode())
+        rendered = Rendered.from_json(_take_json(self._lib, pointer))
+        self._last = (encoded, rendered)
+        return rendered
 
     def chat_format(self) -> ChatFormat:
         """What the app and engine need to know: can it think, can that be switched, by

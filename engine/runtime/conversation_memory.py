@@ -50,6 +50,7 @@ class StateCosts:
     checkpoints: int = 0
     checkpoint_s: float = 0.0
     checkpoint_bytes: int = 0
+    ahead_tokens: int = 0                                   # read ahead while the user typed
     state_bytes: list[int] = field(default_factory=list)   # each whole state kept
 
 

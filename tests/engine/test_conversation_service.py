@@ -119,3 +119,26 @@ def test_forgetting_a_conversation_deletes_its_state_with_or_without_a_model(
     finally:
         engine.close()
     assert {p.name for p in tmp_path.glob("*.rstate")} == {"3.rstate"}
+
+
+def test_a_slide_is_read_ahead_while_the_user_types(fixture_path, cpu_recipe):
+    """When the next message would not fit, the window slides after the answer, not after
+    the next message: every turn then reads only its own words, slides included, and the
+    answer is the one a fresh engine gives to the same window."""
+    engine = Engine(fixture_path, cpu_recipe(n_ctx=512))
+    messages: tuple[ChatMessage, ...] = (ChatMessage("system", "be brief"),)
+    read, left_out = [], []
+    try:
+        for turn in range(16):
+            messages += (ChatMessage("user", f"question {turn}: " + "the model said " * 5),)
+            finished = engine.ask(messages)
+            read.append(finished.stats.prompt_tokens)
+            left_out.append(finished.context.left_out)
+            messages += (ChatMessage("assistant", finished.text),)
+    finally:
+        engine.close()
+    assert left_out[-1] > 0 and len(set(left_out)) >= 3, left_out      # it slid, twice
+    assert max(read[1:]) <= 48, (read, left_out)      # the user's words and headers only
+    window = messages[:1] + messages[1 + left_out[-1]:-1]
+    assert _tokens_read_alone(fixture_path, cpu_recipe(n_ctx=512), window).text == \
+        finished.text
