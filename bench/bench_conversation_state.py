@@ -35,6 +35,7 @@ from engine.recipe import MemoryEstimate, Recipe  # noqa: E402
 from engine.runtime.service import EngineService  # noqa: E402
 from bench.verdict import Verdicts  # noqa: E402
 from bench.conversation_model import print_reference_model  # noqa: E402
+from bench.kv_shift_check import agreement  # noqa: E402
 
 CONVERSATIONS = 3
 ANSWER_TOKENS = 24
@@ -277,6 +278,12 @@ def main() -> int:
                 report(label, kept, before, verdicts, tokenizer)
             finally:
                 tokenizer.close()
+        top1, free = agreement(str(fixtures["attention (tiny MoE)"]), bench_recipe())
+        print("\n--- a KV shift instead of reading a slid window again (not used: see docs/chat.md)")
+        verdicts.info("attention (tiny MoE): KV shift, top-1 agreement over the next 64 tokens "
+                      "with reading the window again (same tokens fed)", top1)
+        verdicts.info("attention (tiny MoE): KV shift, tokens a greedy answer stays the same "
+                      "(fewest over 4 slides)", free)
     print_reference_model(verdicts)
     return verdicts.exit_code()
 
