@@ -245,7 +245,7 @@ class ChatTemplates:
         parsing = rendered
         if messages:
             try:
-                parsing = self.render(messages, think, tools=True)
+                parsing = self.render(_last_turn(messages), think, tools=True)
             except ChatLayerError as error:       # a template that takes no tools
                 log.debug("no tool-aware parser for this template: %s", error)
         return LayerParser(self._lib, parsing, self.chat_format(), self.turn_end(),
@@ -261,6 +261,16 @@ class ChatTemplates:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _last_turn(messages: Sequence[dict]) -> list[dict]:
+    """The system messages and the conversation from its last user message: what the reply
+    parser's rendering needs (its format, grammar and generation prompt), without rendering a
+    long conversation a second time each turn."""
+    messages = list(messages)
+    system = [m for m in messages[:1] if m.get("role") == "system"]
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=0)
+    return system + messages[max(last_user, len(system)):]
 
 
 def choose_format(layer: ChatTemplates, own: ChatFormat) -> ChatFormat:
