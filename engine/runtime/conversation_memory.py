@@ -127,7 +127,7 @@ class ConversationMemory:
         """Keep the longest usable prefix of ``prompt`` in the context; ``entered``: where the
         conversation's state came from (switch_to)."""
         model, prompt = self.model, list(prompt)
-        keep = min(_common_prefix(model.tokens, prompt), len(prompt) - 1)
+        keep = max(0, min(_common_prefix(model.tokens, prompt), len(prompt) - 1))
         source = entered if entered is not Reuse.NONE else Reuse.IN_PLACE
         if keep == len(model.tokens) or (not self.recurrent and self._cut(keep)):
             return Reused(len(model.tokens), source if keep else Reuse.NONE)

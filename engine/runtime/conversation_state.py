@@ -31,6 +31,7 @@ from typing import Sequence
 log = logging.getLogger("rotary.conversation_state")
 
 MAGIC = b"ROTARY-STATE-1\n"
+MAX_HEADER = 1 << 20
 SUFFIX = ".rstate"
 RAM_SHARE = 4                    # the RAM store takes at most a quarter of the RAM left free
 RAM_MIN = 64 * 2**20
@@ -148,6 +149,8 @@ class DiskStore:
                  budget: int | None = None) -> None:
         self.folder = pathlib.Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
+        for unfinished in self.folder.glob("*.part"):     # a write cut off by a hard stop
+            unfinished.unlink(missing_ok=True)
         self.fingerprint = fingerprint
         self.budget = disk_budget(self.folder) if budget is None else budget
         self._queue: queue.Queue[_Write | None] = queue.Queue()
@@ -282,7 +285,10 @@ def _read_entry(path: pathlib.Path) -> tuple[dict, list[bytes]]:
     with path.open("rb") as handle:
         if handle.read(len(MAGIC)) != MAGIC:
             raise ValueError("not a Rotary state file")
-        header = json.loads(handle.read(int.from_bytes(handle.read(8), "little")))
+        size = int.from_bytes(handle.read(8), "little")
+        if size > MAX_HEADER:
+            raise ValueError(f"a header of {size} bytes")
+        header = json.loads(handle.read(size))
         blobs = [handle.read(size) for size in header["sizes"]]
     if [len(b) for b in blobs] != header["sizes"]:
         raise ValueError("the file is shorter than its header says")

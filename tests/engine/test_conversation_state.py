@@ -194,3 +194,22 @@ def test_a_whole_conversation_sent_each_turn_keeps_the_window_start(tiny_moe_pat
     steady = [read[t] for t in range(1, len(read)) if t not in slid]
     assert max(steady) < 100, (read, left_out)          # the new message and answer only
     assert min(read[t] for t in slid) > 150, (read, left_out)   # a slide reads the window
+
+
+def test_the_disk_store_keeps_its_budget_and_drops_what_it_cannot_read(tmp_path):
+    from engine.runtime.conversation_state import Checkpoint, DiskStore, SavedState
+
+    saved = SavedState(tuple(range(100)), b"s" * 1000, (Checkpoint(99, "d", b"c" * 10),),
+                       ("w",))
+    store = DiskStore(tmp_path, "print", budget=3500)
+    for key in (1, 2, 3):
+        store.save(key, saved)
+        assert store.flush(10)
+    assert {p.name for p in tmp_path.glob("*.rstate")} == {"2.rstate", "3.rstate"}  # oldest out
+    assert store.load(3) == saved
+    (tmp_path / "2.rstate").write_bytes(b"ROTARY-STATE-1\n" + b"\xff" * 20)      # cut short
+    assert store.load(2) is None and not (tmp_path / "2.rstate").exists()
+    store.close()
+    other = DiskStore(tmp_path, "another model", budget=3500)
+    assert other.load(3) is None and not (tmp_path / "3.rstate").exists()
+    other.close()
