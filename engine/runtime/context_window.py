@@ -138,6 +138,14 @@ def resume(messages: Sequence[ChatMessage],
     return messages, 0
 
 
+def last_turn(messages: Sequence[ChatMessage]) -> tuple[ChatMessage, ...]:
+    """The leading system messages and the conversation from its last user message on."""
+    messages = tuple(messages)
+    system = _leading_system(messages)
+    users = [i for i, m in enumerate(messages) if m.role == "user" and i >= len(system)]
+    return system + messages[users[-1] if users else len(system):]
+
+
 def _digest(message: ChatMessage) -> str:
     return hashlib.blake2b(f"{message.role}\0{message.content}".encode(),
                            digest_size=12).hexdigest()

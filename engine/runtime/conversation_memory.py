@@ -171,10 +171,12 @@ class ConversationMemory:
         """Cut the memory after ``keep`` tokens (POSITION_SKEW: the test-only mutation)."""
         return self.model.cut(keep + POSITION_SKEW)
 
-    def checkpoint_at(self, prompt: Sequence[int]) -> int:
-        """Where this prompt's checkpoint is taken: one token before its end (a recurrent
-        model); an attention model needs none, its KV prefix is cut instead."""
-        return max(0, len(prompt) - 1) if self.recurrent else len(prompt)
+    def checkpoint_at(self, prompt: Sequence[int], back: int = 1) -> int:
+        """Where this prompt's checkpoint is taken: ``back`` tokens before its end, where the
+        next turn's prompt will leave it (a recurrent model; at least one, so that the same
+        prompt asked again can use it too); an attention model needs none, its KV prefix is
+        cut instead."""
+        return max(0, len(prompt) - max(1, back)) if self.recurrent else len(prompt)
 
     def take_checkpoint(self) -> None:
         """Keep the state the context holds now (after checkpoint_at tokens were read)."""

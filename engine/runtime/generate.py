@@ -25,8 +25,8 @@ from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser, detect_format
 from engine.runtime.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
                                       reply_reader)
-from engine.runtime.context_window import (Window, anchor, closing_text, fit, may_think, resume, room_for,
-                                           thinking_budget)
+from engine.runtime.context_window import (Window, anchor, closing_text, fit, last_turn, may_think,
+                                           resume, room_for, thinking_budget)
 from engine.runtime.conversation_memory import ConversationMemory, Reused
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.runtime.loop_guard import LoopGuard
@@ -59,18 +59,20 @@ class RawStep:
 
 def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
                   stop: threading.Event, steer: list[int] | None = None,
-                  memory: ConversationMemory | None = None,
-                  entered: Reuse = Reuse.IN_PLACE) -> Iterator[RawStep]:
+                  memory: ConversationMemory | None = None, entered: Reuse = Reuse.IN_PLACE,
+                  checkpoint_back: int = 1) -> Iterator[RawStep]:
     """Read the prompt in batches, then sample one token at a time until told to stop.
 
     ``steer``: tokens the consumer puts there between two steps are read after the last
     sampled token, as if the model had written them (the thinking budget's closing words).
     ``memory``: the conversation's kept state (engine/runtime/conversation_memory.py): what
-    it reuses, and its checkpoint taken where the next prompt may leave this one."""
+    it reuses, and its checkpoint taken ``checkpoint_back`` tokens before the prompt's end,
+    where the next prompt will leave this one."""
     started = time.perf_counter()
     reused = memory.reuse(prompt, entered) if memory is not None else _reuse_in_place(model, prompt)
     to_read = list(prompt[reused.tokens:])
-    split = max(0, memory.checkpoint_at(prompt) - reused.tokens) if memory else len(to_read)
+    split = max(0, memory.checkpoint_at(prompt, checkpoint_back) - reused.tokens) \
+        if memory is not None else len(to_read)
     routing = _read_prompt(model, to_read[:split], stop)
     if memory is not None and not stop.is_set():
         memory.take_checkpoint()
@@ -304,13 +306,28 @@ class GenerationRun:
         memory.keep_window(key, anchor(window.messages))
         return dataclasses.replace(window, left_out=window.left_out + skipped)
 
+    def _checkpoint_back(self) -> int:
+        """How many tokens before this prompt's end the next turn's prompt will leave it: the
+        template's generation prompt that the answer, rendered again, replaces (Qwen3.5's
+        "<think>\\n" after the assistant's header), found by rendering this turn's last
+        messages with and without a stand-in answer; one more for a token that may merge."""
+        if self.memory is None or not self.memory.recurrent:
+            return 1
+        model, last = self.model, last_turn(self.window.messages)
+        alone = model.tokenize(render_chat(model, last, self.think))
+        answered = model.tokenize(render_chat(model, last + (
+            ChatMessage("assistant", "Answer."), ChatMessage("user", "Next.")), self.think))
+        same = next((i for i, (a, b) in enumerate(zip(alone, answered)) if a != b),
+                    min(len(alone), len(answered)))
+        return len(alone) - same + 1
+
     def records(self) -> Iterator[StepRecord]:
         # ``max_tokens`` is the answer's length: thinking comes on top of it, bounded by the
         # context (a thinking model often thinks longer than its answer).
         limit = self.model.n_ctx if self.format.can_think else self.max_tokens
         try:
             for step in generate_step(self.model, self.prompt, limit, self.stop, self._steer,
-                                      self.memory, self.entered):
+                                      self.memory, self.entered, self._checkpoint_back()):
                 if self.model.is_end_of_generation(step.token):
                     self.state.stop_reason = StopReason.EOS
                     break

@@ -213,3 +213,40 @@ def test_the_disk_store_keeps_its_budget_and_drops_what_it_cannot_read(tmp_path)
     other = DiskStore(tmp_path, "another model", budget=3500)
     assert other.load(3) is None and not (tmp_path / "3.rstate").exists()
     other.close()
+
+
+def test_a_thinking_template_checkpoints_before_its_generation_prompt(cpu_recipe, tmp_path):
+    """Qwen3.5's template opens the answer with "<think>" and renders a past answer without
+    it: the next prompt leaves this one before its last tokens. The checkpoint is taken
+    where it leaves (found from the template), so the next turn still reads only the rest."""
+    import pathlib
+
+    from tests.support.tiny_qwen35 import write_tiny_qwen35moe
+
+    template = (pathlib.Path(__file__).parents[1] / "support" / "templates" /
+                "Qwen3.5-4B.jinja").read_text(encoding="utf-8")
+    path = write_tiny_qwen35moe(tmp_path / "thinking.gguf", chat_template=template)
+    model = NativeModel(str(path), cpu_recipe())
+    fresh = NativeModel(str(path), cpu_recipe())
+    try:
+        memory = ConversationMemory(model, RamStore(2**30))
+        first = (SYSTEM, ChatMessage("user", QUESTIONS[0]))
+        ask = dict(stop_loops=False, think=False)
+        run = GenerationRun(model, first, 8, GREEDY, threading.Event(), 1, memory=memory,
+                            conversation_id=1, **ask)
+        list(run.records())
+        second = first + (ChatMessage("assistant", "A short answer."),
+                          ChatMessage("user", QUESTIONS[1]))
+        run2 = GenerationRun(model, second, 8, GREEDY, threading.Event(), 2, memory=memory,
+                             conversation_id=1, **ask)
+        tokens = [r.token for r in run2.records()]
+        alone = GenerationRun(fresh, second, 8, GREEDY, threading.Event(), 3, **ask)
+        expected = [r.token for r in alone.records()]
+        opened = len(model.tokenize("<think>\n\n</think>\n\n"))   # bytes here: no such token
+    finally:
+        model.close()
+        fresh.close()
+    assert run.prompt[-3:] != run2.prompt[len(run.prompt) - 3:len(run.prompt)]   # it leaves
+    assert run2.stats.reuse == Reuse.CHECKPOINT, run2.stats
+    assert run2.stats.reused_tokens >= len(run.prompt) - opened - 2
+    assert tokens == expected
