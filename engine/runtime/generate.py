@@ -314,9 +314,13 @@ class GenerationRun:
         if self.memory is None or not self.memory.recurrent:
             return 1
         model, last = self.model, last_turn(self.window.messages)
-        alone = model.tokenize(render_chat(model, last, self.think))
-        answered = model.tokenize(render_chat(model, last + (
-            ChatMessage("assistant", "Answer."), ChatMessage("user", "Next.")), self.think))
+        try:
+            alone = model.tokenize(render_chat(model, last, self.think))
+            answered = model.tokenize(render_chat(model, last + (
+                ChatMessage("assistant", "Answer."), ChatMessage("user", "Next.")), self.think))
+        except Exception as error:  # noqa: BLE001 - a template refusing the stand-in: one token
+            log.info("checkpoint one token before the prompt's end: %s", error)
+            return 1
         same = next((i for i, (a, b) in enumerate(zip(alone, answered)) if a != b),
                     min(len(alone), len(answered)))
         return len(alone) - same + 1

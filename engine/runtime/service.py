@@ -181,6 +181,11 @@ class EngineService:
     def unload(self) -> None:
         self._requests.put(_Unload())
 
+    def wait_quiet(self, timeout: float | None = None) -> bool:
+        """Wait until the engine thread has nothing to do, reading ahead included (for tests
+        and benchmarks: a user who reads the answer and types)."""
+        return self._requests.quiet.wait(timeout)
+
     def shutdown(self, timeout: float = 10.0) -> None:
         """Stop what runs, drop what waits, close the model and join the thread."""
         self._requests.stop_all()
@@ -188,11 +193,6 @@ class EngineService:
         self._thread.join(timeout)
 
     # ---- engine thread --------------------------------------------------------------
-
-    def wait_quiet(self, timeout: float | None = None) -> bool:
-        """Wait until the engine thread has nothing to do, reading ahead included (for tests
-        and benchmarks: a user who reads the answer and types)."""
-        return self._requests.quiet.wait(timeout)
 
     def _run(self) -> None:
         while True:
