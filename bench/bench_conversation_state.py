@@ -231,9 +231,10 @@ def report(name: str, kept: Run, before: Run | None, verdicts: Verdicts, tokeniz
                    f"cost of the deeper context)", late / (early + deep - shallow), 1.5, 1.9,
                    higher_is_better=False)
     if before is not None:
-        verdicts.info(f"{name}: keeping nothing (before): prompt tokens read ÷ tokens new",
-                      before.ratio())
-        verdicts.info(f"{name}: keeping nothing (before): first token, turn {last} ÷ turn 2",
+        turns = len(before.ttft[1])
+        verdicts.info(f"{name}: keeping nothing (before), {turns} turns: prompt tokens read ÷ "
+                      f"tokens new", before.ratio())
+        verdicts.info(f"{name}: keeping nothing (before): first token, turn {turns} ÷ turn 2",
                       before.ttft_ratio())
     print_costs(name, kept, verdicts)
 
@@ -257,8 +258,9 @@ def print_costs(name: str, kept: Run, verdicts: Verdicts) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--turns", type=int, default=40)
-    parser.add_argument("--no-before", action="store_true",
-                        help="leave out the run that keeps nothing (information only)")
+    parser.add_argument("--before-turns", type=int, default=20,
+                        help="turns of the run that keeps nothing (information only; it reads "
+                             "every conversation whole each turn, so it is kept short); 0: none")
     args = parser.parse_args()
     verdicts = Verdicts()
     from engine.runtime.llama_model import NativeModel
@@ -273,8 +275,8 @@ def main() -> int:
             try:
                 work = folder / str(index)
                 kept = run_schedule(path, args.turns, work, True, tokenizer)
-                before = None if args.no_before else run_schedule(path, args.turns, work,
-                                                                   False, tokenizer)
+                before = run_schedule(path, args.before_turns, work, False, tokenizer) \
+                    if args.before_turns else None
                 report(label, kept, before, verdicts, tokenizer)
             finally:
                 tokenizer.close()
