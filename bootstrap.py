@@ -417,7 +417,9 @@ def main(argv: list[str]) -> int:
                        "ROTARY_LLAMA_TEMPLATES": str(llama_build.chat_shim_folder() / "templates")}
                       if any(CHAT_LAYER.glob("*rotary_chat*")) else {}),
                    **({"ROTARY_EXPECT_CPU_ISA": "1"} if any(CPU_ISA.glob("*/cpu-isa.json")) else {}))
-        code = subprocess.call([str(python), "-m", "pytest", *argv[2:]], cwd=ROOT, env=env)
+        # The slowest tests are printed every run, so CI's time is seen where it goes.
+        code = subprocess.call([str(python), "-m", "pytest", "--durations=25", *argv[2:]],
+                               cwd=ROOT, env=env)
         return code or lint or types
     if command == "bench":
         return run_benchmarks(install("test", gpu_variants("test"), cpu_isa_variants("test")))

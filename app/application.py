@@ -38,6 +38,7 @@ from app.settings.policy import load_policy
 from app.settings.model import MODEL_FIELDS, Settings, SettingsStore
 from app.setup.settings_dialog import SettingsDialog
 from app.setup.settings_holder import SettingsHolder
+from app.widgets.fonts import install_fallback_fonts
 from app.widgets.theme import follow_os_theme
 from app.wiring import connect_settings_dialog, connect_wizard, wire
 from app.setup.wizard import FirstRunWizard
@@ -59,6 +60,7 @@ class RotaryApp(QObject):
         loaded = store.load()
         self.settings = SettingsHolder(store, loaded.settings)
         self.translators = install_translator(qapp, loaded.settings.language)
+        install_fallback_fonts(qapp)           # e.g. Devanagari, where the system has none
         follow_os_theme(qapp)
         self.history = HistoryStore(paths.history_db)
         self.speeds = MeasuredSpeeds(paths.measured_speeds)
@@ -303,6 +305,18 @@ class RotaryApp(QObject):
             if self.chat.messages[index].role == "user":
                 self.window.chat.begin_edit(index)
                 return
+
+    def attach_message_text(self, index: int) -> None:
+        """"Attach as a document" on a message refused as too long: one click, and its text
+        is a document of the conversation (read, indexed, on its list); the mark stays."""
+        messages = self.chat.messages
+        if not 0 <= index < len(messages) or messages[index].role != "user":
+            return
+        message = messages[index]
+        if self.shelved_documents.attach_text(message.content, self.paths.attached_texts,
+                                              f"message-{message.id}"):
+            self.chat.store.mark_attached(message)
+            self.window.chat.update_message(index, message)
 
     def copy_last_answer(self) -> None:
         answers = [m for m in self.chat.messages if m.role == "assistant"]

@@ -66,6 +66,7 @@ class Rotary(Protocol):
     def ask_export(self) -> None: ...
     def edit_last_message(self) -> None: ...
     def copy_last_answer(self) -> None: ...
+    def attach_message_text(self, index: int) -> None: ...
     def wizard_completed(self, model_path: str, preset: str) -> None: ...
     def wizard_finished(self, code: int) -> None: ...
     def apply_dialog(self, dialog: SettingsDialog) -> None: ...
@@ -87,6 +88,7 @@ def connect_answers(bridge: EngineBridge, chat: ChatController) -> None:
     """Answer events, each carrying its request id, to the controller that maps them to
     their conversation (also used alone by the crash test's child process)."""
     bridge.started.connect(chat.on_started)
+    bridge.prompt_progress.connect(chat.on_prompt_progress)   # "… 40% — about 25 s left"
     bridge.token.connect(chat.on_token)
     bridge.thinking.connect(chat.on_thinking)
     bridge.finished.connect(chat.on_finished)
@@ -261,6 +263,7 @@ def connect_documents(rotary: Rotary) -> None:
     rotary.loader.ready.connect(shelved.read_held)
     rotary.loader.failed.connect(flow.load_failed)
     widgets.drops.files_dropped.connect(shelved.attach)
+    pane.attach_text_requested.connect(rotary.attach_message_text)    # a refused message
     connect_document_card(flow, widgets)
     flow.overview_ready.connect(lambda _overview: rotary.window.keep_typing_focus())
     # Escape closes the card first, while it offers its choices.
@@ -305,8 +308,12 @@ def connect_help(rotary: Rotary) -> None:
     actions["help_about"].triggered.connect(
         lambda: show(tr("About Rotary"), help_texts.about_text(rotary.bridge.loaded,
                                                               rotary.chat.on_server)))
-    actions["help_log"].triggered.connect(
-        lambda: help_texts.open_log_folder(rotary.paths.log_file))
+    def open_log_folder() -> None:
+        box = help_texts.open_log_folder(rotary.paths.log_file, window)
+        if box is not None:                       # no file manager: the path, to copy
+            window.help_box = box
+
+    actions["help_log"].triggered.connect(open_log_folder)
 
 
 def connect_wizard(wizard: FirstRunWizard, rotary: Rotary) -> None:
@@ -315,6 +322,9 @@ def connect_wizard(wizard: FirstRunWizard, rotary: Rotary) -> None:
     wizard.finished.connect(rotary.wizard_finished)
     wizard.server_requested.connect(rotary.open_settings)
     wizard.finished.connect(wizard.chooser.withdraw_problem)
+    # The main window's shortcuts do not reach it while the wizard is open (window-modal):
+    # Ctrl+Q quits from the wizard too.
+    wizard.addAction(rotary.window.menu_actions["quit"])
 
 
 def connect_settings_dialog(dialog: SettingsDialog, rotary: Rotary) -> None:

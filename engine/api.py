@@ -100,6 +100,25 @@ class RequestStarted:
 
 
 @dataclass(frozen=True)
+class PromptProgress:
+    """How much of a chat request's prompt the model has read (after the part it kept from
+    the last turn), a few times a second while it reads: long prompts take minutes on a
+    processor. ``seconds_left`` is measured on this computer from the batches read so far
+    (engine/runtime/prompt_progress.py)."""
+
+    request_id: int
+    conversation_id: int | None
+    read: int                  # prompt tokens read so far
+    total: int                 # prompt tokens to read for this answer
+    elapsed_s: float           # since reading began
+    seconds_left: float        # from the batches read so far; -1 while unknown
+
+    @property
+    def fraction(self) -> float:
+        return self.read / self.total if self.total else 1.0
+
+
+@dataclass(frozen=True)
 class LoadProgress:
     request_id: int
     fraction: float      # 0..1
@@ -321,7 +340,7 @@ class ModelUnloaded:
 
 
 ChatEvent = Union[LoadProgress, LoadFallback, ModelLoaded, ServerModelLoaded, RequestStarted,
-                  StepRecord, RequestFinished, RequestFailed, ModelUnloaded]
+                  PromptProgress, StepRecord, RequestFinished, RequestFailed, ModelUnloaded]
 Listener = Callable[["Event"], None]      # Event: the chat events and the documents' (below)
 
 
@@ -503,7 +522,8 @@ class EngineLike(Protocol):
     Requests run one after another; a chat or document request reports ``RequestStarted``
     when its turn comes, and ends with RequestFinished, DocumentFinished (DocumentInspected
     for ``inspect_only``) or RequestFailed. One stopped while it waits ends without starting.
-    A chat request with ``documents`` reports PassagesChosen (DocumentProgress while it reads
+    A local chat request reports PromptProgress while a prompt of several micro-batches is
+    read, a few times a second. A chat request with ``documents`` reports PassagesChosen (DocumentProgress while it reads
     them whole) before its words; its RequestFinished carries the citations checked.
     """
 

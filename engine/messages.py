@@ -198,9 +198,10 @@ CATALOGUE: dict[str, str] = {
                                    "summary. Try again, or another model in Settings.",
     "runtime.thought_for": "Thought for {words:,} words",
     "runtime.thought_for_stopped": "Thought for {words:,} words, stopped to answer",
-    "runtime.message_too_long": "This message is too long for the model's memory: about "
-                                "{words:,} words, where it can take about {room:,}. Shorten it "
-                                "or send it in parts; your earlier messages are kept.",
+    "runtime.message_too_long": "This message is too long for the model's memory: {words:,} "
+                                "words, where it can take about {room:,}. Attach it as a "
+                                "document instead, or shorten it; your earlier messages are "
+                                "kept.",
     "sampling.from_model_file": "The model file's own: answer variety (temperature) "
                                 "{temperature}, top-p {top_p}, top-k {top_k}.",
     "sampling.from_family": "Recommended for this kind of model: answer variety "

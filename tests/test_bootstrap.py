@@ -37,6 +37,9 @@ def fake_checkout(tmp_path, monkeypatch):
     monkeypatch.setattr(bootstrap, "VENV", venv)
     monkeypatch.setattr(bootstrap, "STAMP", venv / "rotary-install.json")
     monkeypatch.setattr(bootstrap, "BACKENDS", venv / "rotary-backends")
+    # ... and the folders under it (module constants): the real .venv is never touched.
+    monkeypatch.setattr(bootstrap, "CPU_ISA", venv / "rotary-backends" / "cpu-isa")
+    monkeypatch.setattr(bootstrap, "CHAT_LAYER", venv / "rotary-backends" / "chat")
     # GPU back-ends and llama-server are built by llama_build (tested by running them).
     monkeypatch.setattr(bootstrap, "install_backends", lambda python, variants: variants)
     monkeypatch.setattr(bootstrap, "install_cpu_isa", lambda python, names, required: None)
@@ -114,7 +117,7 @@ def test_test_installs_every_time_even_with_a_matching_stamp(fake_checkout, monk
     for _ in range(2):
         commands.clear()
         bootstrap.main(["bootstrap.py", "test", "-q"])
-        assert _pip_calls(commands) == 2 and commands[-1][-3:] == ("-m", "pytest", "-q")
+        assert _pip_calls(commands) == 2 and commands[-1][-4:] == ("-m", "pytest", "--durations=25", "-q")
     assert bootstrap.stamp_difference() == ""       # and a start after it needs nothing
 
 

@@ -30,8 +30,8 @@ from engine import facade
 from engine.api import (ChatMessage, ChatRequest, DocumentFinished, DocumentInspected,
                         DocumentProgress, DocumentRequest, EngineLike, LoadFallback,
                         LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded, PassagesChosen,
-                        RequestFailed, RequestFinished, RequestStarted, ServerModelLoaded,
-                        StepRecord)
+                        PromptProgress, RequestFailed, RequestFinished, RequestStarted,
+                        ServerModelLoaded, StepRecord)
 from engine.errors import EngineError, EngineStateError
 from engine.facade import HardwareInfo, VramReading
 from app.bridge.facade import (EngineBackend, FoundChoice, ModelCheck, fitted_to_card, found_choice,
@@ -67,6 +67,7 @@ class EngineBridge(QObject):
     load_failed = Signal(object)           # EngineError
     model_unloaded = Signal()
     started = Signal(int)                  # request id: its turn came (it may have waited)
+    prompt_progress = Signal(object)       # engine.api.PromptProgress: how far a prompt is read
     token = Signal(int, str)               # request id, new text
     thinking = Signal(int, str)            # request id, new thinking (never answer text)
     stats = Signal(object)                 # engine.api.StepRecord (speeds, context, hits)
@@ -139,6 +140,7 @@ class EngineBridge(QObject):
         ModelLoaded: _on_loaded,
         ServerModelLoaded: _on_loaded,
         RequestStarted: lambda self, e: self.started.emit(e.request_id),
+        PromptProgress: lambda self, e: self.prompt_progress.emit(e),
         StepRecord: _on_step,
         RequestFinished: lambda self, e: self.finished.emit(e),
         RequestFailed: _on_failed,
@@ -328,9 +330,21 @@ class EngineBridge(QObject):
                                     plan=self._backend.plan_model)
         return [found_choice(choice) for choice in choices]
 
-    async def run_self_test(self, checks: Callable[[EngineBackend], Any]) -> Any:
-        """``checks(backend)`` (app.setup.selftest) on a worker: the wizard's "check my computer"."""
-        return await self._in_worker(checks, self._backend)
+    async def run_self_test(self, checks: Callable[..., Any],
+                            progress: Callable[..., None] | None = None) -> Any:
+        """``checks(backend, progress)`` (app.setup.selftest) on a worker: the wizard's "check
+        my computer". ``progress`` is called on this thread with what the worker reports."""
+        if progress is None:
+            return await self._in_worker(checks, self._backend)
+
+        def report(*step: Any) -> None:          # on the worker: only hand it over
+            self._handoff.post(functools.partial(self._progress_here, progress, step))
+
+        return await self._in_worker(checks, self._backend, report)
+
+    def _progress_here(self, progress: Callable[..., None], step: tuple) -> None:
+        if not self._closed:
+            progress(*step)
 
     async def demo_model(self, directory: Path) -> Path:
         return Path(await self._in_worker(self._backend.ensure_demo_model, directory))

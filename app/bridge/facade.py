@@ -38,6 +38,7 @@ class FoundChoice:
     n_expert: int
     thinks: bool
     runs_on: str          # "graphics card", "processor" or ""
+    also: tuple[str, ...] = ()   # other sources holding the same file (LM Studio and Ollama)
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,8 @@ def found_choice(choice: facade.ModelChoice) -> FoundChoice:
     return FoundChoice(choice.found.path, choice.found.name, choice.found.source,
                        choice.found.size, choice.level, words,
                        choice.expected_tps, facts.architecture if facts else "",
-                       facts.n_expert if facts else 0, choice.thinks, choice.runs_on)
+                       facts.n_expert if facts else 0, choice.thinks, choice.runs_on,
+                       choice.found.also)
 
 
 def preset_names() -> tuple[str, ...]:

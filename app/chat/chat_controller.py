@@ -14,10 +14,12 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from engine.api import DocumentProgress, PassagesChosen, RequestFinished, StopReason
+from engine.api import (DocumentProgress, PassagesChosen, PromptProgress, RequestFinished,
+                        StopReason)
 from engine.errors import EngineError, MessageTooLongError
 from app.conversation.chat_text import no_answer_text, queue_full_text, queued_text, waiting_text
 from app.conversation.delegate import Kept
+from app.conversation.reading import ReadingLine
 from app.conversation.requests import Answer, Engine, RequestEvents, RequestTracker
 from app.conversation.store import ConversationStore, StoreEvents, is_document
 from app.documents.document_text import checked_answer_text, passages_text, progress_text
@@ -76,8 +78,13 @@ class ChatController(QObject):
         self.model_facts: Any = None            # engine ModelFacts of the loaded model
         self.on_server = False                  # the model runs on the office server
         self.error_notices: dict[int | None, Notice] = {}   # conversation -> its error's notice
+        # "Reading your message… 40% — about 25 s left", said again every second
+        self.reading = ReadingLine()
+        self.reading_timer = QTimer(self, interval=1000)
+        self.reading_timer.timeout.connect(self._say_reading)
 
     def _show_busy(self, busy: bool, phase: str) -> None:
+        self._stop_reading()
         self.busy_changed.emit(busy)
         self.phase_changed.emit(phase)
 
@@ -119,6 +126,8 @@ class ChatController(QObject):
         self._show_busy(True, tr("Writing the answer…") if answer.text
                         else waiting_text(self.requests.waiting(answer))
                         or tr("Reading your message…"))
+        if self.reading.request_id() == answer.request_id and not answer.text:
+            self._say_reading()              # how far its message is read, again
 
     def _on_deleting(self, conversation_id: int) -> None:
         self.requests.drop_conversation(conversation_id)
@@ -206,7 +215,11 @@ class ChatController(QObject):
 
     def stop(self) -> None:
         """Stop what is being written into the open conversation (the Stop button)."""
+        current = self.requests.current
         if self.requests.stop():
+            self._stop_reading()
+            if current is not None:
+                self.reading.stop(current.request_id)
             self.phase_changed.emit(tr("Stopping…"))
 
     def regenerate(self) -> None:
@@ -277,12 +290,37 @@ class ChatController(QObject):
         if answer is not None and answer is self.requests.current and not answer.text:
             self.phase_changed.emit(tr("Reading your message…"))
 
+    def on_prompt_progress(self, event: PromptProgress) -> None:
+        """How far the engine has read the open answer's prompt, with the time left; the
+        line is said again every second until the first word (``_say_reading``)."""
+        answer = self.requests.live(event.request_id)
+        if answer is None or answer.text or answer.thinking:
+            return
+        text = self.reading.report(event)
+        if text and answer is self.requests.current:
+            self.phase_changed.emit(text)
+            self.reading_timer.start()
+
+    def _say_reading(self) -> None:
+        answer = self.requests.current
+        if answer is None or answer.text or answer.thinking \
+                or self.reading.request_id() != answer.request_id:
+            self._stop_reading()
+            return
+        self.phase_changed.emit(self.reading.again())
+        if not self.reading_timer.isActive():
+            self.reading_timer.start()
+
+    def _stop_reading(self) -> None:
+        self.reading_timer.stop()
+
     def on_token(self, request_id: int, text: str) -> None:
         answer = self.requests.token(request_id)
         if answer is None:
             return
         shown = answer is self.requests.current
         if shown and not answer.text:
+            self._stop_reading()
             self.phase_changed.emit(tr("Writing the answer…"))
             if answer.thinking:                     # the thinking is over: say how long
                 self.thinking_changed.emit(answer.thinking, True)
@@ -299,6 +337,7 @@ class ChatController(QObject):
             return
         shown = answer is self.requests.current
         if shown and not answer.thinking:
+            self._stop_reading()
             self.phase_changed.emit(tr("Thinking…"))
         answer.thinking += text
         if shown:
@@ -340,7 +379,11 @@ class ChatController(QObject):
     def on_failed(self, request_id: int, error: EngineError) -> None:
         answer = self.requests.answers.get(request_id)
         if answer is not None and isinstance(error, MessageTooLongError):
-            self.store.mark_too_long(answer.sent)
+            refused = self.store.mark_too_long(answer.sent)
+            index = None if refused is None else self.store.shown_at(answer.conversation_id,
+                                                                      refused)
+            if index is not None and refused is not None:
+                self.message_updated.emit(index, refused)     # its bubble is marked
         if answer is not None and answer is self.requests.current:
             self._clear_error(answer.conversation_id)
             self.error_notices[answer.conversation_id] = self.notices.engine_error(error)

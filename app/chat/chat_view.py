@@ -18,8 +18,8 @@ from engine.api import StopReason
 from app.widgets.accessibility import StreamAnnouncer, announce
 from app.conversation.history import StoredMessage
 from app.text.i18n import tr
-from app.chat.message_widget import (MessageWidget, failed_status, push_button, status_for,
-                                stored_status, thinking_stopped)
+from app.chat.message_widget import (MessageWidget, failed_status, push_button, show_refused,
+                                     status_for, stored_status, thinking_stopped)
 
 RENDER_INTERVAL_MS = 80
 COLUMN_MAX_WIDTH = 860      # messages read as one column, not lines across a wide screen
@@ -36,6 +36,7 @@ class ChatPane(QWidget):
     stop_requested = Signal()
     regenerate_requested = Signal()
     queued_cancel_requested = Signal()        # "Don't send" on the waiting message
+    attach_text_requested = Signal(int)       # a refused message's text, as a document
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -230,7 +231,9 @@ class ChatPane(QWidget):
         widget = MessageWidget(index, message.role, message.content,
                                is_document=bool(message.stats.get("document")))
         widget.show_status(stored_status(message))
+        show_refused(widget, message)
         widget.set_thinking(message.thinking, True, thinking_stopped(message))
+        widget.attach_requested.connect(self.attach_text_requested)
         widget.copy_requested.connect(self.copy)
         widget.edit_requested.connect(self.begin_edit)
         widget.regenerate_requested.connect(self.regenerate_requested)
@@ -251,12 +254,14 @@ class ChatPane(QWidget):
             previous = part
 
     def update_message(self, index: int, message: StoredMessage) -> None:
-        """A message shown while it was still being written has ended."""
+        """A message shown while it was still being written has ended, or one was marked
+        (refused as too long, then attached as a document)."""
         if 0 <= index < len(self.message_widgets):
             widget = self.message_widgets[index]
             widget.show_final(message.content)
             widget.set_thinking(message.thinking, True, thinking_stopped(message))
             widget.show_status(stored_status(message))
+            show_refused(widget, message)
 
     def show_queued(self, text: str) -> None:
         """What the waiting message waits for ("": none waits here)."""

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QApplication, QFrame, QGraphicsOpacityEffect, QHB
 
 from engine.api import StopReason
 from app.conversation.history import INTERRUPTED, WRITING, StoredMessage
+from app.conversation.window import ATTACHED, TOO_LONG
 from app.text.i18n import tr
 from app.widgets.markdown_render import StreamingMarkdown
 from app.widgets.theme import is_dark
@@ -159,6 +160,7 @@ class MessageWidget(QFrame):
     copy_requested = Signal(str)
     edit_requested = Signal(int)
     regenerate_requested = Signal()
+    attach_requested = Signal(int)      # a refused message's text, as a document instead
 
     def __init__(self, index: int, role: str, text: str = "", parent: QWidget | None = None,
                  is_document: bool = False) -> None:
@@ -179,6 +181,7 @@ class MessageWidget(QFrame):
         self.status.setAccessibleName(tr("Answer status"))
         self.status.hide()
         self.buttons = self._make_buttons()
+        self.refused = self._make_refused()
         self.thinking_section: ThinkingSection | None = None     # made when first needed
         self._hovered = self._focus_inside = self._pinned = False
         self._fade = QGraphicsOpacityEffect(self.buttons)
@@ -188,7 +191,7 @@ class MessageWidget(QFrame):
         self.content_layout = QVBoxLayout(self)
         self.content_layout.setContentsMargins(0, 0, 0, 0)
         self.content_layout.setSpacing(4)
-        for part in (self.speaker, self.body, self.status, self.buttons):
+        for part in (self.speaker, self.body, self.refused, self.status, self.buttons):
             self.content_layout.addWidget(part, 0, side)
         self.show_final(text)
 
@@ -197,6 +200,34 @@ class MessageWidget(QFrame):
         body.setAccessibleName(self.speaker.text())
         body.installEventFilter(self)
         return body
+
+    def _make_refused(self) -> QFrame:
+        """Under a message refused as too long, for good (the notice that said so is soon
+        replaced): the model did not read it; its text can go in as a document instead."""
+        row = QFrame()
+        row.setObjectName("refusedNote")
+        self.refused_text = QLabel("")
+        self.refused_text.setWordWrap(True)
+        self.refused_text.setAccessibleName(tr("Not read by the model"))
+        self.attach_button = push_button(tr("Attach as a document"),
+                                         tr("Attach this message's text to the conversation "
+                                            "as a document, so that questions can be asked "
+                                            "about it"), self._attach_clicked)
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.refused_text, 1)
+        layout.addWidget(self.attach_button)
+        row.hide()
+        return row
+
+    def show_refused(self, refused: bool, attached: bool = False) -> None:
+        """The mark of a message too long to read (``attached``: its text is a document now)."""
+        self.refused_text.setText(
+            tr("⚠ Not read: too long for the model's memory. Its text is attached as a "
+               "document instead.") if attached else
+            tr("⚠ Not read: too long for the model's memory."))
+        self.attach_button.setVisible(refused and not attached)
+        self.refused.setVisible(refused)
 
     def _make_buttons(self) -> QWidget:
         row = QWidget()
@@ -228,8 +259,8 @@ class MessageWidget(QFrame):
 
     def focus_order(self) -> list[QWidget]:
         parts = [self.body, self.copy_button]
-        if self.role == "user":
-            parts.append(self.edit_button)
+        if self.role == "user":            # Tab skips the offer while it is hidden
+            parts = [self.body, self.attach_button, self.copy_button, self.edit_button]
         return parts + [self.regenerate_button]
 
     # ---- actions on hover and focus ----------------------------------------------------------
@@ -282,6 +313,9 @@ class MessageWidget(QFrame):
     def _regenerate_clicked(self) -> None:
         self.regenerate_requested.emit()
 
+    def _attach_clicked(self) -> None:
+        self.attach_requested.emit(self.index)
+
     @property
     def text(self) -> str:
         return self.markdown.text
@@ -330,6 +364,11 @@ class MessageWidget(QFrame):
 
 def thinking_stopped(message: StoredMessage) -> bool:
     return bool(message.stats.get("thinking_stopped"))
+
+
+def show_refused(widget: MessageWidget, message: StoredMessage) -> None:
+    """A message refused as too long keeps its mark, after a restart too (its stats)."""
+    widget.show_refused(bool(message.stats.get(TOO_LONG)), bool(message.stats.get(ATTACHED)))
 
 
 def status_for(reason: str) -> str:

@@ -14,8 +14,8 @@ from typing import Any, Callable, Protocol, Sequence
 from engine.api import DocumentScope
 from app.conversation.requests import Answer
 
-from app.conversation.window import (TOO_LONG, conversation_context, moved_start, sent_messages,
-                                     start_index)
+from app.conversation.window import (ATTACHED, TOO_LONG, conversation_context, moved_start,
+                                     sent_messages, start_index)
 from app.conversation.history import HistoryStore, StoredMessage
 
 TITLE_LENGTH = 48
@@ -202,10 +202,24 @@ class ConversationStore:
     def add(self, message: StoredMessage) -> None:
         """A message of the open conversation (saved, and shown)."""
         assert self.conversation_id is not None
+        moved = not self._first(self.conversation_id)
         self.history.append(self.conversation_id, message)
         self.messages.append(message)
         self.events.added(len(self.messages) - 1, message)
+        if moved:
+            self.events.listed()
 
+    def _first(self, conversation_id: int) -> bool:
+        """Is it first in the list (newest first)? A new message puts its conversation
+        there, and the list is redrawn when it was not (it moved only after a restart)."""
+        newest = self.history.list_conversations()[:1]
+        return bool(newest) and newest[0].id == conversation_id
+
+    def _append(self, conversation_id: int, message: StoredMessage) -> None:
+        moved = not self._first(conversation_id)
+        self.history.append(conversation_id, message)
+        if moved:
+            self.events.listed()
     def keep(self, conversation_id: int | None, messages: Sequence[StoredMessage]) -> None:
         """Keep an exchange (a document and its summary) in the conversation it began in,
         open or not; one deleted meanwhile keeps nothing."""
@@ -213,7 +227,7 @@ class ConversationStore:
             if conversation_id is not None and conversation_id == self.conversation_id:
                 self.add(message)
             elif conversation_id is not None and self.history.exists(conversation_id):
-                self.history.append(conversation_id, message)
+                self._append(conversation_id, message)
 
     def truncate_from(self, index: int) -> None:
         """Forget message ``index`` and everything after it."""
@@ -226,7 +240,7 @@ class ConversationStore:
     def save_answer(self, conversation_id: int, message: StoredMessage) -> None:
         """Save an answer (new, grown or ended) into its own conversation, open or not."""
         if message.id is None:
-            self.history.append(conversation_id, message)
+            self._append(conversation_id, message)
         else:
             self.history.update_answer(message)
 
@@ -273,13 +287,21 @@ class ConversationStore:
         return start_index(self.messages, start) if conversation_id == self.conversation_id \
             else None
 
-    def mark_too_long(self, sent: Sequence[StoredMessage]) -> None:
-        """The message that could not be read even alone stays shown, and is not sent again:
-        the next short message is answered."""
+    def mark_too_long(self, sent: Sequence[StoredMessage]) -> StoredMessage | None:
+        """The message that could not be read even alone stays shown, marked (with the mark
+        saved), and is not sent again: the next short message is answered. Returns it."""
         question = next((m for m in reversed(sent) if m.role == "user"), None)
         if question is not None and question.id is not None:
             question.stats = {**question.stats, TOO_LONG: True}
             self.history.update_answer(question)
+            return question
+        return None
+
+    def mark_attached(self, message: StoredMessage) -> None:
+        """A refused message's text was attached as a document: said on it from now on."""
+        message.stats = {**message.stats, ATTACHED: True}
+        if message.id is not None:
+            self.history.update_answer(message)
 
     # ---- "Think before answering" ---------------------------------------------------------
 

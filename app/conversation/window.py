@@ -13,6 +13,7 @@ from __future__ import annotations
 from app.conversation.history import StoredMessage
 
 TOO_LONG = "too_long"          # in a user message's stats: it could not be read, not sent again
+ATTACHED = "attached_as_document"   # ... and its text was then attached as a document
 
 
 def start_index(messages: list[StoredMessage], start_id: int | None) -> int:

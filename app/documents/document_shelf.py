@@ -10,6 +10,7 @@ listed document (the chat request carries them: app/conversation/requests.py).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Protocol
 
@@ -23,9 +24,11 @@ from app.documents.document_flow import DocumentFlow
 from app.documents.document_text import stored_overview_text
 from app.widgets.elided_label import ElidedLabel
 from app.conversation.history import ConversationDocument, HistoryStore
+from app.conversation.store import title_from
 from app.text.i18n import tr
 
 
+_UNSAFE = re.compile(r'[\\/:*?"<>|\x00-\x1f…]')     # not in a file name on any system
 VISIBLE_ROWS = 3                  # more documents than this scroll in the list
 
 
@@ -154,6 +157,21 @@ class ConversationDocuments(QObject):
         self.flow.outcomes = [] if len(paths) > 1 else None
         self._next()
         return self.flow.path is not None
+
+    def attach_text(self, text: str, folder: Path, key: str) -> bool:
+        """A message's text (refused as too long to read as a message) as a document of the
+        open conversation: written to a text file under ``folder``/``key`` (named after its
+        first line, as the conversation list names it) and read like a dropped file."""
+        name = _UNSAFE.sub(" ", title_from(text)).strip(" .") or "message"
+        path = folder / key / f"{name[:60]}.txt"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except OSError as error:
+            self.flow.notices.warning(tr("The text could not be saved as a document."),
+                                      repr(error))
+            return False
+        return self.attach([str(path)])
 
     def read_held(self, *_ready: object) -> None:
         """The model is ready: the documents attached while it loaded are read now."""

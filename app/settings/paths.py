@@ -47,6 +47,11 @@ class AppPaths:
         return self.data_dir / "states"
 
     @property
+    def attached_texts(self) -> Path:
+        """Messages too long to read, attached as documents instead (one folder each)."""
+        return self.data_dir / "attached-texts"
+
+    @property
     def log_file(self) -> Path:
         return self.data_dir / "logs" / "rotary.log"
 

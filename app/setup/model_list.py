@@ -38,6 +38,15 @@ def source_words(source: str) -> str:
             "organisation": tr("from your organisation")}.get(source, "")
 
 
+def places_words(sources: Sequence[str]) -> str:
+    """"from Ollama and from LM Studio": every place that holds the same file."""
+    words = [source_words(source) for source in sources if source_words(source)]
+    said = words[0] if words else ""
+    for more in words[1:]:
+        said = tr("{first} and {second}").format(first=said, second=more)
+    return said
+
+
 def what_it_is(choice: FoundChoice) -> str:
     """The header's facts in plain words, for the Details tooltip."""
     parts = [tr("Design: {name}").format(name=choice.architecture)] if choice.architecture else []
@@ -50,7 +59,7 @@ def what_it_is(choice: FoundChoice) -> str:
 
 def choice_text(choice: FoundChoice) -> str:
     size = tr("{size} GB").format(size=f"{choice.size / GB:.1f}")
-    head = f"{choice.name}  ({source_words(choice.source)}, {size})"
+    head = f"{choice.name}  ({places_words((choice.source, *choice.also))}, {size})"
     if choice.level == "unusable":
         return f"{head}\n{tr('Cannot be used:')} {choice.text}"
     if choice.level == "red":           # the planner's sentence says it does not fit, and why

@@ -323,35 +323,76 @@ def check_network(guard: NetworkGuard) -> Check:
     return Check("offline", True, "no internet socket")
 
 
+# Told before each check starts: (its number from 1, how many there are, its name).
+Progress = Callable[[int, int, str], None]
+
+
+def _quiet(_step: int, _steps: int, _name: str) -> None:
+    pass
+
+
 def run_checks(paths: AppPaths, backend: EngineBackend | None = None,
                preset: str | None = None,
                extra: tuple[Callable[[], Check], ...] = (),
-               engine_check: Callable[[EngineBackend, Path, str | None], Check] = check_engine
-               ) -> SelfTestReport:
+               engine_check: Callable[[EngineBackend, Path, str | None], Check] = check_engine,
+               progress: Progress = _quiet) -> SelfTestReport:
     """Folders, demo model, engine, no network; ``extra`` adds checks (e.g. the window's).
+    ``progress`` is told which check runs (the wizard shows it while it waits).
 
     No preset plans for this computer ("auto"), so an NVIDIA machine runs the demo on its GPU."""
     backend = backend or real_backend()
     started = time.perf_counter()
+    steps = 7 + len(extra)
     with NetworkGuard() as guard:
-        checks = [check_folder_writable("settings folder", paths.config_dir),
-                  check_folder_writable("history folder", paths.history_db.parent)]
+        checks = []
+        for step, name in enumerate(("settings folder", "history folder"), start=1):
+            progress(step, steps, name)
+            folder = paths.config_dir if step == 1 else paths.history_db.parent
+            checks.append(check_folder_writable(name, folder))
+        progress(3, steps, "demo model")
         demo, model = check_demo_model(backend, paths)
         checks.append(demo)
+        progress(4, steps, "engine")
         if model is not None:
             checks.append(engine_check(backend, model, preset))
+        progress(5, steps, "native helpers")
         checks.append(check_native())
+        progress(6, steps, "text recognition")
         checks.append(check_ocr())
-        checks.extend(check() for check in extra)
+        for step, check in enumerate(extra, start=7):
+            progress(step, steps, "window")
+            checks.append(check())
+    progress(steps, steps, "offline")
     checks.append(check_network(guard))
     return SelfTestReport(tuple(checks), time.perf_counter() - started)
 
 
-async def check_my_computer(bridge: EngineBridge, paths: AppPaths, preset: str | None = None) -> SelfTestReport:
-    """The wizard's "check my computer": the same checks, on the bridge's worker thread."""
-    return await bridge.run_self_test(functools.partial(_checks_with, paths, preset))
+async def check_my_computer(bridge: EngineBridge, paths: AppPaths, preset: str | None = None,
+                            progress: Progress = _quiet) -> SelfTestReport:
+    """The wizard's "check my computer": the same checks, on the bridge's worker thread;
+    ``progress`` is called on the GUI thread (the bridge hands it over)."""
+    return await bridge.run_self_test(functools.partial(_checks_with, paths, preset), progress)
 
 
-def _checks_with(paths: AppPaths, preset: str | None, backend: EngineBackend) -> SelfTestReport:
+def _checks_with(paths: AppPaths, preset: str | None, backend: EngineBackend,
+                 progress: Progress = _quiet) -> SelfTestReport:
     engine_check = check_engine_in_child if backend.engine_check_in_child else check_engine
-    return run_checks(paths, backend, preset, engine_check=engine_check)
+    return run_checks(paths, backend, preset, engine_check=engine_check, progress=progress)
+
+
+def step_titles() -> dict[str, str]:
+    """What each check does, for the line the wizard shows while it runs."""
+    return {"settings folder": tr("saving settings"),
+            "history folder": tr("saving conversations"),
+            "demo model": tr("writing the demo model"),
+            "engine": tr("loading the demo model and writing a short answer"),
+            "native helpers": tr("checking the built-in accelerators"),
+            "text recognition": tr("reading a scanned page"),
+            "window": tr("showing the window"),
+            "offline": tr("checking that nothing used the network")}
+
+
+def step_text(step: int, steps: int, name: str, seconds: float) -> str:
+    """"Checking 4 of 7: loading the demo model and writing a short answer… 12 s"."""
+    return tr("Checking {step} of {steps}: {what}… {seconds} s").format(
+        step=step, steps=steps, what=step_titles().get(name, name), seconds=round(seconds))

@@ -7,9 +7,10 @@ demo model) runs on workers through the bridge, so the wizard never freezes.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import cast
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QRect, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (QLabel, QPushButton, QVBoxLayout, QWidget, QWizard,
                                QWizardPage)
@@ -25,9 +26,10 @@ from app.widgets.notifications import NotificationService
 from app.setup.model_list import attach_model_list
 from app.settings.paths import AppPaths
 from app.settings.policy import NO_POLICY, Policy
-from app.setup.selftest import check_my_computer
+from app.setup.selftest import check_my_computer, step_text
 from app.setup.server_settings import offer_server_button
 
+WIDE_WIZARD = 760   # px: as wide as it grows (wider text is hard to read) before it grows taller
 GB = 2**30      # shown as "GB", as Windows' Task Manager does: an 8 GB card reads 8.0
 
 
@@ -175,6 +177,10 @@ class FirstRunWizard(QWizard):
         self.accepted.connect(self._emit_completed)
         self.demo_path: str | None = None
         self.checking = False           # "Check my computer" is running
+        # Its line while it runs: which check, and for how long, said again every second.
+        self.check_step: tuple[int, int, str, float] | None = None   # step, steps, name, since
+        self.check_timer = QTimer(self, interval=1000)
+        self.check_timer.timeout.connect(self._say_check_step)
         asyncio.ensure_future(self._probe())
 
     async def _probe(self) -> None:
@@ -189,8 +195,16 @@ class FirstRunWizard(QWizard):
         self.chooser.preset = self.preset
         if self.checking:                  # findings once the user asked for them
             self.hardware_page.found.setText(describe_hardware(self.hardware))
-        self.server_button.setVisible(not self.hardware.gpus)
+        # Not where the organisation keeps where the model runs: it led to a greyed-out setting.
+        self.server_button.setVisible(not self.hardware.gpus and self.may_choose_server)
         self.hardware_found.emit(self.hardware)
+
+    @property
+    def may_choose_server(self) -> bool:
+        """May the user point Rotary at an office server (the policy's
+        users_may_change_server)?"""
+        return not self.policy.is_locked("engine_location") and \
+            not self.policy.is_locked("server_url")
 
     def check_computer(self) -> None:
         asyncio.ensure_future(self._check_computer())
@@ -206,25 +220,52 @@ class FirstRunWizard(QWizard):
         page.found.setText(describe_hardware(self.hardware) if self.hardware is not None
                            else tr("Looking at your computer…"))
         page.check_result.setText(tr("Checking…"))
+        self.check_started = time.monotonic()
+        self.check_timer.start()
         try:
-            report = await check_my_computer(self.bridge, self.paths, self.preset)
+            report = await check_my_computer(self.bridge, self.paths, self.preset,
+                                             self._on_check_step)
         except EngineError as error:
             page.check_result.setText("")
             self.notices.engine_error(error)
             return
         finally:
             self.checking = False
+            self.check_timer.stop()
+            self.check_step = None
         page.check_result.setText(report.user_text())
         page.check_result_shown.emit()
         if not report.ok:
             self.notices.warning(report.user_text(), report.verdict())
+
+    def _on_check_step(self, step: int, steps: int, name: str) -> None:
+        self.check_step = (step, steps, name, time.monotonic())
+        self._say_check_step()
+
+    def _say_check_step(self) -> None:
+        """"Checking 4 of 7: loading the demo model and writing a short answer… 12 s": the
+        seconds count the whole check, so the line moves while a long step runs."""
+        if self.check_step is not None and self.checking:
+            step, steps, name, _since = self.check_step
+            self.hardware_page.check_result.setText(step_text(
+                step, steps, name, time.monotonic() - self.check_started))
 
     def _show_recipe(self, result: ModelCheck | None) -> None:
         if result is None:
             self.model_page.recipe.setText("")
             return
         self.model_page.recipe.setText(particles(tr("Rotary will use {recipe}.").format(
-            recipe=preset_words(result.preset))))
+            recipe=self._recipe_words(result))))
+
+    def _recipe_words(self, result: ModelCheck) -> str:
+        """The setting by name; fitted to a card smaller than any setting's, it says so, as
+        the check's verdict beside it does (it said the 8 GB setting after fitting to 2 GB)."""
+        words = preset_words(result.preset)
+        gpus = self.hardware.gpus if self.hardware is not None else ()
+        if getattr(result, "fitted", "") and gpus:
+            words = tr("{setting}, fitted to the {vram} GB this card has").format(
+                setting=words, vram=f"{gpus[0].total_bytes / GB:.1f}")
+        return words
 
     def _server_instead(self) -> None:
         """"My office has a model server": setup ends, and Settings open on the server."""
@@ -256,25 +297,41 @@ class FirstRunWizard(QWizard):
             self.done_page.summary.setText(
                 particles(tr("Rotary will use {name} with {recipe}. You can change this later "
                              "in Settings.").format(name=name,
-                                                    recipe=preset_words(result.preset))))
+                                                    recipe=self._recipe_words(result))))
 
     def fit_page(self) -> None:
-        """As tall as the page's wrapped text needs, at most the screen. QWizard sizes itself
-        by the pages' unwrapped minimum: the model page's box and notes were squeezed and
-        the fit was cut mid-sentence ("expect roughly 364–1805 words per")."""
+        """As tall as the page's wrapped text needs, within the main window where it fits
+        there, else within the screen. QWizard sizes itself by the pages' unwrapped minimum:
+        the model page's box and notes were squeezed and the fit was cut mid-sentence
+        ("expect roughly 364–1805 words per"); then, at 1280×800, a chosen model made it
+        grow past the bottom of the main window. It grows wider before it grows past it."""
         page, screen = self.currentPage(), self.screen()
         layout = page.layout() if page is not None else None
         if page is None or layout is None or screen is None:
             return
-        short = layout.totalHeightForWidth(page.width()) - page.height()
-        if short <= 0:
+        if layout.totalHeightForWidth(page.width()) <= page.height():
             return
-        room = screen.availableGeometry()
         frame = max(self.frameGeometry().height() - self.height(), 30)
-        height = min(self.height() + short, room.height() - frame - 8)
-        self.resize(self.width(), height)
+        rooms = [self._window_room(screen.availableGeometry()), screen.availableGeometry()]
+        for room in (r for r in rooms if r is not None):
+            width = max(self.width(), min(room.width() - 16, WIDE_WIZARD))
+            page_width = page.width() + width - self.width()
+            height = self.height() + layout.totalHeightForWidth(page_width) - page.height()
+            if height + frame <= room.height() - 8 or room == rooms[-1]:
+                break
+        height = min(height, room.height() - frame - 8)
+        self.resize(width, height)
+        left = room.left() + max(0, (room.width() - width) // 2)
         top = max(room.top(), min(self.frameGeometry().top(), room.bottom() - height - frame))
-        self.move(self.frameGeometry().left(), top)
+        self.move(left, top)
+
+    def _window_room(self, screen_room: QRect) -> QRect | None:
+        """The main window's frame, where it is shown on this screen."""
+        parent = self.parentWidget()
+        if parent is None or not parent.isVisible():
+            return None
+        room = parent.window().frameGeometry().intersected(screen_room)
+        return room if room.height() > 200 else None
 
     def _emit_completed(self) -> None:
         result = self.chooser.result

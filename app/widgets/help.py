@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engine.api import ModelLoaded
@@ -77,10 +77,30 @@ def log_folder(fallback: Path) -> Path:
     return Path(path).parent if path else fallback.parent
 
 
-def open_log_folder(fallback: Path) -> bool:
+def open_log_folder(fallback: Path, parent: QWidget | None = None) -> QMessageBox | None:
+    """Open the log folder in the file manager; where none is registered (openUrl says
+    False: nothing visible happened), say where it is and offer to copy the path."""
     folder = log_folder(fallback)
     folder.mkdir(parents=True, exist_ok=True)
-    return QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+    if QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))):
+        return None
+    return show_log_path(parent, folder)
+
+
+def show_log_path(parent: QWidget | None, folder: Path) -> QMessageBox:
+    box = QMessageBox(QMessageBox.Icon.Information, tr("The log folder"),
+                      tr("Rotary could not open a file manager on this computer. The log "
+                         "folder is:") + f"\n\n{folder}", QMessageBox.StandardButton.Close,
+                      parent)
+    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    copy = box.addButton(tr("Copy the path"), QMessageBox.ButtonRole.ActionRole)
+    copy.setAccessibleName(tr("Copy the log folder's path"))
+    # An action button would close the box: the path is copied and the box stays.
+    copy.clicked.disconnect()
+    copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(str(folder)))
+    box.setAccessibleName(tr("The log folder"))
+    box.open()
+    return box
 
 
 def show_text(parent: QWidget, title: str, text: str) -> QMessageBox:

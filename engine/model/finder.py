@@ -17,11 +17,12 @@ Hand-written rather than a library: a walk with these limits is a few lines of o
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -29,6 +30,7 @@ import platformdirs
 
 GGUF_MAGIC = b"GGUF"
 SPLIT_PART = re.compile(r"^(?P<base>.+)-(?P<no>\d{5})-of-(?P<count>\d{5})\.gguf$", re.IGNORECASE)
+FINGERPRINT_BYTES = 1 << 20     # read at each end of same-sized files to tell copies apart
 OLLAMA_MODEL_LAYER = "application/vnd.ollama.image.model"
 OLLAMA_DEFAULT_HOST = "registry.ollama.ai"
 SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages", "blobs"})
@@ -65,6 +67,7 @@ class FoundModel:
     size: int                     # bytes, all parts together
     parts: int = 1
     complete: bool = True         # every part of a split model is there
+    also: tuple[str, ...] = ()    # other sources holding the same file (a copy or a link)
 
 
 def _env_path(name: str) -> Path | None:
@@ -247,8 +250,8 @@ def ollama_models(root: Path, limits: Limits = DEFAULT_LIMITS) -> list[FoundMode
             names.setdefault(blob, []).append(_ollama_name(manifest.relative_to(manifests.path)))
     found = []
     for blob, tags in names.items():
-        if is_gguf(blob):
-            chosen = sorted(tags, key=lambda tag: (tag.endswith(":latest"), tag))[0]
+        if is_gguf(blob):        # a tag of its own ("gemma3:4b") before "latest" ("gemma3")
+            chosen = sorted(tags, key=lambda tag: (":" not in tag.rsplit("/", 1)[-1], tag))[0]
             found.append(FoundModel(str(blob), chosen, OLLAMA, _size(blob)))
     return found
 
@@ -274,12 +277,15 @@ def _model_blob(root: Path, manifest: Path) -> Path | None:
 
 
 def _ollama_name(relative: Path) -> str:
+    """As ``ollama list`` users type it: ``gemma3:4b``, and ``gemma3`` for the ``latest`` tag
+    (Ollama's default, never typed)."""
     host, *middle, model, tag = relative.parts
     namespace = "/".join(middle)
+    name = model if tag == "latest" else f"{model}:{tag}"
     if host == OLLAMA_DEFAULT_HOST and namespace == "library":
-        return f"{model}:{tag}"
+        return name
     prefix = namespace if host == OLLAMA_DEFAULT_HOST else f"{host}/{namespace}"
-    return f"{prefix}/{model}:{tag}"
+    return f"{prefix}/{name}"
 
 
 # ---- everything together ------------------------------------------------------------------
@@ -287,7 +293,8 @@ def _ollama_name(relative: Path) -> str:
 def find_models(places: Iterable[Place], ollama: Iterable[Path] = (),
                 limits: Limits = DEFAULT_LIMITS) -> list[FoundModel]:
     """Every model in ``places`` and the Ollama folders, each once (by its real path, the
-    first place that has it naming it); in the order found."""
+    first place that has it naming it; a copy of the same file elsewhere joins it, named as
+    Ollama names it: ``merge_copies``); in the order found."""
     found: dict[str, FoundModel] = {}
 
     def add(model: FoundModel | None) -> None:
@@ -302,7 +309,50 @@ def find_models(places: Iterable[Place], ollama: Iterable[Path] = (),
             if not is_projector(path):
                 name = _hugging_face_name(path) if place.source == HUGGINGFACE else ""
                 add(_model_of(path, place.source, name))
-    return list(found.values())
+    return merge_copies(list(found.values()))
+
+
+# ---- the same file in two apps' folders -------------------------------------------------------
+
+def _fingerprint(model: FoundModel) -> bytes | None:
+    """Its size and first and last MiB: two copies of one download agree, two different
+    models of the same size do not (the header names its tensors and metadata; the data
+    differs at the end). Two reads, never the whole file (tens of GB)."""
+    try:
+        with open(model.path, "rb") as file:
+            head = file.read(FINGERPRINT_BYTES)
+            file.seek(max(0, model.size - FINGERPRINT_BYTES))
+            tail = file.read(FINGERPRINT_BYTES)
+    except OSError:
+        return None
+    return hashlib.sha256(model.size.to_bytes(8, "little") + head + tail).digest()
+
+
+def merge_copies(models: list[FoundModel]) -> list[FoundModel]:
+    """One entry for a file that LM Studio and Ollama (or any two places) both hold, as a copy
+    or a hard link: named as Ollama names it where Ollama has it, with the other places in
+    ``also``; in the order found. Only files of the same size are read (their fingerprint)."""
+    sizes: dict[int, int] = {}
+    for model in models:
+        if model.parts == 1 and model.size:
+            sizes[model.size] = sizes.get(model.size, 0) + 1
+    groups: dict[bytes, list[FoundModel]] = {}
+    order: list[bytes | FoundModel] = []
+    for model in models:
+        key = _fingerprint(model) if sizes.get(model.size, 0) > 1 and model.parts == 1 else None
+        if key is None:
+            order.append(model)
+            continue
+        if key not in groups:
+            order.append(key)
+        groups.setdefault(key, []).append(model)
+    return [_one_of(groups[item]) if isinstance(item, bytes) else item for item in order]
+
+
+def _one_of(copies: list[FoundModel]) -> FoundModel:
+    named = next((model for model in copies if model.source == OLLAMA), copies[0])
+    also = tuple(dict.fromkeys(m.source for m in copies if m.source != named.source))
+    return replace(named, also=also)
 
 
 def find_models_here(organisation: Iterable[str | os.PathLike] = (), home: Path | None = None,

@@ -31,6 +31,7 @@ now.\\n</think>.\\n\\n"), and the answer follows.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -39,6 +40,12 @@ from engine.errors import MessageTooLongError
 from engine.messages import msg
 from engine.plan.speed import WORDS_PER_TOKEN
 
+# Chinese and Japanese write no spaces between words: each ideograph or kana counts as one
+# word (as word processors count East Asian text); Korean spaces its words and is counted
+# by its spaces, like English. Their punctuation (。，、) separates, as a space does.
+_EAST_ASIAN = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
+_EAST_ASIAN_MARKS = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff20"    # 。，、「」： as spaces
+_WORD = re.compile(f"[{_EAST_ASIAN}]|[^\\s{_EAST_ASIAN}{_EAST_ASIAN_MARKS}]+")
 ANSWER_SHARE = 4        # the answer's room: at most a quarter of the context
 THINKING_SHARE = 4      # a thinking model keeps a quarter of the context to think in
 TARGET_SHARE = 1 / 2    # after a slide the prompt takes at most this share of its limit
@@ -96,7 +103,7 @@ def fit(messages: Sequence[ChatMessage], count: Count, room: Room) -> Window:
     alone = count(system + turns[-1:])
     if alone > room.limit:      # the newest message alone: it is read if it leaves any room
         if alone > room.n_ctx - MIN_ANSWER:
-            raise _too_long(alone, room)
+            raise _too_long(alone, room, turns[-1].content)
         return Window(system + turns[-1:], len(turns) - 1, alone)
     # The fewest left out that reach the target: prompts shrink as more are left out, so
     # a binary search needs log2(turns) renders, not one per turn.
@@ -167,16 +174,22 @@ def _from_user(turns: tuple[ChatMessage, ...]) -> tuple[ChatMessage, ...]:
     return turns[-1:]
 
 
-def _too_long(tokens: int, room: Room) -> MessageTooLongError:
+def count_words(text: str) -> int:
+    """The words in ``text`` as a person counts them: runs between spaces (``wc -w``), and
+    each Chinese or Japanese character (see _EAST_ASIAN)."""
+    return len(_WORD.findall(text))
+
+
+def _too_long(tokens: int, room: Room, text: str) -> MessageTooLongError:
+    """The message's own word count, and the room in words at this text's own rate (its
+    words per token), not a rate for English."""
+    words = count_words(text)
+    per_token = words / tokens if words and tokens else WORDS_PER_TOKEN
     return MessageTooLongError(
-        msg("runtime.message_too_long", words=_words(tokens),
-            room=_words(room.n_ctx - MIN_ANSWER)),
-        f"the newest message needs {tokens} prompt tokens; the context holds {room.n_ctx} "
-        f"and an answer needs at least {MIN_ANSWER}")
-
-
-def _words(tokens: int) -> int:
-    return max(10, int(round(tokens * WORDS_PER_TOKEN, -1)))
+        msg("runtime.message_too_long", words=words,
+            room=max(10, int(round((room.n_ctx - MIN_ANSWER) * per_token, -1)))),
+        f"the newest message ({words} words) needs {tokens} prompt tokens; the context holds "
+        f"{room.n_ctx} and an answer needs at least {MIN_ANSWER}")
 
 
 def thinking_budget(n_ctx: int, prompt_tokens: int, room: Room, closing_tokens: int) -> int:

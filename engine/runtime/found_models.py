@@ -100,6 +100,7 @@ def choice_to_dict(choice: ModelChoice, said: Callable[[Msg], str] = str) -> dic
     low, high = choice.expected_tps
     return {
         "name": choice.found.name, "path": choice.found.path, "source": choice.found.source,
+        "also": list(choice.found.also),
         "size_bytes": choice.found.size, "parts": choice.found.parts,
         "architecture": facts.architecture if facts else None,
         "experts": facts.n_expert if facts else None,

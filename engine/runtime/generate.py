@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from engine.api import ChatMessage, ContextReport, ResponseStats, Reuse, StepRecord, StopReason
 from engine.errors import AnswerLoopError, ContextFullError, GenerationError
@@ -44,6 +44,9 @@ BUILTIN_TEMPLATES = {
     "bailingmoe": "bailing", "bailingmoe2": "bailing2", "grok": "grok-2"}
 FALLBACK_TEMPLATE = "chatml"
 log = logging.getLogger("rotary.generate")
+# Told after each micro-batch of the prompt: (tokens read so far, tokens to read). The engine
+# turns it into PromptProgress events (engine/runtime/prompt_progress.py).
+OnPrompt = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -59,12 +62,13 @@ class RawStep:
 
 def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
                   stop: threading.Event, steer: list[int] | None = None,
-                  memory: ConversationMemory | None = None, entered: Reuse = Reuse.IN_PLACE,
-                  checkpoint_back: int = 1) -> Iterator[RawStep]:
+                  on_prompt: OnPrompt | None = None, memory: ConversationMemory | None = None,
+                  entered: Reuse = Reuse.IN_PLACE, checkpoint_back: int = 1) -> Iterator[RawStep]:
     """Read the prompt in batches, then sample one token at a time until told to stop.
 
     ``steer``: tokens the consumer puts there between two steps are read after the last
     sampled token, as if the model had written them (the thinking budget's closing words).
+    ``on_prompt``: told how much of the prompt is read, after each micro-batch.
     ``memory``: the conversation's kept state (engine/runtime/conversation_memory.py): what
     it reuses, and its checkpoint taken ``checkpoint_back`` tokens before the prompt's end,
     where the next prompt will leave this one."""
@@ -73,10 +77,11 @@ def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
     to_read = list(prompt[reused.tokens:])
     split = max(0, memory.checkpoint_at(prompt, checkpoint_back) - reused.tokens) \
         if memory is not None else len(to_read)
-    routing = _read_prompt(model, to_read[:split], stop)
+    read = _counted(on_prompt, len(to_read))
+    routing = _read_prompt(model, to_read[:split], stop, read)
     if memory is not None and not stop.is_set():
         memory.take_checkpoint()
-    routing = _read_prompt(model, to_read[split:], stop) or routing
+    routing = _read_prompt(model, to_read[split:], stop, read) or routing
     model.after_prompt()
     prompt_s = time.perf_counter() - started
     for _ in range(max_tokens):
@@ -99,12 +104,30 @@ def _reuse_in_place(model: NativeModel, prompt: Sequence[int]) -> Reused:
     return Reused(kept, Reuse.IN_PLACE if kept else Reuse.NONE)
 
 
-def _read_prompt(model: NativeModel, tokens: list[int], stop: threading.Event):
+def _counted(on_prompt: OnPrompt | None, total: int) -> Callable[[int], None] | None:
+    """``on_prompt`` told (read so far, ``total``) as batches of the prompt are read, over
+    however many ``_read_prompt`` calls read it; told (0, total) now, as reading begins."""
+    if on_prompt is None:
+        return None
+    done = [0]
+    on_prompt(0, total)
+
+    def read(batch: int) -> None:
+        done[0] += batch
+        on_prompt(done[0], total)
+    return read
+
+
+def _read_prompt(model: NativeModel, tokens: list[int], stop: threading.Event,
+                 read: Callable[[int], None] | None = None):
     routing = None
     for start in range(0, len(tokens), model.recipe.n_batch):
         if stop.is_set():
             return None
-        routing = _decode(model, tokens[start:start + model.recipe.n_batch])
+        batch = tokens[start:start + model.recipe.n_batch]
+        routing = _decode(model, batch)
+        if read is not None:
+            read(len(batch))
     return routing
 
 
@@ -256,10 +279,11 @@ class GenerationRun:
     def __init__(self, model: NativeModel, messages: Sequence[ChatMessage], max_tokens: int,
                  sampling: Sampling, stop: threading.Event, request_id: int,
                  think: bool | None = None, step: str = "chat", stop_loops: bool = True,
-                 memory: ConversationMemory | None = None,
+                 on_prompt: OnPrompt | None = None, memory: ConversationMemory | None = None,
                  conversation_id: int | None = None) -> None:
         self.model, self.stop, self.max_tokens, self.step = model, stop, max_tokens, step
-        self.stop_loops, self.memory, self.think = stop_loops, memory, think
+        self.stop_loops, self.on_prompt = stop_loops, on_prompt
+        self.memory, self.think = memory, think
         self.conversation_id, self.entered = conversation_id, Reuse.IN_PLACE
         if memory is not None:       # the context holds this conversation's state from now
             self.entered = memory.switch_to(conversation_id)
@@ -331,7 +355,8 @@ class GenerationRun:
         limit = self.model.n_ctx if self.format.can_think else self.max_tokens
         try:
             for step in generate_step(self.model, self.prompt, limit, self.stop, self._steer,
-                                      self.memory, self.entered, self._checkpoint_back()):
+                                      self.on_prompt, self.memory, self.entered,
+                                      self._checkpoint_back()):
                 if self.model.is_end_of_generation(step.token):
                     self.state.stop_reason = StopReason.EOS
                     break

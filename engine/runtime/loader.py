@@ -15,7 +15,7 @@ from engine.api import ChatRequest, LoadRequest, Placement
 from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
 from engine.runtime.conversation_memory import ConversationMemory, open_memory
-from engine.runtime.generate import GenerationRun
+from engine.runtime.generate import GenerationRun, OnPrompt
 from engine.runtime import backend_probe
 from engine.native.backends import selected
 from engine.runtime.bindings import llama_cpp_module
@@ -59,6 +59,7 @@ class LoadedModel:
     memory: ConversationMemory | None = None
 
     def start_chat(self, request: ChatRequest, stop: threading.Event,
+                   on_prompt: OnPrompt | None = None,
                    conversation: bool = False) -> GenerationRun:
         """``conversation``: the request is a turn of ``request.conversation_id``, whose
         state is kept (document steps and summaries use the context without keeping it)."""
@@ -74,7 +75,8 @@ class LoadedModel:
             cache.switch_conversation(request.conversation_id)
         return GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
                              request.request_id, think=request.think,
-                             stop_loops=request.stop_loops, memory=self.memory,
+                             stop_loops=request.stop_loops, on_prompt=on_prompt,
+                             memory=self.memory,
                              conversation_id=request.conversation_id if conversation else None)
 
     @functools.cached_property

@@ -24,6 +24,7 @@ from engine.errors import EngineError, EngineStateError, GenerationError, Readin
 from engine.messages import Msg, msg
 from engine.documents.model import SummaryModel
 from engine.runtime.conversation_state import forget_kept_state
+from engine.runtime.prompt_progress import PromptMeter
 from engine.runtime.requests import CancelToken, RequestQueue
 
 log = logging.getLogger("rotary.engine")
@@ -69,7 +70,9 @@ class LocalModel:
                            placement=self.loaded.placement)
 
     def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None:
-        run = self.loaded.start_chat(request, stop, conversation=True)
+        # How far a long prompt is read, a few times a second (engine/runtime/prompt_progress.py)
+        run = self.loaded.start_chat(request, stop, PromptMeter(
+            request.request_id, request.conversation_id, emit), conversation=True)
         for record in run.records():
             emit(record)
         self.loaded.finish_chat(run)

@@ -426,12 +426,13 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "Thought for {words:,} words, stopped to answer": (
         "{words:,}단어 동안 생각한 뒤 답하려고 멈춤",
         "思考了 {words:,} 个词，停下来作答"),
-    "This message is too long for the model's memory: about {words:,} words, where it can "
-    "take about {room:,}. Shorten it or send it in parts; your earlier messages are kept.": (
-        "이 메시지는 모델이 기억하기에 너무 깁니다: 약 {words:,}단어인데 약 {room:,}단어까지만 "
-        "받을 수 있습니다. 줄이거나 나누어 보내 주세요. 앞의 메시지는 그대로 남습니다.",
-        "这条消息对模型的记忆来说太长了：约 {words:,} 个词，而它最多能接收约 {room:,} 个词。"
-        "请缩短或分几次发送；之前的消息会保留。"),
+    "This message is too long for the model's memory: {words:,} words, where it can take "
+    "about {room:,}. Attach it as a document instead, or shorten it; your earlier messages "
+    "are kept.": (
+        "이 메시지는 모델이 기억하기에 너무 깁니다: {words:,}단어인데 약 {room:,}단어까지만 "
+        "받을 수 있습니다. 대신 문서로 첨부하거나 줄여 주세요. 앞의 메시지는 그대로 남습니다.",
+        "这条消息对模型的记忆来说太长了：共 {words:,} 个词，而它最多能接收约 {room:,} 个词。"
+        "请改为作为文档附加，或将其缩短；之前的消息会保留。"),
 
     # ---- engine/model: reading a model file ------------------------------------------------
     "The model file “{name}” could not be found. It may have been moved or deleted.": (

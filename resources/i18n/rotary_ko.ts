@@ -147,6 +147,26 @@
         <translation>답변 상태</translation>
     </message>
     <message>
+        <source>Not read by the model</source>
+        <translation>모델이 읽지 않음</translation>
+    </message>
+    <message>
+        <source>Attach as a document</source>
+        <translation>문서로 첨부</translation>
+    </message>
+    <message>
+        <source>Attach this message's text to the conversation as a document, so that questions can be asked about it</source>
+        <translation>이 메시지의 글을 대화에 문서로 첨부하여 그 내용에 대해 질문할 수 있게 합니다</translation>
+    </message>
+    <message>
+        <source>⚠ Not read: too long for the model's memory. Its text is attached as a document instead.</source>
+        <translation>⚠ 읽지 않음: 모델이 기억하기에 너무 깁니다. 대신 그 글을 문서로 첨부했습니다.</translation>
+    </message>
+    <message>
+        <source>⚠ Not read: too long for the model's memory.</source>
+        <translation>⚠ 읽지 않음: 모델이 기억하기에 너무 깁니다.</translation>
+    </message>
+    <message>
         <source>Copy</source>
         <translation>복사</translation>
     </message>
@@ -1059,6 +1079,10 @@
         <translation>Rotary는 {recipe}을(를) 사용합니다.</translation>
     </message>
     <message>
+        <source>{setting}, fitted to the {vram} GB this card has</source>
+        <translation>{setting}(이 그래픽 카드의 {vram} GB에 맞춤)</translation>
+    </message>
+    <message>
         <source>Small demo model</source>
         <translation>작은 데모 모델</translation>
     </message>
@@ -1341,6 +1365,38 @@
         <translation>Rotary가 이 컴퓨터에서 문제를 발견했습니다 ({names}). 자세한 내용을 복사해 IT 담당자에게 전달해 주세요.</translation>
     </message>
     <message>
+        <source>saving settings</source>
+        <translation>설정 저장</translation>
+    </message>
+    <message>
+        <source>saving conversations</source>
+        <translation>대화 저장</translation>
+    </message>
+    <message>
+        <source>writing the demo model</source>
+        <translation>데모 모델 만들기</translation>
+    </message>
+    <message>
+        <source>loading the demo model and writing a short answer</source>
+        <translation>데모 모델을 불러와 짧은 답변 쓰기</translation>
+    </message>
+    <message>
+        <source>checking the built-in accelerators</source>
+        <translation>내장 가속 기능 확인</translation>
+    </message>
+    <message>
+        <source>reading a scanned page</source>
+        <translation>스캔한 페이지 읽기</translation>
+    </message>
+    <message>
+        <source>checking that nothing used the network</source>
+        <translation>네트워크를 쓰지 않았는지 확인</translation>
+    </message>
+    <message>
+        <source>Checking {step} of {steps}: {what}… {seconds} s</source>
+        <translation>확인 중 {step}/{steps}: {what}… {seconds}초</translation>
+    </message>
+    <message>
         <source>The model file cannot be opened. Check that it is still there and that you may read it.</source>
         <translation>모델 파일을 열 수 없습니다. 파일이 아직 그 자리에 있는지, 읽을 권한이 있는지 확인해 주세요.</translation>
     </message>
@@ -1417,6 +1473,10 @@
         <translation>질문할 때 더 이상 이 문서에서 찾지 않습니다. 파일 자체는 삭제되지 않습니다.</translation>
     </message>
     <message>
+        <source>The text could not be saved as a document.</source>
+        <translation>글을 문서로 저장할 수 없습니다.</translation>
+    </message>
+    <message>
         <source>{name}: read.</source>
         <translation>{name}: 읽었습니다.</translation>
     </message>
@@ -1485,6 +1545,22 @@
         <translation>백엔드: {backend}.</translation>
     </message>
     <message>
+        <source>The log folder</source>
+        <translation>로그 폴더</translation>
+    </message>
+    <message>
+        <source>Rotary could not open a file manager on this computer. The log folder is:</source>
+        <translation>Rotary가 이 컴퓨터에서 파일 관리자를 열 수 없었습니다. 로그 폴더 위치:</translation>
+    </message>
+    <message>
+        <source>Copy the path</source>
+        <translation>경로 복사</translation>
+    </message>
+    <message>
+        <source>Copy the log folder's path</source>
+        <translation>로그 폴더 경로 복사</translation>
+    </message>
+    <message>
         <source>The model runs on the office server.</source>
         <translation>모델은 사무실 서버에서 실행됩니다.</translation>
     </message>
@@ -1543,6 +1619,10 @@
     <message>
         <source>from your organisation</source>
         <translation>소속 기관 제공</translation>
+    </message>
+    <message>
+        <source>{first} and {second}</source>
+        <translation>{first}, {second}</translation>
     </message>
     <message>
         <source>Design: {name}</source>
@@ -1615,6 +1695,22 @@
     <message>
         <source>Set by your organisation</source>
         <translation>소속 기관에서 설정함</translation>
+    </message>
+    <message>
+        <source>Reading your message… {percent}%</source>
+        <translation>메시지를 읽는 중… {percent}%</translation>
+    </message>
+    <message>
+        <source>Reading your message… {percent}% — almost done</source>
+        <translation>메시지를 읽는 중… {percent}% — 거의 끝났습니다</translation>
+    </message>
+    <message>
+        <source>Reading your message… {percent}% — about {seconds} s left</source>
+        <translation>메시지를 읽는 중… {percent}% — 약 {seconds}초 남음</translation>
+    </message>
+    <message>
+        <source>Reading your message… {percent}% — about {minutes} min left</source>
+        <translation>메시지를 읽는 중… {percent}% — 약 {minutes}분 남음</translation>
     </message>
 </context>
 <context>
@@ -2192,8 +2288,8 @@
         <translation>{words:,}단어 동안 생각한 뒤 답하려고 멈춤</translation>
     </message>
     <message>
-        <source>This message is too long for the model's memory: about {words:,} words, where it can take about {room:,}. Shorten it or send it in parts; your earlier messages are kept.</source>
-        <translation>이 메시지는 모델이 기억하기에 너무 깁니다: 약 {words:,}단어인데 약 {room:,}단어까지만 받을 수 있습니다. 줄이거나 나누어 보내 주세요. 앞의 메시지는 그대로 남습니다.</translation>
+        <source>This message is too long for the model's memory: {words:,} words, where it can take about {room:,}. Attach it as a document instead, or shorten it; your earlier messages are kept.</source>
+        <translation>이 메시지는 모델이 기억하기에 너무 깁니다: {words:,}단어인데 약 {room:,}단어까지만 받을 수 있습니다. 대신 문서로 첨부하거나 줄여 주세요. 앞의 메시지는 그대로 남습니다.</translation>
     </message>
     <message>
         <source>The model file's own: answer variety (temperature) {temperature}, top-p {top_p}, top-k {top_k}.</source>

@@ -147,6 +147,26 @@
         <translation>回答状态</translation>
     </message>
     <message>
+        <source>Not read by the model</source>
+        <translation>模型未阅读</translation>
+    </message>
+    <message>
+        <source>Attach as a document</source>
+        <translation>作为文档附加</translation>
+    </message>
+    <message>
+        <source>Attach this message's text to the conversation as a document, so that questions can be asked about it</source>
+        <translation>将这条消息的文字作为文档附加到对话中，以便就其内容提问</translation>
+    </message>
+    <message>
+        <source>⚠ Not read: too long for the model's memory. Its text is attached as a document instead.</source>
+        <translation>⚠ 未阅读：对模型的记忆来说太长了。其文字已改为作为文档附加。</translation>
+    </message>
+    <message>
+        <source>⚠ Not read: too long for the model's memory.</source>
+        <translation>⚠ 未阅读：对模型的记忆来说太长了。</translation>
+    </message>
+    <message>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -1059,6 +1079,10 @@
         <translation>Rotary 将使用{recipe}。</translation>
     </message>
     <message>
+        <source>{setting}, fitted to the {vram} GB this card has</source>
+        <translation>{setting}，并按这张显卡的 {vram} GB 调整</translation>
+    </message>
+    <message>
         <source>Small demo model</source>
         <translation>小型演示模型</translation>
     </message>
@@ -1341,6 +1365,38 @@
         <translation>Rotary 在这台电脑上发现了问题（{names}）。请复制详细信息并发给您的 IT 联系人。</translation>
     </message>
     <message>
+        <source>saving settings</source>
+        <translation>保存设置</translation>
+    </message>
+    <message>
+        <source>saving conversations</source>
+        <translation>保存对话</translation>
+    </message>
+    <message>
+        <source>writing the demo model</source>
+        <translation>生成演示模型</translation>
+    </message>
+    <message>
+        <source>loading the demo model and writing a short answer</source>
+        <translation>加载演示模型并写一个简短的回答</translation>
+    </message>
+    <message>
+        <source>checking the built-in accelerators</source>
+        <translation>检查内置加速功能</translation>
+    </message>
+    <message>
+        <source>reading a scanned page</source>
+        <translation>读取扫描的页面</translation>
+    </message>
+    <message>
+        <source>checking that nothing used the network</source>
+        <translation>确认没有使用网络</translation>
+    </message>
+    <message>
+        <source>Checking {step} of {steps}: {what}… {seconds} s</source>
+        <translation>正在检查第 {step} 项（共 {steps} 项）：{what}… {seconds} 秒</translation>
+    </message>
+    <message>
         <source>The model file cannot be opened. Check that it is still there and that you may read it.</source>
         <translation>无法打开模型文件。请确认文件仍在原处，并且您有读取权限。</translation>
     </message>
@@ -1417,6 +1473,10 @@
         <translation>提问时将不再搜索此文档。文件本身不会被删除。</translation>
     </message>
     <message>
+        <source>The text could not be saved as a document.</source>
+        <translation>无法将这段文字保存为文档。</translation>
+    </message>
+    <message>
         <source>{name}: read.</source>
         <translation>{name}：已读取。</translation>
     </message>
@@ -1485,6 +1545,22 @@
         <translation>后端：{backend}。</translation>
     </message>
     <message>
+        <source>The log folder</source>
+        <translation>日志文件夹</translation>
+    </message>
+    <message>
+        <source>Rotary could not open a file manager on this computer. The log folder is:</source>
+        <translation>Rotary 无法在这台电脑上打开文件管理器。日志文件夹位于：</translation>
+    </message>
+    <message>
+        <source>Copy the path</source>
+        <translation>复制路径</translation>
+    </message>
+    <message>
+        <source>Copy the log folder's path</source>
+        <translation>复制日志文件夹的路径</translation>
+    </message>
+    <message>
         <source>The model runs on the office server.</source>
         <translation>模型在办公室服务器上运行。</translation>
     </message>
@@ -1543,6 +1619,10 @@
     <message>
         <source>from your organisation</source>
         <translation>由您的单位提供</translation>
+    </message>
+    <message>
+        <source>{first} and {second}</source>
+        <translation>{first}和{second}</translation>
     </message>
     <message>
         <source>Design: {name}</source>
@@ -1615,6 +1695,22 @@
     <message>
         <source>Set by your organisation</source>
         <translation>由您的单位设置</translation>
+    </message>
+    <message>
+        <source>Reading your message… {percent}%</source>
+        <translation>正在阅读您的消息… {percent}%</translation>
+    </message>
+    <message>
+        <source>Reading your message… {percent}% — almost done</source>
+        <translation>正在阅读您的消息… {percent}% — 快完成了</translation>
+    </message>
+    <message>
+        <source>Reading your message… {percent}% — about {seconds} s left</source>
+        <translation>正在阅读您的消息… {percent}% — 大约还剩 {seconds} 秒</translation>
+    </message>
+    <message>
+        <source>Reading your message… {percent}% — about {minutes} min left</source>
+        <translation>正在阅读您的消息… {percent}% — 大约还剩 {minutes} 分钟</translation>
     </message>
 </context>
 <context>
@@ -2192,8 +2288,8 @@
         <translation>思考了 {words:,} 个词，停下来作答</translation>
     </message>
     <message>
-        <source>This message is too long for the model's memory: about {words:,} words, where it can take about {room:,}. Shorten it or send it in parts; your earlier messages are kept.</source>
-        <translation>这条消息对模型的记忆来说太长了：约 {words:,} 个词，而它最多能接收约 {room:,} 个词。请缩短或分几次发送；之前的消息会保留。</translation>
+        <source>This message is too long for the model's memory: {words:,} words, where it can take about {room:,}. Attach it as a document instead, or shorten it; your earlier messages are kept.</source>
+        <translation>这条消息对模型的记忆来说太长了：共 {words:,} 个词，而它最多能接收约 {room:,} 个词。请改为作为文档附加，或将其缩短；之前的消息会保留。</translation>
     </message>
     <message>
         <source>The model file's own: answer variety (temperature) {temperature}, top-p {top_p}, top-k {top_k}.</source>

@@ -942,4 +942,77 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     'The model runs on this computer.': (
         '모델은 이 컴퓨터에서 실행됩니다.',
         '模型在这台电脑上运行。'),
+    # ---- issue 47: waits that say how long, a refused message marked, small fixes ----
+    'Reading your message… {percent}%': (
+        '메시지를 읽는 중… {percent}%',
+        '正在阅读您的消息… {percent}%'),
+    'Reading your message… {percent}% — almost done': (
+        '메시지를 읽는 중… {percent}% — 거의 끝났습니다',
+        '正在阅读您的消息… {percent}% — 快完成了'),
+    'Reading your message… {percent}% — about {seconds} s left': (
+        '메시지를 읽는 중… {percent}% — 약 {seconds}초 남음',
+        '正在阅读您的消息… {percent}% — 大约还剩 {seconds} 秒'),
+    'Reading your message… {percent}% — about {minutes} min left': (
+        '메시지를 읽는 중… {percent}% — 약 {minutes}분 남음',
+        '正在阅读您的消息… {percent}% — 大约还剩 {minutes} 分钟'),
+    'Checking {step} of {steps}: {what}… {seconds} s': (
+        '확인 중 {step}/{steps}: {what}… {seconds}초',
+        '正在检查第 {step} 项（共 {steps} 项）：{what}… {seconds} 秒'),
+    'saving settings': (
+        '설정 저장',
+        '保存设置'),
+    'saving conversations': (
+        '대화 저장',
+        '保存对话'),
+    'writing the demo model': (
+        '데모 모델 만들기',
+        '生成演示模型'),
+    'loading the demo model and writing a short answer': (
+        '데모 모델을 불러와 짧은 답변 쓰기',
+        '加载演示模型并写一个简短的回答'),
+    'checking the built-in accelerators': (
+        '내장 가속 기능 확인',
+        '检查内置加速功能'),
+    'reading a scanned page': (
+        '스캔한 페이지 읽기',
+        '读取扫描的页面'),
+    'checking that nothing used the network': (
+        '네트워크를 쓰지 않았는지 확인',
+        '确认没有使用网络'),
+    'Attach as a document': (
+        '문서로 첨부',
+        '作为文档附加'),
+    "Attach this message's text to the conversation as a document, so that questions can be asked about it": (
+        '이 메시지의 글을 대화에 문서로 첨부하여 그 내용에 대해 질문할 수 있게 합니다',
+        '将这条消息的文字作为文档附加到对话中，以便就其内容提问'),
+    'Not read by the model': (
+        '모델이 읽지 않음',
+        '模型未阅读'),
+    "⚠ Not read: too long for the model's memory.": (
+        '⚠ 읽지 않음: 모델이 기억하기에 너무 깁니다.',
+        '⚠ 未阅读：对模型的记忆来说太长了。'),
+    "⚠ Not read: too long for the model's memory. Its text is attached as a document instead.": (
+        '⚠ 읽지 않음: 모델이 기억하기에 너무 깁니다. 대신 그 글을 문서로 첨부했습니다.',
+        '⚠ 未阅读：对模型的记忆来说太长了。其文字已改为作为文档附加。'),
+    'The text could not be saved as a document.': (
+        '글을 문서로 저장할 수 없습니다.',
+        '无法将这段文字保存为文档。'),
+    '{setting}, fitted to the {vram} GB this card has': (
+        '{setting}(이 그래픽 카드의 {vram} GB에 맞춤)',
+        '{setting}，并按这张显卡的 {vram} GB 调整'),
+    'The log folder': (
+        '로그 폴더',
+        '日志文件夹'),
+    'Rotary could not open a file manager on this computer. The log folder is:': (
+        'Rotary가 이 컴퓨터에서 파일 관리자를 열 수 없었습니다. 로그 폴더 위치:',
+        'Rotary 无法在这台电脑上打开文件管理器。日志文件夹位于：'),
+    'Copy the path': (
+        '경로 복사',
+        '复制路径'),
+    "Copy the log folder's path": (
+        '로그 폴더 경로 복사',
+        '复制日志文件夹的路径'),
+    '{first} and {second}': (
+        '{first}, {second}',
+        '{first}和{second}'),
 }

@@ -23,6 +23,7 @@ from engine.plan import PlanSummary
 from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading
 from engine.recipe import MemoryEstimate, Recipe
 from engine.runtime.planning import PlannedModel
+from engine.runtime.prompt_progress import PromptMeter
 from engine.runtime.requests import CancelToken
 from engine.runtime.service import EngineService
 
@@ -62,6 +63,10 @@ class FakeScript:
     record_routing: bool = True
     answers: list[tuple[str, ...]] = field(default_factory=list)   # per chat, optional
     first_token_delay: float = 0.0              # "reading the prompt" (stop still works)
+    # Tokens "read" evenly over first_token_delay, reported through the engine's own meter
+    # (engine/runtime/prompt_progress.py) at most every prompt_report_s; 0: no reports.
+    prompt_tokens: int = 0
+    prompt_report_s: float = 0.25
     chat_template: str | None = CHAT_TEMPLATE   # None: the model looks like a base model
     # Documents and questions run the engine's own code (reading, index, passages, citation
     # checks) against this model (tests/scripted_model.py), unless a test sets ``documents``.
@@ -113,7 +118,13 @@ class ScriptedModel:
         self.models.requests.append(request)
         answer = self.script.answers.pop(0) if self.script.answers else self.script.answer
         start, text, reason = time.perf_counter(), "", StopReason.EOS
-        while time.perf_counter() - start < self.script.first_token_delay and not stop.is_set():
+        meter = PromptMeter(request.request_id, request.conversation_id, emit,
+                            self.script.prompt_report_s)
+        total = self.script.prompt_tokens
+        while (spent := time.perf_counter() - start) < self.script.first_token_delay \
+                and not stop.is_set():
+            if total:
+                meter(int(total * spent / self.script.first_token_delay), total)
             time.sleep(0.002)
         start = time.perf_counter()
         for index, piece in enumerate(answer, start=1):

@@ -17,7 +17,8 @@ from tests.app import fakes
 
 def _gguf(path, size=64):
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(b"GGUF" + b"\0" * size)
+    # Each file its own bytes: identical files are one model found in two places.
+    path.write_bytes(b"GGUF" + path.name.encode()[:size].ljust(size, b"\0"))
     return path
 
 

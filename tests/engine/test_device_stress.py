@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 from tests.engine.test_vulkan_device_path import (ROOT, child_env, device_model,  # noqa: F401
                                                   vulkan_folder)
 
-EXAMPLES = int(os.environ.get("ROTARY_STRESS_EXAMPLES", "4"))
+EXAMPLES = int(os.environ.get("ROTARY_STRESS_EXAMPLES", "2"))
 # Words read per sequence at most (turns beyond are dropped): lavapipe reads ~30-60 prompt
 # tokens/s with slots, and a return to a conversation reads its history again.
 WORD_BUDGET = int(os.environ.get("ROTARY_STRESS_WORDS", "360"))

@@ -75,6 +75,9 @@ def write_hugging_face(hub: pathlib.Path, repo: str, shape: str, file_name: str)
     """``models--org--repo/snapshots/<rev>/file`` linked to ``blobs/<hash>``, as the hub does."""
     folder = hub / f"models--{repo.replace('/', '--')}"
     blob = _shape_as(shape, folder / "blobs" / ("b" * 40))
+    with open(blob, "r+b") as file:     # a download of its own, not a copy of Ollama's blob
+        file.seek(-1, os.SEEK_END)      # of the same shape (copies are listed once)
+        file.write(b"\x01")
     link = folder / "snapshots" / ("a" * 40) / file_name
     link.parent.mkdir(parents=True, exist_ok=True)
     link.symlink_to(os.path.relpath(blob, link.parent))
