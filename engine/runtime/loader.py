@@ -14,6 +14,7 @@ import numpy as np
 from engine.api import ChatRequest, LoadRequest, Placement
 from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
+from engine.runtime.conversation_memory import ConversationMemory, open_memory
 from engine.runtime.generate import GenerationRun, OnPrompt
 from engine.runtime import backend_probe
 from engine.native.backends import selected
@@ -53,9 +54,15 @@ class LoadedModel:
     summary: Msg                     # where it runs (what it placed), and any note
     placement: Placement | None = None
     last_routing: list = field(default_factory=list)
+    # Each conversation's model state (engine/runtime/conversation_memory.py); None: the
+    # context's prefix is reused in place only.
+    memory: ConversationMemory | None = None
 
     def start_chat(self, request: ChatRequest, stop: threading.Event,
-                   on_prompt: OnPrompt | None = None) -> GenerationRun:
+                   on_prompt: OnPrompt | None = None,
+                   conversation: bool = False) -> GenerationRun:
+        """``conversation``: the request is a turn of ``request.conversation_id``, whose
+        state is kept (document steps and summaries use the context without keeping it)."""
         if self.recorder is not None:
             self.recorder.enabled = request.record_routing
         sampling = Sampling(temperature=request.temperature, top_p=request.top_p, seed=request.seed)
@@ -68,7 +75,9 @@ class LoadedModel:
             cache.switch_conversation(request.conversation_id)
         return GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
                              request.request_id, think=request.think,
-                             stop_loops=request.stop_loops, on_prompt=on_prompt)
+                             stop_loops=request.stop_loops, on_prompt=on_prompt,
+                             memory=self.memory,
+                             conversation_id=request.conversation_id if conversation else None)
 
     @functools.cached_property
     def sampling_defaults(self) -> SamplingDefaults:
@@ -93,8 +102,16 @@ class LoadedModel:
         predictor = RouterPredictor.from_gguf(self.facts)
         return np.stack([predictor.predict_token(step.hidden) for step in steps])
 
+    def forget_conversation(self, conversation_id: int) -> None:
+        if self.memory is not None:
+            self.memory.forget(conversation_id)
+
     def close(self) -> None:
-        self.native.close()
+        try:
+            if self.memory is not None:
+                self.memory.close()      # the conversation held goes to disk first
+        finally:
+            self.native.close()
 
 
 def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallback,
@@ -119,8 +136,9 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     summary = placement.message or msg("runtime.ready")   # what llama.cpp placed, never the plan
     if native.slot_cache_note:   # planned slots that this build or this card could not give
         summary = msg("runtime.summary_with_note", summary=summary, note=native.slot_cache_note)
+    memory = open_memory(native, request.state_dir, hardware.ram_available_bytes)
     progress(1.0, msg("runtime.ready"))
-    return LoadedModel(facts, recipe, native, recorder, summary, placement)
+    return LoadedModel(facts, recipe, native, recorder, summary, placement, memory=memory)
 
 
 def measure_placement(native: NativeModel, hardware) -> Placement:

@@ -89,6 +89,7 @@ class ScriptedModels:
         self.documents: Callable[[DocumentRequest, CancelToken], None] | None = None
         self.listener = None        # the service's emit, for ``documents`` (set when it runs)
         self.service: EngineService | None = None
+        self.forgotten: list[int] = []   # conversations the engine was told to forget
 
     def __call__(self, request: LoadRequest, emit) -> "ScriptedModel":
         self.requests.append(request)
@@ -156,6 +157,12 @@ class ScriptedModel:
     def documents_model(self):
         """Chat questions with documents: the engine's own code asks this model."""
         return self.script.document_model
+
+    def forget_conversation(self, conversation_id: int) -> None:
+        self.models.forgotten.append(conversation_id)
+
+    def idle_work(self) -> None:
+        return None
 
     def close(self) -> None:
         pass
