@@ -192,7 +192,8 @@ CATALOGUE: dict[str, str] = {
     "runtime.conversation_too_long": "This conversation is too long for the model's memory. "
                                      "Start a new chat or shorten the text.",
     "runtime.answer_loops": "The model started repeating the same words over and over, so "
-                            "Rotary stopped it. Try Write again, or another model in Settings.",
+                            "Rotary stopped it and kept them once. Try Write again, or another "
+                            "model in Settings.",
     "runtime.document_step_loops": "The model started repeating the same words over and over "
                                    "while reading this document, so Rotary stopped and kept no "
                                    "summary. Try again, or another model in Settings.",

@@ -384,11 +384,12 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "text.": (
         "이 대화는 모델이 기억하기에 너무 깁니다. 새 대화를 시작하거나 글을 줄여 주세요.",
         "这段对话对模型的记忆来说太长了。请新建对话或缩短文字。"),
-    "The model started repeating the same words over and over, so Rotary stopped it. Try "
-    "Write again, or another model in Settings.": (
-        "모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈췄습니다. 다시 쓰기를 누르거나 "
-        "설정에서 다른 모델을 골라 보세요.",
-        "模型开始一遍又一遍地重复同样的话，Rotary 已将其停止。请点“重新撰写”，或在设置中换一个模型。"),
+    "The model started repeating the same words over and over, so Rotary stopped it and kept "
+    "them once. Try Write again, or another model in Settings.": (
+        "모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈추고 그 말은 한 번만 남겼습니다. "
+        "다시 쓰기를 누르거나 설정에서 다른 모델을 골라 보세요.",
+        "模型开始一遍又一遍地重复同样的话，Rotary 已将其停止，重复的内容只保留一次。请点“重新撰写”，"
+        "或在设置中换一个模型。"),
     "The model started repeating the same words over and over while reading this document, "
     "so Rotary stopped and kept no summary. Try again, or another model in Settings.": (
         "문서를 읽는 동안 모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈췄고 요약은 "

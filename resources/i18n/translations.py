@@ -34,6 +34,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Waiting for the previous answer to end…": ("앞의 답변이 끝나기를 기다리는 중…",
                                                 "正在等待上一个回答结束…"),
     "You": ("나", "您"),
+    "The model began repeating itself, so Rotary stopped it; the repeats are left out.": (
+        "모델이 같은 말을 되풀이하기 시작해서 Rotary가 멈췄습니다. 되풀이한 부분은 뺐습니다.",
+        "模型开始重复自己的话，Rotary 已将其停止；重复的部分已略去。"),
     "Assistant": ("도우미", "助手"),
     "Answer status": ("답변 상태", "回答状态"),
     "Copy": ("복사", "复制"),
