@@ -309,12 +309,15 @@ CATALOGUE: dict[str, str] = {
     "plan.wont_fit_memory": "This will not fit: the model needs about {need} GB of memory, but "
                             "this computer has {have} GB.",
     "plan.usage_memory_only": "About {ram} in memory (the graphics card is not used); expect "
-                              "roughly {words} words per second.",
+                              "{speed}.",
     "plan.usage_card_driver_and_memory": "About {vram} on the graphics card (and {driver} "
                                          "its driver keeps) and {ram} in memory; expect "
-                                         "roughly {words} words per second.",
+                                         "{speed}.",
     "plan.usage_card_and_memory": "About {vram} on the graphics card and {ram} in memory; "
-                                  "expect roughly {words} words per second.",
+                                  "expect {speed}.",
+    "plan.speed_words": "roughly {words} words per second",
+    "plan.speed_one_word": "roughly 1 word per second",
+    "plan.speed_under_a_word": "less than 1 word per second",
     "plan.context_pages": "It keeps about {pages:,} pages of a conversation in mind; older "
                           "parts of a longer one are set aside.",
     "plan.context_under_a_page": "It keeps less than a page of a conversation in mind; older "

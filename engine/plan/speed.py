@@ -131,22 +131,32 @@ def _red_text(recipe: Recipe, hw: HardwareInfo) -> Msg | None:
     return None
 
 
-def _usage_text(recipe: Recipe, speed: tuple[float, float]) -> Msg:
+def speed_words(speed: tuple[float, float]) -> Msg:
+    """"roughly 3–5 words per second", "roughly 1 word per second", "less than 1 word per
+    second" (a software graphics device writes about one word a second)."""
     low, high = (round(v * WORDS_PER_TOKEN) for v in speed)
-    words = f"{low}–{high}" if high > low else f"{max(low, 1)}"
+    if high < 1:
+        return msg("plan.speed_under_a_word")
+    if high > max(low, 1):
+        return msg("plan.speed_words", words=f"{max(low, 1)}–{high}")
+    return msg("plan.speed_one_word") if high == 1 else msg("plan.speed_words", words=f"{high}")
+
+
+def _usage_text(recipe: Recipe, speed: tuple[float, float]) -> Msg:
+    words = speed_words(speed)
     # gb_text's rule (GiB, whole numbers from 10), in MB below 0.1 (a tiny model said "0.0")
     ram = size(recipe.ram.total_bytes - recipe.ram.headroom_bytes, GIB, whole_from=10)
     if not recipe.vram.total_bytes:
-        return msg("plan.usage_memory_only", ram=ram, words=words)
+        return msg("plan.usage_memory_only", ram=ram, speed=words)
     # The driver's own share (its context, kernels) is said apart: the model's share is what
     # the side panel measures from llama.cpp's buffers once it is loaded.
     driver = CUDA_RUNTIME_BYTES if recipe.vram.compute_bytes >= CUDA_RUNTIME_BYTES else 0
     vram = size(recipe.vram.total_bytes - recipe.vram.headroom_bytes - driver, GIB,
                 whole_from=10)
     if driver:
-        return msg("plan.usage_card_driver_and_memory", vram=vram, ram=ram, words=words,
+        return msg("plan.usage_card_driver_and_memory", vram=vram, ram=ram, speed=words,
                    driver=size(driver, GIB))
-    return msg("plan.usage_card_and_memory", vram=vram, ram=ram, words=words)
+    return msg("plan.usage_card_and_memory", vram=vram, ram=ram, speed=words)
 
 
 def _warnings(recipe: Recipe, hw: HardwareInfo, speed: tuple[float, float]) -> list[Msg]:

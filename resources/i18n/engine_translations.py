@@ -593,16 +593,15 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         "들어가지 않습니다. 모델에 메모리가 약 {need}GB 필요하지만 이 컴퓨터에는 {have}GB가 "
         "있습니다.",
         "放不下：模型大约需要 {need} GB 内存，但这台电脑只有 {have} GB。"),
-    "About {ram} in memory (the graphics card is not used); expect roughly {words} words "
-    "per second.": (
-        "메모리 약 {ram}를 사용합니다 (그래픽 카드는 쓰지 않음). 초당 약 {words}단어를 "
-        "예상하세요.",
-        "约占用 {ram} 内存（不使用显卡）；预计每秒大约 {words} 个词。"),
-    "About {vram} on the graphics card and {ram} in memory; expect roughly {words} words "
-    "per second.": (
-        "그래픽 카드에 약 {vram}, 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 "
-        "예상하세요.",
-        "显卡上约 {vram}，内存中约 {ram}；预计每秒大约 {words} 个词。"),
+    "About {ram} in memory (the graphics card is not used); expect {speed}.": (
+        "메모리 약 {ram}를 사용합니다 (그래픽 카드는 쓰지 않음). {speed}을(를) 예상하세요.",
+        "约占用 {ram} 内存（不使用显卡）；预计{speed}。"),
+    "About {vram} on the graphics card and {ram} in memory; expect {speed}.": (
+        "그래픽 카드에 약 {vram}, 메모리에 {ram}를 사용합니다. {speed}을(를) 예상하세요.",
+        "显卡上约 {vram}，内存中约 {ram}；预计{speed}。"),
+    "roughly {words} words per second": ("초당 약 {words}단어", "每秒大约 {words} 个词"),
+    "roughly 1 word per second": ("초당 약 1단어", "每秒大约 1 个词"),
+    "less than 1 word per second": ("초당 1단어 미만", "每秒不到 1 个词"),
     "Other programs are using memory this model needs; close some first.": (
         "다른 프로그램이 이 모델에 필요한 메모리를 쓰고 있습니다. 먼저 몇 개를 닫아 주세요.",
         "其他程序正在使用此模型需要的内存；请先关闭一些程序。"),
@@ -781,7 +780,7 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "The model runs on the processor; no graphics card is used.": (
         "모델이 프로세서에서 실행됩니다. 그래픽 카드는 사용하지 않습니다.",
         "模型在处理器上运行；未使用显卡。"),
-    "About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect roughly {words} words per second.": (
-        "그래픽 카드에 약 {vram}(이 밖에 드라이버가 {driver}), 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 예상하세요.",
-        "显卡上约 {vram}（另有驱动占用 {driver}），内存中 {ram}；预计每秒约 {words} 个词。"),
+    "About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect {speed}.": (
+        "그래픽 카드에 약 {vram}(이 밖에 드라이버가 {driver}), 메모리에 {ram}를 사용합니다. {speed}을(를) 예상하세요.",
+        "显卡上约 {vram}（另有驱动占用 {driver}），内存中 {ram}；预计{speed}。"),
 }
