@@ -174,6 +174,9 @@ CATALOGUE: dict[str, str] = {
     # (sizes are size() messages: "5.4 GB", or "20 MB" for a tiny model, never "0.0 GB")
     "runtime.placed_gpu": "The model runs on the graphics card {device}: {gpu} of it there and "
                           "{ram} in main memory.",
+    "runtime.placed_software": "The model runs on {device}, software that imitates a graphics "
+                               "card on the processor: {gpu} of it there and {ram} in main "
+                               "memory. It writes much more slowly than the processor alone.",
     "runtime.placed_gpu_slots": "The model runs on the graphics card {device}: {gpu} of it there "
                                 "({slots} of it for the parts the conversation uses most) and "
                                 "{ram} in main memory.",
@@ -250,6 +253,9 @@ CATALOGUE: dict[str, str] = {
                                    "fixes this; then restart Rotary.",
     "hardware.gpu_integrated": "The graphics {name} is built into the processor and shares "
                                "main memory, so Rotary keeps the model in main memory instead.",
+    "hardware.gpu_software": "{name} is not a graphics card but software that imitates one on "
+                             "the processor, many times more slowly, so Rotary uses the "
+                             "processor directly.",
     "hardware.no_such_device": "There is no device named {name}. `python -m engine devices` "
                                "lists the ones this installation can use.",
     # ---- engine/plan: what fits on this computer -------------------------------------------
@@ -315,6 +321,9 @@ CATALOGUE: dict[str, str] = {
                                          "{speed}.",
     "plan.usage_card_and_memory": "About {vram} on the graphics card and {ram} in memory; "
                                   "expect {speed}.",
+    "plan.usage_software_and_memory": "About {vram} on {device}, software that imitates a "
+                                      "graphics card on the processor, and {ram} in memory; "
+                                      "expect {speed}.",
     "plan.speed_words": "roughly {words} words per second",
     "plan.speed_one_word": "roughly 1 word per second",
     "plan.speed_under_a_word": "less than 1 word per second",

@@ -736,6 +736,15 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "The graphics {name} is built into the processor and shares main memory, so Rotary keeps the model in main memory instead.": (
         "그래픽 {name}은(는) 프로세서에 내장되어 주 메모리를 함께 쓰므로, Rotary는 모델을 주 메모리에 둡니다.",
         "图形处理器 {name} 内置于处理器中并共用主内存，因此 Rotary 把模型放在主内存中。"),
+    "{name} is not a graphics card but software that imitates one on the processor, many times more slowly, so Rotary uses the processor directly.": (
+        "{name}은(는) 그래픽 카드가 아니라 프로세서에서 그래픽 카드를 흉내 내는 소프트웨어로, 몇십 배 느립니다. 그래서 Rotary는 프로세서를 직접 씁니다.",
+        "{name} 不是显卡，而是在处理器上模拟显卡的软件，速度要慢许多倍，因此 Rotary 直接使用处理器。"),
+    "About {vram} on {device}, software that imitates a graphics card on the processor, and {ram} in memory; expect {speed}.": (
+        "프로세서에서 그래픽 카드를 흉내 내는 소프트웨어 {device}에 약 {vram}, 메모리에 {ram}를 사용합니다. {speed}을(를) 예상하세요.",
+        "在处理器上模拟显卡的软件 {device} 上约 {vram}，内存中 {ram}；预计{speed}。"),
+    "The model runs on {device}, software that imitates a graphics card on the processor: {gpu} of it there and {ram} in main memory. It writes much more slowly than the processor alone.": (
+        "모델이 프로세서에서 그래픽 카드를 흉내 내는 소프트웨어 {device}에서 실행됩니다: {gpu}는 그곳에, {ram}는 주 메모리에 있습니다. 프로세서만 쓸 때보다 훨씬 느리게 씁니다.",
+        "模型在 {device} 上运行，这是在处理器上模拟显卡的软件：其中 {gpu} 在那里，{ram} 在主内存中。它的写作速度远慢于单用处理器。"),
     "There is no device named {name}. `python -m engine devices` lists the ones this installation can use.": (
         "{name}(이)라는 장치가 없습니다. `python -m engine devices`가 이 설치본에서 쓸 수 있는 장치를 보여 줍니다.",
         "没有名为 {name} 的设备。`python -m engine devices` 会列出此安装可以使用的设备。"),
