@@ -269,10 +269,10 @@ def usable_gpus(nvml_gpus: tuple[GpuInfo, ...], selection) -> tuple[tuple[GpuInf
             and (d.kind == "gpu" or (d == chosen and d.kind == "software"))]
     runs.sort(key=lambda d: d != chosen)
     gpus = tuple(_from_device(d, _nvml_match(d, nvml_gpus)) for d in runs)
-    why = {"igpu": "hardware.gpu_integrated", "software": "hardware.gpu_software"}
+    reason = {"igpu": "hardware.gpu_integrated", "software": "hardware.gpu_software"}
     unused = [dataclasses.replace(_from_device(d, _nvml_match(d, nvml_gpus)),
-                                  why_unused=msg(why[d.kind], name=d.description))
-              for _, d in _unique(listed) if d.kind in why and d not in runs]
+                                  why_unused=msg(reason[d.kind], name=d.description))
+              for _, d in _unique(listed) if d.kind in reason and d not in runs]
     seen = {g.name.lower() for g in gpus} | {g.name.lower() for g in unused}
     if chosen is None or not gpus:
         seen |= {d.description.lower() for _, d in listed}
