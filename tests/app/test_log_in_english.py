@@ -1,6 +1,6 @@
-"""Issue 47: the log recorded notices in Korean, where docs/troubleshooting.md says the log is
-in English (for IT, whatever the interface's language). A notice shows the user's language
-and goes to the log in English, by the one path notices take there."""
+"""Issue 47: the log recorded notices in Korean, where docs/architecture.md says the log is in
+English (for IT, whatever the interface's language). A notice shows the user's language and
+goes to the log in English, by the one path notices take there (app.text.i18n.Translated)."""
 
 from __future__ import annotations
 
