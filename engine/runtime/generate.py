@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
 from engine.api import ChatMessage, ContextReport, ResponseStats, Reuse, StepRecord, StopReason
-from engine.errors import AnswerLoopError, ContextFullError, GenerationError
+from engine.errors import ContextFullError, GenerationError
 from engine.messages import msg
 from engine.runtime import chat_layer
 from engine.runtime.accounting import RunAccount
@@ -29,7 +29,7 @@ from engine.runtime.context_window import (Window, anchor, closing_text, fit, la
                                            resume, room_for, thinking_budget)
 from engine.runtime.conversation_memory import ConversationMemory, Reused
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.loop_guard import LoopGuard
+from engine.runtime.loop_guard import LoopGuard, kept_length
 from engine.runtime.routing import TokenRouting
 from engine.runtime.slot_cache import TokenResidency
 
@@ -314,6 +314,10 @@ class GenerationRun:
         self.thinking_stopped = False
         self._steer: list[int] = []
         self._answer_tokens = 0          # the answer's text in tokens, once it has ended
+        self._raw: list[bytes] = []      # each token's bytes, and the (thinking, answer)
+        self._marks: list[tuple[int, int]] = []   # characters shown after it
+        self._cut: tuple[int, int] | None = None  # a loop: (thinking, answer) characters kept
+        self.loop_details = ""           # a loop: where it began and what was cut, for the log
         model.set_sampling(sampling)
         self.state = StreamState(request_id)
         self.routing: list[TokenRouting] = []
@@ -367,14 +371,18 @@ class GenerationRun:
                 if self.parser.ended:         # the model began a new turn: it is over here
                     self.state.stop_reason = StopReason.EOS
                     break
-                if self.guard.add(step.token) and self.stop_loops:
-                    self._looped()
+                if self.guard.add(step.token, self._raw[-1].decode("utf-8", "replace")) \
+                        and self.stop_loops:
+                    self.state.stop_reason = StopReason.LOOP
+                    break
                 if self.state.answer_tokens >= self.max_tokens:
                     break
             if self.stop.is_set():
                 self.state.stop_reason = StopReason.STOPPED
             self.parser.feed(self._utf8.decode(b"", final=True))
             self.parser.finish()
+            if self.state.stop_reason == StopReason.LOOP:
+                self._cut_repeats()
         finally:
             _close_parser(self.parser)    # llama.cpp's parser state is freed now, not by GC
         self._answer_tokens = len(self.model.tokenize(self.text, special=False)) \
@@ -388,14 +396,21 @@ class GenerationRun:
         self._steer.extend(self.model.tokenize(self.closing))
         self.parser.feed(self._utf8.decode(b"", final=True) + self.closing_marker)
 
-    def _looped(self) -> None:
-        self.state.stop_reason = StopReason.LOOP
+    def _cut_repeats(self) -> None:
+        """A loop: the answer keeps what came before the repeats, which holds the repeated
+        block once. The repeats' own text is the answer's (or thinking's) tail, whatever the
+        parser held back while it streamed; where it is not, the characters shown then."""
+        guard, kept = self.guard, self.guard.repeats_at
+        tail = b"".join(self._raw[kept:]).decode("utf-8", errors="replace")
+        shown = self._marks[kept - 1] if kept > 0 else (0, 0)
+        self._cut = (kept_length("".join(self.parser.thinking), tail, shown[0]),
+                     kept_length("".join(self.parser.answer), tail, shown[1]))
         meta = self.model.metadata()
-        raise AnswerLoopError(
-            msg("runtime.answer_loops"),
+        self.loop_details = (
             f"model {meta.get('general.name') or self.model.path!r}, step {self.step}: the "
-            f"answer repeated itself from token {self.guard.looped_at} and was stopped at token "
-            f"{self.guard.tokens}", partial_text=self.text)
+            f"answer repeated a block of {guard.period} tokens from token {guard.looped_at}; "
+            f"stopped at token {guard.tokens}, the repeats from token {kept} left out")
+        log.warning("%s", self.loop_details)
 
     def _record(self, step: RawStep) -> StepRecord:
         state, now = self.state, time.perf_counter()
@@ -413,6 +428,9 @@ class GenerationRun:
         if was_thinking or thinking:
             state.thinking_tokens += 1
         state.answer_tokens += bool(piece)
+        self._raw.append(raw)
+        last = self._marks[-1] if self._marks else (0, 0)
+        self._marks.append((last[0] + len(thinking), last[1] + len(piece)))
         return StepRecord(
             request_id=state.request_id, text=piece, thinking=thinking, token=step.token,
             generated_tokens=state.generated, prompt_tokens=state.prompt_tokens,
@@ -448,12 +466,17 @@ class GenerationRun:
 
     @property
     def text(self) -> str:
-        """The answer alone: no thinking, no turn markers, no control tokens."""
-        return self.parser.answer_text
+        """The answer alone: no thinking, no turn markers, no control tokens; after a loop,
+        up to where the repeats began."""
+        if self._cut is None:
+            return self.parser.answer_text
+        return "".join(self.parser.answer)[:self._cut[1]].strip()
 
     @property
     def thinking(self) -> str:
-        return self.parser.thinking_text
+        if self._cut is None:
+            return self.parser.thinking_text
+        return "".join(self.parser.thinking)[:self._cut[0]].strip()
 
     @property
     def stats(self) -> ResponseStats:

@@ -150,10 +150,13 @@ def measure_placement(native: NativeModel, hardware) -> Placement:
             for d in item.devices if d.kind != "cpu"}
     cache = native.slot_cache
     on_gpu = cache is not None and native.slot_banks_on_gpu and device is not None
+    software = frozenset(d.name for item in (choice.listing if choice is not None else ())
+                         if choice is not None and item.variant == choice.variant
+                         for d in item.devices if d.kind == "software")
     return measure(native.load_log, gpus, cache.bank_bytes if cache is not None else 0,
                    device.name if on_gpu and device is not None else "CPU",
                    device.backend if device is not None else "CPU",
-                   getattr(hardware, "unused_gpus", ()))
+                   getattr(hardware, "unused_gpus", ()), software)
 
 
 def _recorder(facts: ModelFacts, recipe: Recipe, with_weights: bool, with_hidden: bool,

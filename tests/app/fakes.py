@@ -239,7 +239,8 @@ def fake_backend(script: FakeScript | None = None, hardware: HardwareInfo | None
         else:
             summary = PlanSummary("green", msg("plan.usage_card_and_memory",
                                                vram=size(5 * GIB, GIB), ram=size(14 * GIB, GIB, 10),
-                                               words="20"), (15.0, 25.0))
+                                               speed=msg("plan.speed_words", words="20")),
+                                  (15.0, 25.0))
         return PlannedModel(facts, hw, recipe, summary)
 
     def ensure_demo(directory):
