@@ -382,6 +382,7 @@ BENCHMARKS = (
     ("bench/bench_documents.py",),
     ("bench/bench_speed_estimate.py",),
     ("bench/bench_cpu_isa.py",),
+    ("bench/bench_conversation_state.py",),
 )
 
 

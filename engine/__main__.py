@@ -203,7 +203,7 @@ def _cli_recipe(args):
     return recipe
 
 
-def _print_slot_json(loaded, decode_tps: list[float]) -> None:
+def _print_slot_json(loaded, decode_tps: list[float], turns: list[dict] | None = None) -> None:
     cache = loaded.native.slot_cache
     totals = cache.totals if cache is not None else None
     recipe = loaded.recipe
@@ -223,7 +223,15 @@ def _print_slot_json(loaded, decode_tps: list[float]) -> None:
         "transfer": _transfer(cache),
         "prompt_note": _plain(recipe.prompt_note),
         "decode_tps": decode_tps,
+        "turns": turns or [],
         "placement": _placement_json(loaded.placement)}, indent=2))
+
+
+def _turn_json(stats) -> dict:
+    """One answer's reading: tokens read, tokens reused and where the reused state came from."""
+    return {"prompt_tokens": stats.prompt_tokens, "reused_tokens": stats.reused_tokens,
+            "reuse": str(stats.reuse), "ttft_s": round(stats.ttft_s, 4),
+            "generated_tokens": stats.generated_tokens}
 
 
 def _placement_json(placement) -> dict | None:
@@ -249,7 +257,7 @@ def _chat_request(args, messages):
 
     return ChatRequest(messages=tuple(messages), max_tokens=args.max_tokens,
                        temperature=args.temperature, seed=args.seed,
-                       think=getattr(args, "think", None))
+                       think=getattr(args, "think", None), conversation_id=1)
 
 
 def cmd_chat(args) -> int:
@@ -260,14 +268,15 @@ def cmd_chat(args) -> int:
         return run_chat(args)
     if not args.model:
         raise EngineError(msg("engine.name_a_model"))
-    loaded, history, speeds = _load(args), [], []
+    loaded, history, speeds, turns = _load(args), [], [], []
     print(loaded.summary, "\nType a message; an empty line quits.", file=sys.stderr)
     try:
         for line in sys.stdin:
             if not line.strip():
                 break
             history.append(ChatMessage("user", line.strip()))
-            run = loaded.start_chat(_chat_request(args, history), threading.Event())
+            run = loaded.start_chat(_chat_request(args, history), threading.Event(),
+                                    conversation=True)
             out = sys.stderr if args.json else sys.stdout   # stdout keeps only the JSON
             for record in run.records():
                 if record.thinking:             # thinking apart, on stderr: not the answer
@@ -277,10 +286,12 @@ def cmd_chat(args) -> int:
             history.append(ChatMessage("assistant", run.text))
             stats = run.stats
             speeds.append(round(stats.decode_tps, 2))
-            print(f"\n[reading {stats.prompt_tps:.1f} tok/s, writing {stats.decode_tps:.1f} tok/s]",
+            turns.append(_turn_json(stats))
+            print(f"\n[reading {stats.prompt_tps:.1f} tok/s, writing {stats.decode_tps:.1f} tok/s; "
+                  f"read {stats.prompt_tokens} tokens, {stats.reused_tokens} kept ({stats.reuse})]",
                   file=sys.stderr)
         if args.json:
-            _print_slot_json(loaded, speeds)
+            _print_slot_json(loaded, speeds, turns)
     finally:
         loaded.close()
     return 0

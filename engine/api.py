@@ -45,6 +45,9 @@ class LoadRequest:
     # token, no CUDA graphs). The slot cache reads the routing from its own host record.
     record_routing: bool = False
     request_id: int = field(default_factory=next_request_id)
+    # Where each conversation's model state is kept on disk between turns and restarts
+    # (engine/runtime/conversation_state.py; the app's data folder/states); None: RAM only.
+    state_dir: str | None = None
 
 
 @dataclass(frozen=True)
@@ -262,6 +265,20 @@ class StopReason(str, Enum):
         return self.value
 
 
+class Reuse(str, Enum):
+    """Where the model state an answer started from came from (``ResponseStats.reuse``):
+    the tokens it did not read again (engine/runtime/conversation_memory.py)."""
+
+    NONE = "none"              # everything was read
+    IN_PLACE = "in_place"      # the context still held the conversation
+    CHECKPOINT = "checkpoint"  # a state kept where the last prompt ended, restored
+    RAM = "ram"                # the conversation's state, kept in memory when it was left
+    DISK = "disk"              # the conversation's state, kept on disk (across restarts)
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True, kw_only=True)     # ten numbers: named where they are made
 class ResponseStats:
     request_id: int
@@ -275,6 +292,9 @@ class ResponseStats:
     context_size: int
     stop_reason: StopReason
     thinking_tokens: int = 0   # of generated_tokens, those spent thinking
+    # prompt_tokens are the ones actually read; these were not read again (kept state)
+    reused_tokens: int = 0
+    reuse: Reuse = Reuse.NONE
 
     @classmethod
     def never_started(cls, request_id: int, total_s: float = 0.0) -> ResponseStats:
@@ -512,6 +532,8 @@ class EngineLike(Protocol):
     def document(self, request: DocumentRequest) -> int: ...  # returns request_id
     def stop(self, request_id: int | None = None) -> None: ...  # None: the running one
     def stop_conversation(self, conversation_id: int) -> None: ...  # all it runs and queued
+    # Drop every state the engine keeps for it (window start, checkpoint, RAM and disk)
+    def forget_conversation(self, conversation_id: int) -> None: ...
     def waiting(self, request_id: int) -> bool: ...         # queued behind another request?
     def unload(self) -> None: ...
     def shutdown(self, timeout: float = 10.0) -> None: ...  # joins the engine thread

@@ -57,12 +57,9 @@ class GenerationError(EngineError):
 
 
 class AnswerLoopError(GenerationError):
-    """The answer began repeating itself and was stopped (engine.runtime.loop_guard);
-    ``partial_text`` is the answer up to there. A document step that loops fails the document."""
-
-    def __init__(self, message: str | Msg, details: str = "", partial_text: str = "") -> None:
-        super().__init__(message, details)
-        self.partial_text = partial_text
+    """A document step began repeating itself (engine.runtime.loop_guard): the document
+    fails. A chat answer that loops is no error: it ends with StopReason.LOOP, keeping the
+    repeated block once."""
 
 
 class ContextFullError(GenerationError):

@@ -174,6 +174,9 @@ CATALOGUE: dict[str, str] = {
     # (sizes are size() messages: "5.4 GB", or "20 MB" for a tiny model, never "0.0 GB")
     "runtime.placed_gpu": "The model runs on the graphics card {device}: {gpu} of it there and "
                           "{ram} in main memory.",
+    "runtime.placed_software": "The model runs on {device}, software that imitates a graphics "
+                               "card on the processor: {gpu} of it there and {ram} in main "
+                               "memory. It writes much more slowly than the processor alone.",
     "runtime.placed_gpu_slots": "The model runs on the graphics card {device}: {gpu} of it there "
                                 "({slots} of it for the parts the conversation uses most) and "
                                 "{ram} in main memory.",
@@ -192,7 +195,8 @@ CATALOGUE: dict[str, str] = {
     "runtime.conversation_too_long": "This conversation is too long for the model's memory. "
                                      "Start a new chat or shorten the text.",
     "runtime.answer_loops": "The model started repeating the same words over and over, so "
-                            "Rotary stopped it. Try Write again, or another model in Settings.",
+                            "Rotary stopped it and kept them once. Try Write again, or another "
+                            "model in Settings.",
     "runtime.document_step_loops": "The model started repeating the same words over and over "
                                    "while reading this document, so Rotary stopped and kept no "
                                    "summary. Try again, or another model in Settings.",
@@ -250,6 +254,9 @@ CATALOGUE: dict[str, str] = {
                                    "fixes this; then restart Rotary.",
     "hardware.gpu_integrated": "The graphics {name} is built into the processor and shares "
                                "main memory, so Rotary keeps the model in main memory instead.",
+    "hardware.gpu_software": "{name} is not a graphics card but software that imitates one on "
+                             "the processor, many times more slowly, so Rotary uses the "
+                             "processor directly.",
     "hardware.no_such_device": "There is no device named {name}. `python -m engine devices` "
                                "lists the ones this installation can use.",
     # ---- engine/cli/devices.py: which build of the processor code runs (native/cpu_isa.py) ----
@@ -319,12 +326,18 @@ CATALOGUE: dict[str, str] = {
     "plan.wont_fit_memory": "This will not fit: the model needs about {need} GB of memory, but "
                             "this computer has {have} GB.",
     "plan.usage_memory_only": "About {ram} in memory (the graphics card is not used); expect "
-                              "roughly {words} words per second.",
+                              "{speed}.",
     "plan.usage_card_driver_and_memory": "About {vram} on the graphics card (and {driver} "
                                          "its driver keeps) and {ram} in memory; expect "
-                                         "roughly {words} words per second.",
+                                         "{speed}.",
     "plan.usage_card_and_memory": "About {vram} on the graphics card and {ram} in memory; "
-                                  "expect roughly {words} words per second.",
+                                  "expect {speed}.",
+    "plan.usage_software_and_memory": "About {vram} on {device}, software that imitates a "
+                                      "graphics card on the processor, and {ram} in memory; "
+                                      "expect {speed}.",
+    "plan.speed_words": "roughly {words} words per second",
+    "plan.speed_one_word": "roughly 1 word per second",
+    "plan.speed_under_a_word": "less than 1 word per second",
     "plan.context_pages": "It keeps about {pages:,} pages of a conversation in mind; older "
                           "parts of a longer one are set aside.",
     "plan.context_under_a_page": "It keeps less than a page of a conversation in mind; older "

@@ -193,11 +193,14 @@ class EngineBridge(QObject):
         entries = await self._in_worker(self._backend.list_server_models, config)
         return [entry.id for entry in entries]
 
-    def load_model(self, path: str, preset: str, overrides: Mapping[str, int]) -> None:
+    def load_model(self, path: str, preset: str, overrides: Mapping[str, int],
+                   state_dir: str | None = None) -> None:
         """Start loading; the outcome arrives as model_loaded or load_failed. ``overrides``
         are the user's Advanced values (app.settings.model.Settings.overrides): the engine plans
-        them together with what this build can do, as check_model does."""
-        request = LoadRequest(path, preset=preset, advanced=dict(overrides) or None)
+        them together with what this build can do, as check_model does. ``state_dir``: where
+        the engine keeps each conversation's model state between turns and restarts."""
+        request = LoadRequest(path, preset=preset, advanced=dict(overrides) or None,
+                              state_dir=state_dir)
         try:
             self._load_id = request.request_id
             self._ensure_engine().load(request)
@@ -258,6 +261,11 @@ class EngineBridge(QObject):
         """Stop what this conversation runs and has waiting (it is being deleted)."""
         if self._engine is not None:
             self._engine.stop_conversation(conversation_id)
+
+    def forget_conversation(self, conversation_id: int) -> None:
+        """The conversation is deleted: the engine drops every state it kept for it."""
+        if self._engine is not None:
+            self._engine.forget_conversation(conversation_id)
 
     def unload(self) -> None:
         if self._engine is not None:

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from engine.api import (DocumentProgress, PassagesChosen, PromptProgress, RequestFinished,
                         StopReason)
 from engine.errors import EngineError, MessageTooLongError
+from engine.messages import msg
 from app.conversation.chat_text import no_answer_text, queue_full_text, queued_text, waiting_text
 from app.conversation.delegate import Kept
 from app.conversation.reading import ReadingLine
@@ -26,6 +27,7 @@ from app.documents.document_text import checked_answer_text, passages_text, prog
 from app.text.error_text import error_text
 from app.conversation.history import HistoryStore, StoredMessage
 from app.text.i18n import tr
+from app.text.messages import say
 from app.widgets.notifications import Notice, NotificationService
 
 log = logging.getLogger("rotary.chat")
@@ -368,7 +370,16 @@ class ChatController(QObject):
             if start is not None:
                 self.window_moved.emit(start)
         text = checked_answer_text(event.document) if event.document is not None else ""
+        shown = answer is not None and answer is self.requests.current
         self._end(event.request_id, text or event.text, stats)
+        if shown and answer is not None and event.stats.stop_reason == StopReason.LOOP:
+            # The answer keeps the repeated words once; the notice says why it ends there
+            # (the engine logged where the loop began). A later answer withdraws it.
+            self._clear_error(answer.conversation_id)
+            self.error_notices[answer.conversation_id] = self.notices.warning(
+                say(msg("runtime.answer_loops")),
+                f"request {event.request_id}: stopped after {event.stats.generated_tokens} "
+                f"tokens, repeats left out")
 
     def _clear_error(self, conversation_id: int | None) -> None:
         """Its error no longer applies: answered, left or deleted."""

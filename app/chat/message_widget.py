@@ -377,6 +377,8 @@ def status_for(reason: str) -> str:
         StopReason.RELOADED: tr("Stopped when the model was changed."),
         StopReason.CLOSED: tr("Stopped when Rotary was closed."),
         StopReason.LENGTH: tr("The answer reached its length limit."),
+        StopReason.LOOP: tr("The model began repeating itself, so Rotary stopped it; the "
+                            "repeats are left out."),
         StopReason.FAILED: tr("This answer was not finished. See the notice at the top.")}
     return words.get(reason, "")
 

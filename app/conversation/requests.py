@@ -56,6 +56,8 @@ class Engine(Protocol):
 
     def waits(self, request_id: int) -> bool: ...
 
+    def forget_conversation(self, conversation_id: int) -> None: ...
+
 
 class Requests(Protocol):
     """What a flow that uses the engine for a conversation sees (app.documents.document_flow)."""
@@ -344,7 +346,9 @@ class RequestTracker:
             self.engine.stop(self.external.request_id)
 
     def drop_conversation(self, conversation_id: int) -> None:
-        """Its conversation is deleted: its answers stop and nothing of them is kept."""
+        """Its conversation is deleted: its answers stop and nothing of them is kept, in the
+        engine's memory of it either."""
+        self.engine.forget_conversation(conversation_id)
         for answer in self.answers.values():
             if answer.conversation_id == conversation_id:
                 answer.dropped = True

@@ -83,8 +83,12 @@ def ram_details() -> str:
 def writing_text(model: GaugeModel) -> str:
     if not model.decode_tps:
         return tr("Writing speed: shown while an answer is written")
-    return tr("Writing speed: about {n} words a second").format(
-        n=f"{model.words(model.decode_tps):.0f}")
+    words = model.words(model.decode_tps)
+    if round(words) < 1:            # a software graphics device: under a word a second
+        return tr("Writing speed: less than 1 word a second")
+    if round(words) == 1:
+        return tr("Writing speed: about 1 word a second")
+    return tr("Writing speed: about {n} words a second").format(n=f"{words:.0f}")
 
 
 def reading_text(model: GaugeModel) -> str:
@@ -96,11 +100,17 @@ def reading_text(model: GaugeModel) -> str:
     if model.on_server:
         return "" if model.ttft_s is None else \
             tr("First word after {s} s").format(s=f"{model.ttft_s:.1f}")
-    words = _about(model.words(model.prompt_tps))
-    text = (tr("Reading the document: about {n} words a second") if model.reading_document
-            else tr("Reading your message: about {n} words a second")).format(n=words)
+    words = model.words(model.prompt_tps)
+    if model.reading_document:
+        text = tr("Reading the document: less than 1 word a second") if round(words) < 1 \
+            else tr("Reading the document: about 1 word a second") if round(words) == 1 \
+            else tr("Reading the document: about {n} words a second").format(n=_about(words))
+    else:
+        text = tr("Reading your message: less than 1 word a second") if round(words) < 1 \
+            else tr("Reading your message: about 1 word a second") if round(words) == 1 \
+            else tr("Reading your message: about {n} words a second").format(n=_about(words))
     if model.ttft_s is not None and model.ttft_s < 0.05:     # read before (a cached prompt)
-        text += " · " + _unbroken(tr("first word at once"))
+        text += " · " + _unbroken(tr("first word right away"))
     elif model.ttft_s is not None:   # one phrase: "6.2초 후 첫" broke before "단어"
         text += " · " + _unbroken(tr("first word after {s} s").format(s=f"{model.ttft_s:.1f}"))
     return text

@@ -42,6 +42,11 @@ class AppPaths:
         return self.data_dir / "demo-model"
 
     @property
+    def states_dir(self) -> Path:
+        """Each conversation's model state, kept by the engine between turns and restarts."""
+        return self.data_dir / "states"
+
+    @property
     def attached_texts(self) -> Path:
         """Messages too long to read, attached as documents instead (one folder each)."""
         return self.data_dir / "attached-texts"

@@ -132,7 +132,8 @@ class ModelLoader(QObject):
         self.loading, self.is_demo, self.fallbacks = True, is_demo, []
         self.marker.write(path, settings.preset)
         self.started.emit(self.display_name(path), is_demo)
-        self.bridge.load_model(path, settings.preset, {} if is_demo else settings.overrides())
+        self.bridge.load_model(path, settings.preset, {} if is_demo else settings.overrides(),
+                               state_dir=str(self.paths.states_dir))
 
     def _not_loading(self) -> None:
         self.loading = False

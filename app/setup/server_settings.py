@@ -22,7 +22,7 @@ from engine.errors import EngineError, ServerError
 from app.bridge.engine_bridge import EngineBridge
 from app.widgets.accessibility import announce
 from app.text.error_text import error_text
-from app.text.i18n import tr
+from app.text.i18n import english, tr
 from app.widgets.notifications import NoticeAction, NotificationService
 from app.settings.server import (KeyringUnavailable, KeyStore, ServerConnection,
                                        connection_for, receiver_words, uses_server)
@@ -179,7 +179,8 @@ class ServerSettingsBox(QGroupBox):
             models = await self.bridge.server_models(self.connection())
         except EngineError as error:
             message, details = error_text(error)
-            log.warning("asking the server for its models: %s\n%s", message, details)
+            log.warning("asking the server for its models: %s\n%s", english(message),
+                        english(details))
             self.show_problem(message)
             return []
         current = self.model.currentText()

@@ -34,11 +34,34 @@ def use_translation(translate: Translate | None, language: str = "en") -> None:
     active_language = language if translate else "en"
 
 
+class Translated(str):
+    """A sentence in the interface's language that keeps its English (``english``): the log
+    file is written in English whatever the language (app/widgets/notifications.py).
+    ``format`` fills in both, each argument in its own language."""
+
+    english: str
+
+    def __new__(cls, text: str, english_text: str) -> "Translated":
+        made = super().__new__(cls, text)
+        made.english = english_text
+        return made
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        return Translated(str.format(self, *args, **kwargs), self.english.format(
+            *(english(a) for a in args), **{k: english(v) for k, v in kwargs.items()}))
+
+
+def english(text: object) -> object:
+    """The English of a translated sentence; anything else as it is."""
+    return text.english if isinstance(text, Translated) else text
+
+
 def tr(text: str) -> str:
-    return _translate("", text)
+    return translate("", text)
 
 
 def translate(context: str, text: str) -> str:
     """``text`` in the interface's language, looked up in a named context (the engine's
     catalogue uses "engine")."""
-    return _translate(context, text)
+    said = _translate(context, text)
+    return said if said == text else Translated(said, text)

@@ -29,7 +29,7 @@ from engine.api import ModelLoaded, ServerModelLoaded
 from engine.errors import EngineError
 from engine.recipe import Recipe, recipe_to_dict
 from app.text.error_text import error_text
-from app.text.i18n import tr
+from app.text.i18n import english, tr
 
 log = logging.getLogger("rotary.notices")
 _LOG_LEVELS = {"info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
@@ -125,9 +125,10 @@ class NotificationService(QObject):
 
     def post(self, notice: Notice, logged: bool = False) -> Notice:
         """Show ``notice``; it also goes to the log file unless the caller logged it."""
-        if not logged:
-            log.log(_LOG_LEVELS.get(notice.level, logging.ERROR), "%s%s", notice.message,
-                    f"\n{notice.details}" if notice.details else "")
+        if not logged:        # the log is in English whatever the interface's language
+            log.log(_LOG_LEVELS.get(notice.level, logging.ERROR), "%s%s",
+                    english(notice.message), f"\n{english(notice.details)}"
+                    if notice.details else "")
         if threading.current_thread() is threading.main_thread():
             self._deliver(notice)
         else:
@@ -152,7 +153,7 @@ class NotificationService(QObject):
         """Logged with its traceback when it was raised (not only constructed)."""
         message, details = error_text(error)
         notice = Notice("error", message, details or repr(error), actions)
-        log.error("%s\n%s", notice.message, notice.details,
+        log.error("%s\n%s", english(notice.message), english(notice.details),
                   exc_info=error if error.__traceback__ is not None else None)
         return self.post(notice, logged=True)
 

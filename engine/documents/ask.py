@@ -228,6 +228,8 @@ class QuestionAnswerer:
             if document is None:
                 return None
             if ref.pages:
+                if any(page < 1 or page > document.pages > 0 for page in ref.pages):
+                    return None        # a page the document does not have
                 texts = [index.page_text(document.sha256, page) for page in ref.pages]
                 return None if all(t is None for t in texts) else "\n".join(t or "" for t in texts)
             return index.label_text(document.sha256, ref.label)

@@ -216,19 +216,18 @@ class DocumentSummarizer:
         started = time.perf_counter()
         run = self.model.start_chat(request, self.stop)
         quiet = kind in self.quiet_kinds
-        try:
-            for record in run.records():
-                # the gauge shows reading and writing speed as in chat; notes are not the
-                # answer, and thinking is never shown as either
-                self.emit(dataclasses.replace(record, text="", thinking="") if quiet
-                          else dataclasses.replace(record, thinking=""))
-                if record.generated_tokens % PROGRESS_EVERY_TOKENS == 0:
-                    self._progress_again()
-        except AnswerLoopError as error:      # one looping part spoils the whole summary
-            raise AnswerLoopError(msg("runtime.document_step_loops"),
-                                  f"{kind} step {label}: {error.details}") from error
+        for record in run.records():
+            # the gauge shows reading and writing speed as in chat; notes are not the
+            # answer, and thinking is never shown as either
+            self.emit(dataclasses.replace(record, text="", thinking="") if quiet
+                      else dataclasses.replace(record, thinking=""))
+            if record.generated_tokens % PROGRESS_EVERY_TOKENS == 0:
+                self._progress_again()
         self.model.finish_chat(run)
         stats = run.stats
+        if stats.stop_reason == StopReason.LOOP:      # one looping part spoils the summary
+            raise AnswerLoopError(msg("runtime.document_step_loops"),
+                                  f"{kind} step {label}: {getattr(run, 'loop_details', '')}")
         seconds = time.perf_counter() - started
         self.calls.append(CallRecord(kind, label, prompt_tokens, stats.prompt_tokens, max_tokens,
                                      stats.generated_tokens, seconds, stats.stop_reason))

@@ -22,7 +22,11 @@ Rule: a discrete GPU (ggml type GPU) beats the processor; of several, the one wi
 memory; on the same card (equal memory) CUDA before Vulkan. Where two installed variants serve
 the same card, the load measures them once per card and model family and may choose the other
 (engine/runtime/backend_probe.py, through ``reselect``). An integrated GPU shares system
-memory, so it gets no slots: it is listed, never chosen.
+memory, so it gets no slots: it is listed, never chosen. A software device (Mesa's lavapipe:
+Vulkan on the processor, which ggml lists as a GPU; engine/native/device_kinds.py) writes
+tens of times more slowly than the processor itself: listed, never chosen, unless named
+($ROTARY_DEVICE), a folder is set from outside (``LLAMA_CPP_LIB_PATH``: the device tests) or
+$ROTARY_SOFTWARE_GPU=1 lets it stand in for a graphics card (tests on machines without one).
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from pathlib import Path
 
 import psutil
 
-from engine.native import cpu_isa, cpu_isa_record
+from engine.native import cpu_isa, cpu_isa_record, device_kinds
 
 log = logging.getLogger("rotary.backends")
 
@@ -54,7 +58,8 @@ ROOT_ENV = "ROTARY_BACKENDS_DIR"
 CHOICE_ENV = "ROTARY_DEVICE"              # a device name ("Vulkan0", "CPU") chosen by IT/tests
 CHILD_FLAG = "--rotary-list-devices"      # the frozen app's executable runs the child with it
 CHILD_TIMEOUT_S = 60.0                    # a first Vulkan or CUDA start can be slow
-CACHE_VERSION = 2                         # 2: devices carry their PCI id
+CACHE_VERSION = 3                         # 2: devices carry their PCI id; 3: software kind
+SOFTWARE_ENV = "ROTARY_SOFTWARE_GPU"      # "1": a software device may stand in for a card
 # What changes which devices a variant sees without changing its files.
 VISIBILITY_ENV = ("GGML_VK_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
                   "ONEAPI_DEVICE_SELECTOR")
@@ -70,7 +75,8 @@ class Device:
 
     name: str            # ggml's device name: "Vulkan0", "CUDA0", "CPU" (what --device takes)
     description: str     # "NVIDIA GeForce RTX 4060 Laptop GPU"
-    kind: str            # "gpu" (discrete), "igpu" (shares system memory), "cpu", "accel"
+    kind: str            # "gpu" (discrete), "igpu" (shares system memory), "software"
+                         # (a graphics API on the processor: lavapipe), "cpu", "accel"
     backend: str         # the registry's name: "CUDA", "Vulkan", "CPU"
     free_bytes: int
     total_bytes: int
@@ -207,7 +213,7 @@ def _child_list(folder: str) -> list[dict]:
                 lib.ggml_backend_dev_backend_reg(dev)).decode(errors="replace"),
             "free_bytes": int(free.value), "total_bytes": int(total.value),
             "device_id": _device_id(lib, dev)})
-    return devices
+    return device_kinds.refine(devices)
 
 
 def child_main(argv: list[str]) -> int:
@@ -351,11 +357,23 @@ def choose(listing: tuple[VariantDevices, ...], wanted: str = "", folder: str = 
         if wanted.lower() != "cpu":
             raise LookupError(wanted)
         return Selection(processor, None, listing, "the processor, as asked", asked=True)
-    candidates = [(item, d) for item in listing for d in item.devices if d.kind == "gpu"]
+    stand_ins = folder or os.environ.get(SOFTWARE_ENV) == "1"
+    candidates = [(item, d) for item in listing for d in item.devices
+                  if d.kind == "gpu" or (stand_ins and d.kind == device_kinds.SOFTWARE)]
     if candidates:
         item, device = min(candidates, key=_rank)
+        if device.kind == device_kinds.SOFTWARE:
+            return Selection(item.variant, device, listing,
+                             f"{device.description} ({device.name}), a software device that "
+                             "runs on the processor, as the environment allows")
         return Selection(item.variant, device, listing,
                          f"{device.description} ({device.name}), the largest discrete GPU")
+    software = [d for item in listing for d in item.devices if d.kind == device_kinds.SOFTWARE]
+    if software:
+        return Selection(processor, None, listing,
+                         f"the processor: {software[0].description} ({software[0].name}) is "
+                         "a software graphics device that runs on the processor, much more "
+                         "slowly than Rotary's own processor code")
     return Selection(processor, None, listing, "no discrete GPU that a back-end lists")
 
 

@@ -54,6 +54,7 @@ class GpuInfo:
     backend: str = ""                   # "CUDA", "Vulkan"; "" = unknown (NVML only, pretend)
     device: str = ""                    # ggml's device name ("Vulkan0"): what --device takes
     integrated: bool = False            # shares system memory: gets no slots
+    software: bool = False              # a graphics API on the processor (lavapipe)
     why_unused: Msg | None = None       # in unused_gpus: why this build cannot use it, what to do
 
 
@@ -262,15 +263,16 @@ def usable_gpus(nvml_gpus: tuple[GpuInfo, ...], selection) -> tuple[tuple[GpuInf
     if selection is None:
         return nvml_gpus, ()
     listed = [(item, d) for item in selection.listing for d in item.devices
-              if d.kind in ("gpu", "igpu")]
+              if d.kind in ("gpu", "igpu", "software")]
     chosen = selection.device
-    runs = [d for item, d in listed if item.variant == selection.variant and d.kind == "gpu"
-            and chosen is not None]
+    runs = [d for item, d in listed if item.variant == selection.variant and chosen is not None
+            and (d.kind == "gpu" or (d == chosen and d.kind == "software"))]
     runs.sort(key=lambda d: d != chosen)
     gpus = tuple(_from_device(d, _nvml_match(d, nvml_gpus)) for d in runs)
+    reason = {"igpu": "hardware.gpu_integrated", "software": "hardware.gpu_software"}
     unused = [dataclasses.replace(_from_device(d, _nvml_match(d, nvml_gpus)),
-                                  why_unused=msg("hardware.gpu_integrated", name=d.description))
-              for _, d in _unique(listed) if d.kind == "igpu"]
+                                  why_unused=msg(reason[d.kind], name=d.description))
+              for _, d in _unique(listed) if d.kind in reason and d not in runs]
     seen = {g.name.lower() for g in gpus} | {g.name.lower() for g in unused}
     if chosen is None or not gpus:
         seen |= {d.description.lower() for _, d in listed}
@@ -316,7 +318,8 @@ def _from_device(device, nvml: GpuInfo | None) -> GpuInfo:
     if nvml is not None:
         base = dataclasses.replace(nvml, total_bytes=nvml.total_bytes or device.total_bytes)
     return dataclasses.replace(base, backend=device.backend, device=device.name,
-                               integrated=device.kind == "igpu")
+                               integrated=device.kind == "igpu",
+                               software=device.kind == "software")
 
 
 def _probe_gpus() -> tuple[tuple[GpuInfo, ...], str, str]:

@@ -34,6 +34,13 @@ from engine.recipe import Recipe
 # the fixtures) have nothing to unpack: a thread reads them about twice as fast per byte
 # (measured: f16 calibration MoE 100 tokens/s idle, 216 MB per token).
 # KV cache reads are left out (small at these contexts).
+# A software device (lavapipe: Vulkan's shaders run on the processor) is never chosen by
+# itself (engine/native/backends.py); where the environment makes it stand in for a card, its
+# side runs at 1/40-1/4 of the processor's own rate: Gemma 3 270M wrote about 1 word a second
+# on lavapipe where the processor gave 35-41 (issue 47, a new-user test), and the 213 MB
+# bench fixture 1.0-2.5 tokens/s on lavapipe against 5.4-6.7 on the CPU build (a 2-core
+# machine shared with a build, docs/backends.md). Graphics built into the processor is not
+# used (it shares main memory): the plan is the processor's, and so is the estimate.
 
 GPU_EFFICIENCY = (0.5, 0.75)
 CPU_BANDWIDTH_BYTES_S = (12e9, 30e9)            # memory's limit, all threads together
@@ -42,6 +49,7 @@ GPU_BANDWIDTH_PER_GIB = 32e9
 GPU_LAYER_OVERHEAD_S = 50e-6
 CPU_EXPERT_HOP_S = 100e-6
 PER_TOKEN_OVERHEAD_S = (1.0e-3, 0.15e-3)        # (slow end, fast end) of the range
+SOFTWARE_SHARE = (1 / 40, 1 / 4)                # a software device's rate / the processor's
 # A token is a piece of a word. Every speed or length the app shows in words is tokens x
 # this ratio (English prose; other languages use more tokens per word), and says so.
 WORDS_PER_TOKEN = 0.75
@@ -98,12 +106,15 @@ def expected_tokens_per_second(sizes: ModelSizes, layout: Layout, hw: HardwareIn
     active, gpu_bw = _active_bytes(sizes, layout), _gpu_bandwidth(hw)
     threads = threads or hw.cpu_physical_cores or 1
     fixed = active.gpu_layers * GPU_LAYER_OVERHEAD_S + active.cpu_expert_layers * CPU_EXPERT_HOP_S
+    software = bool(hw.gpus) and hw.gpus[0].software
     speeds = []
-    for efficiency, ram_bw, per_thread, overhead in zip(
-            GPU_EFFICIENCY, CPU_BANDWIDTH_BYTES_S, CPU_BYTES_PER_THREAD_S, PER_TOKEN_OVERHEAD_S):
-        gpu_time = active.gpu / (gpu_bw * efficiency) if active.gpu else 0.0
+    for efficiency, ram_bw, per_thread, overhead, share in zip(
+            GPU_EFFICIENCY, CPU_BANDWIDTH_BYTES_S, CPU_BYTES_PER_THREAD_S, PER_TOKEN_OVERHEAD_S,
+            SOFTWARE_SHARE):
         per_thread *= 1.0 / (1.0 - floats / 2)      # bytes at 2x the rate for that share
         cpu_bw = min(ram_bw, per_thread * threads)
+        device_bw = cpu_bw * share if software else gpu_bw * efficiency
+        gpu_time = active.gpu / device_bw if active.gpu else 0.0
         speeds.append(1.0 / (gpu_time + active.cpu / cpu_bw + fixed + overhead))
     return speeds[0], speeds[1]
 
@@ -131,22 +142,36 @@ def _red_text(recipe: Recipe, hw: HardwareInfo) -> Msg | None:
     return None
 
 
-def _usage_text(recipe: Recipe, speed: tuple[float, float]) -> Msg:
+def speed_words(speed: tuple[float, float]) -> Msg:
+    """"roughly 3–5 words per second", "roughly 1 word per second", "less than 1 word per
+    second" (a software graphics device writes about one word a second)."""
     low, high = (round(v * WORDS_PER_TOKEN) for v in speed)
-    words = f"{low}–{high}" if high > low else f"{max(low, 1)}"
+    if high < 1:
+        return msg("plan.speed_under_a_word")
+    if high > max(low, 1):
+        return msg("plan.speed_words", words=f"{max(low, 1)}–{high}")
+    return msg("plan.speed_one_word") if high == 1 else msg("plan.speed_words", words=f"{high}")
+
+
+def _usage_text(recipe: Recipe, speed: tuple[float, float],
+                hw: HardwareInfo | None = None) -> Msg:
+    words = speed_words(speed)
     # gb_text's rule (GiB, whole numbers from 10), in MB below 0.1 (a tiny model said "0.0")
     ram = size(recipe.ram.total_bytes - recipe.ram.headroom_bytes, GIB, whole_from=10)
     if not recipe.vram.total_bytes:
-        return msg("plan.usage_memory_only", ram=ram, words=words)
+        return msg("plan.usage_memory_only", ram=ram, speed=words)
     # The driver's own share (its context, kernels) is said apart: the model's share is what
     # the side panel measures from llama.cpp's buffers once it is loaded.
     driver = CUDA_RUNTIME_BYTES if recipe.vram.compute_bytes >= CUDA_RUNTIME_BYTES else 0
     vram = size(recipe.vram.total_bytes - recipe.vram.headroom_bytes - driver, GIB,
                 whole_from=10)
+    if hw is not None and hw.gpus and hw.gpus[0].software:   # never "the graphics card"
+        return msg("plan.usage_software_and_memory", vram=vram, ram=ram, speed=words,
+                   device=hw.gpus[0].name)
     if driver:
-        return msg("plan.usage_card_driver_and_memory", vram=vram, ram=ram, words=words,
+        return msg("plan.usage_card_driver_and_memory", vram=vram, ram=ram, speed=words,
                    driver=size(driver, GIB))
-    return msg("plan.usage_card_and_memory", vram=vram, ram=ram, words=words)
+    return msg("plan.usage_card_and_memory", vram=vram, ram=ram, speed=words)
 
 
 def _warnings(recipe: Recipe, hw: HardwareInfo, speed: tuple[float, float]) -> list[Msg]:
@@ -178,5 +203,5 @@ def describe(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo,
     speed = measured[1:] if measured else modelled_speed(recipe, facts, hw)
     shown = (measured[0], measured[0]) if measured else speed
     warnings = _warnings(recipe, hw, speed)
-    text = sentences(_usage_text(recipe, shown), context_text(recipe.n_ctx), *warnings)
+    text = sentences(_usage_text(recipe, shown, hw), context_text(recipe.n_ctx), *warnings)
     return PlanSummary("yellow" if warnings else "green", text, speed, measured is not None)

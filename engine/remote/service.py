@@ -62,6 +62,12 @@ class ServerModel:
     def close(self) -> None:
         self.client.close()
 
+    def forget_conversation(self, conversation_id: int) -> None:
+        """Nothing of a conversation is kept here: the server keeps its own cache."""
+
+    def idle_work(self) -> None:
+        return None
+
     # ---- the engine thread --------------------------------------------------------------
 
     def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None:

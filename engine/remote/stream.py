@@ -8,21 +8,22 @@ token counts come from the server (its usage report or its tokenizer), never fro
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass
 from typing import Generator, Iterator
 
 from engine.api import ChatRequest, ResponseStats, ServerInfo, StepRecord, StopReason
-from engine.errors import AnswerLoopError
-from engine.messages import msg
 from engine.remote.client import ServerClient, StreamAborted, dropped
 from engine.runtime.accounting import RunAccount
 from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser
-from engine.runtime.loop_guard import LoopGuard
+from engine.runtime.loop_guard import LoopGuard, kept_length
 
 # What a server streams as content when it does not separate reasoning itself (llama-server
 # with --reasoning-format none, vLLM without a reasoning parser): <think> sections as text.
+log = logging.getLogger("rotary.remote")
+
 SERVER_FORMAT = ChatFormat("think", "<think>", "</think>")
 # gpt-oss behind a server that passes harmony through as text ("<|channel|>analysis…").
 SERVER_HARMONY = ChatFormat("harmony", thinks_by_default=True)
@@ -93,6 +94,9 @@ class RemoteRun:
                                   started=started or time.perf_counter())
         self.usage: dict | None = None   # the server's token counts, when it sends them
         self._finish_reason: str | None = None
+        self._marks: list[tuple[int, int]] = []   # (thinking, answer) characters after each piece
+        self._cut: tuple[int, int] | None = None  # a loop: the characters kept
+        self.loop_details = ""
 
     def records(self) -> Iterator[StepRecord]:
         deltas = chat_deltas(self.client, chat_payload(self.request, self.server.model),
@@ -114,10 +118,14 @@ class RemoteRun:
                         self.account.stop_reason, self._finish_reason = StopReason.EOS, "stop"
                         return
                     if self.guard.add(delta.reasoning + delta.text):
-                        self._looped()
+                        self.account.stop_reason = StopReason.LOOP
+                        break
         finally:
             deltas.close()           # closing the stream tells the server to stop writing
             self.parser.finish()     # what was held back in case it began a marker
+        if self.account.stop_reason == StopReason.LOOP:
+            self._cut_repeats()
+            return
         if self.stop.is_set():
             self.account.stop_reason = StopReason.STOPPED
             return
@@ -131,13 +139,18 @@ class RemoteRun:
         self.usage = usage
         self.account.prompt_tokens = int(usage.get("prompt_tokens") or self.account.prompt_tokens)
 
-    def _looped(self) -> None:
-        self.account.stop_reason = StopReason.LOOP
-        raise AnswerLoopError(
-            msg("runtime.answer_loops"),
-            f"model {self.server.model!r} on {self.server.address}: the answer repeated itself "
-            f"from piece {self.guard.looped_at}, stopped at {self.guard.tokens}",
-            partial_text=self.text)
+    def _cut_repeats(self) -> None:
+        """As engine/runtime/generate.py: the answer keeps the repeated block once."""
+        guard, kept = self.guard, self.guard.repeats_at
+        tail = "".join(self.pieces[kept:])
+        shown = self._marks[kept - 1] if kept > 0 else (0, 0)
+        self._cut = (kept_length("".join(self.parser.thinking), tail, shown[0]),
+                     kept_length("".join(self.parser.answer), tail, shown[1]))
+        self.loop_details = (
+            f"model {self.server.model!r} on {self.server.address}: the answer repeated a "
+            f"block of {guard.period} pieces from piece {guard.looped_at}; stopped at "
+            f"{guard.tokens}, the repeats from piece {kept} left out")
+        log.warning("%s", self.loop_details)
 
     def _record(self, delta: Delta) -> StepRecord:
         account, now = self.account, time.perf_counter()
@@ -153,6 +166,8 @@ class RemoteRun:
         thinking += more
         if was_thinking or thinking:
             account.thinking_tokens += 1
+        last = self._marks[-1] if self._marks else (0, 0)
+        self._marks.append((last[0] + len(thinking), last[1] + len(text)))
         return StepRecord(
             request_id=self.request.request_id, text=text, thinking=thinking, token=-1,
             generated_tokens=account.generated, prompt_tokens=account.prompt_tokens,
@@ -163,12 +178,17 @@ class RemoteRun:
 
     @property
     def text(self) -> str:
-        """The answer alone (reasoning and <think> sections apart, turn markers dropped)."""
-        return self.parser.answer_text
+        """The answer alone (reasoning and <think> sections apart, turn markers dropped);
+        after a loop, up to where the repeats began."""
+        if self._cut is None:
+            return self.parser.answer_text
+        return "".join(self.parser.answer)[:self._cut[1]].strip()
 
     @property
     def thinking(self) -> str:
-        return self.parser.thinking_text
+        if self._cut is None:
+            return self.parser.thinking_text
+        return "".join(self.parser.thinking)[:self._cut[0]].strip()
 
     @property
     def stats(self) -> ResponseStats:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from engine.api import ResponseStats, StopReason
+from engine.api import ResponseStats, Reuse, StopReason
 
 
 @dataclass
@@ -25,6 +25,8 @@ class RunAccount:
     prompt_s: float = 0.0         # reading the prompt, up to the first token
     ttft_s: float = 0.0           # the wait for the first token
     stop_reason: StopReason = StopReason.LENGTH
+    reused_tokens: int = 0        # prompt tokens not read again (a kept state)
+    reuse: Reuse = Reuse.NONE
 
     def token(self, now: float, prompt_s: float | None = None,
               ttft_s: float | None = None) -> None:
@@ -59,4 +61,5 @@ class RunAccount:
             decode_tps=self.decode_tps(decode_until or self.last_token_at) if written > 1 else 0.0,
             ttft_s=self.ttft_s if written else 0.0, total_s=ended - self.started,
             context_used=context_used, context_size=context_size,
-            stop_reason=self.stop_reason, thinking_tokens=self.thinking_tokens)
+            stop_reason=self.stop_reason, thinking_tokens=self.thinking_tokens,
+            reused_tokens=self.reused_tokens, reuse=self.reuse)

@@ -103,7 +103,8 @@ def rivals(selection: Selection) -> tuple[tuple[Variant, Device], ...]:
     for item in selection.listing:
         if item.variant == selection.variant or item.error:
             continue
-        match = next((d for d in item.devices if d.kind == "gpu" and same_card(d, chosen)), None)
+        match = next((d for d in item.devices
+                      if d.kind == chosen.kind and same_card(d, chosen)), None)
         if match is not None:
             found.append((item.variant, match))
     return tuple(found)

@@ -174,6 +174,9 @@ class ChatTemplates:
         self._format: ChatFormat | None = None
         self._turn_end: str | None = None
         self._efforts = _efforts(source)
+        # The last rendering: a turn renders its window to count it, then again for its
+        # prompt (the same request), and a long conversation takes milliseconds each time.
+        self._last: tuple[str, Rendered] | None = None
 
     def render(self, messages: Sequence[dict], think: bool | None = None,
                add_generation_prompt: bool = True, tools: bool = False) -> Rendered:
@@ -187,8 +190,13 @@ class ChatTemplates:
                    if self._efforts and think is not None else {}}
         if tools:
             request["tools"] = [PLACEHOLDER_TOOL]
-        pointer = self._lib.rotary_chat_apply(self._handle, json.dumps(request).encode())
-        return Rendered.from_json(_take_json(self._lib, pointer))
+        encoded = json.dumps(request)
+        if self._last is not None and self._last[0] == encoded:
+            return self._last[1]
+        pointer = self._lib.rotary_chat_apply(self._handle, encoded.encode())
+        rendered = Rendered.from_json(_take_json(self._lib, pointer))
+        self._last = (encoded, rendered)
+        return rendered
 
     def chat_format(self) -> ChatFormat:
         """What the app and engine need to know: can it think, can that be switched, by
@@ -237,7 +245,7 @@ class ChatTemplates:
         parsing = rendered
         if messages:
             try:
-                parsing = self.render(messages, think, tools=True)
+                parsing = self.render(_last_turn(messages), think, tools=True)
             except ChatLayerError as error:       # a template that takes no tools
                 log.debug("no tool-aware parser for this template: %s", error)
         return LayerParser(self._lib, parsing, self.chat_format(), self.turn_end(),
@@ -253,6 +261,16 @@ class ChatTemplates:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _last_turn(messages: Sequence[dict]) -> list[dict]:
+    """The system messages and the conversation from its last user message: what the reply
+    parser's rendering needs (its format, grammar and generation prompt), without rendering a
+    long conversation a second time each turn."""
+    messages = list(messages)
+    system = [m for m in messages[:1] if m.get("role") == "system"]
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=0)
+    return system + messages[max(last_user, len(system)):]
 
 
 def choose_format(layer: ChatTemplates, own: ChatFormat) -> ChatFormat:

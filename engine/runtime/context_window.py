@@ -9,11 +9,17 @@ cannot fit by itself is an error (``MessageTooLongError``).
 The room is split so that an answer always has some: ``answer`` tokens (the request's
 length, at most a quarter of the context) and, for a model that thinks, ``thinking`` tokens
 (a quarter of the context) are kept free when the prompt is fitted; the prompt may use the
-rest (``limit``). When turns must go, enough go that the prompt falls to ``target`` (two
-thirds of the limit), not just under the limit: the window's start then stays where it is
-for the next few turns, so the kept prefix is still in the KV cache and only the new turn is
-read (dropping the fewest turns each time moves the start every turn, and every turn reads
-the whole prompt again; tests/engine/test_context_window.py measures both).
+rest (``limit``). When turns must go, enough go that the prompt falls to ``target`` (half
+the limit), not just under the limit: the window's start then stays where it is for many
+turns, so the kept prefix is still in the model's memory and only the new turn is read
+(dropping the fewest turns each time moves the start every turn, and every turn reads the
+whole prompt again; tests/engine/test_context_window.py measures both). A recurrent or
+hybrid model cannot shift its memory, so each slide reads the window again: half the room
+makes that rare.
+
+The engine keeps where each conversation's window starts (``anchor``, ``resume``), so a
+caller that sends the whole conversation every turn gets the same window as the app, which
+sends from the start it stored.
 
 Thinking gets a budget: what the context has left after the prompt and the answer's room.
 At the budget the model is steered to answer: a short transition sentence and the format's
@@ -24,6 +30,7 @@ now.\\n</think>.\\n\\n"), and the answer follows.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -41,7 +48,7 @@ _EAST_ASIAN_MARKS = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff20"    # 。，、「�
 _WORD = re.compile(f"[{_EAST_ASIAN}]|[^\\s{_EAST_ASIAN}{_EAST_ASIAN_MARKS}]+")
 ANSWER_SHARE = 4        # the answer's room: at most a quarter of the context
 THINKING_SHARE = 4      # a thinking model keeps a quarter of the context to think in
-TARGET_SHARE = 2 / 3    # after a slide the prompt takes at most this share of its limit
+TARGET_SHARE = 1 / 2    # after a slide the prompt takes at most this share of its limit
 MIN_ANSWER = 16         # a newest message that leaves less than this cannot be answered
 # Qwen's documented words before its closing marker (Qwen3 model card, "thinking budget").
 TRANSITION = ("Considering the limited time by the user, I have to give the solution based "
@@ -110,6 +117,45 @@ def fit(messages: Sequence[ChatMessage], count: Count, room: Room) -> Window:
     kept = _from_user(turns[low:])
     left_out = len(turns) - len(kept)
     return Window(system + kept, left_out, count(system + kept))
+
+
+ANCHOR_MESSAGES = 3     # the window's first kept messages that say where it starts
+
+
+def anchor(window: Sequence[ChatMessage]) -> tuple[str, ...]:
+    """Where a window starts: digests of its first kept messages after the system prompt."""
+    window = tuple(window)
+    turns = window[len(_leading_system(window)):]
+    return tuple(_digest(m) for m in turns[:ANCHOR_MESSAGES])
+
+
+def resume(messages: Sequence[ChatMessage],
+           start: tuple[str, ...]) -> tuple[tuple[ChatMessage, ...], int]:
+    """The messages from where the last window started (``start``, from ``anchor``), and how
+    many were skipped; the messages unchanged when that start is not among them."""
+    messages = tuple(messages)
+    if not start:
+        return messages, 0
+    system = _leading_system(messages)
+    turns = messages[len(system):]
+    digests = [_digest(m) for m in turns]
+    for at in range(len(turns) - len(start), -1, -1):      # the latest match: most likely
+        if tuple(digests[at:at + len(start)]) == start:
+            return system + turns[at:], at
+    return messages, 0
+
+
+def last_turn(messages: Sequence[ChatMessage]) -> tuple[ChatMessage, ...]:
+    """The leading system messages and the conversation from its last user message on."""
+    messages = tuple(messages)
+    system = _leading_system(messages)
+    users = [i for i, m in enumerate(messages) if m.role == "user" and i >= len(system)]
+    return system + messages[users[-1] if users else len(system):]
+
+
+def _digest(message: ChatMessage) -> str:
+    return hashlib.blake2b(f"{message.role}\0{message.content}".encode(),
+                           digest_size=12).hexdigest()
 
 
 def _leading_system(messages: tuple[ChatMessage, ...]) -> tuple[ChatMessage, ...]:

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import codecs
 import ctypes
+import dataclasses
 import logging
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
-from engine.api import ChatMessage, ContextReport, ResponseStats, StepRecord, StopReason
-from engine.errors import AnswerLoopError, ContextFullError, GenerationError
+from engine.api import ChatMessage, ContextReport, ResponseStats, Reuse, StepRecord, StopReason
+from engine.errors import ContextFullError, GenerationError
 from engine.messages import msg
 from engine.runtime import chat_layer
 from engine.runtime.accounting import RunAccount
@@ -24,9 +25,11 @@ from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser, detect_format
 from engine.runtime.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
                                       reply_reader)
-from engine.runtime.context_window import closing_text, fit, may_think, room_for, thinking_budget
+from engine.runtime.context_window import (Window, anchor, closing_text, fit, last_turn, may_think,
+                                           resume, room_for, thinking_budget)
+from engine.runtime.conversation_memory import ConversationMemory, Reused
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.loop_guard import LoopGuard
+from engine.runtime.loop_guard import LoopGuard, kept_length
 from engine.runtime.routing import TokenRouting
 from engine.runtime.slot_cache import TokenResidency
 
@@ -54,19 +57,31 @@ class RawStep:
     prompt_tokens: int             # prompt tokens actually read (after prefix reuse)
     prompt_s: float
     ttft_s: float
+    reused: Reused = Reused(0, Reuse.NONE)   # the prompt's tokens not read again, and why
 
 
 def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
                   stop: threading.Event, steer: list[int] | None = None,
-                  on_prompt: OnPrompt | None = None) -> Iterator[RawStep]:
+                  on_prompt: OnPrompt | None = None, memory: ConversationMemory | None = None,
+                  entered: Reuse = Reuse.IN_PLACE, checkpoint_back: int = 1) -> Iterator[RawStep]:
     """Read the prompt in batches, then sample one token at a time until told to stop.
 
     ``steer``: tokens the consumer puts there between two steps are read after the last
     sampled token, as if the model had written them (the thinking budget's closing words).
-    ``on_prompt``: told how much of the prompt is read, after each micro-batch."""
+    ``on_prompt``: told how much of the prompt is read, after each micro-batch.
+    ``memory``: the conversation's kept state (engine/runtime/conversation_memory.py): what
+    it reuses, and its checkpoint taken ``checkpoint_back`` tokens before the prompt's end,
+    where the next prompt will leave this one."""
     started = time.perf_counter()
-    to_read = list(prompt[model.reuse_prefix(list(prompt)):])
-    routing = _read_prompt(model, to_read, stop, _counted(on_prompt, len(to_read)))
+    reused = memory.reuse(prompt, entered) if memory is not None else _reuse_in_place(model, prompt)
+    to_read = list(prompt[reused.tokens:])
+    split = max(0, memory.checkpoint_at(prompt, checkpoint_back) - reused.tokens) \
+        if memory is not None else len(to_read)
+    read = _counted(on_prompt, len(to_read))
+    routing = _read_prompt(model, to_read[:split], stop, read)
+    if memory is not None and not stop.is_set():
+        memory.take_checkpoint()
+    routing = _read_prompt(model, to_read[split:], stop, read) or routing
     model.after_prompt()
     prompt_s = time.perf_counter() - started
     for _ in range(max_tokens):
@@ -74,7 +89,7 @@ def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
             return
         token = model.sample()
         yield RawStep(token, routing, model.last_residency, len(to_read), prompt_s,
-                      time.perf_counter() - started)
+                      time.perf_counter() - started, reused)
         if model.is_end_of_generation(token):
             return
         routing = _decode(model, [token], step=True)
@@ -82,6 +97,11 @@ def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
             routing = _read_prompt(model, steer[:model.n_ctx - len(model.tokens)], stop) \
                 or routing
             steer.clear()
+
+
+def _reuse_in_place(model: NativeModel, prompt: Sequence[int]) -> Reused:
+    kept = model.reuse_prefix(list(prompt))
+    return Reused(kept, Reuse.IN_PLACE if kept else Reuse.NONE)
 
 
 def _counted(on_prompt: OnPrompt | None, total: int) -> Callable[[int], None] | None:
@@ -259,9 +279,14 @@ class GenerationRun:
     def __init__(self, model: NativeModel, messages: Sequence[ChatMessage], max_tokens: int,
                  sampling: Sampling, stop: threading.Event, request_id: int,
                  think: bool | None = None, step: str = "chat", stop_loops: bool = True,
-                 on_prompt: OnPrompt | None = None) -> None:
+                 on_prompt: OnPrompt | None = None, memory: ConversationMemory | None = None,
+                 conversation_id: int | None = None) -> None:
         self.model, self.stop, self.max_tokens, self.step = model, stop, max_tokens, step
         self.stop_loops, self.on_prompt = stop_loops, on_prompt
+        self.memory, self.think = memory, think
+        self.conversation_id, self.entered = conversation_id, Reuse.IN_PLACE
+        if memory is not None:       # the context holds this conversation's state from now
+            self.entered = memory.switch_to(conversation_id)
         self.format = chat_format(model)
         # The family from the template's own markup: llama.cpp names its formats by parser
         # ("llama.cpp:peg-native" for gpt-oss), which closing_text and may_think do not know.
@@ -274,7 +299,7 @@ class GenerationRun:
             tried[len(kept)] = (text, model.tokenize(text))
             return len(tried[len(kept)][1])
 
-        self.window = fit(messages, count, self.room)
+        self.window = self._fit(messages, count)
         rendered, self.parser = prepare_reply(model, self.window.messages, think, self.format)
         counted_text, counted = tried[len(self.window.messages)]
         self.prompt = counted if counted_text == rendered else model.tokenize(rendered)
@@ -289,10 +314,44 @@ class GenerationRun:
         self.thinking_stopped = False
         self._steer: list[int] = []
         self._answer_tokens = 0          # the answer's text in tokens, once it has ended
+        self._raw: list[bytes] = []      # each token's bytes, and the (thinking, answer)
+        self._marks: list[tuple[int, int]] = []   # characters shown after it
+        self._cut: tuple[int, int] | None = None  # a loop: (thinking, answer) characters kept
+        self.loop_details = ""           # a loop: where it began and what was cut, for the log
         model.set_sampling(sampling)
         self.state = StreamState(request_id)
         self.routing: list[TokenRouting] = []
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def _fit(self, messages: Sequence[ChatMessage], count) -> Window:
+        """The window: from where this conversation's last one started (the engine keeps
+        it, so a caller that sends the whole conversation gets the app's window)."""
+        memory, key = self.memory, self.conversation_id
+        if memory is None:
+            return fit(messages, count, self.room)
+        messages, skipped = resume(messages, memory.window(key))
+        window = fit(messages, count, self.room)
+        memory.keep_window(key, anchor(window.messages))
+        return dataclasses.replace(window, left_out=window.left_out + skipped)
+
+    def _checkpoint_back(self) -> int:
+        """How many tokens before this prompt's end the next turn's prompt will leave it: the
+        template's generation prompt that the answer, rendered again, replaces (Qwen3.5's
+        "<think>\\n" after the assistant's header), found by rendering this turn's last
+        messages with and without a stand-in answer; one more for a token that may merge."""
+        if self.memory is None or not self.memory.recurrent:
+            return 1
+        model, last = self.model, last_turn(self.window.messages)
+        try:
+            alone = model.tokenize(render_chat(model, last, self.think))
+            answered = model.tokenize(render_chat(model, last + (
+                ChatMessage("assistant", "Answer."), ChatMessage("user", "Next.")), self.think))
+        except Exception as error:  # noqa: BLE001 - a template refusing the stand-in: one token
+            log.info("checkpoint one token before the prompt's end: %s", error)
+            return 1
+        same = next((i for i, (a, b) in enumerate(zip(alone, answered)) if a != b),
+                    min(len(alone), len(answered)))
+        return len(alone) - same + 1
 
     def records(self) -> Iterator[StepRecord]:
         # ``max_tokens`` is the answer's length: thinking comes on top of it, bounded by the
@@ -300,7 +359,8 @@ class GenerationRun:
         limit = self.model.n_ctx if self.format.can_think else self.max_tokens
         try:
             for step in generate_step(self.model, self.prompt, limit, self.stop, self._steer,
-                                      self.on_prompt):
+                                      self.on_prompt, self.memory, self.entered,
+                                      self._checkpoint_back()):
                 if self.model.is_end_of_generation(step.token):
                     self.state.stop_reason = StopReason.EOS
                     break
@@ -311,14 +371,18 @@ class GenerationRun:
                 if self.parser.ended:         # the model began a new turn: it is over here
                     self.state.stop_reason = StopReason.EOS
                     break
-                if self.guard.add(step.token) and self.stop_loops:
-                    self._looped()
+                if self.guard.add(step.token, self._raw[-1].decode("utf-8", "replace")) \
+                        and self.stop_loops:
+                    self.state.stop_reason = StopReason.LOOP
+                    break
                 if self.state.answer_tokens >= self.max_tokens:
                     break
             if self.stop.is_set():
                 self.state.stop_reason = StopReason.STOPPED
             self.parser.feed(self._utf8.decode(b"", final=True))
             self.parser.finish()
+            if self.state.stop_reason == StopReason.LOOP:
+                self._cut_repeats()
         finally:
             _close_parser(self.parser)    # llama.cpp's parser state is freed now, not by GC
         self._answer_tokens = len(self.model.tokenize(self.text, special=False)) \
@@ -332,19 +396,27 @@ class GenerationRun:
         self._steer.extend(self.model.tokenize(self.closing))
         self.parser.feed(self._utf8.decode(b"", final=True) + self.closing_marker)
 
-    def _looped(self) -> None:
-        self.state.stop_reason = StopReason.LOOP
+    def _cut_repeats(self) -> None:
+        """A loop: the answer keeps what came before the repeats, which holds the repeated
+        block once. The repeats' own text is the answer's (or thinking's) tail, whatever the
+        parser held back while it streamed; where it is not, the characters shown then."""
+        guard, kept = self.guard, self.guard.repeats_at
+        tail = b"".join(self._raw[kept:]).decode("utf-8", errors="replace")
+        shown = self._marks[kept - 1] if kept > 0 else (0, 0)
+        self._cut = (kept_length("".join(self.parser.thinking), tail, shown[0]),
+                     kept_length("".join(self.parser.answer), tail, shown[1]))
         meta = self.model.metadata()
-        raise AnswerLoopError(
-            msg("runtime.answer_loops"),
+        self.loop_details = (
             f"model {meta.get('general.name') or self.model.path!r}, step {self.step}: the "
-            f"answer repeated itself from token {self.guard.looped_at} and was stopped at token "
-            f"{self.guard.tokens}", partial_text=self.text)
+            f"answer repeated a block of {guard.period} tokens from token {guard.looped_at}; "
+            f"stopped at token {guard.tokens}, the repeats from token {kept} left out")
+        log.warning("%s", self.loop_details)
 
     def _record(self, step: RawStep) -> StepRecord:
         state, now = self.state, time.perf_counter()
         if state.generated == 0:
             state.prompt_tokens = step.prompt_tokens
+            state.reused_tokens, state.reuse = step.reused.tokens, step.reused.source
         state.token(now, step.prompt_s, step.ttft_s)
         if step.routing is not None:
             self.routing.append(step.routing)
@@ -356,6 +428,9 @@ class GenerationRun:
         if was_thinking or thinking:
             state.thinking_tokens += 1
         state.answer_tokens += bool(piece)
+        self._raw.append(raw)
+        last = self._marks[-1] if self._marks else (0, 0)
+        self._marks.append((last[0] + len(thinking), last[1] + len(piece)))
         return StepRecord(
             request_id=state.request_id, text=piece, thinking=thinking, token=step.token,
             generated_tokens=state.generated, prompt_tokens=state.prompt_tokens,
@@ -391,12 +466,17 @@ class GenerationRun:
 
     @property
     def text(self) -> str:
-        """The answer alone: no thinking, no turn markers, no control tokens."""
-        return self.parser.answer_text
+        """The answer alone: no thinking, no turn markers, no control tokens; after a loop,
+        up to where the repeats began."""
+        if self._cut is None:
+            return self.parser.answer_text
+        return "".join(self.parser.answer)[:self._cut[1]].strip()
 
     @property
     def thinking(self) -> str:
-        return self.parser.thinking_text
+        if self._cut is None:
+            return self.parser.thinking_text
+        return "".join(self.parser.thinking)[:self._cut[0]].strip()
 
     @property
     def stats(self) -> ResponseStats:

@@ -13,7 +13,7 @@ import os
 import time
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from gguf import GGMLQuantizationType
 
@@ -186,7 +186,7 @@ class NativeModel:
 
     def reuse_prefix(self, tokens: list[int]) -> int:
         """Keep the longest cached prefix of ``tokens``; returns how many are kept."""
-        keep = _common_prefix(self.tokens, tokens)
+        keep = common_prefix(self.tokens, tokens)
         keep = min(keep, len(tokens) - 1)        # always evaluate at least one token
         if keep < len(self.tokens) and not self._truncate(keep):
             keep = 0                               # recurrent models can't cut: start over
@@ -196,6 +196,54 @@ class NativeModel:
 
     def _truncate(self, keep: int) -> bool:
         return bool(self._llama.llama_memory_seq_rm(self.ctx.memory, 0, keep, -1))
+
+    # ---- the sequence's state (engine/runtime/conversation_memory.py) ----------------------
+
+    @property
+    def recurrent(self) -> bool:
+        """A recurrent or hybrid model (Gated DeltaNet, Mamba): its state cannot be cut back
+        to an earlier token; only a checkpoint taken there brings that point back."""
+        llama, model = self._llama, self.model.model
+        return bool(llama.llama_model_is_recurrent(model) or llama.llama_model_is_hybrid(model))
+
+    def get_state(self, partial: bool = False) -> bytes:
+        """The sequence's state as llama.cpp serialises it; ``partial``: only the part that
+        cannot be cut (recurrent state, sliding-window KV), the size of a checkpoint."""
+        llama, flags = self._llama, self._state_flags(partial)
+        size = llama.llama_state_seq_get_size_ext(self.ctx.ctx, 0, flags)
+        buffer = (ctypes.c_uint8 * size)()
+        written = llama.llama_state_seq_get_data_ext(self.ctx.ctx, buffer, size, 0, flags)
+        return ctypes.string_at(buffer, written)
+
+    def set_state(self, data: bytes, tokens: list[int] | None = None,
+                  partial: bool = False) -> bool:
+        """Put a state from get_state back; ``tokens``: what a whole state holds (a partial
+        one leaves ``self.tokens`` to the caller, who cuts the KV after it). False: refused."""
+        llama = self._llama
+        source = ctypes.cast(ctypes.c_char_p(data), ctypes.POINTER(ctypes.c_uint8))
+        read = llama.llama_state_seq_set_data_ext(self.ctx.ctx, source, len(data), 0,
+                                                  self._state_flags(partial))
+        if read != len(data):
+            self.clear()
+            return False
+        if tokens is not None:
+            self.tokens = list(tokens)
+        return True
+
+    def cut(self, keep: int) -> bool:
+        """Drop what the context holds after its first ``keep`` tokens; False where the
+        memory cannot be cut there (a recurrent state not restored to ``keep``)."""
+        if not self._truncate(keep):
+            return False
+        self.tokens = self.tokens[:keep]
+        return True
+
+    def clear(self) -> None:
+        self.ctx.kv_cache_clear()
+        self.tokens = []
+
+    def _state_flags(self, partial: bool) -> int:
+        return self._llama.LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY if partial else 0
 
     def decode(self, tokens: list[int], step: bool = False) -> None:
         """Evaluate ``tokens`` after what the context holds (one batch, ≤ n_batch).
@@ -277,7 +325,8 @@ def _expert_counts(metadata: dict[str, str]) -> tuple[int, int]:
         raise ModelLoadError(msg("runtime.no_experts_for_slots"), str(error)) from error
 
 
-def _common_prefix(a: list[int], b: list[int]) -> int:
+def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many tokens two sequences share from the start."""
     n = 0
     for x, y in zip(a, b):
         if x != y:

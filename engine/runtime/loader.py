@@ -14,6 +14,7 @@ import numpy as np
 from engine.api import ChatRequest, LoadRequest, Placement
 from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
+from engine.runtime.conversation_memory import ConversationMemory, open_memory
 from engine.runtime.generate import GenerationRun, OnPrompt
 from engine.runtime import backend_probe, cpu_calibration
 from engine.native import backends
@@ -54,9 +55,15 @@ class LoadedModel:
     summary: Msg                     # where it runs (what it placed), and any note
     placement: Placement | None = None
     last_routing: list = field(default_factory=list)
+    # Each conversation's model state (engine/runtime/conversation_memory.py); None: the
+    # context's prefix is reused in place only.
+    memory: ConversationMemory | None = None
 
     def start_chat(self, request: ChatRequest, stop: threading.Event,
-                   on_prompt: OnPrompt | None = None) -> GenerationRun:
+                   on_prompt: OnPrompt | None = None,
+                   conversation: bool = False) -> GenerationRun:
+        """``conversation``: the request is a turn of ``request.conversation_id``, whose
+        state is kept (document steps and summaries use the context without keeping it)."""
         if self.recorder is not None:
             self.recorder.enabled = request.record_routing
         sampling = Sampling(temperature=request.temperature, top_p=request.top_p, seed=request.seed)
@@ -69,7 +76,9 @@ class LoadedModel:
             cache.switch_conversation(request.conversation_id)
         return GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
                              request.request_id, think=request.think,
-                             stop_loops=request.stop_loops, on_prompt=on_prompt)
+                             stop_loops=request.stop_loops, on_prompt=on_prompt,
+                             memory=self.memory,
+                             conversation_id=request.conversation_id if conversation else None)
 
     @functools.cached_property
     def sampling_defaults(self) -> SamplingDefaults:
@@ -94,8 +103,16 @@ class LoadedModel:
         predictor = RouterPredictor.from_gguf(self.facts)
         return np.stack([predictor.predict_token(step.hidden) for step in steps])
 
+    def forget_conversation(self, conversation_id: int) -> None:
+        if self.memory is not None:
+            self.memory.forget(conversation_id)
+
     def close(self) -> None:
-        self.native.close()
+        try:
+            if self.memory is not None:
+                self.memory.close()      # the conversation held goes to disk first
+        finally:
+            self.native.close()
 
 
 def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallback,
@@ -122,9 +139,10 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     summary = placement.message or msg("runtime.ready")   # what llama.cpp placed, never the plan
     if native.slot_cache_note:   # planned slots that this build or this card could not give
         summary = msg("runtime.summary_with_note", summary=summary, note=native.slot_cache_note)
+    memory = open_memory(native, request.state_dir, hardware.ram_available_bytes)
     progress(1.0, msg("runtime.ready"))
     cpu_calibration.after_load()     # in the background, where this machine is not measured yet
-    return LoadedModel(facts, recipe, native, recorder, summary, placement)
+    return LoadedModel(facts, recipe, native, recorder, summary, placement, memory=memory)
 
 
 def measure_placement(native: NativeModel, hardware) -> Placement:
@@ -136,10 +154,13 @@ def measure_placement(native: NativeModel, hardware) -> Placement:
             for d in item.devices if d.kind != "cpu"}
     cache = native.slot_cache
     on_gpu = cache is not None and native.slot_banks_on_gpu and device is not None
+    software = frozenset(d.name for item in (choice.listing if choice is not None else ())
+                         if choice is not None and item.variant == choice.variant
+                         for d in item.devices if d.kind == "software")
     return measure(native.load_log, gpus, cache.bank_bytes if cache is not None else 0,
                    device.name if on_gpu and device is not None else "CPU",
                    device.backend if device is not None else "CPU",
-                   getattr(hardware, "unused_gpus", ()))
+                   getattr(hardware, "unused_gpus", ()), software)
 
 
 def _recorder(facts: ModelFacts, recipe: Recipe, with_weights: bool, with_hidden: bool,

@@ -36,10 +36,12 @@ def buffer_sizes(lines: list[str]) -> dict[tuple[str, str], int]:
 
 
 def measure(lines: list[str], gpu_names: dict[str, str], slot_bytes: int = 0,
-            slot_device: str = "CPU", backend: str = "CPU", unused=()) -> Placement:
+            slot_device: str = "CPU", backend: str = "CPU", unused=(),
+            software: frozenset[str] = frozenset()) -> Placement:
     """The placement of one load. ``gpu_names``: GPU device name → description (the devices
     this process's back-end has); ``slot_device``: where the slot banks are; ``unused``:
-    GpuInfo of cards seen but not used (their ``why_unused`` joins the sentence)."""
+    GpuInfo of cards seen but not used (their ``why_unused`` joins the sentence);
+    ``software``: device names that imitate a graphics card on the processor."""
     totals: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for (name, field), n_bytes in buffer_sizes(lines).items():
         totals[name if name in gpu_names else "CPU"][field] += n_bytes
@@ -49,11 +51,11 @@ def measure(lines: list[str], gpu_names: dict[str, str], slot_bytes: int = 0,
     devices += [DeviceUse(name, gpu_names.get(name, ""), **fields)
                 for name, fields in sorted(totals.items())]
     placement = Placement(tuple(devices), backend if len(devices) > 1 else "CPU")
-    return Placement(placement.devices, placement.backend, describe(placement, unused),
-                     tuple(g.name for g in unused))
+    return Placement(placement.devices, placement.backend,
+                     describe(placement, unused, software), tuple(g.name for g in unused))
 
 
-def describe(placement: Placement, unused=()):
+def describe(placement: Placement, unused=(), software: frozenset[str] = frozenset()):
     ram = size(placement.ram.total_bytes, GB, whole_from=10)
     gpu = placement.gpu
     if gpu is None:
@@ -65,6 +67,9 @@ def describe(placement: Placement, unused=()):
         return msg("runtime.placed_with_unused", placed=text, unused=reasons[0]) if reasons \
             else text
     name = gpu.description or gpu.device
+    if gpu.device in software:          # never called a graphics card (issue 47)
+        return msg("runtime.placed_software", device=name,
+                   gpu=size(gpu.total_bytes, GB, whole_from=10), ram=ram)
     if gpu.slot_bytes:
         return msg("runtime.placed_gpu_slots", device=name,
                    gpu=size(gpu.total_bytes, GB, whole_from=10),

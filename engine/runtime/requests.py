@@ -85,6 +85,8 @@ class RequestQueue:
         self._lock = threading.Condition()
         self._waiting: collections.deque[_Waiting] = collections.deque()
         self._running: tuple[Any, CancelToken] | None = None
+        # Set while the engine thread waits with nothing to do, reading ahead included.
+        self.quiet = threading.Event()
 
     def put(self, request: Any, *, first: bool = False) -> None:
         with self._lock:
@@ -92,6 +94,7 @@ class RequestQueue:
                 self._waiting.appendleft(_Waiting(request))
             else:
                 self._waiting.append(_Waiting(request))
+            self.quiet.clear()
             self._lock.notify()
 
     def take(self) -> tuple[Any, CancelToken]:
@@ -99,13 +102,20 @@ class RequestQueue:
         waited); it is the running one until ``done``."""
         with self._lock:
             while not self._waiting:
+                self.quiet.set()
                 self._lock.wait()
+            self.quiet.clear()
             entry = self._waiting.popleft()
             token = CancelToken()
             if entry.stopped:
                 token.set()
             self._running = (entry.request, token)
             return entry.request, token
+
+    def pending(self) -> bool:
+        """Does a request wait? (The engine thread reads ahead only while none does.)"""
+        with self._lock:
+            return bool(self._waiting)
 
     def done(self) -> None:
         with self._lock:

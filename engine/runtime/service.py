@@ -23,12 +23,19 @@ from engine.api import (ChatRequest, DocumentRequest, Event, Listener, LoadFallb
 from engine.errors import EngineError, EngineStateError, GenerationError, ReadingStoppedError
 from engine.messages import Msg, msg
 from engine.documents.model import SummaryModel
+from engine.runtime.conversation_state import forget_kept_state
 from engine.runtime.prompt_progress import PromptMeter
 from engine.runtime.requests import CancelToken, RequestQueue
 
 log = logging.getLogger("rotary.engine")
 
 Emit = Callable[[Event], None]
+
+
+class IdleWork(Protocol):
+    """Work in small pieces while no request waits; ``step()`` returns False when done."""
+
+    def step(self) -> bool: ...
 
 
 class Model(Protocol):
@@ -38,6 +45,9 @@ class Model(Protocol):
     def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None: ...
     def document(self, request: DocumentRequest, stop: CancelToken, emit: Emit) -> None: ...
     def documents_model(self) -> SummaryModel: ...
+    def forget_conversation(self, conversation_id: int) -> None: ...
+    # What to do while no request waits (read the next turn's start ahead), or None.
+    def idle_work(self) -> IdleWork | None: ...
     def close(self) -> None: ...
 
 
@@ -50,6 +60,7 @@ class LocalModel:
 
     def __init__(self, loaded) -> None:
         self.loaded = loaded
+        self._answered = None       # the last answer's run, until its reading ahead starts
 
     def loaded_event(self, request_id: int) -> ModelLoaded:
         from engine.runtime.generate import chat_format  # noqa: PLC0415 - needs llama_cpp
@@ -61,10 +72,11 @@ class LocalModel:
     def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None:
         # How far a long prompt is read, a few times a second (engine/runtime/prompt_progress.py)
         run = self.loaded.start_chat(request, stop, PromptMeter(
-            request.request_id, request.conversation_id, emit))
+            request.request_id, request.conversation_id, emit), conversation=True)
         for record in run.records():
             emit(record)
         self.loaded.finish_chat(run)
+        self._answered = run
         emit(RequestFinished(request.request_id, run.text, run.stats, request.conversation_id,
                              thinking=getattr(run, "thinking", ""),
                              context=getattr(run, "context_report", None)))
@@ -81,6 +93,15 @@ class LocalModel:
         from engine.runtime.summary_model import LocalSummaryModel  # noqa: PLC0415 - above
 
         return LocalSummaryModel(self.loaded)
+
+    def forget_conversation(self, conversation_id: int) -> None:
+        self.loaded.forget_conversation(conversation_id)
+
+    def idle_work(self) -> IdleWork | None:
+        from engine.runtime.read_ahead import read_ahead_for  # noqa: PLC0415 - needs llama_cpp
+
+        run, self._answered = self._answered, None
+        return read_ahead_for(run)
 
     def close(self) -> None:
         self.loaded.close()
@@ -109,6 +130,11 @@ class _Quit:
     pass
 
 
+@dataclass(frozen=True)
+class _Forget:
+    conversation_id: int
+
+
 class EngineService:
     """Runs the loaded model on its own thread; see ``engine.api.EngineLike``.
 
@@ -122,6 +148,8 @@ class EngineService:
         self._opener = opener
         self._requests = RequestQueue()
         self.model: Model | None = None        # owned by the engine thread
+        self._state_dir: str | None = None     # the last load's folder of kept states
+        self._idle: IdleWork | None = None      # engine thread: read ahead while none waits
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
@@ -148,8 +176,18 @@ class EngineService:
     def waiting(self, request_id: int) -> bool:
         return self._requests.waiting(request_id)
 
+    def forget_conversation(self, conversation_id: int) -> None:
+        """Drop every state kept for this conversation (it is being deleted): in the model's
+        context, in RAM, and on disk even with no model loaded."""
+        self._requests.put(_Forget(conversation_id))
+
     def unload(self) -> None:
         self._requests.put(_Unload())
+
+    def wait_quiet(self, timeout: float | None = None) -> bool:
+        """Wait until the engine thread has nothing to do, reading ahead included (for tests
+        and benchmarks: a user who reads the answer and types)."""
+        return self._requests.quiet.wait(timeout)
 
     def shutdown(self, timeout: float = 10.0) -> None:
         """Stop what runs, drop what waits, close the model and join the thread."""
@@ -161,7 +199,11 @@ class EngineService:
 
     def _run(self) -> None:
         while True:
+            if self._idle is not None and not self._requests.pending():
+                self._idle_step()
+                continue
             request, stop = self._requests.take()
+            self._idle = None             # any request ends the reading ahead at once
             try:
                 if isinstance(request, _Quit):
                     self._close_model()
@@ -184,6 +226,7 @@ class EngineService:
 
     def _load(self, request: LoadRequest, _stop: CancelToken) -> None:
         self._close_model()
+        self._state_dir = request.state_dir
         self.model = self._opener(request, self._emit)
         self._emit(self.model.loaded_event(request.request_id))
 
@@ -195,6 +238,7 @@ class EngineService:
             model = self._loaded_model(self._NO_MODEL)
             self._emit(RequestStarted(request.request_id, request.conversation_id))
             model.chat(request, stop, self._emit)
+            self._idle = model.idle_work()
             return
         # The passage index and citation checks load with the first question, not the app
         from engine.documents.ask import answer_on_engine_thread  # noqa: PLC0415 - above
@@ -210,6 +254,14 @@ class EngineService:
         self._emit(RequestStarted(request.request_id, request.conversation_id))
         model.document(request, stop, self._emit)
 
+    def _idle_step(self) -> None:
+        try:
+            if self._idle is not None and not self._idle.step():
+                self._idle = None
+        except Exception:  # reading ahead is never worth a failure: the next turn reads it
+            log.exception("reading ahead failed")
+            self._idle = None
+
     def _finish_unstarted(self, request: ChatRequest) -> None:
         """An answer stopped before it began: it ends, empty and "stopped", like any other."""
         self._emit(RequestFinished(request.request_id, "", ResponseStats.never_started(
@@ -219,8 +271,15 @@ class EngineService:
         self._close_model()
         self._emit(ModelUnloaded(next_request_id()))
 
+    def _forget(self, request: _Forget, _stop: CancelToken) -> None:
+        if self.model is not None:
+            self.model.forget_conversation(request.conversation_id)
+        elif self._state_dir is not None:
+            forget_kept_state(self._state_dir, request.conversation_id)
+
     _COMMANDS: dict[type, Callable[..., None]] = {      # (service, request, stop)
         LoadRequest: _load, ChatRequest: _chat, DocumentRequest: _document, _Unload: _unload,
+        _Forget: _forget,
     }
 
     # What a request meets before any load (engine.remote says "not connected").

@@ -384,11 +384,12 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "text.": (
         "이 대화는 모델이 기억하기에 너무 깁니다. 새 대화를 시작하거나 글을 줄여 주세요.",
         "这段对话对模型的记忆来说太长了。请新建对话或缩短文字。"),
-    "The model started repeating the same words over and over, so Rotary stopped it. Try "
-    "Write again, or another model in Settings.": (
-        "모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈췄습니다. 다시 쓰기를 누르거나 "
-        "설정에서 다른 모델을 골라 보세요.",
-        "模型开始一遍又一遍地重复同样的话，Rotary 已将其停止。请点“重新撰写”，或在设置中换一个模型。"),
+    "The model started repeating the same words over and over, so Rotary stopped it and kept "
+    "them once. Try Write again, or another model in Settings.": (
+        "모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈추고 그 말은 한 번만 남겼습니다. "
+        "다시 쓰기를 누르거나 설정에서 다른 모델을 골라 보세요.",
+        "模型开始一遍又一遍地重复同样的话，Rotary 已将其停止，重复的内容只保留一次。请点“重新撰写”，"
+        "或在设置中换一个模型。"),
     "The model started repeating the same words over and over while reading this document, "
     "so Rotary stopped and kept no summary. Try again, or another model in Settings.": (
         "문서를 읽는 동안 모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈췄고 요약은 "
@@ -593,16 +594,15 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
         "들어가지 않습니다. 모델에 메모리가 약 {need}GB 필요하지만 이 컴퓨터에는 {have}GB가 "
         "있습니다.",
         "放不下：模型大约需要 {need} GB 内存，但这台电脑只有 {have} GB。"),
-    "About {ram} in memory (the graphics card is not used); expect roughly {words} words "
-    "per second.": (
-        "메모리 약 {ram}를 사용합니다 (그래픽 카드는 쓰지 않음). 초당 약 {words}단어를 "
-        "예상하세요.",
-        "约占用 {ram} 内存（不使用显卡）；预计每秒大约 {words} 个词。"),
-    "About {vram} on the graphics card and {ram} in memory; expect roughly {words} words "
-    "per second.": (
-        "그래픽 카드에 약 {vram}, 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 "
-        "예상하세요.",
-        "显卡上约 {vram}，内存中约 {ram}；预计每秒大约 {words} 个词。"),
+    "About {ram} in memory (the graphics card is not used); expect {speed}.": (
+        "메모리 약 {ram}를 사용합니다 (그래픽 카드는 쓰지 않음). {speed}을(를) 예상하세요.",
+        "约占用 {ram} 内存（不使用显卡）；预计{speed}。"),
+    "About {vram} on the graphics card and {ram} in memory; expect {speed}.": (
+        "그래픽 카드에 약 {vram}, 메모리에 {ram}를 사용합니다. {speed}을(를) 예상하세요.",
+        "显卡上约 {vram}，内存中约 {ram}；预计{speed}。"),
+    "roughly {words} words per second": ("초당 약 {words}단어", "每秒大约 {words} 个词"),
+    "roughly 1 word per second": ("초당 약 1단어", "每秒大约 1 个词"),
+    "less than 1 word per second": ("초당 1단어 미만", "每秒不到 1 个词"),
     "Other programs are using memory this model needs; close some first.": (
         "다른 프로그램이 이 모델에 필요한 메모리를 쓰고 있습니다. 먼저 몇 개를 닫아 주세요.",
         "其他程序正在使用此模型需要的内存；请先关闭一些程序。"),
@@ -737,6 +737,15 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "The graphics {name} is built into the processor and shares main memory, so Rotary keeps the model in main memory instead.": (
         "그래픽 {name}은(는) 프로세서에 내장되어 주 메모리를 함께 쓰므로, Rotary는 모델을 주 메모리에 둡니다.",
         "图形处理器 {name} 内置于处理器中并共用主内存，因此 Rotary 把模型放在主内存中。"),
+    "{name} is not a graphics card but software that imitates one on the processor, many times more slowly, so Rotary uses the processor directly.": (
+        "{name}은(는) 그래픽 카드가 아니라 프로세서에서 그래픽 카드를 흉내 내는 소프트웨어로, 몇십 배 느립니다. 그래서 Rotary는 프로세서를 직접 씁니다.",
+        "{name} 不是显卡，而是在处理器上模拟显卡的软件，速度要慢许多倍，因此 Rotary 直接使用处理器。"),
+    "About {vram} on {device}, software that imitates a graphics card on the processor, and {ram} in memory; expect {speed}.": (
+        "프로세서에서 그래픽 카드를 흉내 내는 소프트웨어 {device}에 약 {vram}, 메모리에 {ram}를 사용합니다. {speed}을(를) 예상하세요.",
+        "在处理器上模拟显卡的软件 {device} 上约 {vram}，内存中 {ram}；预计{speed}。"),
+    "The model runs on {device}, software that imitates a graphics card on the processor: {gpu} of it there and {ram} in main memory. It writes much more slowly than the processor alone.": (
+        "모델이 프로세서에서 그래픽 카드를 흉내 내는 소프트웨어 {device}에서 실행됩니다: {gpu}는 그곳에, {ram}는 주 메모리에 있습니다. 프로세서만 쓸 때보다 훨씬 느리게 씁니다.",
+        "模型在 {device} 上运行，这是在处理器上模拟显卡的软件：其中 {gpu} 在那里，{ram} 在主内存中。它的写作速度远慢于单用处理器。"),
     "There is no device named {name}. `python -m engine devices` lists the ones this installation can use.": (
         "{name}(이)라는 장치가 없습니다. `python -m engine devices`가 이 설치본에서 쓸 수 있는 장치를 보여 줍니다.",
         "没有名为 {name} 的设备。`python -m engine devices` 会列出此安装可以使用的设备。"),
@@ -796,7 +805,7 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     "The model runs on the processor; no graphics card is used.": (
         "모델이 프로세서에서 실행됩니다. 그래픽 카드는 사용하지 않습니다.",
         "模型在处理器上运行；未使用显卡。"),
-    "About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect roughly {words} words per second.": (
-        "그래픽 카드에 약 {vram}(이 밖에 드라이버가 {driver}), 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 예상하세요.",
-        "显卡上约 {vram}（另有驱动占用 {driver}），内存中 {ram}；预计每秒约 {words} 个词。"),
+    "About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect {speed}.": (
+        "그래픽 카드에 약 {vram}(이 밖에 드라이버가 {driver}), 메모리에 {ram}를 사용합니다. {speed}을(를) 예상하세요.",
+        "显卡上约 {vram}（另有驱动占用 {driver}），内存中 {ram}；预计{speed}。"),
 }

@@ -279,6 +279,10 @@
         <translation>답변이 길이 제한에 도달했습니다.</translation>
     </message>
     <message>
+        <source>The model began repeating itself, so Rotary stopped it; the repeats are left out.</source>
+        <translation>모델이 같은 말을 되풀이하기 시작해서 Rotary가 멈췄습니다. 되풀이한 부분은 뺐습니다.</translation>
+    </message>
+    <message>
         <source>This answer was not finished. See the notice at the top.</source>
         <translation>이 답변은 끝나지 않았습니다. 위쪽 알림을 확인하세요.</translation>
     </message>
@@ -423,6 +427,14 @@
         <translation>쓰기 속도: 답변을 쓰는 동안 표시</translation>
     </message>
     <message>
+        <source>Writing speed: less than 1 word a second</source>
+        <translation>쓰기 속도: 초당 1단어 미만</translation>
+    </message>
+    <message>
+        <source>Writing speed: about 1 word a second</source>
+        <translation>쓰기 속도: 초당 약 1단어</translation>
+    </message>
+    <message>
         <source>Writing speed: about {n} words a second</source>
         <translation>쓰기 속도: 초당 약 {n}단어</translation>
     </message>
@@ -431,15 +443,31 @@
         <translation>{s}초 후 첫 단어</translation>
     </message>
     <message>
+        <source>Reading the document: less than 1 word a second</source>
+        <translation>문서 읽기: 초당 1단어 미만</translation>
+    </message>
+    <message>
+        <source>Reading the document: about 1 word a second</source>
+        <translation>문서 읽기: 초당 약 1단어</translation>
+    </message>
+    <message>
         <source>Reading the document: about {n} words a second</source>
         <translation>문서 읽기: 초당 약 {n}단어</translation>
+    </message>
+    <message>
+        <source>Reading your message: less than 1 word a second</source>
+        <translation>메시지 읽기: 초당 1단어 미만</translation>
+    </message>
+    <message>
+        <source>Reading your message: about 1 word a second</source>
+        <translation>메시지 읽기: 초당 약 1단어</translation>
     </message>
     <message>
         <source>Reading your message: about {n} words a second</source>
         <translation>메시지 읽기: 초당 약 {n}단어</translation>
     </message>
     <message>
-        <source>first word at once</source>
+        <source>first word right away</source>
         <translation>첫 단어는 바로</translation>
     </message>
     <message>
@@ -2236,6 +2264,10 @@
         <translation>모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에, {ram}는 주 메모리에 있습니다.</translation>
     </message>
     <message>
+        <source>The model runs on {device}, software that imitates a graphics card on the processor: {gpu} of it there and {ram} in main memory. It writes much more slowly than the processor alone.</source>
+        <translation>모델이 프로세서에서 그래픽 카드를 흉내 내는 소프트웨어 {device}에서 실행됩니다: {gpu}는 그곳에, {ram}는 주 메모리에 있습니다. 프로세서만 쓸 때보다 훨씬 느리게 씁니다.</translation>
+    </message>
+    <message>
         <source>The model runs on the graphics card {device}: {gpu} of it there ({slots} of it for the parts the conversation uses most) and {ram} in main memory.</source>
         <translation>모델이 그래픽 카드 {device}에서 실행됩니다: {gpu}는 그래픽 카드에(그중 {slots}는 대화에 가장 많이 쓰이는 부분용), {ram}는 주 메모리에 있습니다.</translation>
     </message>
@@ -2272,8 +2304,8 @@
         <translation>이 대화는 모델이 기억하기에 너무 깁니다. 새 대화를 시작하거나 글을 줄여 주세요.</translation>
     </message>
     <message>
-        <source>The model started repeating the same words over and over, so Rotary stopped it. Try Write again, or another model in Settings.</source>
-        <translation>모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈췄습니다. 다시 쓰기를 누르거나 설정에서 다른 모델을 골라 보세요.</translation>
+        <source>The model started repeating the same words over and over, so Rotary stopped it and kept them once. Try Write again, or another model in Settings.</source>
+        <translation>모델이 같은 말을 계속 되풀이하기 시작해서 Rotary가 멈추고 그 말은 한 번만 남겼습니다. 다시 쓰기를 누르거나 설정에서 다른 모델을 골라 보세요.</translation>
     </message>
     <message>
         <source>The model started repeating the same words over and over while reading this document, so Rotary stopped and kept no summary. Try again, or another model in Settings.</source>
@@ -2390,6 +2422,10 @@
     <message>
         <source>The graphics {name} is built into the processor and shares main memory, so Rotary keeps the model in main memory instead.</source>
         <translation>그래픽 {name}은(는) 프로세서에 내장되어 주 메모리를 함께 쓰므로, Rotary는 모델을 주 메모리에 둡니다.</translation>
+    </message>
+    <message>
+        <source>{name} is not a graphics card but software that imitates one on the processor, many times more slowly, so Rotary uses the processor directly.</source>
+        <translation>{name}은(는) 그래픽 카드가 아니라 프로세서에서 그래픽 카드를 흉내 내는 소프트웨어로, 몇십 배 느립니다. 그래서 Rotary는 프로세서를 직접 씁니다.</translation>
     </message>
     <message>
         <source>There is no device named {name}. `python -m engine devices` lists the ones this installation can use.</source>
@@ -2540,16 +2576,32 @@
         <translation>들어가지 않습니다. 모델에 메모리가 약 {need}GB 필요하지만 이 컴퓨터에는 {have}GB가 있습니다.</translation>
     </message>
     <message>
-        <source>About {ram} in memory (the graphics card is not used); expect roughly {words} words per second.</source>
-        <translation>메모리 약 {ram}를 사용합니다 (그래픽 카드는 쓰지 않음). 초당 약 {words}단어를 예상하세요.</translation>
+        <source>About {ram} in memory (the graphics card is not used); expect {speed}.</source>
+        <translation>메모리 약 {ram}를 사용합니다 (그래픽 카드는 쓰지 않음). {speed}을(를) 예상하세요.</translation>
     </message>
     <message>
-        <source>About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect roughly {words} words per second.</source>
-        <translation>그래픽 카드에 약 {vram}(이 밖에 드라이버가 {driver}), 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 예상하세요.</translation>
+        <source>About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect {speed}.</source>
+        <translation>그래픽 카드에 약 {vram}(이 밖에 드라이버가 {driver}), 메모리에 {ram}를 사용합니다. {speed}을(를) 예상하세요.</translation>
     </message>
     <message>
-        <source>About {vram} on the graphics card and {ram} in memory; expect roughly {words} words per second.</source>
-        <translation>그래픽 카드에 약 {vram}, 메모리에 {ram}를 사용합니다. 초당 약 {words}단어를 예상하세요.</translation>
+        <source>About {vram} on the graphics card and {ram} in memory; expect {speed}.</source>
+        <translation>그래픽 카드에 약 {vram}, 메모리에 {ram}를 사용합니다. {speed}을(를) 예상하세요.</translation>
+    </message>
+    <message>
+        <source>About {vram} on {device}, software that imitates a graphics card on the processor, and {ram} in memory; expect {speed}.</source>
+        <translation>프로세서에서 그래픽 카드를 흉내 내는 소프트웨어 {device}에 약 {vram}, 메모리에 {ram}를 사용합니다. {speed}을(를) 예상하세요.</translation>
+    </message>
+    <message>
+        <source>roughly {words} words per second</source>
+        <translation>초당 약 {words}단어</translation>
+    </message>
+    <message>
+        <source>roughly 1 word per second</source>
+        <translation>초당 약 1단어</translation>
+    </message>
+    <message>
+        <source>less than 1 word per second</source>
+        <translation>초당 1단어 미만</translation>
     </message>
     <message>
         <source>It keeps about {pages:,} pages of a conversation in mind; older parts of a longer one are set aside.</source>

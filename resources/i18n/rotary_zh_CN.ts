@@ -279,6 +279,10 @@
         <translation>回答已达到长度上限。</translation>
     </message>
     <message>
+        <source>The model began repeating itself, so Rotary stopped it; the repeats are left out.</source>
+        <translation>模型开始重复自己的话，Rotary 已将其停止；重复的部分已略去。</translation>
+    </message>
+    <message>
         <source>This answer was not finished. See the notice at the top.</source>
         <translation>这个回答没有完成。请查看顶部的通知。</translation>
     </message>
@@ -423,6 +427,14 @@
         <translation>写作速度：撰写回答时显示</translation>
     </message>
     <message>
+        <source>Writing speed: less than 1 word a second</source>
+        <translation>写作速度：每秒不到 1 个词</translation>
+    </message>
+    <message>
+        <source>Writing speed: about 1 word a second</source>
+        <translation>写作速度：每秒约 1 个词</translation>
+    </message>
+    <message>
         <source>Writing speed: about {n} words a second</source>
         <translation>写作速度：每秒约 {n} 个词</translation>
     </message>
@@ -431,15 +443,31 @@
         <translation>{s} 秒后出现第一个词</translation>
     </message>
     <message>
+        <source>Reading the document: less than 1 word a second</source>
+        <translation>阅读文档：每秒不到 1 个词</translation>
+    </message>
+    <message>
+        <source>Reading the document: about 1 word a second</source>
+        <translation>阅读文档：每秒约 1 个词</translation>
+    </message>
+    <message>
         <source>Reading the document: about {n} words a second</source>
         <translation>阅读文档：每秒约 {n} 个词</translation>
+    </message>
+    <message>
+        <source>Reading your message: less than 1 word a second</source>
+        <translation>阅读您的消息：每秒不到 1 个词</translation>
+    </message>
+    <message>
+        <source>Reading your message: about 1 word a second</source>
+        <translation>阅读您的消息：每秒约 1 个词</translation>
     </message>
     <message>
         <source>Reading your message: about {n} words a second</source>
         <translation>阅读您的消息：每秒约 {n} 个词</translation>
     </message>
     <message>
-        <source>first word at once</source>
+        <source>first word right away</source>
         <translation>第一个词立即出现</translation>
     </message>
     <message>
@@ -2236,6 +2264,10 @@
         <translation>模型在显卡 {device} 上运行：其中 {gpu} 在显卡上，{ram} 在主内存中。</translation>
     </message>
     <message>
+        <source>The model runs on {device}, software that imitates a graphics card on the processor: {gpu} of it there and {ram} in main memory. It writes much more slowly than the processor alone.</source>
+        <translation>模型在 {device} 上运行，这是在处理器上模拟显卡的软件：其中 {gpu} 在那里，{ram} 在主内存中。它的写作速度远慢于单用处理器。</translation>
+    </message>
+    <message>
         <source>The model runs on the graphics card {device}: {gpu} of it there ({slots} of it for the parts the conversation uses most) and {ram} in main memory.</source>
         <translation>模型在显卡 {device} 上运行：其中 {gpu} 在显卡上（其中 {slots} 用于对话最常用的部分），{ram} 在主内存中。</translation>
     </message>
@@ -2272,8 +2304,8 @@
         <translation>这段对话对模型的记忆来说太长了。请新建对话或缩短文字。</translation>
     </message>
     <message>
-        <source>The model started repeating the same words over and over, so Rotary stopped it. Try Write again, or another model in Settings.</source>
-        <translation>模型开始一遍又一遍地重复同样的话，Rotary 已将其停止。请点“重新撰写”，或在设置中换一个模型。</translation>
+        <source>The model started repeating the same words over and over, so Rotary stopped it and kept them once. Try Write again, or another model in Settings.</source>
+        <translation>模型开始一遍又一遍地重复同样的话，Rotary 已将其停止，重复的内容只保留一次。请点“重新撰写”，或在设置中换一个模型。</translation>
     </message>
     <message>
         <source>The model started repeating the same words over and over while reading this document, so Rotary stopped and kept no summary. Try again, or another model in Settings.</source>
@@ -2390,6 +2422,10 @@
     <message>
         <source>The graphics {name} is built into the processor and shares main memory, so Rotary keeps the model in main memory instead.</source>
         <translation>图形处理器 {name} 内置于处理器中并共用主内存，因此 Rotary 把模型放在主内存中。</translation>
+    </message>
+    <message>
+        <source>{name} is not a graphics card but software that imitates one on the processor, many times more slowly, so Rotary uses the processor directly.</source>
+        <translation>{name} 不是显卡，而是在处理器上模拟显卡的软件，速度要慢许多倍，因此 Rotary 直接使用处理器。</translation>
     </message>
     <message>
         <source>There is no device named {name}. `python -m engine devices` lists the ones this installation can use.</source>
@@ -2540,16 +2576,32 @@
         <translation>放不下：模型大约需要 {need} GB 内存，但这台电脑只有 {have} GB。</translation>
     </message>
     <message>
-        <source>About {ram} in memory (the graphics card is not used); expect roughly {words} words per second.</source>
-        <translation>约占用 {ram} 内存（不使用显卡）；预计每秒大约 {words} 个词。</translation>
+        <source>About {ram} in memory (the graphics card is not used); expect {speed}.</source>
+        <translation>约占用 {ram} 内存（不使用显卡）；预计{speed}。</translation>
     </message>
     <message>
-        <source>About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect roughly {words} words per second.</source>
-        <translation>显卡上约 {vram}（另有驱动占用 {driver}），内存中 {ram}；预计每秒约 {words} 个词。</translation>
+        <source>About {vram} on the graphics card (and {driver} its driver keeps) and {ram} in memory; expect {speed}.</source>
+        <translation>显卡上约 {vram}（另有驱动占用 {driver}），内存中 {ram}；预计{speed}。</translation>
     </message>
     <message>
-        <source>About {vram} on the graphics card and {ram} in memory; expect roughly {words} words per second.</source>
-        <translation>显卡上约 {vram}，内存中约 {ram}；预计每秒大约 {words} 个词。</translation>
+        <source>About {vram} on the graphics card and {ram} in memory; expect {speed}.</source>
+        <translation>显卡上约 {vram}，内存中约 {ram}；预计{speed}。</translation>
+    </message>
+    <message>
+        <source>About {vram} on {device}, software that imitates a graphics card on the processor, and {ram} in memory; expect {speed}.</source>
+        <translation>在处理器上模拟显卡的软件 {device} 上约 {vram}，内存中 {ram}；预计{speed}。</translation>
+    </message>
+    <message>
+        <source>roughly {words} words per second</source>
+        <translation>每秒大约 {words} 个词</translation>
+    </message>
+    <message>
+        <source>roughly 1 word per second</source>
+        <translation>每秒大约 1 个词</translation>
+    </message>
+    <message>
+        <source>less than 1 word per second</source>
+        <translation>每秒不到 1 个词</translation>
     </message>
     <message>
         <source>It keeps about {pages:,} pages of a conversation in mind; older parts of a longer one are set aside.</source>

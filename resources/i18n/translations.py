@@ -34,6 +34,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Waiting for the previous answer to end…": ("앞의 답변이 끝나기를 기다리는 중…",
                                                 "正在等待上一个回答结束…"),
     "You": ("나", "您"),
+    "The model began repeating itself, so Rotary stopped it; the repeats are left out.": (
+        "모델이 같은 말을 되풀이하기 시작해서 Rotary가 멈췄습니다. 되풀이한 부분은 뺐습니다.",
+        "模型开始重复自己的话，Rotary 已将其停止；重复的部分已略去。"),
     "Assistant": ("도우미", "助手"),
     "Answer status": ("답변 상태", "回答状态"),
     "Copy": ("복사", "复制"),
@@ -142,9 +145,20 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplified Chi
     "Reading the document: about {n} words a second": (
         "문서 읽기: 초당 약 {n}단어",
         "阅读文档：每秒约 {n} 个词"),
-    "first word at once": (
+    "first word right away": (
         "첫 단어는 바로",
         "第一个词立即出现"),
+    "Writing speed: about 1 word a second": ("쓰기 속도: 초당 약 1단어", "写作速度：每秒约 1 个词"),
+    "Writing speed: less than 1 word a second": ("쓰기 속도: 초당 1단어 미만",
+                                                 "写作速度：每秒不到 1 个词"),
+    "Reading the document: about 1 word a second": ("문서 읽기: 초당 약 1단어",
+                                                    "阅读文档：每秒约 1 个词"),
+    "Reading the document: less than 1 word a second": ("문서 읽기: 초당 1단어 미만",
+                                                        "阅读文档：每秒不到 1 个词"),
+    "Reading your message: about 1 word a second": ("메시지 읽기: 초당 약 1단어",
+                                                    "阅读您的消息：每秒约 1 个词"),
+    "Reading your message: less than 1 word a second": ("메시지 읽기: 초당 1단어 미만",
+                                                        "阅读您的消息：每秒不到 1 个词"),
     "Conversation memory: not reported by the server": (
         "대화 기억: 서버가 알려 주지 않음",
         "对话记忆：服务器未提供"),

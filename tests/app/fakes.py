@@ -89,6 +89,7 @@ class ScriptedModels:
         self.documents: Callable[[DocumentRequest, CancelToken], None] | None = None
         self.listener = None        # the service's emit, for ``documents`` (set when it runs)
         self.service: EngineService | None = None
+        self.forgotten: list[int] = []   # conversations the engine was told to forget
 
     def __call__(self, request: LoadRequest, emit) -> "ScriptedModel":
         self.requests.append(request)
@@ -156,6 +157,12 @@ class ScriptedModel:
     def documents_model(self):
         """Chat questions with documents: the engine's own code asks this model."""
         return self.script.document_model
+
+    def forget_conversation(self, conversation_id: int) -> None:
+        self.models.forgotten.append(conversation_id)
+
+    def idle_work(self) -> None:
+        return None
 
     def close(self) -> None:
         pass
@@ -232,7 +239,8 @@ def fake_backend(script: FakeScript | None = None, hardware: HardwareInfo | None
         else:
             summary = PlanSummary("green", msg("plan.usage_card_and_memory",
                                                vram=size(5 * GIB, GIB), ram=size(14 * GIB, GIB, 10),
-                                               words="20"), (15.0, 25.0))
+                                               speed=msg("plan.speed_words", words="20")),
+                                  (15.0, 25.0))
         return PlannedModel(facts, hw, recipe, summary)
 
     def ensure_demo(directory):

@@ -22,6 +22,7 @@ class Engine:
         self.asked: list[ChatRequest] = []
         self.stopped: list[int | None] = []
         self.waiting: set[int] = set()
+        self.forgotten: list[int] = []
 
     def chat(self, request: ChatRequest) -> int:
         self.asked.append(request)
@@ -32,6 +33,9 @@ class Engine:
 
     def waits(self, request_id: int) -> bool:
         return request_id in self.waiting
+
+    def forget_conversation(self, conversation_id: int) -> None:
+        self.forgotten.append(conversation_id)
 
 
 class Heard:
@@ -291,6 +295,7 @@ def test_deleting_a_conversation_drops_its_answers_and_its_waiting_message(store
     assert tracker.queue("next")
     tracker.drop_conversation(conversation)
     assert answer.dropped and engine.stopped == [answer.request_id] and tracker.queued is None
+    assert engine.forgotten == [conversation]                  # its kept model state too
     assert tracker.token(answer.request_id) is None           # its late pieces are ignored
     assert tracker.running_in(conversation) is None
 

@@ -285,7 +285,7 @@ def test_reading_a_document_and_a_cached_prompt_are_said_plainly():
     model = GaugeModel()
     model.on_step(StepRecord(next_request_id(), "x", 1, 2, 900, 600.0, 20.0, 0.0, 902, 4096))
     assert gauge_text.reading_text(model) == ("Reading your message: about 450 words a second"
-                                    " · first\u00a0word\u00a0at\u00a0once")             # was "after 0.0 s"
+                                    " · first\u00a0word\u00a0right\u00a0away")    # was "after 0.0 s"
     model.reading_document = True
     assert gauge_text.reading_text(model).startswith("Reading the document: about 450 words a second")
 
@@ -338,3 +338,20 @@ def test_a_server_that_cannot_be_reached_is_said_not_no_graphics_card(qtbot, mak
     gauge.on_load_failed(ServerAuthError("The office server refused the access key."))
     caption = gauge.sections["vram"].caption.text()
     assert "did not start the model" in caption and "graphics card" not in caption
+
+
+def test_one_word_a_second_and_less_are_said_in_the_singular():
+    """Issue 47: "about 1 words a second" on a software graphics device."""
+    said = []
+    for tps in (1.4, 0.5):                       # 1.05 and 0.375 words a second
+        model = GaugeModel()
+        model.on_step(StepRecord(next_request_id(), "x", 1, 2, 900, tps, tps, 0.5, 902, 4096))
+        said.append((gauge_text.writing_text(model), gauge_text.reading_text(model)))
+        model.reading_document = True
+        said.append(("", gauge_text.reading_text(model)))
+    assert said[0] == ("Writing speed: about 1 word a second", "Reading your message: about 1 "
+                       "word a second · first\u00a0word\u00a0after\u00a00.5\u00a0s")
+    assert said[1][1].startswith("Reading the document: about 1 word a second")
+    assert said[2][0] == "Writing speed: less than 1 word a second"
+    assert said[2][1].startswith("Reading your message: less than 1 word a second")
+    assert said[3][1].startswith("Reading the document: less than 1 word a second")

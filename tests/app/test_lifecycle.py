@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from app.conversation.history import COMPLETE, INTERRUPTED, WRITING, HistoryStore, StoredMessage
-from engine.api import ChatRequest
+from engine.api import ChatRequest, LoadRequest
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.fakes import FakeScript
 
@@ -126,6 +126,10 @@ def test_deleting_the_open_conversation_while_streaming(qtbot, make_app):
     assert _contents(rotary, kept) == [("user", "Keep me"), ("assistant", "Kept")]
     total = rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
     assert total == 2
+    engine = rotary.fake["engine"]           # the engine drops its kept state of it too
+    qtbot.waitUntil(lambda: engine.forgotten == [doomed], timeout=3000)
+    loads = [r for r in engine.requests if isinstance(r, LoadRequest)]
+    assert loads and loads[-1].state_dir == str(rotary.paths.states_dir)
 
 
 def test_deleting_a_left_conversation_before_its_answer_ends(qtbot, make_app):

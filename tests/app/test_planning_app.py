@@ -54,7 +54,8 @@ def stub_native(monkeypatch):
     def load_native(facts, recipe, recorder, progress):
         return SimpleNamespace(slot_cache=None, slot_cache_note=None, close=lambda: None,
                                load_log=[], slot_banks_on_gpu=False, metadata=dict,
-                               owned=lambda name, make: make())
+                               owned=lambda name, make: make(), recipe=recipe,
+                               recurrent=False, tokens=[])
 
     monkeypatch.setattr(loader, "_load_native", load_native)
 

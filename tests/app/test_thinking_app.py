@@ -1,6 +1,6 @@
 """The app on the real engine with template fixtures (tests/support/reply_models.py): the
 thinking is shown collapsed above the answer and stored apart; the answer, its copy, the
-title and the next prompt hold none of it; a loop ends as a notice, not as answer text."""
+title and the next prompt hold none of it; a loop ends with its words once and a notice."""
 
 from __future__ import annotations
 
@@ -97,21 +97,32 @@ def test_thinking_can_be_turned_off_for_a_conversation(qtbot, qapp, qloop, rotar
         close_app(rotary)
 
 
-def test_a_looping_model_is_stopped_with_a_notice_never_in_the_answer(qtbot, qapp, qloop,
-                                                                      rotary_home, tmp_path):
+def test_a_looping_model_is_stopped_with_a_notice_keeping_its_words_once(qtbot, qapp, qloop,
+                                                                         rotary_home, tmp_path):
+    """Issue 47: the user saw the first word and "The model started repeating…": the
+    repeated words were gone. Now the answer keeps them once, says why it ends there, and
+    the memory gauge counts what the next turn sends, so it never goes up as the
+    conversation grows."""
     rotary, _ = _start(qtbot, qapp, qloop, write_reply_model("loop", tmp_path))
     rotary.allow_unexpected = True
     try:
         assert not rotary.window.menu_actions["think"].isEnabled()      # LFM2 cannot think
-        rotary.chat.send("List the options")
-        wait_idle(qtbot, rotary, timeout=120_000)
-        errors = [n for n in rotary.notices.history if n.level == "error"]
-        assert errors and "repeating the same words" in errors[-1].message
-        assert "rotary-reply-fixture" in errors[-1].details and "step chat" in errors[-1].details
+        used = []
+        for question in ("List the options", "And more options?"):
+            rotary.chat.send(question)
+            wait_idle(qtbot, rotary, timeout=120_000)
+            used.append(rotary.window.gauge.model.context_used)
+        warnings = [n for n in rotary.notices.history if n.level == "warning"]
+        assert warnings and "repeating the same words" in warnings[-1].message
+        assert "kept them once" in warnings[-1].message
         stored = rotary.history.messages(rotary.chat.conversation_id)
-        assert stored[-1].stats.get("stop_reason") == "failed"
-        assert "repeating" not in stored[-1].content
-        assert stored[-1].content.count("option") <= 64
+        answer = stored[-1]
+        assert answer.stats.get("stop_reason") == "loop"
+        assert answer.content == "Sure, here is one option"
+        assert "repeating" not in answer.content
+        assert answer.stats["context_tokens"] == used[-1] and used[0] < used[1]
+        from app.chat.message_widget import stored_status
+        assert "began repeating itself" in stored_status(answer)
     finally:
         close_app(rotary)
 

@@ -30,7 +30,9 @@ from engine.runtime.backend_probe import ProbeResult, fastest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD_TIMEOUT_S = 300
-VISIBLE = {"GGML_VK_VISIBLE_DEVICES": "0"}
+# lavapipe is a software device, never chosen for a user (issue 47): these tests let it stand
+# in for a graphics card (engine/native/backends.py, SOFTWARE_ENV).
+VISIBLE = {"GGML_VK_VISIBLE_DEVICES": "0", "ROTARY_SOFTWARE_GPU": "1"}
 START = """
 import json, sys
 from engine.api import LoadRequest
@@ -64,7 +66,7 @@ def two_copies(tmp_path_factory) -> Path:
         _unavailable("no Vulkan back-end variant is installed (bootstrap.py test builds it)")
     assert installed is not None
     listed = backends.list_devices(installed, extra_env=VISIBLE)
-    if not any(d.backend == "Vulkan" and d.kind == "gpu" for d in listed.devices):
+    if not any(d.backend == "Vulkan" and d.kind in ("gpu", "software") for d in listed.devices):
         _unavailable(f"the Vulkan variant lists no Vulkan device ({listed.error or 'none'}); "
                      "install mesa-vulkan-drivers for lavapipe")
     root = tmp_path_factory.mktemp("two-variants")
@@ -117,6 +119,7 @@ def test_the_probe_measures_both_copies_runs_the_faster_and_remembers_it(
     # The next start: the remembered answer, no child. (In this process, with its listing.)
     monkeypatch.setenv("ROTARY_BACKENDS_DIR", str(two_copies))
     monkeypatch.setenv("GGML_VK_VISIBLE_DEVICES", "0")
+    monkeypatch.setenv("ROTARY_SOFTWARE_GPU", "1")
     monkeypatch.delenv(backends.LIB_ENV, raising=False)
     monkeypatch.setattr(backends, "llama_loaded", lambda: False)
     listing = backends.device_listing(cache=cache / "Rotary" / "devices.json")

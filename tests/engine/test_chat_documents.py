@@ -56,6 +56,12 @@ class Loaded:
     def documents_model(self) -> ScriptedModel:
         return self.reader
 
+    def forget_conversation(self, conversation_id: int) -> None:
+        pass
+
+    def idle_work(self) -> None:
+        return None
+
     def close(self) -> None:
         pass
 

@@ -79,3 +79,16 @@ def test_chat_streams_an_answer_and_reports_speeds(tiny_moe_path):
                             timeout=120)
     assert result.returncode == 0, result.stderr
     assert "reading" in result.stderr and "writing" in result.stderr and "tok/s" in result.stderr
+
+
+def test_chat_json_says_what_each_turn_read_and_reused(tiny_merged_moe_path):
+    result = subprocess.run([sys.executable, "-m", "engine", "chat", str(tiny_merged_moe_path),
+                             "--max-tokens", "8", "--temperature", "0", "--json"],
+                            input="hello the model\nand then?\n\n", capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    first, second = json.loads(result.stdout)["turns"]
+    assert first["reuse"] == "none" and first["reused_tokens"] == 0
+    # the hybrid model's checkpoint: only the new part is read
+    assert second["reuse"] in ("in_place", "checkpoint") and second["reused_tokens"] > 0
+    assert second["reused_tokens"] >= first["prompt_tokens"] - 1

@@ -41,7 +41,7 @@ def test_a_conversation_that_fits_is_sent_whole():
 
 def test_the_oldest_turns_go_first_to_the_target_and_system_and_newest_stay():
     messages = (SYSTEM, *_chat(10), ChatMessage("user", "now"))      # 4 + 240 + 3 tokens
-    room = Room(200, 20, 20)                                         # limit 160, target 106
+    room = Room(200, 20, 20)                                         # limit 160, target 80
     window = fit(messages, _words, room)
     assert window.messages[0] == SYSTEM and window.messages[-1] == messages[-1]
     assert window.messages[1].role == "user"                         # begins with a question

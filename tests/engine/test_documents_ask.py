@@ -279,3 +279,35 @@ def test_engine_ask_prints_passages_and_the_check_as_json(tiny_moe_path, tmp_pat
     assert out["read"].startswith("Read for this answer: ")
     assert set(out["citations"]) == {"passed", "checked", "total", "checks"}
     assert (tmp_path / "home" / "data" / "documents" / "index.sqlite").is_file()
+
+
+def test_references_are_checked_when_the_answer_is_stopped_for_repeating(tmp_path):
+    """Issue 47: an answer stopped for repeating cited pages 21–78 of a 20-page PDF with no
+    mark (the loop ended it as an error, before the check). Now it ends with the repeated
+    line once, and its reference to a page the document does not have is marked."""
+    from tests.support.reply_models import write_reply_model
+    recipe = Recipe(preset="test", n_gpu_layers=0, cpu_expert_layers=(), n_ctx=4096,
+                    flash_attn=True, kv_type="f16", n_batch=512, n_ubatch=512, n_threads=1,
+                    n_threads_batch=1, vram=MemoryEstimate(), ram=MemoryEstimate())
+    model = load_with_fallback(LoadRequest(str(write_reply_model("cite_loop", tmp_path)),
+                                           recipe=recipe), lambda *a: None, lambda r: None)
+    index_path, shas = indexed(tmp_path, report_pdf(tmp_path / "report.pdf"))
+    try:
+        answered, events = ask(LocalSummaryModel(model), index_path, shas,
+                               "What is the travel budget for 2026?", max_tokens=400)
+    finally:
+        model.close()
+    finished = next(e for e in events if isinstance(e, RequestFinished))
+    assert finished.stats.stop_reason == "loop" and finished.document is answered
+    assert answered.text == "The travel budget for 2026 is 48,250 EUR [p. 21]"
+    assert [(c.marker, c.status) for c in answered.checks] == [("[p. 21]", "not_found")]
+    assert "[p. 21] *(not found on p. 21)*" in answered.marked()
+
+
+def test_a_page_range_that_runs_past_the_document_is_marked(tmp_path):
+    index_path, shas = indexed(tmp_path, report_pdf(tmp_path / "report.pdf"))
+    model = ScriptedModel(["The travel budget for 2026 is 48,250 EUR [pp. 3–14]. "
+                           "It is 48,250 EUR [pp. 2–3]."])
+    answered, _ = ask(model, index_path, shas, "What is the travel budget?")
+    assert [(c.marker, c.status) for c in answered.checks] == [
+        ("[pp. 3–14]", "not_found"), ("[pp. 2–3]", "found")]

@@ -84,7 +84,8 @@ def stub_native_load(monkeypatch):
     def load_native(facts, recipe, recorder, progress):
         loaded.append(recipe)
         return SimpleNamespace(slot_cache=None, slot_cache_note=None, close=lambda: None,
-                               load_log=[], slot_banks_on_gpu=False, metadata=dict)
+                               load_log=[], slot_banks_on_gpu=False, metadata=dict,
+                               recipe=recipe, recurrent=False)
 
     monkeypatch.setattr(loader, "_load_native", load_native)
     monkeypatch.setattr("engine.plan.hardware.probe", laptop)

@@ -84,8 +84,27 @@ def _lfm2_loop() -> Script:
     return Script("LFM2-8B-A1B.jinja", "Ċ", (*words(LOOP_WORDS), "Ġoption", "Ġoption"))
 
 
+# A block of 45 tokens written again and again (a bigram chain that closes on itself): longer
+# than the 32 tokens the loop guard looked back before issue 47.
+BLOCK_WORDS = ("Monthly payments reach our council office before day five, and late invoices "
+               "wait for Maria Lopez who signs every transfer above twelve thousand euros; an "
+               "archive keeps copies of receipts, contracts, letters plus reminders until "
+               "auditors visit again next spring without notice.")
+# An answer about a 12-page document that cites page 21 and loops on it.
+CITE_LOOP_WORDS = "The travel budget for 2026 is 48,250 EUR [p. 21]"
+
+
+def _lfm2_block_loop() -> Script:
+    return Script("LFM2-8B-A1B.jinja", "Ċ", (*words(BLOCK_WORDS), "Ċ"))
+
+
+def _lfm2_cite_loop() -> Script:
+    return Script("LFM2-8B-A1B.jinja", "Ċ", (*words(CITE_LOOP_WORDS), "Ċ"))
+
+
 SCRIPTS = {"qwen35": _qwen35, "qwen3": _qwen3, "harmony": _harmony, "gemma4": _gemma4,
-           "new_turn": _lfm2_new_turn, "loop": _lfm2_loop}
+           "new_turn": _lfm2_new_turn, "loop": _lfm2_loop, "block_loop": _lfm2_block_loop,
+           "cite_loop": _lfm2_cite_loop}
 
 
 def template_text(name: str) -> str:
