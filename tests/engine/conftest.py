@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 from typing import Callable
 
@@ -27,3 +28,27 @@ def shape_fixture(shape_fixture_dir: pathlib.Path) -> Callable[[str], pathlib.Pa
         assert name in SHAPES, f"unknown shape fixture {name!r}; known: {sorted(SHAPES)}"
         return shape_fixture_dir / f"{name}.gguf"
     return path_of
+
+
+# ---- the late-copy harness over the device tests (opt-in: ROTARY_LATE_COPY=1) ----
+
+@pytest.fixture(scope="session", autouse=True)
+def late_copy_session_check():
+    """With ROTARY_LATE_COPY=1 every Vulkan child runs under tests/support/late_copy.c; at the
+    end of the session the children's reports must show that it intercepted the upload path
+    (a harness that intercepts nothing would pass everything) and, without a mutation, that no
+    copy's source was rewritten before it landed."""
+    from tests.support import late_copy
+
+    yield
+    if not late_copy.switched_on():
+        return
+    found = late_copy.reports(late_copy.session_reports())
+    busy = [r for r in found if r["calls"]["ggml_backend_tensor_set_async"] > 0]
+    print(f"\nlate-copy harness: {len(found)} processes, {len(busy)} queued copies: "
+          f"{sum(r['held'] for r in busy)} held, landed {[r['landed'] for r in busy]}")
+    if found:        # no report: no Vulkan child ran in this session
+        assert busy and all(r["resolved"] for r in found), found
+        late_copy.check_intercepted(max(busy, key=lambda r: r["held"]))
+        if os.environ.get("ROTARY_LATE_COPY_MUTATION", "none") == "none":
+            assert all(r["rewritten_sources"] == 0 for r in busy), busy
