@@ -8,7 +8,9 @@ harness (tests/support/late_copy.c, loaded with LD_PRELOAD into the Vulkan child
 source only then, as a copy engine on a card would. Under it:
 
 * the real path gives the CPU build's greedy tokens, with 0 ordering violations and no copy
-  whose source was rewritten before it landed;
+  whose source was rewritten before it landed: the device-path child's full run (stock, the
+  slot cache's 48 tokens, conversations and a restore), a slice of the re-reserve cases and the
+  stress test's shrunk prompt (all of those files: ``ROTARY_LATE_COPY=1``, docs/backends.md);
 * each mutation, a switch of the loaded harness (``LATE_COPY_MUTATION``), changes the tokens:
   the graph's wait made a no-op (``skip_wait``), the wait redirected to the event recorded
   before ``uploads_done`` on the copy backend (``wrong_event``: the previous step's staging
@@ -16,7 +18,7 @@ source only then, as a copy engine on a card would. Under it:
   cache's own ordering check (ROTARY_SLOT_CHECK=1) sees none of them: its bookkeeping is right,
   what it cannot see is whether the device honoured the wait.
 
-Measured on the shared 2-core machine: see docs/backends.md ("The late-copy harness").
+Measured on the shared 2-core machine: docs/backends.md ("The late-copy harness").
 """
 
 from __future__ import annotations
@@ -24,14 +26,19 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from tests.engine.test_vulkan_device_path import (device_model, run_child,  # noqa: F401
-                                                  vulkan_folder)
+from tests.engine import test_device_stress as stress
+from tests.engine import test_vulkan_rereserve as rereserve
+from tests.engine.test_vulkan_device_path import (LOGIT_TOLERANCE, STEPS, device_model,  # noqa: F401
+                                                  run_child, vulkan_folder)
 from tests.support import late_copy
 
-# greedy tokens per run: enough for steps that read slots uploaded after the step before
-STEPS = 16
+# greedy tokens per mutation run: its first steps already read slots uploaded the step before
+MUTATION_STEPS = 16
+# the re-reserve cases run under the harness in CI (the others: ROTARY_LATE_COPY=1)
+RERESERVE_SLICE = ("force", "reload")
 
 
 @pytest.fixture(scope="module")
@@ -46,16 +53,16 @@ def harness(vulkan_folder) -> Path:  # noqa: F811 - the fixture imported above
 
 
 @pytest.fixture(scope="module")
-def cpu_tokens(device_model, tmp_path_factory) -> list[int]:  # noqa: F811
-    run = run_child(device_model, None, tmp_path_factory.mktemp("late-cpu"), STEPS, "slots-only")
-    return run["slots"]["tokens"]
+def cpu_run(device_model, tmp_path_factory) -> dict:  # noqa: F811
+    return run_child(device_model, None, tmp_path_factory.mktemp("late-cpu"))
 
 
-def run_late(model: Path, folder: str, out: Path, library: Path,
-             mutation: str | None = None) -> tuple[dict, dict]:
-    """The slot cache's run on lavapipe under the harness: the child's answer and the report."""
+def run_late(model: Path, folder: str, out: Path, library: Path, mutation: str | None = None,
+             *mode: str) -> tuple[dict, dict]:
+    """The device-path child on lavapipe under the harness: its answer and the report."""
     started = time.perf_counter()
-    result = run_child(model, folder, out, STEPS, "slots-only",
+    steps = MUTATION_STEPS if mode else STEPS
+    result = run_child(model, folder, out, steps, *mode,
                        **late_copy.env(library, out / "reports", mutation))
     found = late_copy.report(out / "reports")
     late_copy.check_intercepted(found)
@@ -69,13 +76,18 @@ def run_late(model: Path, folder: str, out: Path, library: Path,
 
 
 def test_the_real_path_gives_the_cpu_builds_tokens_under_late_copies(
-        harness, vulkan_folder, device_model, cpu_tokens, tmp_path):  # noqa: F811
+        harness, vulkan_folder, device_model, cpu_run, tmp_path):  # noqa: F811
+    """The device-path child's whole run: stock Vulkan, then the slot cache (prompt, warm start,
+    48 greedy tokens), then three conversations and a restore."""
     result, found = run_late(device_model, vulkan_folder, tmp_path, harness)
-    counters = result["slots"]["counters"]
-    assert result["variant"] == "vulkan" and result["slots"]["placement"]["gpu"] is not None
-    assert result["slots"]["tokens"] == cpu_tokens
+    slots, counters = result["slots"], result["slots"]["counters"]
+    assert result["variant"] == "vulkan" and slots["placement"]["gpu"] is not None
+    assert slots["tokens"] == cpu_run["slots"]["tokens"] == cpu_run["stock"]["tokens"]
+    assert result["stock"]["tokens"] == cpu_run["stock"]["tokens"]
+    assert float(np.abs(result["stock"]["logits"] - slots["logits"]).max()) <= LOGIT_TOLERANCE
     assert counters["order_checks"] >= STEPS and counters["order_violations"] == 0
     assert counters["staging_violations"] == 0
+    assert slots["conversations"]["restored_bytes"] > 0
     # every copy the slot cache queued went through the harness and landed at a wait or a sync
     assert found["held"] >= counters["async_copies"] > 0
     assert found["rewritten_sources"] == 0 and found["pending_at_exit"] == 0
@@ -84,14 +96,64 @@ def test_the_real_path_gives_the_cpu_builds_tokens_under_late_copies(
 
 @pytest.mark.parametrize("mutation", late_copy.MUTATIONS)
 def test_a_wrong_upload_wait_changes_the_tokens_under_late_copies(
-        mutation, harness, vulkan_folder, device_model, cpu_tokens, tmp_path):  # noqa: F811
-    result, found = run_late(device_model, vulkan_folder, tmp_path, harness, mutation)
-    tokens = result["slots"]["tokens"]
-    first = next((i for i, (a, b) in enumerate(zip(tokens, cpu_tokens)) if a != b), None)
-    print(f"{mutation}: first token that differs from the CPU build's: {first} of {STEPS}")
-    assert tokens != cpu_tokens, f"{mutation} left the tokens unchanged: the harness missed it"
+        mutation, harness, vulkan_folder, device_model, cpu_run, tmp_path):  # noqa: F811
+    result, found = run_late(device_model, vulkan_folder, tmp_path, harness, mutation,
+                             "slots-only")
+    tokens, expected = result["slots"]["tokens"], cpu_run["slots"]["tokens"][:MUTATION_STEPS]
+    first = next((i for i, (a, b) in enumerate(zip(tokens, expected)) if a != b), None)
+    print(f"{mutation}: first token that differs from the CPU build's: {first} of "
+          f"{MUTATION_STEPS}")
+    assert tokens != expected, f"{mutation} left the tokens unchanged: the harness missed it"
     # the mutation acted, and the product's bookkeeping check could not see it
     acted = {"skip_wait": found["skipped_waits"], "wrong_event": found["short_waits"],
              "scribble": found["rewritten_sources"]}
     assert acted[mutation] > 0, found
     assert result["slots"]["counters"]["order_violations"] == 0
+
+
+@pytest.fixture
+def harness_on(harness, tmp_path, monkeypatch) -> Path:
+    """ROTARY_LATE_COPY=1 for the other device tests' helpers (their child_env reads it);
+    returns the folder their children report to."""
+    reports = tmp_path / "reports"
+    monkeypatch.setenv(late_copy.ENV_SWITCH, "1")
+    monkeypatch.setenv(late_copy.REPORT_ENV, str(reports))
+    monkeypatch.delenv("ROTARY_LATE_COPY_MUTATION", raising=False)
+    return reports
+
+
+def check_reports(reports: Path) -> None:
+    found = late_copy.report(reports)
+    late_copy.check_intercepted(found)
+    assert all(r["rewritten_sources"] == 0 for r in late_copy.reports(reports))
+    print(f"\nunder the harness: {found['held']} copies held, landed {found['landed']}")
+
+
+def test_rereserve_cases_under_late_copies(harness_on, vulkan_folder, device_model):  # noqa: F811
+    """A slice of tests/engine/test_vulkan_rereserve.py: forced routing switched on and off (a
+    graph re-reserve mid conversation) and a reload, against the CPU build's tokens."""
+    cpu = rereserve.run_cases(device_model, None, RERESERVE_SLICE)
+    vulkan = rereserve.run_cases(device_model, vulkan_folder, RERESERVE_SLICE)
+    for case in RERESERVE_SLICE:
+        assert rereserve.compare(cpu[case], vulkan[case]) >= 2 * len(cpu[case]["segments"])
+        for counters in vulkan[case]["counters"]:
+            assert counters["order_checks"] > 0 and counters["order_violations"] == 0
+    check_reports(harness_on)
+
+
+def test_stress_prompt_under_late_copies(harness_on, vulkan_folder, device_model,  # noqa: F811
+                                         tmp_path):
+    """tests/engine/test_device_stress.py's shrunk prompt, answered this time: a reload with
+    batches of 64, one 219-word prompt (ggml's scheduler copies the used experts to the device
+    on the compute stream), then a turn in another conversation."""
+    children = (stress.Child(device_model, None, tmp_path / "cpu.log"),
+                stress.Child(device_model, vulkan_folder, tmp_path / "vulkan.log"))
+    try:
+        stress.check(children, [
+            {"conv": 2, "length": 219, "seed": 1117, "answer": 6, "stop": None,
+             "reload": [512, 64]},
+            {"conv": 1, "length": 12, "seed": 3, "answer": 6, "stop": None}])
+    finally:
+        for child in children:
+            child.close()
+    check_reports(harness_on)
