@@ -55,4 +55,6 @@ def late_copy_session_check():
         assert waited, busy
         late_copy.check_intercepted(max(waited, key=lambda r: r["landed"]["wait"]))
         if os.environ.get("ROTARY_LATE_COPY_MUTATION", "none") == "none":
-            assert all(r["rewritten_sources"] == 0 for r in busy), busy
+            # the slot cache's own mutation (ROTARY_SLOT_TEST_SKIP_WAIT=1) refills staging early
+            real = [r for r in busy if not r["slot_test_skip_wait"]]
+            assert all(r["rewritten_sources"] == 0 for r in real), real
