@@ -188,6 +188,9 @@ CATALOGUE: dict[str, str] = {
     "runtime.stopped_unexpectedly": "The model stopped unexpectedly while writing.",
     "runtime.chat_format_unsupported": "Rotary does not know how to hold a conversation with "
                                        "this model.",
+    "runtime.chat_layer_missing": "This installation of Rotary is incomplete: the part that "
+                                  "writes conversations for the model is missing. Install "
+                                  "Rotary again.",
     "runtime.tool_call_not_offered": "(The model asked to use a tool, \"{name}\", which Rotary "
                                      "does not offer, so nothing was run.)",
     "runtime.tool_call_not_offered_unnamed": "(The model asked to use a tool, which Rotary does "

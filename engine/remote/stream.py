@@ -17,13 +17,15 @@ from typing import Generator, Iterator
 from engine.api import ChatRequest, ResponseStats, ServerInfo, StepRecord, StopReason
 from engine.remote.client import ServerClient, StreamAborted, dropped
 from engine.runtime.accounting import RunAccount
-from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser
+from engine.runtime.chat_format import REASONING_EFFORTS, THINKING, ChatFormat, ReplyParser
 from engine.runtime.loop_guard import LoopGuard, kept_length
+
+log = logging.getLogger("rotary.remote")
 
 # What a server streams as content when it does not separate reasoning itself (llama-server
 # with --reasoning-format none, vLLM without a reasoning parser): <think> sections as text.
-log = logging.getLogger("rotary.remote")
-
+# Read by chat_format.ReplyParser, not llama.cpp's parser: that one is built from the
+# template's rendering, and the server's template is not seen from here.
 SERVER_FORMAT = ChatFormat("think", "<think>", "</think>")
 # gpt-oss behind a server that passes harmony through as text ("<|channel|>analysis…").
 SERVER_HARMONY = ChatFormat("harmony", thinks_by_default=True)
@@ -52,7 +54,7 @@ def chat_payload(request: ChatRequest, model: str) -> dict:
         payload["seed"] = request.seed
     if request.think is not None:   # vLLM and llama-server pass these to the chat template
         payload["chat_template_kwargs"] = {"enable_thinking": request.think}
-        payload["reasoning_effort"] = "medium" if request.think else "low"
+        payload["reasoning_effort"] = REASONING_EFFORTS[request.think]
     return payload
 
 

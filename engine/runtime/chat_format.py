@@ -1,16 +1,21 @@
-"""How a model writes: its thinking, its answer and its end of turn, read from the chat template.
+"""What Rotary knows of chat formats that llama.cpp's chat layer (engine/runtime/chat_layer.py)
+does not: each named here once.
 
-``detect_format`` looks at the template's own text (not the file's name): a ``<think>`` family
-(Qwen3/3.5/3.6, Nemotron, GLM), Gemma 4's ``<|channel>thought … <channel|>``, OpenAI's harmony
-channels (gpt-oss: ``analysis`` is thinking, ``final`` the answer, ``commentary`` is tool
-talk and is dropped), or a plain family (Gemma 2/3, LFM2, ChatML) that never thinks.
-``ReplyParser`` splits a stream of text pieces into thinking and answer as it arrives. The
-local engine (engine.runtime.generate) and the office-server client (engine.remote.stream)
-both use it, so no turn marker, channel name or control token reaches an answer, a summary
-or the history, and a model that starts a new turn by itself is stopped there.
-
-Written here rather than taken from a library: llama-cpp-python has no streaming reasoning
-parser, and llama.cpp's (common/chat.cpp) is C++ the bindings do not expose.
+- ``ChatFormat``: what the app and engine need to know of a format (can it think, can that be
+  switched, by which markers). llama.cpp's reading of the template fills it
+  (``ChatTemplates.chat_format``); ``detect_format`` reads the family from the template's
+  own markup where no model is loaded (a model's facts, its sampling defaults) and for the
+  one family llama.cpp has no parser for: Apriel 1.5 ("[BEGIN FINAL RESPONSE]").
+- ``TURN_MARKERS``: where a turn ends as text (llama-server stops at stop strings in its own
+  server code, which the chat layer does not include).
+- ``REASONING_EFFORTS``: the ``reasoning_effort`` values for Rotary's thinking on and off.
+- ``ReplyParser``: the reader for text no llama.cpp parser can be built for. llama.cpp builds
+  its parser from a rendered template (its format, parser and generation prompt); an office
+  server's stream comes from a template the client never sees, whose prompt may already have
+  opened the thinking section, and Apriel 1.5 has no parser in llama.cpp. It splits a stream of
+  text pieces into thinking and answer as it arrives (``<think>`` sections, harmony channels
+  as a server passes them through, a close with no open), so no turn marker, channel name or
+  control token reaches an answer, and a model that starts a new turn by itself is stopped.
 """
 
 from __future__ import annotations
@@ -33,6 +38,11 @@ _ENDS = TURN_MARKERS + ("<|end|>", *HARMONY_END)   # outside harmony every one e
 _SPECIAL = re.compile(r"<\|[^<>|\s]{1,40}\|>|<\|[^<>|\s]{1,40}>|<[^<>|\s]{1,40}\|>")
 _HOLD = 48      # how far back an unfinished "<…" is held until it is known to be a marker
 
+# ``reasoning_effort`` for thinking on and off (Rotary has only the two): gpt-oss thinks at
+# every effort, so off is its lowest; Hunyuan 3's template takes "no_think".
+REASONING_EFFORTS = {True: "medium", False: "low"}
+HUNYUAN_EFFORTS = {True: "high", False: "no_think"}
+
 
 @dataclass(frozen=True)
 class ChatFormat:
@@ -49,14 +59,6 @@ class ChatFormat:
     @property
     def can_switch(self) -> bool:
         return bool(self.switch)
-
-    def template_kwargs(self, think: bool | None) -> dict:
-        """What the template is given for the user's choice (None: the model's default)."""
-        if think is None or not self.switch:
-            return {}
-        if self.switch == "reasoning_effort":
-            return {"reasoning_effort": "medium" if think else "low"}
-        return {"enable_thinking": bool(think)}
 
 
 PLAIN = ChatFormat("plain")

@@ -11,9 +11,10 @@ its automatic parser for the others) is then read the same way here.
 Kept hand-written (llama.cpp has nothing for them in its common library): where a turn ends
 (llama-server stops at stop strings in its own server code; here chat_format.TURN_MARKERS
 and the format's additional stops), control tokens the parser does not consume, and the
-sentence that stands for a tool call (tools are not offered, so a call is never run).
-Without the shim (a stock llama-cpp-python wheel) the engine keeps its hand-written parser
-(engine.runtime.chat_format) and logs that once.
+sentence that stands for a tool call (tools are not offered, so a call is never run), and
+Apriel 1.5 (engine/runtime/chat_format.py). The install always has the shim (bootstrap.py
+fails without it, build.spec will not bundle without it); where it is missing anyway the
+engine says so as an error (engine/runtime/generate.model_chat_layer).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from typing import Any, Sequence
 
 from engine.messages import msg
 from engine.native import backends
-from engine.runtime.chat_format import (_ENDS, _HOLD, _SPECIAL, ANSWER, THINKING, ChatFormat,
-                                        ReplyParser)
+from engine.runtime.chat_format import (_ENDS, _HOLD, _SPECIAL, ANSWER, HUNYUAN_EFFORTS,
+                                        REASONING_EFFORTS, THINKING, ChatFormat, ReplyParser)
 
 log = logging.getLogger("rotary.chat_layer")
 
@@ -65,16 +66,15 @@ _tried = False
 
 def load() -> ctypes.CDLL | None:
     """The shim, loaded once (after llama_cpp, whose libllama it shares); None without it,
-    said once in the log: the hand-written parser then reads replies."""
+    said once in the log (the engine then refuses to load a model, in words)."""
     global _lib, _tried
     if _tried:
         return _lib
     _tried = True
     path = shim_path()
     if path is None:
-        log.warning("llama.cpp's chat layer is not installed (no librotary_chat): replies are "
-                    "read by Rotary's own parser for the Qwen, GLM, Nemotron, Gemma 4 and gpt-oss "
-                    "families")
+        log.error("llama.cpp's chat layer is not installed (no librotary_chat): this "
+                  "install is incomplete; python3 bootstrap.py start builds it")
         return None
     try:
         from engine.runtime.bindings import llama_cpp_module  # noqa: PLC0415 - loads libllama first
@@ -85,8 +85,7 @@ def load() -> ctypes.CDLL | None:
         _lib = _declare(ctypes.CDLL(str(path)))
         log.info("llama.cpp's chat layer: %s", path)
     except OSError as error:
-        log.warning("llama.cpp's chat layer did not load (%s): Rotary's own parser reads replies",
-                    error)
+        log.error("llama.cpp's chat layer did not load (%s)", error)
     return _lib
 
 
@@ -148,12 +147,12 @@ class Rendered:
 def _efforts(source: str) -> dict[bool, str]:
     """Templates whose thinking is chosen by ``reasoning_effort`` rather than
     ``enable_thinking`` (llama-server takes the effort from the request; Rotary has only on
-    and off): Hunyuan 3's "no_think" and gpt-oss's low effort for off."""
+    and off): Hunyuan 3's and gpt-oss's."""
     if "reasoning_effort" not in source:
         return {}
     if "no_think" in source:
-        return {True: "high", False: "no_think"}
-    return {True: "medium", False: "low"} if "<|channel|>" in source else {}
+        return HUNYUAN_EFFORTS
+    return REASONING_EFFORTS if "<|channel|>" in source else {}
 
 
 class ChatTemplates:

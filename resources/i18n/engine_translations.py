@@ -19,6 +19,9 @@ ENGINE_TRANSLATIONS: dict[str, tuple[str, str]] = {  # English: (Korean, Simplif
     '(The model asked to use a tool, which Rotary does not offer, so nothing was run.)': (
         '(모델이 도구를 쓰려고 했지만 Rotary는 도구를 제공하지 않으므로 아무것도 실행되지 않았습니다.)',
         '(模型想使用工具，但 Rotary 不提供工具，因此没有执行任何操作。)'),
+    'This installation of Rotary is incomplete: the part that writes conversations for the model is missing. Install Rotary again.': (
+        '이 Rotary 설치는 완전하지 않습니다. 모델에 대화를 전달하는 부분이 없습니다. Rotary를 다시 설치하세요.',
+        '此 Rotary 安装不完整：为模型编写对话的部分缺失。请重新安装 Rotary。'),
     # ---- engine/documents -----------------------------------------------------------
     'Action items': (
         '할 일 목록',

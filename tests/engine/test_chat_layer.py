@@ -240,11 +240,11 @@ def test_a_template_llama_cpp_cannot_read_is_a_clear_error(lib):
         ChatTemplates("{% if %}")
 
 
-def test_without_the_library_the_engine_says_so_once_and_parses_by_hand(monkeypatch, caplog):
+def test_without_the_library_the_log_says_so_once_and_no_template_is_read(monkeypatch, caplog):
     monkeypatch.setenv(chat_layer.LIB_ENV, "/nonexistent/librotary_chat.so")
     monkeypatch.setattr(chat_layer, "_tried", False)
     monkeypatch.setattr(chat_layer, "_lib", None)
-    with caplog.at_level(logging.WARNING, logger="rotary.chat_layer"):
+    with caplog.at_level(logging.ERROR, logger="rotary.chat_layer"):
         assert chat_layer.load() is None
         assert chat_layer.load() is None
     assert len([r for r in caplog.records if "did not load" in r.getMessage()]) == 1
