@@ -21,6 +21,7 @@ import pytest
 import llama_build
 from engine.runtime import chat_layer
 from engine.runtime.chat_format import _SPECIAL, TURN_MARKERS, ReplyParser, detect_format
+from engine.remote.stream import SERVER_FORMAT
 from engine.runtime.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
                                       reply_reader)
 
@@ -276,3 +277,26 @@ def test_one_build_binds_to_whichever_back_end_llama_cpp_loaded(lib):
         assert any("libllama" in path for path in loaded)
         assert all(pathlib.Path(path).parent == pathlib.Path(variant.folder) for path in loaded), \
             (variant.name, loaded)
+
+
+SERVER_REPLIES = ("<think>I plan.</think>The answer.",    # the prompt left thinking closed
+                  "I plan.</think>The answer.")            # the server's prompt opened it
+
+
+def test_no_one_llama_cpp_parser_reads_a_servers_text_so_rotarys_reads_it(lib):
+    """Why the office-server client keeps chat_format.ReplyParser: llama.cpp's parser is
+    built from the template's rendering, and reads only the replies to that prompt; the
+    client sees neither the server's template nor whether its prompt opened the thinking."""
+    def layer_reads(name: str, reply: str) -> bool:
+        source = (TEMPLATES / f"{name}.jinja").read_text(encoding="utf-8")
+        with ChatTemplates(source, "<s>", "</s>") as layer:
+            parser = layer.parser(layer.render(TURNS, True))
+            _read(parser, reply)
+            return (parser.thinking_text, parser.answer_text) == ("I plan.", "The answer.")
+
+    for name in ("Qwen-Qwen3-0.6B", "Qwen3.5-4B"):
+        assert not all(layer_reads(name, reply) for reply in SERVER_REPLIES)
+    for reply in SERVER_REPLIES:
+        parser = ReplyParser(SERVER_FORMAT)
+        _read(parser, reply)
+        assert (parser.thinking_text, parser.answer_text) == ("I plan.", "The answer.")
