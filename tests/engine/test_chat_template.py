@@ -4,15 +4,19 @@ chat layer the engine refuses in words rather than format the conversation some 
 
 from __future__ import annotations
 
+import queue
+
 import pytest
 
-from engine.api import ChatMessage
+from engine.api import (ChatMessage, ChatRequest, LoadRequest, ModelLoaded, RequestFailed,
+                        RequestFinished)
 from engine.demo.tiny_moe import write_tiny_moe
 from engine.errors import GenerationError
 from engine.model.inspect_gguf import inspect_model
 from engine.runtime import chat_layer
 from engine.runtime.generate import generate, render_chat
 from engine.runtime.llama_model import NativeModel, Sampling
+from engine.runtime.service import EngineService
 
 MESSAGES = (ChatMessage("system", "Be brief."), ChatMessage("user", "Hello?"))
 CHATML = ("<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHello?<|im_end|>\n"
@@ -34,11 +38,15 @@ def test_a_model_without_template_is_flagged_and_answers_in_chatml(tmp_path, cpu
         model.close()
 
 
-def test_without_the_chat_layer_a_conversation_is_a_clear_error(monkeypatch, cpu_recipe,
-                                                                tiny_moe_path):
+@pytest.fixture
+def no_chat_layer(monkeypatch):
     monkeypatch.setenv(chat_layer.LIB_ENV, "/nonexistent/librotary_chat.so")
     monkeypatch.setattr(chat_layer, "_tried", False)
     monkeypatch.setattr(chat_layer, "_lib", None)
+
+
+def test_without_the_chat_layer_a_conversation_is_a_clear_error(no_chat_layer, cpu_recipe,
+                                                                tiny_moe_path):
     model = NativeModel(str(tiny_moe_path), cpu_recipe())
     try:
         with pytest.raises(GenerationError) as raised:
@@ -48,3 +56,27 @@ def test_without_the_chat_layer_a_conversation_is_a_clear_error(monkeypatch, cpu
         assert "Install Rotary again" in raised.value.message
     finally:
         model.close()
+
+
+def test_without_the_chat_layer_loading_fails_in_words_and_keeps_no_model(no_chat_layer,
+                                                                         cpu_recipe,
+                                                                         tiny_moe_path):
+    events: queue.Queue = queue.Queue()
+    service = EngineService(events.put)
+    try:
+        service.load(LoadRequest(model_path=str(tiny_moe_path), recipe=cpu_recipe()))
+        failed = _next(events, (ModelLoaded, RequestFailed))
+        assert isinstance(failed, RequestFailed)
+        assert failed.error.msg is not None and failed.error.msg.code == "runtime.chat_layer_missing"
+        service.chat(ChatRequest(messages=MESSAGES))
+        refused = _next(events, (RequestFinished, RequestFailed))
+        assert isinstance(refused, RequestFailed)
+        assert refused.error.msg is not None and refused.error.msg.code == "engine.no_model"
+    finally:
+        service.shutdown()
+
+
+def _next(events: queue.Queue, kinds: tuple[type, ...]):
+    while not isinstance(event := events.get(timeout=60), kinds):
+        pass
+    return event
