@@ -20,7 +20,7 @@ from engine.errors import ContextFullError, GenerationError
 from engine.messages import msg
 from engine.runtime import chat_layer
 from engine.runtime.accounting import RunAccount
-from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser, detect_format
+from engine.runtime.chat_format import THINKING, ChatFormat, detect_format
 from engine.runtime.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
                                       reply_reader)
 from engine.runtime.context_window import (Window, anchor, closing_text, fit, last_turn, may_think,
@@ -185,7 +185,7 @@ def render_chat(model: NativeModel, messages: Sequence[ChatMessage],
 
 
 def prepare_reply(model: NativeModel, messages: Sequence[ChatMessage], think: bool | None,
-                  fmt: ChatFormat) -> tuple[str, ReplyParser | LayerParser]:
+                  fmt: ChatFormat) -> tuple[str, LayerParser]:
     """The prompt (llama.cpp's rendering) and the parser that splits the reply to it."""
     layer = model_chat_layer(model)
     chat = [{"role": m.role, "content": m.content} for m in messages]
@@ -204,11 +204,6 @@ def _layer_call(call: Callable[[], _T]) -> _T:
 def _token_text(model: NativeModel, which: str) -> str:
     token = getattr(model.model, f"token_{which}")()
     return model.model.token_get_text(token) if token >= 0 else ""
-
-
-def _close_parser(parser: ReplyParser | LayerParser) -> None:
-    if isinstance(parser, LayerParser):
-        parser.close()
 
 
 @dataclass
@@ -252,7 +247,7 @@ class GenerationRun:
         self.prompt = counted if counted_text == rendered else model.tokenize(rendered)
         self.guard = LoopGuard()
         if len(self.prompt) >= model.n_ctx:
-            _close_parser(self.parser)
+            self.parser.close()
             raise ContextFullError(msg("runtime.conversation_too_long"),
                                    f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
         self.closing, self.closing_marker = closing_text(family, self.format.think_close)
@@ -331,7 +326,7 @@ class GenerationRun:
             if self.state.stop_reason == StopReason.LOOP:
                 self._cut_repeats()
         finally:
-            _close_parser(self.parser)    # llama.cpp's parser state is freed now, not by GC
+            self.parser.close()    # llama.cpp's parser state is freed now, not by GC
         self._answer_tokens = len(self.model.tokenize(self.text, special=False)) \
             if self.text else 0
 
