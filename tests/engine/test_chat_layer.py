@@ -20,7 +20,8 @@ import pytest
 
 import llama_build
 from engine.runtime import chat_layer
-from engine.runtime.chat_format import _SPECIAL, TURN_MARKERS, ReplyParser, detect_format
+from engine.remote.server_text import ServerTextParser
+from engine.runtime.chat_format import _SPECIAL, TURN_MARKERS, detect_format
 from engine.remote.stream import SERVER_FORMAT
 from engine.runtime.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
                                       reply_reader)
@@ -108,7 +109,7 @@ def family_reply(layer: ChatTemplates, prompt: str) -> str:
     return opened + THOUGHT + closed + part
 
 
-def _read(parser: ReplyParser | LayerParser, reply: str, piece: int = 3) -> tuple[str, str]:
+def _read(parser: ServerTextParser | LayerParser, reply: str, piece: int = 3) -> tuple[str, str]:
     """Feed the reply in small pieces, as a stream; returns what streamed (thinking, answer)."""
     thinking, answer = [], []
     for at in range(0, len(reply), piece):
@@ -208,7 +209,7 @@ def test_a_tool_call_is_a_plain_sentence_never_its_markup(lib, name, reply):
 
 def test_the_closing_marker_of_a_thinking_budget_turns_the_stream_to_answer(lib):
     """context35's budget writes the format's closing marker into the stream: what follows is
-    answer (the parser's interface is ReplyParser's: feed, state, finish)."""
+    answer (the engine reads the parser's state to count thinking tokens)."""
     with ChatTemplates((TEMPLATES / "Qwen3.5-4B.jinja").read_text(encoding="utf-8")) as layer:
         rendered = layer.render(TURNS, True)
         parser = layer.parser(rendered, TURNS, True)
@@ -286,7 +287,7 @@ SERVER_REPLIES = ("<think>I plan.</think>The answer.",    # the prompt left thin
 
 
 def test_no_one_llama_cpp_parser_reads_a_servers_text_so_rotarys_reads_it(lib):
-    """Why the office-server client keeps chat_format.ReplyParser: llama.cpp's parser is
+    """Why the office-server client keeps its own ServerTextParser: llama.cpp's parser is
     built from the template's rendering, and reads only the replies to that prompt; the
     client sees neither the server's template nor whether its prompt opened the thinking."""
     def layer_reads(name: str, reply: str) -> bool:
@@ -299,6 +300,6 @@ def test_no_one_llama_cpp_parser_reads_a_servers_text_so_rotarys_reads_it(lib):
     for name in ("Qwen-Qwen3-0.6B", "Qwen3.5-4B"):
         assert not all(layer_reads(name, reply) for reply in SERVER_REPLIES)
     for reply in SERVER_REPLIES:
-        parser = ReplyParser(SERVER_FORMAT)
+        parser = ServerTextParser(SERVER_FORMAT)
         _read(parser, reply)
         assert (parser.thinking_text, parser.answer_text) == ("I plan.", "The answer.")
