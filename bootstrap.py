@@ -198,7 +198,7 @@ def install(extras: str, variants: tuple[str, ...] = (), isa: tuple[str, ...] = 
     say_gpu_variants(variants)
     installed = install_backends(python, variants)
     install_cpu_isa(python, isa, required="test" in extras.split(","))
-    install_chat_layer(python, required="test" in extras.split(","))
+    install_chat_layer(python)
     STAMP.write_text(json.dumps(install_fingerprint(extras, variants, installed), indent=1),
                      encoding="utf-8")
     return python
@@ -253,19 +253,17 @@ def install_cpu_isa(python: pathlib.Path, names: tuple[str, ...], required: bool
 CHAT_LAYER = BACKENDS / "chat"
 
 
-def install_chat_layer(python: pathlib.Path, required: bool) -> None:
-    """Copy librotary_chat (from the cache, or built now) into .venv/rotary-backends/chat. A
-    failed build fails the tests' install; for ``start`` the engine's own reply parser serves,
-    said in one line."""
+def install_chat_layer(python: pathlib.Path) -> None:
+    """Copy librotary_chat (from the cache, or built now) into .venv/rotary-backends/chat.
+    Every install needs it: llama.cpp's chat layer is the engine's only way to write a
+    conversation for a model and read its reply, so a failed build fails the install."""
     shutil.rmtree(CHAT_LAYER, ignore_errors=True)
     try:
         folder = llama_build.ensure_chat_shim(python)
     except (subprocess.CalledProcessError, StopIteration) as error:
-        if required:
-            raise
-        print(f"+ llama.cpp's chat layer did not build ({error}): Rotary's own reply parser "
-              "serves", flush=True)
-        return
+        raise SystemExit(f"llama.cpp's chat layer (engine/native/chat) did not build: {error}. "
+                         "Rotary cannot talk to a model without it; the build's output above "
+                         "says what is missing (usually a C++ compiler or CMake).") from error
     shutil.copytree(folder / "lib", CHAT_LAYER)
 
 

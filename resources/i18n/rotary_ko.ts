@@ -2292,6 +2292,10 @@
         <translation>Rotary는 이 모델과 대화하는 방법을 모릅니다.</translation>
     </message>
     <message>
+        <source>This installation of Rotary is incomplete: the part that writes conversations for the model is missing. Install Rotary again.</source>
+        <translation>이 Rotary 설치는 완전하지 않습니다. 모델에 대화를 전달하는 부분이 없습니다. Rotary를 다시 설치하세요.</translation>
+    </message>
+    <message>
         <source>(The model asked to use a tool, "{name}", which Rotary does not offer, so nothing was run.)</source>
         <translation>(모델이 "{name}" 도구를 쓰려고 했지만 Rotary는 도구를 제공하지 않으므로 아무것도 실행되지 않았습니다.)</translation>
     </message>

@@ -2292,6 +2292,10 @@
         <translation>Rotary 不知道如何与这个模型对话。</translation>
     </message>
     <message>
+        <source>This installation of Rotary is incomplete: the part that writes conversations for the model is missing. Install Rotary again.</source>
+        <translation>此 Rotary 安装不完整：为模型编写对话的部分缺失。请重新安装 Rotary。</translation>
+    </message>
+    <message>
         <source>(The model asked to use a tool, "{name}", which Rotary does not offer, so nothing was run.)</source>
         <translation>(模型想使用工具"{name}"，但 Rotary 不提供工具，因此没有执行任何操作。)</translation>
     </message>
