@@ -264,6 +264,16 @@ CATALOGUE: dict[str, str] = {
                              "processor directly.",
     "hardware.no_such_device": "There is no device named {name}. `python -m engine devices` "
                                "lists the ones this installation can use.",
+    # ---- engine/cli/devices.py: which build of the processor code runs (native/cpu_isa.py) ----
+    "hardware.processor_code_heading": "Processor code, by the model's main weight type:",
+    "hardware.processor_code_measured": "{weights} weights: {label} ({variant}), measured: it "
+                                        "reads a prompt {score:.2f}× as fast as the portable "
+                                        "build.",
+    "hardware.processor_code_flags": "{weights} weights: {label} ({variant}), by the processor's "
+                                     "flags, not measured yet.",
+    "hardware.processor_code_asked": "Processor code: {label} ({variant}), as ROTARY_CPU_ISA asks.",
+    "hardware.processor_code_only": "Processor code: {label} ({variant}); this processor has no "
+                                    "other build to choose from.",
     # ---- engine/plan: what fits on this computer -------------------------------------------
     "plan.preset_auto": "Automatic (fit this computer)",
     "plan.preset_auto_in_a_sentence": "an automatic setting for this computer",

@@ -16,7 +16,8 @@ from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
 from engine.runtime.conversation_memory import ConversationMemory, open_memory
 from engine.runtime.generate import GenerationRun, OnPrompt
-from engine.runtime import backend_probe
+from engine.runtime import backend_probe, cpu_calibration
+from engine.native import backends
 from engine.native.backends import selected
 from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.llama_model import NativeModel, Sampling
@@ -122,6 +123,8 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     # Two variants on one card (CUDA and Vulkan): the measured faster one, before llama_cpp
     # loads and fixes the variant for this process (engine/runtime/backend_probe.py).
     backend_probe.prefer(facts, request, progress)
+    # The processor build measured fastest for this model's weights (engine/native/cpu_isa.py).
+    backends.expect_processor_weights(facts.main_weight_type)
     llama_cpp_module()      # the back-end chosen and loaded: the probe reads its live memory
     hardware = machine.probe()
     advanced = dict(request.advanced or {})
@@ -138,6 +141,7 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
         summary = msg("runtime.summary_with_note", summary=summary, note=native.slot_cache_note)
     memory = open_memory(native, request.state_dir, hardware.ram_available_bytes)
     progress(1.0, msg("runtime.ready"))
+    cpu_calibration.after_load()     # in the background, where this machine is not measured yet
     return LoadedModel(facts, recipe, native, recorder, summary, placement, memory=memory)
 
 
