@@ -170,13 +170,14 @@ class RotaryPolicy(ResidencyPolicy):
             members.discard(victim)
             members.add(expert)
 
-    def _decide(self, layer, ids, missed, uploads, evictions) -> None:
-        """The followed rule: best-ranked misses first, each into a free slot or the exact
-        lowest-ranked unprotected resident's, that one only if the rule admits it."""
+    def _decide(self, layer, ids, missed, uploads, evictions, room: int) -> None:
+        """The followed rule: best-ranked misses first (``room`` of them: the cap less this
+        token's prefetches), each into a free slot or the exact lowest-ranked unprotected
+        resident's, that one only if the rule admits it."""
         table = self.tables[layer]
         rule = self.rule[layer]
         key = self._key_of(layer, rule)
-        for expert_key, expert in sorted(((key(e), e) for e in missed), reverse=True)[: self.upload_cap]:
+        for expert_key, expert in sorted(((key(e), e) for e in missed), reverse=True)[:room]:
             if table.free:
                 slot = table.free.pop()
             else:

@@ -91,3 +91,22 @@ def replay_with_prefetch(policy: ResidencyPolicy, ids, predictor, counts,
             carry += layer_allowance(model, decision.hits, decision.misses, dynamic)
         predictor.learn(token)
     return counts
+
+
+def replay_predicted(policy: ResidencyPolicy, ids, pred, counts):
+    """The engine's hidden-state prefetch (engine/runtime/prefetch.py) replayed: while token t
+    runs, layer l >= 1 gets ``pred[t][l]`` (its experts predicted from layer l-1's hidden state
+    of the same token) through ``prefetch_predicted`` before it routes, within the same per-token
+    upload cap as the after-token uploads; then every layer's ``after_token`` counts token t
+    against the tables, prefetches included. Returns ``counts`` (``prefetches``: those uploads)."""
+    rows = ids.tolist() if hasattr(ids, "tolist") else ids
+    guesses = pred.tolist() if hasattr(pred, "tolist") else pred
+    dynamic = policy.admits_misses
+    for token, guess in zip(rows, guesses):
+        for layer in range(1, len(token)):
+            wanted = [e for e in guess[layer] if e >= 0]
+            if wanted:
+                counts.prefetches += len(policy.prefetch_predicted(layer, wanted))
+        for layer, routed in enumerate(token):
+            counts.add(policy.after_token(layer, routed), dynamic)
+    return counts
