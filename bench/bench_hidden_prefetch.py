@@ -30,6 +30,7 @@ import dataclasses
 import json
 import pathlib
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -38,8 +39,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_engine import bench_recipe  # noqa: E402
+from engine.demo.demo_model import write_demo_model  # noqa: E402
 from engine.model.inspect_gguf import inspect_model  # noqa: E402
 from engine.residency.trace import Trace, save_trace  # noqa: E402
+from engine.runtime.bindings import llama_cpp_module  # noqa: E402
 from engine.runtime.llama_model import NativeModel  # noqa: E402
 from engine.runtime.predictor import RouterPredictor, hidden_node_name  # noqa: E402
 from engine.runtime.prefetch import HiddenPrefetch  # noqa: E402
@@ -166,6 +169,8 @@ def to_trace(run_: Run, facts, path: str, with_hidden: bool) -> Trace:
 def main() -> int:
     args = _args()
     texts = json.loads(pathlib.Path(args.prompts).read_text(encoding="utf-8"))[args.record or "heldout"]
+    if args.speak:
+        return speak(args, texts)
     chosen = [t for kind in ("code", "prose") for t in texts[kind][: args.passages]]
     facts = inspect_model(args.model)
     probe = NativeModel(args.model, bench_recipe(1))
@@ -226,6 +231,40 @@ def report(runs: list[Run], trace: Trace, fraction: float) -> int:
     return 0
 
 
+def bits_per_char(path: str, texts: list[str], chars: int = 400) -> float:
+    """Bits per character the model needs for the first ``chars`` characters of each text
+    (teacher forcing through the engine): comparable across tokenizers."""
+    model = NativeModel(path, bench_recipe(1))
+    llama = llama_cpp_module()
+    bos = int(model.metadata().get("tokenizer.ggml.bos_token_id", 1))
+    bits = 0.0
+    try:
+        for text in texts:
+            model.reuse_prefix([-1, -1])
+            tokens = [bos, *model.tokenize(text[:chars], special=False)]
+            for at, token in enumerate(tokens[:-1]):
+                model.decode([token])
+                row = np.ctypeslib.as_array(llama.llama_get_logits_ith(model.ctx.ctx, -1),
+                                            shape=(model.n_vocab,)).astype(np.float64)
+                row -= row.max()
+                bits += (np.log(np.exp(row).sum()) - row[tokens[at + 1]]) / np.log(2)
+    finally:
+        model.close()
+    return bits / (chars * len(texts))
+
+
+def speak(args, texts: dict) -> int:
+    """The trained model against the built-in demo on held-out text, in bits per character."""
+    with tempfile.TemporaryDirectory() as folder:
+        demo = str(write_demo_model(pathlib.Path(folder) / "demo.gguf"))
+        for kind in ("code", "prose"):
+            chosen = [t for t in texts[kind][: args.passages] if len(t) >= 400]
+            trained, random_demo = bits_per_char(args.model, chosen), bits_per_char(demo, chosen)
+            print(f"held-out {kind}: {len(chosen)} passages x 400 chars, bits per character: "
+                  f"trained {trained:.2f}, built-in demo {random_demo:.2f} [measured]")
+    return 0
+
+
 def _args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", default=str(MODEL))
@@ -237,6 +276,8 @@ def _args():
                         help="only record a trace with hidden states (LRU run) to --trace-out")
     parser.add_argument("--trace-out")
     parser.add_argument("--hidden", action="store_true", help="keep hidden states in --trace-out")
+    parser.add_argument("--speak", action="store_true",
+                        help="only compare bits per character with the built-in demo model")
     return parser.parse_args()
 
 

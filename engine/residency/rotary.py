@@ -70,6 +70,7 @@ class RotaryConfig:
     near_miss: int = 0          # with probs: top non-routed experts credited (0: 2 * k)
     prompt_learn: int = 256     # last prompt tokens that train the policy before decoding
     prompt_feed: int = 32       # ... of which the last go through the normal step (uploads)
+    prefetch_top: int = 2       # of a hidden-state prediction (best first), the experts prefetched
 
     def __post_init__(self) -> None:
         if not self.half_lives or any(not h > 0 for h in self.half_lives) or not self.window > 0 \
@@ -273,6 +274,12 @@ class RotaryPolicy(ResidencyPolicy):
         rows = [(d, history[(start + d) % memory][layer])          # nearest written last
                 for d in range(min(self.cfg.horizon, self.token - start), 0, -1)]
         return {expert: d for d, row in rows if row is not None for expert in row}
+
+    # -- hidden-state prefetch ---------------------------------------------------------------
+    def prefetch_predicted(self, layer: int, predicted: list[int]) -> list:
+        """The base class's prefetch of the best ``prefetch_top`` predicted experts: more of a
+        top-k prediction buys hits with uploads that serialised copies pay for."""
+        return super().prefetch_predicted(layer, predicted[: self.cfg.prefetch_top])
 
     # -- the warm start -------------------------------------------------------------------------
     def observe_prompt(self, routing) -> list:
