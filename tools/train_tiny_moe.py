@@ -219,6 +219,26 @@ def build_model(config: MixtralConfig) -> MixtralForCausalLM:
         return MixtralForCausalLM(config)
 
 
+def load_export(model: MixtralForCausalLM, hf: pathlib.Path) -> None:
+    """The inverse of ``export``: weights from ``hf/model.safetensors`` (classic names) into
+    ``model`` (``--resume``: a run cut short goes on from its last checkpoint)."""
+    from safetensors.torch import load_file  # noqa: PLC0415 - only when resuming
+
+    saved, n = load_file(str(hf / "model.safetensors")), model.config.num_local_experts
+    state = {}
+    for name, value in model.state_dict().items():
+        base = name.replace(".mlp.experts.gate_up_proj", ".block_sparse_moe.experts") \
+            .replace(".mlp.experts.down_proj", ".block_sparse_moe.experts")
+        if name.endswith("gate_up_proj"):
+            state[name] = torch.stack([torch.cat([saved[f"{base}.{e}.w1.weight"],
+                                                  saved[f"{base}.{e}.w3.weight"]]) for e in range(n)])
+        elif name.endswith("down_proj"):
+            state[name] = torch.stack([saved[f"{base}.{e}.w2.weight"] for e in range(n)])
+        else:
+            state[name] = saved[name.replace(".mlp.gate.", ".block_sparse_moe.gate.")]
+    model.load_state_dict(state)
+
+
 def train(args: argparse.Namespace, out: pathlib.Path) -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -229,6 +249,9 @@ def train(args: argparse.Namespace, out: pathlib.Path) -> None:
     log(f"tokens: train code {len(train_streams[0])}, prose {len(train_streams[1])}; held-out "
         f"code {len(held_streams[0])}, prose {len(held_streams[1])}")
     model = build_model(model_config(sp.get_piece_size()))
+    if args.resume:
+        load_export(model, out / "hf")
+        log(f"resumed from {out / 'hf'}")
     log(f"parameters: {sum(p.numel() for p in model.parameters()) / 1e6:.2f} M")
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2 and "embed" not in n]
     other = [p for n, p in model.named_parameters() if not (p.dim() >= 2 and "embed" not in n)]
@@ -237,7 +260,7 @@ def train(args: argparse.Namespace, out: pathlib.Path) -> None:
     rng, start, last_save, step = np.random.default_rng(args.seed), time.time(), time.time(), 0
     budget = args.minutes * 60
     while time.time() - start < budget:
-        lr = learning_rate(args.lr, step, time.time() - start, budget)
+        lr = learning_rate(args.lr, step + (150 if args.resume else 0), time.time() - start, budget)
         for group in opt.param_groups:
             group["lr"] = lr
         x = batch(train_streams, args.batch, args.length, rng, sp.bos_id())
@@ -282,12 +305,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--save-every", type=float, default=5.0, help="minutes")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--resume", action="store_true",
+                        help="go on from OUT/hf (a cut or too short run), new schedule, no warm-up")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     corpora = read_corpora(args.prose)
-    (args.out / "corpora.json").write_text(json.dumps(corpora), encoding="utf-8")
-    write_prompts(corpora, args.out)
-    train_tokenizer(corpora, args.out, args.vocab)
+    if not args.resume:                  # a resumed run keeps its text split and tokenizer
+        (args.out / "corpora.json").write_text(json.dumps(corpora), encoding="utf-8")
+        write_prompts(corpora, args.out)
+        train_tokenizer(corpora, args.out, args.vocab)
     log(f"text: code {len(corpora['train']['code'])} chars, prose {len(corpora['train']['prose'])}"
         f" chars (held out: {len(corpora['heldout']['code'])}, {len(corpora['heldout']['prose'])})")
     train(args, args.out)

@@ -66,3 +66,22 @@ def test_prefetch_needs_the_python_recorder_with_the_hidden_node(tiny_moe_path, 
             HiddenPrefetch.attach(model, facts)
     finally:
         model.close()
+
+
+def test_cli_trace_keeps_hidden_states_and_probs_together(tiny_moe_path, tmp_path):
+    from engine.__main__ import main
+    from engine.residency.trace import load_trace
+
+    out = tmp_path / "t.npz"
+    assert main(["trace", str(tiny_moe_path), "--prompt", PROMPT, "--out", str(out), "--max-tokens", "6",
+                 "--probs", "--hidden", "--no-slots"]) == 0
+    trace = load_trace(str(out))
+    facts = inspect_model(str(tiny_moe_path))
+    assert trace.hidden is not None and trace.hidden.shape == (*trace.ids.shape[:2], facts.n_embd)
+    assert trace.probs is not None and trace.pred is not None
+    # the hidden state is the router's input: that layer's own router picks its own experts
+    from engine.runtime.predictor import read_tensor_f32
+
+    router = read_tensor_f32(str(tiny_moe_path), f"blk.{facts.moe_layers[1]}.ffn_gate_inp.weight")
+    chosen = np.argsort(-(trace.hidden[:, 1].astype(np.float32) @ router.T), axis=1)[:, :trace.k]
+    assert (np.sort(chosen, axis=1) == np.sort(trace.ids[:, 1], axis=1)).mean() > 0.9
