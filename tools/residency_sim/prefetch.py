@@ -1,5 +1,7 @@
-"""Intra-token prefetch, judged in the simulator only: not built into the engine (the decision
-and its numbers are printed by bench/bench_residency_quality.py).
+"""Intra-token prefetch. ``replay_with_prefetch``: uploads on top of the after-token cap, as
+many as the link moves while a layer computes, judged in the simulator only (the decision and
+its numbers are printed by bench/bench_residency_quality.py). ``replay_predicted`` (at the end):
+the engine's hidden-state prefetch, within the same cap (engine/runtime/prefetch.py).
 
 While layer l of decode token t computes, the experts predicted for layer l + 1 are uploaded
 into its slots, as many as the PCIe link moves in layer l's modelled compute time (the cost

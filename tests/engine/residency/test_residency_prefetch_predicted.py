@@ -77,3 +77,15 @@ def test_the_hidden_node_is_parsed_only_when_asked():
     assert parse_node_name(b"ffn_norm-3", b"ffn_norm") == (b"ffn_norm", 3)
     assert parse_node_name(b"ffn_norm-3") == (b"", -1)
     assert parse_node_name(b"ffn_moe_miss_ids-2") == (b"ffn_moe_miss_ids", 2)
+
+
+def test_the_probe_learns_a_linear_routing_and_recall_counts_shared_ids():
+    from tools.hidden_prediction import probe_scores, recall, top_k, train_probe
+
+    assert recall(np.array([[1, 2], [3, 4]]), np.array([[2, 5], [3, 4]])) == 0.75
+    rng = np.random.default_rng(1)
+    w_true = rng.standard_normal((16, 8))
+    x = rng.standard_normal((600, 16))
+    ids = top_k(x @ w_true, 2)
+    w = train_probe(x[:400], ids[:400], n_expert=8)
+    assert recall(top_k(probe_scores(w, x[400:]), 2), ids[400:]) > 0.8     # unseen rows
