@@ -226,7 +226,7 @@ def load_export(model: MixtralForCausalLM, hf: pathlib.Path) -> None:
 
     saved, n = load_file(str(hf / "model.safetensors")), model.config.num_local_experts
     state = {}
-    for name, value in model.state_dict().items():
+    for name in model.state_dict():
         base = name.replace(".mlp.experts.gate_up_proj", ".block_sparse_moe.experts") \
             .replace(".mlp.experts.down_proj", ".block_sparse_moe.experts")
         if name.endswith("gate_up_proj"):
