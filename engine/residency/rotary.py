@@ -70,7 +70,9 @@ class RotaryConfig:
     near_miss: int = 0          # with probs: top non-routed experts credited (0: 2 * k)
     prompt_learn: int = 256     # last prompt tokens that train the policy before decoding
     prompt_feed: int = 32       # ... of which the last go through the normal step (uploads)
-    prefetch_top: int = 2       # of a hidden-state prediction (best first), the experts prefetched
+    prefetch_top: int = 4       # of a hidden-state prediction (best first), the experts prefetched
+    prefetch_precision: float = 0.3  # prefetch only while this share of a layer's would-be
+                                     # prefetches (decayed over ~32 tokens) was routed
 
     def __post_init__(self) -> None:
         if not self.half_lives or any(not h > 0 for h in self.half_lives) or not self.window > 0 \
@@ -114,9 +116,19 @@ class RotaryPolicy(ResidencyPolicy):
         self.forecast: list = [None] * n_layers  # [layers] expert -> distance (1..horizon), lazy
         self.start = [-1] * n_layers              # [layers] past token the forecast follows
         self.seen_layer: list[dict] = [{} for _ in range(n_layers)]  # [layers] routed ids -> last token
+        # hidden-state prefetch: [layers] the not-resident predictions of the running token, and
+        # how many such predictions were routed, of how many (decayed like the tallies)
+        self.guess: list[list[int]] = [[] for _ in range(n_layers)]
+        self.guess_used = [0.0] * n_layers
+        self.guess_made = [0.0] * n_layers
 
     # -- the step --------------------------------------------------------------------------
     def _observe(self, layer, ids, missed, probs) -> None:
+        guess = self.guess[layer]
+        if guess:
+            self.guess_used[layer] = self.guess_used[layer] * self.fade + sum(e in guess for e in ids)
+            self.guess_made[layer] = self.guess_made[layer] * self.fade + len(guess)
+            self.guess[layer] = []
         self._learn(layer, ids, probs)
 
     def _learn(self, layer: int, ids: list[int], probs) -> None:
@@ -277,9 +289,16 @@ class RotaryPolicy(ResidencyPolicy):
 
     # -- hidden-state prefetch ---------------------------------------------------------------
     def prefetch_predicted(self, layer: int, predicted: list[int]) -> list:
-        """The base class's prefetch of the best ``prefetch_top`` predicted experts: more of a
-        top-k prediction buys hits with uploads that serialised copies pay for."""
-        return super().prefetch_predicted(layer, predicted[: self.cfg.prefetch_top])
+        """The base class's prefetch of the best ``prefetch_top`` predicted experts (more of a
+        top-k prediction buys hits with uploads that serialised copies pay for), while this
+        layer's predictions of not-resident experts were routed often enough to pay."""
+        wanted = predicted[: self.cfg.prefetch_top]
+        slot_of = self.tables[layer].slot_of
+        self.guess[layer] = [e for e in wanted if slot_of[e] == FREE]
+        made = self.guess_made[layer]
+        if made >= 1.0 and self.guess_used[layer] < self.cfg.prefetch_precision * made:
+            return []
+        return super().prefetch_predicted(layer, wanted)
 
     # -- the warm start -------------------------------------------------------------------------
     def observe_prompt(self, routing) -> list:

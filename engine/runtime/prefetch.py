@@ -3,9 +3,10 @@ experts its router would pick from this layer's hidden state (pre-gating).
 
 The Python routing recorder hands each MoE layer's normalised router input to ``on_hidden`` as
 soon as the graph has computed it; layer j+1's router applied to it ranks layer j+1's experts;
-the policy's ``prefetch_predicted`` uploads the best k that are not resident, out of the same
-per-token upload cap as its after-token uploads; the slot cache publishes the table before layer
-j+1 reads it. The decode graph then reads those experts from their slots in the same token
+the policy's ``prefetch_predicted`` uploads what it takes of that ranking (rotary: the best
+``prefetch_top`` not resident, while that layer's predictions were routed often enough), out of
+the same per-token upload cap as its after-token uploads; the slot cache publishes the table
+before layer j+1 reads it. The decode graph then reads those experts from their slots in the same token
 (counted from the graph's own ``ffn_moe_miss_ids`` when ``count_slot_reads`` is on).
 
 It needs the eval callback on every node, a sync per requested node on a GPU (the notes' lesson
