@@ -13,7 +13,10 @@ ms per token (MODELLED by tools/residency_sim/costmodel.py for Qwen3.6-35B-A3B o
 laptop) with copies overlapped with compute and with copies serialised. The headline is the
 stress suite's worst cell. Then: the warm start, intra-token prefetch (simulator only; the
 engine gets it only if it gains >= 10% on the worst trace with serialised copies) and slots
-per layer. Exits non-zero when a goal is far missed.
+per layer; then, apart from the shared traces, the small MoE trained here (resources/models):
+rotary with and without hidden-state prefetch against the others on its held-out routing (the
+engine's trace; bench/bench_hidden_prefetch.py measures the same in the engine). Exits non-zero
+when a goal is far missed.
 Run: python bench/bench_residency_quality.py [--traces-dir DIR] [--out artifacts/bench]
 """
 
