@@ -31,7 +31,8 @@ from engine.runtime.planning import NO_SLOTS, plan_recipe
 from engine.runtime.predictor import RouterPredictor, hidden_node_name
 from engine.recipe import Recipe
 from engine.runtime.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
-                                    stack_decode_probs, stack_decode_steps, stack_decode_weights)
+                                    stack_decode_hidden, stack_decode_probs, stack_decode_steps,
+                                    stack_decode_weights)
 
 Progress = Callable[[float, Msg], None]
 Fallback = Callable[[Recipe], None]
@@ -44,6 +45,7 @@ class RoutingTrace:
     meta: dict
     pred: np.ndarray | None          # int16 [tokens, layers, k], hidden-state predictions
     probs: np.ndarray | None = None  # float32 [tokens, layers, n_expert], router distribution
+    hidden: np.ndarray | None = None  # float32 [tokens, layers, n_embd], each router's input
 
 
 @dataclass
@@ -95,7 +97,8 @@ class LoadedModel:
                 "architecture": self.facts.architecture, "n_expert": self.facts.n_expert,
                 "k": self.facts.n_expert_used, "layers": layers, "source": "rotary-engine"}
         return RoutingTrace(stack_decode_steps(steps, layers), stack_decode_weights(steps, layers),
-                            meta, self._predictions(steps), stack_decode_probs(steps, layers))
+                            meta, self._predictions(steps), stack_decode_probs(steps, layers),
+                            stack_decode_hidden(steps, layers))
 
     def _predictions(self, steps: list) -> np.ndarray | None:
         if not steps or not all(step.hidden for step in steps):
