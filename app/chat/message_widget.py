@@ -21,6 +21,7 @@ from app.conversation.history import INTERRUPTED, WRITING, StoredMessage
 from app.conversation.window import ATTACHED, TOO_LONG
 from app.text.i18n import tr
 from app.widgets.markdown_render import StreamingMarkdown
+from app.widgets.elided_label import WrappedLabel
 from app.widgets.theme import is_dark
 
 if TYPE_CHECKING:
@@ -206,8 +207,7 @@ class MessageWidget(QFrame):
         replaced): the model did not read it; its text can go in as a document instead."""
         row = QFrame()
         row.setObjectName("refusedNote")
-        self.refused_text = QLabel("")
-        self.refused_text.setWordWrap(True)
+        self.refused_text = WrappedLabel()
         self.refused_text.setAccessibleName(tr("Not read by the model"))
         self.attach_button = push_button(tr("Attach as a document"),
                                          tr("Attach this message's text to the conversation "

@@ -7,6 +7,7 @@ runs now (the back-end in use, from the loaded model's measured placement).
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl
@@ -17,6 +18,8 @@ from engine.api import ModelLoaded
 from app.text.i18n import tr
 from app.text.messages import say
 from app.widgets.notifications import log_file_path, versions_text
+
+log = logging.getLogger("rotary.help")
 
 
 def guide_text() -> str:
@@ -84,6 +87,7 @@ def open_log_folder(fallback: Path, parent: QWidget | None = None) -> QMessageBo
     folder.mkdir(parents=True, exist_ok=True)
     if QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))):
         return None
+    log.warning("no file manager opened the log folder %s: its path is shown instead", folder)
     return show_log_path(parent, folder)
 
 

@@ -64,6 +64,9 @@ def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
     started = time.perf_counter()
     reused = memory.reuse(prompt, entered) if memory is not None else _reuse_in_place(model, prompt)
     to_read = list(prompt[reused.tokens:])
+    # One line an answer: what was kept and what is read (the app's log shows why a turn was slow).
+    log.info("prompt of %d tokens: %d reused (%s), %d to read", len(prompt), reused.tokens,
+             reused.source.value, len(to_read))
     split = max(0, memory.checkpoint_at(prompt, checkpoint_back) - reused.tokens) \
         if memory is not None else len(to_read)
     read = _counted(on_prompt, len(to_read))

@@ -80,3 +80,23 @@ def test_attach_as_a_document_makes_the_text_a_document_of_the_conversation(qtbo
     assert "attached as a document" in bubble.refused_text.text()
     stored = rotary.history.messages(conversation)[2]
     assert stored.stats.get("too_long") and stored.stats.get("attached_as_document")
+
+
+
+def test_the_mark_is_never_cut_when_it_wraps(qtbot, make_app):
+    """Found by hand: after "Attach as a document" the longer mark wrapped to two lines in a
+    box one line high (letters cut top and bottom). Each line is given the height it needs."""
+    rotary = make_app(script=FakeScript(answers=[("Fine.",), ("never",)]))
+    rotary.window.resize(640, 600)
+    rotary.window.show()
+    wait_ready(qtbot, rotary)
+    _send(qtbot, rotary, "hello")
+    _refuse_next(rotary)
+    _send(qtbot, rotary, LONG_TEXT)
+    bubble = rotary.window.chat.message_widgets[2]
+    bubble.show_refused(True, attached=True)
+    label = bubble.refused_text
+    line = label.fontMetrics().lineSpacing()
+    qtbot.waitUntil(lambda: label.heightForWidth(label.width()) > line)      # it wraps
+    qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()))
+    close_app(rotary)
