@@ -55,7 +55,9 @@ def stub_native(monkeypatch):
         return SimpleNamespace(slot_cache=None, slot_cache_note=None, close=lambda: None,
                                load_log=[], slot_banks_on_gpu=False, metadata=dict,
                                owned=lambda name, make: make(), recipe=recipe,
-                               recurrent=False, tokens=[])
+                               recurrent=False, tokens=[],
+                               # no template: llama.cpp's chat layer gives it ChatML
+                               model=SimpleNamespace(token_bos=lambda: -1, token_eos=lambda: -1))
 
     monkeypatch.setattr(loader, "_load_native", load_native)
 
