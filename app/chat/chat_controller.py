@@ -26,6 +26,7 @@ from app.conversation.store import ConversationStore, StoreEvents, is_document
 from app.documents.document_text import checked_answer_text, passages_text, progress_text
 from app.text.error_text import error_text
 from app.conversation.history import HistoryStore, StoredMessage
+from app.conversation.message_stats import MessageStats
 from app.text.i18n import tr
 from app.text.messages import say
 from app.widgets.notifications import Notice, NotificationService
@@ -282,7 +283,7 @@ class ChatController(QObject):
         """Rotary is quitting: what is being written is kept and labelled so, never shown
         as "interrupted" (that is for crashes)."""
         for answer in self.requests.close():
-            self._end(answer.request_id, "", {"stop_reason": StopReason.CLOSED})
+            self._end(answer.request_id, "", MessageStats(stop_reason=StopReason.CLOSED))
 
     # ---- engine results (wired in app.wiring) -----------------------------------------------
 
@@ -403,28 +404,30 @@ class ChatController(QObject):
                         error.details)
         # What was written so far stays as it is; the error is only in the notification.
         # Its reason stays under the answer once the notice is dismissed.
-        self._end(request_id, "", {"stop_reason": StopReason.FAILED,
-                                   "failed_because": error_text(error)[0]})
+        self._end(request_id, "", MessageStats(stop_reason=StopReason.FAILED,
+                                               failed_because=error_text(error)[0]))
 
-    def _end(self, request_id: int, text: str, stats: dict[str, Any]) -> None:
+    def _end(self, request_id: int, text: str, stats: MessageStats) -> None:
         shown = self.requests.current is not None and \
             self.requests.current.request_id == request_id
         answer = self.requests.finish(request_id, text, stats)
         if answer is None:
             return
+        if answer.stop_reason:          # the app stopped it (a reload, closing): its reason
+            stats = stats.with_(stop_reason=answer.stop_reason)
         if shown and answer.thinking:
             self.thinking_changed.emit(answer.thinking, True)
         message = self.store.end_answer(answer, stats)
         if message is None and not answer.dropped and self.requests.gave_nothing(answer, stats):
             self.notices.warning(no_answer_text(self.model_facts, self.on_server),
                                  f"request {answer.request_id}: {stats}")
-        if message is not None and stats["stop_reason"] != StopReason.FAILED:
+        if message is not None and stats.stop_reason != StopReason.FAILED:
             self._clear_error(answer.conversation_id)    # answered: an earlier error is stale
-            if answer.conversation_id == self.store.conversation_id and "context_size" in stats:
-                self.context_changed.emit((stats["context_tokens"], stats["context_size"]))
+            if answer.conversation_id == self.store.conversation_id and stats.context_size:
+                self.context_changed.emit((stats.context_tokens, stats.context_size))
         if shown:
             self.answer_done.emit(self.store.answered(message),
-                                  message or StoredMessage("assistant", ""), stats["stop_reason"])
+                                  message or StoredMessage("assistant", ""), stats.stop_reason)
             self._show_busy(False, "")
         elif message is not None:
             index = self.store.shown_at(answer.conversation_id, message)

@@ -29,11 +29,12 @@ import math
 import time
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Protocol
+from typing import Callable, Protocol
 
 from engine.api import ChatMessage, ChatRequest, DocumentAnswered, DocumentScope, RequestFinished, \
     StopReason
 from app.conversation.history import COMPLETE, WRITING, StoredMessage
+from app.conversation.message_stats import DocumentData, MessageStats
 
 log = logging.getLogger("rotary.chat")
 SAVE_INTERVAL_S = 1.0      # at most about this much streamed text is lost in a crash
@@ -89,7 +90,7 @@ class Answer:
     started: bool = False                   # the engine has begun it (not waiting its turn)
     sent: tuple[StoredMessage, ...] = ()    # the messages its prompt sent (window.py)
 
-    def saved(self, stats: dict[str, Any]) -> StoredMessage | None:
+    def saved(self, stats: MessageStats) -> StoredMessage | None:
         """Its final message (saved by the caller), or None: nothing of it is kept."""
         if self.dropped or not self.text.strip():     # nothing (or only spaces) is no answer
             return None
@@ -275,32 +276,31 @@ class RequestTracker:
             answer.message.content, answer.message.thinking = answer.text, answer.thinking
         return answer.message
 
-    def finished_stats(self, event: RequestFinished) -> dict[str, Any]:
+    def finished_stats(self, event: RequestFinished) -> MessageStats:
         """What its answer keeps of the engine's numbers (the label under it, the gauge);
         the engine's thinking, cleaned of markers, replaces the streamed one; an answer from
         documents keeps how it was read."""
-        stats: dict[str, Any] = {"decode_tps": round(event.stats.decode_tps, 1),
-                                 "generated_tokens": event.stats.generated_tokens,
-                                 "stop_reason": event.stats.stop_reason}
-        if event.stats.thinking_tokens:
-            stats["thinking_tokens"] = event.stats.thinking_tokens
+        stats = MessageStats(decode_tps=round(event.stats.decode_tps, 1),
+                             generated_tokens=event.stats.generated_tokens,
+                             stop_reason=event.stats.stop_reason,
+                             thinking_tokens=event.stats.thinking_tokens)
         answer = self.answers.get(event.request_id)
         if answer is not None and event.thinking:
             answer.thinking = event.thinking
         if event.document is not None:
-            stats.update(document_stats(event.document))
+            stats = stats.with_(document_answer=document_stats(event.document))
         context = event.context
         if context is not None and answer is not None and not answer.dropped:
             if context.context_size:        # an office server may not say its size
-                stats.update(context_tokens=context.kept_tokens,
-                             context_size=context.context_size)
+                stats = stats.with_(context_tokens=context.kept_tokens,
+                                    context_size=context.context_size)
             if context.thinking_stopped:
-                stats["thinking_stopped"] = True
+                stats = stats.with_(thinking_stopped=True)
         return stats
 
-    def finish(self, request_id: int, text: str, stats: dict[str, Any]) -> Answer | None:
+    def finish(self, request_id: int, text: str, stats: MessageStats) -> Answer | None:
         """It ended (None: not one of ours): no longer in flight; its final text, and
-        ``stats`` completed with what only the app knows (why it stopped, its citations)."""
+        its stop reason is the app's when the app stopped it (``stop_reason``)."""
         answer = self.answers.pop(request_id, None)
         if answer is None:
             return None
@@ -308,20 +308,18 @@ class RequestTracker:
         if answer is self.current:
             self.current = None
         answer.text = text or answer.text
-        if answer.stop_reason:
-            stats["stop_reason"] = answer.stop_reason
         return answer
 
     @staticmethod
-    def gave_nothing(answer: Answer, stats: dict[str, Any]) -> bool:
+    def gave_nothing(answer: Answer, stats: MessageStats) -> bool:
         """An answer kept nothing although the model ended by itself (not stopped, not
         failed): the user is told, with the likely why; the log says what the model did."""
-        if stats["stop_reason"] in (StopReason.STOPPED, StopReason.RELOADED, StopReason.CLOSED,
+        if stats.stop_reason in (StopReason.STOPPED, StopReason.RELOADED, StopReason.CLOSED,
                                     StopReason.FAILED):
             return False
         log.warning("the model gave no answer: request %d, %s tokens, stop reason %s, "
-                    "text %r", answer.request_id, stats.get("generated_tokens"),
-                    stats["stop_reason"], answer.text[:80])
+                    "text %r", answer.request_id, stats.generated_tokens,
+                    stats.stop_reason, answer.text[:80])
         return True
 
     # ---- stopping -------------------------------------------------------------------------
@@ -408,13 +406,12 @@ class RequestTracker:
             self.queued.conversation_id == self.open_conversation() and self.current is not None)
 
 
-def document_stats(answered: DocumentAnswered) -> dict[str, Any]:
+def document_stats(answered: DocumentAnswered) -> DocumentData:
     """What an answer from documents keeps of how it was read: the pages, and its page
     references checked (the stats under the answer, the history)."""
     checked = [c for c in answered.checks if c.status != "unchecked"]
-    return {"document_answer": {
-        "mode": answered.mode,
-        "read": [[p.document, p.label, p.page] for p in answered.passages],
-        "citations": {"checked": len(checked),
-                      "passed": sum(1 for c in checked if c.status == "found"),
-                      "not_found": [c.marker for c in checked if c.failed]}}}
+    return {"mode": answered.mode,
+            "read": [[p.document, p.label, p.page] for p in answered.passages],
+            "citations": {"checked": len(checked),
+                          "passed": sum(1 for c in checked if c.status == "found"),
+                          "not_found": [c.marker for c in checked if c.failed]}}
