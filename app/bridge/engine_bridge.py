@@ -2,12 +2,13 @@
 
 Requests go in as method calls; everything the engine reports comes out as Qt
 signals on the GUI thread. The engine calls our listener on *its* thread, so the
-listener only hands the event over to the GUI thread through a queued signal
-(``MainThreadHandoff``); nothing here touches a widget from another thread.
+listener only hands the event to the qasync loop (``loop.call_soon_threadsafe``, which
+qasync delivers in order on the GUI thread); nothing here touches a widget from another
+thread.
 
 Blocking engine calls (check and plan a model, probe hardware, read VRAM, write the demo
-model) run on worker threads and are awaited from the qasync loop, so the window never
-freezes; results come back through the same queued hand-off. With facade.py (the same
+model) run on worker threads through ``loop.run_in_executor`` and are awaited on the
+qasync loop, so the window never freezes. With facade.py (the same
 calls without Qt) this is the only app code that reaches the engine's functions, through one
 typed module of plain imports (``engine.facade``); other app modules use only the frozen data
 types (``engine.api``, ``engine.errors``, ``engine.messages``, the recipe, model facts; the
@@ -20,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, cast
 
@@ -28,7 +29,7 @@ from PySide6.QtCore import QObject, Signal
 
 from engine import facade
 from engine.api import (ChatMessage, ChatRequest, DocumentFinished, DocumentInspected,
-                        DocumentProgress, DocumentRequest, EngineLike, LoadFallback,
+                        DocumentProgress, DocumentRequest, EngineLike, Event, LoadFallback,
                         LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded, PassagesChosen,
                         PromptProgress, RequestFailed, RequestFinished, RequestStarted,
                         ServerModelLoaded, StepRecord)
@@ -36,26 +37,10 @@ from engine.errors import EngineError, EngineStateError
 from engine.facade import HardwareInfo, VramReading
 from app.bridge.facade import (EngineBackend, FoundChoice, ModelCheck, fitted_to_card, found_choice,
                                missing_part)
-from app.bridge.qt_compat import MainThreadHandoff
 from app.text.i18n import tr
 from app.text.messages import say
 
 VRAM_POLL_SECONDS = 0.5
-
-
-# ---- hand-offs -------------------------------------------------------------------------
-
-def _settle(future: asyncio.Future, work: Future) -> None:
-    if future.cancelled():
-        return
-    if work.cancelled():        # Rotary is closing (shutdown cancels work not yet begun)
-        future.cancel()
-        return
-    error = work.exception()
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(work.result())
 
 
 # ---- the bridge ------------------------------------------------------------------------
@@ -91,18 +76,25 @@ class EngineBridge(QObject):
         self._vram_pool = ThreadPoolExecutor(1, thread_name_prefix="rotary-vram")
         self._vram_task: asyncio.Task | None = None
         self._closed = False
-        self._handoff = MainThreadHandoff(self)
         # (model path, preset) -> the (low, high) writing speed measured on this computer, or
         # None (app.gauge.measured_speed); read by the model check on a worker thread.
         self.measured_speed = measured_speed
 
     # ---- engine thread → GUI thread ---------------------------------------------------
 
-    def _listener(self, event: Any) -> None:
-        """Runs on the engine thread: only hand the event over."""
-        self._handoff.post(functools.partial(self._dispatch, event))
+    def _listener(self, event: Event) -> None:
+        """Runs on the engine thread: only hand the event over to the loop's thread."""
+        self._post(self._dispatch, event)
 
-    def _dispatch(self, event: Any) -> None:
+    def _post(self, function: Callable[..., None], *args: object) -> None:
+        """From any thread, ``function(*args)`` on the loop's thread, in the order posted.
+        Once the loop is closed (Rotary quits) there is nothing left to tell."""
+        try:
+            self._loop.call_soon_threadsafe(function, *args)
+        except RuntimeError:        # the loop is closed
+            pass
+
+    def _dispatch(self, event: Event) -> None:
         if self._closed:
             return
         handler = cast("Callable[[EngineBridge, Any], None] | None",
@@ -337,8 +329,8 @@ class EngineBridge(QObject):
         if progress is None:
             return await self._in_worker(checks, self._backend)
 
-        def report(*step: Any) -> None:          # on the worker: only hand it over
-            self._handoff.post(functools.partial(self._progress_here, progress, step))
+        def report(*step: object) -> None:       # on the worker: only hand it over
+            self._post(self._progress_here, progress, step)
 
         return await self._in_worker(checks, self._backend, report)
 
@@ -351,16 +343,12 @@ class EngineBridge(QObject):
 
     async def _in_worker(self, function: Callable[..., Any], *args: Any,
                          pool: ThreadPoolExecutor | None = None) -> Any:
-        """Run ``function`` on a worker thread; the result is handed back on our thread."""
+        """Run ``function`` on a worker thread; its result (or error) is awaited on the loop.
+        Closing cancels what has not begun (``shutdown``): its awaiter is cancelled."""
         if self._closed:        # a check started just before closing: nothing to run it on
             raise EngineStateError(tr("Rotary is closing."))
-        future = self._loop.create_future()
-
-        def done(work: Future) -> None:          # runs on the worker thread
-            self._handoff.post(functools.partial(_settle, future, work))
-
-        (pool or self._tasks).submit(missing_part, function, *args).add_done_callback(done)
-        return await future
+        return await self._loop.run_in_executor(pool or self._tasks, missing_part, function,
+                                                *args)
 
     # ---- VRAM gauge polling ----------------------------------------------------------
 
