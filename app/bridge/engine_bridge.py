@@ -23,7 +23,7 @@ import functools
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, cast
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence, TypeVar, cast
 
 from PySide6.QtCore import QObject, Signal
 
@@ -35,12 +35,19 @@ from engine.api import (ChatMessage, ChatRequest, DocumentFinished, DocumentInsp
                         ServerModelLoaded, StepRecord)
 from engine.errors import EngineError, EngineStateError
 from engine.facade import HardwareInfo, VramReading
-from app.bridge.facade import (EngineBackend, FoundChoice, ModelCheck, fitted_to_card, found_choice,
-                               missing_part)
+from app.bridge.facade import (EngineBackend, FoundChoice, ModelCheck, ServerConnection,
+                               fitted_to_card, found_choice, missing_part)
 from app.text.i18n import tr
 from app.text.messages import say
 
+if TYPE_CHECKING:
+    from engine.facade import ServerConfig
+    from engine.messages import Msg
+
 VRAM_POLL_SECONDS = 0.5
+T = TypeVar("T")
+# (model path, preset) -> the (low, typical, high) writing speed measured here, or None.
+MeasuredSpeed = Callable[[str, str], "tuple[float, float, float] | None"]
 
 
 # ---- the bridge ------------------------------------------------------------------------
@@ -64,12 +71,12 @@ class EngineBridge(QObject):
 
     def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
                  parent: QObject | None = None, *,
-                 measured_speed: Callable[[str, str], Any] | None = None) -> None:
+                 measured_speed: MeasuredSpeed | None = None) -> None:
         super().__init__(parent)
         self._backend = backend
         self._loop = loop
         self._engine: EngineLike | None = None
-        self._server: Any = None          # engine.remote.config.ServerConfig, or None: local
+        self._server: ServerConfig | None = None      # None: the model runs on this computer
         self._load_id: int | None = None
         self.loaded: ModelLoaded | None = None     # its measured placement, for the checks
         self._tasks = ThreadPoolExecutor(1, thread_name_prefix="rotary-tasks")
@@ -97,7 +104,7 @@ class EngineBridge(QObject):
     def _dispatch(self, event: Event) -> None:
         if self._closed:
             return
-        handler = cast("Callable[[EngineBridge, Any], None] | None",
+        handler = cast("Callable[[EngineBridge, Event], None] | None",
                        self._HANDLERS.get(type(event)))
         if handler is not None:
             handler(self, event)
@@ -155,7 +162,7 @@ class EngineBridge(QObject):
 
     # ---- the office server (app/setup/server_settings.py) ----------------------------------------
 
-    def _server_config(self, connection: Any) -> Any:
+    def _server_config(self, connection: ServerConnection) -> ServerConfig:
         """app.settings.server.ServerConnection → the engine's ServerConfig."""
         if self._backend.server_config is None:
             raise EngineError(tr("This copy of Rotary cannot use an office server."))
@@ -164,7 +171,7 @@ class EngineBridge(QObject):
             api_key=connection.api_key, verify_tls=connection.verify_tls,
             ca_bundle=connection.ca_bundle))
 
-    def use_server(self, connection: Any | None) -> None:
+    def use_server(self, connection: ServerConnection | None) -> None:
         """Run the next load on an office server (or, with None, on this computer)."""
         config = None if connection is None else self._server_config(connection)
         if config != self._server and self._engine is not None:
@@ -178,7 +185,7 @@ class EngineBridge(QObject):
             raise EngineError(tr("This copy of Rotary cannot use an office server."))
         return missing_part(self._backend.server_config, url).address
 
-    async def server_models(self, connection: Any) -> list[str]:
+    async def server_models(self, connection: ServerConnection) -> list[str]:
         config = self._server_config(connection)
         if self._backend.list_server_models is None:
             raise EngineError(tr("This copy of Rotary cannot use an office server."))
@@ -230,7 +237,7 @@ class EngineBridge(QObject):
         return self._engine is not None and self._engine.waiting(request_id)
 
     @staticmethod
-    def summary_presets() -> list[tuple[str, Any]]:
+    def summary_presets() -> list[tuple[str, Msg]]:
         """(name, title) of the summary styles, in the engine's order; the title is a
         catalogue message (app.text.messages.say renders it)."""
         return [(p.name, p.title) for p in facade.SUMMARY_PRESETS.values()]
@@ -322,8 +329,8 @@ class EngineBridge(QObject):
                                     plan=self._backend.plan_model)
         return [found_choice(choice) for choice in choices]
 
-    async def run_self_test(self, checks: Callable[..., Any],
-                            progress: Callable[..., None] | None = None) -> Any:
+    async def run_self_test(self, checks: Callable[..., T],
+                            progress: Callable[..., None] | None = None) -> T:
         """``checks(backend, progress)`` (app.setup.selftest) on a worker: the wizard's "check
         my computer". ``progress`` is called on this thread with what the worker reports."""
         if progress is None:
@@ -341,8 +348,8 @@ class EngineBridge(QObject):
     async def demo_model(self, directory: Path) -> Path:
         return Path(await self._in_worker(self._backend.ensure_demo_model, directory))
 
-    async def _in_worker(self, function: Callable[..., Any], *args: Any,
-                         pool: ThreadPoolExecutor | None = None) -> Any:
+    async def _in_worker(self, function: Callable[..., T], *args: object,
+                         pool: ThreadPoolExecutor | None = None) -> T:
         """Run ``function`` on a worker thread; its result (or error) is awaited on the loop.
         Closing cancels what has not begun (``shutdown``): its awaiter is cancelled."""
         if self._closed:        # a check started just before closing: nothing to run it on

@@ -9,17 +9,40 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable, Protocol, TypeVar
 
 from engine import facade
 from engine.api import EngineLike, Listener
 from engine.errors import EngineError
+from engine.model.facts import ModelFacts
+from engine.recipe import Recipe
 # The engine's own frozen hardware types and Advanced ranges, re-exported so GUI modules
 # never mirror them.
 from engine.facade import (ADVANCED_RANGES, GpuInfo, HardwareInfo, PlannedModel,  # noqa: F401
                            Range, VramReading)
 from app.text.i18n import tr
 from app.text.messages import say
+
+if TYPE_CHECKING:                      # the office server's types, imported only when used
+    from engine.facade import FoundModel, ModelEntry, ServerConfig
+
+T = TypeVar("T")
+Speeds = tuple[float, float]           # (low, high) tokens per second the planner expects
+
+
+class ServerConnection(Protocol):
+    """What the bridge reads of app.settings.server.ServerConnection (a floor above it)."""
+
+    @property
+    def url(self) -> str: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def api_key(self) -> str | None: ...
+    @property
+    def verify_tls(self) -> bool: ...
+    @property
+    def ca_bundle(self) -> str | None: ...
 
 
 # ---- app-side views of engine results (plain data the GUI may hold) ------------------
@@ -33,7 +56,7 @@ class FoundChoice:
     size: int             # bytes
     level: str            # "green", "yellow", "red", or "unusable"
     text: str             # the plan (or the problem) in plain words, in the interface's language
-    expected_tps: Any      # (low, high) tokens per second
+    expected_tps: Speeds
     architecture: str
     n_expert: int
     thinks: bool
@@ -49,13 +72,13 @@ class ModelCheck:
     preset: str
     level: str            # "green", "yellow" or "red"
     text: str             # plain words from planner.describe
-    expected_tps: Any      # planner: (low, high) tokens per second
-    facts: Any
-    recipe: Any
+    expected_tps: Speeds
+    facts: ModelFacts
+    recipe: Recipe
     measured: bool = False  # expected_tps was measured on this computer (app.gauge.measured_speed)
     fitted: str = ""        # why the setting named is for another card than the one found
     placed: str = ""        # where the loaded model is, measured, when it is this model
-    sampling: Any = None    # engine SamplingDefaults this model file asks for (None: unknown)
+    sampling: object | None = None  # engine SamplingDefaults this file asks for (None: unknown)
 
 
 # ---- where the engine functions come from ------------------------------------------
@@ -73,11 +96,11 @@ class EngineBackend:
     ensure_demo_model: Callable[[Path], Path]
     process_ram: Callable[[], int]
     # The office server (engine.remote); None where a test backend has none.
-    server_config: Callable[..., Any] | None = None
-    make_remote_engine: Callable[..., EngineLike] | None = None
-    list_server_models: Callable[[Any], Any] | None = None
+    server_config: Callable[..., ServerConfig] | None = None
+    make_remote_engine: Callable[[Listener, ServerConfig], EngineLike] | None = None
+    list_server_models: Callable[[ServerConfig], list[ModelEntry]] | None = None
     # (IT's folders) -> the models on this computer (engine/model/finder.py); None: the real one.
-    find_models: Callable[[list[str]], list[Any]] | None = None
+    find_models: Callable[[list[str]], list[FoundModel]] | None = None
     # The wizard's self-test loads the real engine in a child process (app/setup/selftest.py):
     # beside the window's own engine thread, a second one crashed in the native device set-up.
     engine_check_in_child: bool = False
@@ -186,7 +209,7 @@ def words_per_token() -> float:
     return facade.WORDS_PER_TOKEN
 
 
-def missing_part(function: Callable[..., Any] | None, *args: Any) -> Any:
+def missing_part(function: Callable[..., T] | None, *args: object) -> T:
     """Run ``function``; a part of the engine that cannot be imported (or that this back-end
     lacks: None) is a plain message."""
     try:

@@ -10,7 +10,7 @@ service, never into an answer. How answers live and end: app/conversation/reques
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -18,6 +18,7 @@ from engine.api import (DocumentProgress, PassagesChosen, PromptProgress, Reques
                         StopReason)
 from engine.errors import EngineError, MessageTooLongError
 from engine.messages import msg
+from engine.model.facts import ModelFacts
 from app.conversation.chat_text import no_answer_text, queue_full_text, queued_text, waiting_text
 from app.conversation.delegate import Kept
 from app.conversation.reading import ReadingLine
@@ -78,7 +79,7 @@ class ChatController(QObject):
         self.requests = RequestTracker(bridge, lambda: self.store.conversation_id, RequestEvents(
             activity=self.activity_changed.emit, external_shown=self._show_busy,
             external_ended=self._send_queued))
-        self.model_facts: Any = None            # engine ModelFacts of the loaded model
+        self.model_facts: ModelFacts | None = None    # of the loaded model
         self.on_server = False                  # the model runs on the office server
         self.error_notices: dict[int | None, Notice] = {}   # conversation -> its error's notice
         # "Reading your message… 40% — about 25 s left", said again every second

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from engine.model.facts import ModelFacts
 
 from app.conversation.requests import Wait
 from app.conversation.store import title_from
@@ -11,7 +11,7 @@ from app.text.i18n import tr
 from app.text.korean import particles
 
 
-def no_answer_text(facts: Any, on_server: bool) -> str:
+def no_answer_text(facts: ModelFacts | None, on_server: bool) -> str:
     """"The model gave no answer", with the likely reason for this model."""
     if on_server:
         why = tr("The model on the office server ended its answer at once. Its chat "
@@ -50,7 +50,7 @@ def queue_full_text(for_document: bool) -> str:
         "A message is already waiting to be sent; send this one when its answer has begun.")
 
 
-def base_model_warning(facts: Any) -> str:
+def base_model_warning(facts: ModelFacts | None) -> str:
     """Plain words for a model that continues text rather than answering ("" otherwise)."""
     if facts is None or not getattr(facts, "looks_like_base_model", False):
         return ""

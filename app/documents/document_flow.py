@@ -20,13 +20,14 @@ from __future__ import annotations
 import logging
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Callable, Protocol
 
 from PySide6.QtCore import QObject, Signal
 
 from engine.api import (DocumentFinished, DocumentInspected, DocumentOverview, DocumentProgress,
                         DocumentRequest)
 from engine.errors import EngineError, ReadingStoppedError
+from engine.messages import Msg
 from app.documents.document_text import answer_text, found_text, title_text
 from app.text.error_text import error_text
 from app.conversation import Conversations, Requests
@@ -46,7 +47,7 @@ class DocumentEngine(Protocol):
 
     def stop(self, request_id: int | None = None) -> None: ...
 
-    def summary_presets(self) -> list[tuple[str, Any]]: ...
+    def summary_presets(self) -> list[tuple[str, Msg]]: ...
 
 
 class DocumentFlow(QObject):

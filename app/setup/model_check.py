@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QMimeData, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -34,7 +33,7 @@ def fit_words(level: str) -> str:
             "red": tr("Too big for this computer.")}.get(level, "")
 
 
-def speed_details(expected_tps: Any, measured: bool = False) -> str:
+def speed_details(expected_tps: tuple[float, float], measured: bool = False) -> str:
     """The estimate in tokens, for the tooltip beside the estimate in words."""
     try:
         low, high = expected_tps
