@@ -19,7 +19,7 @@ from engine.errors import EngineError
 from engine.model.facts import ModelFacts
 from engine.recipe import Recipe
 from app.bridge.engine_bridge import EngineBridge
-from app.bridge.facade import EngineBackend, HardwareInfo
+from app.bridge.facade import EngineBackend, HardwareInfo, forget_unused_documents, summary_presets
 from app.chat.chat_controller import ChatController
 from app.conversation.chat_text import conversation_to_markdown
 from app.documents.document_flow import DocumentFlow
@@ -66,7 +66,7 @@ class RotaryApp(QObject):
         self.speeds = MeasuredSpeeds(paths.measured_speeds)
         self.bridge = EngineBridge(backend, loop, measured_speed=self.speeds.range_for)
         self.chat = ChatController(self.history, self.bridge, self.notices, self.language)
-        self.document_widgets = DocumentWidgets(self.bridge.summary_presets())
+        self.document_widgets = DocumentWidgets(summary_presets())
         self.window = MainWindow(self.document_widgets)
         self.loader = ModelLoader(self.bridge, self.notices, paths, self.settings)
         self._build_documents()
@@ -101,7 +101,7 @@ class RotaryApp(QObject):
     def _tidy_passage_index(self) -> None:
         """Passages of documents no conversation holds any more leave the index (at start)."""
         try:
-            gone = self.bridge.forget_unused_documents(
+            gone = forget_unused_documents(
                 str(self.history.passage_index), self.history.document_hashes(),
                 moved_from=str(self.history.path))     # where earlier versions kept passages
             if gone:
@@ -169,7 +169,7 @@ class RotaryApp(QObject):
 
     async def _probe_for_gauge(self) -> None:
         try:
-            hardware = await self.bridge.probe_hardware()
+            hardware = await self.bridge.checks.probe_hardware()
         except EngineError:
             return      # the gauge keeps saying "unknown"; the wizard reports details
         self.hardware = hardware

@@ -7,14 +7,16 @@ engine's functions, through one typed module of plain imports (``engine.facade``
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Protocol, TypeVar
+from typing import TYPE_CHECKING, Awaitable, Callable, Mapping, Protocol, TypeVar, cast
 
 from engine import facade
-from engine.api import EngineLike, Listener
+from engine.api import EngineLike, Listener, ModelLoaded
 from engine.errors import EngineError
 from engine.model.facts import ModelFacts
+from engine.messages import Msg
 from engine.recipe import Recipe
 # The engine's own frozen hardware types and Advanced ranges, re-exported so GUI modules
 # never mirror them.
@@ -219,3 +221,124 @@ def missing_part(function: Callable[..., T] | None, *args: object) -> T:
     except ImportError as exc:
         raise EngineError(tr("A part of Rotary is missing or damaged. Please reinstall "
                              "Rotary."), f"{getattr(function, '__name__', function)}: {exc!r}") from exc
+
+
+def summary_presets() -> list[tuple[str, Msg]]:
+    """(name, title) of the summary styles, in the engine's order; the title is a catalogue
+    message (app.text.messages.say renders it)."""
+    return [(p.name, p.title) for p in facade.SUMMARY_PRESETS.values()]
+
+
+def forget_unused_documents(index_path: str, keep: set[str], moved_from: str | None = None) -> int:
+    """Drop from the passage index the documents no conversation holds any more (at start,
+    before the engine writes to it: a few milliseconds), after moving in those ``moved_from``
+    still holds."""
+    return facade.forget_unused_documents(index_path, keep, moved_from)
+
+
+# ---- the wizard's and Settings' checks ----------------------------------------------------
+
+# (model path, preset) -> the (low, typical, high) writing speed measured here, or None.
+MeasuredSpeed = Callable[[str, str], "tuple[float, float, float] | None"]
+
+
+class ModelChecks:
+    """Probe, check and plan a model, list the models here, write the demo model, run the
+    self-test: each on the bridge's worker thread (``run``), awaited on the qasync loop.
+    Reached as ``EngineBridge.checks``; ``post`` hands a worker's progress to the loop."""
+
+    def __init__(self, backend: EngineBackend, run: Callable[..., Awaitable[object]],
+                 post: Callable[..., None], loaded: Callable[[], ModelLoaded | None],
+                 measured_speed: MeasuredSpeed | None = None) -> None:
+        self._backend, self._run, self._post, self._loaded = backend, run, post, loaded
+        # app.gauge.measured_speed; read by the model check on the worker thread.
+        self.measured_speed = measured_speed
+
+    async def _in_worker(self, function: Callable[..., T], *args: object) -> T:
+        return cast(T, await self._run(function, *args))
+
+    async def probe_hardware(self) -> HardwareInfo:
+        return await self._in_worker(self._backend.probe)
+
+    @staticmethod
+    def preset_for(hardware: HardwareInfo, wanted: str | None = None) -> str:
+        """The planner's own choice ("auto" resolved for this computer); pure and quick."""
+        return facade.resolve_preset(wanted, hardware).name
+
+    async def check_model(self, path: str, preset: str | None = None,
+                          advanced: Mapping[str, int] | None = None) -> ModelCheck:
+        """Inspect + plan + describe through the engine's planning entry point, with the
+        user's Advanced values: the recipe shown is the one load_model loads. Raises the
+        engine's EngineError for bad files."""
+        return await self._in_worker(self._check_blocking, path, preset, advanced)
+
+    def _check_blocking(self, path: str, preset: str | None,
+                        advanced: Mapping[str, int] | None = None) -> ModelCheck:
+        hardware = self._backend.probe()
+        chosen = preset or self.preset_for(hardware)
+        # The recipe's preset is the chosen one ("auto" is resolved above).
+        measured = self.measured_speed(path, chosen) if self.measured_speed else None
+        planned = self._backend.plan_model(path, hardware, chosen, advanced, measured)
+        summary = planned.summary
+        return ModelCheck(path, planned.facts.name or os.path.basename(path), chosen,
+                          summary.level, say(summary.text), summary.expected_tps,
+                          planned.facts, planned.recipe, summary.measured,
+                          fitted_to_card(hardware, chosen), self._placed(path, chosen),
+                          facade.sampling_for(path))
+
+    def _placed(self, path: str, preset: str) -> str:
+        """The measured placement of the model loaded now, if ``path`` is it with this
+        setting: the estimate stands beside what was measured, never alone against it."""
+        loaded = self._loaded()
+        placement = None if loaded is None else loaded.placement
+        if placement is None or loaded is None or loaded.recipe.preset != preset or \
+                os.path.realpath(loaded.facts.path) != os.path.realpath(path) or \
+                not sum(device.total_bytes for device in placement.devices) or \
+                placement.message is None:
+            return ""             # not this model, or no buffer sizes were logged: unknown
+        return tr("Measured now that it is loaded. {placed}").format(
+            placed=say(placement.message))
+
+    async def find_models(self, folders: list[str], preset: str | None = None,
+                          advanced: Mapping[str, int] | None = None) -> list[FoundChoice]:
+        """The models on this computer and in ``folders`` (the organisation's), each planned
+        through the same entry point as the model check; best first."""
+        return await self._in_worker(self._find_blocking, list(folders), preset, advanced)
+
+    def _find_blocking(self, folders: list[str], preset: str | None,
+                       advanced: Mapping[str, int] | None) -> list[FoundChoice]:
+        hardware = self._backend.probe()
+        chosen = preset or self.preset_for(hardware)
+        found = (self._backend.find_models or facade.find_models_here)(folders)
+        choices = facade.plan_found(found, hardware, chosen, advanced, self.measured_speed,
+                                    plan=self._backend.plan_model)
+        return [found_choice(choice) for choice in choices]
+
+    async def run_self_test(self, checks: Callable[..., T],
+                            progress: Callable[..., None] | None = None) -> T:
+        """``checks(backend, progress)`` (app.setup.selftest) on the worker: the wizard's
+        "check my computer". ``progress`` is called on the loop's thread with what the
+        worker reports."""
+        if progress is None:
+            return await self._in_worker(checks, self._backend)
+
+        def report(*step: object) -> None:       # on the worker: only hand it over
+            self._post(progress, *step)
+
+        return await self._in_worker(checks, self._backend, report)
+
+    def read_memory(self) -> tuple[VramReading | None, int | None]:
+        """The graphics card's memory and this process's (blocking: the gauge polls it on a
+        worker). NVML can fail at any time (driver reset, no NVIDIA GPU): that is 'unknown'."""
+        try:
+            vram = self._backend.read_vram(0)
+        except Exception:          # noqa: BLE001 - any NVML failure means "unknown"
+            vram = None
+        try:
+            ram = int(self._backend.process_ram()) or None
+        except Exception:          # noqa: BLE001 - psutil refused: "unknown"
+            ram = None
+        return vram, ram
+
+    async def demo_model(self, directory: Path) -> Path:
+        return Path(await self._in_worker(self._backend.ensure_demo_model, directory))

@@ -27,7 +27,7 @@ from PySide6.QtCore import QObject, Signal
 from engine.api import (DocumentFinished, DocumentInspected, DocumentOverview, DocumentProgress,
                         DocumentRequest)
 from engine.errors import EngineError, ReadingStoppedError
-from engine.messages import Msg
+from app.bridge.facade import summary_presets
 from app.documents.document_text import answer_text, found_text, title_text
 from app.text.error_text import error_text
 from app.conversation import Conversations, Requests
@@ -46,8 +46,6 @@ class DocumentEngine(Protocol):
     def document(self, request: DocumentRequest) -> int: ...
 
     def stop(self, request_id: int | None = None) -> None: ...
-
-    def summary_presets(self) -> list[tuple[str, Msg]]: ...
 
 
 class DocumentFlow(QObject):
@@ -313,7 +311,7 @@ class DocumentFlow(QObject):
     def _exchange(self, event: DocumentFinished) -> tuple[StoredMessage, StoredMessage]:
         """The document as the user's message, the summary as the answer (kept in history)."""
         overview, summary = event.overview, event.summary
-        titles = dict(self.bridge.summary_presets())
+        titles = dict(summary_presets())
         asked = "\n\n" + tr("I asked: {question}").format(question=self.question) \
             if self.question else ""
         user = StoredMessage("user", tr("Document: {name} — {found}\n{style}").format(

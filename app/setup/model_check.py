@@ -134,7 +134,7 @@ class ModelChooser(QWidget):
 
     async def _check(self, path: str) -> None:
         try:
-            result = await self.bridge.check_model(path, self.preset, self.advanced)
+            result = await self.bridge.checks.check_model(path, self.preset, self.advanced)
         except EngineError as error:
             if path != self.path:
                 return          # the user has moved on to another file (or none)

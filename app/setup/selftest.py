@@ -371,7 +371,7 @@ async def check_my_computer(bridge: EngineBridge, paths: AppPaths, preset: str |
                             progress: Progress = _quiet) -> SelfTestReport:
     """The wizard's "check my computer": the same checks, on the bridge's worker thread;
     ``progress`` is called on the GUI thread (the bridge hands it over)."""
-    return await bridge.run_self_test(functools.partial(_checks_with, paths, preset), progress)
+    return await bridge.checks.run_self_test(functools.partial(_checks_with, paths, preset), progress)
 
 
 def _checks_with(paths: AppPaths, preset: str | None, backend: EngineBackend,
