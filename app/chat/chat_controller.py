@@ -4,7 +4,7 @@ The Qt face of two plain models (app/conversation/): the conversation store (the
 conversation's messages, the history, titles) and the request tracker (requests in flight).
 The controller sends, turns their changes and the engine's results (the bridge's signals,
 wired in ``app.wiring``) into the signals the chat pane draws. Errors go to the notification
-service, never into an answer. How answers live and end: app/conversation/requests.py.
+service, never into an answer. How answers live and end: app/session/requests.py.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from engine.model.facts import ModelFacts
 from app.conversation.chat_text import no_answer_text, queue_full_text, queued_text, waiting_text
 from app.conversation.delegate import Kept
 from app.conversation.reading import ReadingLine
-from app.conversation.requests import Answer, Engine, RequestEvents, RequestTracker
+from app.session.jobs import Job
+from app.session.requests import Engine, RequestEvents, RequestTracker
 from app.conversation.store import ConversationStore, StoreEvents, is_document
 from app.documents.document_text import checked_answer_text, passages_text, progress_text
 from app.text.error_text import error_text
@@ -108,7 +109,7 @@ class ChatController(QObject):
                         if running is not None and running.message else None)
         self._show_opened(running)
 
-    def _show_opened(self, running: Answer | None) -> None:
+    def _show_opened(self, running: Job | None) -> None:
         """The open conversation as it is now: its messages, its answer being written, a
         document read into it, a message waiting there."""
         self.conversation_opened.emit(list(self.store.messages))
@@ -121,7 +122,7 @@ class ChatController(QObject):
             self._show_busy(True, external.phase)
         self._show_queued()
 
-    def _attach(self, answer: Answer) -> None:
+    def _attach(self, answer: Job) -> None:
         """Show a left answer again, streaming where it has got to."""
         self.requests.current = answer
         self.answer_started.emit(len(self.store.messages))
@@ -347,10 +348,10 @@ class ChatController(QObject):
         if shown:
             self.thinking_changed.emit(answer.thinking, False)
 
-    def _save_progress(self, answer: Answer, force: bool = False) -> None:
+    def _save_progress(self, answer: Job, force: bool = False) -> None:
         message = self.requests.progress(answer, force)
         if message is not None:
-            self.store.save_answer(answer.conversation_id, message)
+            self.store.save_answer(answer.conversation, message)
 
     def on_document_event(self, event: object) -> None:
         """An answer from documents: the pages it reads, in the status line while they are
@@ -367,7 +368,7 @@ class ChatController(QObject):
         stats = self.requests.finished_stats(event)
         answer = self.requests.live(event.request_id)
         if event.context is not None and answer is not None:
-            start = self.store.move_window(answer.conversation_id, answer.sent,
+            start = self.store.move_window(answer.conversation, answer.sent,
                                            event.context.left_out)
             if start is not None:
                 self.window_moved.emit(start)
@@ -393,7 +394,7 @@ class ChatController(QObject):
         answer = self.requests.answers.get(request_id)
         if answer is not None and isinstance(error, MessageTooLongError):
             refused = self.store.mark_too_long(answer.sent)
-            index = None if refused is None else self.store.shown_at(answer.conversation_id,
+            index = None if refused is None else self.store.shown_at(answer.conversation,
                                                                       refused)
             if index is not None and refused is not None:
                 self.message_updated.emit(index, refused)     # its bubble is marked
@@ -431,8 +432,8 @@ class ChatController(QObject):
                                   message or StoredMessage("assistant", ""), stats.stop_reason)
             self._show_busy(False, "")
         elif message is not None:
-            index = self.store.shown_at(answer.conversation_id, message)
+            index = self.store.shown_at(answer.conversation, message)
             if index is not None:
                 self.message_updated.emit(index, message)
-        if self.requests.waits_in(answer.conversation_id):
+        if self.requests.waits_in(answer.conversation):
             self._send_queued()

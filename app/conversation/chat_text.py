@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from enum import Enum
+
 from engine.model.facts import ModelFacts
 
-from app.conversation.requests import Wait
 from app.conversation.store import title_from
 from app.conversation.history import StoredMessage
 from app.text.i18n import tr
 from app.text.korean import particles
+
+
+
+class Wait(Enum):
+    """Why an answer has not begun: the user is told which."""
+    OTHER = "other"            # another answer, or a document, is being written
+    PREVIOUS = "previous"      # an answer the user stopped is still ending
 
 
 def no_answer_text(facts: ModelFacts | None, on_server: bool) -> str:

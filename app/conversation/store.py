@@ -12,13 +12,24 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from engine.api import DocumentScope
-from app.conversation.requests import Answer
 
 from app.conversation.window import conversation_context, moved_start, sent_messages, start_index
 from app.conversation.history import HistoryStore, StoredMessage
 from app.conversation.message_stats import MessageStats
 
 TITLE_LENGTH = 48
+
+
+class EndedJob(Protocol):
+    """What the store reads of an ended app.session.Job (a floor above it)."""
+
+    @property
+    def conversation(self) -> int: ...
+    @property
+    def dropped(self) -> bool: ...
+    @property
+    def message(self) -> StoredMessage | None: ...
+    def saved(self, stats: MessageStats) -> StoredMessage | None: ...
 
 
 class Conversations(Protocol):
@@ -244,12 +255,12 @@ class ConversationStore:
         else:
             self.history.update_answer(message)
 
-    def end_answer(self, answer: Answer, stats: MessageStats) -> StoredMessage | None:
+    def end_answer(self, answer: EndedJob, stats: MessageStats) -> StoredMessage | None:
         """Its final message, saved; None: nothing of it is kept (replaced, deleted, or no
         text: its saved part goes)."""
         message = answer.saved(stats)
         if message is not None:
-            self.save_answer(answer.conversation_id, message)
+            self.save_answer(answer.conversation, message)
         elif not answer.dropped:
             self.forget_answer(answer.message)
         return message

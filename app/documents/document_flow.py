@@ -30,7 +30,8 @@ from engine.errors import EngineError, ReadingStoppedError
 from app.bridge.facade import summary_presets
 from app.documents.document_text import answer_text, found_text, title_text
 from app.text.error_text import error_text
-from app.conversation import Conversations, Requests
+from app.conversation import Conversations
+from app.session import JobKind, Requests
 from app.conversation.history import StoredMessage
 from app.conversation.message_stats import DocumentData, MessageStats
 from app.text.i18n import tr
@@ -116,7 +117,8 @@ class DocumentFlow(QObject):
                                                 conversation_id=self.owner))
         if request_id is None:
             return False
-        self.requests.begin_external(request_id, tr("Looking at the document…"), self.owner)
+        self.requests.begin_external(request_id, tr("Looking at the document…"), self.owner,
+                                     JobKind.LOOK)
         self.checking.emit(Path(path).name)
         self.follow_conversation()
         return True

@@ -9,8 +9,8 @@ import pytest
 from engine.api import (ChatMessage, ChatRequest, CitationCheck, ContextReport, DocumentAnswered,
                         DocumentScope, PassageRef, RequestFinished, ResponseStats, StopReason)
 from engine.messages import msg
-from app.conversation import ConversationStore, RequestTracker, Wait
-from app.conversation.requests import RequestEvents
+from app.conversation import ConversationStore, Wait
+from app.session.requests import RequestEvents, RequestTracker
 from app.conversation.store import StoreEvents, title_from
 from app.conversation.history import ConversationDocument, HistoryStore, StoredMessage
 from app.conversation.message_stats import MessageStats
