@@ -248,7 +248,7 @@ class HistoryStore:
             "INSERT INTO messages (conversation_id, position, role, content, created,"
             " model_name, stats_json, status, thinking) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (conversation_id, position, message.role, message.content, now,
-             message.model_name, json.dumps(message.stats.to_data()) if message.stats else "",
+             message.model_name, _stats_json(message.stats),
              message.status, message.thinking))
         self._touch(conversation_id, now)
         message.id = _inserted_id(cursor)
@@ -258,7 +258,7 @@ class HistoryStore:
         """Save a streamed answer's text so far (or its final text, stats and status)."""
         self.db.execute(
             "UPDATE messages SET content=?, stats_json=?, status=?, thinking=? WHERE id=?",
-            (message.content, json.dumps(message.stats.to_data()) if message.stats else "",
+            (message.content, _stats_json(message.stats),
              message.status, message.thinking, message.id))
 
     def delete_message(self, message_id: int) -> None:
@@ -310,3 +310,9 @@ def _escape_like(text: str) -> str:
 def _inserted_id(cursor: sqlite3.Cursor) -> int:
     """The row id an INSERT gave (sqlite3 types it optional: None before any insert)."""
     return int(cast(int, cursor.lastrowid))
+
+
+def _stats_json(stats: MessageStats) -> str:
+    """The stats column: "" for none, as an older Rotary wrote it."""
+    data = stats.to_data()
+    return json.dumps(data) if data else ""
