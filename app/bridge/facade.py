@@ -32,6 +32,18 @@ T = TypeVar("T")
 Speeds = tuple[float, float]           # (low, high) tokens per second the planner expects
 
 
+class Sampling(Protocol):
+    """What the app reads of the engine's SamplingDefaults (engine.runtime, out of the app's
+    reach): the answer variety a model asks for, where it comes from, and in words."""
+
+    @property
+    def temperature(self) -> float: ...
+    @property
+    def source(self) -> str: ...         # "model file", "family" or "rotary"
+    @property
+    def said(self) -> Msg: ...
+
+
 class ServerConnection(Protocol):
     """What the bridge reads of app.settings.server.ServerConnection (a floor above it)."""
 
@@ -80,7 +92,7 @@ class ModelCheck:
     measured: bool = False  # expected_tps was measured on this computer (app.gauge.measured_speed)
     fitted: str = ""        # why the setting named is for another card than the one found
     placed: str = ""        # where the loaded model is, measured, when it is this model
-    sampling: object | None = None  # engine SamplingDefaults this file asks for (None: unknown)
+    sampling: Sampling | None = None  # what this model file asks for (None: unknown)
 
 
 # ---- where the engine functions come from ------------------------------------------
@@ -284,7 +296,7 @@ class ModelChecks:
                           summary.level, say(summary.text), summary.expected_tps,
                           planned.facts, planned.recipe, summary.measured,
                           fitted_to_card(hardware, chosen), self._placed(path, chosen),
-                          facade.sampling_for(path))
+                          cast("Sampling | None", facade.sampling_for(path)))
 
     def _placed(self, path: str, preset: str) -> str:
         """The measured placement of the model loaded now, if ``path`` is it with this
