@@ -198,7 +198,7 @@ def install(extras: str, variants: tuple[str, ...] = (), isa: tuple[str, ...] = 
     say_gpu_variants(variants)
     installed = install_backends(python, variants)
     install_cpu_isa(python, isa, required="test" in extras.split(","))
-    install_chat_layer(python, required="test" in extras.split(","))
+    install_chat_layer(python)
     STAMP.write_text(json.dumps(install_fingerprint(extras, variants, installed), indent=1),
                      encoding="utf-8")
     return python
@@ -211,7 +211,8 @@ CPU_ISA = BACKENDS / "cpu-isa"
 
 def cpu_isa_variants(command: str) -> tuple[str, ...]:
     """Which CPU back-end variants to build: ``test`` all of them (the bundle CI builds
-    carries every one); ``start`` the one this processor runs best (the others would be
+    carries every one); ``start`` every one this processor runs (which of them runs fastest
+    is measured after the first load, engine/runtime/cpu_calibration.py; the others would be
     minutes of compiling for nothing). One line says what and why."""
     if not llama_build.cpu_isa_buildable():
         print("+ processor variants are built for x86-64 Linux only: the portable AVX2 "
@@ -221,13 +222,13 @@ def cpu_isa_variants(command: str) -> tuple[str, ...]:
         return tuple(llama_build.CPU_ISA_VARIANTS)
     from engine.native import cpu_isa  # noqa: PLC0415 - stdlib only; after the platform check
 
-    table = tuple(cpu_isa.IsaVariant(name, label, frozenset(llama_build.cpu_isa_cpu_flags(name)), "")
-                  for name, (label, _) in llama_build.CPU_ISA_VARIANTS.items())
-    choice = cpu_isa.choose(table, cpu_isa.processor_flags())
-    print(f"+ processor: {choice.label}"
-          + (f": building the {choice.name} variant of the CPU back-end" if choice.variant else ""),
+    flags = cpu_isa.processor_flags()
+    names = tuple(name for name in llama_build.CPU_ISA_VARIANTS
+                  if cpu_isa.runs_on(frozenset(llama_build.cpu_isa_cpu_flags(name)), flags))
+    print("+ processor: " + (f"building the {', '.join(names)} variant(s) of the CPU back-end"
+                             if names else f"{cpu_isa.BASELINE_LABEL}, the portable build"),
           flush=True)
-    return (choice.name,) if choice.variant else ()
+    return names
 
 
 def install_cpu_isa(python: pathlib.Path, names: tuple[str, ...], required: bool) -> None:
@@ -252,19 +253,17 @@ def install_cpu_isa(python: pathlib.Path, names: tuple[str, ...], required: bool
 CHAT_LAYER = BACKENDS / "chat"
 
 
-def install_chat_layer(python: pathlib.Path, required: bool) -> None:
-    """Copy librotary_chat (from the cache, or built now) into .venv/rotary-backends/chat. A
-    failed build fails the tests' install; for ``start`` the engine's own reply parser serves,
-    said in one line."""
+def install_chat_layer(python: pathlib.Path) -> None:
+    """Copy librotary_chat (from the cache, or built now) into .venv/rotary-backends/chat.
+    Every install needs it: llama.cpp's chat layer is the engine's only way to write a
+    conversation for a model and read its reply, so a failed build fails the install."""
     shutil.rmtree(CHAT_LAYER, ignore_errors=True)
     try:
         folder = llama_build.ensure_chat_shim(python)
     except (subprocess.CalledProcessError, StopIteration) as error:
-        if required:
-            raise
-        print(f"+ llama.cpp's chat layer did not build ({error}): Rotary's own reply parser "
-              "serves", flush=True)
-        return
+        raise SystemExit(f"llama.cpp's chat layer (engine/native/chat) did not build: {error}. "
+                         "Rotary cannot talk to a model without it; the build's output above "
+                         "says what is missing (usually a C++ compiler or CMake).") from error
     shutil.copytree(folder / "lib", CHAT_LAYER)
 
 
@@ -370,7 +369,7 @@ def run_type_checker(python: pathlib.Path) -> int:
 # within its stated margin is reported, not fatal (timings are noisy here); one missed far
 # beyond it (bench/verdict.py), or a crash, makes the benchmark and so the command fail.
 BENCHMARKS = (
-    ("bench/bench_engine.py", "--rounds", "9"),
+    ("bench/bench_engine.py",),
     ("bench/bench_slotcache.py",),
     ("bench/bench_planner.py",),
     ("bench/bench_residency_step.py",),
@@ -389,7 +388,9 @@ def run_benchmarks(python: pathlib.Path) -> int:
     failures = 0
     for script, *args in BENCHMARKS:
         print(f"\n===== {script}", flush=True)
-        env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+        # No processor calibration in the background of a timed run (bench_cpu_isa.py runs it).
+        env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"),
+                   ROTARY_CPU_CALIBRATION="0")
         failures += subprocess.call([str(python), script, *args], cwd=ROOT, env=env) != 0
     return 1 if failures else 0
 

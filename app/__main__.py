@@ -19,7 +19,9 @@ from pathlib import Path
 import qasync
 from PySide6.QtWidgets import QApplication
 
-from app.bridge.facade import BACKEND_PROBE_FLAG, DEVICE_LIST_FLAG, list_devices_child, probe_backend_child, real_backend
+from app.bridge.facade import (BACKEND_PROBE_FLAG, CPU_CALIBRATION_FLAG, DEVICE_LIST_FLAG,
+                               calibrate_cpu_child, list_devices_child, probe_backend_child,
+                               real_backend)
 from app.settings.paths import default_paths
 from app.setup.selftest import ENGINE_CHECK_FLAG, Check, engine_check_child, run_checks
 from app.widgets.single_instance import SingleInstance
@@ -159,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
         return list_devices_child(argv[1:])
     if argv[:1] == [BACKEND_PROBE_FLAG]:      # the bundle as the back-end probe's child
         return probe_backend_child(argv[1:])
+    if argv[:1] == [CPU_CALIBRATION_FLAG]:    # the bundle as the processor calibration
+        return calibrate_cpu_child(argv[1:])
     if argv[:1] == [ENGINE_CHECK_FLAG]:       # the bundle as the wizard's engine-check child
         return engine_check_child(argv[1:])
     install_fallback_streams()

@@ -13,7 +13,10 @@ ms per token (MODELLED by tools/residency_sim/costmodel.py for Qwen3.6-35B-A3B o
 laptop) with copies overlapped with compute and with copies serialised. The headline is the
 stress suite's worst cell. Then: the warm start, intra-token prefetch (simulator only; the
 engine gets it only if it gains >= 10% on the worst trace with serialised copies) and slots
-per layer. Exits non-zero when a goal is far missed.
+per layer; then, apart from the shared traces, the small MoE trained here (resources/models):
+rotary with and without hidden-state prefetch against the others on its held-out routing (the
+engine's trace; bench/bench_hidden_prefetch.py measures the same in the engine). Exits non-zero
+when a goal is far missed.
 Run: python bench/bench_residency_quality.py [--traces-dir DIR] [--out artifacts/bench]
 """
 
@@ -36,11 +39,13 @@ from engine.errors import BudgetError  # noqa: E402
 from tools.residency_sim import presets, report  # noqa: E402
 from engine.residency.budget import Budget  # noqa: E402
 from engine.residency.policy import make_policy  # noqa: E402
+from tools.residency_sim.predicted import gap_shares, print_rows, run_all  # noqa: E402
 from tools.residency_sim.simulate import RunResult, make_budget, run_policy  # noqa: E402
 from tools.residency_sim.stress import stress_suite  # noqa: E402
 from tools.residency_sim.synth import synth_trace  # noqa: E402
 from engine.residency.trace import Trace, load_trace  # noqa: E402
 
+TRAINED_TRACE = ROOT / "resources" / "models" / "rotary-tiny-moe.heldout.npz"
 FAMILIES = ("olmoe", "granite", "qwen", "gptoss")
 CHATS = ("qwen", "gemma", "gptoss")
 FRACTIONS = (0.125, 0.25, 0.5)
@@ -267,6 +272,19 @@ def print_split(cell: dict, names: list[str]) -> dict:
     return {"mean": mean, "worst": worst[0]}
 
 
+def print_trained_model() -> dict:
+    """Hidden-state prediction on a model whose router learned (not the shared traces: our own
+    model, resources/models; the trace is the engine's, bench/bench_hidden_prefetch.py writes it)."""
+    if not TRAINED_TRACE.exists():
+        print(f"\n(no {TRAINED_TRACE.relative_to(ROOT)}: the trained model's row is skipped)")
+        return {}
+    rows = run_all(load_trace(str(TRAINED_TRACE)), 0.25)
+    print()
+    print_rows(rows, "Trained tiny MoE (resources/models, held-out text; 8 layers, 32 experts top-4) "
+               "at 25%: rotary with hidden-state prefetch (pre-gating, same upload cap) and without")
+    return {label: gap_shares(rows, label) for label in ("rotary + prediction", "rotary")}
+
+
 def goals(stress: dict, family: dict, today: list, verdicts: Verdicts) -> None:
     verdicts.check("stress suite: rotary minus the best of LRU/LFU/LFRU, worst cell (headline)",
                    stress["worst_lead"], target=0.0, fail_at=-1.0, unit=" pts")
@@ -314,11 +332,13 @@ def main() -> int:
     print_warm(cell, [n for n in stress_names if _TRACES[n].prompt_mask().any()])
     decision = print_prefetch(prefetch_rows(cell, [*stress_names, *family_names, "synthetic latent (pred)"]))
     split = print_split(cell, stress_names)
+    trained = print_trained_model()
     print()
     verdicts = Verdicts()
     today = against_today(cell)
     goals(stress, family, today, verdicts)
-    _write(args.out, rows, {"stress": stress, "families": family, "prefetch": decision, "split": split})
+    _write(args.out, rows, {"stress": stress, "families": family, "prefetch": decision, "split": split,
+                            "trained_model": trained})
     return verdicts.exit_code()
 
 

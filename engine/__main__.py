@@ -6,7 +6,8 @@
          [--context N] [--threads N] [--gpu-expert-layers N] [--headroom GB]   as in Settings
     chat MODEL [--preset NAME] [--max-tokens N]
     chat --server URL [--model NAME] [--api-key-env VAR] [--ca-bundle PEM]   an office server
-    trace MODEL --prompt TEXT --out t.npz [--max-tokens N]   every token, loops included
+    trace MODEL --prompt TEXT --out t.npz [--max-tokens N] [--probs] [--hidden]   every token,
+         loops included; --hidden also keeps the hidden state entering each MoE layer
       chat and trace also take the expert slot cache options:
       [--slots N | --slot-gib G | --no-slots] [--policy NAME] [--json]
       [--device NAME]              run on this device (a name from `devices`, or CPU)
@@ -78,7 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--out", required=True)
     trace.add_argument("--weights", action="store_true", help="also record gate weights")
     trace.add_argument("--probs", action="store_true",
-                       help="also record the router's probabilities over all experts (no hidden-state pred)")
+                       help="also record the router's probabilities over all experts")
+    trace.add_argument("--hidden", action="store_true",
+                       help="also record the normalised hidden state entering each MoE layer")
     demo = sub.add_parser("demo", help="write the built-in demo model")
     demo.add_argument("directory")
     from engine.cli.documents import add_ask_parser, add_summarize_parser
@@ -301,7 +304,7 @@ def cmd_trace(args) -> int:
     from engine.runtime.predictor import prediction_accuracy
     from engine.residency.trace import save_trace
 
-    loaded = _load(args, with_weights=args.weights, with_hidden=not args.probs, with_probs=args.probs,
+    loaded = _load(args, with_weights=args.weights, with_hidden=True, with_probs=args.probs,
                    record_routing=True)
     try:
         if not loaded.facts.is_moe:
@@ -309,7 +312,8 @@ def cmd_trace(args) -> int:
         steps, contexts = _record_conversations(loaded, args)
         trace = loaded.routing_trace(steps)
         meta = dict(trace.meta, contexts=contexts)
-        save_trace(args.out, trace.ids, trace.weights, meta, pred=trace.pred, probs=trace.probs)
+        save_trace(args.out, trace.ids, trace.weights, meta, pred=trace.pred, probs=trace.probs,
+                   hidden=trace.hidden if args.hidden else None)
         if args.json:
             _print_slot_json(loaded, [])
     finally:

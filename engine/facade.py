@@ -36,7 +36,7 @@ __all__ = ["ADVANCED_RANGES", "AUTO", "SAFEST", "SUMMARY_PRESETS", "WORDS_PER_TO
            "FoundModel", "ModelChoice", "find_models_here", "plan_found",
            "HardwareInfo", "PlannedModel", "Preset", "Range", "SummaryPreset",
            "VramReading", "check_native_helpers", "check_text_recognition", "ensure_demo_model", "forget_unused_documents",
-           "list_devices_child", "list_server_models", "probe_backend_child", "make_engine", "make_remote_engine", "plan_model",
+           "list_devices_child", "list_server_models", "probe_backend_child", "calibrate_cpu_child", "make_engine", "make_remote_engine", "plan_model",
            "preset_names", "preset_words", "probe", "process_ram_bytes", "read_vram",
            "resolve_preset", "sampling_for", "server_config"]
 
@@ -102,6 +102,13 @@ def probe_backend_child(argv: list[str]) -> int:
     from engine.runtime.backend_probe_child import child_main  # noqa: PLC0415 - the llama runtime
 
     return child_main(argv)
+
+
+def calibrate_cpu_child(argv: list[str]) -> int:
+    """The frozen app run as engine/runtime/cpu_calibration.py's driver or child."""
+    from engine.runtime.cpu_calibration import main  # noqa: PLC0415 - the llama runtime
+
+    return main(argv)
 
 
 def check_native_helpers() -> tuple[bool, str]:

@@ -4,12 +4,14 @@ After Anki's backend: the engine raises errors and writes reports with a **messa
 parameters** (``Msg``), never a finished sentence. Whoever shows it renders it: the command
 line and the log in English (``str(msg)``), the app in the interface's language
 (``app/text/messages.py``, which translates the template and then fills in the same parameters).
-Translations of these templates live in ``resources/i18n/engine_translations.py``; the build
-writes them into the .ts files under the context ``engine``.
+Translations of these templates live in the .ts files (``resources/i18n/rotary_<lang>.ts``,
+Qt Linguist's format) under the context ``engine``; the build writes the .qm from them.
 
 Adding a sentence: put ``"area.what": "Template with {param}."`` in ``CATALOGUE`` (codes are
 grouped by the engine folder that says them), raise or report ``msg("area.what", param=…)``,
-and add its Korean and Chinese to ``engine_translations.py``; a test fails until you do.
+run ``python resources/i18n/build_translations.py`` (it adds the template to each .ts,
+unfinished) and translate it there (Qt Linguist, or the file's ``<translation>``); a test
+fails until you do.
 A parameter may itself be a ``Msg`` (rendered in the same language), a number (formatted by
 the template, e.g. ``{gib:.1f}``) or a string that is data, not words (a path, a name).
 """
@@ -188,6 +190,9 @@ CATALOGUE: dict[str, str] = {
     "runtime.stopped_unexpectedly": "The model stopped unexpectedly while writing.",
     "runtime.chat_format_unsupported": "Rotary does not know how to hold a conversation with "
                                        "this model.",
+    "runtime.chat_layer_missing": "This installation of Rotary is incomplete: the part that "
+                                  "writes conversations for the model is missing. Install "
+                                  "Rotary again.",
     "runtime.tool_call_not_offered": "(The model asked to use a tool, \"{name}\", which Rotary "
                                      "does not offer, so nothing was run.)",
     "runtime.tool_call_not_offered_unnamed": "(The model asked to use a tool, which Rotary does "
@@ -259,6 +264,16 @@ CATALOGUE: dict[str, str] = {
                              "processor directly.",
     "hardware.no_such_device": "There is no device named {name}. `python -m engine devices` "
                                "lists the ones this installation can use.",
+    # ---- engine/cli/devices.py: which build of the processor code runs (native/cpu_isa.py) ----
+    "hardware.processor_code_heading": "Processor code, by the model's main weight type:",
+    "hardware.processor_code_measured": "{weights} weights: {label} ({variant}), measured: it "
+                                        "reads a prompt {score:.2f}× as fast as the portable "
+                                        "build.",
+    "hardware.processor_code_flags": "{weights} weights: {label} ({variant}), by the processor's "
+                                     "flags, not measured yet.",
+    "hardware.processor_code_asked": "Processor code: {label} ({variant}), as ROTARY_CPU_ISA asks.",
+    "hardware.processor_code_only": "Processor code: {label} ({variant}); this processor has no "
+                                    "other build to choose from.",
     # ---- engine/plan: what fits on this computer -------------------------------------------
     "plan.preset_auto": "Automatic (fit this computer)",
     "plan.preset_auto_in_a_sentence": "an automatic setting for this computer",

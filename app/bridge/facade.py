@@ -141,6 +141,14 @@ def probe_backend_child(argv: list[str]) -> int:
     return facade.probe_backend_child(argv)
 
 
+CPU_CALIBRATION_FLAG = "--rotary-calibrate-cpu"   # engine/runtime/cpu_calibration.py CALIBRATE_FLAG
+
+
+def calibrate_cpu_child(argv: list[str]) -> int:
+    """The frozen app run as the processor calibration's driver or one of its children."""
+    return facade.calibrate_cpu_child(argv)
+
+
 def check_text_recognition() -> tuple[bool, str]:
     """The self-test's OCR check (engine/documents/ocr.py)."""
     return facade.check_text_recognition()

@@ -263,7 +263,8 @@ def where_it_ran(loaded: ModelLoaded) -> str:
     gpu = placement.gpu
     if gpu is None:
         unused = ", ".join(placement.unused_gpus)
-        return "ran on the processor" + (f" (graphics card not used: {unused})" if unused else "")
+        # "device", not "graphics card": a software Vulkan device is listed here too.
+        return "ran on the processor" + (f" (device not used: {unused})" if unused else "")
     return (f"ran on {gpu.device} ({gpu.description}, {placement.backend}): "
             f"{gpu.total_bytes / 2**20:.0f} MiB there, {gpu.slot_bytes / 2**20:.0f} MiB of "
             f"them expert slots")

@@ -1,7 +1,7 @@
 """The engine's catalogue (engine/messages.py) in the interface's language.
 
-Templates are translated in the Qt context ``engine`` (build_translations.py writes them
-into the .ts files from resources/i18n/engine_translations.py); parameters are filled in
+Templates are translated in the Qt context ``engine`` of the .ts files (resources/i18n,
+their only source; build_translations.py adds new templates there); parameters are filled in
 after translation, so a Korean user reads which file, which page, which setting.
 """
 

@@ -101,18 +101,47 @@ def cmd_devices(args) -> int:
                            for r in row["results"])
         print(f"measured on {row['card']} for {row['family']}: {speeds}; "
               f"runs {row['winner'] or 'by the rule'}")
-    code = data["processor"]
-    print(f"processor code: {code['label']} ({code['variant']}: {code['reason']})")
+    for line in data["processor"]["lines"]:
+        print(line)
     for line in data["unused_backends"]:
         print(line)
     return 0
 
 
 def processor_code() -> dict:
-    """Which build of the CPU back-end runs (engine/native/cpu_isa.py): the one this
-    process loaded, else what a start would choose."""
+    """Which build of the CPU back-end runs (engine/native/cpu_isa.py) for each weight kind the
+    calibration measures: the measured fastest, or the flags' choice until it has run; and the
+    one this process loaded, if it did. ``lines``: the same in words (the message catalogue)."""
     from engine.native import backends, cpu_isa
+    from engine.native import cpu_isa_record as record
 
-    choice = cpu_isa.active() or cpu_isa.plan(backends.backends_root())
+    root, path = backends.backends_root(), backends.calibration_path()
+    found = cpu_isa.measurement(root, path)
+    rows = []
+    for kind in cpu_isa.WEIGHT_KINDS:
+        choice = cpu_isa.plan(root, weights=kind, measurements=path)
+        rows.append({"weights": kind, "variant": choice.name, "label": choice.label,
+                     "basis": choice.basis, "score": round(choice.score, 3),
+                     **{m: round(r, 3) for m, r in record.ratios(found, kind, choice.name).items()},
+                     "reason": choice.reason})
+    choice = cpu_isa.active() or cpu_isa.plan(root, weights="")
     return {"variant": choice.name, "label": choice.label, "reason": choice.reason,
-            "folder": choice.variant.folder if choice.variant else None}
+            "folder": choice.variant.folder if choice.variant else None,
+            "by_weights": rows, "lines": [str(line) for line in _code_lines(rows)]}
+
+
+def _code_lines(rows: list[dict]) -> list:
+    first = rows[0]
+    if not first["basis"]:          # asked for, or nothing to choose: the same for every kind
+        asked = first["reason"].startswith("ROTARY_CPU_ISA")
+        return [msg("hardware.processor_code_asked" if asked else "hardware.processor_code_only",
+                    label=first["label"], variant=first["variant"])]
+    lines = [msg("hardware.processor_code_heading")]
+    for row in rows:
+        if row["basis"] == "measured":
+            lines.append(msg("hardware.processor_code_measured", weights=row["weights"],
+                             label=row["label"], variant=row["variant"], score=row["score"]))
+        else:
+            lines.append(msg("hardware.processor_code_flags", weights=row["weights"],
+                             label=row["label"], variant=row["variant"]))
+    return lines

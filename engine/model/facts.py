@@ -6,6 +6,7 @@ the app read them. Frozen dataclasses so that they can be shared across threads.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 
@@ -72,6 +73,17 @@ class ModelFacts:
     @property
     def is_moe(self) -> bool:
         return self.n_expert > 1 and self.n_expert_used > 0
+
+    @property
+    def main_weight_type(self) -> str:
+        """The ggml type of most of the weights that are multiplied, by count (matrices other
+        than the token embeddings, which are only looked up): what the processor's kernels
+        mostly read ("Q4_K" in a Q4_K_M file, which keeps some in Q6_K); "" when none."""
+        counts: dict[str, int] = {}
+        for t in self.tensors:
+            if len(t.shape) >= 2 and t.name != "token_embd.weight":
+                counts[t.type_name] = counts.get(t.type_name, 0) + math.prod(t.shape)
+        return max(counts, key=lambda name: counts[name]) if counts else ""
 
     @property
     def looks_like_base_model(self) -> bool:

@@ -47,7 +47,7 @@ from pathlib import Path
 
 import psutil
 
-from engine.native import cpu_isa, device_kinds
+from engine.native import cpu_isa, cpu_isa_record, device_kinds
 
 log = logging.getLogger("rotary.backends")
 
@@ -540,6 +540,17 @@ def activate_processor_variant(folder: str) -> cpu_isa.IsaChoice:
     """Preload the best CPU back-end this processor runs (``<root>/cpu-isa/<name>``) with
     ``folder``'s base library, before any libggml of ``folder`` loads."""
     return cpu_isa.activate(folder, backends_root())
+
+
+def expect_processor_weights(type_name: str) -> None:
+    """The load's model has mostly ``type_name`` weights (a ggml type name): the processor
+    build measured fastest for them runs, where this machine has been measured."""
+    cpu_isa.expect_weights(type_name, calibration_path())
+
+
+def calibration_path() -> Path:
+    """The processor calibration's measurements (engine/runtime/cpu_calibration.py)."""
+    return cache_path().parent / cpu_isa_record.FILE
 
 
 # ---- a back-end that lists no device, in plain words (the CUDA back-end on a computer

@@ -17,13 +17,15 @@ from typing import Generator, Iterator
 from engine.api import ChatRequest, ResponseStats, ServerInfo, StepRecord, StopReason
 from engine.remote.client import ServerClient, StreamAborted, dropped
 from engine.runtime.accounting import RunAccount
-from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser
+from engine.remote.server_text import ServerTextParser
+from engine.runtime.chat_format import REASONING_EFFORTS, THINKING, ChatFormat
 from engine.runtime.loop_guard import LoopGuard, kept_length
+
+log = logging.getLogger("rotary.remote")
 
 # What a server streams as content when it does not separate reasoning itself (llama-server
 # with --reasoning-format none, vLLM without a reasoning parser): <think> sections as text.
-log = logging.getLogger("rotary.remote")
-
+# Read by engine/remote/server_text.py, not llama.cpp's parser (that module says why).
 SERVER_FORMAT = ChatFormat("think", "<think>", "</think>")
 # gpt-oss behind a server that passes harmony through as text ("<|channel|>analysis…").
 SERVER_HARMONY = ChatFormat("harmony", thinks_by_default=True)
@@ -52,7 +54,7 @@ def chat_payload(request: ChatRequest, model: str) -> dict:
         payload["seed"] = request.seed
     if request.think is not None:   # vLLM and llama-server pass these to the chat template
         payload["chat_template_kwargs"] = {"enable_thinking": request.think}
-        payload["reasoning_effort"] = "medium" if request.think else "low"
+        payload["reasoning_effort"] = REASONING_EFFORTS[request.think]
     return payload
 
 
@@ -87,7 +89,7 @@ class RemoteRun:
                  started: float | None = None) -> None:
         self.client, self.server, self.request, self.stop = client, server, request, stop
         self.pieces: list[str] = []      # everything received (a dropped stream keeps it)
-        self.parser = ReplyParser(SERVER_FORMAT)
+        self.parser = ServerTextParser(SERVER_FORMAT)
         self.guard = LoopGuard()
         # ``started``: when the request began, counting its prompt included (the user waits)
         self.account = RunAccount(request.request_id, prompt_tokens=prompt_tokens,
@@ -159,7 +161,7 @@ class RemoteRun:
         self.pieces.append(delta.text or delta.reasoning)
         if account.generated == 1 and delta.text.lstrip().startswith(("<|channel|>",
                                                                            "<|start|>")):
-            self.parser = ReplyParser(SERVER_HARMONY, state="header")
+            self.parser = ServerTextParser(SERVER_HARMONY, state="header")
         was_thinking = self.parser.state == THINKING
         thinking = self.parser.add_thinking(delta.reasoning)
         more, text = self.parser.feed(delta.text)

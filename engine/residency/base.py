@@ -94,6 +94,9 @@ class ResidencyPolicy(ABC):
         # SlotTable each, or a view with its fields (native_rotary.NativeSlotTable)
         self.tables: list = [SlotTable(n_expert, slots) for slots in budget.slots]
         self.upload_cap = k if budget.upload_cap is None else budget.upload_cap
+        # [layers] uploads the token being computed already made (prefetch_predicted): they
+        # come out of the same per-token cap as the after-token uploads
+        self.spent = [0] * budget.n_layers
         self.clock: list[int] | np.ndarray = [0] * budget.n_layers  # [layers] decode tokens seen
         self.conversations = ConversationSets()
         self.conversation: int | None = None
@@ -118,15 +121,18 @@ class ResidencyPolicy(ABC):
         self._observe(layer, ids, missed, probs)
         uploads: list = []
         evictions: list = []
-        if missed and self.admits_misses and self.upload_cap > 0:
-            self._decide(layer, ids, missed, uploads, evictions)
+        room = self.upload_cap - self.spent[layer]
+        self.spent[layer] = 0
+        if missed and self.admits_misses and room > 0:
+            self._decide(layer, ids, missed, uploads, evictions, room)
         return Decision(layer, len(ids) - len(missed), len(missed), uploads, evictions)
 
-    def _decide(self, layer, ids, missed, uploads, evictions) -> None:
-        """Demand admission: the best-ranked misses, up to the cap, each worth its victim."""
+    def _decide(self, layer, ids, missed, uploads, evictions, room: int) -> None:
+        """Demand admission: the best-ranked misses, up to ``room`` (the cap less this token's
+        prefetches), each worth its victim."""
         table = self.tables[layer]
         protected = ids if self.protect_routed else ()
-        for expert in self._rank(layer, missed)[: self.upload_cap]:
+        for expert in self._rank(layer, missed)[:room]:
             if table.free:
                 slot = table.free.pop()
             else:
@@ -234,6 +240,27 @@ class ResidencyPolicy(ABC):
         intra-token prefetch study): each into a free slot or the lowest-ranked resident not
         among them; returns (expert, slot) uploads."""
         return [(expert, slot) for _, expert, slot in self._restore_layer(layer, experts)]
+
+    def prefetch_predicted(self, layer: int, predicted: list[int]) -> list:
+        """Experts of ``layer`` predicted for the token being computed (from an earlier layer's
+        hidden state, before this layer routes), uploaded now: the not-resident ones in the
+        predictor's order, as many as this token's upload cap still allows, each into a free
+        slot or the lowest-ranked resident that is not predicted. They count against the same
+        cap as this token's after-token uploads. Returns (expert, slot) uploads."""
+        if not self.admits_misses:
+            return []
+        table = self.tables[layer]
+        room = self.upload_cap - self.spent[layer]
+        wanted = [e for e in dict.fromkeys(predicted) if table.slot_of[e] == FREE][:max(0, room)]
+        uploads = []
+        for expert in wanted:
+            slot = table.free.pop() if table.free else self._victim(layer, predicted)
+            if table.expert_in[slot] != FREE:
+                self._evict(layer, slot)
+            self._admit(layer, expert, slot)
+            uploads.append((expert, slot))
+        self.spent[layer] += len(uploads)
+        return uploads
 
     def resident(self, layer: int) -> list[int]:
         """slot -> expert (FREE = -1): the staged table after the last call."""

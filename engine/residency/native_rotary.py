@@ -311,6 +311,10 @@ class NativeRotaryPolicy(ResidencyPolicy):
     def _victim(self, layer: int, protected) -> int:
         raise NotImplementedError("the native policy chooses its victims in C")
 
+    def prefetch_predicted(self, layer: int, predicted: list[int]) -> list:
+        raise NotImplementedError("the C step does not count prefetches against its cap: "
+                                  "predicted prefetch runs on make_policy(..., native=False)")
+
     def observe_prompt(self, routing) -> list:
         """RotaryPolicy.observe_prompt in one C call."""
         routing = np.ascontiguousarray(check_prompt(routing, self.budget.n_layers, self.k,

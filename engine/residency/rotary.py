@@ -70,6 +70,9 @@ class RotaryConfig:
     near_miss: int = 0          # with probs: top non-routed experts credited (0: 2 * k)
     prompt_learn: int = 256     # last prompt tokens that train the policy before decoding
     prompt_feed: int = 32       # ... of which the last go through the normal step (uploads)
+    prefetch_top: int = 4       # of a hidden-state prediction (best first), the experts prefetched
+    prefetch_precision: float = 0.3  # prefetch only while this share of a layer's would-be
+                                     # prefetches (decayed over ~32 tokens) was routed
 
     def __post_init__(self) -> None:
         if not self.half_lives or any(not h > 0 for h in self.half_lives) or not self.window > 0 \
@@ -113,9 +116,19 @@ class RotaryPolicy(ResidencyPolicy):
         self.forecast: list = [None] * n_layers  # [layers] expert -> distance (1..horizon), lazy
         self.start = [-1] * n_layers              # [layers] past token the forecast follows
         self.seen_layer: list[dict] = [{} for _ in range(n_layers)]  # [layers] routed ids -> last token
+        # hidden-state prefetch: [layers] the not-resident predictions of the running token, and
+        # how many such predictions were routed, of how many (decayed like the tallies)
+        self.guess: list[list[int]] = [[] for _ in range(n_layers)]
+        self.guess_used = [0.0] * n_layers
+        self.guess_made = [0.0] * n_layers
 
     # -- the step --------------------------------------------------------------------------
     def _observe(self, layer, ids, missed, probs) -> None:
+        guess = self.guess[layer]
+        if guess:
+            self.guess_used[layer] = self.guess_used[layer] * self.fade + sum(e in guess for e in ids)
+            self.guess_made[layer] = self.guess_made[layer] * self.fade + len(guess)
+            self.guess[layer] = []
         self._learn(layer, ids, probs)
 
     def _learn(self, layer: int, ids: list[int], probs) -> None:
@@ -170,13 +183,14 @@ class RotaryPolicy(ResidencyPolicy):
             members.discard(victim)
             members.add(expert)
 
-    def _decide(self, layer, ids, missed, uploads, evictions) -> None:
-        """The followed rule: best-ranked misses first, each into a free slot or the exact
-        lowest-ranked unprotected resident's, that one only if the rule admits it."""
+    def _decide(self, layer, ids, missed, uploads, evictions, room: int) -> None:
+        """The followed rule: best-ranked misses first (``room`` of them: the cap less this
+        token's prefetches), each into a free slot or the exact lowest-ranked unprotected
+        resident's, that one only if the rule admits it."""
         table = self.tables[layer]
         rule = self.rule[layer]
         key = self._key_of(layer, rule)
-        for expert_key, expert in sorted(((key(e), e) for e in missed), reverse=True)[: self.upload_cap]:
+        for expert_key, expert in sorted(((key(e), e) for e in missed), reverse=True)[:room]:
             if table.free:
                 slot = table.free.pop()
             else:
@@ -272,6 +286,19 @@ class RotaryPolicy(ResidencyPolicy):
         rows = [(d, history[(start + d) % memory][layer])          # nearest written last
                 for d in range(min(self.cfg.horizon, self.token - start), 0, -1)]
         return {expert: d for d, row in rows if row is not None for expert in row}
+
+    # -- hidden-state prefetch ---------------------------------------------------------------
+    def prefetch_predicted(self, layer: int, predicted: list[int]) -> list:
+        """The base class's prefetch of the best ``prefetch_top`` predicted experts (more of a
+        top-k prediction buys hits with uploads that serialised copies pay for), while this
+        layer's predictions of not-resident experts were routed often enough to pay."""
+        wanted = predicted[: self.cfg.prefetch_top]
+        slot_of = self.tables[layer].slot_of
+        self.guess[layer] = [e for e in wanted if slot_of[e] == FREE]
+        made = self.guess_made[layer]
+        if made >= 1.0 and self.guess_used[layer] < self.cfg.prefetch_precision * made:
+            return []
+        return super().prefetch_predicted(layer, wanted)
 
     # -- the warm start -------------------------------------------------------------------------
     def observe_prompt(self, routing) -> list:

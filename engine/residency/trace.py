@@ -12,6 +12,9 @@ File format (``.npz``, written by ``python -m engine trace`` and by ``synth``):
   layer); elsewhere -1 means "no prediction" for that position. Same shape as ``ids``.
 * ``probs``    float32 [tokens, layers, n_expert]  optional full router softmax of every
   token and MoE layer (``python -m engine trace`` records it); policies may use it.
+* ``hidden``   float16 [tokens, layers, n_embd]  optional: the normalised hidden state entering
+  each MoE layer's router (``python -m engine trace --hidden``), for studies of prediction
+  from hidden states (tools/hidden_prediction.py); policies never read it.
 
 Optional meta keys the simulator understands:
 
@@ -52,6 +55,7 @@ class Trace:
     path: str = ""
     pred: np.ndarray | None = None  # int16 [tokens, layers, k] or None; -1 = no prediction
     probs: np.ndarray | None = None  # float32 [tokens, layers, n_expert] or None
+    hidden: np.ndarray | None = None  # float16 [tokens, layers, n_embd] or None
 
     @property
     def n_tokens(self) -> int:
@@ -86,16 +90,18 @@ class Trace:
 
 
 def save_trace(path, ids: np.ndarray, weights: np.ndarray | None, meta: dict,
-               pred: np.ndarray | None = None, probs: np.ndarray | None = None) -> None:
+               pred: np.ndarray | None = None, probs: np.ndarray | None = None,
+               hidden: np.ndarray | None = None) -> None:
     """Validate and write a trace; ``meta`` must name ``n_expert`` (``k`` is taken from ids)."""
     meta = {**META_DEFAULTS, **dict(meta)}
     ids, weights = _coerce_arrays(ids, weights)
     pred = None if pred is None else _coerce_ids(pred, "pred")
     probs = None if probs is None else _coerce_probs(probs)
+    hidden = None if hidden is None else np.asarray(hidden, dtype=np.float16)
     meta.setdefault("k", int(ids.shape[2]) if ids.ndim == 3 else 0)
-    trace = validate(Trace(ids, weights, meta, str(path), pred, probs))
+    trace = validate(Trace(ids, weights, meta, str(path), pred, probs, hidden))
     arrays: dict[str, Any] = {"ids": trace.ids, "meta": np.array(json.dumps(trace.meta))}
-    for key in ("weights", "pred", "probs"):
+    for key in ("weights", "pred", "probs", "hidden"):
         if getattr(trace, key) is not None:
             arrays[key] = getattr(trace, key)
     with open(path, "wb") as handle:   # a file handle stops numpy appending ".npz"
@@ -121,7 +127,8 @@ def load_trace(path) -> Trace:
     ids, weights = _coerce_arrays(arrays["ids"], arrays.get("weights"))
     pred = _coerce_ids(arrays["pred"], "pred") if "pred" in arrays else None
     probs = _coerce_probs(arrays["probs"]) if "probs" in arrays else None
-    return validate(Trace(ids, weights, meta, str(path), pred, probs))
+    hidden = arrays["hidden"].astype(np.float16, copy=False) if "hidden" in arrays else None
+    return validate(Trace(ids, weights, meta, str(path), pred, probs, hidden))
 
 
 ROUTE_CSV_COLUMNS = ("turn", "phase", "step", "layer", "slot", "expert", "weight")
@@ -214,6 +221,8 @@ def validate(trace: Trace) -> Trace:
         _check_pred(trace.pred, ids.shape, n_expert)
     if trace.probs is not None:
         _check_probs(trace.probs, ids, n_expert)
+    if trace.hidden is not None:
+        _check_hidden(trace.hidden, ids.shape)
     return trace
 
 
@@ -251,6 +260,14 @@ def _check_probs(probs: np.ndarray, ids: np.ndarray, n_expert: int) -> None:
         raise TraceFormatError(f"Trace probs shape {probs.shape} should be [tokens, layers, n_expert] {want}")
     if not np.all(np.isfinite(probs)) or probs.min() < 0:
         raise TraceFormatError("Trace probs must be finite and non-negative")
+
+
+def _check_hidden(hidden: np.ndarray, shape: tuple) -> None:
+    if hidden.ndim != 3 or hidden.shape[:2] != shape[:2]:
+        raise TraceFormatError(f"Trace hidden shape {hidden.shape} should be [tokens, layers, "
+                               f"n_embd] with tokens and layers of ids {shape[:2]}")
+    if not np.all(np.isfinite(hidden)):
+        raise TraceFormatError("Trace hidden states must be finite")
 
 
 def _parse_meta(raw: np.ndarray, path) -> dict:

@@ -57,6 +57,7 @@ MAX_ATTEMPTS = 2                  # failed probes before the rule is kept withou
 NOISE = 0.10                      # the rule's choice stays unless another is 10% faster
 MEMORY_MARGIN = 0.10              # total memory of one card as two back-ends count it
 SWITCH_ENV = "ROTARY_BACKEND_PROBE"   # "0": no probe, the rule (the probe's own children)
+CALIBRATION_SWITCH_ENV = "ROTARY_CPU_CALIBRATION"   # engine/runtime/cpu_calibration.py
 PROBE_FLAG = "--rotary-probe-backend"  # the frozen app runs the probe child with it
 PROGRESS_AT = 0.02                # on the load's progress bar, after the file check
 
@@ -289,7 +290,7 @@ def run_child(variant: Variant, device: Device, request: LoadRequest,
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
     env.update({backends.LIB_ENV: variant.folder, backends.CHOICE_ENV: device.name,
-                SWITCH_ENV: "0"})
+                SWITCH_ENV: "0", CALIBRATION_SWITCH_ENV: "0"})
     try:
         done = subprocess.run(child_command(child_spec(variant, device, request)),
                               capture_output=True, text=True, timeout=timeout, env=env,

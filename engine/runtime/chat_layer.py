@@ -11,9 +11,10 @@ its automatic parser for the others) is then read the same way here.
 Kept hand-written (llama.cpp has nothing for them in its common library): where a turn ends
 (llama-server stops at stop strings in its own server code; here chat_format.TURN_MARKERS
 and the format's additional stops), control tokens the parser does not consume, and the
-sentence that stands for a tool call (tools are not offered, so a call is never run).
-Without the shim (a stock llama-cpp-python wheel) the engine keeps its hand-written parser
-(engine.runtime.chat_format) and logs that once.
+sentence that stands for a tool call (tools are not offered, so a call is never run), and
+Apriel 1.5 (engine/runtime/chat_format.py). The install always has the shim (bootstrap.py
+fails without it, build.spec will not bundle without it); where it is missing anyway the
+engine says so as an error (engine/runtime/generate.model_chat_layer).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from typing import Any, Sequence
 
 from engine.messages import msg
 from engine.native import backends
-from engine.runtime.chat_format import (_ENDS, _HOLD, _SPECIAL, ANSWER, THINKING, ChatFormat,
-                                        ReplyParser)
+from engine.runtime.chat_format import (_ENDS, _HOLD, _SPECIAL, ANSWER, HUNYUAN_EFFORTS,
+                                        REASONING_EFFORTS, THINKING, ChatFormat)
 
 log = logging.getLogger("rotary.chat_layer")
 
@@ -65,16 +66,15 @@ _tried = False
 
 def load() -> ctypes.CDLL | None:
     """The shim, loaded once (after llama_cpp, whose libllama it shares); None without it,
-    said once in the log: the hand-written parser then reads replies."""
+    said once in the log (the engine then refuses to load a model, in words)."""
     global _lib, _tried
     if _tried:
         return _lib
     _tried = True
     path = shim_path()
     if path is None:
-        log.warning("llama.cpp's chat layer is not installed (no librotary_chat): replies are "
-                    "read by Rotary's own parser for the Qwen, GLM, Nemotron, Gemma 4 and gpt-oss "
-                    "families")
+        log.error("llama.cpp's chat layer is not installed (no librotary_chat): this "
+                  "install is incomplete; python3 bootstrap.py start builds it")
         return None
     try:
         from engine.runtime.bindings import llama_cpp_module  # noqa: PLC0415 - loads libllama first
@@ -85,8 +85,7 @@ def load() -> ctypes.CDLL | None:
         _lib = _declare(ctypes.CDLL(str(path)))
         log.info("llama.cpp's chat layer: %s", path)
     except OSError as error:
-        log.warning("llama.cpp's chat layer did not load (%s): Rotary's own parser reads replies",
-                    error)
+        log.error("llama.cpp's chat layer did not load (%s)", error)
     return _lib
 
 
@@ -148,12 +147,12 @@ class Rendered:
 def _efforts(source: str) -> dict[bool, str]:
     """Templates whose thinking is chosen by ``reasoning_effort`` rather than
     ``enable_thinking`` (llama-server takes the effort from the request; Rotary has only on
-    and off): Hunyuan 3's "no_think" and gpt-oss's low effort for off."""
+    and off): Hunyuan 3's and gpt-oss's."""
     if "reasoning_effort" not in source:
         return {}
     if "no_think" in source:
-        return {True: "high", False: "no_think"}
-    return {True: "medium", False: "low"} if "<|channel|>" in source else {}
+        return HUNYUAN_EFFORTS
+    return REASONING_EFFORTS if "<|channel|>" in source else {}
 
 
 class ChatTemplates:
@@ -281,19 +280,20 @@ def choose_format(layer: ChatTemplates, own: ChatFormat) -> ChatFormat:
 
 
 def reply_reader(layer: ChatTemplates, own: ChatFormat, messages: Sequence[dict],
-                 think: bool | None) -> tuple[str, "ReplyParser | LayerParser"]:
-    """The prompt (always llama.cpp's rendering) and the parser for the reply to it."""
+                 think: bool | None) -> tuple[str, "LayerParser"]:
+    """The prompt (llama.cpp's rendering) and llama.cpp's parser for the reply to it."""
     rendered = layer.render(messages, think)
+    parser = layer.parser(rendered, messages, think)
     fmt = choose_format(layer, own)
-    if fmt is layer.chat_format():
-        return rendered.prompt, layer.parser(rendered, messages, think)
-    return rendered.prompt, ReplyParser.for_prompt(fmt, rendered.prompt)
+    if fmt is not layer.chat_format():
+        parser.split_at(fmt.think_close)
+    return rendered.prompt, parser
 
 
 @dataclass
 class LayerParser:
-    """ReplyParser's interface over llama.cpp's parser: ``feed`` returns the new thinking and
-    answer, ``finish`` ends the reply; ``ended`` turns True at an end of turn."""
+    """llama.cpp's parser for one reply: ``feed`` returns the new thinking and answer,
+    ``finish`` ends the reply; ``ended`` turns True at an end of turn."""
 
     lib: ctypes.CDLL
     rendered: Rendered
@@ -310,6 +310,8 @@ class LayerParser:
     _handle: Any = None
     _at_start: dict = field(default_factory=lambda: {THINKING: True, ANSWER: True})
     _tails: dict = field(default_factory=lambda: {THINKING: "", ANSWER: ""})
+    _own_split: str = ""            # Apriel 1.5's marker between thinking and answer
+    _split_held: str = ""
 
     def __post_init__(self) -> None:
         params = {"format": self.rendered.format, "parser": self.rendered.parser,
@@ -330,6 +332,11 @@ class LayerParser:
         if "<|channel|>" in self.rendered.generation_prompt + self.rendered.parser:
             self._stops = tuple(s for s in self._stops if s not in ("<|end|>", "<|start|>"))
 
+    def split_at(self, marker: str) -> None:
+        """Apriel 1.5 (chat_format.detect_format): llama.cpp reads its whole reply as answer;
+        the reply thinks first, and what comes before ``marker`` is that thinking."""
+        self._own_split, self.state = marker, THINKING
+
     def feed(self, text: str, special: bool = False) -> tuple[str, str]:
         if self.ended or not text:
             return "", ""
@@ -340,12 +347,6 @@ class LayerParser:
             self._pending, self.ended = self._pending[:stop_at], True
             return self._parse(self._take(len(self._pending)), partial=False)
         return self._parse(self._take(len(self._pending) - self._held_back()), partial=True)
-
-    def add_thinking(self, text: str) -> str:
-        """Thinking that arrived apart from the text (kept for ReplyParser's interface)."""
-        if text and not self.ended:
-            self.thinking.append(text)
-        return text
 
     def finish(self) -> tuple[str, str]:
         if self._handle is None:
@@ -382,7 +383,7 @@ class LayerParser:
         parser: a call to a tool it did not know by name (it starts as the format's tool calls
         start, or is bare JSON) gets the plain sentence; anything else (Command R+'s tool
         template reads a plain answer as no "Action:") is answer after all."""
-        if self.tools or self.plain is None or not self._raw:
+        if self.tools or self.plain is None or not self._raw or self._own_split:
             return
         plain = LayerParser(self.lib, self.plain, self.fmt, self.turn_end)
         try:
@@ -411,6 +412,8 @@ class LayerParser:
         return False
 
     def _flush(self, new: dict) -> None:
+        if self._own_split and self._split_held:
+            self._split(new, "", final=True)
         for which in (THINKING, ANSWER):
             held, self._tails[which] = self._tails[which], ""
             self._add(new, which, held, final=True)
@@ -437,11 +440,30 @@ class LayerParser:
         new: dict[str, list[str]] = {THINKING: [], ANSWER: []}
         for diff in result["diffs"]:
             self._add(new, THINKING, diff.get("thinking", ""))
-            self._add(new, ANSWER, diff.get("answer", ""))
+            if self._own_split and self.state == THINKING:
+                self._split(new, diff.get("answer", ""))
+            else:
+                self._add(new, ANSWER, diff.get("answer", ""))
             if "tool_index" in diff and diff["tool_index"] not in self.tools:
                 self.tools[diff["tool_index"]] = diff.get("tool_name", "")
                 self._said(new, diff.get("tool_name", ""))
         return "".join(new[THINKING]), "".join(new[ANSWER])
+
+    def _split(self, new: dict, text: str, final: bool = False) -> None:
+        """Before the own marker: thinking; after it: answer. A piece that may begin the
+        marker waits for the next one."""
+        marker, text = self._own_split, self._split_held + text
+        at = text.find(marker)
+        if at >= 0:
+            self._split_held = ""
+            self._add(new, THINKING, text[:at], final=True)
+            self.state = ANSWER
+            self._add(new, ANSWER, text[at + len(marker):], final)
+            return
+        keep = 0 if final else max((k for k in range(1, len(marker))
+                                    if text.endswith(marker[:k])), default=0)
+        self._split_held = text[len(text) - keep:]
+        self._add(new, THINKING, text[:len(text) - keep], final)
 
     def _add(self, new: dict, which: str, text: str, final: bool = False) -> None:
         """Append to thinking or answer; an unfinished "<…" at the end waits for the next

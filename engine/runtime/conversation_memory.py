@@ -24,7 +24,7 @@ from engine.api import Reuse
 from engine.native.backends import selected
 from engine.runtime.conversation_state import (MAX_CHECKPOINTS, Checkpoint, DiskStore, RamStore,
                                                SavedState, fingerprint, ram_budget, token_digest)
-from engine.runtime.llama_model import NativeModel
+from engine.runtime.llama_model import NativeModel, common_prefix
 
 log = logging.getLogger("rotary.conversation_state")
 
@@ -127,7 +127,7 @@ class ConversationMemory:
         """Keep the longest usable prefix of ``prompt`` in the context; ``entered``: where the
         conversation's state came from (switch_to)."""
         model, prompt = self.model, list(prompt)
-        keep = max(0, min(_common_prefix(model.tokens, prompt), len(prompt) - 1))
+        keep = max(0, min(common_prefix(model.tokens, prompt), len(prompt) - 1))
         source = entered if entered is not Reuse.NONE else Reuse.IN_PLACE
         if keep == len(model.tokens) or (not self.recurrent and self._cut(keep)):
             return Reused(len(model.tokens), source if keep else Reuse.NONE)
@@ -221,15 +221,6 @@ class ConversationMemory:
             self._leave()
             self.current = None
         self.disk.close()
-
-
-def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def open_memory(model: NativeModel, state_dir: str | None,

@@ -8,21 +8,19 @@ a whole answer. All of it runs on the engine thread that owns the NativeModel.
 from __future__ import annotations
 
 import codecs
-import ctypes
 import dataclasses
 import logging
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence, TypeVar
 
 from engine.api import ChatMessage, ContextReport, ResponseStats, Reuse, StepRecord, StopReason
 from engine.errors import ContextFullError, GenerationError
 from engine.messages import msg
 from engine.runtime import chat_layer
 from engine.runtime.accounting import RunAccount
-from engine.runtime.bindings import llama_cpp_module
-from engine.runtime.chat_format import THINKING, ChatFormat, ReplyParser, detect_format
+from engine.runtime.chat_format import THINKING, ChatFormat, detect_format
 from engine.runtime.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
                                       reply_reader)
 from engine.runtime.context_window import (Window, anchor, closing_text, fit, last_turn, may_think,
@@ -33,17 +31,8 @@ from engine.runtime.loop_guard import LoopGuard, kept_length
 from engine.runtime.routing import TokenRouting
 from engine.runtime.slot_cache import TokenResidency
 
-# For a GGUF without a chat template (usually a base model): the template llama.cpp has
-# built in for the model's family (names from llama_chat_builtin_templates).
-BUILTIN_TEMPLATES = {
-    "qwen2": "chatml", "qwen2moe": "chatml", "qwen3": "chatml", "qwen3moe": "chatml",
-    "qwen3next": "chatml", "llama": "llama3", "llama4": "llama4", "gemma": "gemma",
-    "gemma2": "gemma", "gemma3": "gemma", "deepseek": "deepseek", "deepseek2": "deepseek3",
-    "gpt-oss": "gpt-oss", "phi3": "phi3", "granite": "granite", "granitemoe": "granite",
-    "glm4moe": "chatglm4", "exaone": "exaone3", "hunyuan-moe": "hunyuan-moe",
-    "bailingmoe": "bailing", "bailingmoe2": "bailing2", "grok": "grok-2"}
-FALLBACK_TEMPLATE = "chatml"
 log = logging.getLogger("rotary.generate")
+_T = TypeVar("_T")
 # Told after each micro-batch of the prompt: (tokens read so far, tokens to read). The engine
 # turns it into PromptProgress events (engine/runtime/prompt_progress.py).
 OnPrompt = Callable[[int, int], None]
@@ -153,115 +142,68 @@ def _syncs(step: RawStep) -> int:
 
 # ---- stream_generate --------------------------------------------------------------------
 
-def model_chat_layer(model: NativeModel) -> ChatTemplates | None:
-    """llama.cpp's chat layer for the model's template, parsed once and closed with the model;
-    None without the shim (a stock wheel), without a template, or where llama.cpp refuses it
-    (each logged once)."""
+def model_chat_layer(model: NativeModel) -> ChatTemplates:
+    """llama.cpp's chat layer for the model's template, parsed once and closed with the model.
+    A GGUF without a template (a base model) gets ChatML, as llama-server gives it. Without
+    the shim (an incomplete install) or a template llama.cpp refuses: a GenerationError."""
     template = model.metadata().get("tokenizer.chat_template") or ""
 
-    def make() -> ChatTemplates | None:
-        if not template.strip() or chat_layer.load() is None:
-            return None
+    def make() -> ChatTemplates:
+        if chat_layer.load() is None:
+            raise GenerationError(msg("runtime.chat_layer_missing"),
+                                  f"no librotary_chat ({chat_layer.LIB_ENV} or "
+                                  f"<backends>/{chat_layer.FOLDER}/)")
         try:
-            return ChatTemplates(template, _token_text(model, "bos"), _token_text(model, "eos"))
+            return ChatTemplates(template if template.strip() else "chatml",
+                                 _token_text(model, "bos"), _token_text(model, "eos"))
         except ChatLayerError as error:
-            log.warning("llama.cpp's chat layer refused this template (%s): Rotary's own "
-                        "parser reads its replies", error)
-            return None
+            raise GenerationError(msg("runtime.chat_format_unsupported"),
+                                  f"llama.cpp's chat layer refused the template: {error}") \
+                from error
     layer = model.owned("chat_layer", make)
-    return layer if isinstance(layer, ChatTemplates) else None
+    assert isinstance(layer, ChatTemplates)
+    return layer
 
 
 def chat_format(model: NativeModel) -> ChatFormat:
-    """How this model writes thinking and answers: llama.cpp's reading of its template
-    (chat_layer.choose_format); Rotary's own (chat_format.detect_format) without the layer."""
+    """How this model writes thinking and answers: llama.cpp's reading of its template, or
+    Rotary's for the one family llama.cpp does not read (chat_layer.choose_format)."""
     own = detect_format(model.metadata().get("tokenizer.chat_template"))
-    layer = model_chat_layer(model)
-    try:
-        return choose_format(layer, own) if layer is not None else own
-    except ChatLayerError as error:
-        log.warning("llama.cpp's chat layer could not read this template (%s)", error)
-        return own
+    return _layer_call(lambda: choose_format(model_chat_layer(model), own))
 
 
 def render_chat(model: NativeModel, messages: Sequence[ChatMessage],
                 think: bool | None = None) -> str:
-    """Apply the GGUF's own chat template: through llama.cpp's chat layer (as llama-server),
-    else with llama-cpp-python's sandboxed Jinja; llama.cpp's built-in template for the
-    architecture when the file has none.
+    """The GGUF's own chat template applied by llama.cpp's chat layer, as llama-server does.
 
     ``think``: the user's "Think before answering" for templates that take it (None: thinking
-    where the template has it, as llama-server; Rotary's own rendering: the template's
-    default). Past answers go back as their text alone: their thinking is never sent again
-    (the Qwen, GLM and harmony templates drop it too)."""
+    where the template has it, as llama-server). Past answers go back as their text alone:
+    their thinking is never sent again (the Qwen, GLM and harmony templates drop it too)."""
     layer = model_chat_layer(model)
-    if layer is not None:
-        try:
-            return layer.render([{"role": m.role, "content": m.content} for m in messages],
-                                think).prompt
-        except ChatLayerError as error:
-            log.warning("llama.cpp's chat layer could not render this conversation (%s): "
-                        "Rotary's own rendering serves", error)
-    return _render_own(model, messages, think)
-
-
-def _render_own(model: NativeModel, messages: Sequence[ChatMessage], think: bool | None) -> str:
-    from llama_cpp.llama_chat_format import Jinja2ChatFormatter  # noqa: PLC0415 - llama_cpp loads with a model
-
-    meta = model.metadata()
-    template = meta.get("tokenizer.chat_template") or ""
-    if not (template or "").strip():
-        return render_builtin(builtin_template_name(meta.get("general.architecture", "")),
-                              messages)
-    formatter: Any = Jinja2ChatFormatter(    # Any: it takes plain role/content dicts
-        template=template, eos_token=_token_text(model, "eos"), bos_token=_token_text(model, "bos"))
     chat = [{"role": m.role, "content": m.content} for m in messages]
-    return formatter(messages=chat, **detect_format(template).template_kwargs(think)).prompt
+    return _layer_call(lambda: layer.render(chat, think).prompt)
 
 
 def prepare_reply(model: NativeModel, messages: Sequence[ChatMessage], think: bool | None,
-                  fmt: ChatFormat) -> tuple[str, ReplyParser | LayerParser]:
-    """The prompt, and the parser that splits the reply to it: llama.cpp's chat layer where it
-    is installed (its parser for the formats it reads), else Rotary's own rendering and parser."""
+                  fmt: ChatFormat) -> tuple[str, LayerParser]:
+    """The prompt (llama.cpp's rendering) and the parser that splits the reply to it."""
     layer = model_chat_layer(model)
-    if layer is not None:
-        chat = [{"role": m.role, "content": m.content} for m in messages]
-        try:
-            return reply_reader(layer, fmt, chat, think)
-        except ChatLayerError as error:
-            log.warning("llama.cpp's chat layer could not render this conversation (%s): "
-                        "Rotary's own rendering serves", error)
-    prompt = _render_own(model, messages, think)
-    return prompt, ReplyParser.for_prompt(fmt, prompt)
+    chat = [{"role": m.role, "content": m.content} for m in messages]
+    return _layer_call(lambda: reply_reader(layer, fmt, chat, think))
 
 
-def builtin_template_name(architecture: str) -> str:
-    return BUILTIN_TEMPLATES.get(architecture, FALLBACK_TEMPLATE)
-
-
-def render_builtin(name: str, messages: Sequence[ChatMessage]) -> str:
-    """llama.cpp's own C++ rendering of a built-in template, ending with the assistant's turn."""
-    llama = llama_cpp_module()
-    encoded = [(m.role.encode("utf-8"), m.content.encode("utf-8")) for m in messages]
-    chat = (llama.llama_chat_message * len(encoded))(
-        *(llama.llama_chat_message(role=role, content=content) for role, content in encoded))
-    size = llama.llama_chat_apply_template(name.encode(), chat, len(encoded), True, None, 0)
-    if size < 0:
+def _layer_call(call: Callable[[], _T]) -> _T:
+    """A conversation llama.cpp's chat layer refuses is a GenerationError, said in words."""
+    try:
+        return call()
+    except ChatLayerError as error:
         raise GenerationError(msg("runtime.chat_format_unsupported"),
-                              f"llama_chat_apply_template({name!r}) returned {size}")
-    buffer = ctypes.create_string_buffer(size + 1)
-    llama.llama_chat_apply_template(name.encode(), chat, len(encoded), True, buffer, size + 1)
-    return buffer.raw[:size].decode("utf-8", errors="replace")
+                              f"llama.cpp's chat layer: {error}") from error
 
 
 def _token_text(model: NativeModel, which: str) -> str:
     token = getattr(model.model, f"token_{which}")()
     return model.model.token_get_text(token) if token >= 0 else ""
-
-
-def _close_parser(parser: ReplyParser | LayerParser) -> None:
-    if isinstance(parser, LayerParser):
-        parser.close()
 
 
 @dataclass
@@ -305,7 +247,7 @@ class GenerationRun:
         self.prompt = counted if counted_text == rendered else model.tokenize(rendered)
         self.guard = LoopGuard()
         if len(self.prompt) >= model.n_ctx:
-            _close_parser(self.parser)
+            self.parser.close()
             raise ContextFullError(msg("runtime.conversation_too_long"),
                                    f"{len(self.prompt)} prompt tokens, context {model.n_ctx}")
         self.closing, self.closing_marker = closing_text(family, self.format.think_close)
@@ -384,7 +326,7 @@ class GenerationRun:
             if self.state.stop_reason == StopReason.LOOP:
                 self._cut_repeats()
         finally:
-            _close_parser(self.parser)    # llama.cpp's parser state is freed now, not by GC
+            self.parser.close()    # llama.cpp's parser state is freed now, not by GC
         self._answer_tokens = len(self.model.tokenize(self.text, special=False)) \
             if self.text else 0
 

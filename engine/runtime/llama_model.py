@@ -13,7 +13,7 @@ import os
 import time
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from gguf import GGMLQuantizationType
 
@@ -186,7 +186,7 @@ class NativeModel:
 
     def reuse_prefix(self, tokens: list[int]) -> int:
         """Keep the longest cached prefix of ``tokens``; returns how many are kept."""
-        keep = _common_prefix(self.tokens, tokens)
+        keep = common_prefix(self.tokens, tokens)
         keep = min(keep, len(tokens) - 1)        # always evaluate at least one token
         if keep < len(self.tokens) and not self._truncate(keep):
             keep = 0                               # recurrent models can't cut: start over
@@ -325,7 +325,8 @@ def _expert_counts(metadata: dict[str, str]) -> tuple[int, int]:
         raise ModelLoadError(msg("runtime.no_experts_for_slots"), str(error)) from error
 
 
-def _common_prefix(a: list[int], b: list[int]) -> int:
+def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many tokens two sequences share from the start."""
     n = 0
     for x, y in zip(a, b):
         if x != y:

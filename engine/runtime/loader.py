@@ -16,7 +16,8 @@ from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
 from engine.runtime.conversation_memory import ConversationMemory, open_memory
 from engine.runtime.generate import GenerationRun, OnPrompt
-from engine.runtime import backend_probe
+from engine.runtime import backend_probe, cpu_calibration
+from engine.native import backends
 from engine.native.backends import selected
 from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.llama_model import NativeModel, Sampling
@@ -30,7 +31,8 @@ from engine.runtime.planning import NO_SLOTS, plan_recipe
 from engine.runtime.predictor import RouterPredictor, hidden_node_name
 from engine.recipe import Recipe
 from engine.runtime.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
-                                    stack_decode_probs, stack_decode_steps, stack_decode_weights)
+                                    stack_decode_hidden, stack_decode_probs, stack_decode_steps,
+                                    stack_decode_weights)
 
 Progress = Callable[[float, Msg], None]
 Fallback = Callable[[Recipe], None]
@@ -43,6 +45,7 @@ class RoutingTrace:
     meta: dict
     pred: np.ndarray | None          # int16 [tokens, layers, k], hidden-state predictions
     probs: np.ndarray | None = None  # float32 [tokens, layers, n_expert], router distribution
+    hidden: np.ndarray | None = None  # float32 [tokens, layers, n_embd], each router's input
 
 
 @dataclass
@@ -94,7 +97,8 @@ class LoadedModel:
                 "architecture": self.facts.architecture, "n_expert": self.facts.n_expert,
                 "k": self.facts.n_expert_used, "layers": layers, "source": "rotary-engine"}
         return RoutingTrace(stack_decode_steps(steps, layers), stack_decode_weights(steps, layers),
-                            meta, self._predictions(steps), stack_decode_probs(steps, layers))
+                            meta, self._predictions(steps), stack_decode_probs(steps, layers),
+                            stack_decode_hidden(steps, layers))
 
     def _predictions(self, steps: list) -> np.ndarray | None:
         if not steps or not all(step.hidden for step in steps):
@@ -122,6 +126,8 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     # Two variants on one card (CUDA and Vulkan): the measured faster one, before llama_cpp
     # loads and fixes the variant for this process (engine/runtime/backend_probe.py).
     backend_probe.prefer(facts, request, progress)
+    # The processor build measured fastest for this model's weights (engine/native/cpu_isa.py).
+    backends.expect_processor_weights(facts.main_weight_type)
     llama_cpp_module()      # the back-end chosen and loaded: the probe reads its live memory
     hardware = machine.probe()
     advanced = dict(request.advanced or {})
@@ -138,6 +144,7 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
         summary = msg("runtime.summary_with_note", summary=summary, note=native.slot_cache_note)
     memory = open_memory(native, request.state_dir, hardware.ram_available_bytes)
     progress(1.0, msg("runtime.ready"))
+    cpu_calibration.after_load()     # in the background, where this machine is not measured yet
     return LoadedModel(facts, recipe, native, recorder, summary, placement, memory=memory)
 
 

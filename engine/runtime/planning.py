@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from engine.model.facts import ModelFacts
+from engine.native import backends
 from engine.plan import PlanSummary, describe, plan
 from engine.plan.advanced import check_advanced
 from engine.plan.hardware import HardwareInfo
@@ -68,6 +69,10 @@ def plan_recipe(facts: ModelFacts, hardware: HardwareInfo, preset: str | None = 
     the slot layout. A forced ``gpu_expert_layers`` is the user's own layout: it stands, and
     no slot layout replaces it."""
     overrides: dict[str, Any] = check_advanced(advanced or {})
+    if abilities is None and not backends.llama_loaded():
+        # this_build() loads llama.cpp, which fixes the processor build for this process:
+        # the one measured fastest for this model's weights (engine/native/cpu_isa.py).
+        backends.expect_processor_weights(facts.main_weight_type)
     overrides.update(slots.overrides(abilities or this_build()))
     return plan(facts, hardware, preset=preset, overrides=overrides)
 

@@ -49,13 +49,15 @@ class RouterPredictor:
         return cls(routers, layers, facts.n_expert_used)
 
     def predict_token(self, hidden: dict[int, np.ndarray]) -> np.ndarray:
-        """pred int16 [layers, k]: row i from layer i-1's hidden state; row 0 (and gaps) are -1."""
+        """pred int16 [layers, k]: row i from layer i-1's hidden state, best first; row 0 (and
+        gaps) are -1."""
         pred = np.full((len(self.layers), self.k), -1, dtype=np.int16)
         for i in range(1, len(self.layers)):
             state = hidden.get(self.layers[i - 1])
             if state is not None:
                 logits = self.routers[i] @ state                       # [n_expert]
-                pred[i] = np.argpartition(-logits, self.k - 1)[:self.k]
+                best = np.argpartition(-logits, self.k - 1)[:self.k]
+                pred[i] = best[np.argsort(-logits[best], kind="stable")]
         return pred
 
 

@@ -4,7 +4,10 @@ llama.cpp names the router's top-k node ``ffn_moe_topk-<layer>``, its gate weigh
 ``ffn_moe_weights-<layer>`` and its scores over all experts ``ffn_moe_probs-<layer>``
 (recorded only on request, by the Python recorder). The scheduler's eval callback (context param
 ``cb_eval``) asks us, node by node, whether we want a node's data; we say yes only
-for those two and copy the few bytes out. Everything else runs unobserved.
+for those two and copy the few bytes out. Everything else runs unobserved. On request both
+recorders also keep the normalised hidden state entering each MoE layer's router (the node named
+by ``predictor.hidden_node_name``); the Python one can hand it, while the step still runs, to a
+hook (``on_hidden``: the engine's hidden-state prefetch, engine/runtime/prefetch.py).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import logging
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 from gguf import GGMLQuantizationType
@@ -24,6 +28,7 @@ from engine.runtime.bindings import (GGML_MAX_DIMS, TENSOR_NAME_OFFSET, GgmlTens
 TOPK = b"ffn_moe_topk"
 WEIGHTS = b"ffn_moe_weights"
 PROBS = b"ffn_moe_probs"
+MISS_IDS = b"ffn_moe_miss_ids"   # slot-cache decode graphs: per routed expert, -1 when read from a slot
 GGML_TYPE_I32 = int(GGMLQuantizationType.I32)    # ggml's enum, as gguf mirrors it
 
 log = logging.getLogger("rotary.routing")
@@ -45,10 +50,20 @@ class RoutingRecorder:
     ``begin()`` before ``llama_decode``, ``take()`` after it. Runs on the engine thread.
     """
 
-    def __init__(self, with_weights: bool = False, with_probs: bool = False) -> None:
+    def __init__(self, with_weights: bool = False, with_probs: bool = False,
+                 hidden_name: str = "") -> None:
         self.enabled = True
         self.with_weights = with_weights
         self.with_probs = with_probs
+        self.hidden_name = hidden_name.encode()
+        # (layer, hidden state [n_embd]) of a single-token step, called while the step runs:
+        # the later layers are not computed yet
+        self.on_hidden: Callable[[int, np.ndarray], None] | None = None
+        # counting the slot reads the decode graph itself made (ffn_moe_miss_ids): a check that
+        # tables published while a step runs are the ones its later layers read
+        self.count_slot_reads = False
+        self.slot_reads = 0
+        self.slot_misses = 0
         self._current = TokenRouting()
         self._lib = ggml()
         self._callback = llama_cpp_module().ggml_backend_sched_eval_callback(self._on_node)
@@ -71,9 +86,12 @@ class RoutingRecorder:
         if not self.enabled:
             return not ask
         try:
-            kind, layer = parse_node_name(ctypes.string_at(tensor + TENSOR_NAME_OFFSET))
+            kind, layer = parse_node_name(ctypes.string_at(tensor + TENSOR_NAME_OFFSET),
+                                          self.hidden_name)
             wanted = (kind == TOPK or (kind == WEIGHTS and self.with_weights)
-                      or (kind == PROBS and self.with_probs))
+                      or (kind == PROBS and self.with_probs)
+                      or (bool(kind) and kind == self.hidden_name)
+                      or (kind == MISS_IDS and self.count_slot_reads))
             if not ask and wanted:
                 self._store(tensor, kind, layer)
             return wanted if ask else True
@@ -87,14 +105,24 @@ class RoutingRecorder:
             self._current.ids[layer] = array.reshape(-1, array.shape[-1])
         elif kind == PROBS:                               # [n_tokens, n_expert]
             self._current.probs[layer] = array.reshape(-1, array.shape[-1])
+        elif kind == MISS_IDS:                            # [1, k]: -1 = read from a slot
+            self.slot_reads += int((array == -1).sum())
+            self.slot_misses += int((array != -1).sum())
+        elif kind == self.hidden_name:                    # [n_tokens, n_embd]: the last row
+            rows = array.reshape(-1, array.shape[-1])
+            self._current.hidden[layer] = rows[-1]
+            if self.on_hidden is not None and len(rows) == 1:
+                self.on_hidden(layer, rows[0])
         else:                                             # [n_tokens, k, 1]
             self._current.weights[layer] = array.reshape(-1, array.shape[-2])
 
 
-def parse_node_name(name: bytes) -> tuple[bytes, int]:
-    """b"ffn_moe_topk-12" → (b"ffn_moe_topk", 12); anything else → (b"", -1)."""
+def parse_node_name(name: bytes, hidden: bytes = b"") -> tuple[bytes, int]:
+    """b"ffn_moe_topk-12" → (b"ffn_moe_topk", 12), the same for the ``hidden`` node's name;
+    anything else → (b"", -1)."""
     kind, dash, layer = name.rpartition(b"-")
-    if dash and layer.isdigit() and kind in (TOPK, WEIGHTS, PROBS):
+    if dash and layer.isdigit() and (kind in (TOPK, WEIGHTS, PROBS, MISS_IDS)
+                                     or (hidden and kind == hidden)):
         return kind, int(layer)
     return b"", -1
 
@@ -123,6 +151,13 @@ def stack_decode_weights(steps: list[TokenRouting], layers: list[int]) -> np.nda
         return None
     rows = [np.stack([step.weights[layer][-1] for layer in layers]) for step in steps]
     return np.stack(rows).astype(np.float32)
+
+
+def stack_decode_hidden(steps: list[TokenRouting], layers: list[int]) -> np.ndarray | None:
+    """Decode-step router inputs → float32 [tokens, layers, n_embd], or None where any is missing."""
+    if not steps or not all(all(layer in step.hidden for layer in layers) for step in steps):
+        return None
+    return np.stack([np.stack([step.hidden[layer] for layer in layers]) for step in steps])
 
 
 def stack_decode_probs(steps: list[TokenRouting], layers: list[int]) -> np.ndarray | None:
@@ -219,13 +254,13 @@ class NativeRoutingRecorder:
 
 def make_recorder(with_weights: bool = False, max_rows: int = 512, hidden_name: str = "",
                   n_embd: int = 0, with_probs: bool = False):
-    """The C recorder where it can be built, else the pure-Python one (no hidden states).
-    Router probabilities (``with_probs``, for traces) are copied by the Python one only."""
+    """The C recorder where it can be built, else the pure-Python one. Router probabilities
+    (``with_probs``, for traces) are copied by the Python one only."""
     if with_probs:
-        return RoutingRecorder(with_weights, with_probs=True)
+        return RoutingRecorder(with_weights, with_probs=True, hidden_name=hidden_name if n_embd else "")
     library = routing_library()
     if library is None:
-        return RoutingRecorder(with_weights)
+        return RoutingRecorder(with_weights, hidden_name=hidden_name if n_embd else "")
     return NativeRoutingRecorder(library, with_weights, max_rows=max_rows,
                                  hidden_name=hidden_name, n_embd=n_embd)
 

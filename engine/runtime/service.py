@@ -227,8 +227,14 @@ class EngineService:
     def _load(self, request: LoadRequest, _stop: CancelToken) -> None:
         self._close_model()
         self._state_dir = request.state_dir
-        self.model = self._opener(request, self._emit)
-        self._emit(self.model.loaded_event(request.request_id))
+        model = self._opener(request, self._emit)
+        try:        # a model the engine cannot talk to (no chat layer) is not kept loaded
+            loaded = model.loaded_event(request.request_id)
+        except EngineError:
+            model.close()
+            raise
+        self.model = model
+        self._emit(loaded)
 
     def _chat(self, request: ChatRequest, stop: CancelToken) -> None:
         if stop.is_set():           # stopped while it waited: it never starts

@@ -122,6 +122,7 @@ class Totals:
     uploads: int = 0
     uploaded_bytes: int = 0
     restored_bytes: int = 0    # conversation switches
+    prefetches: int = 0        # uploads made while a token ran (hidden-state prefetch)
 
     def add(self, step: TokenResidency) -> None:
         self.steps += 1
@@ -400,6 +401,30 @@ class SlotCache:
         if hits != policy_hits or len(routed) - hits != policy_misses:
             raise AssertionError(f"layer {self.layers[j]}: engine hits {hits}, policy "
                                  f"{policy_hits} hits and {policy_misses} misses")
+
+    # ---- while a token runs ---------------------------------------------------------------
+    def prefetch(self, j: int, experts: list[int]) -> int:
+        """Upload policy layer j's experts predicted for the token being computed and publish
+        its table before that layer runs (engine/runtime/prefetch.py); the policy keeps them
+        within the token's upload cap. Returns how many were uploaded."""
+        uploads = self.policy.prefetch_predicted(j, experts)
+        if uploads:
+            n = self._apply(j, uploads)
+            _check(self._api.llama_slot_cache_commit(self._ctx), "Publishing the slot tables failed")
+            self.totals.prefetches += n
+            self.totals.uploaded_bytes += n * self.expert_bytes[j]
+        return len(uploads)
+
+    def use_policy(self, policy: ResidencyPolicy) -> None:
+        """Run ``policy`` from now on (e.g. the Python reference, which can prefetch); only
+        before anything is resident, so the published tables and the policy agree."""
+        if any(self._resident_rows):
+            raise RuntimeError("the slot cache's policy can only be replaced while it is empty")
+        close_policy = getattr(self.policy, "close", None)
+        if close_policy is not None:
+            close_policy()
+        self.policy = policy
+        self._bind_policy(self.router_probs)
 
     # ---- conversations ------------------------------------------------------------------
     def snapshot(self):

@@ -1,20 +1,27 @@
-"""Regenerate the .ts and .qm files: ``python resources/i18n/build_translations.py``.
+"""Rotary's translations: ``rotary_<lang>.ts`` (Qt Linguist) are the only source; this writes
+the .qm files the app loads from them: ``python resources/i18n/build_translations.py``.
 
-1. ``pyside6-lupdate`` collects every ``tr("...")`` from app/ into rotary_<lang>.ts;
-2. the engine's message catalogue (engine/messages.py) is added under the context ``engine``
-   (lupdate cannot see it: the app translates those templates by variable);
-3. Qt's own dialogs' texts that Qt's catalogue lacks are added under their Qt classes'
-   contexts (``qt_translations.py``: QFileDialog's "Look in:", ...);
-4. translations from ``translations.py``, ``engine_translations.py`` and
-   ``qt_translations.py`` are written in;
-5. ``pyside6-lrelease`` (ships with PySide6-Essentials) compiles them to .qm.
-Exits non-zero and lists the texts that have no translation yet.
+1. ``pyside6-lupdate`` adds every new ``tr("...")`` of app/ to each .ts, keeping what is
+   translated (``-no-obsolete`` drops what app/ no longer says);
+2. the contexts lupdate cannot see are written back, each text keeping its translation: the
+   engine's message catalogue (engine/messages.py) under ``engine`` (app/text/messages.py
+   translates those templates by variable), and the texts of Qt's own dialogs that Qt's
+   catalogue lacks (``qt_texts.py``) under their Qt classes;
+3. ``pyside6-lrelease`` (ships with PySide6-Essentials) compiles each .ts to .qm.
+
+A new text is left ``unfinished`` in the .ts, for Qt Linguist (or any .ts editor) to translate;
+the build lists every such text and exits non-zero. ``--check`` writes nothing and says the
+same. ``--take-tables <git revision>`` brings in the Korean and Chinese of the Python tables
+(translations.py, engine_translations.py) as a branch made before this build still has them.
 """
 
 from __future__ import annotations
 
+import argparse
+import ast
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -23,33 +30,59 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 from engine.messages import CATALOGUE  # noqa: E402
-from engine_translations import ENGINE_TRANSLATIONS  # noqa: E402
-from qt_translations import QT_TRANSLATIONS  # noqa: E402
-from translations import TRANSLATIONS  # noqa: E402
+from qt_texts import QT_TEXTS  # noqa: E402
 
 ENGINE_CONTEXT = "engine"    # app/text/messages.py translates in this context
-
-LANGUAGES = {"ko": 0, "zh_CN": 1}      # column in TRANSLATIONS
-
-
-def tool(name: str) -> str:
-    return str(Path(sys.executable).parent / name)
+LANGUAGES = ("ko", "zh_CN")
+Key = tuple[str, str]        # (context, English source text)
 
 
-def add_engine_context(root: ET.Element) -> None:
-    """One <context> holding every catalogue template, in catalogue order; then one per Qt
-    class whose texts Qt's own catalogue (qtbase_<lang>.qm) lacks (qt_translations.py)."""
-    for name, sources in ((ENGINE_CONTEXT, CATALOGUE.values()),
-                          *((name, table) for name, table in QT_TRANSLATIONS.items())):
+def ts_path(language: str) -> Path:
+    return HERE / f"rotary_{language}.ts"
+
+
+def read_ts(path: Path) -> dict[Key, str | None]:
+    """Every text of a .ts file and its translation (None: not translated yet)."""
+    found: dict[Key, str | None] = {}
+    for context in ET.parse(path).getroot().iter("context"):
+        name = context.findtext("name") or ""
+        for message in context.iter("message"):
+            translation = message.find("translation")
+            kind = translation.get("type") if translation is not None else "unfinished"
+            if message.get("type") == "vanished" or kind in ("vanished", "obsolete"):
+                continue
+            text = translation.text if translation is not None else None
+            found[(name, message.findtext("source") or "")] = \
+                text if text and kind != "unfinished" else None
+    return found
+
+
+def unseen_contexts() -> dict[str, tuple[str, ...]]:
+    """The texts lupdate cannot find in app/: the engine's catalogue, Qt dialogs' gaps."""
+    return {ENGINE_CONTEXT: tuple(dict.fromkeys(CATALOGUE.values())),
+            **{name: tuple(texts) for name, texts in QT_TEXTS.items()}}
+
+
+def add_unseen(root: ET.Element, known: dict[Key, str | None]) -> None:
+    """One <context> per unseen context, in catalogue order, each text with its translation."""
+    for name, sources in unseen_contexts().items():
         for old in [c for c in root.iter("context") if c.findtext("name") == name]:
             root.remove(old)
         context = ET.SubElement(root, "context")
         ET.SubElement(context, "name").text = name
-        for template in dict.fromkeys(sources):
+        for source in sources:
             message = ET.SubElement(context, "message")
-            ET.SubElement(message, "source").text = template
-            ET.SubElement(message, "translation", type="unfinished")
+            ET.SubElement(message, "source").text = source
+            _set(ET.SubElement(message, "translation"), known.get((name, source)))
     _indent_like_lupdate(root)
+
+
+def _set(translation: ET.Element, text: str | None) -> None:
+    translation.text = text
+    if text:
+        translation.attrib.pop("type", None)
+    else:
+        translation.set("type", "unfinished")
 
 
 def _indent_like_lupdate(root: ET.Element) -> None:
@@ -64,39 +97,84 @@ def _indent_like_lupdate(root: ET.Element) -> None:
         context.tail = "\n"
 
 
-def fill(ts_path: Path, column: int) -> list[str]:
-    tree = ET.parse(ts_path)
-    add_engine_context(tree.getroot())
+def update(path: Path, taken: dict[str, dict[str, str]]) -> list[str]:
+    """lupdate into ``path``, the unseen contexts written back, ``taken`` translations put
+    in (tables_at); returns the texts still without a translation."""
+    known = read_ts(path)
+    app_sources = sorted(str(p) for p in (ROOT / "app").rglob("*.py"))
+    subprocess.run([tool("pyside6-lupdate"), *app_sources, "-no-obsolete", "-locations", "none",
+                    "-ts", str(path)], check=True)
+    tree = ET.parse(path)
+    add_unseen(tree.getroot(), known)
     missing = []
     for context in tree.getroot().iter("context"):
-        name = context.findtext("name")
-        table = ENGINE_TRANSLATIONS if name == ENGINE_CONTEXT else \
-            QT_TRANSLATIONS.get(name, TRANSLATIONS)
+        name = context.findtext("name") or ""
         for message in context.iter("message"):
-            source = message.findtext("source")
-            translation = message.find("translation")
-            if message.get("type") == "vanished" or translation.get("type") in ("vanished",
-                                                                                 "obsolete"):
+            source, translation = message.findtext("source") or "", message.find("translation")
+            if translation is None or message.get("type") == "vanished":
                 continue
-            if source in table:
-                translation.text = table[source][column]
-                translation.attrib.pop("type", None)
-            else:
+            table = taken.get(ENGINE_CONTEXT if name == ENGINE_CONTEXT else "", {})
+            if source in table and name not in QT_TEXTS:
+                _set(translation, table[source])
+            if not translation.text or translation.get("type") == "unfinished":
                 missing.append(source)
-    tree.write(ts_path, encoding="utf-8", xml_declaration=True)
+    tree.write(path, encoding="utf-8", xml_declaration=True)
     return missing
 
 
-def main() -> int:
-    sources = sorted(str(p) for p in (ROOT / "app").rglob("*.py"))
-    ts_files = [HERE / f"rotary_{code}.ts" for code in LANGUAGES]
-    subprocess.run([tool("pyside6-lupdate"), *sources, "-no-obsolete", "-locations", "none", "-ts",
-                    *map(str, ts_files)], check=True)
-    missing = set()
-    for ts_path, column in zip(ts_files, LANGUAGES.values()):
-        missing.update(fill(ts_path, column))
-        subprocess.run([tool("pyside6-lrelease"), str(ts_path), "-qm",
-                        str(ts_path.with_suffix(".qm"))], check=True)
+def tool(name: str) -> str:
+    return str(Path(sys.executable).parent / name)
+
+
+def tables_at(revision: str, language: str) -> dict[str, dict[str, str]]:
+    """The translations the Python tables held at ``revision`` (a branch made before the
+    .ts files became the source): the engine's table for the ``engine`` context (key
+    ``engine``), the app's for every other (key ``""``)."""
+    column = LANGUAGES.index(language)
+    tables = {}
+    for kind, file, variable in (("", "translations.py", "TRANSLATIONS"),
+                                 (ENGINE_CONTEXT, "engine_translations.py", "ENGINE_TRANSLATIONS")):
+        text = subprocess.run(["git", "-C", str(ROOT), "show",
+                               f"{revision}:resources/i18n/{file}"],
+                              check=True, capture_output=True, text=True).stdout
+        tables[kind] = {source: both[column] for source, both in _literal(text, variable).items()}
+    return tables
+
+
+def _literal(text: str, variable: str) -> dict[str, tuple[str, str]]:
+    """The dictionary assigned to ``variable`` in a Python file, read without running it."""
+    for node in ast.parse(text).body:
+        target: ast.expr
+        if isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        elif isinstance(node, ast.Assign):
+            target, value = node.targets[0], node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == variable:
+            return ast.literal_eval(value)
+    raise SystemExit(f"no {variable} in that file")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; list the texts without a translation")
+    parser.add_argument("--take-tables", metavar="REVISION",
+                        help="put in the translations of the Python tables at this revision")
+    args = parser.parse_args(argv)
+    missing: set[str] = set()
+    with tempfile.TemporaryDirectory() as scratch:
+        for language in LANGUAGES:
+            path = ts_path(language)
+            if args.check:      # the same build, on a copy
+                path = Path(scratch) / path.name
+                path.write_bytes(ts_path(language).read_bytes())
+            taken = tables_at(args.take_tables, language) if args.take_tables else {}
+            missing.update(update(path, taken))
+            if not args.check:
+                subprocess.run([tool("pyside6-lrelease"), str(path), "-qm",
+                                str(path.with_suffix(".qm"))], check=True)
     for text in sorted(missing):
         print(f"missing translation: {text!r}")
     return 1 if missing else 0

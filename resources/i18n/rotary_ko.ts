@@ -2292,6 +2292,10 @@
         <translation>Rotary는 이 모델과 대화하는 방법을 모릅니다.</translation>
     </message>
     <message>
+        <source>This installation of Rotary is incomplete: the part that writes conversations for the model is missing. Install Rotary again.</source>
+        <translation>이 Rotary 설치는 완전하지 않습니다. 모델에 대화를 전달하는 부분이 없습니다. Rotary를 다시 설치하세요.</translation>
+    </message>
+    <message>
         <source>(The model asked to use a tool, "{name}", which Rotary does not offer, so nothing was run.)</source>
         <translation>(모델이 "{name}" 도구를 쓰려고 했지만 Rotary는 도구를 제공하지 않으므로 아무것도 실행되지 않았습니다.)</translation>
     </message>
@@ -2430,6 +2434,26 @@
     <message>
         <source>There is no device named {name}. `python -m engine devices` lists the ones this installation can use.</source>
         <translation>{name}(이)라는 장치가 없습니다. `python -m engine devices`가 이 설치본에서 쓸 수 있는 장치를 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>Processor code, by the model's main weight type:</source>
+        <translation>프로세서 코드(모델의 주된 가중치 형식별):</translation>
+    </message>
+    <message>
+        <source>{weights} weights: {label} ({variant}), measured: it reads a prompt {score:.2f}× as fast as the portable build.</source>
+        <translation>{weights} 가중치: {label} ({variant}), 측정 결과 프롬프트를 범용 빌드보다 {score:.2f}배 빠르게 읽습니다.</translation>
+    </message>
+    <message>
+        <source>{weights} weights: {label} ({variant}), by the processor's flags, not measured yet.</source>
+        <translation>{weights} 가중치: {label} ({variant}), 프로세서 플래그에 따라 선택했으며 아직 측정하지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Processor code: {label} ({variant}), as ROTARY_CPU_ISA asks.</source>
+        <translation>프로세서 코드: ROTARY_CPU_ISA에 지정된 대로 {label} ({variant}).</translation>
+    </message>
+    <message>
+        <source>Processor code: {label} ({variant}); this processor has no other build to choose from.</source>
+        <translation>프로세서 코드: {label} ({variant}). 이 프로세서에는 고를 수 있는 다른 빌드가 없습니다.</translation>
     </message>
     <message>
         <source>Automatic (fit this computer)</source>

@@ -2292,6 +2292,10 @@
         <translation>Rotary 不知道如何与这个模型对话。</translation>
     </message>
     <message>
+        <source>This installation of Rotary is incomplete: the part that writes conversations for the model is missing. Install Rotary again.</source>
+        <translation>此 Rotary 安装不完整：为模型编写对话的部分缺失。请重新安装 Rotary。</translation>
+    </message>
+    <message>
         <source>(The model asked to use a tool, "{name}", which Rotary does not offer, so nothing was run.)</source>
         <translation>(模型想使用工具"{name}"，但 Rotary 不提供工具，因此没有执行任何操作。)</translation>
     </message>
@@ -2430,6 +2434,26 @@
     <message>
         <source>There is no device named {name}. `python -m engine devices` lists the ones this installation can use.</source>
         <translation>没有名为 {name} 的设备。`python -m engine devices` 会列出此安装可以使用的设备。</translation>
+    </message>
+    <message>
+        <source>Processor code, by the model's main weight type:</source>
+        <translation>处理器代码（按模型的主要权重类型）：</translation>
+    </message>
+    <message>
+        <source>{weights} weights: {label} ({variant}), measured: it reads a prompt {score:.2f}× as fast as the portable build.</source>
+        <translation>{weights} 权重：{label}（{variant}），实测读取提示的速度是通用版本的 {score:.2f} 倍。</translation>
+    </message>
+    <message>
+        <source>{weights} weights: {label} ({variant}), by the processor's flags, not measured yet.</source>
+        <translation>{weights} 权重：{label}（{variant}），按处理器标志选择，尚未实测。</translation>
+    </message>
+    <message>
+        <source>Processor code: {label} ({variant}), as ROTARY_CPU_ISA asks.</source>
+        <translation>处理器代码：按 ROTARY_CPU_ISA 的指定使用 {label}（{variant}）。</translation>
+    </message>
+    <message>
+        <source>Processor code: {label} ({variant}); this processor has no other build to choose from.</source>
+        <translation>处理器代码：{label}（{variant}）；此处理器没有其他可选的版本。</translation>
     </message>
     <message>
         <source>Automatic (fit this computer)</source>

@@ -300,14 +300,12 @@ def test_the_file_chooser_opens_in_documents_then_where_the_last_one_was(qtbot, 
 
 def test_every_summary_style_has_one_title_the_interface_translates():
     # The titles were written twice (engine/documents/presets.py and the app); now once.
-    import sys
     from engine.documents.presets import SUMMARY_PRESETS
     from engine.messages import Msg
-    from tests.engine.test_messages import ROOT
-    sys.path.insert(0, str(ROOT / "resources" / "i18n"))
-    from engine_translations import ENGINE_TRANSLATIONS
+    from tests.support.translations import engine_translations
+    translated = engine_translations("ko")
     for preset in SUMMARY_PRESETS.values():
-        assert isinstance(preset.title, Msg) and str(preset.title) in ENGINE_TRANSLATIONS
+        assert isinstance(preset.title, Msg) and translated.get(str(preset.title))
 
 
 def test_the_closing_note_is_never_drawn_inside_a_code_block_left_open(qapp):

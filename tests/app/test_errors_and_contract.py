@@ -180,22 +180,39 @@ def test_qt_standard_buttons_follow_the_chosen_language(qtbot, make_app, code, b
     dialog.reject()
 
 
+@pytest.mark.parametrize("code", ["ko", "zh_CN"])
+def test_the_committed_qm_is_compiled_from_the_ts(tmp_path, code):
+    """The .ts files are the source; the .qm the app loads are committed beside them (a
+    checkout runs without building them) and must be what lrelease makes of them now:
+    after editing a .ts, run python resources/i18n/build_translations.py."""
+    import subprocess
+    from pathlib import Path
+    built = tmp_path / f"rotary_{code}.qm"
+    subprocess.run([str(Path(sys.executable).parent / "pyside6-lrelease"), "-silent",
+                    str(I18N_DIR / f"rotary_{code}.ts"), "-qm", str(built)],
+                   check=True, capture_output=True, timeout=120)
+    assert built.read_bytes() == (I18N_DIR / f"rotary_{code}.qm").read_bytes()
+
+
 def test_every_visible_text_has_korean_and_chinese(tmp_path):
-    """lupdate finds every tr("...") in app/; each needs both translations (keep in step
-    with resources/i18n/translations.py, then run build_translations.py)."""
+    """lupdate finds every tr("...") in app/; each is translated in both .ts files (python
+    resources/i18n/build_translations.py adds a new one there, for Qt Linguist)."""
     import subprocess
     import xml.etree.ElementTree as ET
     from pathlib import Path
+
+    from tests.support.translations import LANGUAGES, ts_translations
     root = Path(__file__).resolve().parents[2]
-    sys.path.insert(0, str(root / "resources" / "i18n"))
-    from translations import TRANSLATIONS
     ts = tmp_path / "check.ts"
     subprocess.run([str(Path(sys.executable).parent / "pyside6-lupdate"),
                     *sorted(str(p) for p in (root / "app").rglob("*.py")), "-ts", str(ts)],
                    check=True, capture_output=True, timeout=120)
-    sources = {m.findtext("source") for m in ET.parse(ts).getroot().iter("message")}
-    assert sources and not sorted(sources - set(TRANSLATIONS))
-    assert all(ko and zh for ko, zh in TRANSLATIONS.values())
+    found = {(c.findtext("name") or "", m.findtext("source"))
+             for c in ET.parse(ts).getroot().iter("context") for m in c.iter("message")}
+    assert found
+    for language in LANGUAGES:
+        translated = ts_translations(language)
+        assert not sorted(key for key in found if not translated.get(key)), language
 
 
 def test_windows_carry_rotary_icon(qapp):

@@ -1,11 +1,10 @@
 """Qt's own dialogs speak Korean and Chinese (issue 29: a Korean file chooser said "Look
-in:" and "Files of type:"; qtbase_ko.qm lacks them, resources/i18n/qt_translations.py
-supplies them), and Chinese calls a summary one thing."""
+in:" and "Files of type:"; qtbase_ko.qm lacks them; the .ts files, for the
+texts of resources/i18n/qt_texts.py, supply them), and Chinese calls a summary one thing."""
 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -87,9 +86,7 @@ def test_qt_dialogs_the_app_opens_have_no_english_left(qtbot, qapp, tmp_path, la
 
 def test_chinese_calls_the_summary_one_thing():
     """"摘要…" on the list and "总结" on the card named the same action twice."""
-    sys.path.insert(0, str(ROOT / "resources" / "i18n"))
-    from engine_translations import ENGINE_TRANSLATIONS
-    from translations import TRANSLATIONS
-    chinese = [zh for _ko, zh in (*TRANSLATIONS.values(), *ENGINE_TRANSLATIONS.values())]
+    from tests.support.translations import ts_translations
+    chinese = [zh for zh in ts_translations("zh_CN").values() if zh]
     assert not [text for text in chinese if "摘要" in text]
     assert any("总结" in text for text in chinese)

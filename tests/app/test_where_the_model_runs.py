@@ -35,8 +35,8 @@ def on_gpu() -> Placement:
 def test_the_self_test_names_the_device_the_model_ran_on():
     recipe_free = type("Loaded", (), {})
     for placement, expected in ((processor(False), "ran on the processor"),
-                                (processor(True), f"ran on the processor (graphics card not "
-                                                  f"used: {RTX})"),
+                                (processor(True), f"ran on the processor (device not used: "
+                                                  f"{RTX})"),
                                 (on_gpu(), "ran on Vulkan0 (NVIDIA GeForce RTX 4060 Laptop "
                                            "GPU, Vulkan): 5120 MiB there, 2048 MiB of them "
                                            "expert slots")):

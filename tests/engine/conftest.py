@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 from typing import Callable
 
@@ -27,3 +28,33 @@ def shape_fixture(shape_fixture_dir: pathlib.Path) -> Callable[[str], pathlib.Pa
         assert name in SHAPES, f"unknown shape fixture {name!r}; known: {sorted(SHAPES)}"
         return shape_fixture_dir / f"{name}.gguf"
     return path_of
+
+
+# ---- the late-copy harness over the device tests (opt-in: ROTARY_LATE_COPY=1) ----
+
+@pytest.fixture(scope="session", autouse=True)
+def late_copy_session_check():
+    """With ROTARY_LATE_COPY=1 every Vulkan child runs under tests/support/late_copy.c; at the
+    end of the session the children's reports must show that it intercepted the upload path
+    (a harness that intercepts nothing would pass everything) and, without a mutation, that no
+    copy's source was rewritten before it landed."""
+    from tests.support import late_copy
+
+    yield
+    if not late_copy.switched_on():
+        return
+    found = late_copy.reports(late_copy.session_reports())
+    busy = [r for r in found if r["calls"]["ggml_backend_tensor_set_async"] > 0]
+    print(f"\nlate-copy harness: {len(found)} processes, {len(busy)} queued copies: "
+          f"{sum(r['held'] for r in busy)} held, landed {[r['landed'] for r in busy]}")
+    if found:        # no report: no Vulkan child ran in this session
+        assert busy and all(r["resolved"] for r in busy), found   # idle ones resolve nothing
+        # at least one child went through the whole upload path (a child may skip the wait:
+        # ROTARY_SLOT_TEST_SKIP_WAIT=1, or queue no upload: stock-only)
+        waited = [r for r in busy if r["calls"]["ggml_backend_event_wait"] > 0]
+        assert waited, busy
+        late_copy.check_intercepted(max(waited, key=lambda r: r["landed"]["wait"]))
+        if os.environ.get("ROTARY_LATE_COPY_MUTATION", "none") == "none":
+            # the slot cache's own mutation (ROTARY_SLOT_TEST_SKIP_WAIT=1) refills staging early
+            real = [r for r in busy if not r["slot_test_skip_wait"]]
+            assert all(r["rewritten_sources"] == 0 for r in real), real

@@ -20,7 +20,9 @@ import pytest
 
 import llama_build
 from engine.runtime import chat_layer
-from engine.runtime.chat_format import _SPECIAL, TURN_MARKERS, ReplyParser, detect_format
+from engine.remote.server_text import ServerTextParser
+from engine.runtime.chat_format import _SPECIAL, TURN_MARKERS, detect_format
+from engine.remote.stream import SERVER_FORMAT
 from engine.runtime.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
                                       reply_reader)
 
@@ -107,7 +109,7 @@ def family_reply(layer: ChatTemplates, prompt: str) -> str:
     return opened + THOUGHT + closed + part
 
 
-def _read(parser: ReplyParser | LayerParser, reply: str, piece: int = 3) -> tuple[str, str]:
+def _read(parser: ServerTextParser | LayerParser, reply: str, piece: int = 3) -> tuple[str, str]:
     """Feed the reply in small pieces, as a stream; returns what streamed (thinking, answer)."""
     thinking, answer = [], []
     for at in range(0, len(reply), piece):
@@ -119,7 +121,8 @@ def _read(parser: ReplyParser | LayerParser, reply: str, piece: int = 3) -> tupl
 
 
 def read_correctly(name: str) -> tuple[bool, str]:
-    """(read correctly, which reader): the reply parsed as the engine would parse it."""
+    """(read correctly, how): the reply parsed as the engine would parse it, by llama.cpp's
+    parser alone or, for Apriel 1.5, split at its own marker after llama.cpp's parse."""
     source = (TEMPLATES / f"{name}.jinja").read_text(encoding="utf-8")
     with ChatTemplates(source, "<s>", "</s>") as layer:
         prompt, parser = reply_reader(layer, detect_format(source), TURNS, True)
@@ -131,7 +134,8 @@ def read_correctly(name: str) -> tuple[bool, str]:
             and not _SPECIAL.search(parser.answer_text)
         ok = (parser.thinking_text == THOUGHT and parser.answer_text == ANSWER and clean
               and streamed_thinking.strip() == THOUGHT and streamed_answer.strip() == ANSWER)
-        return ok, "llama.cpp" if isinstance(parser, LayerParser) else "Rotary's own"
+        assert isinstance(parser, LayerParser)       # one parser for every template
+        return ok, "llama.cpp" if not parser._own_split else "llama.cpp + Apriel's marker"
 
 
 @pytest.mark.parametrize("name", _templates())
@@ -179,8 +183,8 @@ def test_all_templates_with_a_reasoning_section_are_read(lib):
         print(f"| {name} | {'yes' if ok else 'NO'} | {reader} |")
     read = sum(ok for _, ok, _ in rows)
     print(f"templates with a reasoning section read correctly: {read} of {len(rows)} "
-          f"(llama.cpp's parser {sum(r == 'llama.cpp' for *_, r in rows)}, Rotary's own "
-          f"{sum(r != 'llama.cpp' for *_, r in rows)})")
+          f"(llama.cpp's parser alone {sum(r == 'llama.cpp' for *_, r in rows)}, split at "
+          f"Apriel 1.5's marker {sum(r != 'llama.cpp' for *_, r in rows)})")
     assert len(rows) == 42 and read == 42
 
 
@@ -205,7 +209,7 @@ def test_a_tool_call_is_a_plain_sentence_never_its_markup(lib, name, reply):
 
 def test_the_closing_marker_of_a_thinking_budget_turns_the_stream_to_answer(lib):
     """context35's budget writes the format's closing marker into the stream: what follows is
-    answer (the parser's interface is ReplyParser's: feed, state, finish)."""
+    answer (the engine reads the parser's state to count thinking tokens)."""
     with ChatTemplates((TEMPLATES / "Qwen3.5-4B.jinja").read_text(encoding="utf-8")) as layer:
         rendered = layer.render(TURNS, True)
         parser = layer.parser(rendered, TURNS, True)
@@ -240,11 +244,11 @@ def test_a_template_llama_cpp_cannot_read_is_a_clear_error(lib):
         ChatTemplates("{% if %}")
 
 
-def test_without_the_library_the_engine_says_so_once_and_parses_by_hand(monkeypatch, caplog):
+def test_without_the_library_the_log_says_so_once_and_no_template_is_read(monkeypatch, caplog):
     monkeypatch.setenv(chat_layer.LIB_ENV, "/nonexistent/librotary_chat.so")
     monkeypatch.setattr(chat_layer, "_tried", False)
     monkeypatch.setattr(chat_layer, "_lib", None)
-    with caplog.at_level(logging.WARNING, logger="rotary.chat_layer"):
+    with caplog.at_level(logging.ERROR, logger="rotary.chat_layer"):
         assert chat_layer.load() is None
         assert chat_layer.load() is None
     assert len([r for r in caplog.records if "did not load" in r.getMessage()]) == 1
@@ -276,3 +280,26 @@ def test_one_build_binds_to_whichever_back_end_llama_cpp_loaded(lib):
         assert any("libllama" in path for path in loaded)
         assert all(pathlib.Path(path).parent == pathlib.Path(variant.folder) for path in loaded), \
             (variant.name, loaded)
+
+
+SERVER_REPLIES = ("<think>I plan.</think>The answer.",    # the prompt left thinking closed
+                  "I plan.</think>The answer.")            # the server's prompt opened it
+
+
+def test_no_one_llama_cpp_parser_reads_a_servers_text_so_rotarys_reads_it(lib):
+    """Why the office-server client keeps its own ServerTextParser: llama.cpp's parser is
+    built from the template's rendering, and reads only the replies to that prompt; the
+    client sees neither the server's template nor whether its prompt opened the thinking."""
+    def layer_reads(name: str, reply: str) -> bool:
+        source = (TEMPLATES / f"{name}.jinja").read_text(encoding="utf-8")
+        with ChatTemplates(source, "<s>", "</s>") as layer:
+            parser = layer.parser(layer.render(TURNS, True))
+            _read(parser, reply)
+            return (parser.thinking_text, parser.answer_text) == ("I plan.", "The answer.")
+
+    for name in ("Qwen-Qwen3-0.6B", "Qwen3.5-4B"):
+        assert not all(layer_reads(name, reply) for reply in SERVER_REPLIES)
+    for reply in SERVER_REPLIES:
+        parser = ServerTextParser(SERVER_FORMAT)
+        _read(parser, reply)
+        assert (parser.thinking_text, parser.answer_text) == ("I plan.", "The answer.")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 from engine.errors import EngineStateError
 from engine.messages import CATALOGUE, Msg, msg, placeholders, render
+from tests.support.translations import (ENGINE_CONTEXT, LANGUAGES, engine_translations,
+                                         ts_translations)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,23 +46,25 @@ def test_an_error_keeps_its_code_and_says_english():
     assert EngineStateError("plain English").msg is None
 
 
-def test_every_template_has_korean_and_chinese_with_the_same_placeholders():
-    sys.path.insert(0, str(ROOT / "resources" / "i18n"))
-    from engine_translations import ENGINE_TRANSLATIONS
-    missing = sorted(set(CATALOGUE.values()) - set(ENGINE_TRANSLATIONS))
-    assert not missing, f"add to resources/i18n/engine_translations.py: {missing}"
-    for template, translated in ENGINE_TRANSLATIONS.items():
-        for text in translated:
-            assert text and placeholders(text) == placeholders(template), (template, text)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_template_has_a_translation_with_the_same_placeholders(language):
+    """Each catalogue template is translated in the .ts file (context ``engine``), keeping
+    its placeholders; python resources/i18n/build_translations.py adds a new one there."""
+    translated = engine_translations(language)
+    missing = sorted(t for t in set(CATALOGUE.values()) if not translated.get(t))
+    assert not missing, f"translate in resources/i18n/rotary_{language}.ts: {missing}"
+    for template in set(CATALOGUE.values()):
+        assert placeholders(translated[template] or "") == placeholders(template), template
 
 
-def test_each_engine_message_is_translated_in_one_place():
-    """The app's table (translations.py, for tr()) holds no engine template: two tables
-    would drift apart (one sentence was already translated two ways)."""
-    sys.path.insert(0, str(ROOT / "resources" / "i18n"))
-    from translations import TRANSLATIONS
-    both = sorted(set(CATALOGUE.values()) & set(TRANSLATIONS))
-    assert not both, f"engine messages belong in engine_translations.py only: {both}"
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_engine_message_is_translated_in_one_place(language):
+    """No engine template is also a tr() text of the app: two translations would drift
+    apart (one sentence was already translated two ways)."""
+    templates = set(CATALOGUE.values())
+    both = sorted(source for (context, source) in ts_translations(language)
+                  if context != ENGINE_CONTEXT and source in templates)
+    assert not both, f"the app shows engine messages with say(), never tr(): {both}"
 
 
 # Folders whose sentences other work converts (documents, residency).

@@ -16,7 +16,9 @@ from engine.runtime.summary_model import LocalSummaryModel
 from engine.errors import AnswerLoopError
 from engine.recipe import MemoryEstimate, Recipe
 from engine.runtime import chat_layer
-from engine.runtime.chat_format import ReplyParser, detect_format
+from engine.remote.server_text import ServerTextParser
+from engine.remote.stream import SERVER_FORMAT, SERVER_HARMONY
+from engine.runtime.chat_format import detect_format
 from engine.runtime.generate import GenerationRun, render_chat
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.runtime.loader import load_with_fallback
@@ -71,8 +73,10 @@ def test_the_family_is_read_from_the_template_text(template, family, switch):
     assert (fmt.family, fmt.switch) == (family, switch)
 
 
+# ---- an office server's streamed text (engine/remote/server_text.py) ---------------------
+
 def test_markers_split_across_pieces_and_server_text_are_parsed():
-    parser = ReplyParser.for_prompt(detect_format(template_text("Qwen-Qwen3-0.6B.jinja")), "")
+    parser = ServerTextParser(SERVER_FORMAT)
     for piece in ["<th", "ink>", "Plan", " it.", "</thi", "nk>", "\n\nDone", " <b", ">x",
                   "<|im_", "start|>", "user"]:
         parser.feed(piece)
@@ -82,7 +86,7 @@ def test_markers_split_across_pieces_and_server_text_are_parsed():
 
 
 def test_a_close_without_an_open_turns_what_came_before_into_thinking():
-    parser = ReplyParser(detect_format(template_text("Qwen3.5-4B.jinja")))   # prompt unseen
+    parser = ServerTextParser(SERVER_FORMAT)          # the server's prompt opened the thinking
     for piece in ["Weigh", " it.", "</think>", "\n\nDone."]:
         parser.feed(piece)
     parser.finish()
@@ -90,12 +94,11 @@ def test_a_close_without_an_open_turns_what_came_before_into_thinking():
 
 
 def test_harmony_commentary_is_dropped_and_analysis_is_thinking():
-    parser = ReplyParser.for_prompt(detect_format(template_text("openai-gpt-oss-120b.jinja")),
-                                    "<|start|>assistant")
+    parser = ServerTextParser(SERVER_HARMONY, state="header")
     text = ("<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>commentary "
             "to=functions.x <|constrain|>json<|message|>{\"a\": 1}<|call|>")
     for piece in re.findall(r"<\|[a-z]+\|>|[^<]+", text):
-        parser.feed(piece, special=piece.startswith("<|"))
+        parser.feed(piece)
     assert (parser.thinking_text, parser.answer_text, parser.ended) == ("Think.", "", True)
 
 

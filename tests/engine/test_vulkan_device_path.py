@@ -39,6 +39,7 @@ import numpy as np
 import pytest
 
 from engine.native import backends
+from tests.support import late_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 STEPS = 48
@@ -70,6 +71,7 @@ def child_env(folder: str | None) -> dict:
     env.pop(backends.CHOICE_ENV, None)
     if folder:
         env.update({backends.LIB_ENV: folder, "GGML_VK_VISIBLE_DEVICES": "0"})
+        env.update(late_copy.child_env_extra())   # ROTARY_LATE_COPY=1: copies land late
     return env
 
 

@@ -1,9 +1,9 @@
 """How good a trace's recorded cross-layer prediction (``pred``) is.
 
 ``pred[t, i]`` guesses layer i's experts of token t from layer i-1's hidden state of the
-same token. In the engine's "decide after the token" semantics it cannot feed residency
-(it exists only while token t runs, after the decision for t was made), so the
-simulator no longer prefetches from it; ``stats`` still reports its accuracy.
+same token. It exists only while token t runs, after the after-token decision for t was made,
+so it can feed residency only by prefetching inside the token (``prefetch.replay_predicted``,
+engine/runtime/prefetch.py); ``stats`` reports its accuracy.
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ from engine.residency.base import ResidencyPolicy
 from engine.residency.budget import Budget
 from tools.residency_sim.costmodel import RTX4060_LAPTOP, CostModel
 from engine.residency.policy import make_policy
-from tools.residency_sim.prefetch import CoOccurrence, NextRouter, replay_with_prefetch
+from tools.residency_sim.prefetch import (CoOccurrence, NextRouter, replay_predicted,
+                                          replay_with_prefetch)
 from engine.residency.trace import Trace, load_trace
 
 
@@ -118,13 +119,17 @@ class RunResult:
 
 
 def run_policy(trace: Trace, policy: ResidencyPolicy, label: str | None = None,
-               prefetch: bool = False) -> RunResult:
+               prefetch: bool = False, predicted: bool = False) -> RunResult:
     """Replay ``trace`` as the engine runs it: at a context start ``switch_context`` (its
     uploads are restores), a prompt span through ``observe_prompt`` (the warm start: its
     uploads land before the first decode token; no hits counted), decode spans through
     ``replay``. Context names become conversation ids 0, 1, ... in order of appearance.
     ``prefetch``: also upload layer l + 1's predicted experts while layer l computes
-    (tools.residency_sim.prefetch; a study the engine does not do)."""
+    (tools.residency_sim.prefetch; a study the engine does not do). ``predicted``: the
+    engine's hidden-state prefetch from the trace's ``pred`` within the same upload cap
+    (prefetch.replay_predicted; the policy must be a Python one)."""
+    if predicted and trace.pred is None:
+        raise ValueError(f"{trace.name} records no hidden-state predictions (pred)")
     prompt, contexts = trace.prompt_mask(), trace.context_starts()
     decode_at = np.flatnonzero(~prompt)
     policy.prepare(trace.ids[decode_at])                 # offline policies see decode tokens
@@ -140,6 +145,8 @@ def run_policy(trace: Trace, policy: ResidencyPolicy, label: str | None = None,
             out.bulk_uploads += len(policy.switch_context(conversation))
         if prompt[start]:
             out.warm_uploads += len(policy.observe_prompt(trace.ids[start:stop].astype(np.int32)))
+        elif predicted:
+            replay_predicted(policy, trace.ids[start:stop], trace.pred[start:stop], out.decode)
         elif predictor is not None:
             predictor.offset = int(np.searchsorted(decode_at, start))
             replay_with_prefetch(policy, trace.ids[start:stop], predictor, out.decode)
