@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QFileDialog
@@ -19,7 +19,8 @@ from engine.errors import EngineError
 from engine.model.facts import ModelFacts
 from engine.recipe import Recipe
 from app.bridge.engine_bridge import EngineBridge
-from app.bridge.facade import EngineBackend, HardwareInfo
+from app.bridge.facade import (EngineBackend, HardwareInfo, Sampling, forget_unused_documents,
+                               summary_presets)
 from app.chat.chat_controller import ChatController
 from app.conversation.chat_text import conversation_to_markdown
 from app.documents.document_flow import DocumentFlow
@@ -66,7 +67,7 @@ class RotaryApp(QObject):
         self.speeds = MeasuredSpeeds(paths.measured_speeds)
         self.bridge = EngineBridge(backend, loop, measured_speed=self.speeds.range_for)
         self.chat = ChatController(self.history, self.bridge, self.notices, self.language)
-        self.document_widgets = DocumentWidgets(self.bridge.summary_presets())
+        self.document_widgets = DocumentWidgets(summary_presets())
         self.window = MainWindow(self.document_widgets)
         self.loader = ModelLoader(self.bridge, self.notices, paths, self.settings)
         self._build_documents()
@@ -74,7 +75,7 @@ class RotaryApp(QObject):
         self.hardware: HardwareInfo | None = None     # once probed
         self.loaded_facts: ModelFacts | None = None   # of the model in use (None: on a server)
         self.loaded_recipe: Recipe | None = None      # and its Recipe
-        self.loaded_sampling: object | None = None     # engine SamplingDefaults
+        self.loaded_sampling: Sampling | None = None   # what the loaded model asks for
         # engine ChatFormat (can_switch, can_think, thinks_by_default): not an engine.api type
         self.loaded_format: Any = None
         wire(self)                                     # every connection: app/wiring.py
@@ -101,7 +102,7 @@ class RotaryApp(QObject):
     def _tidy_passage_index(self) -> None:
         """Passages of documents no conversation holds any more leave the index (at start)."""
         try:
-            gone = self.bridge.forget_unused_documents(
+            gone = forget_unused_documents(
                 str(self.history.passage_index), self.history.document_hashes(),
                 moved_from=str(self.history.path))     # where earlier versions kept passages
             if gone:
@@ -118,7 +119,7 @@ class RotaryApp(QObject):
         self.loaded_recipe = getattr(event, "recipe", None)
         self.chat.model_facts = self.loaded_facts
         self.chat.on_server = isinstance(event, ServerModelLoaded)
-        self.loaded_sampling = getattr(event, "sampling", None)
+        self.loaded_sampling = cast("Sampling | None", getattr(event, "sampling", None))
         self.loaded_format = getattr(event, "chat_format", None)
         self.show_think()
 
@@ -169,7 +170,7 @@ class RotaryApp(QObject):
 
     async def _probe_for_gauge(self) -> None:
         try:
-            hardware = await self.bridge.probe_hardware()
+            hardware = await self.bridge.checks.probe_hardware()
         except EngineError:
             return      # the gauge keeps saying "unknown"; the wizard reports details
         self.hardware = hardware

@@ -2,13 +2,14 @@
 
 Requests go in as method calls; everything the engine reports comes out as Qt
 signals on the GUI thread. The engine calls our listener on *its* thread, so the
-listener only hands the event over to the GUI thread through a queued signal
-(``MainThreadHandoff``); nothing here touches a widget from another thread.
+listener only hands the event to the qasync loop (``loop.call_soon_threadsafe``, which
+qasync delivers in order on the GUI thread); nothing here touches a widget from another
+thread.
 
 Blocking engine calls (check and plan a model, probe hardware, read VRAM, write the demo
-model) run on worker threads and are awaited from the qasync loop, so the window never
-freezes; results come back through the same queued hand-off. With facade.py (the same
-calls without Qt) this is the only app code that reaches the engine's functions, through one
+model: ``EngineBridge.checks``, a facade.ModelChecks) run on worker threads through
+``loop.run_in_executor`` and are awaited on the qasync loop, so the window never freezes.
+With facade.py (the same calls without Qt) this is the only app code that reaches the engine's functions, through one
 typed module of plain imports (``engine.facade``); other app modules use only the frozen data
 types (``engine.api``, ``engine.errors``, ``engine.messages``, the recipe, model facts; the
 hardware types are re-exported by facade.py), checked by tests/app/test_app_import_contract.py
@@ -19,43 +20,27 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import os
-from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, cast
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence, TypeVar, cast
 
 from PySide6.QtCore import QObject, Signal
 
-from engine import facade
 from engine.api import (ChatMessage, ChatRequest, DocumentFinished, DocumentInspected,
-                        DocumentProgress, DocumentRequest, EngineLike, LoadFallback,
+                        DocumentProgress, DocumentRequest, EngineLike, Event, LoadFallback,
                         LoadProgress, LoadRequest, ModelLoaded, ModelUnloaded, PassagesChosen,
                         PromptProgress, RequestFailed, RequestFinished, RequestStarted,
                         ServerModelLoaded, StepRecord)
 from engine.errors import EngineError, EngineStateError
-from engine.facade import HardwareInfo, VramReading
-from app.bridge.facade import (EngineBackend, FoundChoice, ModelCheck, fitted_to_card, found_choice,
+from app.bridge.facade import (EngineBackend, MeasuredSpeed, ModelChecks, ServerConnection,
                                missing_part)
-from app.bridge.qt_compat import MainThreadHandoff
 from app.text.i18n import tr
 from app.text.messages import say
 
+if TYPE_CHECKING:
+    from engine.facade import ServerConfig
+
 VRAM_POLL_SECONDS = 0.5
-
-
-# ---- hand-offs -------------------------------------------------------------------------
-
-def _settle(future: asyncio.Future, work: Future) -> None:
-    if future.cancelled():
-        return
-    if work.cancelled():        # Rotary is closing (shutdown cancels work not yet begun)
-        future.cancel()
-        return
-    error = work.exception()
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(work.result())
+T = TypeVar("T")
 
 
 # ---- the bridge ------------------------------------------------------------------------
@@ -79,33 +64,44 @@ class EngineBridge(QObject):
 
     def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
                  parent: QObject | None = None, *,
-                 measured_speed: Callable[[str, str], Any] | None = None) -> None:
+                 measured_speed: MeasuredSpeed | None = None) -> None:
         super().__init__(parent)
         self._backend = backend
         self._loop = loop
         self._engine: EngineLike | None = None
-        self._server: Any = None          # engine.remote.config.ServerConfig, or None: local
+        self._server: ServerConfig | None = None      # None: the model runs on this computer
         self._load_id: int | None = None
         self.loaded: ModelLoaded | None = None     # its measured placement, for the checks
         self._tasks = ThreadPoolExecutor(1, thread_name_prefix="rotary-tasks")
         self._vram_pool = ThreadPoolExecutor(1, thread_name_prefix="rotary-vram")
         self._vram_task: asyncio.Task | None = None
         self._closed = False
-        self._handoff = MainThreadHandoff(self)
-        # (model path, preset) -> the (low, high) writing speed measured on this computer, or
-        # None (app.gauge.measured_speed); read by the model check on a worker thread.
-        self.measured_speed = measured_speed
+        # The wizard's and Settings' checks, on the same worker, awaited on the same loop.
+        self.checks = ModelChecks(backend, self._in_worker, self._post, lambda: self.loaded,
+                                  measured_speed)
 
     # ---- engine thread → GUI thread ---------------------------------------------------
 
-    def _listener(self, event: Any) -> None:
-        """Runs on the engine thread: only hand the event over."""
-        self._handoff.post(functools.partial(self._dispatch, event))
+    def _listener(self, event: Event) -> None:
+        """Runs on the engine thread: only hand the event over to the loop's thread."""
+        self._post(self._dispatch, event)
 
-    def _dispatch(self, event: Any) -> None:
+    def _post(self, function: Callable[..., None], *args: object) -> None:
+        """From any thread, ``function(*args)`` on the loop's thread, in the order posted.
+        Once the loop is closed (Rotary quits) there is nothing left to tell."""
+        def here() -> None:
+            if not self._closed:
+                function(*args)
+
+        try:
+            self._loop.call_soon_threadsafe(here)
+        except RuntimeError:        # the loop is closed
+            pass
+
+    def _dispatch(self, event: Event) -> None:
         if self._closed:
             return
-        handler = cast("Callable[[EngineBridge, Any], None] | None",
+        handler = cast("Callable[[EngineBridge, Event], None] | None",
                        self._HANDLERS.get(type(event)))
         if handler is not None:
             handler(self, event)
@@ -163,7 +159,7 @@ class EngineBridge(QObject):
 
     # ---- the office server (app/setup/server_settings.py) ----------------------------------------
 
-    def _server_config(self, connection: Any) -> Any:
+    def _server_config(self, connection: ServerConnection) -> ServerConfig:
         """app.settings.server.ServerConnection → the engine's ServerConfig."""
         if self._backend.server_config is None:
             raise EngineError(tr("This copy of Rotary cannot use an office server."))
@@ -172,7 +168,7 @@ class EngineBridge(QObject):
             api_key=connection.api_key, verify_tls=connection.verify_tls,
             ca_bundle=connection.ca_bundle))
 
-    def use_server(self, connection: Any | None) -> None:
+    def use_server(self, connection: ServerConnection | None) -> None:
         """Run the next load on an office server (or, with None, on this computer)."""
         config = None if connection is None else self._server_config(connection)
         if config != self._server and self._engine is not None:
@@ -186,7 +182,7 @@ class EngineBridge(QObject):
             raise EngineError(tr("This copy of Rotary cannot use an office server."))
         return missing_part(self._backend.server_config, url).address
 
-    async def server_models(self, connection: Any) -> list[str]:
+    async def server_models(self, connection: ServerConnection) -> list[str]:
         config = self._server_config(connection)
         if self._backend.list_server_models is None:
             raise EngineError(tr("This copy of Rotary cannot use an office server."))
@@ -237,20 +233,6 @@ class EngineBridge(QObject):
         """Is this request queued behind another one? ``started`` says when its turn comes."""
         return self._engine is not None and self._engine.waiting(request_id)
 
-    @staticmethod
-    def summary_presets() -> list[tuple[str, Any]]:
-        """(name, title) of the summary styles, in the engine's order; the title is a
-        catalogue message (app.text.messages.say renders it)."""
-        return [(p.name, p.title) for p in facade.SUMMARY_PRESETS.values()]
-
-    @staticmethod
-    def forget_unused_documents(index_path: str, keep: set[str],
-                                moved_from: str | None = None) -> int:
-        """Drop from the passage index the documents no conversation holds any more (at
-        start, before the engine writes to it: a few milliseconds), after moving in those
-        ``moved_from`` still holds."""
-        return facade.forget_unused_documents(index_path, keep, moved_from)
-
     def stop(self, request_id: int | None = None) -> None:
         """Stop one answer or summary (None: the one running now). One that waits never
         starts: the engine ends it at once, empty and "stopped"."""
@@ -271,96 +253,14 @@ class EngineBridge(QObject):
         if self._engine is not None:
             self._engine.unload()
 
-    # ---- checks for the wizard and settings (awaitable, run on a worker) -----------------
-
-    async def probe_hardware(self) -> HardwareInfo:
-        return await self._in_worker(self._backend.probe)
-
-    @staticmethod
-    def preset_for(hardware: HardwareInfo, wanted: str | None = None) -> str:
-        """The planner's own choice ("auto" resolved for this computer); pure and quick."""
-        return facade.resolve_preset(wanted, hardware).name
-
-    async def check_model(self, path: str, preset: str | None = None,
-                          advanced: Mapping[str, int] | None = None) -> ModelCheck:
-        """Inspect + plan + describe through the engine's planning entry point, with the
-        user's Advanced values: the recipe shown is the one load_model loads. Raises the
-        engine's EngineError for bad files."""
-        return await self._in_worker(self._check_blocking, path, preset, advanced)
-
-    def _check_blocking(self, path: str, preset: str | None,
-                        advanced: Mapping[str, int] | None = None) -> ModelCheck:
-        hardware = self._backend.probe()
-        chosen = preset or self.preset_for(hardware)
-        # The recipe's preset is the chosen one ("auto" is resolved above).
-        measured = self.measured_speed(path, chosen) if self.measured_speed else None
-        planned = self._backend.plan_model(path, hardware, chosen, advanced, measured)
-        summary = planned.summary
-        return ModelCheck(path, planned.facts.name or os.path.basename(path), chosen,
-                          summary.level, say(summary.text), summary.expected_tps,
-                          planned.facts, planned.recipe, summary.measured,
-                          fitted_to_card(hardware, chosen), self._placed(path, chosen),
-                          facade.sampling_for(path))
-
-    def _placed(self, path: str, preset: str) -> str:
-        """The measured placement of the model loaded now, if ``path`` is it with this
-        setting: the estimate stands beside what was measured, never alone against it."""
-        loaded = self.loaded
-        placement = None if loaded is None else loaded.placement
-        if placement is None or loaded is None or loaded.recipe.preset != preset or \
-                os.path.realpath(loaded.facts.path) != os.path.realpath(path) or \
-                not sum(device.total_bytes for device in placement.devices) or \
-                placement.message is None:
-            return ""             # not this model, or no buffer sizes were logged: unknown
-        return tr("Measured now that it is loaded. {placed}").format(
-            placed=say(placement.message))
-
-    async def find_models(self, folders: list[str], preset: str | None = None,
-                          advanced: Mapping[str, int] | None = None) -> list[FoundChoice]:
-        """The models on this computer and in ``folders`` (the organisation's), each planned
-        through the same entry point as the model check; best first."""
-        return await self._in_worker(self._find_blocking, list(folders), preset, advanced)
-
-    def _find_blocking(self, folders: list[str], preset: str | None,
-                       advanced: Mapping[str, int] | None) -> list[FoundChoice]:
-        hardware = self._backend.probe()
-        chosen = preset or self.preset_for(hardware)
-        found = (self._backend.find_models or facade.find_models_here)(folders)
-        choices = facade.plan_found(found, hardware, chosen, advanced, self.measured_speed,
-                                    plan=self._backend.plan_model)
-        return [found_choice(choice) for choice in choices]
-
-    async def run_self_test(self, checks: Callable[..., Any],
-                            progress: Callable[..., None] | None = None) -> Any:
-        """``checks(backend, progress)`` (app.setup.selftest) on a worker: the wizard's "check
-        my computer". ``progress`` is called on this thread with what the worker reports."""
-        if progress is None:
-            return await self._in_worker(checks, self._backend)
-
-        def report(*step: Any) -> None:          # on the worker: only hand it over
-            self._handoff.post(functools.partial(self._progress_here, progress, step))
-
-        return await self._in_worker(checks, self._backend, report)
-
-    def _progress_here(self, progress: Callable[..., None], step: tuple) -> None:
-        if not self._closed:
-            progress(*step)
-
-    async def demo_model(self, directory: Path) -> Path:
-        return Path(await self._in_worker(self._backend.ensure_demo_model, directory))
-
-    async def _in_worker(self, function: Callable[..., Any], *args: Any,
-                         pool: ThreadPoolExecutor | None = None) -> Any:
-        """Run ``function`` on a worker thread; the result is handed back on our thread."""
+    async def _in_worker(self, function: Callable[..., T], *args: object,
+                         pool: ThreadPoolExecutor | None = None) -> T:
+        """Run ``function`` on a worker thread; its result (or error) is awaited on the loop.
+        Closing cancels what has not begun (``shutdown``): its awaiter is cancelled."""
         if self._closed:        # a check started just before closing: nothing to run it on
             raise EngineStateError(tr("Rotary is closing."))
-        future = self._loop.create_future()
-
-        def done(work: Future) -> None:          # runs on the worker thread
-            self._handoff.post(functools.partial(_settle, future, work))
-
-        (pool or self._tasks).submit(missing_part, function, *args).add_done_callback(done)
-        return await future
+        return await self._loop.run_in_executor(pool or self._tasks, missing_part, function,
+                                                *args)
 
     # ---- VRAM gauge polling ----------------------------------------------------------
 
@@ -370,23 +270,11 @@ class EngineBridge(QObject):
 
     async def _poll_vram(self, interval: float) -> None:
         while not self._closed:
-            vram, ram = await self._in_worker(self._read_memory_safely, pool=self._vram_pool)
+            vram, ram = await self._in_worker(self.checks.read_memory, pool=self._vram_pool)
             if not self._closed:
                 self.vram_read.emit(vram)
                 self.ram_read.emit(ram)
             await asyncio.sleep(interval)
-
-    def _read_memory_safely(self) -> tuple[VramReading | None, int | None]:
-        """NVML can fail at any time (driver reset, no NVIDIA GPU): that is 'unknown'."""
-        try:
-            vram = self._backend.read_vram(0)
-        except Exception:          # noqa: BLE001 - any NVML failure means "unknown"
-            vram = None
-        try:
-            ram = int(self._backend.process_ram()) or None
-        except Exception:          # noqa: BLE001 - psutil refused: "unknown"
-            ram = None
-        return vram, ram
 
     # ---- shutdown ------------------------------------------------------------------------
 

@@ -7,19 +7,56 @@ engine's functions, through one typed module of plain imports (``engine.facade``
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable, Mapping, Protocol, TypeVar, cast
 
 from engine import facade
-from engine.api import EngineLike, Listener
+from engine.api import EngineLike, Listener, ModelLoaded
 from engine.errors import EngineError
+from engine.model.facts import ModelFacts
+from engine.messages import Msg
+from engine.recipe import Recipe
 # The engine's own frozen hardware types and Advanced ranges, re-exported so GUI modules
 # never mirror them.
 from engine.facade import (ADVANCED_RANGES, GpuInfo, HardwareInfo, PlannedModel,  # noqa: F401
                            Range, VramReading)
 from app.text.i18n import tr
 from app.text.messages import say
+
+if TYPE_CHECKING:                      # the office server's types, imported only when used
+    from engine.facade import FoundModel, ModelEntry, ServerConfig
+
+T = TypeVar("T")
+Speeds = tuple[float, float]           # (low, high) tokens per second the planner expects
+
+
+class Sampling(Protocol):
+    """What the app reads of the engine's SamplingDefaults (engine.runtime, out of the app's
+    reach): the answer variety a model asks for, where it comes from, and in words."""
+
+    @property
+    def temperature(self) -> float: ...
+    @property
+    def source(self) -> str: ...         # "model file", "family" or "rotary"
+    @property
+    def said(self) -> Msg: ...
+
+
+class ServerConnection(Protocol):
+    """What the bridge reads of app.settings.server.ServerConnection (a floor above it)."""
+
+    @property
+    def url(self) -> str: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def api_key(self) -> str | None: ...
+    @property
+    def verify_tls(self) -> bool: ...
+    @property
+    def ca_bundle(self) -> str | None: ...
 
 
 # ---- app-side views of engine results (plain data the GUI may hold) ------------------
@@ -33,7 +70,7 @@ class FoundChoice:
     size: int             # bytes
     level: str            # "green", "yellow", "red", or "unusable"
     text: str             # the plan (or the problem) in plain words, in the interface's language
-    expected_tps: Any      # (low, high) tokens per second
+    expected_tps: Speeds
     architecture: str
     n_expert: int
     thinks: bool
@@ -49,13 +86,13 @@ class ModelCheck:
     preset: str
     level: str            # "green", "yellow" or "red"
     text: str             # plain words from planner.describe
-    expected_tps: Any      # planner: (low, high) tokens per second
-    facts: Any
-    recipe: Any
+    expected_tps: Speeds
+    facts: ModelFacts
+    recipe: Recipe
     measured: bool = False  # expected_tps was measured on this computer (app.gauge.measured_speed)
     fitted: str = ""        # why the setting named is for another card than the one found
     placed: str = ""        # where the loaded model is, measured, when it is this model
-    sampling: Any = None    # engine SamplingDefaults this model file asks for (None: unknown)
+    sampling: Sampling | None = None  # what this model file asks for (None: unknown)
 
 
 # ---- where the engine functions come from ------------------------------------------
@@ -73,11 +110,11 @@ class EngineBackend:
     ensure_demo_model: Callable[[Path], Path]
     process_ram: Callable[[], int]
     # The office server (engine.remote); None where a test backend has none.
-    server_config: Callable[..., Any] | None = None
-    make_remote_engine: Callable[..., EngineLike] | None = None
-    list_server_models: Callable[[Any], Any] | None = None
+    server_config: Callable[..., ServerConfig] | None = None
+    make_remote_engine: Callable[[Listener, ServerConfig], EngineLike] | None = None
+    list_server_models: Callable[[ServerConfig], list[ModelEntry]] | None = None
     # (IT's folders) -> the models on this computer (engine/model/finder.py); None: the real one.
-    find_models: Callable[[list[str]], list[Any]] | None = None
+    find_models: Callable[[list[str]], list[FoundModel]] | None = None
     # The wizard's self-test loads the real engine in a child process (app/setup/selftest.py):
     # beside the window's own engine thread, a second one crashed in the native device set-up.
     engine_check_in_child: bool = False
@@ -194,7 +231,7 @@ def words_per_token() -> float:
     return facade.WORDS_PER_TOKEN
 
 
-def missing_part(function: Callable[..., Any] | None, *args: Any) -> Any:
+def missing_part(function: Callable[..., T] | None, *args: object) -> T:
     """Run ``function``; a part of the engine that cannot be imported (or that this back-end
     lacks: None) is a plain message."""
     try:
@@ -204,3 +241,124 @@ def missing_part(function: Callable[..., Any] | None, *args: Any) -> Any:
     except ImportError as exc:
         raise EngineError(tr("A part of Rotary is missing or damaged. Please reinstall "
                              "Rotary."), f"{getattr(function, '__name__', function)}: {exc!r}") from exc
+
+
+def summary_presets() -> list[tuple[str, Msg]]:
+    """(name, title) of the summary styles, in the engine's order; the title is a catalogue
+    message (app.text.messages.say renders it)."""
+    return [(p.name, p.title) for p in facade.SUMMARY_PRESETS.values()]
+
+
+def forget_unused_documents(index_path: str, keep: set[str], moved_from: str | None = None) -> int:
+    """Drop from the passage index the documents no conversation holds any more (at start,
+    before the engine writes to it: a few milliseconds), after moving in those ``moved_from``
+    still holds."""
+    return facade.forget_unused_documents(index_path, keep, moved_from)
+
+
+# ---- the wizard's and Settings' checks ----------------------------------------------------
+
+# (model path, preset) -> the (low, typical, high) writing speed measured here, or None.
+MeasuredSpeed = Callable[[str, str], "tuple[float, float, float] | None"]
+
+
+class ModelChecks:
+    """Probe, check and plan a model, list the models here, write the demo model, run the
+    self-test: each on the bridge's worker thread (``run``), awaited on the qasync loop.
+    Reached as ``EngineBridge.checks``; ``post`` hands a worker's progress to the loop."""
+
+    def __init__(self, backend: EngineBackend, run: Callable[..., Awaitable[object]],
+                 post: Callable[..., None], loaded: Callable[[], ModelLoaded | None],
+                 measured_speed: MeasuredSpeed | None = None) -> None:
+        self._backend, self._run, self._post, self._loaded = backend, run, post, loaded
+        # app.gauge.measured_speed; read by the model check on the worker thread.
+        self.measured_speed = measured_speed
+
+    async def _in_worker(self, function: Callable[..., T], *args: object) -> T:
+        return cast(T, await self._run(function, *args))
+
+    async def probe_hardware(self) -> HardwareInfo:
+        return await self._in_worker(self._backend.probe)
+
+    @staticmethod
+    def preset_for(hardware: HardwareInfo, wanted: str | None = None) -> str:
+        """The planner's own choice ("auto" resolved for this computer); pure and quick."""
+        return facade.resolve_preset(wanted, hardware).name
+
+    async def check_model(self, path: str, preset: str | None = None,
+                          advanced: Mapping[str, int] | None = None) -> ModelCheck:
+        """Inspect + plan + describe through the engine's planning entry point, with the
+        user's Advanced values: the recipe shown is the one load_model loads. Raises the
+        engine's EngineError for bad files."""
+        return await self._in_worker(self._check_blocking, path, preset, advanced)
+
+    def _check_blocking(self, path: str, preset: str | None,
+                        advanced: Mapping[str, int] | None = None) -> ModelCheck:
+        hardware = self._backend.probe()
+        chosen = preset or self.preset_for(hardware)
+        # The recipe's preset is the chosen one ("auto" is resolved above).
+        measured = self.measured_speed(path, chosen) if self.measured_speed else None
+        planned = self._backend.plan_model(path, hardware, chosen, advanced, measured)
+        summary = planned.summary
+        return ModelCheck(path, planned.facts.name or os.path.basename(path), chosen,
+                          summary.level, say(summary.text), summary.expected_tps,
+                          planned.facts, planned.recipe, summary.measured,
+                          fitted_to_card(hardware, chosen), self._placed(path, chosen),
+                          cast("Sampling | None", facade.sampling_for(path)))
+
+    def _placed(self, path: str, preset: str) -> str:
+        """The measured placement of the model loaded now, if ``path`` is it with this
+        setting: the estimate stands beside what was measured, never alone against it."""
+        loaded = self._loaded()
+        placement = None if loaded is None else loaded.placement
+        if placement is None or loaded is None or loaded.recipe.preset != preset or \
+                os.path.realpath(loaded.facts.path) != os.path.realpath(path) or \
+                not sum(device.total_bytes for device in placement.devices) or \
+                placement.message is None:
+            return ""             # not this model, or no buffer sizes were logged: unknown
+        return tr("Measured now that it is loaded. {placed}").format(
+            placed=say(placement.message))
+
+    async def find_models(self, folders: list[str], preset: str | None = None,
+                          advanced: Mapping[str, int] | None = None) -> list[FoundChoice]:
+        """The models on this computer and in ``folders`` (the organisation's), each planned
+        through the same entry point as the model check; best first."""
+        return await self._in_worker(self._find_blocking, list(folders), preset, advanced)
+
+    def _find_blocking(self, folders: list[str], preset: str | None,
+                       advanced: Mapping[str, int] | None) -> list[FoundChoice]:
+        hardware = self._backend.probe()
+        chosen = preset or self.preset_for(hardware)
+        found = (self._backend.find_models or facade.find_models_here)(folders)
+        choices = facade.plan_found(found, hardware, chosen, advanced, self.measured_speed,
+                                    plan=self._backend.plan_model)
+        return [found_choice(choice) for choice in choices]
+
+    async def run_self_test(self, checks: Callable[..., T],
+                            progress: Callable[..., None] | None = None) -> T:
+        """``checks(backend, progress)`` (app.setup.selftest) on the worker: the wizard's
+        "check my computer". ``progress`` is called on the loop's thread with what the
+        worker reports."""
+        if progress is None:
+            return await self._in_worker(checks, self._backend)
+
+        def report(*step: object) -> None:       # on the worker: only hand it over
+            self._post(progress, *step)
+
+        return await self._in_worker(checks, self._backend, report)
+
+    def read_memory(self) -> tuple[VramReading | None, int | None]:
+        """The graphics card's memory and this process's (blocking: the gauge polls it on a
+        worker). NVML can fail at any time (driver reset, no NVIDIA GPU): that is 'unknown'."""
+        try:
+            vram = self._backend.read_vram(0)
+        except Exception:          # noqa: BLE001 - any NVML failure means "unknown"
+            vram = None
+        try:
+            ram = int(self._backend.process_ram()) or None
+        except Exception:          # noqa: BLE001 - psutil refused: "unknown"
+            ram = None
+        return vram, ram
+
+    async def demo_model(self, directory: Path) -> Path:
+        return Path(await self._in_worker(self._backend.ensure_demo_model, directory))

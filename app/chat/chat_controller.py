@@ -4,13 +4,13 @@ The Qt face of two plain models (app/conversation/): the conversation store (the
 conversation's messages, the history, titles) and the request tracker (requests in flight).
 The controller sends, turns their changes and the engine's results (the bridge's signals,
 wired in ``app.wiring``) into the signals the chat pane draws. Errors go to the notification
-service, never into an answer. How answers live and end: app/conversation/requests.py.
+service, never into an answer. How answers live and end: app/session/requests.py.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -18,14 +18,17 @@ from engine.api import (DocumentProgress, PassagesChosen, PromptProgress, Reques
                         StopReason)
 from engine.errors import EngineError, MessageTooLongError
 from engine.messages import msg
+from engine.model.facts import ModelFacts
 from app.conversation.chat_text import no_answer_text, queue_full_text, queued_text, waiting_text
 from app.conversation.delegate import Kept
 from app.conversation.reading import ReadingLine
-from app.conversation.requests import Answer, Engine, RequestEvents, RequestTracker
+from app.session.jobs import Job
+from app.session.requests import Engine, RequestEvents, RequestTracker
 from app.conversation.store import ConversationStore, StoreEvents, is_document
 from app.documents.document_text import checked_answer_text, passages_text, progress_text
 from app.text.error_text import error_text
 from app.conversation.history import HistoryStore, StoredMessage
+from app.conversation.message_stats import MessageStats
 from app.text.i18n import tr
 from app.text.messages import say
 from app.widgets.notifications import Notice, NotificationService
@@ -77,7 +80,7 @@ class ChatController(QObject):
         self.requests = RequestTracker(bridge, lambda: self.store.conversation_id, RequestEvents(
             activity=self.activity_changed.emit, external_shown=self._show_busy,
             external_ended=self._send_queued))
-        self.model_facts: Any = None            # engine ModelFacts of the loaded model
+        self.model_facts: ModelFacts | None = None    # of the loaded model
         self.on_server = False                  # the model runs on the office server
         self.error_notices: dict[int | None, Notice] = {}   # conversation -> its error's notice
         # "Reading your message… 40% — about 25 s left", said again every second
@@ -106,7 +109,7 @@ class ChatController(QObject):
                         if running is not None and running.message else None)
         self._show_opened(running)
 
-    def _show_opened(self, running: Answer | None) -> None:
+    def _show_opened(self, running: Job | None) -> None:
         """The open conversation as it is now: its messages, its answer being written, a
         document read into it, a message waiting there."""
         self.conversation_opened.emit(list(self.store.messages))
@@ -119,7 +122,7 @@ class ChatController(QObject):
             self._show_busy(True, external.phase)
         self._show_queued()
 
-    def _attach(self, answer: Answer) -> None:
+    def _attach(self, answer: Job) -> None:
         """Show a left answer again, streaming where it has got to."""
         self.requests.current = answer
         self.answer_started.emit(len(self.store.messages))
@@ -282,7 +285,7 @@ class ChatController(QObject):
         """Rotary is quitting: what is being written is kept and labelled so, never shown
         as "interrupted" (that is for crashes)."""
         for answer in self.requests.close():
-            self._end(answer.request_id, "", {"stop_reason": StopReason.CLOSED})
+            self._end(answer.request_id, "", MessageStats(stop_reason=StopReason.CLOSED))
 
     # ---- engine results (wired in app.wiring) -----------------------------------------------
 
@@ -345,10 +348,10 @@ class ChatController(QObject):
         if shown:
             self.thinking_changed.emit(answer.thinking, False)
 
-    def _save_progress(self, answer: Answer, force: bool = False) -> None:
+    def _save_progress(self, answer: Job, force: bool = False) -> None:
         message = self.requests.progress(answer, force)
         if message is not None:
-            self.store.save_answer(answer.conversation_id, message)
+            self.store.save_answer(answer.conversation, message)
 
     def on_document_event(self, event: object) -> None:
         """An answer from documents: the pages it reads, in the status line while they are
@@ -365,7 +368,7 @@ class ChatController(QObject):
         stats = self.requests.finished_stats(event)
         answer = self.requests.live(event.request_id)
         if event.context is not None and answer is not None:
-            start = self.store.move_window(answer.conversation_id, answer.sent,
+            start = self.store.move_window(answer.conversation, answer.sent,
                                            event.context.left_out)
             if start is not None:
                 self.window_moved.emit(start)
@@ -391,7 +394,7 @@ class ChatController(QObject):
         answer = self.requests.answers.get(request_id)
         if answer is not None and isinstance(error, MessageTooLongError):
             refused = self.store.mark_too_long(answer.sent)
-            index = None if refused is None else self.store.shown_at(answer.conversation_id,
+            index = None if refused is None else self.store.shown_at(answer.conversation,
                                                                       refused)
             if index is not None and refused is not None:
                 self.message_updated.emit(index, refused)     # its bubble is marked
@@ -403,32 +406,34 @@ class ChatController(QObject):
                         error.details)
         # What was written so far stays as it is; the error is only in the notification.
         # Its reason stays under the answer once the notice is dismissed.
-        self._end(request_id, "", {"stop_reason": StopReason.FAILED,
-                                   "failed_because": error_text(error)[0]})
+        self._end(request_id, "", MessageStats(stop_reason=StopReason.FAILED,
+                                               failed_because=error_text(error)[0]))
 
-    def _end(self, request_id: int, text: str, stats: dict[str, Any]) -> None:
+    def _end(self, request_id: int, text: str, stats: MessageStats) -> None:
         shown = self.requests.current is not None and \
             self.requests.current.request_id == request_id
         answer = self.requests.finish(request_id, text, stats)
         if answer is None:
             return
+        if answer.stop_reason:          # the app stopped it (a reload, closing): its reason
+            stats = stats.with_(stop_reason=answer.stop_reason)
         if shown and answer.thinking:
             self.thinking_changed.emit(answer.thinking, True)
         message = self.store.end_answer(answer, stats)
         if message is None and not answer.dropped and self.requests.gave_nothing(answer, stats):
             self.notices.warning(no_answer_text(self.model_facts, self.on_server),
                                  f"request {answer.request_id}: {stats}")
-        if message is not None and stats["stop_reason"] != StopReason.FAILED:
+        if message is not None and stats.stop_reason != StopReason.FAILED:
             self._clear_error(answer.conversation_id)    # answered: an earlier error is stale
-            if answer.conversation_id == self.store.conversation_id and "context_size" in stats:
-                self.context_changed.emit((stats["context_tokens"], stats["context_size"]))
+            if answer.conversation_id == self.store.conversation_id and stats.context_size:
+                self.context_changed.emit((stats.context_tokens, stats.context_size))
         if shown:
             self.answer_done.emit(self.store.answered(message),
-                                  message or StoredMessage("assistant", ""), stats["stop_reason"])
+                                  message or StoredMessage("assistant", ""), stats.stop_reason)
             self._show_busy(False, "")
         elif message is not None:
-            index = self.store.shown_at(answer.conversation_id, message)
+            index = self.store.shown_at(answer.conversation, message)
             if index is not None:
                 self.message_updated.emit(index, message)
-        if self.requests.waits_in(answer.conversation_id):
+        if self.requests.waits_in(answer.conversation):
             self._send_queued()

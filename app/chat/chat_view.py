@@ -229,7 +229,7 @@ class ChatPane(QWidget):
 
     def add_message(self, index: int, message: StoredMessage) -> MessageWidget:
         widget = MessageWidget(index, message.role, message.content,
-                               is_document=bool(message.stats.get("document")))
+                               is_document=bool(message.stats.document))
         widget.show_status(stored_status(message))
         show_refused(widget, message)
         widget.set_thinking(message.thinking, True, thinking_stopped(message))

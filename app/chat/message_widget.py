@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (QApplication, QFrame, QGraphicsOpacityEffect, QHB
 
 from engine.api import StopReason
 from app.conversation.history import INTERRUPTED, WRITING, StoredMessage
-from app.conversation.window import ATTACHED, TOO_LONG
 from app.text.i18n import tr
 from app.widgets.markdown_render import StreamingMarkdown
 from app.widgets.elided_label import WrappedLabel
@@ -363,12 +362,12 @@ class MessageWidget(QFrame):
 # ---- what a message's status line says ----------------------------------------------------
 
 def thinking_stopped(message: StoredMessage) -> bool:
-    return bool(message.stats.get("thinking_stopped"))
+    return message.stats.thinking_stopped
 
 
 def show_refused(widget: MessageWidget, message: StoredMessage) -> None:
     """A message refused as too long keeps its mark, after a restart too (its stats)."""
-    widget.show_refused(bool(message.stats.get(TOO_LONG)), bool(message.stats.get(ATTACHED)))
+    widget.show_refused(message.stats.too_long, message.stats.attached_as_document)
 
 
 def status_for(reason: str) -> str:
@@ -388,14 +387,14 @@ def stored_status(message: StoredMessage) -> str:
         return tr("This answer was cut off when Rotary closed unexpectedly.")
     if message.status == WRITING:
         return tr("This answer is still being written…")
-    if message.stats.get("stop_reason") == StopReason.FAILED:
+    if message.stats.stop_reason == StopReason.FAILED:
         return failed_status(message)
-    return status_for(message.stats.get("stop_reason", "")) if message.role == "assistant" \
+    return status_for(message.stats.stop_reason) if message.role == "assistant" \
         else ""
 
 
 def failed_status(message: StoredMessage) -> str:
     """Why the answer was not finished, kept with it (the notice can be dismissed)."""
-    why = message.stats.get("failed_because", "")
+    why = message.stats.failed_because
     return tr("This answer was not finished: {why}").format(why=why) if why \
         else tr("This answer was not finished.")

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from enum import Enum
 
-from app.conversation.requests import Wait
+from engine.model.facts import ModelFacts
+
 from app.conversation.store import title_from
 from app.conversation.history import StoredMessage
 from app.text.i18n import tr
 from app.text.korean import particles
 
 
-def no_answer_text(facts: Any, on_server: bool) -> str:
+
+class Wait(Enum):
+    """Why an answer has not begun: the user is told which."""
+    OTHER = "other"            # another answer, or a document, is being written
+    PREVIOUS = "previous"      # an answer the user stopped is still ending
+
+
+def no_answer_text(facts: ModelFacts | None, on_server: bool) -> str:
     """"The model gave no answer", with the likely reason for this model."""
     if on_server:
         why = tr("The model on the office server ended its answer at once. Its chat "
@@ -50,7 +58,7 @@ def queue_full_text(for_document: bool) -> str:
         "A message is already waiting to be sent; send this one when its answer has begun.")
 
 
-def base_model_warning(facts: Any) -> str:
+def base_model_warning(facts: ModelFacts | None) -> str:
     """Plain words for a model that continues text rather than answering ("" otherwise)."""
     if facts is None or not getattr(facts, "looks_like_base_model", False):
         return ""

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
+from app.conversation.message_stats import MessageStats
+
 SCHEMA_VERSION = 6
 
 _V1 = """
@@ -81,7 +83,7 @@ class StoredMessage:
     content: str
     id: int | None = None
     model_name: str = ""
-    stats: dict = field(default_factory=dict)
+    stats: MessageStats = field(default_factory=MessageStats)
     status: str = COMPLETE      # WRITING while streamed, INTERRUPTED after a crash
     thinking: str = ""          # the model's thinking before this answer (not the answer)
 
@@ -233,7 +235,7 @@ class HistoryStore:
         rows = self.db.execute(
             "SELECT id, role, content, model_name, stats_json, status, thinking FROM messages"
             " WHERE conversation_id=? ORDER BY position", (conversation_id,))
-        return [StoredMessage(role, content, row_id, model, json.loads(stats or "{}"), status,
+        return [StoredMessage(role, content, row_id, model, MessageStats.from_data(json.loads(stats or "{}")), status,
                               thinking)
                 for row_id, role, content, model, stats, status, thinking in rows]
 
@@ -246,7 +248,7 @@ class HistoryStore:
             "INSERT INTO messages (conversation_id, position, role, content, created,"
             " model_name, stats_json, status, thinking) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (conversation_id, position, message.role, message.content, now,
-             message.model_name, json.dumps(message.stats) if message.stats else "",
+             message.model_name, _stats_json(message.stats),
              message.status, message.thinking))
         self._touch(conversation_id, now)
         message.id = _inserted_id(cursor)
@@ -256,7 +258,7 @@ class HistoryStore:
         """Save a streamed answer's text so far (or its final text, stats and status)."""
         self.db.execute(
             "UPDATE messages SET content=?, stats_json=?, status=?, thinking=? WHERE id=?",
-            (message.content, json.dumps(message.stats) if message.stats else "",
+            (message.content, _stats_json(message.stats),
              message.status, message.thinking, message.id))
 
     def delete_message(self, message_id: int) -> None:
@@ -308,3 +310,9 @@ def _escape_like(text: str) -> str:
 def _inserted_id(cursor: sqlite3.Cursor) -> int:
     """The row id an INSERT gave (sqlite3 types it optional: None before any insert)."""
     return int(cast(int, cursor.lastrowid))
+
+
+def _stats_json(stats: MessageStats) -> str:
+    """The stats column: "" for none, as an older Rotary wrote it."""
+    data = stats.to_data()
+    return json.dumps(data) if data else ""

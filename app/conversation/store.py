@@ -9,16 +9,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 from engine.api import DocumentScope
-from app.conversation.requests import Answer
 
-from app.conversation.window import (ATTACHED, TOO_LONG, conversation_context, moved_start,
-                                     sent_messages, start_index)
+from app.conversation.window import conversation_context, moved_start, sent_messages, start_index
 from app.conversation.history import HistoryStore, StoredMessage
+from app.conversation.message_stats import MessageStats
 
 TITLE_LENGTH = 48
+
+
+class EndedJob(Protocol):
+    """What the store reads of an ended app.session.Job (a floor above it)."""
+
+    @property
+    def conversation(self) -> int: ...
+    @property
+    def dropped(self) -> bool: ...
+    @property
+    def message(self) -> StoredMessage | None: ...
+    def saved(self, stats: MessageStats) -> StoredMessage | None: ...
 
 
 class Conversations(Protocol):
@@ -244,12 +255,12 @@ class ConversationStore:
         else:
             self.history.update_answer(message)
 
-    def end_answer(self, answer: Answer, stats: dict[str, Any]) -> StoredMessage | None:
+    def end_answer(self, answer: EndedJob, stats: MessageStats) -> StoredMessage | None:
         """Its final message, saved; None: nothing of it is kept (replaced, deleted, or no
         text: its saved part goes)."""
         message = answer.saved(stats)
         if message is not None:
-            self.save_answer(answer.conversation_id, message)
+            self.save_answer(answer.conversation, message)
         elif not answer.dropped:
             self.forget_answer(answer.message)
         return message
@@ -292,14 +303,14 @@ class ConversationStore:
         saved), and is not sent again: the next short message is answered. Returns it."""
         question = next((m for m in reversed(sent) if m.role == "user"), None)
         if question is not None and question.id is not None:
-            question.stats = {**question.stats, TOO_LONG: True}
+            question.stats = question.stats.with_(too_long=True)
             self.history.update_answer(question)
             return question
         return None
 
     def mark_attached(self, message: StoredMessage) -> None:
         """A refused message's text was attached as a document: said on it from now on."""
-        message.stats = {**message.stats, ATTACHED: True}
+        message.stats = message.stats.with_(attached_as_document=True)
         if message.id is not None:
             self.history.update_answer(message)
 
@@ -322,7 +333,7 @@ class ConversationStore:
 
 def is_document(message: StoredMessage) -> bool:
     """A "Document:" message (app.documents.document_flow keeps what it read in its stats)."""
-    return message.role == "user" and bool(message.stats.get("document"))
+    return message.role == "user" and bool(message.stats.document)
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)")

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from app.conversation.history import StoredMessage
 
-TOO_LONG = "too_long"          # in a user message's stats: it could not be read, not sent again
-ATTACHED = "attached_as_document"   # ... and its text was then attached as a document
 
 
 def start_index(messages: list[StoredMessage], start_id: int | None) -> int:
@@ -25,7 +23,7 @@ def start_index(messages: list[StoredMessage], start_id: int | None) -> int:
 
 def sent_messages(messages: list[StoredMessage], start_id: int | None) -> list[StoredMessage]:
     """The messages a prompt sends: from the window's start, without those too long."""
-    return [m for m in messages[start_index(messages, start_id):] if not m.stats.get(TOO_LONG)]
+    return [m for m in messages[start_index(messages, start_id):] if not m.stats.too_long]
 
 
 def moved_start(sent_ids: tuple[int | None, ...], left_out: int) -> int | None:
@@ -39,6 +37,6 @@ def conversation_context(messages: list[StoredMessage]) -> tuple[int, int] | Non
     """(tokens the conversation takes, context size) after its latest answer, if known."""
     for message in reversed(messages):
         stats = message.stats
-        if message.role == "assistant" and stats.get("context_size"):
-            return int(stats.get("context_tokens", 0)), int(stats["context_size"])
+        if message.role == "assistant" and stats.context_size:
+            return stats.context_tokens, stats.context_size
     return None

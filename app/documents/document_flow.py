@@ -20,17 +20,20 @@ from __future__ import annotations
 import logging
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Callable, Protocol
 
 from PySide6.QtCore import QObject, Signal
 
 from engine.api import (DocumentFinished, DocumentInspected, DocumentOverview, DocumentProgress,
                         DocumentRequest)
 from engine.errors import EngineError, ReadingStoppedError
+from app.bridge.facade import summary_presets
 from app.documents.document_text import answer_text, found_text, title_text
 from app.text.error_text import error_text
-from app.conversation import Conversations, Requests
+from app.conversation import Conversations
+from app.session import JobKind, Requests
 from app.conversation.history import StoredMessage
+from app.conversation.message_stats import DocumentData, MessageStats
 from app.text.i18n import tr
 from app.widgets.notifications import Notice, NotificationService
 
@@ -44,8 +47,6 @@ class DocumentEngine(Protocol):
     def document(self, request: DocumentRequest) -> int: ...
 
     def stop(self, request_id: int | None = None) -> None: ...
-
-    def summary_presets(self) -> list[tuple[str, Any]]: ...
 
 
 class DocumentFlow(QObject):
@@ -116,7 +117,8 @@ class DocumentFlow(QObject):
                                                 conversation_id=self.owner))
         if request_id is None:
             return False
-        self.requests.begin_external(request_id, tr("Looking at the document…"), self.owner)
+        self.requests.begin_external(request_id, tr("Looking at the document…"), self.owner,
+                                     JobKind.LOOK)
         self.checking.emit(Path(path).name)
         self.follow_conversation()
         return True
@@ -151,8 +153,8 @@ class DocumentFlow(QObject):
             return False
         path = self.path = str(document["path"])
         self.owner = self.conversations.conversation_id
-        self.preset, self.question = document.get("preset") or "short", \
-            document.get("question", "")
+        self.preset, self.question = str(document.get("preset") or "short"), \
+            str(document.get("question", ""))
         self.last_folder = str(Path(path).parent)
         self.replace_from, self.summary_only = index + 1, True
         self.conversations.truncate_from(index + 1)
@@ -164,15 +166,15 @@ class DocumentFlow(QObject):
         if document is None:
             return False
         self.replace_from, self.summary_only = index, False
-        return self._inspect(document["path"], document.get("preset") or "short",
-                             document.get("question", ""))
+        return self._inspect(str(document["path"]), str(document.get("preset") or "short"),
+                             str(document.get("question", "")))
 
-    def _document_at(self, index: int) -> dict[str, Any] | None:
+    def _document_at(self, index: int) -> DocumentData | None:
         """The stored document of message ``index``, if it can be read again now."""
         if not self._can_start() or not 0 <= index < len(self.conversations.messages):
             return None
-        document = self.conversations.messages[index].stats.get("document") or {}
-        path = document.get("path") or ""
+        document = self.conversations.messages[index].stats.document or {}
+        path = str(document.get("path") or "")
         if not Path(path).is_file():
             self.notices.info(tr("The document is no longer at {path}. Attach it again to "
                                  "summarise it.").format(path=path or document.get("name", "")))
@@ -311,20 +313,21 @@ class DocumentFlow(QObject):
     def _exchange(self, event: DocumentFinished) -> tuple[StoredMessage, StoredMessage]:
         """The document as the user's message, the summary as the answer (kept in history)."""
         overview, summary = event.overview, event.summary
-        titles = dict(self.bridge.summary_presets())
+        titles = dict(summary_presets())
         asked = "\n\n" + tr("I asked: {question}").format(question=self.question) \
             if self.question else ""
         user = StoredMessage("user", tr("Document: {name} — {found}\n{style}").format(
             name=overview.name, found=found_text(overview),
             style=title_text(titles.get(summary.preset, summary.preset))) + asked,
-            stats={"document": {"path": self.path, "name": overview.name, "kind": overview.kind,
-                                "pages": overview.pages, "words": overview.words,
-                                "preset": summary.preset, "question": self.question}})
+            stats=MessageStats(document={
+                "path": self.path, "name": overview.name, "kind": overview.kind,
+                "pages": overview.pages, "words": overview.words,
+                "preset": summary.preset, "question": self.question}))
         answer = StoredMessage("assistant", answer_text(overview, summary),
                                model_name=self.requests.model_name,
-                               stats={"document_summary": {
+                               stats=MessageStats(document_summary={
                                    "partial": summary.partial, "parts": summary.parts,
                                    "parts_read": summary.parts_read,
                                    "model_calls": summary.model_calls,
-                                   "citations": [asdict(c) for c in summary.citations]}})
+                                   "citations": [asdict(c) for c in summary.citations]}))
         return user, answer

@@ -5,7 +5,7 @@ Each file goes through the document card (app/documents/document_flow.py: read, 
 questions); once read it is recorded in the history (app/conversation/history.py, conversation_documents)
 and listed here with what it holds. "Summarise…" brings the card back for it; its ✕ takes it off
 the list (the file and the messages stay); beyond three documents the list scrolls. Questions in the conversation search every
-listed document (the chat request carries them: app/conversation/requests.py).
+listed document (the chat request carries them: app/session/requests.py).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ documents.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import platformdirs
 from PySide6.QtCore import QEvent, QObject, Signal
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLab
                                QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
 from engine.api import DocumentOverview, DocumentProgress
+from engine.messages import Msg
 from app.widgets.accessibility import announce
 from app.documents.document_flow import SUPPORTED, DocumentFlow
 from app.documents.document_shelf import ConversationDocuments, DocumentShelf
@@ -37,7 +38,7 @@ class DocumentPanel(QFrame):
     cancel_requested = Signal()
     stop_requested = Signal()
 
-    def __init__(self, presets: list[tuple[str, Any]], parent: QWidget | None = None) -> None:
+    def __init__(self, presets: list[tuple[str, Msg]], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("documentPanel")
         self.setFrameShape(QFrame.Shape.StyledPanel)
@@ -64,7 +65,7 @@ class DocumentPanel(QFrame):
         self.overview_line = ""         # what the document holds, said in the card
         self.hide()
 
-    def _build_options(self, presets: list[tuple[str, Any]]) -> QWidget:
+    def _build_options(self, presets: list[tuple[str, Msg]]) -> QWidget:
         """Style, question and buttons one under the other: the card fits the chat column
         of a 640-px window (in one row it widened the window and cut the question short)."""
         row = QWidget()
@@ -254,7 +255,7 @@ class DocumentWidgets:
     the file-drop filter. The main window places them in the chat pane
     (app.main_window); app.wiring connects them to the document flow."""
 
-    def __init__(self, presets: list[tuple[str, Any]]) -> None:
+    def __init__(self, presets: list[tuple[str, Msg]]) -> None:
         self.panel = DocumentPanel(presets)
         self.shelf = DocumentShelf()
         self.attach = QPushButton(tr("Attach…"))

@@ -113,7 +113,7 @@ class ModelLoader(QObject):
     async def _start_demo(self, start: int) -> None:
         error: EngineError | None = None
         try:
-            path = await self.bridge.demo_model(self.paths.demo_dir)
+            path = await self.bridge.checks.demo_model(self.paths.demo_dir)
         except EngineError as raised:
             error = raised
         if start != self.starts:

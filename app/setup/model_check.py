@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QMimeData, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -34,7 +33,7 @@ def fit_words(level: str) -> str:
             "red": tr("Too big for this computer.")}.get(level, "")
 
 
-def speed_details(expected_tps: Any, measured: bool = False) -> str:
+def speed_details(expected_tps: tuple[float, float], measured: bool = False) -> str:
     """The estimate in tokens, for the tooltip beside the estimate in words."""
     try:
         low, high = expected_tps
@@ -135,7 +134,7 @@ class ModelChooser(QWidget):
 
     async def _check(self, path: str) -> None:
         try:
-            result = await self.bridge.check_model(path, self.preset, self.advanced)
+            result = await self.bridge.checks.check_model(path, self.preset, self.advanced)
         except EngineError as error:
             if path != self.path:
                 return          # the user has moved on to another file (or none)

@@ -148,7 +148,7 @@ async def _fill(models: ModelList, bridge: EngineBridge, notices: NotificationSe
                 folders: list[str], preset: str | None,
                 advanced: Mapping[str, int] | None) -> None:
     try:
-        choices = await bridge.find_models(folders, preset, advanced)
+        choices = await bridge.checks.find_models(folders, preset, advanced)
     except EngineError as error:
         if shiboken_alive(models):
             models.show_failure()

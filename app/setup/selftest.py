@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from engine.api import (ChatMessage, ChatRequest, EngineLike, LoadRequest, ModelLoaded,
+from engine.api import (ChatMessage, ChatRequest, EngineLike, Event, LoadRequest, ModelLoaded,
                         RequestFailed, RequestFinished, StepRecord)
 from app.bridge.engine_bridge import EngineBridge
 from app.bridge.facade import EngineBackend, check_native_helpers, check_text_recognition, real_backend
@@ -174,7 +174,7 @@ def check_demo_model(backend: EngineBackend, paths: AppPaths) -> tuple[Check, Pa
 def check_engine(backend: EngineBackend, model: Path, preset: str | None,
                  timeout: float = ENGINE_TIMEOUT_S) -> Check:
     """Load ``model`` on the real engine thread and stream a few tokens from it."""
-    events: queue.Queue[Any] = queue.Queue()
+    events: queue.Queue[Event] = queue.Queue()
     try:
         engine = backend.make_engine(events.put)
     except Exception as exc:         # noqa: BLE001
@@ -372,7 +372,7 @@ async def check_my_computer(bridge: EngineBridge, paths: AppPaths, preset: str |
                             progress: Progress = _quiet) -> SelfTestReport:
     """The wizard's "check my computer": the same checks, on the bridge's worker thread;
     ``progress`` is called on the GUI thread (the bridge hands it over)."""
-    return await bridge.run_self_test(functools.partial(_checks_with, paths, preset), progress)
+    return await bridge.checks.run_self_test(functools.partial(_checks_with, paths, preset), progress)
 
 
 def _checks_with(paths: AppPaths, preset: str | None, backend: EngineBackend,

@@ -7,7 +7,6 @@ application decides what to reload. Colours follow the OS, so there is no theme 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QShowEvent
@@ -19,7 +18,8 @@ from app.text.i18n import LANGUAGES, tr
 from app.text.messages import say
 from app.setup.model_check import ModelChooser
 from app.bridge.engine_bridge import EngineBridge
-from app.bridge.facade import HardwareInfo, ModelCheck, fitted_to_card, preset_names, words_per_token
+from app.bridge.facade import (HardwareInfo, ModelCheck, Sampling, fitted_to_card, preset_names,
+                               words_per_token)
 from app.setup.server_settings import ServerSettingsBox
 from app.setup.model_list import attach_model_list
 from app.settings.policy import NO_POLICY, Policy
@@ -68,7 +68,7 @@ class SettingsDialog(QDialog):
 
     def __init__(self, settings: Settings, bridge: EngineBridge, notices: NotificationService,
                  parent: QWidget | None = None, has_gpu: bool | None = None,
-                 model_has_experts: bool | None = None, model_sampling: Any = None,
+                 model_has_experts: bool | None = None, model_sampling: Sampling | str | None = None,
                  policy: Policy = NO_POLICY) -> None:
         super().__init__(parent)
         self.policy = policy                    # the organisation's locked settings
@@ -255,9 +255,9 @@ class SettingsDialog(QDialog):
         # Setting a variety is the override: the model's own defaults stop applying.
         self.temperature.valueChanged.connect(lambda _v: self.use_model_sampling.setChecked(False))
 
-    def _show_sampling(self, sampling: Any) -> None:
+    def _show_sampling(self, sampling: Sampling | str | None) -> None:
         """Plain words for the model's own variety; the exact values in the tooltip."""
-        if sampling == "server":
+        if isinstance(sampling, str):            # "server"
             self.sampling_note.setText(tr("The office server applies its own for its model."))
             return
         self.sampling_note.setText(sampling_words(sampling) if sampling
@@ -332,7 +332,7 @@ def _parts_on_card(result: ModelCheck | None) -> tuple[int | None, int]:
     return total - len(set(recipe.cpu_expert_layers)), total
 
 
-def sampling_words(sampling: Any) -> str:
+def sampling_words(sampling: Sampling) -> str:
     """"Recommended for this kind of model: answer variety 1.0." (top-p and top-k, which an
     office worker does not know, are in the tooltip)."""
     said = {"model file": tr("The model file's own answer variety: {temperature}."),

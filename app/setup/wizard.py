@@ -185,13 +185,13 @@ class FirstRunWizard(QWizard):
 
     async def _probe(self) -> None:
         try:
-            self.hardware = await self.bridge.probe_hardware()
+            self.hardware = await self.bridge.checks.probe_hardware()
         except EngineError as error:
             self.hardware_page.found.setText(tr("Rotary could not look at this computer's "
                                                 "hardware. You can still continue."))
             self.notices.engine_error(error)
             return
-        self.preset = self.bridge.preset_for(self.hardware)
+        self.preset = self.bridge.checks.preset_for(self.hardware)
         self.chooser.preset = self.preset
         if self.checking:                  # findings once the user asked for them
             self.hardware_page.found.setText(describe_hardware(self.hardware))
@@ -277,7 +277,7 @@ class FirstRunWizard(QWizard):
 
     async def _use_demo(self) -> None:
         try:
-            path = await self.bridge.demo_model(self.paths.demo_dir)
+            path = await self.bridge.checks.demo_model(self.paths.demo_dir)
         except EngineError as error:
             self.notices.engine_error(error)
             return

@@ -8,7 +8,6 @@ Usage: python tests/app/crash_child.py DB_PATH SAVE_INTERVAL_S
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+import qasync  # noqa: E402
 from PySide6.QtCore import QCoreApplication, QTimer  # noqa: E402
 
 from engine.api import LoadRequest  # noqa: E402
@@ -59,7 +59,8 @@ def main() -> None:
     qapp = QCoreApplication([])
     store = ReportingStore(db_path)
     backend, _state = fake_backend(FakeScript(answer=ANSWER, token_delay=0.005))
-    bridge = EngineBridge(backend, asyncio.new_event_loop())
+    # The engine's events reach the GUI thread through the qasync loop that qapp.exec() runs.
+    bridge = EngineBridge(backend, qasync.QEventLoop(qapp, already_running=True))
     # The real engine service with the scripted opener: a load first (no file is read).
     bridge._ensure_engine().load(LoadRequest("fake.gguf"))
     chat = ChatController(store, bridge, NotificationService())

@@ -32,7 +32,7 @@ async def both_at_once() -> dict:
     loaded: asyncio.Future = asyncio.get_running_loop().create_future()
     bridge.model_loaded.connect(lambda event: loaded.done() or loaded.set_result(event))
     bridge.load_failed.connect(lambda error: loaded.done() or loaded.set_result(error))
-    demo = await bridge.demo_model(paths.demo_dir)
+    demo = await bridge.checks.demo_model(paths.demo_dir)
     bridge.load_model(str(demo), auto_preset(), {})
     report = await check_my_computer(bridge, paths)
     window_load = await asyncio.wait_for(loaded, 300)

@@ -42,7 +42,7 @@ def test_stop_then_regenerate(qtbot, make_app):
     qtbot.keyClick(rotary.window.chat.input, Qt.Key.Key_Escape)
     wait_idle(qtbot, rotary)
     first = rotary.chat.messages[-1]
-    assert first.stats["stop_reason"] == "stopped"
+    assert first.stats.stop_reason == "stopped"
     assert "You stopped" in rotary.window.chat.message_widgets[-1].status.text()
     script.answers.append(("A", " fresh", " answer."))
     rotary.window.chat.message_widgets[-1].regenerate_button.click()

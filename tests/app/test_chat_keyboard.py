@@ -72,7 +72,7 @@ def test_escape_while_editing_during_an_answer_cancels_the_edit_not_the_answer(q
     qtbot.keyClick(pane.input, Qt.Key.Key_Escape)     # a second Escape stops it
     wait_idle(qtbot, rotary)
     answer = rotary.history.messages(rotary.chat.conversation_id)[-1]
-    assert answer.stats["stop_reason"] == "stopped" and answer.content != "".join(long_answer)
+    assert answer.stats.stop_reason == "stopped" and answer.content != "".join(long_answer)
 
 
 def _mnemonic(text: str) -> str:

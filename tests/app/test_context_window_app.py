@@ -80,7 +80,7 @@ def test_a_message_too_long_is_said_not_sent_again_and_the_next_short_one_is_ans
     assert rotary.chat.messages[-1].content == "Hello there four"
     assert not bar.isVisible()                      # answered: the banner went
     stored = rotary.history.messages(rotary.chat.conversation_id)
-    assert stored[2].stats.get("too_long") is True  # still shown, never sent again
+    assert stored[2].stats.too_long is True  # still shown, never sent again
 
 
 def test_an_error_banner_goes_when_its_conversation_is_left_or_deleted(qtbot, make_app):
@@ -125,7 +125,7 @@ def test_thinking_stopped_at_its_budget_says_so(qtbot, make_app):
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "think hard")
     message = rotary.chat.messages[-1]
-    assert message.stats["thinking_stopped"] is True
+    assert message.stats.thinking_stopped is True
     message.thinking = "one two three"
     widget = rotary.window.chat.add_message(2, message)
     assert widget.thinking_section.header.text() == "Thought for 3 words, stopped to answer"

@@ -9,10 +9,11 @@ import pytest
 from engine.api import (ChatMessage, ChatRequest, CitationCheck, ContextReport, DocumentAnswered,
                         DocumentScope, PassageRef, RequestFinished, ResponseStats, StopReason)
 from engine.messages import msg
-from app.conversation import ConversationStore, RequestTracker, Wait
-from app.conversation.requests import RequestEvents
+from app.conversation import ConversationStore, Wait
+from app.session.requests import RequestEvents, RequestTracker
 from app.conversation.store import StoreEvents, title_from
 from app.conversation.history import ConversationDocument, HistoryStore, StoredMessage
+from app.conversation.message_stats import MessageStats
 
 
 class Engine:
@@ -166,7 +167,7 @@ def test_the_window_moves_and_a_message_too_long_is_never_sent_again(store, hist
     assert store.move_window(conversation, sent, 0) is None   # nothing left out
     store.mark_too_long(store.sent())
     assert [m.content for m in store.sent()] == ["c"]
-    assert history.messages(conversation)[3].stats == {"too_long": True}
+    assert history.messages(conversation)[3].stats == MessageStats(too_long=True)
 
 
 def test_think_follows_the_policy_then_the_conversation_then_the_default(store, history):
@@ -186,11 +187,11 @@ def test_an_answer_with_no_text_is_not_kept_and_its_saved_part_goes(store, histo
     answer.text = "   "
     answer.message = StoredMessage("assistant", "partial")
     store.save_answer(conversation, answer.message)
-    assert store.end_answer(answer, {"stop_reason": "eos"}) is None
+    assert store.end_answer(answer, MessageStats(stop_reason="eos")) is None
     assert [m.role for m in history.messages(conversation)] == ["user"]
     again = tracker.ask(conversation, store.sent(), None)
     again.text = "An answer."
-    kept = store.end_answer(again, {"stop_reason": "eos"})
+    kept = store.end_answer(again, MessageStats(stop_reason="eos"))
     assert kept is not None and history.messages(conversation)[-1].content == "An answer."
 
 
@@ -227,7 +228,7 @@ def test_an_answer_behind_another_one_says_why_it_waits(store, tracker, engine):
     second = tracker.ask(store.create("B"), (), None)
     assert tracker.waiting(second) is Wait.OTHER
     assert tracker.activity()[second.conversation_id] == "waiting"
-    tracker.finish(first.request_id, "done", {"stop_reason": "eos"})
+    tracker.finish(first.request_id, "done", MessageStats(stop_reason="eos"))
     engine.waiting.add(second.request_id)                     # a stopped one still ending
     assert tracker.waiting(second) is Wait.PREVIOUS
     assert tracker.token(second.request_id) is second         # its first piece: it began
@@ -276,16 +277,17 @@ def test_the_end_of_an_answer_takes_the_engines_numbers_and_the_apps_labels(stor
     conversation = store.create("A")
     answer = tracker.ask(conversation, (), None)
     stats = tracker.finished_stats(_finished(answer.request_id, "text"))
-    assert stats == {"decode_tps": 20.0, "generated_tokens": 5, "stop_reason": StopReason.EOS,
-                     "thinking_tokens": 2, "context_tokens": 300, "context_size": 4096}
+    assert stats.to_data() == {"decode_tps": 20.0, "generated_tokens": 5,
+                               "stop_reason": StopReason.EOS, "thinking_tokens": 2,
+                               "context_tokens": 300, "context_size": 4096}
     assert answer.thinking == "clean thought"
     tracker.stop_everything()                                 # the model is being changed
     answer.text = "streamed"
     ended = tracker.finish(answer.request_id, "", stats)
     assert ended is answer and ended.text == "streamed"       # the engine's text, else streamed
-    assert stats["stop_reason"] == StopReason.RELOADED
+    assert ended.stop_reason == StopReason.RELOADED            # the app's reason is kept
     assert tracker.current is None and not tracker.answers
-    assert tracker.finish(answer.request_id, "", {}) is None  # ended once
+    assert tracker.finish(answer.request_id, "", MessageStats()) is None  # ended once
 
 
 def test_deleting_a_conversation_drops_its_answers_and_its_waiting_message(store, tracker,
@@ -349,7 +351,7 @@ def test_an_answer_from_documents_keeps_how_it_was_read(store, tracker):
                                             where=msg("documents.pages_ref", pages="2")),
                                 "passages")
     stats = tracker.finished_stats(_finished(answer.request_id, "text", document=answered))
-    assert stats["document_answer"] == {
+    assert stats.document_answer == {
         "mode": "passages", "read": [["budget.pdf", "p. 2", 2]],
         "citations": {"checked": 2, "passed": 1, "not_found": ["[p. 9]"]}}
 
@@ -358,6 +360,17 @@ def test_only_an_answer_the_model_ended_itself_counts_as_no_answer(store, tracke
     answer = tracker.ask(store.create("A"), (), None)
     for reason in (StopReason.STOPPED, StopReason.RELOADED, StopReason.CLOSED,
                    StopReason.FAILED):
-        assert not tracker.gave_nothing(answer, {"stop_reason": reason})
-    assert tracker.gave_nothing(answer, {"stop_reason": StopReason.EOS, "generated_tokens": 3})
+        assert not tracker.gave_nothing(answer, MessageStats(stop_reason=reason))
+    assert tracker.gave_nothing(answer, MessageStats(stop_reason=StopReason.EOS, generated_tokens=3))
     assert "the model gave no answer" in caplog.text          # the log says what it did
+
+
+def test_message_stats_read_the_history_of_an_older_rotary_and_write_the_same_keys():
+    old = {"decode_tps": 12.5, "generated_tokens": 40, "stop_reason": "eos",
+           "context_tokens": 300, "context_size": 4096, "someday": 1}
+    stats = MessageStats.from_data(old)
+    assert (stats.stop_reason, stats.context_size, stats.too_long) == ("eos", 4096, False)
+    assert stats.to_data() == {k: v for k, v in old.items() if k != "someday"}
+    assert MessageStats.from_data(None) == MessageStats() and not MessageStats()
+    marked = stats.with_(too_long=True)
+    assert marked.to_data()["too_long"] is True and not stats.too_long

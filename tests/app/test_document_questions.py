@@ -141,7 +141,7 @@ def test_a_question_searches_every_document_and_marks_a_wrong_page(qtbot, make_a
         "ends on 30 June 2027 [budget.pdf, p. 2] *(not found on budget.pdf, p. 2)*.")
     assert answer.content.endswith("*Read for this answer: budget.pdf (all of it); "
                                    "contracts.pdf (all of it).*")
-    citations = answer.stats["document_answer"]["citations"]
+    citations = answer.stats.document_answer["citations"]
     assert citations == {"checked": 2, "passed": 1, "not_found": ["[budget.pdf, p. 2]"]}
     stored = rotary.history.messages(rotary.chat.conversation_id)[-1]
     assert stored.content == answer.content                    # kept as shown

@@ -131,9 +131,9 @@ def test_summary_runs_with_progress_and_stays_in_the_conversation(qtbot, make_ap
     assert run.language == "English"
     user, answer = rotary.chat.messages
     assert "Jahresbericht.pdf" in user.content and "Who pays for travel?" in user.content
-    assert user.stats["document"]["pages"] == 42
+    assert user.stats.document["pages"] == 42
     assert answer.content.startswith("Travel costs rose [pages 1–14].")
-    assert answer.stats["document_summary"]["parts_read"] == 3
+    assert answer.stats.document_summary["parts_read"] == 3
     stored = rotary.history.messages(rotary.chat.conversation_id)
     assert [m.content for m in stored] == [user.content, answer.content]
     assert len(pane.message_widgets) == 2 and not panel.isVisible()
@@ -155,7 +155,7 @@ def test_stop_keeps_the_partial_summary(qtbot, make_app, tmp_path):
     wait_idle(qtbot, rotary)
     answer = rotary.chat.messages[-1]
     assert answer.content.startswith("Partial summary: stopped before the end.")
-    assert answer.stats["document_summary"]["partial"] is True
+    assert answer.stats.document_summary["partial"] is True
 
 
 def test_an_engine_error_is_a_notice_not_an_answer(qtbot, make_app, tmp_path):
@@ -227,7 +227,7 @@ def test_the_chat_stop_button_stops_the_document_and_a_chat_waits_its_turn(qtbot
     qtbot.waitUntil(lambda: "Reading part 1" in panel.status.text(), timeout=3000)
     rotary.window.chat.stop_button.click()                        # the chat pane's Stop
     wait_idle(qtbot, rotary)
-    assert rotary.chat.messages[-1].stats["document_summary"]["partial"] is True
+    assert rotary.chat.messages[-1].stats.document_summary["partial"] is True
     qtbot.waitUntil(lambda: any(getattr(r, "request_id", None) == request_id
                                 for r in engine.requests), timeout=3000)   # then it ran
 
@@ -374,7 +374,7 @@ def test_the_summary_goes_on_in_its_conversation_and_the_card_follows_it(qtbot, 
     assert not panel.isVisible() and rotary.chat.messages == []
     stored = rotary.history.messages(owner)
     assert [m.role for m in stored] == ["user", "assistant"]
-    assert stored[1].stats["document_summary"]["parts_read"] == 3     # it was not stopped
+    assert stored[1].stats.document_summary["parts_read"] == 3     # it was not stopped
     rotary.chat.open_conversation(owner)
     assert not panel.isVisible() and len(pane.message_widgets) == 2
 
@@ -428,7 +428,7 @@ def test_edit_on_a_document_message_opens_its_card_to_change_the_options(qtbot, 
     assert (docs.requests[-1].preset, docs.requests[-1].question) == ("bullets", "")
     stored = rotary.history.messages(rotary.chat.conversation_id)
     assert [m.role for m in stored] == ["user", "assistant"]       # the follow-up went too
-    assert stored[0].content.endswith("Bullet points") and stored[0].stats["document"][
+    assert stored[0].content.endswith("Bullet points") and stored[0].stats.document[
         "preset"] == "bullets"
     assert [w.text for w in pane.message_widgets] == [m.content for m in stored]
 

@@ -38,7 +38,7 @@ def test_a_pdf_is_summarised_in_parts_through_the_real_engine(qtbot, qapp, qloop
         user, answer = rotary.chat.messages
         assert "Bericht über 2026.pdf" in user.content
         assert answer.content.endswith(f"Read all of it (2 pages) in {overview.parts} parts.")
-        summary = answer.stats["document_summary"]
+        summary = answer.stats.document_summary
         assert summary["parts_read"] == overview.parts and not summary["partial"]
         assert {p for c in summary["citations"] for p in c["pages"]} == {1, 2}
         assert rotary.window.gauge.model.decode_tps > 0            # steps reached the gauge

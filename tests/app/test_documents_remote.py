@@ -55,6 +55,6 @@ def test_a_pdf_is_summarised_in_parts_on_the_office_server(qtbot, qapp, qloop, r
         user, answer = rotary.chat.messages
         assert "Bericht.pdf" in user.content
         assert answer.content.endswith(f"Read all of it (6 pages) in {overview.parts} parts.")
-        assert answer.stats["document_summary"]["parts_read"] == overview.parts
+        assert answer.stats.document_summary["parts_read"] == overview.parts
     finally:
         close_app(rotary)

@@ -55,7 +55,7 @@ def test_new_chat_while_streaming_keeps_the_answer_in_its_own_conversation(qtbot
     assert [m.role for m in stored] == ["user", "assistant"]
     # It went on in its own conversation: whole, and not labelled as stopped by the user.
     assert stored[1].content == "".join(LONG) and stored[1].status == COMPLETE
-    assert stored[1].stats["stop_reason"] == "eos"
+    assert stored[1].stats.stop_reason == "eos"
     second = rotary.chat.conversation_id
     assert second != first
     assert _contents(rotary, second) == [("user", "Second question"), ("assistant", "Fresh")]
@@ -76,7 +76,7 @@ def test_opening_another_conversation_while_streaming_never_misfiles(qtbot, make
     _all_settled(qtbot, rotary)
     assert _contents(rotary, older) == [("user", "Older chat"), ("assistant", "Old answer")]
     late = rotary.history.messages(newer)
-    assert late[0].content == "Newer chat" and late[1].stats["stop_reason"] == "eos"
+    assert late[0].content == "Newer chat" and late[1].stats.stop_reason == "eos"
     assert late[1].content == "".join(LONG)
     assert [w.text for w in rotary.window.chat.message_widgets] == ["Older chat", "Old answer"]
     assert rotary.chat.messages[-1].content == "Old answer"
@@ -103,7 +103,7 @@ def test_reopening_a_left_conversation_shows_its_answer_still_being_written(qtbo
     pane.stop_button.click()
     wait_idle(qtbot, rotary)
     final = rotary.history.messages(conversation)
-    assert len(final) == 2 and final[1].stats["stop_reason"] == "stopped"
+    assert len(final) == 2 and final[1].stats.stop_reason == "stopped"
     answer = pane.message_widgets[1]
     assert "You stopped" in answer.status.text() and answer.text == final[1].content
 
@@ -264,7 +264,7 @@ def test_quitting_mid_answer_keeps_it_as_stopped_not_interrupted(qtbot, make_app
     store = HistoryStore(rotary.paths.history_db)
     answer = store.messages(conversation)[1]
     assert store.interrupted == 0 and answer.status == COMPLETE
-    assert answer.stats["stop_reason"] == "closed" and answer.content.startswith(" w0")
+    assert answer.stats.stop_reason == "closed" and answer.content.startswith(" w0")
     store.close()
     from app.chat.message_widget import stored_status
     assert stored_status(answer) == "Stopped when Rotary was closed."       # not "You stopped"
@@ -280,7 +280,7 @@ def test_clicking_the_open_conversation_does_not_stop_its_answer(qtbot, make_app
     assert rotary.chat.busy and rotary.window.chat.streaming is not None
     wait_idle(qtbot, rotary)
     stored = rotary.history.messages(rotary.chat.conversation_id)
-    assert stored[1].content == "".join(LONG) and stored[1].stats["stop_reason"] == "eos"
+    assert stored[1].content == "".join(LONG) and stored[1].stats.stop_reason == "eos"
 
 
 def test_the_gauge_never_shows_steps_of_a_left_answer(qtbot, make_app):
@@ -349,7 +349,7 @@ def test_changing_the_model_stops_answers_and_says_so(qtbot, make_app):
     rotary.reload_model()
     _all_settled(qtbot, rotary)
     kept = rotary.history.messages(left)
-    assert kept[1].stats["stop_reason"] == "reloaded" and kept[1].content.startswith(" w0")
+    assert kept[1].stats.stop_reason == "reloaded" and kept[1].content.startswith(" w0")
     assert [m.role for m in rotary.history.messages(rotary.chat.conversation_id)] == ["user"]
     wait_ready(qtbot, rotary)
     rotary.chat.open_conversation(left)

@@ -39,11 +39,11 @@ def test_new_chat_mid_answer_on_the_real_engine(qtbot, qapp, qloop, rotary_home)
         assert [m.role for m in first] == ["user", "assistant"]
         assert first[0].content == "First question"
         # It went on to its own end: not cut off, and not labelled as stopped by the user.
-        assert first[1].content and first[1].stats["stop_reason"] in ("eos", "length")
+        assert first[1].content and first[1].stats.stop_reason in ("eos", "length")
         second = rotary.history.messages(chat.conversation_id)
         assert chat.conversation_id != left[0]
         assert [m.content for m in second][:1] == ["Second question"]
-        assert len(second) == 2 and second[1].stats["stop_reason"] != "stopped"
+        assert len(second) == 2 and second[1].stats.stop_reason != "stopped"
         assert rotary.window.chat.message_widgets[-1].text == second[1].content
     finally:
         close_app(rotary)

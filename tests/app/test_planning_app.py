@@ -87,7 +87,7 @@ def test_advanced_values_load_with_the_slots_the_check_showed(qtbot, qloop, qwen
         overrides = settings.overrides()
         event = load(qtbot, bridge, qwen36, overrides)
         assert sum(1 for n in event.recipe.expert_slots if n) == 40     # 0 before issue 27
-        assert event.recipe == wait(qtbot, bridge.check_model(qwen36, "auto", overrides)).recipe
+        assert event.recipe == wait(qtbot, bridge.checks.check_model(qwen36, "auto", overrides)).recipe
         if settings.threads:
             assert event.recipe.n_threads == settings.threads
     finally:
@@ -105,7 +105,7 @@ def test_the_demo_model_loads_with_its_slot_cache_on_whatever_advanced_value(
         qtbot, qloop, rotary_home, laptop_with_slots, settings):
     bridge = EngineBridge(real_backend(), qloop)
     try:
-        demo = wait(qtbot, bridge.demo_model(rotary_home / "demo"))
+        demo = wait(qtbot, bridge.checks.demo_model(rotary_home / "demo"))
         event = load(qtbot, bridge, str(demo), settings.overrides())
         assert event.recipe.slot_layers
         assert bridge._engine.model.loaded.native.slot_cache is not None

@@ -73,7 +73,7 @@ def test_real_check_of_a_small_model_fits_well(qtbot, qapp, qloop, tiny_moe_path
     from app.bridge.engine_bridge import EngineBridge
     from app.bridge.facade import real_backend
     bridge = EngineBridge(real_backend(), qloop)
-    task = asyncio.ensure_future(bridge.check_model(str(tiny_moe_path), "cpu-only"))
+    task = asyncio.ensure_future(bridge.checks.check_model(str(tiny_moe_path), "cpu-only"))
     qtbot.waitUntil(task.done, timeout=30_000)
     result = task.result()
     assert result.level == "green", result.text

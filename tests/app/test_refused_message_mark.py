@@ -79,8 +79,7 @@ def test_attach_as_a_document_makes_the_text_a_document_of_the_conversation(qtbo
     assert bubble.refused.isVisible() and not bubble.attach_button.isVisible()
     assert "attached as a document" in bubble.refused_text.text()
     stored = rotary.history.messages(conversation)[2]
-    assert stored.stats.get("too_long") and stored.stats.get("attached_as_document")
-
+    assert stored.stats.too_long and stored.stats.attached_as_document
 
 
 def test_the_mark_is_never_cut_when_it_wraps(qtbot, make_app):

@@ -117,10 +117,10 @@ def test_a_looping_model_is_stopped_with_a_notice_keeping_its_words_once(qtbot, 
         assert "kept them once" in warnings[-1].message
         stored = rotary.history.messages(rotary.chat.conversation_id)
         answer = stored[-1]
-        assert answer.stats.get("stop_reason") == "loop"
+        assert answer.stats.stop_reason == "loop"
         assert answer.content == "Sure, here is one option"
         assert "repeating" not in answer.content
-        assert answer.stats["context_tokens"] == used[-1] and used[0] < used[1]
+        assert answer.stats.context_tokens == used[-1] and used[0] < used[1]
         from app.chat.message_widget import stored_status
         assert "began repeating itself" in stored_status(answer)
     finally:

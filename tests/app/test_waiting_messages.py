@@ -45,7 +45,7 @@ def test_enter_while_the_answer_is_written_sends_the_message_after_it(qtbot, mak
     wait_idle(qtbot, rotary)
     assert [role for role, _ in _contents(rotary)] == ["user", "assistant", "user", "assistant"]
     assert _contents(rotary)[2:] == [("user", "And the costs?"), ("assistant", "Two")]
-    assert rotary.chat.messages[1].stats["stop_reason"] == "eos"  # the first answer whole
+    assert rotary.chat.messages[1].stats.stop_reason == "eos"  # the first answer whole
     assert not pane.queued_note.isVisible()
 
 
@@ -55,7 +55,7 @@ def test_stop_ends_the_answer_and_the_waiting_message_goes_at_once(qtbot, make_a
     pane.stop_button.click()
     qtbot.waitUntil(lambda: len(rotary.chat.messages) == 4, timeout=5000)
     wait_idle(qtbot, rotary)
-    assert rotary.chat.messages[1].stats["stop_reason"] == "stopped"
+    assert rotary.chat.messages[1].stats.stop_reason == "stopped"
     assert _contents(rotary)[2:] == [("user", "Shorter, please"), ("assistant", "Two")]
 
 

@@ -130,7 +130,7 @@ def test_expert_layers_are_disabled_for_a_model_without_experts(qtbot, make_app,
     from dataclasses import replace as copy_with
     from tests.app.fakes import fake_facts
     dense = copy_with(fake_facts(), n_expert=0, n_expert_used=0)
-    dialog.chooser.show_result(copy_with(rotary.bridge._check_blocking(str(
+    dialog.chooser.show_result(copy_with(rotary.bridge.checks._check_blocking(str(
         _model(tmp_path)), None), facts=dense))
     assert not dialog.gpu_layers.isEnabled()
     assert dialog.gpu_layers_note.text() == "This model is used whole on every word, so this does not apply."
@@ -160,7 +160,7 @@ def test_wizard_offers_the_demo_model(qtbot, make_app):
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
         wizard.model_page.demo_button.click()
     assert wizard.using_demo and "processor-only" in wizard.model_page.recipe.text()
-    assert rotary.bridge.preset_for(fake_hardware(gpu=False)) == "cpu-only"
+    assert rotary.bridge.checks.preset_for(fake_hardware(gpu=False)) == "cpu-only"
     wizard.next()
     assert "small demo model" in wizard.done_page.summary.text()
     wizard.accept()
@@ -206,7 +206,7 @@ def test_the_speed_estimate_says_words_and_tokens_consistently(qtbot, qapp, qloo
     from app.bridge.facade import real_backend, words_per_token
     from app.setup.model_check import speed_details
     bridge = EngineBridge(real_backend(), qloop)
-    task = asyncio.ensure_future(bridge.check_model(str(tiny_moe_path), "cpu-only"))
+    task = asyncio.ensure_future(bridge.checks.check_model(str(tiny_moe_path), "cpu-only"))
     qtbot.waitUntil(task.done, timeout=30_000)
     result = task.result()
     bridge.shutdown()

@@ -4,7 +4,7 @@ message that waits for them. Plain Python: it tells its owner what changed throu
 callbacks of ``RequestEvents`` (app.chat.chat_controller turns them into Qt signals).
 ``Requests`` is what another flow (app.documents.document_flow) may use of it.
 
-Every answer is an ``Answer`` keyed by the request id its engine events carry, and
+Every answer is an ``Job`` keyed by the request id its engine events carry, and
 bound to the conversation that asked for it, so it is written to its own conversation,
 never to the one now open. A document summary (``app.documents.document_flow``) is an "external"
 request bound the same way, and follows the same rules:
@@ -25,26 +25,21 @@ request bound the same way, and follows the same rules:
 from __future__ import annotations
 
 import logging
-import math
 import time
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, Callable, Protocol
+from typing import Callable, Protocol
 
 from engine.api import ChatMessage, ChatRequest, DocumentAnswered, DocumentScope, RequestFinished, \
     StopReason
-from app.conversation.history import COMPLETE, WRITING, StoredMessage
+from app.conversation.chat_text import Wait
+from app.conversation.history import WRITING, StoredMessage
+from app.conversation.message_stats import DocumentData, MessageStats
+from app.session.jobs import Job, JobKind
 
 log = logging.getLogger("rotary.chat")
 SAVE_INTERVAL_S = 1.0      # at most about this much streamed text is lost in a crash
 # What a conversation in the list is doing (RequestTracker.activity).
 WRITING_NOW, WAITING = "writing", "waiting"
-
-
-class Wait(Enum):
-    """Why an answer has not begun: the user is told which."""
-    OTHER = "other"            # another answer, or a document, is being written
-    PREVIOUS = "previous"      # an answer the user stopped is still ending
 
 
 class Engine(Protocol):
@@ -69,42 +64,10 @@ class Requests(Protocol):
     model_name: str
 
     def begin_external(self, request_id: int, phase: str,
-                       conversation_id: int | None = None) -> None: ...
+                       conversation_id: int | None = None,
+                       kind: JobKind = JobKind.SUMMARY) -> None: ...
 
     def end_external(self) -> None: ...
-
-
-@dataclass
-class Answer:
-    """One requested answer, tied to the conversation that asked for it."""
-    request_id: int
-    conversation_id: int
-    model_name: str
-    text: str = ""
-    message: StoredMessage | None = None    # its row, once first saved
-    saved_at: float = -math.inf             # monotonic: never saved (it starts near 0 at boot)
-    dropped: bool = False                   # replaced or its conversation deleted
-    stop_reason: str = ""                   # RELOADED or CLOSED when the app stopped it
-    thinking: str = ""                      # the model's thinking: shown apart, never sent back
-    started: bool = False                   # the engine has begun it (not waiting its turn)
-    sent: tuple[StoredMessage, ...] = ()    # the messages its prompt sent (window.py)
-
-    def saved(self, stats: dict[str, Any]) -> StoredMessage | None:
-        """Its final message (saved by the caller), or None: nothing of it is kept."""
-        if self.dropped or not self.text.strip():     # nothing (or only spaces) is no answer
-            return None
-        message = self.message or StoredMessage("assistant", "", model_name=self.model_name)
-        message.content, message.stats, message.status = self.text, stats, COMPLETE
-        message.thinking = self.thinking
-        return message
-
-
-@dataclass
-class External:
-    """A document summary (or the look at a document before it) using the engine."""
-    request_id: int
-    conversation_id: int | None             # None: a new chat not saved yet
-    phase: str
 
 
 def _nothing(*_args: object) -> None:
@@ -134,9 +97,9 @@ class RequestTracker:
     engine: Engine
     open_conversation: Callable[[], int | None]
     events: RequestEvents = field(default_factory=RequestEvents)
-    answers: dict[int, Answer] = field(default_factory=dict)   # until each ends
-    current: Answer | None = None            # the one streaming into the open chat
-    external: External | None = None         # a document summary using the engine
+    answers: dict[int, Job] = field(default_factory=dict)   # until each ends
+    current: Job | None = None            # the one streaming into the open chat
+    external: Job | None = None              # a document's look or summary (JobKind)
     queued: Queued | None = None             # it waits and goes when that ends
     save_interval_s: float = SAVE_INTERVAL_S
     model_name: str = ""
@@ -168,7 +131,7 @@ class RequestTracker:
     def partial(self) -> str:
         return self.current.text if self.current is not None else ""
 
-    def running_in(self, conversation_id: int) -> Answer | None:
+    def running_in(self, conversation_id: int) -> Job | None:
         """The answer still being written into this conversation (it was left), if any."""
         return next((a for a in self.answers.values() if a.conversation_id == conversation_id
                      and not a.dropped and not a.stop_reason), None)
@@ -176,7 +139,7 @@ class RequestTracker:
     # ---- asking ---------------------------------------------------------------------------
 
     def ask(self, conversation_id: int, sent: tuple[StoredMessage, ...], think: bool | None,
-            documents: DocumentScope | None = None) -> Answer:
+            documents: DocumentScope | None = None) -> Job:
         """Send the open conversation's messages; the answer streams into it. With
         ``documents`` the engine answers the last question from their passages and checks
         its page references (RequestFinished.document). Raises EngineError (no model yet)."""
@@ -189,12 +152,13 @@ class RequestTracker:
             temperature=self.temperature, conversation_id=conversation_id, think=think,
             # as before: an answer from documents samples at the chosen temperature
             model_sampling=self.model_sampling and documents is None, documents=documents))
-        self.current = Answer(request_id, conversation_id, self.model_name, sent=sent)
+        self.current = Job(request_id, conversation_id, self.model_name, sent=sent,
+                           kind=JobKind.ANSWER if documents is None else JobKind.QUESTION)
         self.answers[request_id] = self.current
         self.report_activity()
         return self.current
 
-    def waiting(self, answer: Answer) -> Wait | None:
+    def waiting(self, answer: Job) -> Wait | None:
         """Why ``answer`` waits its turn, or None."""
         if answer.started:
             return None
@@ -221,10 +185,11 @@ class RequestTracker:
     # ---- another flow using the engine (app.documents.document_flow) -------------------------------
 
     def begin_external(self, request_id: int, phase: str,
-                       conversation_id: int | None = None) -> None:
+                       conversation_id: int | None = None,
+                       kind: JobKind = JobKind.SUMMARY) -> None:
         """Sending in that conversation waits, and Stop there stops this request, until
         ``end_external``."""
-        self.external = External(request_id, conversation_id, phase)
+        self.external = Job(request_id, conversation_id, self.model_name, kind, phase)
         if self.external_here():
             self.events.external_shown(True, phase)
         self.report_activity()
@@ -238,7 +203,7 @@ class RequestTracker:
 
     # ---- engine events ----------------------------------------------------------------------
 
-    def started(self, request_id: int) -> Answer | None:
+    def started(self, request_id: int) -> Job | None:
         """The engine took this request; it may have waited behind another one."""
         answer = self.answers.get(request_id)
         if answer is not None:
@@ -246,12 +211,12 @@ class RequestTracker:
             self.report_activity()
         return answer
 
-    def live(self, request_id: int) -> Answer | None:
+    def live(self, request_id: int) -> Job | None:
         """Its answer, while it is still wanted (None: not ours, or dropped)."""
         answer = self.answers.get(request_id)
         return None if answer is None or answer.dropped else answer
 
-    def token(self, request_id: int) -> Answer | None:
+    def token(self, request_id: int) -> Job | None:
         """The answer a piece of text is for: it has begun, whatever it waited for."""
         answer = self.live(request_id)
         if answer is not None and not answer.started:
@@ -259,7 +224,7 @@ class RequestTracker:
             self.report_activity()
         return answer
 
-    def progress(self, answer: Answer, force: bool = False) -> StoredMessage | None:
+    def progress(self, answer: Job, force: bool = False) -> StoredMessage | None:
         """The row to save now, batched: one write per ``save_interval_s``, never one per
         token (at most that much streamed text is lost in a crash)."""
         now = time.monotonic()
@@ -275,32 +240,31 @@ class RequestTracker:
             answer.message.content, answer.message.thinking = answer.text, answer.thinking
         return answer.message
 
-    def finished_stats(self, event: RequestFinished) -> dict[str, Any]:
+    def finished_stats(self, event: RequestFinished) -> MessageStats:
         """What its answer keeps of the engine's numbers (the label under it, the gauge);
         the engine's thinking, cleaned of markers, replaces the streamed one; an answer from
         documents keeps how it was read."""
-        stats: dict[str, Any] = {"decode_tps": round(event.stats.decode_tps, 1),
-                                 "generated_tokens": event.stats.generated_tokens,
-                                 "stop_reason": event.stats.stop_reason}
-        if event.stats.thinking_tokens:
-            stats["thinking_tokens"] = event.stats.thinking_tokens
+        stats = MessageStats(decode_tps=round(event.stats.decode_tps, 1),
+                             generated_tokens=event.stats.generated_tokens,
+                             stop_reason=event.stats.stop_reason,
+                             thinking_tokens=event.stats.thinking_tokens)
         answer = self.answers.get(event.request_id)
         if answer is not None and event.thinking:
             answer.thinking = event.thinking
         if event.document is not None:
-            stats.update(document_stats(event.document))
+            stats = stats.with_(document_answer=document_stats(event.document))
         context = event.context
         if context is not None and answer is not None and not answer.dropped:
             if context.context_size:        # an office server may not say its size
-                stats.update(context_tokens=context.kept_tokens,
-                             context_size=context.context_size)
+                stats = stats.with_(context_tokens=context.kept_tokens,
+                                    context_size=context.context_size)
             if context.thinking_stopped:
-                stats["thinking_stopped"] = True
+                stats = stats.with_(thinking_stopped=True)
         return stats
 
-    def finish(self, request_id: int, text: str, stats: dict[str, Any]) -> Answer | None:
+    def finish(self, request_id: int, text: str, stats: MessageStats) -> Job | None:
         """It ended (None: not one of ours): no longer in flight; its final text, and
-        ``stats`` completed with what only the app knows (why it stopped, its citations)."""
+        its stop reason is the app's when the app stopped it (``stop_reason``)."""
         answer = self.answers.pop(request_id, None)
         if answer is None:
             return None
@@ -308,20 +272,18 @@ class RequestTracker:
         if answer is self.current:
             self.current = None
         answer.text = text or answer.text
-        if answer.stop_reason:
-            stats["stop_reason"] = answer.stop_reason
         return answer
 
     @staticmethod
-    def gave_nothing(answer: Answer, stats: dict[str, Any]) -> bool:
+    def gave_nothing(answer: Job, stats: MessageStats) -> bool:
         """An answer kept nothing although the model ended by itself (not stopped, not
         failed): the user is told, with the likely why; the log says what the model did."""
-        if stats["stop_reason"] in (StopReason.STOPPED, StopReason.RELOADED, StopReason.CLOSED,
+        if stats.stop_reason in (StopReason.STOPPED, StopReason.RELOADED, StopReason.CLOSED,
                                     StopReason.FAILED):
             return False
         log.warning("the model gave no answer: request %d, %s tokens, stop reason %s, "
-                    "text %r", answer.request_id, stats.get("generated_tokens"),
-                    stats["stop_reason"], answer.text[:80])
+                    "text %r", answer.request_id, stats.generated_tokens,
+                    stats.stop_reason, answer.text[:80])
         return True
 
     # ---- stopping -------------------------------------------------------------------------
@@ -356,7 +318,7 @@ class RequestTracker:
         if self.queued is not None and self.queued.conversation_id == conversation_id:
             self.queued = None                             # nowhere to send it any more
 
-    def drop_current(self) -> Answer | None:
+    def drop_current(self) -> Job | None:
         """Write again / Edit: the answer being written is replaced (returned, to delete
         its saved part)."""
         answer, self.current = self.current, None
@@ -365,12 +327,12 @@ class RequestTracker:
             self.engine.stop(answer.request_id)
         return answer
 
-    def leave(self) -> Answer | None:
+    def leave(self) -> Job | None:
         """The open conversation is left: its answer goes on (returned, to save it)."""
         answer, self.current = self.current, None
         return answer
 
-    def close(self) -> list[Answer]:
+    def close(self) -> list[Job]:
         """Rotary is quitting: each answer stops, labelled so (returned, to end each)."""
         self.queued = None
         for request_id, answer in self.answers.items():
@@ -408,13 +370,12 @@ class RequestTracker:
             self.queued.conversation_id == self.open_conversation() and self.current is not None)
 
 
-def document_stats(answered: DocumentAnswered) -> dict[str, Any]:
+def document_stats(answered: DocumentAnswered) -> DocumentData:
     """What an answer from documents keeps of how it was read: the pages, and its page
     references checked (the stats under the answer, the history)."""
     checked = [c for c in answered.checks if c.status != "unchecked"]
-    return {"document_answer": {
-        "mode": answered.mode,
-        "read": [[p.document, p.label, p.page] for p in answered.passages],
-        "citations": {"checked": len(checked),
-                      "passed": sum(1 for c in checked if c.status == "found"),
-                      "not_found": [c.marker for c in checked if c.failed]}}}
+    return {"mode": answered.mode,
+            "read": [[p.document, p.label, p.page] for p in answered.passages],
+            "citations": {"checked": len(checked),
+                          "passed": sum(1 for c in checked if c.status == "found"),
+                          "not_found": [c.marker for c in checked if c.failed]}}
