@@ -466,13 +466,14 @@ class CitationCheck:
     end: int
     document: str                      # the file it names or was resolved to ("" if none)
     where: Msg                         # "p. 12", "report.pdf, p. 12"
-    status: str                        # "found", "not_found", "unchecked" (nothing to check)
+    status: str                        # "found", "not_found", "no_page" (the document has no
+    # such page), "unchecked" (nothing to check)
     terms: tuple[str, ...] = ()        # the sentence's key terms (numbers, names, dates)
     missing: tuple[str, ...] = ()      # those not on the cited page
 
     @property
     def failed(self) -> bool:
-        return self.status == "not_found"
+        return self.status in ("not_found", "no_page")
 
 
 @dataclass(frozen=True)
@@ -504,7 +505,9 @@ class DocumentAnswered:
         pieces, last = [], 0
         for check in sorted(self.checks, key=lambda c: c.start):
             if check.failed:
-                note = say(msg("documents.citation_not_found", where=check.where))
+                code = "documents.citation_no_page" if check.status == "no_page" \
+                    else "documents.citation_not_found"
+                note = say(msg(code, where=check.where))
                 pieces += [self.text[last:check.end], f" *({note})*"]
                 last = check.end
         return "".join(pieces) + self.text[last:]

@@ -91,6 +91,7 @@ CATALOGUE: dict[str, str] = {
     "documents.read_for_answer": "Read for this answer: {where}.",
     "documents.read_whole_for_answer": "Read all of it for this answer ({where}), {how}.",
     "documents.citation_not_found": "not found on {where}",
+    "documents.citation_no_page": "the document has no {where}",
     "documents.citations_checked": "{passed} of {checked} page references checked against the pages.",
     # errors
     "documents.old_word": "'{name}' is in the old Word format (.doc). Open it in Word and save it as .docx, then drop it here again.",

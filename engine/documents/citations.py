@@ -4,9 +4,9 @@ Each ``[p. 12]`` (or ``[report.pdf, p. 12]``, ``[pp. 3–5]``, ``[page 12]``, ``
 'Budget']``, ``[12쪽]``, ``[第12页]``) is tied to the words written before it since the last
 reference or sentence start. That claim's key terms — numbers (amounts, dates, counts of two
 digits or more) and names (capitalised words inside a sentence, acronyms) — must occur on
-the cited page. A reference whose claim has no such term is "unchecked"; one that names a
-page the document does not have, or whose page lacks a key term, is "not_found" and the app
-marks it in the answer. Nothing is dropped.
+the cited page. A reference whose claim has no such term is "unchecked"; one whose page lacks
+a key term is "not_found", and one that names a page the document does not have is "no_page":
+the app marks both in the answer, each in its own words. Nothing is dropped.
 """
 
 from __future__ import annotations
@@ -171,8 +171,8 @@ def _check(marker: Marker, terms: tuple[str, ...], documents: Sequence[str],
         names = [_resolve(ref.document, documents)] if ref.document else list(documents)
         texts = {name: page_text(name, ref) for name in names if name}
         existing = {name: normalised(text) for name, text in texts.items() if text is not None}
-        if not existing:
-            verdicts.append(("not_found", names[0] if names else "", ref, terms))
+        if not existing:      # "[p. 21]" of a 20-page file: no page to find the claim on
+            verdicts.append(("no_page", names[0] if names else "", ref, terms))
             continue
         best = min(existing, key=lambda n: len([t for t in terms if not on_page(t, existing[n])]))
         missing = tuple(t for t in terms if not on_page(t, existing[best]))
@@ -184,7 +184,7 @@ def _check(marker: Marker, terms: tuple[str, ...], documents: Sequence[str],
 
 
 def _worst(verdicts):
-    order = {"not_found": 0, "found": 1, "unchecked": 2}
+    order = {"no_page": 0, "not_found": 1, "found": 2, "unchecked": 3}
     return min(verdicts, key=lambda v: order[v[0]])
 
 

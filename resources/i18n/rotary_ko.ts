@@ -2008,6 +2008,10 @@
         <translation>{where}에서 찾을 수 없음</translation>
     </message>
     <message>
+        <source>the document has no {where}</source>
+        <translation>문서에 없는 {where}</translation>
+    </message>
+    <message>
         <source>{passed} of {checked} page references checked against the pages.</source>
         <translation>쪽 인용 {checked}개 중 {passed}개가 해당 쪽에서 확인되었습니다.</translation>
     </message>

@@ -2008,6 +2008,10 @@
         <translation>在{where}未找到</translation>
     </message>
     <message>
+        <source>the document has no {where}</source>
+        <translation>文档中没有{where}</translation>
+    </message>
+    <message>
         <source>{passed} of {checked} page references checked against the pages.</source>
         <translation>{checked} 处页码引用中有 {passed} 处已在对应页面核实。</translation>
     </message>
