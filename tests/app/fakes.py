@@ -23,7 +23,7 @@ from engine.plan import PlanSummary
 from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading
 from engine.recipe import MemoryEstimate, Recipe
 from engine.runtime.planning import PlannedModel
-from engine.runtime.prompt_progress import PromptMeter
+from engine.runtime.generation.prompt_progress import PromptMeter
 from engine.runtime.requests import CancelToken
 from engine.runtime.service import EngineService
 
@@ -64,7 +64,7 @@ class FakeScript:
     answers: list[tuple[str, ...]] = field(default_factory=list)   # per chat, optional
     first_token_delay: float = 0.0              # "reading the prompt" (stop still works)
     # Tokens "read" evenly over first_token_delay, reported through the engine's own meter
-    # (engine/runtime/prompt_progress.py) at most every prompt_report_s; 0: no reports.
+    # (engine/runtime/generation/prompt_progress.py) at most every prompt_report_s; 0: no reports.
     prompt_tokens: int = 0
     prompt_report_s: float = 0.25
     chat_template: str | None = CHAT_TEMPLATE   # None: the model looks like a base model

@@ -175,7 +175,7 @@ def test_no_graphics_card_is_said_the_same_way_everywhere(qtbot, make_app):
 
 def test_recommended_variety_follows_the_model_chosen_in_settings(qtbot, make_app, tmp_path):
     """Gemma's recommendation stayed on screen after choosing another model."""
-    from engine.runtime.sampling import SamplingDefaults
+    from engine.runtime.generation.sampling import SamplingDefaults
     from tests.app.conftest import wait_ready
     from tests.support.reply_models import write_reply_model
     rotary = make_app()

@@ -20,7 +20,8 @@ from app.bridge.engine_bridge import EngineBridge
 from app.bridge.facade import real_backend
 from app.settings.model import Settings
 from engine.plan.hardware import HardwareInfo
-from engine.runtime import loader, slot_cache
+from engine.runtime import loader
+from engine.runtime.experts import slot_cache
 from tests.support.shapes import write_shape_fixture
 
 QWEN36 = "qwen3.6-35b-a3b-q4_k_m"

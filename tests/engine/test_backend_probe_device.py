@@ -25,8 +25,8 @@ import pytest
 from engine.api import LoadRequest
 from engine.model.inspect_gguf import inspect_model
 from engine.native import backends
-from engine.runtime import backend_probe
-from engine.runtime.backend_probe import ProbeResult, fastest
+from engine.runtime.devices import backend_probe
+from engine.runtime.devices.backend_probe import ProbeResult, fastest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD_TIMEOUT_S = 300

@@ -1,4 +1,4 @@
-"""llama.cpp's chat layer (engine/runtime/chat_layer.py over librotary_chat) on every chat
+"""llama.cpp's chat layer (engine/runtime/chat/chat_layer.py over librotary_chat) on every chat
 template the vendored llama.cpp ships in models/templates: three turns rendered (thinking on
 and off where the template has the switch), and a reply written in the family's own format
 read back with thinking and answer apart and no marker in the answer.
@@ -19,11 +19,11 @@ import sys
 import pytest
 
 import llama_build
-from engine.runtime import chat_layer
+from engine.runtime.chat import chat_layer
 from engine.remote.server_text import ServerTextParser
-from engine.runtime.chat_format import _SPECIAL, TURN_MARKERS, detect_format
+from engine.runtime.chat.chat_format import _SPECIAL, TURN_MARKERS, detect_format
 from engine.remote.stream import SERVER_FORMAT
-from engine.runtime.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
+from engine.runtime.chat.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
                                       reply_reader)
 
 TEMPLATES = pathlib.Path(os.environ.get("ROTARY_LLAMA_TEMPLATES")

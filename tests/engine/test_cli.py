@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from engine.__main__ import main
-from engine.runtime import slot_cache
+from engine.runtime.experts import slot_cache
 from engine.residency.trace import load_trace
 
 

@@ -20,7 +20,7 @@ from engine.native import backends, device_kinds
 from engine.native.backends import Device, Variant, VariantDevices, choose
 from engine.plan.hardware import GpuInfo, HardwareInfo, usable_gpus
 from engine.plan.speed import describe, expected_tokens_per_second, speed_words
-from engine.runtime.placement import measure
+from engine.runtime.devices.placement import measure
 
 GIB = 2 ** 30
 ROOT = Path(__file__).resolve().parents[2]

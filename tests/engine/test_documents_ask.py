@@ -21,7 +21,7 @@ from engine.documents.types import Document, Section
 from engine.messages import msg
 from engine.recipe import MemoryEstimate, Recipe
 from engine.runtime.loader import load_with_fallback
-from engine.runtime.summary_model import LocalSummaryModel
+from engine.runtime.generation.summary_model import LocalSummaryModel
 from tests.scripted_model import ScriptedModel
 
 FACT_PAGES = {3: "The travel budget for 2026 is 48,250 EUR, approved by Maria Lopez.",

@@ -19,7 +19,7 @@ from engine.errors import DocumentError
 from engine.recipe import MemoryEstimate, Recipe
 from engine.runtime.loader import load_with_fallback
 from engine.runtime.service import EngineService
-from engine.runtime.summary_model import LocalSummaryModel
+from engine.runtime.generation.summary_model import LocalSummaryModel
 
 N_CTX = 1536
 

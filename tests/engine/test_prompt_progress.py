@@ -8,9 +8,9 @@ import time
 
 from engine.api import (ChatMessage, ChatRequest, LoadRequest, ModelLoaded, PromptProgress,
                         RequestFailed, RequestFinished, StepRecord)
-from engine.runtime.generate import GenerationRun
+from engine.runtime.generation.generate import GenerationRun
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.prompt_progress import PromptMeter
+from engine.runtime.generation.prompt_progress import PromptMeter
 from engine.runtime.service import EngineService
 from tests.engine.test_service import Collector
 

@@ -7,7 +7,7 @@ import pytest
 
 from engine.api import ChatMessage
 from engine.errors import MessageTooLongError
-from engine.runtime.context_window import Room, count_words, fit
+from engine.runtime.conversation.context_window import Room, count_words, fit
 
 SYSTEM = ChatMessage("system", "You are a helpful assistant.")
 

@@ -20,7 +20,7 @@ from starlette.routing import Route  # noqa: E402
 
 from engine.api import (ChatMessage, ChatRequest, RequestFinished,  # noqa: E402
                         StepRecord)
-from engine.runtime.loop_guard import LIMIT  # noqa: E402
+from engine.runtime.generation.loop_guard import LIMIT  # noqa: E402
 from tests.support.fixture_server import free_port  # noqa: E402
 from tests.engine.test_remote import Recorder, connected  # noqa: E402
 

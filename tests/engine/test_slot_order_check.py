@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.runtime import slot_cache
+from engine.runtime.experts import slot_cache
 from engine.runtime.llama_model import NativeModel, Sampling
 
 pytestmark = pytest.mark.skipif(not slot_cache.available(),
