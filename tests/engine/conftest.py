@@ -8,6 +8,7 @@ from typing import Callable
 
 import pytest
 
+from engine.demo.demo_model import write_demo_model
 from tests.support.shapes import SHAPES, write_shape_fixture
 
 
@@ -58,3 +59,11 @@ def late_copy_session_check():
             # the slot cache's own mutation (ROTARY_SLOT_TEST_SKIP_WAIT=1) refills staging early
             real = [r for r in busy if not r["slot_test_skip_wait"]]
             assert all(r["rewritten_sources"] == 0 for r in real), real
+
+
+# ---- the demo model as a GGUF file, once per session (the office-server tests serve it) ----
+
+@pytest.fixture(scope="session")
+def demo_gguf(tmp_path_factory):
+    return write_demo_model(tmp_path_factory.mktemp("remote") / "demo.gguf")
+

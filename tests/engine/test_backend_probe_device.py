@@ -30,7 +30,7 @@ from engine.runtime.devices.backend_probe import ProbeResult, fastest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD_TIMEOUT_S = 300
-# lavapipe is a software device, never chosen for a user (issue 47): these tests let it stand
+# lavapipe is a software device, never chosen for a user: these tests let it stand
 # in for a graphics card (engine/native/backends.py, SOFTWARE_ENV).
 VISIBLE = {"GGML_VK_VISIBLE_DEVICES": "0", "ROTARY_SOFTWARE_GPU": "1"}
 START = """

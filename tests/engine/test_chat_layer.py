@@ -28,7 +28,7 @@ from engine.runtime.chat.chat_layer import (ChatLayerError, ChatTemplates, Layer
 
 TEMPLATES = pathlib.Path(os.environ.get("ROTARY_LLAMA_TEMPLATES")
                          or llama_build.chat_shim_folder() / "templates")
-# The templates with a reasoning section (issue 35): the 32 Rotary's own detect_format read
+# The templates with a reasoning section: the 32 Rotary's own detect_format read
 # before, and the 10 it took as plain.
 BEFORE = ("Bielik-11B-v3.0-Instruct", "GLM-4.6", "GLM-4.7-Flash", "HuggingFaceTB-SmolLM3-3B",
           "Kimi-K2-Thinking", "LFM2.5-8B-A1B", "MiniMax-M2", "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",

@@ -1,4 +1,4 @@
-"""Issue 27: one planning entry point (engine/runtime/planning.py) for every path.
+"""One planning entry point (engine/runtime/planning.py) for every path.
 
 Before it, only the loader asked for the slot layout; any Advanced value (threads, say) made
 the app plan, and load, without slots. These run without llama-cpp-python: the build's

@@ -1,5 +1,5 @@
 """A message refused as too long says its own word count, as a plain count of its text gives
-it (issue 47, item 4: it said "about 5,420 words" for a text of 6,108)."""
+it (it said "about 5,420 words" for a text of 6,108)."""
 
 from __future__ import annotations
 

@@ -152,7 +152,7 @@ def test_a_looping_answer_is_stopped_within_64_tokens_keeping_the_words_once(mod
 
 @pytest.mark.parametrize("name", ["block_loop", "loop"])
 def test_a_loop_reports_the_memory_its_kept_answer_takes(models, name):
-    """Issue 47: after an answer stopped for repeating, "conversation memory left" went up
+    """After an answer stopped for repeating, "conversation memory left" went up
     as the conversation grew: the loop ended without a context report, so the gauge kept
     what the stream had filled. The report counts the prompt and the answer as kept."""
     native = NativeModel(str(models(name)), _recipe())
@@ -170,7 +170,7 @@ def test_a_loop_reports_the_memory_its_kept_answer_takes(models, name):
 
 
 def test_a_block_longer_than_32_tokens_is_caught_when_it_comes_back_whole(models):
-    """Issue 47: an 8-line block repeated until the length limit. The fixture repeats a
+    """An 8-line block repeated until the length limit. The fixture repeats a
     43-token block; it is stopped when the block has come back once, and kept once."""
     from tests.support.reply_models import BLOCK_WORDS
     native = NativeModel(str(models("block_loop")), _recipe())

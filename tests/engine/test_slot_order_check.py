@@ -1,4 +1,4 @@
-"""The slot cache's ordering check on the CPU build (issue 34, item 1).
+"""The slot cache's ordering check on the CPU build.
 
 Each upload gets a generation; a decode graph may read a slot only when the wait it was
 submitted behind covers that slot's generation (on the CPU build the copies are plain and done

@@ -1,4 +1,4 @@
-"""Issue 37: the plan's words agree with what the plan does. With expert slots on the card, the
+"""The plan's words agree with what the plan does. With expert slots on the card, the
 plan never says that 0 parts of the model are on the graphics card."""
 
 from __future__ import annotations
