@@ -344,8 +344,8 @@ CATALOGUE: dict[str, str] = {
     "plan.speed_words": "roughly {words} words per second",
     "plan.speed_one_word": "roughly 1 word per second",
     "plan.speed_under_a_word": "less than 1 word per second",
-    "plan.context_pages": "It keeps about {pages:,} pages of a conversation in mind; older "
-                          "parts of a longer one are set aside.",
+    "plan.context_pages": "It keeps about {pages:,} pages of a conversation in mind; when a "
+                          "longer one fills them, its older half is set aside at once.",
     "plan.context_under_a_page": "It keeps less than a page of a conversation in mind; older "
                                  "parts of a longer one are set aside.",
     "plan.memory_in_use": "Other programs are using memory this model needs; close some first.",

@@ -2612,8 +2612,8 @@
         <translation>초당 1단어 미만</translation>
     </message>
     <message>
-        <source>It keeps about {pages:,} pages of a conversation in mind; older parts of a longer one are set aside.</source>
-        <translation>대화를 약 {pages:,}쪽까지 기억합니다. 더 긴 대화는 앞부분부터 제외됩니다.</translation>
+        <source>It keeps about {pages:,} pages of a conversation in mind; when a longer one fills them, its older half is set aside at once.</source>
+        <translation>대화를 약 {pages:,}쪽까지 기억합니다. 더 긴 대화로 가득 차면 앞쪽 절반이 한꺼번에 제외됩니다.</translation>
     </message>
     <message>
         <source>It keeps less than a page of a conversation in mind; older parts of a longer one are set aside.</source>

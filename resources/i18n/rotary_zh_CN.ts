@@ -2612,8 +2612,8 @@
         <translation>每秒不到 1 个词</translation>
     </message>
     <message>
-        <source>It keeps about {pages:,} pages of a conversation in mind; older parts of a longer one are set aside.</source>
-        <translation>它能记住约 {pages:,} 页的对话；更长的对话会先放下较早的部分。</translation>
+        <source>It keeps about {pages:,} pages of a conversation in mind; when a longer one fills them, its older half is set aside at once.</source>
+        <translation>它能记住约 {pages:,} 页的对话；更长的对话把它占满时，会一次放下较早的一半。</translation>
     </message>
     <message>
         <source>It keeps less than a page of a conversation in mind; older parts of a longer one are set aside.</source>

@@ -72,6 +72,10 @@ def two_copies(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("two-variants")
     for name in ("vulkan-a", "vulkan-b"):
         shutil.copytree(installed.folder, root / name, symlinks=True)
+    # Every model is written through llama.cpp's chat layer, found under the same root.
+    chat = Path(installed.folder).parent / "chat"
+    if chat.is_dir():
+        shutil.copytree(chat, root / "chat", symlinks=True)
     return root
 
 

@@ -386,8 +386,8 @@ def test_describe_the_8gb_case():
     assert summary.level == "green"
     assert re.fullmatch(r"About \d\.\d GB on the graphics card \(and 0\.4 GB its driver keeps\) "
                         r"and \d+ GB in memory; expect roughly \d+–\d+ words per second\. It keeps "
-                        r"about \d+ pages of a conversation in mind; older parts of a longer one are "
-                        r"set aside\.",
+                        r"about \d+ pages of a conversation in mind; when a longer one fills them, "
+                        r"its older half is set aside at once\.",
                         str(summary.text)), summary.text
     low, high = summary.expected_tps
     assert 10 < low < high < 60
