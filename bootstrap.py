@@ -212,7 +212,7 @@ CPU_ISA = BACKENDS / "cpu-isa"
 def cpu_isa_variants(command: str) -> tuple[str, ...]:
     """Which CPU back-end variants to build: ``test`` all of them (the bundle CI builds
     carries every one); ``start`` every one this processor runs (which of them runs fastest
-    is measured after the first load, engine/runtime/cpu_calibration.py; the others would be
+    is measured after the first load, engine/runtime/devices/cpu_calibration.py; the others would be
     minutes of compiling for nothing). One line says what and why."""
     if not llama_build.cpu_isa_buildable():
         print("+ processor variants are built for x86-64 Linux only: the portable AVX2 "
@@ -248,7 +248,7 @@ def install_cpu_isa(python: pathlib.Path, names: tuple[str, ...], required: bool
         shutil.copytree(folder, CPU_ISA / name)
 
 
-# ---- llama.cpp's chat layer (llama_build.ensure_chat_shim, engine/runtime/chat_layer.py) --
+# ---- llama.cpp's chat layer (llama_build.ensure_chat_shim, engine/runtime/chat/chat_layer.py) --
 
 CHAT_LAYER = BACKENDS / "chat"
 

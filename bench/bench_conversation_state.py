@@ -134,7 +134,7 @@ class Run:
 
 
 def whole_prompt_tokens(tokenizer, messages) -> int:
-    from engine.runtime.generate import render_chat
+    from engine.runtime.generation.generate import render_chat
 
     return len(tokenizer.tokenize(render_chat(tokenizer, messages)))
 

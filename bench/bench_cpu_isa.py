@@ -1,7 +1,7 @@
 """The processor build the app would choose ÷ the fastest one installed, per weight kind, one run.
 
 Which build of the CPU back-end runs (engine/native/cpu_isa.py) is measured, not read from the
-flags alone (engine/runtime/cpu_calibration.py): on an AMD Zen 4 class machine issue 45's CI
+flags alone (engine/runtime/devices/cpu_calibration.py): on an AMD Zen 4 class machine issue 45's CI
 run read f16 prompts 17% slower in the AVX-512 build than in the portable AVX2 one, Q4_K
 prompts ~20% faster. This run:
 
@@ -54,7 +54,7 @@ from bench.verdict import Verdicts  # noqa: E402
 from engine.demo.tiny_moe import SPECS, write_tiny_moe  # noqa: E402
 from engine.native import backends, cpu_isa  # noqa: E402
 from engine.native import cpu_isa_record as record  # noqa: E402
-from engine.runtime import cpu_calibration  # noqa: E402
+from engine.runtime.devices import cpu_calibration  # noqa: E402
 
 TARGET, FAIL_AT = 0.97, 0.90
 # What an AVX2-only processor lacks of this one's flags (``--view avx2``).

@@ -48,7 +48,7 @@ from engine.documents.summarize import DocumentSummarizer  # noqa: E402
 from engine.demo.tiny_moe import write_tiny_moe  # noqa: E402
 from engine.recipe import MemoryEstimate, Recipe  # noqa: E402
 from engine.runtime.loader import load_with_fallback  # noqa: E402
-from engine.runtime.summary_model import LocalSummaryModel  # noqa: E402
+from engine.runtime.generation.summary_model import LocalSummaryModel  # noqa: E402
 
 EXTRACT_TARGET_S = 10.0           # information: the reference machine's budget
 # The gate (issue 27: a ratio of one run): our extraction ÷ pypdf's on the same file; slower
@@ -149,7 +149,7 @@ def _map_reduce(loaded, path: pathlib.Path, folder: pathlib.Path) -> DocumentSum
 
 def _one_pass(summarizer, big) -> tuple[float, int]:
     """Read the whole document in one context and write one answer of the same budget."""
-    from engine.runtime.generate import render_chat
+    from engine.runtime.generation.generate import render_chat
 
     plan = summarizer.plan
     messages = summarizer.prompts.whole("\n\n".join(p.text for p in plan.parts))

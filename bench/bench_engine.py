@@ -144,7 +144,7 @@ def main() -> int:
         # in the context at all) and with it.
         engine = EngineSide(path, bench_recipe(args.threads), record_routing=False)
         recording = EngineSide(path, bench_recipe(args.threads), record_routing=True)
-        from engine.runtime.generate import render_chat
+        from engine.runtime.generation.generate import render_chat
 
         plain = PlainSide(path, args.threads, render_chat(engine.service.model.loaded.native, PROMPT))
         results = {"engine": [], "plain": [], "routing_on": []}

@@ -8,7 +8,7 @@ to float noise, which is counted); each passage is a conversation whose first WA
 its prompt (the policy's warm start). Slots: 25% of each layer's experts; upload cap: k per layer
 per token (the CPU build's default), shared by prefetches and after-token uploads.
 
-Policies: rotary with hidden-state prefetch (engine/runtime/prefetch.py: the next layer's router
+Policies: rotary with hidden-state prefetch (engine/runtime/experts/prefetch.py: the next layer's router
 on this layer's hidden state, uploaded before that layer runs), rotary without, LRU, LFU, LFRU,
 and OPT (Belady with the cap; it is given the routing the first run recorded). Hits are counted
 twice: by the policy, and from the decode graph's own slot lookups (ffn_moe_miss_ids), which
@@ -44,9 +44,9 @@ from engine.model.inspect_gguf import inspect_model  # noqa: E402
 from engine.residency.trace import Trace, save_trace  # noqa: E402
 from engine.runtime.bindings import llama_cpp_module  # noqa: E402
 from engine.runtime.llama_model import NativeModel  # noqa: E402
-from engine.runtime.predictor import RouterPredictor, hidden_node_name  # noqa: E402
-from engine.runtime.prefetch import HiddenPrefetch  # noqa: E402
-from engine.runtime.routing import RoutingRecorder  # noqa: E402
+from engine.runtime.experts.predictor import RouterPredictor, hidden_node_name  # noqa: E402
+from engine.runtime.experts.prefetch import HiddenPrefetch  # noqa: E402
+from engine.runtime.experts.routing import RoutingRecorder  # noqa: E402
 from tools.residency_sim.predicted import print_rows, run_all  # noqa: E402
 
 MODEL = ROOT / "resources" / "models" / "rotary-tiny-moe.gguf"

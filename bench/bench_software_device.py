@@ -27,7 +27,7 @@ from engine.native import backends
 choice = backends.select()
 from engine.api import ChatMessage
 from engine.recipe import MemoryEstimate, Recipe
-from engine.runtime.generate import GenerationRun
+from engine.runtime.generation.generate import GenerationRun
 from engine.runtime.llama_model import NativeModel, Sampling
 on_device = choice.device is not None
 recipe = Recipe(preset="bench", n_gpu_layers=-1 if on_device else 0, cpu_expert_layers=(),

@@ -5,7 +5,7 @@ each conversation's state. Arithmetic on stated assumptions, never a measurement
 Assumptions (each one a published or measured number, or a round guess said as such):
 - Qwen3.6-35B-A3B Q4_K_M on an 8 GB RTX 4060 Laptop: prompts read at 74.2 tokens/s and
   answers written at 21.06 tokens/s (the paper's numbers; shared/notes/anchors.md).
-- A 16K context; the engine's room (engine/runtime/context_window.py): 1,024 tokens for the
+- A 16K context; the engine's room (engine/runtime/conversation/context_window.py): 1,024 tokens for the
   answer and a quarter (4,096) for thinking, so a prompt may take 11,264 tokens.
 - Each turn (a guess): the user writes 60 tokens, the answer's text is 400 tokens (its
   thinking is never sent again), the template adds 10.

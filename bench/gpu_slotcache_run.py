@@ -41,7 +41,7 @@ from engine.plan.hardware import HardwareInfo  # noqa: E402
 from tools.residency_sim.synth import SynthSpec, synth_trace  # noqa: E402
 from tools.routing_replay import RoutingReplay, cached_columns  # noqa: E402
 from engine.residency.trace import load_trace  # noqa: E402
-from engine.runtime import slot_cache  # noqa: E402
+from engine.runtime.experts import slot_cache  # noqa: E402
 from engine.runtime.llama_model import NativeModel, Sampling  # noqa: E402
 
 DECODE_WARMUP, DECODE_TOKENS = 16, 96

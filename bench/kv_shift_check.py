@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from engine.api import ChatMessage
 from engine.runtime.bindings import llama_cpp_module
-from engine.runtime.generate import render_chat
+from engine.runtime.generation.generate import render_chat
 from engine.runtime.llama_model import NativeModel, Sampling
 
 TOKENS = 64

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from bench.bench_engine import PROMPT, bench_recipe  # noqa: E402
 from engine.demo.tiny_moe import SPECS, write_tiny_moe  # noqa: E402
 from engine.residency.policy import Snapshot  # noqa: E402
-from engine.runtime.generate import stream_generate  # noqa: E402
+from engine.runtime.generation.generate import stream_generate  # noqa: E402
 from engine.runtime.llama_model import NativeModel, Sampling  # noqa: E402
 
 clock = time.thread_time

@@ -46,7 +46,7 @@ class LoadRequest:
     record_routing: bool = False
     request_id: int = field(default_factory=next_request_id)
     # Where each conversation's model state is kept on disk between turns and restarts
-    # (engine/runtime/conversation_state.py; the app's data folder/states); None: RAM only.
+    # (engine/runtime/conversation/conversation_state.py; the app's data folder/states); None: RAM only.
     state_dir: str | None = None
 
 
@@ -61,14 +61,14 @@ class ChatRequest:
     request_id: int = field(default_factory=next_request_id)
     conversation_id: int | None = None     # copied onto every event of this request;
     # the expert slot cache keeps each conversation's experts and brings them back on return
-    # "Think before answering" (engine.runtime.chat_format): None keeps the model's own default;
+    # "Think before answering" (engine.runtime.chat.chat_format): None keeps the model's own default;
     # only templates with a switch (enable_thinking, gpt-oss's reasoning effort) are told.
     think: bool | None = None
-    # True: the model's own sampling defaults (engine.runtime.sampling: the GGUF's
+    # True: the model's own sampling defaults (engine.runtime.generation.sampling: the GGUF's
     # general.sampling.* keys, else its family's) instead of temperature and top_p above.
     model_sampling: bool = False
     # False only for measurements that need a fixed number of tokens from a random-weight
-    # fixture (speed benchmarks): the loop guard (engine.runtime.loop_guard) then lets it run.
+    # fixture (speed benchmarks): the loop guard (engine.runtime.generation.loop_guard) then lets it run.
     stop_loops: bool = True
     # The conversation's documents: the engine answers the last user message from their
     # passages and checks its page references (RequestFinished.document). None: plain chat.
@@ -104,7 +104,7 @@ class PromptProgress:
     """How much of a chat request's prompt the model has read (after the part it kept from
     the last turn), a few times a second while it reads: long prompts take minutes on a
     processor. ``seconds_left`` is measured on this computer from the batches read so far
-    (engine/runtime/prompt_progress.py)."""
+    (engine/runtime/generation/prompt_progress.py)."""
 
     request_id: int
     conversation_id: int | None
@@ -191,9 +191,9 @@ class ModelLoaded:
     facts: ModelFacts
     recipe: Recipe
     message: Msg                        # what to expect: memory used, speed
-    # engine.runtime.sampling.SamplingDefaults: what the model itself asks for, and from where
+    # engine.runtime.generation.sampling.SamplingDefaults: what the model itself asks for, and from where
     sampling: object | None = None
-    # engine.runtime.chat_format.ChatFormat: whether it thinks, and whether that can be chosen
+    # engine.runtime.chat.chat_format.ChatFormat: whether it thinks, and whether that can be chosen
     chat_format: object | None = None
     placement: Placement | None = None  # where llama.cpp put it (bytes per device)
 
@@ -267,7 +267,7 @@ class StopReason(str, Enum):
 
 class Reuse(str, Enum):
     """Where the model state an answer started from came from (``ResponseStats.reuse``):
-    the tokens it did not read again (engine/runtime/conversation_memory.py)."""
+    the tokens it did not read again (engine/runtime/conversation/conversation_memory.py)."""
 
     NONE = "none"              # everything was read
     IN_PLACE = "in_place"      # the context still held the conversation
@@ -306,7 +306,7 @@ class ResponseStats:
 
 @dataclass(frozen=True)
 class ContextReport:
-    """How an answer's conversation sat in the model's memory (engine/runtime/context_window.py)."""
+    """How an answer's conversation sat in the model's memory (engine/runtime/conversation/context_window.py)."""
 
     left_out: int = 0          # oldest messages sent (after the system prompt) the model did not see
     kept_tokens: int = 0       # the conversation as the next turn sends it: prompt + answer, no thinking

@@ -57,7 +57,7 @@ class GenerationError(EngineError):
 
 
 class AnswerLoopError(GenerationError):
-    """A document step began repeating itself (engine.runtime.loop_guard): the document
+    """A document step began repeating itself (engine.runtime.generation.loop_guard): the document
     fails. A chat answer that loops is no error: it ends with StopReason.LOOP, keeping the
     repeated block once."""
 
@@ -68,7 +68,7 @@ class ContextFullError(GenerationError):
 
 class MessageTooLongError(ContextFullError):
     """The newest message alone does not fit in the model's memory (older turns slide out,
-    engine/runtime/context_window.py; only this one is an error)."""
+    engine/runtime/conversation/context_window.py; only this one is an error)."""
 
 
 class EngineStateError(EngineError):

@@ -76,7 +76,7 @@ def sampling_for(path: str | os.PathLike) -> object | None:
     header without loading it; None where the header cannot be read."""
     from engine.errors import EngineError  # noqa: PLC0415 - see above
     from engine.model.gguf_header import read_header  # noqa: PLC0415 - see above
-    from engine.runtime.sampling import model_sampling  # noqa: PLC0415 - see above
+    from engine.runtime.generation.sampling import model_sampling  # noqa: PLC0415 - see above
 
     try:
         metadata = read_header(path).metadata
@@ -98,22 +98,22 @@ def forget_unused_documents(index_path: str, keep: set[str], moved_from: str | N
 
 
 def probe_backend_child(argv: list[str]) -> int:
-    """The frozen app run as engine/runtime/backend_probe.py's child: measure one variant."""
-    from engine.runtime.backend_probe_child import child_main  # noqa: PLC0415 - the llama runtime
+    """The frozen app run as engine/runtime/devices/backend_probe.py's child: measure one variant."""
+    from engine.runtime.devices.backend_probe_child import child_main  # noqa: PLC0415 - the llama runtime
 
     return child_main(argv)
 
 
 def calibrate_cpu_child(argv: list[str]) -> int:
-    """The frozen app run as engine/runtime/cpu_calibration.py's driver or child."""
-    from engine.runtime.cpu_calibration import main  # noqa: PLC0415 - the llama runtime
+    """The frozen app run as engine/runtime/devices/cpu_calibration.py's driver or child."""
+    from engine.runtime.devices.cpu_calibration import main  # noqa: PLC0415 - the llama runtime
 
     return main(argv)
 
 
 def check_native_helpers() -> tuple[bool, str]:
     """The self-test's check of the engine's C helpers (engine/native)."""
-    from engine.runtime.native_check import self_test  # noqa: PLC0415 - see above
+    from engine.runtime.devices.native_check import self_test  # noqa: PLC0415 - see above
 
     return self_test()
 

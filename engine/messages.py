@@ -142,7 +142,7 @@ CATALOGUE: dict[str, str] = {
                                     "Choose a model in Settings.",
     "engine.document_stopped_before_start": "The document was not read: it was stopped before "
                                             "it started.",
-    # engine/__main__.py: the command line, for IT
+    # engine/cli/: the command line, for IT
     "engine.name_a_model": "Name a model file, or an office server with --server URL.",
     "engine.name_a_model_option": "Name a model file with --model, or an office server with "
                                   "--server URL.",
@@ -152,7 +152,7 @@ CATALOGUE: dict[str, str] = {
     # ---- engine/runtime: loading and running a model here ---------------------------------
     "runtime.checking_file": "Checking the model file…",
     "runtime.loading_into_memory": "Loading the model into memory…",
-    # engine/runtime/backend_probe.py: two back-ends serve the card; measured once
+    # engine/runtime/devices/backend_probe.py: two back-ends serve the card; measured once
     "runtime.finding_faster_backend": "Finding the faster way to use your graphics card "
                                       "(once)…",
     "runtime.ready": "The model is ready.",
@@ -173,7 +173,7 @@ CATALOGUE: dict[str, str] = {
                                  "even with the smallest settings. Try a smaller model.",
     "runtime.fewer_slots": "Not enough graphics memory, so less of the model is kept on the "
                            "graphics card.",
-    # where the loaded model actually is (engine/runtime/placement.py), never the plan
+    # where the loaded model actually is (engine/runtime/devices/placement.py), never the plan
     # (sizes are size() messages: "5.4 GB", or "20 MB" for a tiny model, never "0.0 GB")
     "runtime.placed_gpu": "The model runs on the graphics card {device}: {gpu} of it there and "
                           "{ram} in main memory.",

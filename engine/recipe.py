@@ -70,7 +70,7 @@ class Recipe:
     ram: MemoryEstimate
     use_mmap: bool = True
     note: Msg | None = None              # plain words: why this recipe (or this fallback step)
-    # Per-expert slot cache (engine/runtime/slot_cache.py): slots per model layer, 0 = none.
+    # Per-expert slot cache (engine/runtime/experts/slot_cache.py): slots per model layer, 0 = none.
     expert_slots: tuple[int, ...] = ()
     residency_policy: str = DEFAULT_POLICY   # engine.residency registry name
     upload_cap: int | None = None        # uploads per layer per token; None = k

@@ -96,7 +96,7 @@ def self_test(bundle: Path, platform: str = "offscreen", console: bool = True,
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("PYTHON", "VIRTUAL_ENV", "LD_LIBRARY_PATH", "GGML_VK_"))}
         # A check, not a use: no processor calibration left running behind it (CI's benchmarks
-        # follow; engine/runtime/cpu_calibration.py).
+        # follow; engine/runtime/devices/cpu_calibration.py).
         env.update(ROTARY_HOME=str(Path(scratch) / "home"), QT_QPA_PLATFORM=platform,
                    ROTARY_CPU_CALIBRATION="0", **(extra_env or {}))
         result = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True,

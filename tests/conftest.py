@@ -10,7 +10,7 @@ import pytest
 # The slot cache checks its own ordering in every test (uploads vs the waits that cover them,
 # staging reuse); children inherit it. Off by default in the app.
 os.environ.setdefault("ROTARY_SLOT_CHECK", "1")
-# No processor calibration in the background after each load (engine/runtime/cpu_calibration.py):
+# No processor calibration in the background after each load (engine/runtime/devices/cpu_calibration.py):
 # tests/engine/test_cpu_calibration.py runs it where it means to.
 os.environ.setdefault("ROTARY_CPU_CALIBRATION", "0")
 

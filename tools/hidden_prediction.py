@@ -27,7 +27,7 @@ import sys
 import numpy as np
 
 from engine.residency.trace import Trace, load_trace
-from engine.runtime.predictor import read_tensor_f32
+from engine.runtime.experts.predictor import read_tensor_f32
 
 DISTANCES = (1, 2)
 

@@ -2,7 +2,7 @@
 
 ``python -m tools.prompt_estimate``: the test model (engine/demo/tiny_moe.py) reads a
 5,700-token prompt in 64-token batches on the processor; at each PromptProgress event it
-prints the time left that Rotary said (engine/runtime/prompt_progress.py, fitted a·r + c·r²),
+prints the time left that Rotary said (engine/runtime/generation/prompt_progress.py, fitted a·r + c·r²),
 what a plain rate so far would have said, and the time the rest really took (until the first
 token, so it includes the first token's own pass), as ratios measured in this one run.
 """
@@ -17,9 +17,9 @@ import time
 from engine.api import ChatMessage, PromptProgress
 from engine.demo.tiny_moe import write_tiny_moe
 from engine.recipe import MemoryEstimate, Recipe
-from engine.runtime.generate import GenerationRun
+from engine.runtime.generation.generate import GenerationRun
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.prompt_progress import PromptMeter
+from engine.runtime.generation.prompt_progress import PromptMeter
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
-from engine import __main__ as engine_cli
+from engine.cli import main as engine_cli
 from engine.residency.trace import load_trace
 from engine.runtime.llama_model import NativeModel
 

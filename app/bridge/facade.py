@@ -133,7 +133,7 @@ def list_devices_child(argv: list[str]) -> int:
     return facade.list_devices_child(argv)
 
 
-BACKEND_PROBE_FLAG = "--rotary-probe-backend"   # engine/runtime/backend_probe.py PROBE_FLAG
+BACKEND_PROBE_FLAG = "--rotary-probe-backend"   # engine/runtime/devices/backend_probe.py PROBE_FLAG
 
 
 def probe_backend_child(argv: list[str]) -> int:
@@ -141,7 +141,7 @@ def probe_backend_child(argv: list[str]) -> int:
     return facade.probe_backend_child(argv)
 
 
-CPU_CALIBRATION_FLAG = "--rotary-calibrate-cpu"   # engine/runtime/cpu_calibration.py CALIBRATE_FLAG
+CPU_CALIBRATION_FLAG = "--rotary-calibrate-cpu"   # engine/runtime/devices/cpu_calibration.py CALIBRATE_FLAG
 
 
 def calibrate_cpu_child(argv: list[str]) -> int:

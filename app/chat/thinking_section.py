@@ -62,7 +62,7 @@ class ThinkingSection(QWidget):
 
     def set_text(self, text: str, done: bool, stopped: bool = False) -> None:
         """``stopped``: the thinking reached its budget and the model was steered to answer
-        (engine/runtime/context_window.py): the header says so."""
+        (engine/runtime/conversation/context_window.py): the header says so."""
         self.text, self.done, self.stopped = text, done, stopped
         if self.expanded:
             self.body.setText(text)

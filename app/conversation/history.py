@@ -66,7 +66,7 @@ ALTER TABLE conversations ADD COLUMN think INTEGER;
 
 # v6: where the model's view of a conversation begins (the first message still sent; NULL:
 # the whole conversation): older turns slide out of a full context (engine/runtime/
-# context_window.py) and a quiet line in the conversation shows where.
+# conversation/context_window.py) and a quiet line in the conversation shows where.
 _V5_TO_V6 = """
 ALTER TABLE conversations ADD COLUMN window_start INTEGER;
 """

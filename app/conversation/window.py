@@ -1,7 +1,7 @@
 """Which messages of a conversation the model still sees (no widgets).
 
 The engine leaves the oldest turns out when a prompt would not fit (engine/runtime/
-context_window.py) and says how many of those sent it left out; the conversation keeps where
+conversation/context_window.py) and says how many of those sent it left out; the conversation keeps where
 the model's view now begins (``HistoryStore.window_start``), so the next prompts start there
 (the kept prefix stays in the model's cache) and a quiet line shows it, after a restart too.
 A message too long to be read even alone is marked and never sent again, so the next short

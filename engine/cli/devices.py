@@ -3,7 +3,7 @@
 One row per device of every back-end variant (engine/native/backends.py): back-end, ggml's
 device name (what ``engine chat MODEL --device NAME`` takes), type, memory; then the device
 Rotary chooses and the graphics cards it sees but cannot use, with what to do; and where
-two back-ends serve one card, what the load's probe measured (engine/runtime/backend_probe.py).
+two back-ends serve one card, what the load's probe measured (engine/runtime/devices/backend_probe.py).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def planned_device(hardware) -> dict:
 def report(refresh: bool = False) -> dict:
     from engine.native import backends
     from engine.plan.hardware import _probe_gpus, usable_gpus
-    from engine.runtime.backend_probe import remembered
+    from engine.runtime.devices.backend_probe import remembered
 
     listing = backends.device_listing(refresh=refresh)
     choice = backends.choose(listing) if listing else None

@@ -6,7 +6,7 @@ of pages by text recognition), indexed beside the text cache (or in ``--index``)
 question is answered from their passages with every page reference checked.
 
 Progress goes to stderr; Ctrl+C stops between tokens and prints the partial result.
-Errors print one plain sentence and exit with status 2 (engine/__main__.py).
+Errors print one plain sentence and exit with status 2 (engine/cli/main.py).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def _open_model(args):
     if not args.model:
         raise EngineError(msg("engine.name_a_model_option"))
     from engine.runtime.loader import load_with_fallback
-    from engine.runtime.summary_model import LocalSummaryModel
+    from engine.runtime.generation.summary_model import LocalSummaryModel
 
     loaded = load_with_fallback(LoadRequest(model_path=args.model, preset=args.machine,
                                             record_routing=False), lambda f, m: None,

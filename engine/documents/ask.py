@@ -353,5 +353,5 @@ def answer_on_engine_thread(model: SummaryModel, request: ChatRequest,
                             emit: Callable[[Event], None],
                             stop: threading.Event) -> DocumentAnswered:
     """Answer a chat request that carries documents. ``model``: the office server's or this
-    computer's, as engine/documents sees it (engine.runtime.summary_model)."""
+    computer's, as engine/documents sees it (engine.runtime.generation.summary_model)."""
     return QuestionAnswerer(model, request, emit, stop, _SPEED).run()

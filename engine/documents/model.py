@@ -2,7 +2,7 @@
 
 ``SummaryModel``: count the tokens of a text and of a whole chat prompt (template included)
 with the model's own tokenizer, say its context length, and stream an answer with stop
-checked between tokens. The model loaded here is engine.runtime.summary_model.LocalSummaryModel;
+checked between tokens. The model loaded here is engine.runtime.generation.summary_model.LocalSummaryModel;
 the office server's is engine.remote.documents.RemoteSummaryModel (both folders import this
 one, never the other way round).
 """

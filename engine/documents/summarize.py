@@ -321,5 +321,5 @@ _SPEED = SpeedMeter()   # only the engine thread touches it; re-measures when th
 def summarize_on_engine_thread(model: SummaryModel, request: DocumentRequest,
                                emit: Callable[[Event], None],
                                stop: threading.Event) -> DocumentSummary | None:
-    """``model``: the office server's or this computer's (engine.runtime.summary_model)."""
+    """``model``: the office server's or this computer's (engine.runtime.generation.summary_model)."""
     return DocumentSummarizer(model, request, emit, stop, _SPEED).run()

@@ -94,7 +94,7 @@ class ModelFacts:
     @property
     def thinks(self) -> bool:
         """The chat template has a thinking section (the planner gives such a model a longer
-        context; engine/runtime/chat_format.py reads the exact format)."""
+        context; engine/runtime/chat/chat_format.py reads the exact format)."""
         template = self.chat_template or ""
         return any(marker in template for marker in THINKING_MARKERS)
 

@@ -2,4 +2,4 @@
 build.py, checked against their headers by abi.py) and the llama.cpp patch series (patches/,
 applied by bootstrap.py to the llama-cpp-python sdist). The lowest engine folder: it imports
 no other; the self-test that loads each helper through its users is
-engine/runtime/native_check.py."""
+engine/runtime/devices/native_check.py."""

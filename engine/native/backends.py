@@ -21,7 +21,7 @@ patched exactly as its ggml was built.
 Rule: a discrete GPU (ggml type GPU) beats the processor; of several, the one with the most
 memory; on the same card (equal memory) CUDA before Vulkan. Where two installed variants serve
 the same card, the load measures them once per card and model family and may choose the other
-(engine/runtime/backend_probe.py, through ``reselect``). An integrated GPU shares system
+(engine/runtime/devices/backend_probe.py, through ``reselect``). An integrated GPU shares system
 memory, so it gets no slots: it is listed, never chosen. A software device (Mesa's lavapipe:
 Vulkan on the processor, which ggml lists as a GPU; engine/native/device_kinds.py) writes
 tens of times more slowly than the processor itself: listed, never chosen, unless named
@@ -64,7 +64,7 @@ SOFTWARE_ENV = "ROTARY_SOFTWARE_GPU"      # "1": a software device may stand in 
 VISIBILITY_ENV = ("GGML_VK_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
                   "ONEAPI_DEVICE_SELECTOR")
 # Same card on several back-ends: the first wins until the load's probe has measured them
-# (engine/runtime/backend_probe.py).
+# (engine/runtime/devices/backend_probe.py).
 BACKEND_ORDER = ("CUDA", "Vulkan")
 KIND_NAMES = {0: "cpu", 1: "gpu", 2: "igpu", 3: "accel", 4: "meta"}
 
@@ -460,9 +460,9 @@ def ggml_library_path() -> Path | None:
     return path if folder and path.exists() else None
 
 
-# ---- the load's measured choice (engine/runtime/backend_probe.py) ------------------------
+# ---- the load's measured choice (engine/runtime/devices/backend_probe.py) ------------------------
 # Same card listed by several variants (CUDA0 and Vulkan0 on one NVIDIA card): the probe in
-# engine/runtime/backend_probe.py measures them and calls ``reselect`` before llama_cpp loads.
+# engine/runtime/devices/backend_probe.py measures them and calls ``reselect`` before llama_cpp loads.
 
 class _DevCaps(ctypes.Structure):
     _fields_ = [("async_", ctypes.c_bool), ("host_buffer", ctypes.c_bool),
@@ -549,7 +549,7 @@ def expect_processor_weights(type_name: str) -> None:
 
 
 def calibration_path() -> Path:
-    """The processor calibration's measurements (engine/runtime/cpu_calibration.py)."""
+    """The processor calibration's measurements (engine/runtime/devices/cpu_calibration.py)."""
     return cache_path().parent / cpu_isa_record.FILE
 
 

@@ -21,7 +21,7 @@ instruction), and the baseline runs.
 
 Which of those it runs: the flags say what *can* run, not what runs fastest (on an AMD Zen 4
 class machine issue 45's CI run read f16 prompts 17% slower in the AVX-512 build than in the
-AVX2 one, Q4_K prompts ~20% faster; AVX-VNNI alone is no faster there). So where a calibration measured this processor (engine/runtime/cpu_calibration.py:
+AVX2 one, Q4_K prompts ~20% faster; AVX-VNNI alone is no faster there). So where a calibration measured this processor (engine/runtime/devices/cpu_calibration.py:
 a tiny model per weight type, each candidate in a child process, kept in
 ``cpu-calibration.json`` in the engine's cache folder, keyed by ``machine_key``: the
 processor's model name, its flags and the installed variants' keys), the load runs the

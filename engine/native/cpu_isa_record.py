@@ -1,6 +1,6 @@
 """What the calibration measured on this machine: processor-variant speeds per weight kind.
 
-The calibration (engine/runtime/cpu_calibration.py) runs a tiny model per weight kind in every
+The calibration (engine/runtime/devices/cpu_calibration.py) runs a tiny model per weight kind in every
 candidate build of the CPU back-end (the portable baseline and each installed variant this
 processor runs) and keeps tokens/s of reading a prompt and of writing, on the child's CPU
 clock, in ``cpu-calibration.json`` in the engine's cache folder. One entry per ``machine_key``:

@@ -1,7 +1,7 @@
 """Expert slots: fill the graphics memory that whole-layer placement leaves unused.
 
 After the layout search, the routed experts of some layers stay in RAM. The slot cache
-(engine/runtime/slot_cache.py) keeps the experts the conversation actually uses in GPU
+(engine/runtime/experts/slot_cache.py) keeps the experts the conversation actually uses in GPU
 slots, for every one of those layers. This sizes the slots from free VRAM, keeping free the
 same headroom the layout search keeps: the preset's ``vram_headroom_bytes`` (at least
 0.7 GB on every GPU preset, checked in engine/plan/presets.py; the first long prompt runs

@@ -1,6 +1,6 @@
 """An office server's streamed text, split into thinking and answer as it arrives.
 
-The one reply reader Rotary keeps beside llama.cpp's (engine/runtime/chat_layer.py), because
+The one reply reader Rotary keeps beside llama.cpp's (engine/runtime/chat/chat_layer.py), because
 llama.cpp's cannot serve here: its parser is built from a rendered template (format, parser,
 generation prompt) and reads only replies to that prompt. The client never sees the server's
 template, nor whether its prompt already opened the thinking section: Qwen3's parser reads
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine.runtime.chat_format import (_ENDS, _HOLD, _SPECIAL, ANSWER, DROPPED, HARMONY_END,
+from engine.runtime.chat.chat_format import (_ENDS, _HOLD, _SPECIAL, ANSWER, DROPPED, HARMONY_END,
                                         THINKING, TURN_MARKERS, ChatFormat)
 
 

@@ -28,7 +28,7 @@ from engine.remote.config import ServerConfig
 from engine.remote.documents import RemoteSummaryModel
 from engine.remote.errors import context_size_in
 from engine.remote.stream import RemoteRun, conversation_tokens
-from engine.runtime.context_window import fit, room_for
+from engine.runtime.conversation.context_window import fit, room_for
 from engine.runtime.requests import CancelToken
 from engine.runtime.service import Emit, EngineService
 
@@ -99,7 +99,7 @@ class ServerModel:
 
     def _fitted(self, request: ChatRequest) -> tuple[ChatRequest, int]:
         """The request with the oldest turns left out where the server's context is known
-        and its tokenizer counts them (engine/runtime/context_window.py); else as it is."""
+        and its tokenizer counts them (engine/runtime/conversation/context_window.py); else as it is."""
         size = self.server.context_size
         if not size:
             return request, 0

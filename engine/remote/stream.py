@@ -1,6 +1,6 @@
 """One streamed answer from the server, as the same StepRecords the local engine yields.
 
-Layers as in engine.runtime.generate: ``chat_deltas`` (the server's text pieces and usage)
+Layers as in engine.runtime.generation.generate: ``chat_deltas`` (the server's text pieces and usage)
 → ``RemoteRun.records`` (StepRecords with the gauge's numbers) → ``RemoteRun.text/stats``.
 What a server cannot tell us stays honest: VRAM is "on the server" (``on_server``), and
 token counts come from the server (its usage report or its tokenizer), never from characters.
@@ -16,10 +16,10 @@ from typing import Generator, Iterator
 
 from engine.api import ChatRequest, ResponseStats, ServerInfo, StepRecord, StopReason
 from engine.remote.client import ServerClient, StreamAborted, dropped
-from engine.runtime.accounting import RunAccount
+from engine.runtime.generation.accounting import RunAccount
 from engine.remote.server_text import ServerTextParser
-from engine.runtime.chat_format import REASONING_EFFORTS, THINKING, ChatFormat
-from engine.runtime.loop_guard import LoopGuard, kept_length
+from engine.runtime.chat.chat_format import REASONING_EFFORTS, THINKING, ChatFormat
+from engine.runtime.generation.loop_guard import LoopGuard, kept_length
 
 log = logging.getLogger("rotary.remote")
 
@@ -142,7 +142,7 @@ class RemoteRun:
         self.account.prompt_tokens = int(usage.get("prompt_tokens") or self.account.prompt_tokens)
 
     def _cut_repeats(self) -> None:
-        """As engine/runtime/generate.py: the answer keeps the repeated block once."""
+        """As engine/runtime/generation/generate.py: the answer keeps the repeated block once."""
         guard, kept = self.guard, self.guard.repeats_at
         tail = "".join(self.pieces[kept:])
         shown = self._marks[kept - 1] if kept > 0 else (0, 0)

@@ -2,7 +2,7 @@
 
 Three layers, as in llama-cpp-python itself: ctypes declarations (this module) →
 an owning ``NativeModel`` that closes deterministically (engine/runtime/llama_model.py) →
-the streaming API (engine/runtime/generate.py). Only the engine thread touches these objects.
+the streaming API (engine/runtime/generation/generate.py). Only the engine thread touches these objects.
 """
 
 from __future__ import annotations

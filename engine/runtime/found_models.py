@@ -18,7 +18,7 @@ from engine.messages import Msg
 from engine.model.finder import DEFAULT_LIMITS, FoundModel, Limits, find_models_here
 from engine.plan.hardware import HardwareInfo
 from engine.plan.speed import WORDS_PER_TOKEN
-from engine.runtime.chat_format import detect_format
+from engine.runtime.chat.chat_format import detect_format
 from engine.runtime.planning import PlannedModel, plan_model
 
 LEVEL_ORDER = {"green": 0, "yellow": 1, "red": 2}

@@ -23,8 +23,8 @@ from engine.runtime.bindings import (OverrideArray, PlacementReport, cpu_buffer_
                                     gpu_device, gpu_host_buffer_type, has_gpu_device, llama_cpp_module,
                                     looks_like_memory_failure, native_log)
 from engine.recipe import Recipe
-from engine.runtime import slot_cache
-from engine.runtime.routing import NativeRoutingRecorder, RoutingRecorder
+from engine.runtime.experts import slot_cache
+from engine.runtime.experts.routing import NativeRoutingRecorder, RoutingRecorder
 
 if TYPE_CHECKING:                  # llama_cpp itself is imported when a model is opened
     from llama_cpp._internals import LlamaSampler
@@ -197,7 +197,7 @@ class NativeModel:
     def _truncate(self, keep: int) -> bool:
         return bool(self._llama.llama_memory_seq_rm(self.ctx.memory, 0, keep, -1))
 
-    # ---- the sequence's state (engine/runtime/conversation_memory.py) ----------------------
+    # ---- the sequence's state (engine/runtime/conversation/conversation_memory.py) ----------------------
 
     @property
     def recurrent(self) -> bool:

@@ -14,23 +14,23 @@ import numpy as np
 from engine.api import ChatRequest, LoadRequest, Placement
 from engine.errors import InsufficientMemoryError
 from engine.messages import Msg, msg
-from engine.runtime.conversation_memory import ConversationMemory, open_memory
-from engine.runtime.generate import GenerationRun, OnPrompt
-from engine.runtime import backend_probe, cpu_calibration
+from engine.runtime.conversation.conversation_memory import ConversationMemory, open_memory
+from engine.runtime.generation.generate import GenerationRun, OnPrompt
+from engine.runtime.devices import backend_probe, cpu_calibration
 from engine.native import backends
 from engine.native.backends import selected
 from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.sampling import SamplingDefaults, model_sampling
+from engine.runtime.generation.sampling import SamplingDefaults, model_sampling
 from engine.model.facts import ModelFacts
 from engine.model.inspect_gguf import inspect_model
 from engine.plan import fallback_ladder
 from engine.plan import hardware as machine        # machine.probe(): tests replace it
-from engine.runtime.placement import measure
+from engine.runtime.devices.placement import measure
 from engine.runtime.planning import NO_SLOTS, plan_recipe
-from engine.runtime.predictor import RouterPredictor, hidden_node_name
+from engine.runtime.experts.predictor import RouterPredictor, hidden_node_name
 from engine.recipe import Recipe
-from engine.runtime.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
+from engine.runtime.experts.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
                                     stack_decode_hidden, stack_decode_probs, stack_decode_steps,
                                     stack_decode_weights)
 
@@ -57,7 +57,7 @@ class LoadedModel:
     summary: Msg                     # where it runs (what it placed), and any note
     placement: Placement | None = None
     last_routing: list = field(default_factory=list)
-    # Each conversation's model state (engine/runtime/conversation_memory.py); None: the
+    # Each conversation's model state (engine/runtime/conversation/conversation_memory.py); None: the
     # context's prefix is reused in place only.
     memory: ConversationMemory | None = None
 
@@ -124,7 +124,7 @@ def load_with_fallback(request: LoadRequest, progress: Progress, fallback: Fallb
     progress(0.0, msg("runtime.checking_file"))
     facts = inspect_model(request.model_path)
     # Two variants on one card (CUDA and Vulkan): the measured faster one, before llama_cpp
-    # loads and fixes the variant for this process (engine/runtime/backend_probe.py).
+    # loads and fixes the variant for this process (engine/runtime/devices/backend_probe.py).
     backend_probe.prefer(facts, request, progress)
     # The processor build measured fastest for this model's weights (engine/native/cpu_isa.py).
     backends.expect_processor_weights(facts.main_weight_type)

@@ -34,7 +34,7 @@ class BuildAbilities:
 def this_build() -> BuildAbilities:
     """The abilities of the installed build; never raises (False where something is missing)."""
     # Imported here: it loads libllama's bindings, which the start of the app does not need.
-    from engine.runtime import slot_cache  # noqa: PLC0415
+    from engine.runtime.experts import slot_cache  # noqa: PLC0415
 
     return BuildAbilities(slot_cache=slot_cache.available())
 

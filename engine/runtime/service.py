@@ -23,8 +23,8 @@ from engine.api import (ChatRequest, DocumentRequest, Event, Listener, LoadFallb
 from engine.errors import EngineError, EngineStateError, GenerationError, ReadingStoppedError
 from engine.messages import Msg, msg
 from engine.documents.model import SummaryModel
-from engine.runtime.conversation_state import forget_kept_state
-from engine.runtime.prompt_progress import PromptMeter
+from engine.runtime.conversation.conversation_state import forget_kept_state
+from engine.runtime.generation.prompt_progress import PromptMeter
 from engine.runtime.requests import CancelToken, RequestQueue
 
 log = logging.getLogger("rotary.engine")
@@ -63,14 +63,14 @@ class LocalModel:
         self._answered = None       # the last answer's run, until its reading ahead starts
 
     def loaded_event(self, request_id: int) -> ModelLoaded:
-        from engine.runtime.generate import chat_format  # noqa: PLC0415 - needs llama_cpp
+        from engine.runtime.generation.generate import chat_format  # noqa: PLC0415 - needs llama_cpp
         return ModelLoaded(request_id, self.loaded.facts, self.loaded.recipe, self.loaded.summary,
                            sampling=self.loaded.sampling_defaults,
                            chat_format=chat_format(self.loaded.native),
                            placement=self.loaded.placement)
 
     def chat(self, request: ChatRequest, stop: CancelToken, emit: Emit) -> None:
-        # How far a long prompt is read, a few times a second (engine/runtime/prompt_progress.py)
+        # How far a long prompt is read, a few times a second (engine/runtime/generation/prompt_progress.py)
         run = self.loaded.start_chat(request, stop, PromptMeter(
             request.request_id, request.conversation_id, emit), conversation=True)
         for record in run.records():
@@ -90,7 +90,7 @@ class LocalModel:
 
     def documents_model(self) -> SummaryModel:
         # summary_model's llama runtime (~0.5 s) loads at the first document, not with the app.
-        from engine.runtime.summary_model import LocalSummaryModel  # noqa: PLC0415 - above
+        from engine.runtime.generation.summary_model import LocalSummaryModel  # noqa: PLC0415 - above
 
         return LocalSummaryModel(self.loaded)
 
@@ -98,7 +98,7 @@ class LocalModel:
         self.loaded.forget_conversation(conversation_id)
 
     def idle_work(self) -> IdleWork | None:
-        from engine.runtime.read_ahead import read_ahead_for  # noqa: PLC0415 - needs llama_cpp
+        from engine.runtime.generation.read_ahead import read_ahead_for  # noqa: PLC0415 - needs llama_cpp
 
         run, self._answered = self._answered, None
         return read_ahead_for(run)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from pathlib import Path
@@ -19,6 +20,8 @@ import qasync  # noqa: E402
 
 from app.settings.paths import default_paths  # noqa: E402
 from app.settings.model import Settings, SettingsStore  # noqa: E402
+from engine.facade import find_models_here  # noqa: E402
+from tests.app import fakes  # noqa: E402
 from tests.app.fakes import fake_backend  # noqa: E402
 
 UNEXPECTED = "Something went wrong inside Rotary"
@@ -108,3 +111,26 @@ def wait_ready(qtbot, rotary, timeout=5000) -> None:
 
 def wait_idle(qtbot, rotary, timeout=5000) -> None:
     qtbot.waitUntil(lambda: not rotary.chat.busy, timeout=timeout)
+
+
+# ---- a home where other apps left models (the wizard's and Settings' found models) ----
+
+@pytest.fixture
+def user_home(tmp_path, monkeypatch):
+    """A home where LM Studio and Ollama left models; the fake backend finds them for real."""
+    home = tmp_path / "user"
+    for name in ("XDG_DATA_HOME", "XDG_DOWNLOAD_DIR", "XDG_DOCUMENTS_DIR", "HF_HOME",
+                 "HF_HUB_CACHE", "OLLAMA_MODELS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    studio = home / ".lmstudio" / "models" / "lmstudio-community"
+    fakes.fake_gguf(studio / "Qwen3-30B-A3B-GGUF" / "Qwen3-30B-A3B-Q4_K_M.gguf")
+    fakes.fake_gguf(studio / "Qwen3-30B-A3B-GGUF" / "mmproj-Qwen3-30B-A3B-F16.gguf")
+    fakes.fake_gguf(studio / "Huge-GGUF" / "big-model-Q8_0.gguf")
+    blob = fakes.fake_gguf(home / ".ollama" / "models" / "blobs" / f"sha256-{'1' * 64}")
+    manifest = home / ".ollama/models/manifests/registry.ollama.ai/library/qwen3/8b"
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text(json.dumps({"layers": [{"mediaType": "application/vnd.ollama.image.model",
+                                                "digest": f"sha256:{'1' * 64}"}]}))
+    monkeypatch.setattr(fakes, "find_models", lambda folders: find_models_here(folders))
+    return home, blob

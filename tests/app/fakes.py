@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from engine.api import (DocumentRequest, LoadFallback, LoadProgress, LoadRequest, ModelLoaded,
+from engine.api import (DeviceUse, DocumentRequest, LoadFallback, LoadProgress, LoadRequest,
+                        ModelLoaded, Placement,
                         RequestFinished, ResponseStats, StepRecord, ChatRequest, StopReason)
 from engine.errors import EngineError, NotAGGUFError
 from engine.messages import Msg, msg, size
@@ -23,11 +24,12 @@ from engine.plan import PlanSummary
 from engine.plan.hardware import GpuInfo, HardwareInfo, VramReading
 from engine.recipe import MemoryEstimate, Recipe
 from engine.runtime.planning import PlannedModel
-from engine.runtime.prompt_progress import PromptMeter
+from engine.runtime.generation.prompt_progress import PromptMeter
 from engine.runtime.requests import CancelToken
 from engine.runtime.service import EngineService
 
 from app.bridge.facade import EngineBackend
+from app.settings.server import KeyStore
 
 GIB = 2**30
 
@@ -64,7 +66,7 @@ class FakeScript:
     answers: list[tuple[str, ...]] = field(default_factory=list)   # per chat, optional
     first_token_delay: float = 0.0              # "reading the prompt" (stop still works)
     # Tokens "read" evenly over first_token_delay, reported through the engine's own meter
-    # (engine/runtime/prompt_progress.py) at most every prompt_report_s; 0: no reports.
+    # (engine/runtime/generation/prompt_progress.py) at most every prompt_report_s; 0: no reports.
     prompt_tokens: int = 0
     prompt_report_s: float = 0.25
     chat_template: str | None = CHAT_TEMPLATE   # None: the model looks like a base model
@@ -253,3 +255,44 @@ def fake_backend(script: FakeScript | None = None, hardware: HardwareInfo | None
                             ensure_demo, lambda: PROCESS_RAM_BYTES,
                             find_models=lambda folders: find_models(folders))
     return backend, state
+
+
+# ---- shared by several app tests: the keyring in memory, a model file, a GPU placement ----
+
+class MemoryKeys(KeyStore):
+    """The keyring, in memory, for tests."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.saved: dict[str, str] = {}
+
+    def get(self, url: str) -> str | None:
+        return self.saved.get(url)
+
+    def set(self, url: str, key: str) -> None:
+        self.saved[url] = key
+
+
+def model_file(tmp_path, name="model.gguf"):
+    path = tmp_path / name
+    path.write_bytes(b"GGUF" + b"\0" * 32)
+    return path
+
+
+def fake_gguf(path, size=64):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Each file its own bytes: identical files are one model found in two places.
+    path.write_bytes(b"GGUF" + path.name.encode()[:size].ljust(size, b"\0"))
+    return path
+
+
+GIB = 2 ** 30
+RTX = "NVIDIA GeForce RTX 4060 Laptop GPU"
+RAM_ONLY = (DeviceUse("CPU", model_bytes=2 * GIB, cache_bytes=GIB // 4),)
+
+
+def on_gpu() -> Placement:
+    gpu = DeviceUse("Vulkan0", RTX, model_bytes=3 * GIB, slot_bytes=2 * GIB)
+    return Placement((RAM_ONLY[0], gpu), "Vulkan", msg(
+        "runtime.placed_gpu_slots", device=RTX, gpu=size(5.4e9), slots=size(2.1e9),
+        ram=size(2.4e9)))

@@ -51,7 +51,7 @@ def test_app_reaches_the_engine_only_through_the_bridge():
 
 
 def test_no_engine_function_is_looked_up_by_name_in_the_app():
-    """Issue 27: importlib name lookups hid the app's engine edges from linters and the
+    """Importlib name lookups hid the app's engine edges from linters and the
     import contract (21 of them in app/bridge/engine_bridge.py before)."""
     lookups = {}
     for path in _app_files():
@@ -133,7 +133,7 @@ def test_loading_the_apps_models_loads_no_qt():
 
 
 def test_every_bridge_connection_is_made_in_the_one_wiring_function():
-    """Issue 27: GUI <-> engine connections in one function (app/wiring.py, GPT4All's
+    """GUI <-> engine connections in one function (app/wiring.py, GPT4All's
     Chat::connectLLM), not spread over constructors: no other app module connects a signal
     of the bridge (``<...>.bridge.<signal>.connect``)."""
     from app.bridge.engine_bridge import EngineBridge

@@ -103,10 +103,10 @@ def test_no_menu_repeats_a_mnemonic_in_any_language(qapp, language):
 
 def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app, tmp_path):
     """It went Message → Send → four gauge sections → Attach → the notice's buttons; then
-    Send before Attach and on into the side panel's text (issue 29). Now Attach, Send, the
+    Send before Attach and on into the side panel's text. Now Attach, Send, the
     notice, the conversation list; the gauge is reached with Ctrl+Shift+G and the arrows."""
     from app.widgets.notifications import NoticeAction
-    from tests.app.test_documents_app import FakeDocuments
+    from tests.app.document_helpers import FakeDocuments
     rotary = make_app(script=FakeScript(answers=[("One",)]))
     wait_ready(qtbot, rotary)
     rotary.window.activateWindow()
@@ -139,7 +139,7 @@ def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app
 
 
 def test_escape_closes_the_document_card(qtbot, make_app, tmp_path):
-    from tests.app.test_documents_app import FakeDocuments
+    from tests.app.document_helpers import FakeDocuments
     rotary = make_app()
     wait_ready(qtbot, rotary)
     rotary.window.show()

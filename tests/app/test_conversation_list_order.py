@@ -1,5 +1,5 @@
 """The conversation list puts a conversation first as soon as it gets a new message, not only
-after a restart (issue 47, item 9)."""
+after a restart."""
 
 from __future__ import annotations
 

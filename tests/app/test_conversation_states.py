@@ -1,4 +1,4 @@
-"""What the conversation list and the chat say is true (issue 29): names from what a
+"""What the conversation list and the chat say is true: names from what a
 conversation holds, a mark on conversations being written or waiting, a question sent
 while a document is read waits and is said to wait."""
 
@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from engine.errors import CorruptDocumentError
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.fakes import FakeScript
-from tests.app.test_documents_app import FakeDocuments
+from tests.app.document_helpers import FakeDocuments
 
 
 TITLE_ROLE = Qt.ItemDataRole.UserRole + 1     # app.chat.conversation_list's roles

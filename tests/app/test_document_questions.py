@@ -8,49 +8,18 @@ answer, and which of its references are wrong, is known.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTranslator, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import Qt, QTranslator
 
 from engine.api import ChatRequest
 from engine.documents.index import PassageIndex
 from tests.support.document_samples import write_pdf, write_scanned_pdf
-from tests.app.conftest import wait_idle, wait_ready
+from tests.app.conftest import wait_idle
+from tests.app.document_helpers import app_with_documents, budget_pdf, contracts_pdf, drop
 from tests.app.fakes import FakeScript
 from tests.scripted_model import ScriptedModel
 
 ANSWER = ("The travel budget for 2026 is 48,250 EUR [budget.pdf, p. 2]. The Kyocera contract "
           "ends on 30 June 2027 [budget.pdf, p. 2].")
-
-
-def budget_pdf(path):
-    return write_pdf(path, [["Budget overview", "Nothing to see on page one."],
-                            ["The travel budget for 2026 is 48,250 EUR."],
-                            ["Staff numbers are stable."]])
-
-
-def contracts_pdf(path):
-    return write_pdf(path, [["Contracts"], ["The printer contract with Kyocera ends on "
-                                            "30 June 2027."]])
-
-
-def drop(widget, *paths):
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    point = QPointF(widget.rect().center())
-    QApplication.sendEvent(widget, QDragEnterEvent(
-        point.toPoint(), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-        Qt.KeyboardModifier.NoModifier))
-    QApplication.sendEvent(widget, QDropEvent(
-        point, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-        Qt.KeyboardModifier.NoModifier))
-
-
-def app_with_documents(make_app, qtbot, answers=()):
-    model = ScriptedModel(list(answers))
-    rotary = make_app(script=FakeScript(document_model=model))
-    wait_ready(qtbot, rotary)
-    return rotary, model
 
 
 def attach_both(rotary, qtbot, tmp_path):

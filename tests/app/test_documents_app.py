@@ -7,76 +7,16 @@ is tested in tests/engine/test_documents_summarize.py); one test uses the real e
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import pytest
 
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTranslator, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import Qt, QTranslator
 
-from engine.api import (Citation, DocumentFinished, DocumentInspected, DocumentOverview,
-                        DocumentProgress, DocumentSummary, RequestFailed)
+from engine.api import (DocumentFinished, DocumentProgress, DocumentSummary)
 from engine.errors import PasswordProtectedError, ReadingStoppedError
 from engine.messages import msg
 from tests.app.conftest import wait_idle, wait_ready
-
-PAGES = msg("documents.pages", n=42)
-FOUND = msg("documents.found", found=PAGES, words=msg("documents.words_about", n=31000))
-OVERVIEW = DocumentOverview(
-    name="Jahresbericht.pdf", kind="pdf", pages=42, sections=42, words=31000, tokens=40000,
-    parts=3, model_calls=4, estimated_s=240.0, unreadable_pages=(), from_cache=False,
-    message=msg("documents.overview_timed", found=FOUND, how=msg("documents.read_parts", n=3),
-                duration=msg("documents.here.minutes", n=4)), found=FOUND)
-
-
-def read_note(parts: int, parts_read: int, partial: bool, amount=PAGES):
-    how = msg("documents.in_parts", n=parts) if parts > 1 else msg("documents.in_one_pass")
-    if not partial:
-        return msg("documents.note.all", found=amount, how=how)
-    if parts_read == parts:
-        return msg("documents.note.all_unfinished", found=amount, how=how)
-    if parts_read == 0:
-        return msg("documents.note.none", found=amount)
-    return msg("documents.note.partial", done=parts_read, parts=parts, found=amount)
-
-
-class FakeDocuments:
-    """Scripted DocumentRequest handling on the fake engine's listener, from a thread."""
-
-    def __init__(self, engine, fail=None, part_delay=0.05):
-        self.engine, self.fail, self.part_delay, self.requests = engine, fail, part_delay, []
-        engine.documents = self._run      # runs on the fake engine's thread, in its turn
-
-    def _run(self, request, stop):
-        self.requests.append(request)
-        emit, rid, cid = self.engine.listener, request.request_id, request.conversation_id
-        if self.fail is not None:
-            emit(RequestFailed(rid, self.fail))
-            return
-        emit(DocumentInspected(rid, cid, OVERVIEW))
-        if request.inspect_only:
-            return
-        done = 0
-        for part in range(1, 4):
-            if stop.is_set():
-                break
-            emit(DocumentProgress(rid, cid, "reading", part, 3, part - 1, 180.0 - 60 * part,
-                                  msg("documents.progress.part", part=part, parts=3),
-                                  msg("documents.left.minutes", n=3 - part)))
-            time.sleep(self.part_delay)
-            done = part
-        partial = done < 3
-        body = "Travel costs rose [pages 1–14]."
-        text = ("Partial summary: stopped before the end.\n\n" if partial else "") + \
-            body + "\n\nRead all of it (42 pages) in 3 parts."
-        citations = tuple(Citation(f"pages {14 * p - 13}–{14 * p}", tuple(range(14 * p - 13, 14 * p + 1)),
-                                   "notes") for p in range(1, done + 1))
-        emit(DocumentFinished(rid, cid, OVERVIEW, DocumentSummary(
-            text=text, partial=partial, parts=3, parts_read=done, tokens=40000,
-            tokens_read=done * 13000, model_calls=done + (not partial),
-            read_note=read_note(3, done, partial),
-            citations=citations, preset=request.preset, body=body)))
+from tests.app.document_helpers import OVERVIEW, PAGES, FakeDocuments, drop, read_note
 
 
 def _app(make_app, qtbot, **kwargs):
@@ -85,24 +25,11 @@ def _app(make_app, qtbot, **kwargs):
     return rotary, FakeDocuments(rotary.fake["engine"], **kwargs)
 
 
-def _drop(widget, path):
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(path))])
-    point = QPointF(widget.rect().center())
-    enter = QDragEnterEvent(point.toPoint(), Qt.DropAction.CopyAction, mime,
-                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
-    QApplication.sendEvent(widget, enter)
-    drop = QDropEvent(point, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                      Qt.KeyboardModifier.NoModifier)
-    QApplication.sendEvent(widget, drop)
-    return enter.isAccepted(), drop.isAccepted()
-
-
 def test_drop_shows_what_was_found_before_anything_runs(qtbot, make_app, tmp_path):
     rotary, docs = _app(make_app, qtbot)
     pane, path = rotary.window.chat, tmp_path / "Jahresbericht.pdf"
     path.write_bytes(b"%PDF-1.4")
-    assert _drop(pane.input, path) == (True, True)
+    assert drop(pane.input, path) == (True, True)
     panel = rotary.document_widgets.panel
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     assert panel.found.text() == ("42 pages, about 31,000 words, read in 3 parts, about 4 "

@@ -9,7 +9,7 @@ from app.settings.paths import default_paths
 from app.settings.model import Settings, SettingsStore
 from tests.support.document_samples import long_pdf
 from tests.app.conftest import close_app, wait_idle, wait_ready
-from tests.app.test_remote_app import MemoryKeys
+from tests.app.fakes import MemoryKeys
 
 pytestmark = pytest.mark.slow
 

@@ -286,7 +286,7 @@ def test_catalogue_errors_are_said_in_korean_with_their_parameters(qapp, monkeyp
 
 
 def test_a_korean_user_reads_which_file_server_and_setting(qapp, tmp_path):
-    """Issue 21: a Korean user got a generic sentence per kind of error; the engine's own
+    """A Korean user got a generic sentence per kind of error; the engine's own
     errors and reports now reach them whole, with their file, address and numbers."""
     import re
 

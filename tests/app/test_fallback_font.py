@@ -1,6 +1,5 @@
 """A Devanagari "।" in an answer is drawn with a real glyph, not an empty box, on a computer
-with no Devanagari font: Rotary ships one and puts it after the system font (issue 47,
-item 10)."""
+with no Devanagari font: Rotary ships one and puts it after the system font."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One entry for a model two apps hold names both places (issue 47, item 15)."""
+"""One entry for a model two apps hold names both places."""
 
 from __future__ import annotations
 

@@ -3,44 +3,14 @@ settings file (app/settings/policy.py): locked settings, a broken file, the wiza
 
 from __future__ import annotations
 
-import json
 
 import pytest
 from PySide6.QtWidgets import QDialogButtonBox, QLabel
 
-from engine.facade import find_models_here
 from app.settings.policy import load_policy
 from app.settings.model import Settings, SettingsStore
 from app.setup.settings_locks import LOCK_NOTE
 from tests.app import fakes
-
-
-def _gguf(path, size=64):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Each file its own bytes: identical files are one model found in two places.
-    path.write_bytes(b"GGUF" + path.name.encode()[:size].ljust(size, b"\0"))
-    return path
-
-
-@pytest.fixture
-def user_home(tmp_path, monkeypatch):
-    """A home where LM Studio and Ollama left models; the fake backend finds them for real."""
-    home = tmp_path / "user"
-    for name in ("XDG_DATA_HOME", "XDG_DOWNLOAD_DIR", "XDG_DOCUMENTS_DIR", "HF_HOME",
-                 "HF_HUB_CACHE", "OLLAMA_MODELS"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("HOME", str(home))
-    studio = home / ".lmstudio" / "models" / "lmstudio-community"
-    _gguf(studio / "Qwen3-30B-A3B-GGUF" / "Qwen3-30B-A3B-Q4_K_M.gguf")
-    _gguf(studio / "Qwen3-30B-A3B-GGUF" / "mmproj-Qwen3-30B-A3B-F16.gguf")
-    _gguf(studio / "Huge-GGUF" / "big-model-Q8_0.gguf")
-    blob = _gguf(home / ".ollama" / "models" / "blobs" / f"sha256-{'1' * 64}")
-    manifest = home / ".ollama/models/manifests/registry.ollama.ai/library/qwen3/8b"
-    manifest.parent.mkdir(parents=True)
-    manifest.write_text(json.dumps({"layers": [{"mediaType": "application/vnd.ollama.image.model",
-                                                "digest": f"sha256:{'1' * 64}"}]}))
-    monkeypatch.setattr(fakes, "find_models", lambda folders: find_models_here(folders))
-    return home, blob
 
 
 def _policy(tmp_path, monkeypatch, text: str):
@@ -101,7 +71,7 @@ system_prompt = "Answer in the office's style."
 
 def test_locked_settings_cannot_be_changed_in_the_dialog(qtbot, make_app, tmp_path, monkeypatch):
     share = tmp_path / "share"
-    _gguf(share / "office-model.gguf")
+    fakes.fake_gguf(share / "office-model.gguf")
     _policy(tmp_path, monkeypatch, LOCKING.format(share=share))
     rotary = make_app(settings=Settings(first_run_done=True, temperature=0.9), autoload=False)
     current = rotary.settings.current
@@ -135,7 +105,7 @@ def test_locked_settings_cannot_be_changed_in_the_dialog(qtbot, make_app, tmp_pa
 
 def test_the_wizard_skips_the_model_the_organisation_chose(qtbot, make_app, tmp_path, monkeypatch):
     share = tmp_path / "share"
-    _gguf(share / "office-model.gguf")
+    fakes.fake_gguf(share / "office-model.gguf")
     _policy(tmp_path, monkeypatch, LOCKING.format(share=share))
     rotary = make_app(settings=Settings(), wizard=True, autoload=False)
     wizard = rotary.wizard
@@ -151,7 +121,7 @@ def test_the_wizard_skips_the_model_the_organisation_chose(qtbot, make_app, tmp_
 def test_a_suggested_model_is_checked_in_the_wizard_and_can_be_changed(qtbot, make_app, tmp_path,
                                                                      monkeypatch, user_home):
     share = tmp_path / "share"
-    suggested = _gguf(share / "office-model.gguf")
+    suggested = fakes.fake_gguf(share / "office-model.gguf")
     _policy(tmp_path, monkeypatch, f'model_folders = ["{share}"]\n[settings]\n'
                                    f'model_path = "{suggested}"\n')
     rotary = make_app(settings=Settings(), wizard=True, autoload=False)

@@ -291,7 +291,7 @@ def test_reading_a_document_and_a_cached_prompt_are_said_plainly():
 
 
 def test_the_gauge_says_it_reads_the_document_during_a_summary(qtbot, make_app, tmp_path):
-    from tests.app.test_documents_app import FakeDocuments
+    from tests.app.document_helpers import FakeDocuments
     rotary = make_app()
     wait_ready(qtbot, rotary)
     FakeDocuments(rotary.fake["engine"], part_delay=0.3)
@@ -315,7 +315,7 @@ def test_the_gauge_says_it_reads_the_document_during_a_summary(qtbot, make_app, 
 
 
 def test_an_instant_office_server_shows_no_reading_speed():
-    """Issue 29: "Reading your message: about 1,300,000 words a second" from a server."""
+    """Not "Reading your message: about 1,300,000 words a second" from a server."""
     model = GaugeModel(on_server=True)
     model.on_step(StepRecord(next_request_id(), "x", -1, 2, 1700, 1_700_000.0, 40.0, 0.001,
                              1702, 0))
@@ -341,7 +341,7 @@ def test_a_server_that_cannot_be_reached_is_said_not_no_graphics_card(qtbot, mak
 
 
 def test_one_word_a_second_and_less_are_said_in_the_singular():
-    """Issue 47: "about 1 words a second" on a software graphics device."""
+    """Never "about 1 words a second" (a software graphics device writes that slowly)."""
     said = []
     for tps in (1.4, 0.5):                       # 1.05 and 0.375 words a second
         model = GaugeModel()

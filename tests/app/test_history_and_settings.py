@@ -99,7 +99,7 @@ def test_preset_names_come_from_the_engine_registry(rotary_home):
 
 
 def test_the_app_names_no_preset_itself():
-    """Issue 21: preset names lived in the engine, app/settings/model.py, app/setup/wizard.py and
+    """Preset names lived in the engine, app/settings/model.py, app/setup/wizard.py and
     app/setup/loading.py. The app now reads names and titles from the engine's registry."""
     import ast
     from pathlib import Path
@@ -121,7 +121,7 @@ def test_the_app_names_no_preset_itself():
 
 
 def test_every_setting_is_declared_once_with_its_check_label_and_reload_rule(rotary_home):
-    """Issue 21: a setting's check, its name for people and whether it reloads the model
+    """A setting's check, its name for people and whether it reloads the model
     were three lists in app/settings/model.py and a fourth in app/application.py."""
     import dataclasses
 

@@ -141,7 +141,7 @@ def test_the_check_sees_english_on_an_english_screen(qtbot, make_app):
 
 def test_a_document_summary_says_everything_in_korean(qtbot, korean_app, tmp_path):
     from engine.errors import PasswordProtectedError
-    from tests.app.test_documents_app import FakeDocuments
+    from tests.app.document_helpers import FakeDocuments
     rotary = korean_app()
     wait_ready(qtbot, rotary)
     docs = FakeDocuments(rotary.fake["engine"], part_delay=0.2)

@@ -388,7 +388,7 @@ def test_an_empty_answer_from_a_base_model_names_the_reason(qtbot, make_app):
 
 
 def test_a_message_sent_behind_an_answer_still_stopping_says_it_waits(qtbot, make_app):
-    """Issue 20 item 4: after New chat, a message queued behind the old answer (still
+    """After New chat, a message queued behind the old answer (still
     stopping: a server that hangs) said nothing; it now says it waits, until its turn."""
     rotary = make_app(script=FakeScript(answers=[LONG, ("Fresh",)], first_token_delay=0.6))
     wait_ready(qtbot, rotary)

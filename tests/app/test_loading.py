@@ -70,7 +70,7 @@ def test_moved_model_file_is_reported_with_a_way_out(qtbot, make_app, tmp_path):
 
 
 def test_advanced_values_reach_the_engine_to_be_planned_there(qtbot, make_app, tmp_path):
-    """Issue 27: the bridge no longer plans a load (without the slot layout) itself; the
+    """The bridge no longer plans a load (without the slot layout) itself; the
     load request carries the Advanced values to the engine's planning entry point."""
     model = tmp_path / "real.gguf"
     model.write_bytes(b"GGUF" + b"\0" * 16)

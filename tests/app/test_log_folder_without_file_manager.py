@@ -1,5 +1,5 @@
 """Help → Open the log folder, where no file manager is registered: the path is shown and
-can be copied (it did nothing visible; issue 47, item 12)."""
+can be copied (it did nothing visible)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 47: the log recorded notices in Korean, where docs/architecture.md says the log is in
+"""The log recorded notices in Korean, where docs/architecture.md says the log is in
 English (for IT, whatever the interface's language). A notice shows the user's language and
 goes to the log in English, by the one path notices take there (app.text.i18n.Translated)."""
 

@@ -184,7 +184,7 @@ def _block_looks(widget) -> list[tuple[str, float, float]]:
 
 
 def test_an_answer_looks_the_same_streamed_and_stored(qapp):
-    """Issue 29: a streamed answer gained blank lines between its lines after switching to
+    """A streamed answer gained blank lines between its lines after switching to
     another conversation and back (several paragraphs inserted at once kept Qt's margins)."""
     from app.chat.message_widget import MessageWidget
     text = "Line A\n\nLine B\n\nLine C\n\nLine D\n\n1. x\n2. y\n\nEnd"

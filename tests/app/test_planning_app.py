@@ -1,4 +1,4 @@
-"""Issue 27: an Advanced value in Settings never switches the slot cache off, and what the
+"""An Advanced value in Settings never switches the slot cache off, and what the
 model check shows is what loads.
 
 The app's own path: the real bridge and backend (engine.facade), the real engine service and
@@ -20,7 +20,8 @@ from app.bridge.engine_bridge import EngineBridge
 from app.bridge.facade import real_backend
 from app.settings.model import Settings
 from engine.plan.hardware import HardwareInfo
-from engine.runtime import loader, slot_cache
+from engine.runtime import loader
+from engine.runtime.experts import slot_cache
 from tests.support.shapes import write_shape_fixture
 
 QWEN36 = "qwen3.6-35b-a3b-q4_k_m"
@@ -86,7 +87,7 @@ def test_advanced_values_load_with_the_slots_the_check_showed(qtbot, qloop, qwen
     try:
         overrides = settings.overrides()
         event = load(qtbot, bridge, qwen36, overrides)
-        assert sum(1 for n in event.recipe.expert_slots if n) == 40     # 0 before issue 27
+        assert sum(1 for n in event.recipe.expert_slots if n) == 40     # never 0
         assert event.recipe == wait(qtbot, bridge.checks.check_model(qwen36, "auto", overrides)).recipe
         if settings.threads:
             assert event.recipe.n_threads == settings.threads

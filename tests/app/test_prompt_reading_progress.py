@@ -1,5 +1,5 @@
 """A long wait for the first word says how far the message is read and how long is left,
-said again every second even when the engine's reports are far apart (issue 47, item 1)."""
+said again every second even when the engine's reports are far apart."""
 
 from __future__ import annotations
 

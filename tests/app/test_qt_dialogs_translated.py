@@ -1,4 +1,4 @@
-"""Qt's own dialogs speak Korean and Chinese (issue 29: a Korean file chooser said "Look
+"""Qt's own dialogs speak Korean and Chinese (a Korean file chooser said "Look
 in:" and "Files of type:"; qtbase_ko.qm lacks them; the .ts files, for the
 texts of resources/i18n/qt_texts.py, supply them), and Chinese calls a summary one thing."""
 

@@ -1,4 +1,4 @@
-"""Ctrl+Q quits while the first-run wizard is open (it did nothing; issue 47, item 13)."""
+"""Ctrl+Q quits while the first-run wizard is open (it did nothing)."""
 
 from __future__ import annotations
 

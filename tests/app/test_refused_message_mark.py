@@ -1,6 +1,5 @@
 """A message refused as too long stays marked on its bubble (after the notice is replaced,
-and after a restart), and its text can be attached as a document in one click (issue 47,
-item 4)."""
+and after a restart), and its text can be attached as a document in one click."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ from PySide6.QtCore import Qt
 from engine.errors import EngineError, MessageTooLongError
 from tests.app.conftest import close_app, wait_idle, wait_ready
 from tests.app.fakes import FakeScript
-from tests.app.test_document_questions import app_with_documents
+from tests.app.document_helpers import app_with_documents
 
 LONG_TEXT = "Budget review for the board\n\n" + "The figures for the year are final. " * 300
 

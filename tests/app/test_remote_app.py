@@ -17,22 +17,9 @@ from app.setup.server_settings import ServerSettingsBox
 from app.settings.server import KeyringUnavailable, KeyStore, connection_for
 from app.settings.model import SCHEMA_VERSION, Settings, SettingsStore
 from tests.app.conftest import close_app, wait_idle, wait_ready
+from tests.app.fakes import MemoryKeys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-class MemoryKeys(KeyStore):
-    """The keyring, in memory, for tests."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.saved: dict[str, str] = {}
-
-    def get(self, url: str) -> str | None:
-        return self.saved.get(url)
-
-    def set(self, url: str, key: str) -> None:
-        self.saved[url] = key
 
 
 @pytest.fixture(scope="module")
@@ -393,7 +380,7 @@ def test_a_server_that_is_not_there_offers_try_again(qtbot, qapp, qloop, rotary_
         close_app(rotary)
 
 
-# ---- errors where the user acts, notices that go with their cause (issue 29) ---------------
+# ---- errors where the user acts, notices that go with their cause ---------------
 
 class _RefusingBridge:
     """Says what a server with another key says: the key is refused."""

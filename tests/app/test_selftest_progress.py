@@ -1,5 +1,5 @@
 """"Check my computer" says which check runs and for how long, every second, instead of
-"Checking…" alone for 40 s (issue 47, item 1)."""
+"Checking…" alone for 40 s."""
 
 from __future__ import annotations
 

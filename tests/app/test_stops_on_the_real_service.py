@@ -1,4 +1,4 @@
-"""Per-request stop, guarded by app tests on the real engine service (issue 27, item 5).
+"""Per-request stop, guarded by app tests on the real engine service.
 
 The app's tests run the engine's own ``EngineService`` with a scripted opener (tests/app/
 fakes.py), so these hold without the wheel. Before, a copy of the service stood in for it,

@@ -99,7 +99,7 @@ def test_thinking_can_be_turned_off_for_a_conversation(qtbot, qapp, qloop, rotar
 
 def test_a_looping_model_is_stopped_with_a_notice_keeping_its_words_once(qtbot, qapp, qloop,
                                                                          rotary_home, tmp_path):
-    """Issue 47: the user saw the first word and "The model started repeating…": the
+    """The user saw the first word and "The model started repeating…": the
     repeated words were gone. Now the answer keeps them once, says why it ends there, and
     the memory gauge counts what the next turn sends, so it never goes up as the
     conversation grows."""

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.api import DeviceUse, Placement
+from engine.api import Placement
 from engine.messages import msg, size
 from app.bridge.facade import GpuInfo
 from app.setup.selftest import where_it_ran
 from app.setup.wizard import describe_hardware
 from tests.app.fakes import fake_hardware
-
-GIB = 2 ** 30
-RTX = "NVIDIA GeForce RTX 4060 Laptop GPU"
-RAM_ONLY = (DeviceUse("CPU", model_bytes=2 * GIB, cache_bytes=GIB // 4),)
+from tests.app.fakes import GIB, RAM_ONLY, RTX, on_gpu
 
 
 def processor(unused: bool) -> Placement:
@@ -23,13 +20,6 @@ def processor(unused: bool) -> Placement:
     why = msg("hardware.gpu_no_backend", name=RTX)
     return Placement(RAM_ONLY, "CPU", msg("runtime.placed_with_unused", placed=msg(
         "runtime.placed_processor", ram=size(2.4e9)), unused=why), (RTX,))
-
-
-def on_gpu() -> Placement:
-    gpu = DeviceUse("Vulkan0", RTX, model_bytes=3 * GIB, slot_bytes=2 * GIB)
-    return Placement((RAM_ONLY[0], gpu), "Vulkan", msg(
-        "runtime.placed_gpu_slots", device=RTX, gpu=size(5.4e9), slots=size(2.1e9),
-        ram=size(2.4e9)))
 
 
 def test_the_self_test_names_the_device_the_model_ran_on():

@@ -1,5 +1,5 @@
 """No label's text widens the window: long status lines in English, Korean and Chinese
-(issue 29: "Reading 15 passages from …" widened a 1180-px window to 1482 px)."""
+("Reading 15 passages from …" widened a 1180-px window to 1482 px)."""
 
 from __future__ import annotations
 

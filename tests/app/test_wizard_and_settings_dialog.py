@@ -8,13 +8,8 @@ from PySide6.QtCore import QMimeData, Qt, QUrl
 from app.setup.model_check import is_model_drop
 from app.settings.model import Settings
 from tests.app.conftest import wait_ready
+from tests.app.fakes import model_file
 from tests.app.fakes import fake_hardware
-
-
-def _model(tmp_path, name="model.gguf"):
-    path = tmp_path / name
-    path.write_bytes(b"GGUF" + b"\0" * 32)
-    return path
 
 
 def test_wizard_finds_hardware_checks_a_model_and_picks_the_8gb_recipe(qtbot, make_app,
@@ -30,7 +25,7 @@ def test_wizard_finds_hardware_checks_a_model_and_picks_the_8gb_recipe(qtbot, ma
     wizard.next()
     assert not wizard.model_page.isComplete()
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
-        wizard.chooser.check(str(_model(tmp_path)))
+        wizard.chooser.check(str(model_file(tmp_path)))
     assert "Fits well." in wizard.chooser.verdict.text()
     assert "laptops with an 8 GB graphics card" in wizard.model_page.recipe.text()
     assert wizard.model_page.isComplete()
@@ -46,7 +41,7 @@ def test_wizard_red_fit_blocks_and_bad_file_is_explained(qtbot, make_app, tmp_pa
     rotary = make_app(settings=Settings(), wizard=True)
     wizard = rotary.wizard
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
-        wizard.chooser.check(str(_model(tmp_path, "big-model.gguf")))
+        wizard.chooser.check(str(model_file(tmp_path, "big-model.gguf")))
     assert "Too big" in wizard.chooser.verdict.text() and not wizard.model_page.isComplete()
     text_file = tmp_path / "notes.gguf"
     text_file.write_text("hello")
@@ -131,7 +126,7 @@ def test_expert_layers_are_disabled_for_a_model_without_experts(qtbot, make_app,
     from tests.app.fakes import fake_facts
     dense = copy_with(fake_facts(), n_expert=0, n_expert_used=0)
     dialog.chooser.show_result(copy_with(rotary.bridge.checks._check_blocking(str(
-        _model(tmp_path)), None), facts=dense))
+        model_file(tmp_path)), None), facts=dense))
     assert not dialog.gpu_layers.isEnabled()
     assert dialog.gpu_layers_note.text() == "This model is used whole on every word, so this does not apply."
     dialog.reject()
@@ -181,7 +176,7 @@ def test_settings_dialog_changes_reload_and_rerun_wizard(qtbot, make_app, tmp_pa
     wait_ready(qtbot, rotary)
     dialog = rotary.open_settings()
     with qtbot.waitSignal(dialog.chooser.check_finished, timeout=3000):
-        dialog.chooser.check(str(_model(tmp_path)))
+        dialog.chooser.check(str(model_file(tmp_path)))
     dialog.gpu_layers.setValue(10)
     dialog.temperature.setValue(0.4)
     dialog.language.setCurrentIndex(dialog.language.findData("ko"))
@@ -189,7 +184,7 @@ def test_settings_dialog_changes_reload_and_rerun_wizard(qtbot, make_app, tmp_pa
     current = rotary.settings.current
     assert current.gpu_expert_layers == 10 and current.temperature == 0.4
     assert current.language == "ko" and rotary.chat.temperature == 0.4
-    # The reload carries the Advanced value to the engine's planning entry point (issue 27).
+    # The reload carries the Advanced value to the engine's planning entry point.
     qtbot.waitUntil(lambda: any(getattr(r, "advanced", None) == {"gpu_expert_layers": 10}
                                 for r in rotary.fake["engine"].requests), timeout=3000)
     wait_ready(qtbot, rotary)
@@ -292,13 +287,13 @@ def test_conversation_memory_in_settings_has_a_unit_and_words(qtbot, make_app):
 
 
 def test_a_typed_or_pasted_model_path_enables_next_without_enter(qtbot, make_app, tmp_path):
-    """Issue 29: Next stayed grey until Enter was pressed in the path box."""
+    """Next stayed grey until Enter was pressed in the path box."""
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QWizard
     rotary = make_app(settings=Settings(), wizard=True)
     wizard = rotary.wizard
     wizard.next()
-    model = _model(tmp_path)
+    model = model_file(tmp_path)
     box = wizard.chooser.path_edit
     box.setFocus()
     qtbot.keyClicks(box, str(model)[:-5])            # typing: not a file yet

@@ -1,5 +1,5 @@
 """With a policy that does not let users change the server, the wizard does not offer "My
-office has a model server…" (it led to a greyed-out setting; issue 47, item 11)."""
+office has a model server…" (it led to a greyed-out setting)."""
 
 from __future__ import annotations
 

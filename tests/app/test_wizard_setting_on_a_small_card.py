@@ -1,12 +1,12 @@
 """On a card smaller than any setting's, the wizard names the setting it uses as fitted to
-that card, in every sentence (issue 47, item 7: "fits the smallest one to the 2 GB card",
+that card, in every sentence ("fits the smallest one to the 2 GB card",
 then "will use the setting for laptops with an 8 GB graphics card")."""
 
 from __future__ import annotations
 
 from app.settings.model import Settings
 from tests.app.fakes import fake_hardware
-from tests.app.test_wizard_and_settings_dialog import _model
+from tests.app.fakes import model_file
 
 
 def _checked(make_app, qtbot, tmp_path, vram_gib):
@@ -14,7 +14,7 @@ def _checked(make_app, qtbot, tmp_path, vram_gib):
     wizard = rotary.wizard
     qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
-        wizard.chooser.check(str(_model(tmp_path)))
+        wizard.chooser.check(str(model_file(tmp_path)))
     return wizard
 
 

@@ -1,6 +1,6 @@
 """At 1280×800 the wizard grew past the bottom of the main window once a model was chosen:
 it now grows wider first and stays within the main window where it fits there, else within
-the screen (issue 47, item 14)."""
+the screen."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from PySide6.QtCore import QRect
 
 from app.settings.model import Settings
 from app.setup.wizard import FirstRunWizard
-from tests.app.test_found_models_and_policy import user_home  # noqa: F401 - a fixture
 
 
 class _Screen:
@@ -37,7 +36,7 @@ def _inside(inner: QRect, outer: QRect) -> bool:
 
 
 def test_at_1280x800_the_wizard_stays_within_the_main_window(qtbot, make_app, monkeypatch,
-                                                             user_home):  # noqa: F811
+                                                             user_home):
     rotary, wizard = _chosen(make_app, qtbot, monkeypatch, QRect(0, 0, 1280, 800),
                              QRect(0, 0, 1180, 740))
     main = rotary.window.frameGeometry()
@@ -47,7 +46,7 @@ def test_at_1280x800_the_wizard_stays_within_the_main_window(qtbot, make_app, mo
 
 
 def test_with_a_small_main_window_it_uses_the_screen(qtbot, make_app, monkeypatch,
-                                                    user_home):  # noqa: F811
+                                                    user_home):
     rotary, wizard = _chosen(make_app, qtbot, monkeypatch, QRect(0, 0, 1280, 800),
                              QRect(100, 100, 640, 360))
     assert _inside(wizard.frameGeometry(), QRect(0, 0, 1280, 800)), wizard.frameGeometry()

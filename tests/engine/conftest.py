@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pathlib
 from typing import Callable
 
 import pytest
 
+from engine.demo.demo_model import write_demo_model
+from engine.native import backends
 from tests.support.shapes import SHAPES, write_shape_fixture
+from tests.support.vulkan_device import unavailable, vulkan_variant
 
 
 # ---- shape fixtures: header-only GGUFs of real models (sparse files, ~50 KB on disk each) ----
@@ -58,3 +62,41 @@ def late_copy_session_check():
             # the slot cache's own mutation (ROTARY_SLOT_TEST_SKIP_WAIT=1) refills staging early
             real = [r for r in busy if not r["slot_test_skip_wait"]]
             assert all(r["rewritten_sources"] == 0 for r in real), real
+
+
+# ---- the demo model as a GGUF file, once per session (the office-server tests serve it) ----
+
+@pytest.fixture(scope="session")
+def demo_gguf(tmp_path_factory):
+    return write_demo_model(tmp_path_factory.mktemp("remote") / "demo.gguf")
+
+
+# ---- the Vulkan device tests' back-end and models (tests/support/vulkan_device.py) ----
+
+@pytest.fixture(scope="module")
+def vulkan_folder() -> str:
+    variant = vulkan_variant()
+    if variant is None:
+        unavailable("no Vulkan back-end variant is installed (bootstrap.py test builds it)")
+    listed = backends.list_devices(variant, extra_env={"GGML_VK_VISIBLE_DEVICES": "0"})
+    if not any(d.backend == "Vulkan" for d in listed.devices):
+        reason = f"the Vulkan variant lists no Vulkan device ({listed.error or 'none found'}); " \
+                 "install mesa-vulkan-drivers for lavapipe"
+        unavailable(reason)
+    assert variant is not None
+    return variant.folder
+
+
+@pytest.fixture(scope="module")
+def device_model(tmp_path_factory) -> pathlib.Path:
+    from engine.demo.tiny_moe import SPECS, write_tiny_moe
+
+    spec = dataclasses.replace(SPECS["test"], seed=2, layer_scale=0.3)
+    return write_tiny_moe(tmp_path_factory.mktemp("device") / "device-path.gguf", spec)
+
+
+@pytest.fixture(scope="module")
+def qwen36_mini(tmp_path_factory) -> pathlib.Path:
+    from tests.support.loadable_shapes import MINI, qwen36_spec, write_loadable
+
+    return write_loadable(qwen36_spec(MINI), tmp_path_factory.mktemp("qwen36") / "qwen36-mini.gguf")

@@ -1,4 +1,4 @@
-"""CUDA or Vulkan on one card, measured once and remembered (engine/runtime/backend_probe.py).
+"""CUDA or Vulkan on one card, measured once and remembered (engine/runtime/devices/backend_probe.py).
 
 Fake listings and a fake runner (its tokens/s injected) for the decisions; the real child
 process for a variant that cannot run; the load path's hook; and, in
@@ -18,8 +18,8 @@ import pytest
 from engine.api import LoadRequest
 from engine.native import backends
 from engine.native.backends import Device, Variant, VariantDevices, choose
-from engine.runtime import backend_probe
-from engine.runtime.backend_probe import ProbeResult, prefer, rivals, same_card
+from engine.runtime.devices import backend_probe
+from engine.runtime.devices.backend_probe import ProbeResult, prefer, rivals, same_card
 
 GIB = 2 ** 30
 RTX = "NVIDIA GeForce RTX 4060 Laptop GPU"

@@ -25,12 +25,12 @@ import pytest
 from engine.api import LoadRequest
 from engine.model.inspect_gguf import inspect_model
 from engine.native import backends
-from engine.runtime import backend_probe
-from engine.runtime.backend_probe import ProbeResult, fastest
+from engine.runtime.devices import backend_probe
+from engine.runtime.devices.backend_probe import ProbeResult, fastest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD_TIMEOUT_S = 300
-# lavapipe is a software device, never chosen for a user (issue 47): these tests let it stand
+# lavapipe is a software device, never chosen for a user: these tests let it stand
 # in for a graphics card (engine/native/backends.py, SOFTWARE_ENV).
 VISIBLE = {"GGML_VK_VISIBLE_DEVICES": "0", "ROTARY_SOFTWARE_GPU": "1"}
 START = """

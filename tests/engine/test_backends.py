@@ -1,5 +1,5 @@
 """Back-end variants and devices (engine/native/backends.py), the hardware probe built on them,
-and the truth about where a loaded model is (engine/runtime/placement.py): fake device lists
+and the truth about where a loaded model is (engine/runtime/devices/placement.py): fake device lists
 for the three cases (no GPU; a GPU with a CPU-only build; a GPU used), the real child process
 on the installed CPU build."""
 
@@ -18,7 +18,7 @@ from engine.native import backends
 from engine.native.backends import Device, Variant, VariantDevices, choose
 from engine.plan import hardware
 from engine.plan.hardware import GpuInfo, usable_gpus
-from engine.runtime.placement import buffer_sizes, measure
+from engine.runtime.devices.placement import buffer_sizes, measure
 
 GIB = 2 ** 30
 RTX = "NVIDIA GeForce RTX 4060 Laptop GPU"
@@ -323,7 +323,7 @@ def test_the_loaded_model_reports_what_it_placed(tiny_moe_path, cpu_recipe):
     """A real load on the CPU build: bytes from llama.cpp's own buffer log, in the summary."""
     pytest.importorskip("llama_cpp")
     from engine.api import LoadRequest
-    from engine.runtime import slot_cache
+    from engine.runtime.experts import slot_cache
     from engine.runtime.loader import load_with_fallback
 
     slots = (2, 2, 2, 2) if slot_cache.available() else ()

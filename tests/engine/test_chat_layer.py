@@ -1,4 +1,4 @@
-"""llama.cpp's chat layer (engine/runtime/chat_layer.py over librotary_chat) on every chat
+"""llama.cpp's chat layer (engine/runtime/chat/chat_layer.py over librotary_chat) on every chat
 template the vendored llama.cpp ships in models/templates: three turns rendered (thinking on
 and off where the template has the switch), and a reply written in the family's own format
 read back with thinking and answer apart and no marker in the answer.
@@ -19,16 +19,16 @@ import sys
 import pytest
 
 import llama_build
-from engine.runtime import chat_layer
+from engine.runtime.chat import chat_layer
 from engine.remote.server_text import ServerTextParser
-from engine.runtime.chat_format import _SPECIAL, TURN_MARKERS, detect_format
+from engine.runtime.chat.chat_format import _SPECIAL, TURN_MARKERS, detect_format
 from engine.remote.stream import SERVER_FORMAT
-from engine.runtime.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
+from engine.runtime.chat.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
                                       reply_reader)
 
 TEMPLATES = pathlib.Path(os.environ.get("ROTARY_LLAMA_TEMPLATES")
                          or llama_build.chat_shim_folder() / "templates")
-# The templates with a reasoning section (issue 35): the 32 Rotary's own detect_format read
+# The templates with a reasoning section: the 32 Rotary's own detect_format read
 # before, and the 10 it took as plain.
 BEFORE = ("Bielik-11B-v3.0-Instruct", "GLM-4.6", "GLM-4.7-Flash", "HuggingFaceTB-SmolLM3-3B",
           "Kimi-K2-Thinking", "LFM2.5-8B-A1B", "MiniMax-M2", "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",

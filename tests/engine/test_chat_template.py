@@ -13,8 +13,8 @@ from engine.api import (ChatMessage, ChatRequest, LoadRequest, ModelLoaded, Requ
 from engine.demo.tiny_moe import write_tiny_moe
 from engine.errors import GenerationError
 from engine.model.inspect_gguf import inspect_model
-from engine.runtime import chat_layer
-from engine.runtime.generate import generate, render_chat
+from engine.runtime.chat import chat_layer
+from engine.runtime.generation.generate import generate, render_chat
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.runtime.service import EngineService
 

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from engine.__main__ import main
-from engine.runtime import slot_cache
+from engine.runtime.experts import slot_cache
 from engine.residency.trace import load_trace
 
 
@@ -38,7 +38,7 @@ def test_plan_json_for_the_8gb_laptop_case(capsys, shape_fixture):
                     ("dense_bytes", "expert_bytes", "kv_bytes", "compute_bytes"))
     assert code == 0 and plan["fit"] in ("green", "yellow")
     assert recipe["n_ctx"] >= 4096 and recipe["flash_attn"] is True
-    if slot_cache.available():      # the slot layout the loader loads (issue 27)
+    if slot_cache.available():      # the slot layout the loader loads
         assert sum(1 for n in recipe["expert_slots"] if n) == 40 == len(recipe["cpu_expert_layers"])
     else:                           # the stock layout: whole expert layers on the card
         assert gpu_expert_layers >= 8 and recipe["expert_slots"] == []

@@ -1,5 +1,5 @@
 """Older turns slide out, a message too long alone is a clear error, and thinking has a
-budget (engine/runtime/context_window.py), on the rule and through the real engine."""
+budget (engine/runtime/conversation/context_window.py), on the rule and through the real engine."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import threading
 import pytest
 
 from engine.api import ChatMessage
-from engine.runtime import context_window
-from engine.runtime.context_window import (MessageTooLongError, Room, closing_text, fit,
+from engine.runtime.conversation import context_window
+from engine.runtime.conversation.context_window import (MessageTooLongError, Room, closing_text, fit,
                                            room_for, thinking_budget)
-from engine.runtime.generate import GenerationRun, render_chat
+from engine.runtime.generation.generate import GenerationRun, render_chat
 from engine.runtime.llama_model import NativeModel, Sampling
 from tests.support.reply_models import ANSWER, THINKING, write_reply_model
 
@@ -181,7 +181,7 @@ def test_the_budget_closes_gemma_and_harmony_thinking_with_their_own_markers(tmp
 def test_gpt_oss_keeps_thinking_room_when_llama_cpp_names_its_format():
     """llama.cpp's chat layer names a format by its parser ("llama.cpp:peg-native" for gpt-oss);
     the template's own family still says harmony, which thinks at every effort."""
-    from engine.runtime.chat_format import ChatFormat
+    from engine.runtime.chat.chat_format import ChatFormat
 
     layer_format = ChatFormat("llama.cpp:peg-native", "<|channel|>analysis<|message|>", "<|end|>",
                               switch="reasoning_effort")

@@ -1,4 +1,4 @@
-"""Each conversation's model state is kept and used exactly (engine/runtime/conversation_memory.py,
+"""Each conversation's model state is kept and used exactly (engine/runtime/conversation/conversation_memory.py,
 conversation_state.py): after a checkpoint, a switch (RAM) or a restart (disk) the greedy tokens
 equal those after reading everything, on the attention fixture and the hybrid (qwen35moe) one;
 a checkpoint restored at the wrong place, or a state from another model or other settings, is
@@ -14,10 +14,10 @@ import pytest
 from engine.api import ChatMessage, Reuse
 from engine.demo.tiny_moe import SPECS, write_tiny_moe
 from engine.errors import GenerationError
-from engine.runtime import conversation_memory
-from engine.runtime.conversation_memory import ConversationMemory, open_memory
-from engine.runtime.conversation_state import RamStore
-from engine.runtime.generate import GenerationRun
+from engine.runtime.conversation import conversation_memory
+from engine.runtime.conversation.conversation_memory import ConversationMemory, open_memory
+from engine.runtime.conversation.conversation_state import RamStore
+from engine.runtime.generation.generate import GenerationRun
 from engine.runtime.llama_model import NativeModel, Sampling
 
 GREEDY = Sampling(temperature=0)
@@ -197,7 +197,7 @@ def test_a_whole_conversation_sent_each_turn_keeps_the_window_start(tiny_moe_pat
 
 
 def test_the_disk_store_keeps_its_budget_and_drops_what_it_cannot_read(tmp_path):
-    from engine.runtime.conversation_state import Checkpoint, DiskStore, SavedState
+    from engine.runtime.conversation.conversation_state import Checkpoint, DiskStore, SavedState
 
     saved = SavedState(tuple(range(100)), b"s" * 1000, (Checkpoint(99, "d", b"c" * 10),),
                        ("w",))

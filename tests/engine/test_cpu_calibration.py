@@ -1,5 +1,5 @@
 """The processor build chosen by measurement (engine/native/cpu_isa.py, cpu_isa_record.py,
-engine/runtime/cpu_calibration.py).
+engine/runtime/devices/cpu_calibration.py).
 
 The choice is read from fake /proc/cpuinfo text and a calibration file written here: the
 measured fastest for the model's weight kind runs, the flags' choice while this machine (its
@@ -22,7 +22,7 @@ import pytest
 
 from engine.native import backends, cpu_isa
 from engine.native import cpu_isa_record as record
-from engine.runtime import cpu_calibration
+from engine.runtime.devices import cpu_calibration
 
 ZEN5 = ("processor : 0\nmodel name : AMD EPYC 9R45\nflags : fpu sse4_2 avx f16c fma avx2 bmi2 "
         "avx_vnni avx512f avx512dq avx512cd avx512bw avx512vl avx512vbmi avx512_vnni\n")

@@ -1,4 +1,4 @@
-"""Issue 47: a software Vulkan device (Mesa's lavapipe, llvmpipe) was taken for "the largest
+"""A software Vulkan device (Mesa's lavapipe, llvmpipe) was taken for "the largest
 discrete GPU", the wizard promised 78–121 words a second, and it wrote about 1 where the
 processor gave 35–41. A device that imitates a graphics card on the processor is never
 chosen over the processor nor called a graphics card; graphics built into the processor is
@@ -20,7 +20,7 @@ from engine.native import backends, device_kinds
 from engine.native.backends import Device, Variant, VariantDevices, choose
 from engine.plan.hardware import GpuInfo, HardwareInfo, usable_gpus
 from engine.plan.speed import describe, expected_tokens_per_second, speed_words
-from engine.runtime.placement import measure
+from engine.runtime.devices.placement import measure
 
 GIB = 2 ** 30
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,8 +97,8 @@ def _hardware(gpu: GpuInfo | None) -> HardwareInfo:
 
 
 def test_each_kind_of_device_is_promised_what_it_does(tiny_facts_and_recipes):
-    """Discrete: the card's bandwidth. Software: 1/40–1/4 of the processor's own rate (issue
-    47: 1 word a second against 35–41 for the processor). Integrated: not used, the
+    """Discrete: the card's bandwidth. Software: 1/40–1/4 of the processor's own rate
+    (1 word a second against 35–41 for the processor). Integrated: not used, the
     processor's estimate. The estimate is the bandwidth model of engine/plan/speed.py."""
     facts, on_card, on_processor = tiny_facts_and_recipes
     card = GpuInfo(0, "NVIDIA GeForce RTX 4060", 8 * GIB, 7 * GIB, "", backend="Vulkan",

@@ -21,7 +21,7 @@ from engine.documents.types import Document, Section
 from engine.messages import msg
 from engine.recipe import MemoryEstimate, Recipe
 from engine.runtime.loader import load_with_fallback
-from engine.runtime.summary_model import LocalSummaryModel
+from engine.runtime.generation.summary_model import LocalSummaryModel
 from tests.scripted_model import ScriptedModel
 
 FACT_PAGES = {3: "The travel budget for 2026 is 48,250 EUR, approved by Maria Lopez.",
@@ -283,7 +283,7 @@ def test_engine_ask_prints_passages_and_the_check_as_json(tiny_moe_path, tmp_pat
 
 
 def test_references_are_checked_when_the_answer_is_stopped_for_repeating(tmp_path):
-    """Issue 47: an answer stopped for repeating cited pages 21–78 of a 20-page PDF with no
+    """An answer stopped for repeating cited pages 21–78 of a 20-page PDF with no
     mark (the loop ended it as an error, before the check). Now it ends with the repeated
     line once, and its reference to a page the document does not have is marked."""
     from tests.support.reply_models import write_reply_model

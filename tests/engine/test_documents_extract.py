@@ -221,7 +221,7 @@ def _package(path, *members):
 ])
 def test_an_office_file_with_another_name_says_what_it_really_is(tmp_path, cache, members,
                                                                  name, said):
-    """Issue 29: a spreadsheet renamed .docx was "This Word file is damaged"."""
+    """A spreadsheet renamed .docx was "This Word file is damaged"."""
     path = _package(tmp_path / name, *members)
     with pytest.raises(UnsupportedDocumentError) as raised:
         read_document(path, cache=cache)

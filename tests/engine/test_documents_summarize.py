@@ -19,7 +19,7 @@ from engine.errors import DocumentError
 from engine.recipe import MemoryEstimate, Recipe
 from engine.runtime.loader import load_with_fallback
 from engine.runtime.service import EngineService
-from engine.runtime.summary_model import LocalSummaryModel
+from engine.runtime.generation.summary_model import LocalSummaryModel
 
 N_CTX = 1536
 
@@ -320,7 +320,7 @@ def test_a_300_page_pdf_is_planned_quickly_and_completely(loaded, tmp_path):
 
 
 def test_a_partial_note_says_which_pages_were_read():
-    """Issue 29: "Partial: read 1 of 2 parts of it (35 pages)" read as if all 35 were."""
+    """Not "Partial: read 1 of 2 parts of it (35 pages)", which reads as if all 35 were."""
     from types import SimpleNamespace
     from engine.documents.report import read_note
     document = SimpleNamespace(kind="pdf", page_count=35, sections=tuple(range(35)), lines=0)

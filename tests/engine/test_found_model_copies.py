@@ -1,5 +1,5 @@
 """The same model file held by LM Studio and by Ollama is listed once, with both places,
-named as Ollama users know it ("gem", not "gem:latest"; issue 47, item 15)."""
+named as Ollama users know it ("gem", not "gem:latest")."""
 
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ import pytest
 
 from engine.api import ChatMessage
 from engine.errors import ContextFullError
-from engine.runtime.generate import GenerationRun, generate, render_chat, stream_generate
+from engine.runtime.generation.generate import GenerationRun, generate, render_chat, stream_generate
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.routing import RoutingRecorder
+from engine.runtime.experts.routing import RoutingRecorder
 
 HELLO = (ChatMessage("user", "hello there, the model"),)
 

@@ -8,12 +8,12 @@ import pytest
 
 from engine.model.inspect_gguf import inspect_model
 from engine.residency.rotary import RotaryPolicy
-from engine.runtime import slot_cache
+from engine.runtime.experts import slot_cache
 from engine.runtime.bindings import llama_cpp_module
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.predictor import hidden_node_name
-from engine.runtime.prefetch import HiddenPrefetch
-from engine.runtime.routing import RoutingRecorder
+from engine.runtime.experts.predictor import hidden_node_name
+from engine.runtime.experts.prefetch import HiddenPrefetch
+from engine.runtime.experts.routing import RoutingRecorder
 
 pytestmark = pytest.mark.skipif(not slot_cache.available(),
                                 reason="the installed llama-cpp-python has no slot cache")
@@ -80,7 +80,7 @@ def test_cli_trace_keeps_hidden_states_and_probs_together(tiny_moe_path, tmp_pat
     assert trace.hidden is not None and trace.hidden.shape == (*trace.ids.shape[:2], facts.n_embd)
     assert trace.probs is not None and trace.pred is not None
     # the hidden state is the router's input: that layer's own router picks its own experts
-    from engine.runtime.predictor import read_tensor_f32
+    from engine.runtime.experts.predictor import read_tensor_f32
 
     router = read_tensor_f32(str(tiny_moe_path), f"blk.{facts.moe_layers[1]}.ffn_gate_inp.weight")
     chosen = np.argsort(-(trace.hidden[:, 1].astype(np.float32) @ router.T), axis=1)[:, :trace.k]

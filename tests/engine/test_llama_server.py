@@ -27,8 +27,7 @@ from engine.demo.demo_model import DEMO_TEXT
 from engine.remote.config import ServerConfig
 from tests.support.fixture_server import free_port
 from engine.remote.service import RemoteEngineService
-from tests.engine.test_remote import Recorder, ask, connected, demo_gguf  # noqa: F401
-from tests.engine.test_remote_documents import document_events
+from tests.support.remote_recorder import Recorder, ask, connected, document_events
 
 ROOT = Path(__file__).resolve().parents[2]
 N_CTX, PARALLEL = 8192, 4          # llama-server gives each of the 4 slots 8192 / 4 tokens
@@ -121,7 +120,7 @@ class LlamaServer:
 
 
 @pytest.fixture(scope="module")
-def server(demo_gguf, tmp_path_factory):  # noqa: F811
+def server(demo_gguf, tmp_path_factory):
     with LlamaServer(demo_gguf, tmp_path_factory.mktemp("llama-server") / "server.log") as up:
         yield up
 
@@ -196,7 +195,7 @@ def test_stop_ends_the_answer_at_once_and_the_server_stops_writing(server):
     assert again.stats.stop_reason == "eos" and again.text == DEMO_TEXT
 
 
-def test_the_access_key_right_wrong_and_missing(demo_gguf, tmp_path):  # noqa: F811
+def test_the_access_key_right_wrong_and_missing(demo_gguf, tmp_path):
     with LlamaServer(demo_gguf, tmp_path / "keyed.log", api_key="office-secret") as keyed:
         for key in ("wrong", None):
             recorder = Recorder()

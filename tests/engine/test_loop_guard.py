@@ -1,4 +1,4 @@
-"""The loop guard alone (engine/runtime/loop_guard.py): short loops within 64 tokens, blocks of
+"""The loop guard alone (engine/runtime/generation/loop_guard.py): short loops within 64 tokens, blocks of
 up to hundreds of tokens once they come back whole, lines that come back with only a number
 changed; and none of it on text that repeats legitimately (lists, tables, code, prose)."""
 
@@ -9,7 +9,7 @@ import re
 import time
 from pathlib import Path
 
-from engine.runtime.loop_guard import LIMIT, MAX_PERIOD, LoopGuard
+from engine.runtime.generation.loop_guard import LIMIT, MAX_PERIOD, LoopGuard
 
 ROOT = Path(__file__).resolve().parents[2]
 # Pieces as a byte-level tokenizer makes them: a word with its space, one digit, a run of

@@ -20,7 +20,7 @@ from engine.messages import msg, render
 from engine.model.inspect_gguf import inspect_model
 from engine.runtime.llama_model import NativeModel
 from engine.runtime.loader import LoadedModel
-from engine.runtime.sampling import model_sampling
+from engine.runtime.generation.sampling import model_sampling
 from tests.conftest import make_cpu_recipe
 
 QUESTION = (ChatMessage("user", "hello there, the model"),)

@@ -15,7 +15,7 @@ from engine.native import abi
 from engine.native import build as native_build
 from engine.native.libraries import HELPERS, SUFFIX
 from engine.residency import native_rotary
-from engine.runtime import routing
+from engine.runtime.experts import routing
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ABI_SYMBOL = {"rotary_policy": "rp_abi", "rotary_routing": "rr_abi"}

@@ -11,7 +11,7 @@ import pytest
 from engine.errors import ModelLoadError
 from engine.runtime.llama_model import NativeModel
 from engine.runtime.bindings import GgmlTensor, OverrideArray, cpu_buffer_type, ggml
-from engine.runtime.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
+from engine.runtime.experts.routing import (NativeRoutingRecorder, RoutingRecorder, make_recorder,
                             parse_node_name)
 
 
@@ -222,7 +222,7 @@ def test_ggml_type_ids_come_from_gguf_and_match_the_bundled_ggml():
     """One source for ggml's type ids (gguf.GGMLQuantizationType), checked against the
     enum of the libggml this engine loads (llama-cpp-python's copy of it)."""
     from engine.runtime.llama_model import KV_TYPES
-    from engine.runtime.routing import GGML_TYPE_I32
+    from engine.runtime.experts.routing import GGML_TYPE_I32
     llama = pytest.importorskip("llama_cpp.llama_cpp")
     shared = [t for t in gguf.GGMLQuantizationType if hasattr(llama, f"GGML_TYPE_{t.name}")]
     assert len(shared) > 20

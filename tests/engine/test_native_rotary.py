@@ -289,14 +289,14 @@ def test_selection_native_by_default_python_as_reference_and_fallback(monkeypatc
 # ---- the engine runs the native policy ------------------------------------------------------
 
 def _engine_available() -> bool:
-    from engine.runtime import slot_cache
+    from engine.runtime.experts import slot_cache
 
     return slot_cache.available()
 
 
 def test_the_slot_cache_signatures_are_the_ones_the_c_step_calls():
     # rotary_policy.c's rp_read_routing_fn, rp_upload_fn, rp_stage_fn and rp_commit_fn
-    from engine.runtime import slot_cache
+    from engine.runtime.experts import slot_cache
 
     expected = {"read_routing": ["c_void_p", "LP_c_int", "LP_c_float"],
                 "upload": ["c_void_p", "c_int", "c_int", "LP_c_int", "LP_c_int"],

@@ -488,7 +488,7 @@ def test_processor_speed_follows_the_threads_up_to_the_memory_limit(shape_facts)
 
 
 def test_a_measured_speed_replaces_the_range_with_one_figure():
-    """The estimate spanned 2-5x (issue 20); once this model has been measured on this
+    """The estimate spanned 2-5x; once this model has been measured on this
     computer with this setting, the words name that figure and its spread is the range."""
     from engine.plan.speed import WORDS_PER_TOKEN, modelled_speed
     facts, hw = qwen36_facts(), HardwareInfo.pretend(vram_gb=0, ram_gb=32, cores=6)

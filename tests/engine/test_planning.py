@@ -1,4 +1,4 @@
-"""Issue 27: one planning entry point (engine/runtime/planning.py) for every path.
+"""One planning entry point (engine/runtime/planning.py) for every path.
 
 Before it, only the loader asked for the slot layout; any Advanced value (threads, say) made
 the app plan, and load, without slots. These run without llama-cpp-python: the build's
@@ -12,11 +12,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine import __main__ as cli
+from engine.cli import main as cli
 from engine.api import LoadRequest
 from engine.model.inspect_gguf import inspect_model
 from engine.plan.hardware import HardwareInfo
-from engine.runtime import bindings, loader, slot_cache
+from engine.runtime import bindings, loader
+from engine.runtime.experts import slot_cache
 from engine.runtime.planning import BuildAbilities, plan_model, plan_recipe
 
 QWEN36 = "qwen3.6-35b-a3b-q4_k_m"

@@ -8,7 +8,7 @@ import numpy as np
 
 from engine.api import ChatMessage, ChatRequest, LoadRequest
 from engine.runtime.loader import load_with_fallback
-from engine.runtime.predictor import RouterPredictor, prediction_accuracy, read_tensor_f32
+from engine.runtime.experts.predictor import RouterPredictor, prediction_accuracy, read_tensor_f32
 
 
 def test_routers_are_read_from_the_gguf(tiny_moe_path):

@@ -1,5 +1,5 @@
 """A long prompt says how far it is read: PromptProgress events from the prompt-decode loop,
-throttled, with the time left from the rate measured so far (issue 47, item 1)."""
+throttled, with the time left from the rate measured so far."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import time
 
 from engine.api import (ChatMessage, ChatRequest, LoadRequest, ModelLoaded, PromptProgress,
                         RequestFailed, RequestFinished, StepRecord)
-from engine.runtime.generate import GenerationRun
+from engine.runtime.generation.generate import GenerationRun
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.prompt_progress import PromptMeter
+from engine.runtime.generation.prompt_progress import PromptMeter
 from engine.runtime.service import EngineService
-from tests.engine.test_service import Collector
+from tests.support.event_collector import Collector
 
 LONG = (ChatMessage("user", "the model reads every word of this message " * 40),)
 

@@ -1,5 +1,5 @@
 """A message refused as too long says its own word count, as a plain count of its text gives
-it (issue 47, item 4: it said "about 5,420 words" for a text of 6,108)."""
+it (it said "about 5,420 words" for a text of 6,108)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from engine.api import ChatMessage
 from engine.errors import MessageTooLongError
-from engine.runtime.context_window import Room, count_words, fit
+from engine.runtime.conversation.context_window import Room, count_words, fit
 
 SYSTEM = ChatMessage("system", "You are a helpful assistant.")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import queue
 import threading
 
 import pytest
@@ -10,65 +9,21 @@ import pytest
 pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
 
 from engine.api import (ChatMessage, ChatRequest, LoadRequest, RequestFailed,
-                        RequestFinished, ServerModelLoaded, StepRecord)
+                        RequestFinished, StepRecord)
 from engine.errors import (ServerAuthError, ServerBusyError, ServerContextFullError,
                            ServerDroppedError, ServerModelNotFoundError, ServerUnreachableError)
-from engine.demo.demo_model import DEMO_TEXT, write_demo_model
+from engine.demo.demo_model import DEMO_TEXT
 from engine.remote.config import ServerConfig
 from engine.remote.errors import status_error
 from tests.support.fixture_server import FixtureServer, free_port
 from engine.remote.service import RemoteEngineService, list_models
-
-TIMEOUT = 60.0
-
-
-@pytest.fixture(scope="session")
-def demo_gguf(tmp_path_factory):
-    return write_demo_model(tmp_path_factory.mktemp("remote") / "demo.gguf")
+from tests.support.remote_recorder import Recorder, ask, connected
 
 
 @pytest.fixture(scope="module")
 def server(demo_gguf):
     with FixtureServer(demo_gguf) as running:
         yield running
-
-
-class Recorder:
-    """Collects events on the engine thread; ``until`` waits for one request's last event."""
-
-    def __init__(self, on_event=None) -> None:
-        self.events: "queue.Queue" = queue.Queue()
-        self.seen: list = []
-        self.on_event = on_event
-
-    def __call__(self, event) -> None:
-        if self.on_event is not None:
-            self.on_event(event)
-        self.events.put(event)
-
-    def until(self, request_id: int):
-        while True:
-            event = self.events.get(timeout=TIMEOUT)
-            self.seen.append(event)
-            if getattr(event, "request_id", None) == request_id and isinstance(
-                    event, (ServerModelLoaded, RequestFinished, RequestFailed)):
-                return event
-
-    def texts(self, request_id: int) -> str:
-        return "".join(e.text for e in self.seen
-                       if isinstance(e, StepRecord) and e.request_id == request_id)
-
-
-def connected(url: str, recorder: Recorder, **config) -> RemoteEngineService:
-    engine = RemoteEngineService(recorder, ServerConfig(url, **config))
-    loaded = recorder.until(engine.load(LoadRequest("")))
-    assert isinstance(loaded, ServerModelLoaded), loaded
-    return engine
-
-
-def ask(text: str, conversation_id: int | None = None, max_tokens: int = 200) -> ChatRequest:
-    return ChatRequest((ChatMessage("user", text),), max_tokens=max_tokens, temperature=0.0,
-                       conversation_id=conversation_id)
 
 
 def test_streams_the_answer_with_the_gauges_numbers(server):
@@ -328,7 +283,7 @@ def test_four_desks_at_once_get_their_own_whole_answers(server):
 
 
 def test_a_long_conversation_on_the_server_slides_instead_of_failing(server):
-    """Issue 35: the server's size is learnt from its first refusal; from then on the oldest
+    """The server's size is learnt from its first refusal; from then on the oldest
     turns go (the server's own tokenizer counts them) and every turn is answered."""
     recorder = Recorder()
     engine = connected(server.url, recorder)

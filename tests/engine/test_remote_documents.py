@@ -22,13 +22,13 @@ from engine.remote.config import ServerConfig
 from engine.remote.documents import RemoteSummaryModel
 from tests.support.fixture_server import FixtureServer, free_port
 from engine.remote.service import connect
-from tests.engine.test_remote import Recorder, connected, demo_gguf  # noqa: F401
+from tests.support.remote_recorder import Recorder, connected, document_events
 
 N_CTX = 2048
 
 
 @pytest.fixture(scope="module")
-def server(demo_gguf):  # noqa: F811
+def server(demo_gguf):
     with FixtureServer(demo_gguf, n_ctx=N_CTX) as running:
         yield running
 
@@ -44,16 +44,6 @@ class Tokenizations:
             self.calls += 1
             return original(path, text, model, stop)
         client._tokenize = counting
-
-
-def document_events(recorder: Recorder, request_id: int):
-    """Events until the document's DocumentFinished or RequestFailed."""
-    while True:
-        event = recorder.events.get(timeout=120)
-        recorder.seen.append(event)
-        if getattr(event, "request_id", None) == request_id and isinstance(
-                event, (DocumentFinished, RequestFailed)):
-            return event
 
 
 def test_a_long_document_is_read_in_parts_sized_by_the_server(server, tmp_path):
@@ -200,7 +190,7 @@ def test_llama_server_and_vllm_count_whole_chats_themselves(tmp_path):
     """With a chat counter (llama-server's /apply-template, vLLM's chat /tokenize) nothing is
     measured by probing, and the context comes from /props or /v1/models."""
     pytest.importorskip("sse_starlette")
-    from tests.engine.test_remote_families import family_app
+    from tests.support.server_families import family_app
 
     for family, context, counted in (("llama-server", 8192, 13), ("vllm", 32768, 11)):
         calls: list[str] = []

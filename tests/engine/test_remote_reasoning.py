@@ -20,9 +20,9 @@ from starlette.routing import Route  # noqa: E402
 
 from engine.api import (ChatMessage, ChatRequest, RequestFinished,  # noqa: E402
                         StepRecord)
-from engine.runtime.loop_guard import LIMIT  # noqa: E402
+from engine.runtime.generation.loop_guard import LIMIT  # noqa: E402
 from tests.support.fixture_server import free_port  # noqa: E402
-from tests.engine.test_remote import Recorder, connected  # noqa: E402
+from tests.support.remote_recorder import Recorder, connected  # noqa: E402
 
 SCRIPTS = {
     "reasoning": [{"reasoning_content": "The user asks"}, {"reasoning_content": " about it."},

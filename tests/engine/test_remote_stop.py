@@ -2,7 +2,7 @@
 
 Three servers on 127.0.0.1: a small real ASGI app (starlette + sse-starlette under uvicorn)
 that opens the answer's stream and then says nothing; the same app stuck before it answers
-at all (no status line, no headers: what issue 20 met, and what the old stop could not end);
+at all (no status line, no headers: what an earlier stop could not end);
 and llama-cpp-python's real server frozen with SIGSTOP, a hung process whose kernel still
 accepts connections.
 """
@@ -28,7 +28,7 @@ from starlette.routing import Route  # noqa: E402
 
 from engine.api import ChatMessage, ChatRequest, RequestFinished, RequestStarted  # noqa: E402
 from tests.support.fixture_server import FixtureServer, free_port  # noqa: E402
-from tests.engine.test_remote import Recorder, ask, connected, demo_gguf  # noqa: E402,F401
+from tests.support.remote_recorder import Recorder, ask, connected  # noqa: E402
 
 STOP_WITHIN_S = 2.0
 
@@ -107,7 +107,7 @@ def _stopped_in_time(recorder: Recorder, engine, request_id: int) -> RequestFini
 
 
 def test_stop_while_the_server_hangs_before_it_answers(stuck_server):
-    """Issue 20 item 4: the old stop shut the socket of a response it did not have yet, so
+    """The old stop shut the socket of a response it did not have yet, so
     "Stopping…" lasted until the server's 60 s sleep (or the 300 s read limit) ended."""
     recorder = Recorder()
     engine = connected(stuck_server, recorder)
@@ -143,7 +143,7 @@ def test_a_request_queued_behind_a_hung_one_says_it_waits_then_starts(stuck_serv
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGSTOP")
-def test_stop_while_the_real_server_is_frozen_then_it_serves_again(demo_gguf):  # noqa: F811
+def test_stop_while_the_real_server_is_frozen_then_it_serves_again(demo_gguf):
     pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra")
     with FixtureServer(demo_gguf) as server:
         recorder = Recorder()

@@ -20,7 +20,7 @@ from engine.demo.demo_model import write_demo_model  # noqa: E402
 from engine.remote.config import ServerConfig  # noqa: E402
 from tests.support.fixture_server import FixtureServer  # noqa: E402
 from engine.remote.service import RemoteEngineService  # noqa: E402
-from tests.engine.test_remote import Recorder  # noqa: E402
+from tests.support.remote_recorder import Recorder  # noqa: E402
 
 
 def _name(common_name: str):

@@ -12,17 +12,17 @@ import pytest
 
 from engine.api import ChatMessage, DocumentRequest, LoadRequest
 from engine.documents.summarize import DocumentSummarizer
-from engine.runtime.summary_model import LocalSummaryModel
+from engine.runtime.generation.summary_model import LocalSummaryModel
 from engine.errors import AnswerLoopError
 from engine.recipe import MemoryEstimate, Recipe
-from engine.runtime import chat_layer
+from engine.runtime.chat import chat_layer
 from engine.remote.server_text import ServerTextParser
 from engine.remote.stream import SERVER_FORMAT, SERVER_HARMONY
-from engine.runtime.chat_format import detect_format
-from engine.runtime.generate import GenerationRun, render_chat
+from engine.runtime.chat.chat_format import detect_format
+from engine.runtime.generation.generate import GenerationRun, render_chat
 from engine.runtime.llama_model import NativeModel, Sampling
 from engine.runtime.loader import load_with_fallback
-from engine.runtime.loop_guard import LIMIT
+from engine.runtime.generation.loop_guard import LIMIT
 from tests.support.reply_models import (ANSWER, HARMONY_THINKING, THINKING, template_text,
                                         write_reply_model)
 
@@ -152,7 +152,7 @@ def test_a_looping_answer_is_stopped_within_64_tokens_keeping_the_words_once(mod
 
 @pytest.mark.parametrize("name", ["block_loop", "loop"])
 def test_a_loop_reports_the_memory_its_kept_answer_takes(models, name):
-    """Issue 47: after an answer stopped for repeating, "conversation memory left" went up
+    """After an answer stopped for repeating, "conversation memory left" went up
     as the conversation grew: the loop ended without a context report, so the gauge kept
     what the stream had filled. The report counts the prompt and the answer as kept."""
     native = NativeModel(str(models(name)), _recipe())
@@ -170,7 +170,7 @@ def test_a_loop_reports_the_memory_its_kept_answer_takes(models, name):
 
 
 def test_a_block_longer_than_32_tokens_is_caught_when_it_comes_back_whole(models):
-    """Issue 47: an 8-line block repeated until the length limit. The fixture repeats a
+    """An 8-line block repeated until the length limit. The fixture repeats a
     43-token block; it is stopped when the block has come back once, and kept once."""
     from tests.support.reply_models import BLOCK_WORDS
     native = NativeModel(str(models("block_loop")), _recipe())
@@ -300,7 +300,7 @@ def test_thinking_does_not_eat_the_answers_length(models):
 
 
 def test_the_models_own_sampling_defaults_are_read_from_the_file_or_its_family(models):
-    from engine.runtime.sampling import model_sampling
+    from engine.runtime.generation.sampling import model_sampling
     for name, expected in [("qwen35", (0.6, 0.95, 20, "model file")),
                            ("harmony", (1.0, 1.0, 0, "family")),
                            ("gemma4", (1.0, 0.95, 64, "family"))]:

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from engine.api import ResponseStats, StopReason
-from engine.runtime.accounting import RunAccount
+from engine.runtime.generation.accounting import RunAccount
 
 
 def test_stop_reasons_keep_the_words_history_and_events_already_hold():

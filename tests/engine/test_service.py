@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
 from dataclasses import replace
@@ -10,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from engine.runtime import loader
+from tests.support.event_collector import Collector
 from engine.api import (ChatMessage, ChatRequest, DocumentRequest, LoadFallback, LoadProgress,
                         LoadRequest,
                         ModelLoaded, ModelUnloaded, RequestFailed, RequestFinished,
@@ -23,26 +23,6 @@ from engine.runtime.requests import CancelToken
 from engine.runtime.service import EngineService
 
 HELLO = (ChatMessage("user", "hello the model"),)
-
-
-class Collector:
-    """Listener that records events and the thread each arrived on."""
-
-    def __init__(self):
-        self.events: queue.Queue = queue.Queue()
-        self.threads: set[str] = set()
-
-    def __call__(self, event):
-        self.threads.add(threading.current_thread().name)
-        self.events.put(event)
-
-    def until(self, kind, timeout=60.0):
-        seen = []
-        while True:
-            event = self.events.get(timeout=timeout)
-            seen.append(event)
-            if isinstance(event, kind):
-                return seen
 
 
 @pytest.fixture
@@ -194,7 +174,7 @@ def _listen(service, collector, on_event):
 
 def test_stop_then_send_at_once_stops_the_first_and_runs_the_second(engine_service,
                                                                      tiny_moe_path, cpu_recipe):
-    """Issue 21: one shared flag, cleared when the next request was queued, un-stopped the
+    """One shared flag, cleared when the next request was queued, un-stopped the
     answer still running. Stop, then send at once: the first ends, the second runs."""
     service, collector = engine_service
     _load(service, collector, tiny_moe_path, cpu_recipe())

@@ -9,7 +9,7 @@ from engine.messages import render, size
 from engine.plan.hardware import GIB
 from engine.plan.speed import _usage_text
 from engine.recipe import MemoryEstimate, Recipe
-from engine.runtime.placement import measure
+from engine.runtime.devices.placement import measure
 
 TINY_CPU_LOG = ["load_tensors:   CPU_Mapped model buffer size =    19.48 MiB",
                 "llama_context:        CPU  output buffer size =     0.58 MiB",

@@ -15,10 +15,10 @@ import pytest
 from engine.errors import BudgetError
 from engine.residency.policy import Snapshot, make_policy
 from engine.residency.budget import Budget
-from engine.runtime import slot_cache
+from engine.runtime.experts import slot_cache
 from engine.runtime.bindings import GgmlTensor, ggml, llama_cpp_module
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.routing import RoutingRecorder
+from engine.runtime.experts.routing import RoutingRecorder
 
 pytestmark = [
     pytest.mark.skipif(not slot_cache.available(),
@@ -192,7 +192,7 @@ def test_native_init_refuses_too_few_slots(tiny_moe_path, cpu_recipe):
 
 def test_cache_off_is_the_stock_path(tiny_moe_path, cpu_recipe):
     from engine.api import ChatMessage
-    from engine.runtime.generate import stream_generate
+    from engine.runtime.generation.generate import stream_generate
 
     model = load(tiny_moe_path, cpu_recipe)
     try:
@@ -206,7 +206,7 @@ def test_cache_off_is_the_stock_path(tiny_moe_path, cpu_recipe):
 
 def test_step_records_carry_the_slot_cache_numbers(tiny_moe_path, cpu_recipe):
     from engine.api import ChatMessage
-    from engine.runtime.generate import stream_generate
+    from engine.runtime.generation.generate import stream_generate
 
     model = load(tiny_moe_path, cpu_recipe, slots=[4] * 4)
     try:

@@ -9,7 +9,7 @@ import pathlib
 
 import pytest
 
-from engine.runtime import slot_cache
+from engine.runtime.experts import slot_cache
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 

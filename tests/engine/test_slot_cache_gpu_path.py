@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from engine.api import ChatMessage, ChatRequest, LoadRequest
-from engine.runtime import slot_cache
+from engine.runtime.experts import slot_cache
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.routing import RoutingRecorder
+from engine.runtime.experts.routing import RoutingRecorder
 
 pytestmark = pytest.mark.skipif(not slot_cache.available(),
                                 reason="needs the patched llama-cpp-python (bootstrap builds it)")
@@ -67,7 +67,7 @@ def test_the_loader_installs_no_eval_callback_by_default(tiny_moe_path, cpu_reci
 
 
 def test_the_recorder_costs_a_sync_per_claimed_node(tiny_moe_path, cpu_recipe):
-    from engine.runtime.generate import GenerationRun
+    from engine.runtime.generation.generate import GenerationRun
 
     model = open_model(tiny_moe_path, cpu_recipe, (2, 2, 2, 2), recorder=RoutingRecorder())
     try:
@@ -149,7 +149,7 @@ def test_the_python_mirrors_match_the_patched_header():
     import pathlib
     import re
 
-    patch = (pathlib.Path(slot_cache.__file__).parents[1] / "native" / "patches"
+    patch = (pathlib.Path(slot_cache.__file__).parents[2] / "native" / "patches"
              / "0002-llama-slot-cache-state-and-api.patch").read_text(encoding="utf-8")
     header = patch.split("include/llama-slot-cache.h", 2)[2].split("diff --git", 1)[0]
     errors = {int(v): n for n, v in re.findall(r"LLAMA_SLOT_CACHE_(E_\w+)\s*=\s*(-\d+)", header)}

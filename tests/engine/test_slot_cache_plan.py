@@ -47,7 +47,7 @@ def test_the_slot_layout_spreads_free_vram_over_every_layer_on_8_gb(qwen36):
 
 
 def test_the_slots_leave_the_presets_headroom_free_and_no_more(qwen36, monkeypatch):
-    """One headroom rule (issue 21: the old 0.7 GB floor never applied): the preset's, which
+    """One headroom rule (the old 0.7 GB floor never applied): the preset's, which
     the layout search keeps too. More headroom, fewer slots; every time it binds exactly."""
     hw, counts = laptop(), []
     per = expert_bytes_per_layer(qwen36)

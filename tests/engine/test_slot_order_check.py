@@ -1,4 +1,4 @@
-"""The slot cache's ordering check on the CPU build (issue 34, item 1).
+"""The slot cache's ordering check on the CPU build.
 
 Each upload gets a generation; a decode graph may read a slot only when the wait it was
 submitted behind covers that slot's generation (on the CPU build the copies are plain and done
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.runtime import slot_cache
+from engine.runtime.experts import slot_cache
 from engine.runtime.llama_model import NativeModel, Sampling
 
 pytestmark = pytest.mark.skipif(not slot_cache.available(),

@@ -26,7 +26,6 @@ tokens/s against ~1,100-2,900 on the CPU build (this proves the path, not speed)
 from __future__ import annotations
 
 import collections
-import dataclasses
 import json
 import os
 import re
@@ -38,19 +37,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.native import backends
-from tests.support import late_copy
+from tests.support.vulkan_device import CHILD_TIMEOUT_S, LOGIT_TOLERANCE, ROOT, STEPS, child_env, run_child
 
-ROOT = Path(__file__).resolve().parents[2]
-STEPS = 48
-# Stock Vulkan and the slot cache on Vulkan run the same layout; they are not bitwise equal
-# (elementwise work of slot-resident experts runs on the device, the misses' on the CPU), so
-# the logits must agree within this (measured here: 5.3e-4 at most, logits spanning ~8).
-LOGIT_TOLERANCE = 2e-3
-# lavapipe compiles its pipelines on the first run (~50 s on a busy 2-core machine) and keeps
-# them in Mesa's shader cache (~/.cache/mesa_shader_cache, MESA_SHADER_CACHE_DIR; ggml itself
-# keeps none): then the Vulkan child takes ~15 s plus ~5 tokens/s of decoding.
-CHILD_TIMEOUT_S = 240
 MUTATION_STEPS = 12
 VALIDATION_STEPS = 16
 # Debian's vulkan-validationlayers (bootstrap.py test installs it with apt)
@@ -58,68 +46,6 @@ VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
 LAYER_MANIFESTS = (Path("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"),
                    Path("/usr/local/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"))
 WARM_STEPS = 16     # tests/support/device_path_child.py reads the counters there too
-
-
-def vulkan_variant() -> backends.Variant | None:
-    return next((v for v in backends.installed_variants() if v.name == "vulkan"), None)
-
-
-def child_env(folder: str | None) -> dict:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p))
-    env.pop(backends.LIB_ENV, None)
-    env.pop(backends.CHOICE_ENV, None)
-    if folder:
-        env.update({backends.LIB_ENV: folder, "GGML_VK_VISIBLE_DEVICES": "0"})
-        env.update(late_copy.child_env_extra())   # ROTARY_LATE_COPY=1: copies land late
-    return env
-
-
-def _unavailable(reason: str) -> None:
-    """Skip, saying why; fail where bootstrap.py test built the Vulkan back-end
-    (ROTARY_EXPECT_VULKAN=1), so CI cannot pass these by skipping them."""
-    if os.environ.get("ROTARY_EXPECT_VULKAN") == "1":
-        pytest.fail(f"bootstrap.py test built the Vulkan back-end, but {reason}")
-    print(f"SKIPPED: {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def vulkan_folder() -> str:
-    variant = vulkan_variant()
-    if variant is None:
-        _unavailable("no Vulkan back-end variant is installed (bootstrap.py test builds it)")
-    listed = backends.list_devices(variant, extra_env={"GGML_VK_VISIBLE_DEVICES": "0"})
-    if not any(d.backend == "Vulkan" for d in listed.devices):
-        reason = f"the Vulkan variant lists no Vulkan device ({listed.error or 'none found'}); " \
-                 "install mesa-vulkan-drivers for lavapipe"
-        _unavailable(reason)
-    assert variant is not None
-    return variant.folder
-
-
-@pytest.fixture(scope="module")
-def device_model(tmp_path_factory) -> Path:
-    from engine.demo.tiny_moe import SPECS, write_tiny_moe
-
-    spec = dataclasses.replace(SPECS["test"], seed=2, layer_scale=0.3)
-    return write_tiny_moe(tmp_path_factory.mktemp("device") / "device-path.gguf", spec)
-
-
-def run_child(model: Path, folder: str | None, out: Path, steps: int = STEPS, *mode: str,
-              **env: str) -> dict:
-    out.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run([sys.executable, "-m", "tests.support.device_path_child", str(model),
-                           str(out), str(steps), *mode], cwd=ROOT,
-                          env={**child_env(folder), "ROTARY_SLOT_CHECK": "1", **env},
-                          capture_output=True, text=True, timeout=CHILD_TIMEOUT_S, check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    if mode:
-        return result
-    logits = np.load(out / "logits.npz")
-    result["stock"]["logits"], result["slots"]["logits"] = logits["stock"], logits["slots"]
-    return result
 
 
 @pytest.fixture(scope="module")
@@ -301,13 +227,6 @@ def test_the_slot_cache_adds_no_validation_message_over_stock(vulkan_folder, dev
     stock, slots = logs["stock-only"], logs["slots-only"]
     print(f"\nvalidation, {VALIDATION_STEPS} steps: stock {dict(stock)}; slot cache {dict(slots)}")
     assert not set(slots) - set(stock), f"new message ids: {sorted(set(slots) - set(stock))}"
-
-
-@pytest.fixture(scope="module")
-def qwen36_mini(tmp_path_factory) -> Path:
-    from tests.support.loadable_shapes import MINI, qwen36_spec, write_loadable
-
-    return write_loadable(qwen36_spec(MINI), tmp_path_factory.mktemp("qwen36") / "qwen36-mini.gguf")
 
 
 def run_long_prompt(model: Path, folder: str | None) -> dict:

@@ -30,10 +30,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.engine import test_device_stress as stress
-from tests.engine import test_vulkan_rereserve as rereserve
-from tests.engine.test_vulkan_device_path import (LOGIT_TOLERANCE, STEPS, device_model,  # noqa: F401
-                                                  run_child, vulkan_folder)
+from tests.support import device_stress as stress
+from tests.support import rereserve_cases as rereserve
+from tests.support.vulkan_device import LOGIT_TOLERANCE, STEPS, run_child
 from tests.support import late_copy
 
 # greedy tokens per mutation run: its first steps already read slots uploaded the step before
@@ -43,7 +42,7 @@ RERESERVE_SLICE = ("force",)
 
 
 @pytest.fixture(scope="module")
-def harness(vulkan_folder) -> Path:  # noqa: F811 - the fixture imported above
+def harness(vulkan_folder) -> Path:
     if not sys.platform.startswith("linux"):
         pytest.skip("the late-copy harness is loaded with LD_PRELOAD (Linux)")
     started = time.perf_counter()
@@ -56,7 +55,7 @@ def harness(vulkan_folder) -> Path:  # noqa: F811 - the fixture imported above
 
 
 @pytest.fixture(scope="module")
-def cpu_run(device_model, tmp_path_factory) -> dict:  # noqa: F811
+def cpu_run(device_model, tmp_path_factory) -> dict:
     return run_child(device_model, None, tmp_path_factory.mktemp("late-cpu"))
 
 
@@ -79,7 +78,7 @@ def run_late(model: Path, folder: str, out: Path, library: Path, mutation: str |
 
 
 def test_the_real_path_gives_the_cpu_builds_tokens_under_late_copies(
-        harness, vulkan_folder, device_model, cpu_run, tmp_path):  # noqa: F811
+        harness, vulkan_folder, device_model, cpu_run, tmp_path):
     """The device-path child's whole run: stock Vulkan, then the slot cache (prompt, warm start,
     48 greedy tokens), then three conversations and a restore."""
     result, found = run_late(device_model, vulkan_folder, tmp_path, harness)
@@ -99,7 +98,7 @@ def test_the_real_path_gives_the_cpu_builds_tokens_under_late_copies(
 
 @pytest.mark.parametrize("mutation", late_copy.MUTATIONS)
 def test_a_wrong_upload_wait_changes_the_tokens_under_late_copies(
-        mutation, harness, vulkan_folder, device_model, cpu_run, tmp_path):  # noqa: F811
+        mutation, harness, vulkan_folder, device_model, cpu_run, tmp_path):
     result, found = run_late(device_model, vulkan_folder, tmp_path, harness, mutation,
                              "slots-only")
     tokens, expected = result["slots"]["tokens"], cpu_run["slots"]["tokens"][:MUTATION_STEPS]
@@ -133,7 +132,7 @@ def check_reports(reports: Path) -> dict:
     return found
 
 
-def test_rereserve_cases_under_late_copies(harness_on, vulkan_folder, device_model):  # noqa: F811
+def test_rereserve_cases_under_late_copies(harness_on, vulkan_folder, device_model):
     """A slice of tests/engine/test_vulkan_rereserve.py: forced routing switched on and off (a
     graph re-reserve mid conversation), against the CPU build's tokens."""
     cpu = rereserve.run_cases(device_model, None, RERESERVE_SLICE)
@@ -145,7 +144,7 @@ def test_rereserve_cases_under_late_copies(harness_on, vulkan_folder, device_mod
     check_reports(harness_on)
 
 
-def test_stress_prompt_under_late_copies(harness_on, vulkan_folder, device_model,  # noqa: F811
+def test_stress_prompt_under_late_copies(harness_on, vulkan_folder, device_model,
                                          tmp_path):
     """tests/engine/test_device_stress.py's shrunk prompt, answered this time: a reload with
     batches of 64, then one 219-word prompt (ggml's scheduler copies the used experts to the

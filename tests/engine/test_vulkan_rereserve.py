@@ -19,26 +19,17 @@ runs that check (left out of CI: a use after free need not crash).
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from tests.support.rereserve_child import STEPS
-from tests.engine.test_vulkan_device_path import (ROOT, child_env, device_model,  # noqa: F401
-                                                  qwen36_mini, vulkan_folder)
+from tests.support.rereserve_cases import child, compare, run_cases
 
 CASES = ("force", "batch", "reload", "switch")
 # Opt-in (not in CI: a use after free need not crash): run the force case this often with the
 # patch turned off and expect crashes.
 UNFIXED_RUNS = int(os.environ.get("ROTARY_RERESERVE_UNFIXED_RUNS", "0"))
-# CPU and lavapipe logits differ by ~1e-3 on this model: top-1 may differ only at a near-tie,
-# and the case is not compared after it (its history differs from there on)
-TIE_MARGIN = 5e-3
-CHILD_TIMEOUT_S = 240
 # "sched_reserve: reserving" lines llama.cpp logs in a case at least: the first decode's (the slot
 # cache set up at load), then forced routing on and off; the reload's new context twice. The
 # batch case's re-reserve is ggml's scheduler's own (a 48-token batch moves the experts' matmuls
@@ -46,45 +37,13 @@ CHILD_TIMEOUT_S = 240
 MIN_RESERVES = {"force": 3, "batch": 1, "reload": 3, "switch": 1}
 
 
-def child(model: Path, folder: str | None, cases: tuple[str, ...], **env: str):
-    return subprocess.run(
-        # faulthandler: a crash leaves the Python stack in the message
-        [sys.executable, "-X", "faulthandler", "-m", "tests.support.rereserve_child", str(model),
-         *cases], cwd=ROOT, env={**child_env(folder), "ROTARY_SLOT_CHECK": "1", **env},
-        capture_output=True, text=True, timeout=CHILD_TIMEOUT_S, check=False)
-
-
-def run_cases(model: Path, folder: str | None, cases: tuple[str, ...], **env: str) -> dict:
-    """The child's answers by case; fails with the child's stderr when it does not exit 0."""
-    done = child(model, folder, cases, **env)
-    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-3000:]}"
-    lines = [json.loads(line[3:]) for line in done.stdout.splitlines() if line.startswith("@@ ")]
-    hello, answers = lines[0], lines[1:]
-    assert hello["device"].startswith("Vulkan" if folder else "CPU"), hello
-    return {answer["case"]: answer for answer in answers}
-
-
 @pytest.fixture(scope="module")
-def cpu_runs(device_model) -> dict:  # noqa: F811 - the fixture imported above
+def cpu_runs(device_model) -> dict:
     return run_cases(device_model, None, CASES)
 
 
-def compare(cpu: dict, vulkan: dict) -> int:
-    """Segment by segment, the same tokens up to the first near-tie; returns tokens compared."""
-    compared = 0
-    for number, (a, b) in enumerate(zip(cpu["segments"], vulkan["segments"], strict=True)):
-        where = f"segment {number}: CPU {a}, Vulkan {b}"
-        for x, y, margin_a, margin_b in zip(a["tokens"], b["tokens"], a["margins"], b["margins"],
-                                            strict=True):
-            if x != y:
-                assert min(margin_a, margin_b) < TIE_MARGIN, where
-                return compared
-            compared += 1
-    return compared
-
-
 @pytest.mark.parametrize("case", CASES)
-def test_a_rereserve_mid_conversation_on_lavapipe(case, vulkan_folder, device_model,  # noqa: F811
+def test_a_rereserve_mid_conversation_on_lavapipe(case, vulkan_folder, device_model,
                                                   cpu_runs):
     vulkan = run_cases(device_model, vulkan_folder, (case,))[case]
     cpu = cpu_runs[case]
@@ -99,8 +58,8 @@ def test_a_rereserve_mid_conversation_on_lavapipe(case, vulkan_folder, device_mo
             assert counters["order_violations"] == 0 and counters["staging_violations"] == 0
 
 
-def test_forced_routing_mid_conversation_on_the_reference_architecture(vulkan_folder,  # noqa: F811
-                                                                       qwen36_mini):  # noqa: F811
+def test_forced_routing_mid_conversation_on_the_reference_architecture(vulkan_folder,
+                                                                       qwen36_mini):
     """The shape where the replay crash was first seen (tests/support/loadable_shapes.py): the
     force case on lavapipe runs to its end with every switch re-reserving and no ordering
     violation. Its tokens prove nothing (the mini model's weights are zero but for norms,
@@ -116,7 +75,7 @@ def test_forced_routing_mid_conversation_on_the_reference_architecture(vulkan_fo
 
 
 @pytest.mark.skipif(not UNFIXED_RUNS, reason="opt-in: ROTARY_RERESERVE_UNFIXED_RUNS=N")
-def test_without_patch_0006_the_force_case_crashes(vulkan_folder, device_model):  # noqa: F811
+def test_without_patch_0006_the_force_case_crashes(vulkan_folder, device_model):
     """That the cases above can fail: GGML_VK_NO_FILL_UNUSED_BINDINGS=1 turns the patch off."""
     codes = [child(device_model, vulkan_folder, ("force",),
                    GGML_VK_NO_FILL_UNUSED_BINDINGS="1").returncode for _ in range(UNFIXED_RUNS)]

@@ -6,7 +6,7 @@
 ``greedy`` (tests/engine/test_cpu_isa.py): the prompt, then STEPS greedy tokens and their
 logits (OUT_DIR/logits.npy). Prints one JSON line: what ran (the choice, and every libggml-cpu
 mapped into the process, read from /proc/self/maps after the model ran) and the tokens. The
-speeds of each build are measured by engine/runtime/cpu_calibration_child.py.
+speeds of each build are measured by engine/runtime/devices/cpu_calibration_child.py.
 """
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ def _lfm2_loop() -> Script:
 
 
 # A block of 45 tokens written again and again (a bigram chain that closes on itself): longer
-# than the 32 tokens the loop guard looked back before issue 47.
+# than 32 tokens, the loop guard's reach for short loops.
 BLOCK_WORDS = ("Monthly payments reach our council office before day five, and late invoices "
                "wait for Maria Lopez who signs every transfer above twelve thousand euros; an "
                "archive keeps copies of receipts, contracts, letters plus reminders until "

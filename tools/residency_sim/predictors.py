@@ -3,7 +3,7 @@
 ``pred[t, i]`` guesses layer i's experts of token t from layer i-1's hidden state of the
 same token. It exists only while token t runs, after the after-token decision for t was made,
 so it can feed residency only by prefetching inside the token (``prefetch.replay_predicted``,
-engine/runtime/prefetch.py); ``stats`` reports its accuracy.
+engine/runtime/experts/prefetch.py); ``stats`` reports its accuracy.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Intra-token prefetch. ``replay_with_prefetch``: uploads on top of the after-token cap, as
 many as the link moves while a layer computes, judged in the simulator only (the decision and
 its numbers are printed by bench/bench_residency_quality.py). ``replay_predicted`` (at the end):
-the engine's hidden-state prefetch, within the same cap (engine/runtime/prefetch.py).
+the engine's hidden-state prefetch, within the same cap (engine/runtime/experts/prefetch.py).
 
 While layer l of decode token t computes, the experts predicted for layer l + 1 are uploaded
 into its slots, as many as the PCIe link moves in layer l's modelled compute time (the cost
@@ -96,7 +96,7 @@ def replay_with_prefetch(policy: ResidencyPolicy, ids, predictor, counts,
 
 
 def replay_predicted(policy: ResidencyPolicy, ids, pred, counts):
-    """The engine's hidden-state prefetch (engine/runtime/prefetch.py) replayed: while token t
+    """The engine's hidden-state prefetch (engine/runtime/experts/prefetch.py) replayed: while token t
     runs, layer l >= 1 gets ``pred[t][l]`` (its experts predicted from layer l-1's hidden state
     of the same token) through ``prefetch_predicted`` before it routes, within the same per-token
     upload cap as the after-token uploads; then every layer's ``after_token`` counts token t

@@ -8,7 +8,7 @@ import pytest
 from engine.residency.budget import Budget
 from engine.residency.policy import make_policy
 from engine.residency.trace import Trace
-from engine.runtime.routing import parse_node_name
+from engine.runtime.experts.routing import parse_node_name
 from tools.residency_sim.predicted import gap_shares, run_all
 from tools.residency_sim.simulate import run_policy
 

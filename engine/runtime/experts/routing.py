@@ -7,7 +7,7 @@ llama.cpp names the router's top-k node ``ffn_moe_topk-<layer>``, its gate weigh
 for those two and copy the few bytes out. Everything else runs unobserved. On request both
 recorders also keep the normalised hidden state entering each MoE layer's router (the node named
 by ``predictor.hidden_node_name``); the Python one can hand it, while the step still runs, to a
-hook (``on_hidden``: the engine's hidden-state prefetch, engine/runtime/prefetch.py).
+hook (``on_hidden``: the engine's hidden-state prefetch, engine/runtime/experts/prefetch.py).
 """
 
 from __future__ import annotations

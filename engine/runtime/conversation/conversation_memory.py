@@ -1,6 +1,6 @@
 """The loaded model's memory of each conversation, on the engine thread: which conversation
 the context holds, checkpoints where its prompts ended, its window's start, and its state
-kept in RAM and on disk when it is left (engine/runtime/conversation_state.py).
+kept in RAM and on disk when it is left (engine/runtime/conversation/conversation_state.py).
 
 A turn's prompt is the last prompt, the answer as the template renders it again (without
 thinking) and the new message: it extends the last prompt, not what the model wrote. An
@@ -22,7 +22,7 @@ from typing import Sequence
 
 from engine.api import Reuse
 from engine.native.backends import selected
-from engine.runtime.conversation_state import (MAX_CHECKPOINTS, Checkpoint, DiskStore, RamStore,
+from engine.runtime.conversation.conversation_state import (MAX_CHECKPOINTS, Checkpoint, DiskStore, RamStore,
                                                SavedState, fingerprint, ram_budget, token_digest)
 from engine.runtime.llama_model import NativeModel, common_prefix
 

@@ -1,4 +1,4 @@
-"""One back-end probe, in a process of its own (engine/runtime/backend_probe.py starts it).
+"""One back-end probe, in a process of its own (engine/runtime/devices/backend_probe.py starts it).
 
 The parent sets ``LLAMA_CPP_LIB_PATH`` to the variant's folder and ``ROTARY_DEVICE`` to the
 card's device name, so ``backends.select()`` here takes exactly that pair. The model loads

@@ -5,7 +5,7 @@ model, CUDA on a dense one, Vulkan ten times slower on a third), so where two in
 variants list the card the load chose (``backends.select()``'s rule: CUDA first), the load
 measures them before llama_cpp is imported: one child process per variant (a process can load
 only one variant's libraries) loads the model with the plan's layout, reads a short prompt
-and writes ``PROBE_TOKENS`` tokens (engine/runtime/backend_probe_child.py). The variant with
+and writes ``PROBE_TOKENS`` tokens (engine/runtime/devices/backend_probe_child.py). The variant with
 the most decode tokens per second wins; the rule's choice stays unless another is more than
 ``NOISE`` (10%) faster. The result is kept in the user cache beside the device list
 (``backend-probe.json``), keyed by the card, the variants' keys (a rebuilt variant is measured
@@ -57,7 +57,7 @@ MAX_ATTEMPTS = 2                  # failed probes before the rule is kept withou
 NOISE = 0.10                      # the rule's choice stays unless another is 10% faster
 MEMORY_MARGIN = 0.10              # total memory of one card as two back-ends count it
 SWITCH_ENV = "ROTARY_BACKEND_PROBE"   # "0": no probe, the rule (the probe's own children)
-CALIBRATION_SWITCH_ENV = "ROTARY_CPU_CALIBRATION"   # engine/runtime/cpu_calibration.py
+CALIBRATION_SWITCH_ENV = "ROTARY_CPU_CALIBRATION"   # engine/runtime/devices/cpu_calibration.py
 PROBE_FLAG = "--rotary-probe-backend"  # the frozen app runs the probe child with it
 PROGRESS_AT = 0.02                # on the load's progress bar, after the file check
 
@@ -264,7 +264,7 @@ def _remember(path: Path, key: str, family: str, results: tuple[ProbeResult, ...
 
 # ---- the child process that measures one variant ------------------------------------------
 
-_CHILD_CODE = "import sys; from engine.runtime.backend_probe_child import child_main; " \
+_CHILD_CODE = "import sys; from engine.runtime.devices.backend_probe_child import child_main; " \
               "sys.exit(child_main(sys.argv[1:]))"
 
 
@@ -286,7 +286,7 @@ def run_child(variant: Variant, device: Device, request: LoadRequest,
               timeout: float = CHILD_TIMEOUT_S) -> ProbeResult:
     """Measure ``variant`` on ``device`` in a child process. Never raises."""
     started = time.perf_counter()
-    root = str(Path(__file__).resolve().parents[2])      # the child imports this same engine
+    root = str(Path(__file__).resolve().parents[3])      # the child imports this same engine
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
     env.update({backends.LIB_ENV: variant.folder, backends.CHOICE_ENV: device.name,

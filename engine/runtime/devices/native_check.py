@@ -5,7 +5,7 @@ here, above engine/native, because engine/native imports no other engine folder.
 from __future__ import annotations
 
 from engine.residency import native_rotary
-from engine.runtime import routing
+from engine.runtime.experts import routing
 
 
 def self_test() -> tuple[bool, str]:

@@ -1,6 +1,6 @@
 """How far the model has read a long prompt, and how long the rest will take.
 
-The prompt-decode loop (engine/runtime/generate.py ``_read_prompt``) reports after each
+The prompt-decode loop (engine/runtime/generation/generate.py ``_read_prompt``) reports after each
 micro-batch; ``PromptMeter`` turns that into ``PromptProgress`` events, at most a few a
 second, with the time left measured on this device. Reading gets slower as it goes: each
 batch attends to everything read before it, so a batch's time grows with its position. The

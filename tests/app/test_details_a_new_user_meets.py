@@ -1,4 +1,4 @@
-"""What a new user tripped over in the fifth round (issue 37): every attached file accounted
+"""What a new user meets: every attached file accounted
 for, no empty conversations left behind, help and the log within reach, figures that agree."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import io
 import zipfile
 
 from tests.app.conftest import wait_idle
-from tests.app.test_document_questions import app_with_documents, budget_pdf, contracts_pdf, drop
+from tests.app.document_helpers import app_with_documents, budget_pdf, contracts_pdf, drop
 
 
 def _xlsx_bytes() -> bytes:
@@ -64,12 +64,12 @@ def test_a_failed_attach_leaves_no_empty_new_chat(qtbot, make_app, tmp_path):
 def test_the_setting_named_for_a_bigger_card_says_why(qtbot, make_app, tmp_path):
     """A 2 GB card: the 8 GB laptop setting is the smallest there is; the check says so."""
     from tests.app.fakes import fake_hardware
-    from tests.app.test_wizard_and_settings_dialog import _model
+    from tests.app.fakes import model_file
     from app.settings.model import Settings
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(vram_gib=2))
     wizard = rotary.wizard
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
-        wizard.chooser.check(str(_model(tmp_path)))
+        wizard.chooser.check(str(model_file(tmp_path)))
     said = wizard.chooser.verdict.text()
     assert "8 GB" in wizard.model_page.recipe.text()
     assert "2.0 GB" in said and "smallest" in said, said
@@ -81,7 +81,7 @@ def test_settings_shows_the_measured_placement_beside_the_estimate(qtbot, make_a
     import dataclasses
     from app.text.messages import say
     from tests.app.conftest import wait_ready
-    from tests.app.test_where_the_model_runs import on_gpu
+    from tests.app.fakes import on_gpu
     rotary = make_app()
     wait_ready(qtbot, rotary)
     loaded = rotary.bridge.loaded
@@ -145,12 +145,12 @@ def test_help_menu_with_f1_about_and_the_log_folder(qtbot, make_app, monkeypatch
 def test_the_parts_box_shows_what_automatic_chose_and_steps_from_there(qtbot, make_app,
                                                                         tmp_path):
     from tests.app.conftest import wait_ready
-    from tests.app.test_wizard_and_settings_dialog import _model
+    from tests.app.fakes import model_file
     rotary = make_app()
     wait_ready(qtbot, rotary)
     dialog = rotary.open_settings()
     with qtbot.waitSignal(dialog.chooser.check_finished, timeout=3000):
-        dialog.chooser.check(str(_model(tmp_path)))
+        dialog.chooser.check(str(model_file(tmp_path)))
     box = dialog.gpu_layers
     assert box.value() == box.minimum() and box.text() == "Automatic (4 of 8)", box.text()
     box.stepBy(1)
@@ -175,7 +175,7 @@ def test_no_graphics_card_is_said_the_same_way_everywhere(qtbot, make_app):
 
 def test_recommended_variety_follows_the_model_chosen_in_settings(qtbot, make_app, tmp_path):
     """Gemma's recommendation stayed on screen after choosing another model."""
-    from engine.runtime.sampling import SamplingDefaults
+    from engine.runtime.generation.sampling import SamplingDefaults
     from tests.app.conftest import wait_ready
     from tests.support.reply_models import write_reply_model
     rotary = make_app()
@@ -204,7 +204,7 @@ def test_enter_after_attaching_does_not_start_a_summary(qtbot, make_app, tmp_pat
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=10000)
     assert not panel.summarize_button.hasFocus()
     assert pane.input.hasFocus() or rotary.qapp.focusWidget() in (None, pane.input)
-    QTest.keyClick(pane.input, Qt.Key.Key_Return)        # the second Enter of the issue
+    QTest.keyClick(pane.input, Qt.Key.Key_Return)        # a second Enter
     qtbot.wait(200)
     assert not rotary.documents.running and rotary.documents.request_id is None
     assert panel.options.isVisible()
@@ -431,7 +431,7 @@ def test_the_side_panel_is_never_cut_off_on_a_short_window(qtbot, make_app):
     was cut off mid-sentence at the bottom of its section."""
     from engine.api import StepRecord, next_request_id
     from tests.app.conftest import wait_ready
-    from tests.app.test_where_the_model_runs import on_gpu
+    from tests.app.fakes import on_gpu
     rotary = make_app()
     wait_ready(qtbot, rotary)
     window, gauge = rotary.window, rotary.window.gauge

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.messages import Msg, msg
-from engine.runtime.chat_format import detect_format
+from engine.runtime.chat.chat_format import detect_format
 
 ROTARY = (0.7, 0.95, 40, 0.0)
 # (temperature, top_p, top_k, min_p) recommended by each family's model card.

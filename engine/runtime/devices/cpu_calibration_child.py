@@ -1,5 +1,5 @@
 """One candidate build of the CPU back-end, measured in a process of its own
-(engine/runtime/cpu_calibration.py starts it with ``ROTARY_CPU_ISA`` naming the build, and
+(engine/runtime/devices/cpu_calibration.py starts it with ``ROTARY_CPU_ISA`` naming the build, and
 bench/bench_cpu_isa.py with larger models and more rounds).
 
 Per weight kind: the model loads with one thread, then per round a fresh context reads a

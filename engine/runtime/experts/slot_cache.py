@@ -405,7 +405,7 @@ class SlotCache:
     # ---- while a token runs ---------------------------------------------------------------
     def prefetch(self, j: int, experts: list[int]) -> int:
         """Upload policy layer j's experts predicted for the token being computed and publish
-        its table before that layer runs (engine/runtime/prefetch.py); the policy keeps them
+        its table before that layer runs (engine/runtime/experts/prefetch.py); the policy keeps them
         within the token's upload cap. Returns how many were uploaded."""
         uploads = self.policy.prefetch_predicted(j, experts)
         if uploads:

@@ -20,7 +20,7 @@ each token costs a few comparisons whatever the longest period.
   that with one word (a list of "[p. 21]" references).
 
 ``repeats_at`` is the token where the repeats began: what came before holds the repeated
-block once, which is what the answer keeps (engine/runtime/generate.py).
+block once, which is what the answer keeps (engine/runtime/generation/generate.py).
 """
 
 from __future__ import annotations

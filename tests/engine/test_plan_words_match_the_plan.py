@@ -1,11 +1,11 @@
-"""Issue 37: the plan's words agree with what the plan does. With expert slots on the card, the
+"""The plan's words agree with what the plan does. With expert slots on the card, the
 plan never says that 0 parts of the model are on the graphics card."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine import __main__ as cli
+from engine.cli import main as cli
 from engine.model.inspect_gguf import inspect_model
 from engine.plan.hardware import HardwareInfo
 from engine.runtime.planning import BuildAbilities, plan_recipe
@@ -42,7 +42,7 @@ def test_the_demo_answer_says_no_experts_and_repeats_no_word():
 
 
 def test_a_load_without_buffer_sizes_does_not_say_0_mb():
-    from engine.runtime.placement import measure
+    from engine.runtime.devices.placement import measure
     said = str(measure([], {}).message)
     assert "0 MB" not in said and "processor" in said, said
 

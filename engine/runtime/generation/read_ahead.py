@@ -5,7 +5,7 @@ again and the next user message's header; sending then reads only the user's own
 It runs in small pieces between which the engine thread looks at its queue, so any request
 waits at most one piece (about a quarter of a second of reading, by the speed this answer's
 prompt was read at); the request then finds the context as far as the reading got, and the
-conversation memory (engine/runtime/conversation_memory.py) uses what matches. A recurrent
+conversation memory (engine/runtime/conversation/conversation_memory.py) uses what matches. A recurrent
 model keeps a checkpoint one token before the end of what was read ahead, so that a next
 prompt which tokenises its last header token differently still uses it.
 
@@ -23,9 +23,9 @@ import logging
 from typing import Sequence
 
 from engine.api import ChatMessage
-from engine.runtime.context_window import anchor, fit
-from engine.runtime.conversation_memory import ConversationMemory
-from engine.runtime.generate import GenerationRun, render_chat
+from engine.runtime.conversation.context_window import anchor, fit
+from engine.runtime.conversation.conversation_memory import ConversationMemory
+from engine.runtime.generation.generate import GenerationRun, render_chat
 
 log = logging.getLogger("rotary.conversation_state")
 

@@ -18,23 +18,23 @@ from typing import Callable, Iterator, Sequence, TypeVar
 from engine.api import ChatMessage, ContextReport, ResponseStats, Reuse, StepRecord, StopReason
 from engine.errors import ContextFullError, GenerationError
 from engine.messages import msg
-from engine.runtime import chat_layer
-from engine.runtime.accounting import RunAccount
-from engine.runtime.chat_format import THINKING, ChatFormat, detect_format
-from engine.runtime.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
+from engine.runtime.chat import chat_layer
+from engine.runtime.generation.accounting import RunAccount
+from engine.runtime.chat.chat_format import THINKING, ChatFormat, detect_format
+from engine.runtime.chat.chat_layer import (ChatLayerError, ChatTemplates, LayerParser, choose_format,
                                       reply_reader)
-from engine.runtime.context_window import (Window, anchor, closing_text, fit, last_turn, may_think,
+from engine.runtime.conversation.context_window import (Window, anchor, closing_text, fit, last_turn, may_think,
                                            resume, room_for, thinking_budget)
-from engine.runtime.conversation_memory import ConversationMemory, Reused
+from engine.runtime.conversation.conversation_memory import ConversationMemory, Reused
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.loop_guard import LoopGuard, kept_length
-from engine.runtime.routing import TokenRouting
-from engine.runtime.slot_cache import TokenResidency
+from engine.runtime.generation.loop_guard import LoopGuard, kept_length
+from engine.runtime.experts.routing import TokenRouting
+from engine.runtime.experts.slot_cache import TokenResidency
 
 log = logging.getLogger("rotary.generate")
 _T = TypeVar("_T")
 # Told after each micro-batch of the prompt: (tokens read so far, tokens to read). The engine
-# turns it into PromptProgress events (engine/runtime/prompt_progress.py).
+# turns it into PromptProgress events (engine/runtime/generation/prompt_progress.py).
 OnPrompt = Callable[[int, int], None]
 
 
@@ -58,7 +58,7 @@ def generate_step(model: NativeModel, prompt: Sequence[int], max_tokens: int,
     ``steer``: tokens the consumer puts there between two steps are read after the last
     sampled token, as if the model had written them (the thinking budget's closing words).
     ``on_prompt``: told how much of the prompt is read, after each micro-batch.
-    ``memory``: the conversation's kept state (engine/runtime/conversation_memory.py): what
+    ``memory``: the conversation's kept state (engine/runtime/conversation/conversation_memory.py): what
     it reuses, and its checkpoint taken ``checkpoint_back`` tokens before the prompt's end,
     where the next prompt will leave this one."""
     started = time.perf_counter()
@@ -336,7 +336,7 @@ class GenerationRun:
     def _stop_thinking(self) -> None:
         """The thinking budget is spent: the closing words are read next, as if the model
         had written them, and the reply parser reads their marker (engine/runtime/
-        context_window.py)."""
+        conversation/context_window.py)."""
         self.thinking_stopped = True
         self._steer.extend(self.model.tokenize(self.closing))
         self.parser.feed(self._utf8.decode(b"", final=True) + self.closing_marker)

@@ -1,6 +1,6 @@
 """The numbers of one answer, local or from an office server: tokens, times and why it ended.
 
-``GenerationRun`` (engine.runtime.generate) and ``RemoteRun`` (engine.remote.stream) each keep
+``GenerationRun`` (engine.runtime.generation.generate) and ``RemoteRun`` (engine.remote.stream) each keep
 one ``RunAccount``; the gauge's StepRecords and the final ResponseStats read their speeds from
 it, so both kinds of answer measure the same way.
 """

@@ -8,7 +8,7 @@ from typing import Sequence
 
 from engine.api import ChatMessage, ChatRequest
 from engine.documents.model import ChatRun
-from engine.runtime.generate import render_chat
+from engine.runtime.generation.generate import render_chat
 
 
 class LocalSummaryModel:

@@ -12,9 +12,9 @@ Kept hand-written (llama.cpp has nothing for them in its common library): where 
 (llama-server stops at stop strings in its own server code; here chat_format.TURN_MARKERS
 and the format's additional stops), control tokens the parser does not consume, and the
 sentence that stands for a tool call (tools are not offered, so a call is never run), and
-Apriel 1.5 (engine/runtime/chat_format.py). The install always has the shim (bootstrap.py
+Apriel 1.5 (engine/runtime/chat/chat_format.py). The install always has the shim (bootstrap.py
 fails without it, build.spec will not bundle without it); where it is missing anyway the
-engine says so as an error (engine/runtime/generate.model_chat_layer).
+engine says so as an error (engine/runtime/generation/generate.model_chat_layer).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 from engine.messages import msg
 from engine.native import backends
-from engine.runtime.chat_format import (_ENDS, _HOLD, _SPECIAL, ANSWER, HUNYUAN_EFFORTS,
+from engine.runtime.chat.chat_format import (_ENDS, _HOLD, _SPECIAL, ANSWER, HUNYUAN_EFFORTS,
                                         REASONING_EFFORTS, THINKING, ChatFormat)
 
 log = logging.getLogger("rotary.chat_layer")

@@ -1,6 +1,6 @@
 """Each conversation's model state, kept when the conversation is left: the records, their
 fingerprint, a bounded store in RAM and a store on disk. No llama.cpp calls here (the
-engine thread's ``ConversationMemory`` in engine/runtime/conversation_memory.py takes and
+engine thread's ``ConversationMemory`` in engine/runtime/conversation/conversation_memory.py takes and
 restores the states); the disk store writes on a thread of its own, from bytes.
 
 A state is only ever used with the model and settings it was taken with: every entry

@@ -1,4 +1,4 @@
-"""What Rotary knows of chat formats that llama.cpp's chat layer (engine/runtime/chat_layer.py)
+"""What Rotary knows of chat formats that llama.cpp's chat layer (engine/runtime/chat/chat_layer.py)
 does not: each named here once.
 
 - ``ChatFormat``: what the app and engine need to know of a format (can it think, can that be

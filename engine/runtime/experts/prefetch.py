@@ -21,8 +21,8 @@ import numpy as np
 from engine.model.facts import ModelFacts
 from engine.residency.policy import make_policy
 from engine.runtime.llama_model import NativeModel
-from engine.runtime.predictor import RouterPredictor
-from engine.runtime.routing import RoutingRecorder
+from engine.runtime.experts.predictor import RouterPredictor
+from engine.runtime.experts.routing import RoutingRecorder
 
 
 class HiddenPrefetch:

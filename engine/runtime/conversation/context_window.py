@@ -200,7 +200,7 @@ def thinking_budget(n_ctx: int, prompt_tokens: int, room: Room, closing_tokens: 
 
 def closing_text(family: str, think_close: str) -> tuple[str, str]:
     """(what is put in the model's mouth at the budget, the part of it the reply parser
-    reads as markers), for the chat format's family (engine/runtime/chat_format.py)."""
+    reads as markers), for the chat format's family (engine/runtime/chat/chat_format.py)."""
     if family == "harmony":
         marker = "<|end|><|start|>assistant<|channel|>final<|message|>"
         return TRANSITION + marker, marker
@@ -211,7 +211,7 @@ def closing_text(family: str, think_close: str) -> tuple[str, str]:
 
 
 def may_think(fmt, think: bool | None, family: str = "") -> bool:
-    """Will this answer think (``fmt``: engine/runtime/chat_format.ChatFormat; ``family``: the
+    """Will this answer think (``fmt``: engine/runtime/chat/chat_format.ChatFormat; ``family``: the
     template's own, where ``fmt`` is llama.cpp's)? Harmony models think at every effort; a
     switch the user set decides; else the model's default."""
     if not fmt.can_think:

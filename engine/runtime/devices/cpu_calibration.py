@@ -247,7 +247,7 @@ def run_child(name: str, models: dict[str, str], workload: Workload,
 
 
 def _root() -> str:
-    return str(Path(__file__).resolve().parents[2])      # the child imports this same engine
+    return str(Path(__file__).resolve().parents[3])      # the child imports this same engine
 
 
 def _child_env() -> dict[str, str]:
@@ -259,7 +259,7 @@ def _child_env() -> dict[str, str]:
     return env
 
 
-_CHILD_CODE = "import sys; from engine.runtime.cpu_calibration import main; sys.exit(main(sys.argv[1:]))"
+_CHILD_CODE = "import sys; from engine.runtime.devices.cpu_calibration import main; sys.exit(main(sys.argv[1:]))"
 
 
 def _command(args: list[str]) -> list[str]:
@@ -272,7 +272,7 @@ def main(argv: list[str]) -> int:
     """``driver`` (the background run) or ``child SPEC`` (one candidate)."""
     if argv[:1] == ["driver"]:
         return driver_main()
-    from engine.runtime.cpu_calibration_child import child_main  # noqa: PLC0415 - the llama runtime
+    from engine.runtime.devices.cpu_calibration_child import child_main  # noqa: PLC0415 - the llama runtime
 
     return child_main(json.loads(argv[1]))
 

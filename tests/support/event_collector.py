@@ -1,0 +1,26 @@
+"""A listener for the engine thread's events that also records the thread each arrived on."""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+
+class Collector:
+    """Listener that records events and the thread each arrived on."""
+
+    def __init__(self):
+        self.events: queue.Queue = queue.Queue()
+        self.threads: set[str] = set()
+
+    def __call__(self, event):
+        self.threads.add(threading.current_thread().name)
+        self.events.put(event)
+
+    def until(self, kind, timeout=60.0):
+        seen = []
+        while True:
+            event = self.events.get(timeout=timeout)
+            seen.append(event)
+            if isinstance(event, kind):
+                return seen
