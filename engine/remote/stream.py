@@ -19,7 +19,7 @@ from engine.remote.client import ServerClient, StreamAborted, dropped
 from engine.runtime.generation.accounting import RunAccount
 from engine.remote.server_text import ServerTextParser
 from engine.runtime.chat.chat_format import REASONING_EFFORTS, THINKING, ChatFormat
-from engine.runtime.generation.loop_guard import LoopGuard, kept_length
+from engine.runtime.generation.loop_guard import LoopGuard, kept_length, kept_parts
 
 log = logging.getLogger("rotary.remote")
 
@@ -182,15 +182,11 @@ class RemoteRun:
     def text(self) -> str:
         """The answer alone (reasoning and <think> sections apart, turn markers dropped);
         after a loop, up to where the repeats began."""
-        if self._cut is None:
-            return self.parser.answer_text
-        return "".join(self.parser.answer)[:self._cut[1]].strip()
+        return kept_parts(self.parser, self._cut)[1]
 
     @property
     def thinking(self) -> str:
-        if self._cut is None:
-            return self.parser.thinking_text
-        return "".join(self.parser.thinking)[:self._cut[0]].strip()
+        return kept_parts(self.parser, self._cut)[0]
 
     @property
     def stats(self) -> ResponseStats:

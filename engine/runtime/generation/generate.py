@@ -27,7 +27,7 @@ from engine.runtime.conversation.context_window import (Window, anchor, closing_
                                            resume, room_for, thinking_budget)
 from engine.runtime.conversation.conversation_memory import ConversationMemory, Reused
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.generation.loop_guard import LoopGuard, kept_length
+from engine.runtime.generation.loop_guard import LoopGuard, kept_length, kept_parts
 from engine.runtime.experts.routing import TokenRouting
 from engine.runtime.experts.slot_cache import TokenResidency
 
@@ -413,15 +413,11 @@ class GenerationRun:
     def text(self) -> str:
         """The answer alone: no thinking, no turn markers, no control tokens; after a loop,
         up to where the repeats began."""
-        if self._cut is None:
-            return self.parser.answer_text
-        return "".join(self.parser.answer)[:self._cut[1]].strip()
+        return kept_parts(self.parser, self._cut)[1]
 
     @property
     def thinking(self) -> str:
-        if self._cut is None:
-            return self.parser.thinking_text
-        return "".join(self.parser.thinking)[:self._cut[0]].strip()
+        return kept_parts(self.parser, self._cut)[0]
 
     @property
     def stats(self) -> ResponseStats:

@@ -182,3 +182,11 @@ def kept_length(whole: str, tail: str, shown: int) -> int:
     the characters streamed when the repeats began."""
     whole, tail = whole.rstrip(), tail.rstrip()
     return len(whole) - len(tail) if tail.strip() and whole.endswith(tail) else shown
+
+
+def kept_parts(parser, cut: tuple[int, int] | None) -> tuple[str, str]:
+    """(thinking, answer) of a parsed reply, local or from a server; after a loop, each up to
+    where the repeats began (``cut``: characters of each kept, from ``kept_length``)."""
+    if cut is None:
+        return parser.thinking_text, parser.answer_text
+    return ("".join(parser.thinking)[:cut[0]].strip(), "".join(parser.answer)[:cut[1]].strip())
