@@ -19,15 +19,15 @@ pytestmark = pytest.mark.slow
 LEAKS = re.compile(r"<\|?/?[a-z_]+\|?>|\banalysis\b|\bthought\b|\bassistant\b|<think>")
 
 
-def _start(qtbot, qapp, qloop, model_path):
+def _start(qtbot, qapp, qloop, model_path, greedy=False):
     from app.application import RotaryApp
     from app.bridge.facade import real_backend
     paths = default_paths()
-    # Greedy: the reply fixtures' logits are peaked, not certain, and sampling at the default
-    # variety wrote a stray token about one run in ten (seen on 78583e1 too).
+    # ``greedy``: the reply fixtures' logits are peaked, not certain, and sampling at the
+    # default variety wrote a stray token about one run in ten (seen on 78583e1 too).
+    sampling = {"temperature": 0.0, "model_sampling": False} if greedy else {}
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only",
-                                                     model_path=str(model_path),
-                                                     temperature=0.0, model_sampling=False))
+                                                     model_path=str(model_path), **sampling))
     rotary = RotaryApp(qapp, qloop, real_backend(), paths)
     requests = []
     engine_chat = None
@@ -46,7 +46,7 @@ def _start(qtbot, qapp, qloop, model_path):
 @pytest.mark.parametrize("name, thinking", [("qwen35", THINKING), ("harmony", HARMONY_THINKING)])
 def test_thinking_is_collapsed_stored_apart_and_never_sent_back(qtbot, qapp, qloop, rotary_home,
                                                                 tmp_path, name, thinking):
-    rotary, requests = _start(qtbot, qapp, qloop, write_reply_model(name, tmp_path))
+    rotary, requests = _start(qtbot, qapp, qloop, write_reply_model(name, tmp_path), greedy=True)
     try:
         assert rotary.window.menu_actions["think"].isEnabled()
         assert rotary.window.menu_actions["think"].isChecked()          # the model's default
