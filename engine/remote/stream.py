@@ -19,7 +19,7 @@ from engine.remote.client import ServerClient, StreamAborted, dropped
 from engine.runtime.generation.accounting import RunAccount
 from engine.remote.server_text import ServerTextParser
 from engine.runtime.chat.chat_format import REASONING_EFFORTS, THINKING, ChatFormat
-from engine.runtime.generation.loop_guard import LoopGuard, kept_length, kept_parts
+from engine.runtime.generation.loop_guard import LoopGuard, kept_parts, loop_cut
 
 log = logging.getLogger("rotary.remote")
 
@@ -146,8 +146,7 @@ class RemoteRun:
         guard, kept = self.guard, self.guard.repeats_at
         tail = "".join(self.pieces[kept:])
         shown = self._marks[kept - 1] if kept > 0 else (0, 0)
-        self._cut = (kept_length("".join(self.parser.thinking), tail, shown[0]),
-                     kept_length("".join(self.parser.answer), tail, shown[1]))
+        self._cut = loop_cut(self.parser, tail, shown)
         self.loop_details = (
             f"model {self.server.model!r} on {self.server.address}: the answer repeated a "
             f"block of {guard.period} pieces from piece {guard.looped_at}; stopped at "

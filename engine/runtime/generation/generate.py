@@ -27,7 +27,7 @@ from engine.runtime.conversation.context_window import (Window, anchor, closing_
                                            resume, room_for, thinking_budget)
 from engine.runtime.conversation.conversation_memory import ConversationMemory, Reused
 from engine.runtime.llama_model import NativeModel, Sampling
-from engine.runtime.generation.loop_guard import LoopGuard, kept_length, kept_parts
+from engine.runtime.generation.loop_guard import LoopGuard, kept_parts, loop_cut
 from engine.runtime.experts.routing import TokenRouting
 from engine.runtime.experts.slot_cache import TokenResidency
 
@@ -348,8 +348,7 @@ class GenerationRun:
         guard, kept = self.guard, self.guard.repeats_at
         tail = b"".join(self._raw[kept:]).decode("utf-8", errors="replace")
         shown = self._marks[kept - 1] if kept > 0 else (0, 0)
-        self._cut = (kept_length("".join(self.parser.thinking), tail, shown[0]),
-                     kept_length("".join(self.parser.answer), tail, shown[1]))
+        self._cut = loop_cut(self.parser, tail, shown)
         meta = self.model.metadata()
         self.loop_details = (
             f"model {meta.get('general.name') or self.model.path!r}, step {self.step}: the "

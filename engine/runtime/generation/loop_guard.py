@@ -184,6 +184,13 @@ def kept_length(whole: str, tail: str, shown: int) -> int:
     return len(whole) - len(tail) if tail.strip() and whole.endswith(tail) else shown
 
 
+def loop_cut(parser, tail: str, shown: tuple[int, int]) -> tuple[int, int]:
+    """Characters of the thinking and of the answer a loop leaves (``kept_length`` of each):
+    ``tail`` is the repeats' text, ``shown`` what had streamed when they began."""
+    return (kept_length("".join(parser.thinking), tail, shown[0]),
+            kept_length("".join(parser.answer), tail, shown[1]))
+
+
 def kept_parts(parser, cut: tuple[int, int] | None) -> tuple[str, str]:
     """(thinking, answer) of a parsed reply, local or from a server; after a loop, each up to
     where the repeats began (``cut``: characters of each kept, from ``kept_length``)."""
