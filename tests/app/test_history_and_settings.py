@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from app.conversation.history import SCHEMA_VERSION, HistoryStore, StoredMessage, _V1
+from app.conversation.history import HistoryStore, StoredMessage
+from app.conversation.history_file import SCHEMA_VERSION, _V1
 from app.settings.paths import default_paths
 from app.settings.model import SCHEMA_VERSION as SETTINGS_VERSION, Settings, SettingsStore
 from tests.app.conftest import close_app, wait_idle, wait_ready

@@ -133,7 +133,7 @@ def test_a_looping_model_is_stopped_with_a_notice_keeping_its_words_once(qtbot, 
 def test_an_older_history_gains_the_thinking_column_and_keeps_its_messages(tmp_path):
     import sqlite3
 
-    from app.conversation.history import MIGRATIONS
+    from app.conversation.history_file import MIGRATIONS
     path = tmp_path / "history.sqlite"
     db = sqlite3.connect(path)
     for version in range(4):
