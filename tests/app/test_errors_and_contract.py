@@ -75,8 +75,8 @@ def test_translations_load(qapp, code, expected):
 
 def test_every_control_has_an_accessible_name(qtbot, make_app):
     rotary = make_app()
-    dialog = rotary.open_settings()
-    wizard = rotary.open_wizard()
+    dialog = rotary.dialogs.open_settings()
+    wizard = rotary.dialogs.open_wizard()
     controls = (QAbstractButton, QLineEdit, QPlainTextEdit, QComboBox, QAbstractSpinBox)
     missing = []
     for root in (rotary.window, dialog, wizard):
@@ -167,12 +167,12 @@ def test_qt_standard_buttons_follow_the_chosen_language(qtbot, make_app, code, b
     from PySide6.QtWidgets import QDialogButtonBox, QWizard
     from app.settings.model import Settings
     rotary = make_app(settings=Settings(first_run_done=True, language=code), autoload=False)
-    wizard = rotary.open_wizard()       # the app's teardown removes its translators
+    wizard = rotary.dialogs.open_wizard()       # the app's teardown removes its translators
     buttons = QWizard.WizardButton
     assert back in wizard.button(buttons.BackButton).text()
     assert next_ in wizard.button(buttons.NextButton).text()
     assert cancel in wizard.button(buttons.CancelButton).text()
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     box = dialog.buttons
     assert box.button(QDialogButtonBox.StandardButton.Ok).text() == ok
     assert box.button(QDialogButtonBox.StandardButton.Cancel).text() == cancel

@@ -152,7 +152,7 @@ def test_the_dialog_keeps_every_valid_stored_value(qtbot, make_app):
                    threads=RANGES["threads"].high)
     rotary = make_app(settings=top, autoload=False)
     assert SettingsStore(default_paths().settings_file).load().problems == ()
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     assert dialog.context.value() == 1_048_576 and dialog.gpu_layers.value() == 1000
     dialog.accept()
     assert rotary.settings.current == top
