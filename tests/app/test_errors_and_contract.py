@@ -51,6 +51,27 @@ def test_async_slot_exceptions_reach_the_notice(qtbot, make_app):
                     timeout=2000)
 
 
+def test_the_event_loops_own_reports_reach_the_notice_with_or_without_an_exception(qapp):
+    # asyncio's context is a dict: "message" always, "exception" only sometimes.
+    from app.widgets.notifications import NotificationService, asyncio_exception_handler
+    notices = NotificationService()
+    shown: list = []
+    notices.posted.connect(shown.append)
+    handle = asyncio_exception_handler(notices)
+    loop = asyncio.new_event_loop()
+    try:
+        handle(loop, {"message": "Task was destroyed but it is pending!"})
+        try:
+            raise ValueError("nobody awaited this")
+        except ValueError as exc:
+            handle(loop, {"message": "Task exception was never retrieved", "exception": exc})
+    finally:
+        loop.close()
+    assert [(n.level, n.details) for n in shown[:1]] == [
+        ("warning", "Task was destroyed but it is pending!")]
+    assert shown[1].level == "error" and "ValueError: nobody awaited this" in shown[1].details
+
+
 def test_second_instance_focuses_the_first(qtbot, tmp_path):
     key = f"rotary-test-{tmp_path.name}"
     first = SingleInstance(key)
