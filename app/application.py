@@ -226,7 +226,7 @@ class RotaryApp(QObject):
 
     def _set_model_ready(self, ready: bool, text: str) -> None:
         self.chat.model_ready = ready
-        self.window.chat.set_ready(ready)
+        self.window.chat.composer.set_ready(ready)
         self.window.set_model_text(text)
 
     def _apply_chat_settings(self, settings: Settings) -> None:

@@ -98,13 +98,14 @@ class MainWindow(QMainWindow):
     def _place_documents(self, documents: DocumentWidgets) -> None:
         """The card above the message box, the list above the messages, Attach first in the
         button column; files dropped anywhere on the chat (the message box included)."""
-        pane = self.chat
-        layout = cast(QVBoxLayout, pane.layout())
+        pane, composer = self.chat, self.chat.composer
         scroll = pane.scroll_area
-        layout.insertWidget(layout.count() - 1, documents.panel)
+        above_input = cast(QVBoxLayout, composer.layout())      # its last item: the box's row
+        above_input.insertWidget(above_input.count() - 1, documents.panel)
+        layout = cast(QVBoxLayout, pane.layout())
         layout.insertWidget(layout.indexOf(scroll), documents.shelf)
-        pane.button_column.insertWidget(0, documents.attach)
-        for widget in (pane, pane.input, scroll.viewport()):
+        composer.button_column.insertWidget(0, documents.attach)
+        for widget in (pane, composer.input, scroll.viewport()):
             widget.setAcceptDrops(True)
             widget.installEventFilter(documents.drops)
 
@@ -115,11 +116,11 @@ class MainWindow(QMainWindow):
         into the side panel's text): Ctrl+Shift+G goes there, and the arrow keys move
         between them."""
         pane, bar, listing, panel = self.chat, self.notice_bar, self.conversations, documents.panel
-        scroll = pane.scroll_area
+        scroll, composer = pane.scroll_area, pane.composer
         order: list[QWidget] = [scroll, panel.question, panel.preset, panel.summarize_button,
-                 panel.cancel_button, panel.stop_button, panel.drop_button, pane.queued_cancel,
-                 pane.input, documents.attach,
-                 pane.send_button, pane.stop_button, bar.copy_button, bar.close_button,
+                 panel.cancel_button, panel.stop_button, panel.drop_button, composer.queued_cancel,
+                 composer.input, documents.attach,
+                 composer.send_button, composer.stop_button, bar.copy_button, bar.close_button,
                  listing.new_button, listing.search, listing.items, listing.rename_button,
                  listing.delete_button, scroll]
         for first, second in zip(order, order[1:]):
@@ -137,7 +138,7 @@ class MainWindow(QMainWindow):
         """A document's card offers its choices: focus stays in the message box (on
         Summarise, a second Enter started a summary by accident)."""
         if self.documents is not None and self.documents.panel.isVisible():
-            self.chat.input.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.chat.composer.input.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def balance_columns(self) -> None:
         """The chat stays the widest column: on every resize each side column gets a fifth

@@ -150,21 +150,21 @@ def connect_document_conversations(chat: ChatController, flow: DocumentFlow) -> 
 
 def connect_chat(chat: ChatController, window: MainWindow) -> None:
     """The chat pane and conversation list talk to the controller, never to the engine."""
-    pane = window.chat
+    pane, composer = window.chat, window.chat.composer
 
     def send(text: str) -> None:
         if chat.send(text):
-            pane.accept_sent()
+            composer.clear()
 
     def edit_and_send(index: int, text: str) -> None:
         if chat.edit_and_resend(index, text):
-            pane.accept_sent()
+            composer.clear()
 
-    pane.send_requested.connect(send)
-    pane.edit_send_requested.connect(edit_and_send)
-    pane.stop_requested.connect(chat.stop)
-    pane.queued_cancel_requested.connect(lambda: pane.take_back(chat.cancel_queued()))
-    chat.queued_changed.connect(pane.show_queued)
+    composer.send_requested.connect(send)
+    composer.edit_send_requested.connect(edit_and_send)
+    composer.stop_requested.connect(chat.stop)
+    composer.queued_cancel_requested.connect(lambda: composer.take_back(chat.cancel_queued()))
+    chat.queued_changed.connect(composer.show_queued)
     pane.regenerate_requested.connect(chat.regenerate)
     pane.document_edit_requested.connect(chat.edit_document)
     chat.conversation_opened.connect(pane.show_conversation)
@@ -184,6 +184,8 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
     chat.truncated.connect(pane.truncate)
     chat.window_moved.connect(pane.show_window_start)
     chat.busy_changed.connect(pane.set_busy)
+    chat.busy_changed.connect(composer.set_busy)
+    chat.phase_changed.connect(composer.set_phase)
     chat.phase_changed.connect(pane.set_phase)
     chat.activity_changed.connect(window.conversations.set_activity)
     window.closed.connect(chat.close)
@@ -236,7 +238,7 @@ def connect_actions(rotary: Rotary) -> None:
     actions["copy_last"].triggered.connect(conversation.copy_last_answer)
     actions["think"].toggled.connect(rotary.think_chosen)
     chat.conversation_opened.connect(lambda _messages: rotary.show_think())
-    actions["focus_input"].triggered.connect(window.chat.input.setFocus)
+    actions["focus_input"].triggered.connect(window.chat.composer.input.setFocus)
     actions["focus_search"].triggered.connect(window.conversations.search.setFocus)
     actions["focus_list"].triggered.connect(window.conversations.items.setFocus)
     actions["focus_gauge"].triggered.connect(window.focus_gauge)
@@ -264,7 +266,7 @@ def connect_documents(rotary: Rotary) -> None:
     connect_document_card(flow, widgets)
     flow.overview_ready.connect(lambda _overview: rotary.window.keep_typing_focus())
     # Escape closes the card first, while it offers its choices.
-    pane.escape_handlers.insert(0, widgets.panel.escape)
+    pane.composer.escape_handlers.insert(0, widgets.panel.escape)
 
 
 def connect_document_shelf(flow: DocumentFlow, chat: ChatController,

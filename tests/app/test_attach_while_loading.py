@@ -53,7 +53,7 @@ def test_a_document_dropped_after_the_wizard_chose_a_model_waits_then_is_read(
     assert not rotary.chat.model_ready
     path = tmp_path / "Jahresbericht.pdf"
     path.write_bytes(b"%PDF-1.4")
-    assert drop(rotary.window.chat.input, path) == (True, True)
+    assert drop(rotary.window.chat.composer.input, path) == (True, True)
     assert WAITS in rotary.document_widgets.panel.found.text() and not _complaints(rotary)
     _read_into_the_conversation(qtbot, rotary, docs)
     assert rotary.fake["engine"].requests[-2].model_path == str(model)   # read by the new one

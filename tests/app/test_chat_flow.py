@@ -13,15 +13,15 @@ from tests.app.fakes import FakeScript
 
 def _send(qtbot, rotary, text: str) -> None:
     pane = rotary.window.chat
-    pane.input.setPlainText(text)
-    qtbot.keyClick(pane.input, Qt.Key.Key_Return)
+    pane.composer.input.setPlainText(text)
+    qtbot.keyClick(pane.composer.input, Qt.Key.Key_Return)
 
 
 def test_send_streams_the_answer_and_saves_it(qtbot, make_app):
     rotary = make_app()
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Hello?")
-    assert rotary.window.chat.input.toPlainText() == ""
+    assert rotary.window.chat.composer.input.toPlainText() == ""
     wait_idle(qtbot, rotary)
     answer = rotary.window.chat.message_widgets[-1]
     assert answer.text == "Hello there! Here is **bold** text."
@@ -38,8 +38,8 @@ def test_stop_then_regenerate(qtbot, make_app):
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Write a lot")
     qtbot.waitUntil(lambda: len(rotary.chat.partial) > 20, timeout=3000)
-    assert rotary.window.chat.stop_button.isVisible()
-    qtbot.keyClick(rotary.window.chat.input, Qt.Key.Key_Escape)
+    assert rotary.window.chat.composer.stop_button.isVisible()
+    qtbot.keyClick(rotary.window.chat.composer.input, Qt.Key.Key_Escape)
     wait_idle(qtbot, rotary)
     first = rotary.chat.messages[-1]
     assert first.stats.stop_reason == "stopped"
@@ -60,7 +60,7 @@ def test_edit_and_resend_forgets_later_messages(qtbot, make_app):
         _send(qtbot, rotary, text)
         wait_idle(qtbot, rotary)
     rotary.window.chat.message_widgets[0].edit_button.click()
-    assert rotary.window.chat.input.toPlainText() == "one"
+    assert rotary.window.chat.composer.input.toPlainText() == "one"
     _send(qtbot, rotary, "one, edited")
     wait_idle(qtbot, rotary)
     assert [m.content for m in rotary.chat.messages] == ["one, edited", "Edited"]
@@ -116,7 +116,7 @@ def test_copy_new_chat_and_export(qtbot, make_app, tmp_path):
 
 def test_sending_before_the_model_is_ready_is_explained(qtbot, make_app):
     rotary = make_app(autoload=False)
-    assert not rotary.window.chat.send_button.isEnabled()
+    assert not rotary.window.chat.composer.send_button.isEnabled()
     assert rotary.chat.send("hi") is False
     assert "not ready" in rotary.window.notice_bar.message.text()
 

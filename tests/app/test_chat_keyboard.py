@@ -32,7 +32,7 @@ def test_tab_reads_each_message_then_its_buttons_then_the_message_box(qtbot, mak
     for widget in pane.message_widgets:
         wanted += [widget.body, widget.copy_button]
         wanted += [widget.edit_button] if widget.role == "user" else []
-    wanted += [pane.message_widgets[-1].regenerate_button, pane.input]
+    wanted += [pane.message_widgets[-1].regenerate_button, pane.composer.input]
     seen = _tab_through(qtbot, pane.scroll_area, len(wanted) + 1)
     assert seen == [pane.scroll_area] + wanted        # reading order, then the message box
 
@@ -44,7 +44,7 @@ def test_focus_on_a_message_button_is_visible(qtbot, make_app):
     rotary.chat.send("Hi")
     wait_idle(qtbot, rotary)
     button = rotary.window.chat.message_widgets[-1].copy_button
-    rotary.window.chat.input.setFocus()
+    rotary.window.chat.composer.input.setFocus()
     unfocused = button.grab().toImage()
     button.setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.waitUntil(button.hasFocus)
@@ -65,11 +65,11 @@ def test_escape_while_editing_during_an_answer_cancels_the_edit_not_the_answer(q
     qtbot.waitUntil(lambda: len(rotary.chat.partial) > 20, timeout=3000)
     pane = rotary.window.chat
     pane.message_widgets[0].edit_button.click()
-    assert pane.editing_index == 0
-    qtbot.keyClick(pane.input, Qt.Key.Key_Escape)
-    assert pane.editing_index is None and pane.input.toPlainText() == ""
+    assert pane.composer.editing_index == 0
+    qtbot.keyClick(pane.composer.input, Qt.Key.Key_Escape)
+    assert pane.composer.editing_index is None and pane.composer.input.toPlainText() == ""
     assert rotary.chat.busy                          # the answer goes on
-    qtbot.keyClick(pane.input, Qt.Key.Key_Escape)     # a second Escape stops it
+    qtbot.keyClick(pane.composer.input, Qt.Key.Key_Escape)     # a second Escape stops it
     wait_idle(qtbot, rotary)
     answer = rotary.history.messages(rotary.chat.conversation_id)[-1]
     assert answer.stats.stop_reason == "stopped" and answer.content != "".join(long_answer)
@@ -116,10 +116,11 @@ def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app
     pane, bar, gauge = rotary.window.chat, rotary.window.notice_bar, rotary.window.gauge
     listing = rotary.window.conversations
     sections = [s for s in gauge.sections.values() if s.isVisible()]
-    wanted = [pane.input, rotary.document_widgets.attach, pane.send_button, bar.action_buttons[0],
-              bar.copy_button, bar.close_button, listing.new_button, listing.search,
-              listing.items]
-    assert _tab_through(qtbot, pane.input, len(wanted)) == wanted
+    composer = pane.composer
+    wanted = [composer.input, rotary.document_widgets.attach, composer.send_button,
+              bar.action_buttons[0], bar.copy_button, bar.close_button, listing.new_button,
+              listing.search, listing.items]
+    assert _tab_through(qtbot, composer.input, len(wanted)) == wanted
     rotary.window.menu_actions["focus_gauge"].trigger()
     qtbot.waitUntil(sections[0].hasFocus)
     for section in sections[1:]:
@@ -134,7 +135,7 @@ def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
     last_button = pane.message_widgets[-1].regenerate_button
     wanted = [last_button, panel.question, panel.preset, panel.summarize_button,
-              panel.cancel_button, pane.input]
+              panel.cancel_button, pane.composer.input]
     assert _tab_through(qtbot, last_button, len(wanted)) == wanted
 
 

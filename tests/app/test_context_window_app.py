@@ -16,8 +16,8 @@ from tests.app.fakes import FakeScript
 
 def _send(qtbot, rotary, text: str) -> None:
     pane = rotary.window.chat
-    pane.input.setPlainText(text)
-    qtbot.keyClick(pane.input, Qt.Key.Key_Return)
+    pane.composer.input.setPlainText(text)
+    qtbot.keyClick(pane.composer.input, Qt.Key.Key_Return)
     wait_idle(qtbot, rotary)
 
 

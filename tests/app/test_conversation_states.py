@@ -86,11 +86,11 @@ def test_a_message_sent_while_another_conversation_writes_says_it_waits(qtbot, m
     assert _listed(rotary)[first][1] == "writing"
     rotary.chat.new_chat()
     pane = rotary.window.chat
-    pane.input.setPlainText("second")
-    qtbot.keyClick(pane.input, Qt.Key.Key_Return)          # as the user sends it
+    pane.composer.input.setPlainText("second")
+    qtbot.keyClick(pane.composer.input, Qt.Key.Key_Return)          # as the user sends it
     second = rotary.chat.conversation_id
     waiting = "Waiting for the other answer…"
-    assert pane.phase.text() == waiting                       # at once, not after 1.5 s
+    assert pane.composer.phase.text() == waiting                       # at once, not after 1.5 s
     assert pane.message_widgets[-1].status.text() == waiting  # in the empty answer, too
     listed = _listed(rotary)
     assert listed[first][1] == "writing" and listed[second][1] == "waiting"
@@ -107,19 +107,20 @@ def test_enter_while_a_document_is_read_queues_the_question(qtbot, make_app, tmp
     rotary = make_app()
     wait_ready(qtbot, rotary)
     FakeDocuments(rotary.fake["engine"], part_delay=0.3)
-    pane = rotary.window.chat
+    composer = rotary.window.chat.composer
     rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
     qtbot.waitUntil(lambda: rotary.document_widgets.panel.options.isVisible(), timeout=3000)
     rotary.documents.summarize("short")
     assert rotary.chat.busy
-    pane.input.setPlainText("What about travel costs?")
-    qtbot.keyClick(pane.input, Qt.Key.Key_Return)
-    assert pane.input.toPlainText() == ""                       # taken, not ignored
-    assert "will be sent when the document has been read" in pane.queued_text.text()
-    pane.input.setPlainText("And the rest?")             # a second one is not lost either
-    qtbot.keyClick(pane.input, Qt.Key.Key_Return)
-    assert pane.input.toPlainText() == "And the rest?" and "already waits" in pane.phase.text()
-    pane.input.clear()
+    composer.input.setPlainText("What about travel costs?")
+    qtbot.keyClick(composer.input, Qt.Key.Key_Return)
+    assert composer.input.toPlainText() == ""                       # taken, not ignored
+    assert "will be sent when the document has been read" in composer.queued_text.text()
+    composer.input.setPlainText("And the rest?")             # a second one is not lost either
+    qtbot.keyClick(composer.input, Qt.Key.Key_Return)
+    assert composer.input.toPlainText() == "And the rest?"
+    assert "already waits" in composer.phase.text()
+    composer.input.clear()
     qtbot.waitUntil(lambda: len(rotary.chat.messages) >= 4
                     and rotary.chat.messages[-1].role == "assistant"
                     and rotary.chat.messages[-2].content == "What about travel costs?",

@@ -31,7 +31,7 @@ def test_each_file_attached_together_gets_its_own_line(qtbot, make_app, tmp_path
     renamed = tmp_path / "renamed.docx"
     renamed.write_bytes(contracts_pdf(tmp_path / "source.pdf").read_bytes())
     good = budget_pdf(tmp_path / "budget.pdf")
-    drop(rotary.window.chat.input, empty, picture, sheet, renamed, good)
+    drop(rotary.window.chat.composer.input, empty, picture, sheet, renamed, good)
     qtbot.waitUntil(lambda: rotary.window.notice_bar.isVisible(), timeout=15000)
     wait_idle(qtbot, rotary)
     said = rotary.window.notice_bar.message.text()
@@ -50,7 +50,7 @@ def test_a_failed_attach_leaves_no_empty_new_chat(qtbot, make_app, tmp_path):
     for number in range(3):
         empty = tmp_path / f"empty{number}.pdf"
         empty.write_bytes(b"")
-        drop(rotary.window.chat.input, empty)
+        drop(rotary.window.chat.composer.input, empty)
         qtbot.waitUntil(lambda: rotary.window.notice_bar.isVisible(), timeout=10000)
         wait_idle(qtbot, rotary)
         rotary.window.notice_bar.dismiss()
@@ -197,14 +197,14 @@ def test_enter_after_attaching_does_not_start_a_summary(qtbot, make_app, tmp_pat
     from PySide6.QtTest import QTest
     rotary, _ = app_with_documents(make_app, qtbot)
     rotary.window.activateWindow()
-    pane = rotary.window.chat
-    pane.input.setFocus()
-    drop(pane.input, budget_pdf(tmp_path / "budget.pdf"))
+    box = rotary.window.chat.composer.input
+    box.setFocus()
+    drop(box, budget_pdf(tmp_path / "budget.pdf"))
     panel = rotary.document_widgets.panel
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=10000)
     assert not panel.summarize_button.hasFocus()
-    assert pane.input.hasFocus() or rotary.qapp.focusWidget() in (None, pane.input)
-    QTest.keyClick(pane.input, Qt.Key.Key_Return)        # a second Enter
+    assert box.hasFocus() or rotary.qapp.focusWidget() in (None, box)
+    QTest.keyClick(box, Qt.Key.Key_Return)        # a second Enter
     qtbot.wait(200)
     assert not rotary.documents.running and rotary.documents.request_id is None
     assert panel.options.isVisible()
@@ -358,7 +358,7 @@ def test_800_by_600_keeps_the_conversation_and_the_document_line(qtbot, make_app
     rotary, _ = app_with_documents(make_app, qtbot)
     window = rotary.window
     window.resize(800, 560)                       # 800x600 less a title bar
-    drop(window.chat.input, budget_pdf(tmp_path / "budget.pdf"))
+    drop(window.chat.composer.input, budget_pdf(tmp_path / "budget.pdf"))
     panel, shelf = rotary.document_widgets.panel, rotary.document_widgets.shelf
     qtbot.waitUntil(lambda: panel.options.isVisible() and len(shelf.labels) == 1, timeout=10000)
     rotary.notices.warning("3 of 4 files could not be read:\n" + "a.pdf: not read.\n" * 4)
@@ -396,7 +396,7 @@ def test_every_tab_stop_has_a_name_with_documents_listed(qtbot, make_app, tmp_pa
     rotary, _ = app_with_documents(make_app, qtbot)
     window = rotary.window
     window.activateWindow()
-    drop(window.chat.input, budget_pdf(tmp_path / "budget.pdf"))
+    drop(window.chat.composer.input, budget_pdf(tmp_path / "budget.pdf"))
     qtbot.waitUntil(lambda: len(rotary.document_widgets.shelf.labels) == 1, timeout=10000)
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2000)

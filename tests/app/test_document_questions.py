@@ -25,7 +25,7 @@ ANSWER = ("The travel budget for 2026 is 48,250 EUR [budget.pdf, p. 2]. The Kyoc
 def attach_both(rotary, qtbot, tmp_path):
     budget = budget_pdf(tmp_path / "budget.pdf")
     contracts = contracts_pdf(tmp_path / "contracts.pdf")
-    drop(rotary.window.chat.input, budget, contracts)          # two files at once
+    drop(rotary.window.chat.composer.input, budget, contracts)          # two files at once
     shelf = rotary.document_widgets.shelf
     qtbot.waitUntil(lambda: len(shelf.labels) == 2, timeout=10000)
     wait_idle(qtbot, rotary)
@@ -78,7 +78,7 @@ def test_the_list_keeps_a_small_window_small_and_scrolls_beyond_three(qtbot, mak
     paths = [budget_pdf(tmp_path / "budget.pdf"), contracts_pdf(tmp_path / "contracts.pdf")]
     paths += [write_pdf(tmp_path / f"annual report {i}, final version.pdf", [[f"Report {i}."]])
               for i in range(3)]
-    drop(rotary.window.chat.input, *paths)
+    drop(rotary.window.chat.composer.input, *paths)
     shelf = rotary.document_widgets.shelf
     qtbot.waitUntil(lambda: len(shelf.labels) == 5, timeout=10000)
     wait_idle(qtbot, rotary)
@@ -134,7 +134,7 @@ def test_a_scanned_page_is_read_by_ocr_and_the_list_says_so(qtbot, make_app, tmp
     seen = []
     rotary.documents.progress.connect(lambda event: seen.append(
         (event.phase, panel.running.isVisible(), panel.status.text())))
-    drop(rotary.window.chat.input, scan)
+    drop(rotary.window.chat.composer.input, scan)
     shelf = rotary.document_widgets.shelf
     qtbot.waitUntil(lambda: len(shelf.labels) == 1, timeout=20000)
     assert seen and seen[0][:2] == ("recognising", True)       # the card shows it going on

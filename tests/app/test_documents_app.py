@@ -29,7 +29,7 @@ def test_drop_shows_what_was_found_before_anything_runs(qtbot, make_app, tmp_pat
     rotary, docs = _app(make_app, qtbot)
     pane, path = rotary.window.chat, tmp_path / "Jahresbericht.pdf"
     path.write_bytes(b"%PDF-1.4")
-    assert drop(pane.input, path) == (True, True)
+    assert drop(pane.composer.input, path) == (True, True)
     panel = rotary.document_widgets.panel
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     assert panel.found.text() == ("42 pages, about 31,000 words, read in 3 parts, about 4 "
@@ -48,7 +48,7 @@ def test_summary_runs_with_progress_and_stays_in_the_conversation(qtbot, make_ap
     panel.preset.setCurrentIndex(panel.preset.findData("actions"))
     panel.question.setText("Who pays for travel?")
     qtbot.mouseClick(panel.summarize_button, Qt.MouseButton.LeftButton)
-    assert rotary.chat.busy and not pane.send_button.isVisible()     # Stop shows instead
+    assert rotary.chat.busy and not pane.composer.send_button.isVisible()     # Stop shows instead
     qtbot.waitUntil(lambda: "Reading part 2 of 3" in panel.status.text(), timeout=3000)
     assert "minute" in panel.status.text() and panel.bar.maximum() == 3
     wait_idle(qtbot, rotary)
@@ -92,7 +92,7 @@ def test_an_engine_error_is_a_notice_not_an_answer(qtbot, make_app, tmp_path):
     wait_idle(qtbot, rotary)
     qtbot.waitUntil(lambda: not rotary.document_widgets.panel.isVisible(), timeout=3000)
     assert rotary.notices.history[-1].message == error.message
-    assert rotary.chat.messages == [] and rotary.window.chat.send_button.isVisible()
+    assert rotary.chat.messages == [] and rotary.window.chat.composer.send_button.isVisible()
 
 
 def test_stopping_text_recognition_is_said_quietly_not_as_an_error(qtbot, make_app, tmp_path,
@@ -105,7 +105,7 @@ def test_stopping_text_recognition_is_said_quietly_not_as_an_error(qtbot, make_a
     notice = rotary.notices.history[-1]
     assert (notice.level, notice.message) == ("info", stopped.message)
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
-    assert rotary.chat.messages == [] and rotary.window.chat.send_button.isVisible()
+    assert rotary.chat.messages == [] and rotary.window.chat.composer.send_button.isVisible()
 
 
 def test_unsupported_files_and_a_busy_chat_are_explained(qtbot, make_app, tmp_path):
@@ -152,7 +152,7 @@ def test_the_chat_stop_button_stops_the_document_and_a_chat_waits_its_turn(qtbot
     engine = rotary.fake["engine"]
     assert all(getattr(r, "request_id", None) != request_id for r in engine.requests)
     qtbot.waitUntil(lambda: "Reading part 1" in panel.status.text(), timeout=3000)
-    rotary.window.chat.stop_button.click()                        # the chat pane's Stop
+    rotary.window.chat.composer.stop_button.click()                        # the chat pane's Stop
     wait_idle(qtbot, rotary)
     assert rotary.chat.messages[-1].stats.document_summary["partial"] is True
     qtbot.waitUntil(lambda: any(getattr(r, "request_id", None) == request_id
@@ -271,7 +271,7 @@ def test_deleting_a_conversation_while_its_summary_runs_drops_it(qtbot, make_app
     rotary.bridge.document_event.connect(
         lambda e: ended.append(e) if isinstance(e, DocumentFinished) else None)
     rotary.chat.delete(doomed)
-    assert not panel.isVisible() and pane.send_button.isVisible() and not rotary.chat.busy
+    assert not panel.isVisible() and pane.composer.send_button.isVisible() and not rotary.chat.busy
     qtbot.waitUntil(lambda: [e.request_id for e in ended] == [request], timeout=3000)
     assert ended[0].summary.partial                          # the engine stopped it
     qtbot.wait(100)
@@ -291,11 +291,11 @@ def test_the_summary_goes_on_in_its_conversation_and_the_card_follows_it(qtbot, 
     panel = _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf")
     owner = rotary.chat.conversation_id
     rotary.chat.new_chat()
-    assert not panel.isVisible() and pane.send_button.isVisible() and not rotary.chat.busy
-    assert pane.phase.text() == ""
+    assert not panel.isVisible() and pane.composer.send_button.isVisible() and not rotary.chat.busy
+    assert pane.composer.phase.text() == ""
     rotary.chat.open_conversation(owner)
-    assert panel.isVisible() and panel.running.isVisible() and pane.stop_button.isVisible()
-    assert pane.phase.text() == "Reading the document…"
+    assert panel.isVisible() and panel.running.isVisible() and pane.composer.stop_button.isVisible()
+    assert pane.composer.phase.text() == "Reading the document…"
     rotary.chat.new_chat()
     qtbot.waitUntil(lambda: rotary.documents.request_id is None, timeout=5000)
     assert not panel.isVisible() and rotary.chat.messages == []
@@ -341,7 +341,8 @@ def test_edit_on_a_document_message_opens_its_card_to_change_the_options(qtbot, 
     before = [m.content for m in rotary.chat.messages]
     pane.message_widgets[0].edit_button.click()
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
-    assert pane.editing_index is None and pane.input.toPlainText() == ""   # not its text
+    composer = pane.composer
+    assert composer.editing_index is None and composer.input.toPlainText() == ""   # not its text
     assert panel.preset.currentData() == "actions" and panel.question.text() == "Who pays?"
     assert panel.replacing.isVisible() and "replaces" in panel.replacing.text()
     qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)       # changes nothing

@@ -72,7 +72,7 @@ def test_deleting_the_conversation_while_its_summary_runs_on_the_real_engine(
         rotary.bridge.document_event.connect(
             lambda e: ended.append(e) if isinstance(e, DocumentFinished) else None)
         rotary.chat.delete(doomed)
-        assert not panel.isVisible() and pane.send_button.isVisible()
+        assert not panel.isVisible() and pane.composer.send_button.isVisible()
         qtbot.waitUntil(lambda: [e.request_id for e in ended] == [request], timeout=120_000)
         assert ended[0].summary.partial                      # the engine stopped it
         qtbot.wait(200)

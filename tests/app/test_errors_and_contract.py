@@ -124,8 +124,8 @@ def test_keyboard_only_send(qtbot, make_app):
     rotary = make_app()
     wait_ready(qtbot, rotary)
     rotary.window.menu_actions["focus_input"].trigger()
-    qtbot.keyClicks(rotary.window.chat.input, "Typed with keys")
-    qtbot.keyClick(rotary.window.chat.input, Qt.Key.Key_Return)
+    qtbot.keyClicks(rotary.window.chat.composer.input, "Typed with keys")
+    qtbot.keyClick(rotary.window.chat.composer.input, Qt.Key.Key_Return)
     wait_idle(qtbot, rotary)
     assert rotary.chat.messages[0].content == "Typed with keys"
 

@@ -250,12 +250,12 @@ def test_the_message_box_keeps_its_width_in_a_small_window(qtbot, make_app):
     # Attach…, Send and the box shared one row: at 640 px the box was ~70 px wide.
     rotary = make_app()
     wait_ready(qtbot, rotary)
-    window, pane = rotary.window, rotary.window.chat
+    window, composer = rotary.window, rotary.window.chat.composer
     window.resize(640, 420)
     qtbot.wait(50)
-    attach, send = rotary.document_widgets.attach.geometry(), pane.send_button.geometry()
+    attach, send = rotary.document_widgets.attach.geometry(), composer.send_button.geometry()
     assert attach.x() == send.x() and attach.bottom() < send.top()     # stacked, not side by side
-    assert pane.input.width() > 1.5 * send.width(), (pane.input.width(), send.width())
+    assert composer.input.width() > 1.5 * send.width(), (composer.input.width(), send.width())
 
 
 def test_a_server_that_does_not_report_its_context_is_said_so_and_what_was_sent_counts(

@@ -118,7 +118,7 @@ def test_chat_says_everything_in_korean(qtbot, korean_app):
     rotary.chat.send("길게 써 주세요")
     qtbot.waitUntil(lambda: len(rotary.chat.partial) > 40, timeout=3000)
     seen += screen_texts(window)                                 # while it is written
-    pane.stop_button.click()
+    pane.composer.stop_button.click()
     wait_idle(qtbot, rotary)
     seen += screen_texts(window)                                 # "you stopped this answer"
     rotary.chat.send("아무 말도 안 하나요?")

@@ -18,8 +18,8 @@ LONG = tuple(f" w{i}" for i in range(400))          # 400 tokens × 5 ms ≈ 2 s
 
 def _send(qtbot, rotary, text: str) -> None:
     pane = rotary.window.chat
-    pane.input.setPlainText(text)
-    qtbot.keyClick(pane.input, Qt.Key.Key_Return)
+    pane.composer.input.setPlainText(text)
+    qtbot.keyClick(pane.composer.input, Qt.Key.Key_Return)
 
 
 def _streaming(qtbot, rotary, at_least: int = 20) -> None:
@@ -91,16 +91,16 @@ def test_reopening_a_left_conversation_shows_its_answer_still_being_written(qtbo
     _streaming(qtbot, rotary, at_least=200)           # saved at least once by now
     conversation = rotary.chat.conversation_id
     rotary.chat.new_chat()
-    assert not rotary.window.chat.stop_button.isVisible()
+    assert not rotary.window.chat.composer.stop_button.isVisible()
     qtbot.wait(100)                                   # it goes on meanwhile
     rotary.chat.open_conversation(conversation)
     pane = rotary.window.chat
     assert [w.text for w in pane.message_widgets][:1] == ["Question"]
     assert len(pane.message_widgets) == 2 and pane.streaming is pane.message_widgets[1]
-    assert rotary.chat.busy and pane.stop_button.isVisible()
+    assert rotary.chat.busy and pane.composer.stop_button.isVisible()
     shown = len(rotary.chat.partial)
     qtbot.waitUntil(lambda: len(rotary.chat.partial) > shown + 20, timeout=3000)
-    pane.stop_button.click()
+    pane.composer.stop_button.click()
     wait_idle(qtbot, rotary)
     final = rotary.history.messages(conversation)
     assert len(final) == 2 and final[1].stats.stop_reason == "stopped"
@@ -215,12 +215,12 @@ def test_a_question_stopped_before_any_text_can_be_asked_again(qtbot, make_app):
     rotary = make_app(script=script)
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Slow question")
-    qtbot.waitUntil(lambda: rotary.window.chat.stop_button.isVisible(), timeout=2000)
+    qtbot.waitUntil(lambda: rotary.window.chat.composer.stop_button.isVisible(), timeout=2000)
     # The model has taken the question ("Never" is its answer) and reads the prompt: a stop
     # that came earlier would end the question in the queue and leave "Never" for the next.
     qtbot.waitUntil(lambda: any(isinstance(r, ChatRequest) for r in rotary.fake["engine"].requests),
                     timeout=2000)
-    rotary.window.chat.stop_button.click()
+    rotary.window.chat.composer.stop_button.click()
     wait_idle(qtbot, rotary)
     pane = rotary.window.chat
     assert [w.text for w in pane.message_widgets] == ["Slow question"]
@@ -372,7 +372,7 @@ def test_an_empty_answer_says_the_model_gave_none_and_is_logged(qtbot, make_app,
         assert [w.role for w in pane.message_widgets][-1] == "user"
         assert pane.message_widgets[-1].regenerate_button.isVisibleTo(pane.message_widgets[-1])
         pane.message_widgets[-1].edit_button.click()
-        pane.cancel_edit()
+        pane.composer.clear()
     assert sum("the model gave no answer" in r.getMessage() for r in caplog.records) == 2
     assert [m.role for m in rotary.history.messages(rotary.chat.conversation_id)] == [
         "user", "user"]

@@ -39,8 +39,8 @@ def chatted(qtbot, make_app):
 def test_actions_show_on_hover_and_focus_only_and_stay_in_the_tab_order(qtbot, chatted):
     pane = chatted.window.chat
     first, last = pane.message_widgets[0], pane.message_widgets[-1]
-    pane.input.setFocus()
-    qtbot.waitUntil(pane.input.hasFocus)
+    pane.composer.input.setFocus()
+    qtbot.waitUntil(pane.composer.input.hasFocus)
     assert not first.actions_shown() and last.actions_shown()      # the last one stays
     assert len(_drawn_colours(first, first.buttons)) == 1          # nothing but background
     assert len(_drawn_colours(last, last.buttons)) > 1
@@ -57,7 +57,7 @@ def test_actions_show_on_hover_and_focus_only_and_stay_in_the_tab_order(qtbot, c
     qtbot.keyClick(first.copy_button, Qt.Key.Key_Tab)
     assert QApplication.focusWidget() is first.edit_button and first.actions_shown()
     assert first.edit_button.accessibleName() == "Edit this message and send it again"
-    pane.input.setFocus()
+    pane.composer.input.setFocus()
     qtbot.waitUntil(lambda: not first.actions_shown())
 
 
@@ -124,7 +124,7 @@ def test_the_dark_palette_follows_the_os(qtbot, make_app, monkeypatch, qapp):
 def test_send_is_the_primary_action_and_the_window_has_rotarys_icon(qtbot, make_app):
     rotary = make_app()
     wait_ready(qtbot, rotary)
-    send = rotary.window.chat.send_button
+    send = rotary.window.chat.composer.send_button
     image = send.grab().toImage()
     assert image.pixelColor(6, send.height() // 2) == QColor(theme.LIGHT.accent)
     assert not rotary.window.windowIcon().isNull()

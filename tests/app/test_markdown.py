@@ -109,11 +109,11 @@ def test_shift_enter_starts_a_new_line_and_the_message_keeps_it(qtbot, make_app)
     rotary = make_app(script=FakeScript(answers=[("First line\nSecond line",)]))
     wait_ready(qtbot, rotary)
     pane = rotary.window.chat
-    qtbot.keyClicks(pane.input, "Line one")
-    qtbot.keyClick(pane.input, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
-    qtbot.keyClicks(pane.input, "Line two")
+    qtbot.keyClicks(pane.composer.input, "Line one")
+    qtbot.keyClick(pane.composer.input, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(pane.composer.input, "Line two")
     assert rotary.chat.conversation_id is None            # Shift+Enter did not send
-    qtbot.keyClick(pane.input, Qt.Key.Key_Return)
+    qtbot.keyClick(pane.composer.input, Qt.Key.Key_Return)
     wait_idle(qtbot, rotary)
     stored = rotary.history.messages(rotary.chat.conversation_id)
     assert stored[0].content == "Line one\nLine two"

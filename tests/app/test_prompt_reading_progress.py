@@ -58,14 +58,14 @@ def test_stop_while_reading_is_not_overwritten_by_the_countdown(make_app, qtbot)
     wait_ready(qtbot, rotary)
     assert rotary.chat.send("a long message")
     pane = rotary.window.chat
-    qtbot.waitUntil(lambda: "% — about" in pane.phase.text(), timeout=3000)
+    qtbot.waitUntil(lambda: "% — about" in pane.composer.phase.text(), timeout=3000)
     rotary.chat.stop()
-    assert pane.phase.text() == "Stopping…"
+    assert pane.composer.phase.text() == "Stopping…"
     # A report the engine sent before it saw the stop arrives after it: "Stopping…" stays.
     answer = rotary.chat.current
     rotary.chat.on_prompt_progress(PromptProgress(answer.request_id, answer.conversation_id,
                                                   2500, 5000, 2.5, 2.5))
-    assert pane.phase.text() == "Stopping…"
+    assert pane.composer.phase.text() == "Stopping…"
     qtbot.wait(1200)
-    assert "%" not in pane.phase.text()
+    assert "%" not in pane.composer.phase.text()
     wait_idle(qtbot, rotary)

@@ -15,8 +15,8 @@ LONG_TEXT = "Budget review for the board\n\n" + "The figures for the year are fi
 
 def _send(qtbot, rotary, text: str) -> None:
     pane = rotary.window.chat
-    pane.input.setPlainText(text)
-    qtbot.keyClick(pane.input, Qt.Key.Key_Return)
+    pane.composer.input.setPlainText(text)
+    qtbot.keyClick(pane.composer.input, Qt.Key.Key_Return)
     wait_idle(qtbot, rotary)
 
 

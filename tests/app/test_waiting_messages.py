@@ -17,12 +17,12 @@ def _writing(make_app, qtbot, answers):
     wait_ready(qtbot, rotary)
     assert rotary.chat.send("first")
     qtbot.waitUntil(lambda: len(rotary.chat.partial) > 10, timeout=3000)
-    return rotary, rotary.window.chat
+    return rotary, rotary.window.chat.composer
 
 
-def _enter(qtbot, pane, text: str) -> None:
-    pane.input.setPlainText(text)
-    qtbot.keyClick(pane.input, Qt.Key.Key_Return)           # as the user sends it
+def _enter(qtbot, composer, text: str) -> None:
+    composer.input.setPlainText(text)
+    qtbot.keyClick(composer.input, Qt.Key.Key_Return)           # as the user sends it
 
 
 def _contents(rotary) -> list[tuple[str, str]]:
@@ -30,29 +30,29 @@ def _contents(rotary) -> list[tuple[str, str]]:
 
 
 def test_enter_while_the_answer_is_written_sends_the_message_after_it(qtbot, make_app):
-    rotary, pane = _writing(make_app, qtbot, [LONG, ("Two",)])
-    _enter(qtbot, pane, "And the costs?")
-    assert pane.input.toPlainText() == ""                       # taken, not ignored
-    assert pane.queued_note.isVisible()
-    said = pane.queued_text.text()
+    rotary, composer = _writing(make_app, qtbot, [LONG, ("Two",)])
+    _enter(qtbot, composer, "And the costs?")
+    assert composer.input.toPlainText() == ""                       # taken, not ignored
+    assert composer.queued_note.isVisible()
+    said = composer.queued_text.text()
     assert "will be sent when this answer is finished" in said and "And the costs?" in said
-    _enter(qtbot, pane, "A third one")                          # one waits: this one stays
-    assert pane.input.toPlainText() == "A third one"
-    assert "already waiting" in pane.phase.text()
-    pane.input.clear()
+    _enter(qtbot, composer, "A third one")                          # one waits: this one stays
+    assert composer.input.toPlainText() == "A third one"
+    assert "already waiting" in composer.phase.text()
+    composer.input.clear()
     assert rotary.chat.busy and len(rotary.chat.messages) == 1  # the answer goes on
     qtbot.waitUntil(lambda: len(rotary.chat.messages) == 4, timeout=10_000)
     wait_idle(qtbot, rotary)
     assert [role for role, _ in _contents(rotary)] == ["user", "assistant", "user", "assistant"]
     assert _contents(rotary)[2:] == [("user", "And the costs?"), ("assistant", "Two")]
     assert rotary.chat.messages[1].stats.stop_reason == "eos"  # the first answer whole
-    assert not pane.queued_note.isVisible()
+    assert not composer.queued_note.isVisible()
 
 
 def test_stop_ends_the_answer_and_the_waiting_message_goes_at_once(qtbot, make_app):
-    rotary, pane = _writing(make_app, qtbot, [LONG, ("Two",)])
-    _enter(qtbot, pane, "Shorter, please")
-    pane.stop_button.click()
+    rotary, composer = _writing(make_app, qtbot, [LONG, ("Two",)])
+    _enter(qtbot, composer, "Shorter, please")
+    composer.stop_button.click()
     qtbot.waitUntil(lambda: len(rotary.chat.messages) == 4, timeout=5000)
     wait_idle(qtbot, rotary)
     assert rotary.chat.messages[1].stats.stop_reason == "stopped"
@@ -60,23 +60,23 @@ def test_stop_ends_the_answer_and_the_waiting_message_goes_at_once(qtbot, make_a
 
 
 def test_dont_send_puts_the_waiting_message_back_in_the_box(qtbot, make_app):
-    rotary, pane = _writing(make_app, qtbot, [LONG[:120], ("Two",)])
-    _enter(qtbot, pane, "Never mind")
-    pane.queued_cancel.click()
-    assert pane.input.toPlainText() == "Never mind" and not pane.queued_note.isVisible()
+    rotary, composer = _writing(make_app, qtbot, [LONG[:120], ("Two",)])
+    _enter(qtbot, composer, "Never mind")
+    composer.queued_cancel.click()
+    assert composer.input.toPlainText() == "Never mind" and not composer.queued_note.isVisible()
     wait_idle(qtbot, rotary, timeout=10_000)
     qtbot.wait(100)
     assert [role for role, _ in _contents(rotary)] == ["user", "assistant"]   # nothing sent
 
 
 def test_the_waiting_message_is_said_in_its_own_conversation_only(qtbot, make_app):
-    rotary, pane = _writing(make_app, qtbot, [LONG, ("Two",)])
+    rotary, composer = _writing(make_app, qtbot, [LONG, ("Two",)])
     first = rotary.chat.conversation_id
-    _enter(qtbot, pane, "And the costs?")
+    _enter(qtbot, composer, "And the costs?")
     rotary.chat.new_chat()
-    assert not pane.queued_note.isVisible()
+    assert not composer.queued_note.isVisible()
     rotary.chat.open_conversation(first)
-    assert pane.queued_note.isVisible() and "And the costs?" in pane.queued_text.text()
+    assert composer.queued_note.isVisible() and "And the costs?" in composer.queued_text.text()
     qtbot.waitUntil(lambda: len(rotary.chat.messages) == 4, timeout=10_000)
     wait_idle(qtbot, rotary)
     assert _contents(rotary)[2] == ("user", "And the costs?")

@@ -35,7 +35,7 @@ def test_long_status_lines_never_widen_the_window(qtbot, make_app, language):
     pane = window.chat
     rotary.chat.send("hello")
     wait_idle(qtbot, rotary)
-    pane.set_phase(line)                   # what the chat says while documents are read
+    pane.composer.set_phase(line)                   # what the chat says while documents are read
     rotary.notices.info(line + " " + line)
     window.set_model_text(WHERE[language] * 2)
     pane.message_widgets[-1].show_status(line)
