@@ -43,7 +43,7 @@ class Dialogs(QObject):
     def __init__(self, model: ModelInUse, on_server: Callable[[], bool],
                  settings: SettingsHolder, bridge: EngineBridge, notices: NotificationService,
                  paths: AppPaths, policy: Policy, window: QWidget) -> None:
-        super().__init__(window)
+        super().__init__()        # RotaryApp keeps it, not the window (which Qt may delete first)
         self.model, self.on_server = model, on_server
         self.settings, self.bridge, self.notices = settings, bridge, notices
         self.paths, self.policy, self.window = paths, policy, window
