@@ -103,7 +103,7 @@ class RotaryApp(QObject):
         """The document flow (summaries) and the conversation's documents; questions in a
         conversation with documents carry them in the chat request (app/conversation)."""
         self.documents = DocumentFlow(self.bridge, self.chat.store, self.chat.requests,
-                                      self.notices, self.language,
+                                      self.notices, self.history, self.language,
                                       str(self.history.passage_index),
                                       lambda: self.loader.loading, self)
         self.shelved_documents = ConversationDocuments(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Protocol
 
-from engine.api import ModelLoaded, RequestFinished, ServerModelLoaded, StepRecord
+from engine.api import ModelLoaded, RequestFailed, RequestFinished, ServerModelLoaded, StepRecord
 from app.widgets import help as help_texts
 from app.conversation.chat_text import base_model_warning
 from app.documents.document_view import choose_files
@@ -130,8 +130,10 @@ def connect_engine(rotary: Rotary) -> None:
     # "Copy details" names the recipe of the model in use (app.widgets.notifications).
     bridge.model_loaded.connect(window.notice_bar.context.remember_model)
     # Documents: summaries (questions about them are chat answers).
-    bridge.document_event.connect(rotary.documents.on_event)
-    bridge.failed.connect(rotary.documents.on_failed)
+    session = rotary.documents.session
+    bridge.document_event.connect(session.on_event)
+    bridge.failed.connect(lambda request_id, error: session.on_event(
+        RequestFailed(request_id, error)))
     loader.started.connect(panel.on_started)
     loader.progress.connect(panel.on_progress)
     loader.fallback_explained.connect(panel.on_fallback)
@@ -142,10 +144,10 @@ def connect_engine(rotary: Rotary) -> None:
 def connect_document_conversations(chat: ChatController, flow: DocumentFlow) -> None:
     """A document card belongs to one conversation: it shows there only, and goes with it;
     Write again and Edit on a summary read its document again."""
-    chat.conversation_opened.connect(flow.follow_conversation)
-    chat.conversation_deleted.connect(flow.on_conversation_deleted)
-    chat.summary_again_requested.connect(flow.write_again)
-    chat.summary_edit_requested.connect(flow.edit)
+    chat.conversation_opened.connect(flow.queue.follow_conversation)
+    chat.conversation_deleted.connect(flow.session.on_conversation_deleted)
+    chat.summary_again_requested.connect(flow.session.write_again)
+    chat.summary_edit_requested.connect(flow.session.edit)
 
 
 def connect_chat(chat: ChatController, window: MainWindow) -> None:
@@ -258,8 +260,8 @@ def connect_documents(rotary: Rotary) -> None:
 
     widgets.attach.clicked.connect(choose)
     rotary.window.open_documents.activated.connect(choose)
-    rotary.loader.ready.connect(shelved.read_held)
-    rotary.loader.failed.connect(flow.load_failed)
+    rotary.loader.ready.connect(flow.queue.read_held)
+    rotary.loader.failed.connect(flow.queue.load_failed)
     widgets.drops.files_dropped.connect(shelved.attach)
     pane.attach_text_requested.connect(                                  # a refused message
         rotary.conversation_actions.attach_message_text)
@@ -272,28 +274,27 @@ def connect_documents(rotary: Rotary) -> None:
 def connect_document_shelf(flow: DocumentFlow, chat: ChatController,
                            shelved: ConversationDocuments, widgets: DocumentWidgets) -> None:
     """The list follows the open conversation and what the flow reads; its buttons act."""
-    flow.overview_ready.connect(shelved.read)
-    flow.done.connect(shelved.failed_or_finished)
+    flow.list_changed.connect(shelved.refresh)
     chat.conversation_opened.connect(shelved.refresh)
     widgets.shelf.remove_requested.connect(shelved.remove)
-    widgets.shelf.summarise_requested.connect(flow.open_file)
+    widgets.shelf.summarise_requested.connect(flow.session.open_file)
 
 
 def connect_document_card(flow: DocumentFlow, widgets: DocumentWidgets) -> None:
     """The card follows the flow; its buttons drive the flow."""
     panel = widgets.panel
     flow.checking.connect(panel.show_checking)
-    flow.overview_ready.connect(lambda overview: panel.show_overview(
-        overview, flow.preset, flow.question, flow.replace_from is not None))
+    flow.overview_ready.connect(lambda shown: panel.show_overview(
+        shown.overview, shown.preset, shown.question, shown.replacing))
     flow.started.connect(panel.show_started)
     flow.progress.connect(panel.show_progress)
     flow.done.connect(panel.close_panel)
     flow.closed.connect(panel.close_panel)
     flow.here_changed.connect(panel.set_here)
     flow.waiting_for_model.connect(panel.show_waiting)
-    panel.summarize_requested.connect(flow.summarize)
-    panel.cancel_requested.connect(flow.dismiss)
-    panel.stop_requested.connect(flow.stop)
+    panel.summarize_requested.connect(flow.session.summarize)
+    panel.cancel_requested.connect(flow.queue.dismiss)
+    panel.stop_requested.connect(flow.session.stop)
 
 
 def connect_help(rotary: Rotary) -> None:

@@ -76,7 +76,7 @@ def test_a_failed_load_keeps_them_waiting_for_the_next_and_dont_read_drops_them(
     rotary.shelved_documents.attach([str(tmp_path / "other.pdf")])
     assert panel.isVisible()
     panel.drop_button.click()                   # "Don't read"
-    assert not panel.isVisible() and not rotary.documents.held
+    assert not panel.isVisible() and not rotary.documents.queue.held
     wait_ready(qtbot, rotary)
     qtbot.wait(100)
     assert len(docs.requests) == 1              # nothing more was read

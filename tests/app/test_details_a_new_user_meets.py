@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import zipfile
 
+from app.session.document_session import Stage
 from tests.app.conftest import wait_idle
 from tests.app.document_helpers import app_with_documents, budget_pdf, contracts_pdf, drop
 
@@ -206,7 +207,7 @@ def test_enter_after_attaching_does_not_start_a_summary(qtbot, make_app, tmp_pat
     assert box.hasFocus() or rotary.qapp.focusWidget() in (None, box)
     QTest.keyClick(box, Qt.Key.Key_Return)        # a second Enter
     qtbot.wait(200)
-    assert not rotary.documents.running and rotary.documents.request_id is None
+    assert rotary.documents.session.task.stage is Stage.CHOSEN
     assert panel.options.isVisible()
 
 
