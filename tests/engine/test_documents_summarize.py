@@ -279,9 +279,13 @@ def test_service_runs_documents_and_reports_failures(tiny_moe_path, tmp_path, cp
         failed = _until(events, RequestFailed)[-1]
         assert failed.request_id == request.request_id and "empty" in failed.error.message
         path = pdf(tmp_path / "s.pdf", 2)
-        service.document(DocumentRequest(str(path), cache_dir=str(tmp_path / "c")))
+        service.document(DocumentRequest(str(path), cache_dir=str(tmp_path / "c"),
+                                         inspect_only=True))
+        assert isinstance(_until(events, (DocumentInspected, RequestFailed))[-1], DocumentInspected)
+        service.document(DocumentRequest(str(path), cache_dir=str(tmp_path / "c"), preset="bullets"))
         finished = _until(events, (DocumentFinished, RequestFailed))[-1]
         assert isinstance(finished, DocumentFinished) and not finished.summary.partial
+        assert finished.reused_look                 # the look's text, counts and plan
     finally:
         service.shutdown()
 
