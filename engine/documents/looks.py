@@ -5,7 +5,8 @@ the overview shown) and asks for the summary once a style is picked. The summary
 unchanged file, with the same model, takes the look's text, token counts and plans from here
 instead of reading, counting and planning again. A file is the same while its resolved path,
 size and modification time are; anything else (another file, a changed one, another model, an
-evicted entry) is read again: correct before fast. Only the engine thread touches a cache.
+evicted entry, a look too big to keep) is read again: correct before fast. Only the engine thread
+touches a cache.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from engine.documents.split import TokenCounter
 from engine.documents.types import Document
 
 MAX_LOOKS = 4                    # the app looks at one file at a time; a few for going back
-MAX_CHARS = 40_000_000           # text kept over all looks (each file's is capped at 20 M)
+MAX_CHARS = 12_000_000           # text and counted pieces kept over all looks; a bigger look
+                                 # is not kept (files may hold 20 M characters: read again)
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,8 @@ class Look:
 
     @property
     def chars(self) -> int:
-        return sum(len(s.text) for s in self.document.sections)
+        """What it holds: the text, and the pieces of it that were counted."""
+        return sum(len(s.text) for s in self.document.sections) + sum(map(len, self.counts))
 
 
 class LookCache:
@@ -90,10 +93,12 @@ class LookCache:
 
     def put(self, key: LookKey, look: Look) -> None:
         self._drop_older(key)
+        self._looks.pop(key, None)
+        if look.chars > self.max_chars:
+            return
         self._looks[key] = look
-        self._looks.move_to_end(key)
-        while len(self._looks) > self.max_looks or (
-                len(self._looks) > 1 and sum(v.chars for v in self._looks.values()) > self.max_chars):
+        while len(self._looks) > self.max_looks or \
+                sum(v.chars for v in self._looks.values()) > self.max_chars:
             self._looks.popitem(last=False)
 
     def _drop_older(self, key: LookKey) -> None:

@@ -454,8 +454,12 @@ def test_the_look_cache_keeps_the_latest_few():
     assert looks.get(keys[0]) is not None           # used: the newest now
     looks.put(keys[2], look("abc"))
     assert looks.get(keys[1]) is None and looks.get(keys[0]) is not None and len(looks) == 2
-    looks.put(keys[1], look("x" * 20))              # over the text bound: alone
-    assert len(looks) == 1 and looks.get(keys[1]) is not None
+    looks.put(keys[1], look("x" * 20))              # bigger than the bound: not kept
+    assert looks.get(keys[1]) is None and len(looks) == 2
+    counted = look("abc")
+    counted.counts["abcdefg"] = 3                   # what was counted is held too: 3 + 7
+    looks.put(keys[1], counted)
+    assert len(looks) == 1 and looks.get(keys[1]) is counted
     changed = dataclasses.replace(keys[1], mtime_ns=2)
     looks.put(changed, look("abc"))
     assert looks.get(keys[1]) is None and looks.get(changed) is not None
