@@ -23,6 +23,7 @@ from app.bridge.facade import (EngineBackend, HardwareInfo, Sampling, forget_unu
                                summary_presets)
 from app.chat.chat_controller import ChatController
 from app.conversation.chat_text import conversation_to_markdown
+from app.conversation.store import mark_attached
 from app.documents.document_flow import DocumentFlow
 from app.documents.document_shelf import ConversationDocuments
 from app.documents.document_view import DocumentWidgets, interface_language
@@ -41,6 +42,7 @@ from app.setup.settings_dialog import SettingsDialog
 from app.setup.settings_holder import SettingsHolder
 from app.widgets.fonts import install_fallback_fonts
 from app.widgets.theme import follow_os_theme
+from app.session.session import Session
 from app.wiring import connect_settings_dialog, connect_wizard, wire
 from app.setup.wizard import FirstRunWizard
 
@@ -66,7 +68,9 @@ class RotaryApp(QObject):
         self.history = HistoryStore(paths.history_db)
         self.speeds = MeasuredSpeeds(paths.measured_speeds)
         self.bridge = EngineBridge(backend, loop, measured_speed=self.speeds.range_for)
-        self.chat = ChatController(self.history, self.bridge, self.notices, self.language)
+        self.chat = ChatController()           # the session's events as Qt signals
+        self.session = Session(self.history, self.bridge, self.notices, loop, self.chat.show,
+                               self.language, untitled=lambda: tr("New chat"))
         self.document_widgets = DocumentWidgets(summary_presets())
         self.window = MainWindow(self.document_widgets)
         self.loader = ModelLoader(self.bridge, self.notices, paths, self.settings)
@@ -88,12 +92,13 @@ class RotaryApp(QObject):
     def _build_documents(self) -> None:
         """The document flow (summaries) and the conversation's documents; questions in a
         conversation with documents carry them in the chat request (app/conversation)."""
-        self.documents = DocumentFlow(self.bridge, self.chat.store, self.chat.requests,
+        self.documents = DocumentFlow(self.bridge, self.session.store, self.session.requests,
                                       self.notices, self.language,
                                       str(self.history.passage_index),
                                       lambda: self.loader.loading, self)
         self.shelved_documents = ConversationDocuments(
-            self.documents, self.chat.store, self.history, self.document_widgets.shelf, self)
+            self.documents, self.session.store, self.history, self.document_widgets.shelf, self)
+        self.session.documents = self.documents.on_event     # a document job's events
 
     def language(self) -> str:
         """The interface language by its English name, for documents' summaries and answers."""
@@ -117,8 +122,8 @@ class RotaryApp(QObject):
         """engine.api.ModelLoaded, or ServerModelLoaded (no file, no recipe here)."""
         self.loaded_facts = getattr(event, "facts", None)       # None: on the office server
         self.loaded_recipe = getattr(event, "recipe", None)
-        self.chat.model_facts = self.loaded_facts
-        self.chat.on_server = isinstance(event, ServerModelLoaded)
+        self.session.chat.stream.model_facts = self.loaded_facts
+        self.session.chat.stream.on_server = isinstance(event, ServerModelLoaded)
         self.loaded_sampling = cast("Sampling | None", getattr(event, "sampling", None))
         self.loaded_format = getattr(event, "chat_format", None)
         self.show_think()
@@ -128,7 +133,8 @@ class RotaryApp(QObject):
         default; enabled only where the template takes the choice (Qwen3.x, gpt-oss, …)."""
         fmt = self.loaded_format
         action = self.window.menu_actions["think"]
-        chosen = self.chat.think_for(self.chat.conversation_id)
+        store = self.session.store
+        chosen = store.think.for_conversation(store.conversation_id)
         action.blockSignals(True)
         action.setEnabled(fmt is not None and fmt.can_switch and self.policy.thinking is None)
         action.setChecked(bool(fmt is not None and fmt.can_think and (
@@ -136,12 +142,12 @@ class RotaryApp(QObject):
         action.blockSignals(False)
 
     def think_chosen(self, on: bool) -> None:
-        self.chat.set_think(on)
+        self.session.store.think.choose(self.session.store.conversation_id, on)
 
     def remember_speed(self, event: RequestFinished) -> None:
         """Each whole answer's writing speed on this computer, for the model check."""
         stats = event.stats
-        if self.loaded_recipe is None or self.loaded_facts is None or self.chat.on_server or \
+        if self.loaded_recipe is None or self.loaded_facts is None or self.session.chat.stream.on_server or \
                 stats.stop_reason not in (StopReason.EOS, StopReason.LENGTH):
             return
         self.speeds.add(self.loaded_facts.path, self.loaded_recipe.preset,
@@ -165,8 +171,8 @@ class RotaryApp(QObject):
         """After a restart the latest conversation is open and selected (an empty window
         with nothing selected looked as if the conversations were lost)."""
         latest = self.history.list_conversations()
-        if latest and self.chat.conversation_id is None:
-            self.chat.open_conversation(latest[0].id)
+        if latest and self.session.store.conversation_id is None:
+            self.session.chat.open_conversation(latest[0].id)
 
     async def _probe_for_gauge(self) -> None:
         try:
@@ -198,27 +204,28 @@ class RotaryApp(QObject):
         a whole), and let it decide thinking before answering for everyone."""
         for sentence, details in self.policy.problems:
             self.notices.warning(sentence, details)
-        self.chat.think_policy = self.policy.thinking
+        self.session.store.think.policy = self.policy.thinking
 
     def on_model_loading(self, name: str, is_demo: bool) -> None:
         self._set_model_ready(False, tr("Loading: {name}").format(name=name))
 
     def on_model_ready(self, name: str, is_demo: bool) -> None:
-        self.chat.model_name = name
+        self.session.requests.model_name = name
         self._set_model_ready(True, tr("Model: {name}").format(name=name))
 
     def on_model_failed(self) -> None:
         self._set_model_ready(False, tr("No model loaded"))
 
     def _set_model_ready(self, ready: bool, text: str) -> None:
-        self.chat.model_ready = ready
+        self.session.requests.model_ready = ready
         self.window.chat.set_ready(ready)
         self.window.set_model_text(text)
 
     def _apply_chat_settings(self, settings: Settings) -> None:
-        self.chat.temperature = settings.temperature
-        self.chat.model_sampling = settings.model_sampling
-        self.chat.system_prompt = settings.system_prompt
+        requests = self.session.requests
+        requests.temperature = settings.temperature
+        requests.model_sampling = settings.model_sampling
+        requests.system_prompt = settings.system_prompt
 
     def on_settings_changed(self, old: Settings, new: Settings) -> None:
         self._apply_chat_settings(new)
@@ -226,7 +233,7 @@ class RotaryApp(QObject):
             self.reload_model()
 
     def reload_model(self) -> None:
-        self.chat.stop_everything()         # kept, labelled "stopped when the model changed"
+        self.session.requests.stop_everything()         # kept, labelled "stopped when the model changed"
         # Not ready from now: the demo is written before its load starts, and a document
         # attached in between met an engine with no model ("No model is loaded yet").
         self._set_model_ready(False, tr("No model loaded"))
@@ -236,7 +243,7 @@ class RotaryApp(QObject):
     def refresh_conversations(self) -> None:
         search = self.window.conversations.search.text()
         self.window.conversations.show_conversations(self.history.list_conversations(search),
-                                                     self.chat.conversation_id)
+                                                     self.session.store.conversation_id)
 
     # ---- dialogs and menu actions ---------------------------------------------------------
 
@@ -262,7 +269,7 @@ class RotaryApp(QObject):
             self.settings.current, self.bridge, self.notices, self.window,
             has_gpu=None if self.hardware is None else bool(self.hardware.gpus),
             model_has_experts=None if facts is None else bool(facts.n_expert),
-            model_sampling="server" if self.chat.on_server else self.loaded_sampling,
+            model_sampling="server" if self.session.chat.stream.on_server else self.loaded_sampling,
             policy=self.policy)
         dialog.show_fitted(self.hardware)
         connect_settings_dialog(dialog, self)
@@ -279,10 +286,10 @@ class RotaryApp(QObject):
             self.reload_model()
 
     def ask_export(self) -> None:
-        if self.chat.conversation_id is None:
+        if self.session.store.conversation_id is None:
             self.notices.info(tr("There is no conversation to export yet."))
             return
-        title = self.history.title(self.chat.conversation_id)
+        title = self.history.title(self.session.store.conversation_id)
         path, _ = QFileDialog.getSaveFileName(self.window, tr("Export conversation"),
                                               str(Path.home() / f"{title}.md"),
                                               tr("Markdown files (*.md)"))
@@ -290,36 +297,36 @@ class RotaryApp(QObject):
             self.export_to(Path(path))
 
     def export_to(self, path: Path) -> None:
-        if self.chat.conversation_id is None:
+        if self.session.store.conversation_id is None:
             self.notices.info(tr("There is no conversation to export yet."))
             return
-        title = self.history.title(self.chat.conversation_id)
+        title = self.history.title(self.session.store.conversation_id)
         try:
-            path.write_text(conversation_to_markdown(title, self.chat.messages), encoding="utf-8")
+            path.write_text(conversation_to_markdown(title, self.session.store.messages), encoding="utf-8")
         except OSError as exc:
             self.notices.warning(tr("The conversation could not be saved there."), repr(exc))
             return
         self.notices.info(tr("Conversation saved to {path}.").format(path=path))
 
     def edit_last_message(self) -> None:
-        for index in range(len(self.chat.messages) - 1, -1, -1):
-            if self.chat.messages[index].role == "user":
+        for index in range(len(self.session.store.messages) - 1, -1, -1):
+            if self.session.store.messages[index].role == "user":
                 self.window.chat.begin_edit(index)
                 return
 
     def attach_message_text(self, index: int) -> None:
         """"Attach as a document" on a message refused as too long: one click, and its text
         is a document of the conversation (read, indexed, on its list); the mark stays."""
-        messages = self.chat.messages
+        messages = self.session.store.messages
         if not 0 <= index < len(messages) or messages[index].role != "user":
             return
         message = messages[index]
         if self.shelved_documents.attach_text(message.content, self.paths.attached_texts,
                                               f"message-{message.id}"):
-            self.chat.store.mark_attached(message)
+            mark_attached(self.history, message)
             self.window.chat.update_message(index, message)
 
     def copy_last_answer(self) -> None:
-        answers = [m for m in self.chat.messages if m.role == "assistant"]
+        answers = [m for m in self.session.store.messages if m.role == "assistant"]
         if answers:
             self.window.chat.copy(answers[-1].content)

@@ -25,13 +25,13 @@ from typing import Callable, Protocol
 from PySide6.QtCore import QObject, Signal
 
 from engine.api import (DocumentFinished, DocumentInspected, DocumentOverview, DocumentProgress,
-                        DocumentRequest)
+                        DocumentRequest, RequestFailed)
 from engine.errors import EngineError, ReadingStoppedError
 from app.bridge.facade import summary_presets
 from app.documents.document_text import answer_text, found_text, title_text
 from app.text.error_text import error_text
 from app.conversation import Conversations
-from app.session import JobKind, Requests
+from app.session import Job, JobKind, Requests
 from app.conversation.history import StoredMessage
 from app.conversation.message_stats import DocumentData, MessageStats
 from app.text.i18n import tr
@@ -117,8 +117,8 @@ class DocumentFlow(QObject):
                                                 conversation_id=self.owner))
         if request_id is None:
             return False
-        self.requests.begin_external(request_id, tr("Looking at the document…"), self.owner,
-                                     JobKind.LOOK)
+        self.requests.begin(Job(request_id, self.owner, kind=JobKind.LOOK,
+                                phase=tr("Looking at the document…")))
         self.checking.emit(Path(path).name)
         self.follow_conversation()
         return True
@@ -140,7 +140,7 @@ class DocumentFlow(QObject):
             return False
         self._withdraw_problem()
         self.running = True
-        self.requests.begin_external(request_id, phase, self.owner)
+        self.requests.begin(Job(request_id, self.owner, kind=JobKind.SUMMARY, phase=phase))
         self.started.emit(Path(path).name)
         self.follow_conversation()
         return True
@@ -257,7 +257,7 @@ class DocumentFlow(QObject):
             return
         if self.request_id is not None:
             self.bridge.stop(self.request_id)
-            self.requests.end_external()
+            self.requests.end(self.request_id)
         self.request_id, self.running, self.path, self.overview = None, False, None, None
         self.replace_from, self.summary_only = None, False
         self.closed.emit()
@@ -265,9 +265,12 @@ class DocumentFlow(QObject):
     # ---- engine results (connected in app.wiring) --------------------------------------
 
     def on_event(self, event: object) -> None:
+        """Its request's events (app.session.Session routes a document job's here)."""
         if getattr(event, "request_id", None) != self.request_id:
             return
-        if isinstance(event, DocumentInspected):
+        if isinstance(event, RequestFailed):
+            self.on_failed(event.request_id, event.error)
+        elif isinstance(event, DocumentInspected):
             self._on_inspected(event)
         elif isinstance(event, DocumentProgress):
             self.progress.emit(event)
@@ -279,16 +282,16 @@ class DocumentFlow(QObject):
         self.conversations.name_from_document(self.owner, event.overview.name)
         if not self.running and self.outcomes is not None:
             self.outcomes.append((Path(self.path or event.overview.name).name, ""))
-        if not self.running:            # the plan before the run: wait for the user
+        if not self.running and self.request_id is not None:   # the plan: wait for the user
+            self.requests.end(self.request_id)
             self.request_id = None
-            self.requests.end_external()
             self.overview_ready.emit(event.overview)
 
     def _on_finished(self, event: DocumentFinished) -> None:
         self.request_id, self.running = None, False
         exchange = self._exchange(event)
         self.conversations.keep(self.owner, exchange[1:] if self.summary_only else exchange)
-        self.requests.end_external()
+        self.requests.end(event.request_id)
         self.path, self.replace_from, self.summary_only = None, None, False
         self.done.emit(event.summary)
 
@@ -306,7 +309,7 @@ class DocumentFlow(QObject):
             self.problem = self.notices.info(error_text(error)[0])
         else:
             self.problem = self.notices.engine_error(error)
-        self.requests.end_external()
+        self.requests.end(request_id)
         self.conversations.document_failed(self.owner)        # not named for a file it never held
         self.done.emit(None)
 

@@ -144,7 +144,7 @@ def test_a_scanned_page_is_read_by_ocr_and_the_list_says_so(qtbot, make_app, tmp
 
 
 def test_the_not_found_note_is_in_the_interface_language(qtbot, make_app, tmp_path, qapp):
-    from app.documents.document_text import checked_answer_text as answer_text
+    from app.conversation.chat_text import checked_answer_text as answer_text
     from app.text.i18n import I18N_DIR
     from engine.api import CitationCheck, DocumentAnswered
     from engine.messages import msg

@@ -128,7 +128,8 @@ def test_attach_button_sits_in_the_message_row(qtbot, make_app):
 
 def test_the_card_says_the_engines_messages(qapp):
     from dataclasses import replace
-    from app.documents.document_text import overview_text, progress_text
+    from app.conversation.chat_text import progress_text
+    from app.documents.document_text import overview_text
     scanned = replace(OVERVIEW, notes=(msg("documents.skipped_pages", pages="4, 7"),
                                        msg("documents.ocr_page", pages="9", seconds=3.0)))
     assert overview_text(scanned).endswith(
