@@ -2,11 +2,12 @@
 
 ``wire`` connects a built ``RotaryApp`` (app.application) once. A request's engine events
 have one receiver, the session (app.session.Session.on_event), which hands each to its job's
-owner; the screen hears of them through the chat's Qt face (app.chat.chat_controller). Where
-two receivers still share a signal, their order matters in two places: the app marks the
-model ready before held documents are read, and the loader hears of a loaded model before
-what remembers it. Dialogs made later (the wizard, Settings) are connected here too, when
-they open. A widget connecting its own child widgets stays inside it.
+owner; the screen hears of them through the chat's Qt face (app.chat.chat_controller), so no
+order between receivers of an engine request's event is needed. Two orders remain, kept by
+the order of the calls in ``wire``: the app marks the model ready before held documents are
+read, and the loader hears of a loaded model before what remembers it. Dialogs made later
+(the wizard, Settings) are connected here too, when they open. A widget connecting its own
+child widgets stays inside it.
 
 The bridge emits on the GUI thread (it receives engine events through
 ``loop.call_soon_threadsafe``), so these are plain direct connections.

@@ -7,7 +7,7 @@ the conversation (so follow-up questions there can refer to them) → ``done``. 
 the notification service; Stop keeps the partial summary, labelled partial.
 
 The card and its summary belong to one conversation (``owner``) and follow the chat's
-rules (app.chat.chat_controller); the flow sees the conversation and the requests in flight
+rules (app.session.chat_session); the flow sees the conversation and the requests in flight
 only through their interfaces (app.conversation: ``Conversations``, ``Requests``): the summary goes on when the user opens another conversation
 (the card shows only in its own), and is dropped when its conversation is deleted. Write
 again on a summary reads the document again with the same style and question; Edit on its
