@@ -123,7 +123,8 @@ class ChatStream:
         answer = self.requests.live(request_id)
         if answer is None:
             return
-        self.requests.started(request_id)        # it has begun, whatever it waited for
+        if not answer.started:                   # it has begun, whatever it waited for
+            self.requests.started(request_id)
         shown = answer is self.requests.current
         if shown and not answer.text:
             self.stop_reading()

@@ -20,7 +20,7 @@ from app.session.chat_session import ChatSession
 from app.session.chat_stream import Notices, Scheduler
 from app.session.events import (ActivityChanged, BusyChanged, ConversationsChanged,
                                 MessageAdded, Report, RequestEnded, StepShown, Truncated,
-                                UiEvent, WindowMoved)
+                                WindowMoved)
 from app.session.requests import DOCUMENT_JOBS, Engine, RequestEvents, RequestTracker
 
 
@@ -30,7 +30,7 @@ def _nowhere(_event: Event) -> None:
 
 class Session:
     """One user's conversations: the open one, every job in flight, and what the screen
-    is told (``report``, set by the Qt adapter: app.chat.chat_controller)."""
+    is told (``report``: app.chat.chat_controller's ``show`` in the app)."""
 
     def __init__(self, history: HistoryStore, engine: Engine, notices: Notices,
                  scheduler: Scheduler, report: Report,
@@ -47,11 +47,7 @@ class Session:
             activity=lambda doing: self.report(ActivityChanged(doing)),
             document_shown=self._document_shown,
             document_ended=lambda: self.chat.job_ended(None)))
-        self.chat = ChatSession(self.store, self.requests, notices, self._report, scheduler,
-                                language)
-
-    def _report(self, event: UiEvent) -> None:
-        self.report(event)          # read late: the adapter may set ``report`` after building
+        self.chat = ChatSession(self.store, self.requests, notices, report, scheduler, language)
 
     def _truncated(self, index: int, window_start: int) -> None:
         self.report(Truncated(index))
@@ -65,30 +61,26 @@ class Session:
         """An engine event of a request (not a load's): to the owner of its job."""
         request_id = getattr(event, "request_id", None)
         job = self.requests.jobs.get(request_id) if isinstance(request_id, int) else None
+        stream = self.chat.stream
         if job is None or job.kind in DOCUMENT_JOBS:
             self.documents(event)          # the flow knows its own request ids
-        else:
-            self._to_chat(event)
-        if isinstance(event, StepRecord) and self.requests.shows(event.request_id):
-            # the gauge: the numbers of the job in the open conversation only
-            self.report(StepShown(event, job is not None and job.kind in DOCUMENT_JOBS))
-        if isinstance(event, RequestFinished):
-            self.report(RequestEnded(event))
-
-    def _to_chat(self, event: Event) -> None:
-        stream = self.chat.stream
-        if isinstance(event, RequestStarted):
-            stream.on_started(event.request_id)
-        elif isinstance(event, PromptProgress):
-            stream.on_prompt_progress(event)     # "… 40% — about 25 s left"
         elif isinstance(event, StepRecord):
             if event.thinking:
                 stream.on_thinking(event.request_id, event.thinking)
             if event.text:
                 stream.on_token(event.request_id, event.text)
+        elif isinstance(event, RequestStarted):
+            stream.on_started(event.request_id)
+        elif isinstance(event, PromptProgress):
+            stream.on_prompt_progress(event)     # "… 40% — about 25 s left"
         elif isinstance(event, (PassagesChosen, DocumentProgress)):
             stream.on_document_event(event)      # an answer from documents: what it reads
         elif isinstance(event, RequestFinished):
             stream.on_finished(event)
         elif isinstance(event, RequestFailed):
             stream.on_failed(event.request_id, event.error)
+        if isinstance(event, StepRecord) and self.requests.shows(event.request_id):
+            # the gauge: the numbers of the job in the open conversation only
+            self.report(StepShown(event, job is not None and job.kind in DOCUMENT_JOBS))
+        if isinstance(event, RequestFinished):
+            self.report(RequestEnded(event))
