@@ -181,7 +181,9 @@ class RequestTracker:
 
     def begin(self, job: Job) -> None:
         """A document job: sending in its conversation waits, and Stop there stops it,
-        until ``end``."""
+        until ``end``. One at a time: it replaces one the document flow no longer follows."""
+        for stale in [j.request_id for j in self.jobs.values() if j.kind in DOCUMENT_JOBS]:
+            del self.jobs[stale]
         job.model_name = job.model_name or self.model_name
         self.jobs[job.request_id] = job
         if job.conversation_id == self.open_conversation():

@@ -60,7 +60,9 @@ def test_a_chat_answer_and_a_document_read_are_jobs_of_their_kind():
 
 def test_a_document_read_elsewhere_does_not_make_the_open_chat_busy():
     tracker, _engine = _tracker(open_conversation=2)
+    tracker.begin(Job(4, 1, kind=JobKind.LOOK, phase="Looking at the document…"))
     tracker.begin(Job(5, 1, kind=JobKind.SUMMARY, phase="Reading the document…"))
+    assert list(tracker.jobs) == [5]                 # one document job at a time
     assert tracker.document_here() is None
     assert not tracker.busy and not tracker.shows(5)
     assert tracker.activity() == {1: "writing"}
@@ -80,7 +82,7 @@ def test_an_ended_job_keeps_typed_stats_on_its_message():
 
 def test_the_session_loads_no_qt():
     loaded = subprocess.run(
-        [sys.executable, "-c", "import sys, app.session; "
+        [sys.executable, "-c", "import sys, app.session.session; "
          "print(sorted({m.split('.')[0] for m in sys.modules} & {'PySide6', 'shiboken6', 'qasync'}))"],
         cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
     assert loaded.stdout.strip() == "[]"
