@@ -1,7 +1,7 @@
 """Older turns slide out in the app: the quiet line where the model's view begins (stored,
 there after a restart), the next prompt from there, a message too long alone that is not
 sent again, error banners that clear, the conversation's real memory left, and thinking
-stopped at its budget (app/conversation/window.py, app/chat/chat_controller.py)."""
+stopped at its budget (app/conversation/window.py, app/session/chat_stream.py)."""
 
 from __future__ import annotations
 

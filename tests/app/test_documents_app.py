@@ -250,7 +250,7 @@ def test_the_closing_note_is_never_drawn_inside_a_code_block_left_open(qapp):
         f"Done:\n\n```\nclosed\n```\n\n{note}"                 # a closed block is left as is
 
 
-# ---- the summary inside the chat's lifecycle (app.chat.chat_controller's rules) ----------------
+# ---- the summary inside the chat's lifecycle (app.session's rules) ----------------
 
 def _summarizing(qtbot, rotary, path, preset="short", question=""):
     panel = rotary.document_widgets.panel

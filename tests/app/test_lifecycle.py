@@ -1,6 +1,6 @@
 """Chat lifecycle while an answer streams: every answer lands in the conversation that
 asked for it (it goes on there when the user leaves it) or is dropped, by the rules at the
-top of app.chat.chat_controller; nothing raises, nothing is misfiled, and a label says why an
+top of app/session/requests.py; nothing raises, nothing is misfiled, and a label says why an
 answer stopped only when something did stop it. Real HistoryStore, fake engine on its own
 thread."""
 
