@@ -40,6 +40,7 @@ from app.setup.dialogs import Dialogs
 from app.setup.settings_holder import SettingsHolder
 from app.widgets.fonts import install_fallback_fonts
 from app.widgets.theme import follow_os_theme
+from app.session.session import Session
 from app.wiring import wire
 
 log = logging.getLogger("rotary.documents")
@@ -77,15 +78,17 @@ class RotaryApp(QObject):
         self.history = HistoryStore(paths.history_db)
         self.speeds = MeasuredSpeeds(paths.measured_speeds)
         self.bridge = EngineBridge(backend, loop, measured_speed=self.speeds.range_for)
-        self.chat = ChatController(self.history, self.bridge, self.notices, self.language)
+        self.chat = ChatController()           # the session's events as Qt signals
+        self.session = Session(self.history, self.bridge, self.notices, loop, self.chat.show,
+                               self.language, untitled=lambda: tr("New chat"))
         self.document_widgets = DocumentWidgets(summary_presets())
         self.window = MainWindow(self.document_widgets)
         self.loader = ModelLoader(self.bridge, self.notices, paths, self.settings)
         self._build_documents()
-        self.dialogs = Dialogs(self, lambda: self.chat.on_server, self.settings, self.bridge,
+        self.dialogs = Dialogs(self, lambda: self.session.chat.stream.on_server, self.settings, self.bridge,
                                self.notices, paths, self.policy, self.window)
         self.conversation_actions = ConversationActions(
-            self.chat, self.history, self.notices, self.window.chat, self.shelved_documents,
+            self.session.store, self.history, self.notices, self.window.chat, self.shelved_documents,
             paths.attached_texts)
         self.hardware: HardwareInfo | None = None     # once probed
         self.loaded_facts: ModelFacts | None = None   # of the model in use (None: on a server)
@@ -102,12 +105,13 @@ class RotaryApp(QObject):
     def _build_documents(self) -> None:
         """The document flow (summaries) and the conversation's documents; questions in a
         conversation with documents carry them in the chat request (app/conversation)."""
-        self.documents = DocumentFlow(self.bridge, self.chat.store, self.chat.requests,
+        self.documents = DocumentFlow(self.bridge, self.session.store, self.session.requests,
                                       self.notices, self.history, self.language,
                                       str(self.history.passage_index),
                                       lambda: self.loader.loading, self)
         self.shelved_documents = ConversationDocuments(
-            self.documents, self.chat.store, self.history, self.document_widgets.shelf, self)
+            self.documents, self.session.store, self.history, self.document_widgets.shelf, self)
+        self.session.documents = self.documents.session.on_event   # a document job's events
 
     def language(self) -> str:
         """The interface language by its English name, for documents' summaries and answers."""
@@ -131,8 +135,8 @@ class RotaryApp(QObject):
         """engine.api.ModelLoaded, or ServerModelLoaded (no file, no recipe here)."""
         self.loaded_facts = getattr(event, "facts", None)       # None: on the office server
         self.loaded_recipe = getattr(event, "recipe", None)
-        self.chat.model_facts = self.loaded_facts
-        self.chat.on_server = isinstance(event, ServerModelLoaded)
+        self.session.chat.stream.model_facts = self.loaded_facts
+        self.session.chat.stream.on_server = isinstance(event, ServerModelLoaded)
         self.loaded_sampling = cast("Sampling | None", getattr(event, "sampling", None))
         self.loaded_format = cast("ThinkingSwitch | None", getattr(event, "chat_format", None))
         self.show_think()
@@ -142,7 +146,8 @@ class RotaryApp(QObject):
         default; enabled only where the template takes the choice (Qwen3.x, gpt-oss, …)."""
         fmt = self.loaded_format
         action = self.window.menu_actions["think"]
-        chosen = self.chat.think_for(self.chat.conversation_id)
+        store = self.session.store
+        chosen = store.think.for_conversation(store.conversation_id)
         action.blockSignals(True)
         action.setEnabled(fmt is not None and fmt.can_switch and self.policy.thinking is None)
         action.setChecked(bool(fmt is not None and fmt.can_think and (
@@ -150,12 +155,12 @@ class RotaryApp(QObject):
         action.blockSignals(False)
 
     def think_chosen(self, on: bool) -> None:
-        self.chat.set_think(on)
+        self.session.store.think.choose(self.session.store.conversation_id, on)
 
     def remember_speed(self, event: RequestFinished) -> None:
         """Each whole answer's writing speed on this computer, for the model check."""
         stats = event.stats
-        if self.loaded_recipe is None or self.loaded_facts is None or self.chat.on_server or \
+        if self.loaded_recipe is None or self.loaded_facts is None or self.session.chat.stream.on_server or \
                 stats.stop_reason not in (StopReason.EOS, StopReason.LENGTH):
             return
         self.speeds.add(self.loaded_facts.path, self.loaded_recipe.preset,
@@ -179,8 +184,8 @@ class RotaryApp(QObject):
         """After a restart the latest conversation is open and selected (an empty window
         with nothing selected looked as if the conversations were lost)."""
         latest = self.history.list_conversations()
-        if latest and self.chat.conversation_id is None:
-            self.chat.open_conversation(latest[0].id)
+        if latest and self.session.store.conversation_id is None:
+            self.session.chat.open_conversation(latest[0].id)
 
     async def _probe_for_gauge(self) -> None:
         try:
@@ -212,27 +217,28 @@ class RotaryApp(QObject):
         a whole), and let it decide thinking before answering for everyone."""
         for sentence, details in self.policy.problems:
             self.notices.warning(sentence, details)
-        self.chat.think_policy = self.policy.thinking
+        self.session.store.think.policy = self.policy.thinking
 
     def on_model_loading(self, name: str, is_demo: bool) -> None:
         self._set_model_ready(False, tr("Loading: {name}").format(name=name))
 
     def on_model_ready(self, name: str, is_demo: bool) -> None:
-        self.chat.model_name = name
+        self.session.requests.model_name = name
         self._set_model_ready(True, tr("Model: {name}").format(name=name))
 
     def on_model_failed(self) -> None:
         self._set_model_ready(False, tr("No model loaded"))
 
     def _set_model_ready(self, ready: bool, text: str) -> None:
-        self.chat.model_ready = ready
+        self.session.requests.model_ready = ready
         self.window.chat.composer.set_ready(ready)
         self.window.set_model_text(text)
 
     def _apply_chat_settings(self, settings: Settings) -> None:
-        self.chat.temperature = settings.temperature
-        self.chat.model_sampling = settings.model_sampling
-        self.chat.system_prompt = settings.system_prompt
+        requests = self.session.requests
+        requests.temperature = settings.temperature
+        requests.model_sampling = settings.model_sampling
+        requests.system_prompt = settings.system_prompt
 
     def on_settings_changed(self, old: Settings, new: Settings) -> None:
         self._apply_chat_settings(new)
@@ -240,7 +246,7 @@ class RotaryApp(QObject):
             self.reload_model()
 
     def reload_model(self) -> None:
-        self.chat.stop_everything()         # kept, labelled "stopped when the model changed"
+        self.session.requests.stop_everything()         # kept, labelled "stopped when the model changed"
         # Not ready from now: the demo is written before its load starts, and a document
         # attached in between met an engine with no model ("No model is loaded yet").
         self._set_model_ready(False, tr("No model loaded"))
@@ -250,4 +256,4 @@ class RotaryApp(QObject):
     def refresh_conversations(self) -> None:
         search = self.window.conversations.search.text()
         self.window.conversations.show_conversations(self.history.list_conversations(search),
-                                                     self.chat.conversation_id)
+                                                     self.session.store.conversation_id)

@@ -1,10 +1,13 @@
 """Every connection between the app's objects, in one module (GPT4All's ``Chat::connectLLM``).
 
-``wire`` connects a built ``RotaryApp`` (app.application) once, in an order that matters
-where two receivers share a signal: the chat before the document flow (a failure is the
-chat's answer first), the app marking the model ready before held documents are read, the
-loader before what remembers the model. Dialogs made later (the wizard, Settings) are
-connected here too, when they open (app.setup.dialogs says so). A widget connecting its own child widgets stays inside it.
+``wire`` connects a built ``RotaryApp`` (app.application) once. A request's engine events
+have one receiver, the session (app.session.Session.on_event), which hands each to its job's
+owner; the screen hears of them through the chat's Qt face (app.chat.chat_controller), so no
+order between receivers of an engine request's event is needed. Two orders remain, kept by
+the order of the calls in ``wire``: the app marks the model ready before held documents are
+read, and the loader hears of a loaded model before what remembers it. Dialogs made later
+(the wizard, Settings) are connected here too, when they open (app.setup.dialogs says so). A widget connecting its own
+child widgets stays inside it.
 
 The bridge emits on the GUI thread (it receives engine events through
 ``loop.call_soon_threadsafe``), so these are plain direct connections.
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Protocol
 
-from engine.api import ModelLoaded, RequestFailed, RequestFinished, ServerModelLoaded, StepRecord
+from engine.api import ModelLoaded, RequestFinished, ServerModelLoaded, StepRecord
 from app.widgets import help as help_texts
 from app.conversation.chat_text import base_model_warning
 from app.documents.document_view import choose_files
@@ -24,6 +27,7 @@ if TYPE_CHECKING:       # types only: this module connects what app.application 
     from app.bridge.engine_bridge import EngineBridge
     from app.chat.chat_controller import ChatController
     from app.chat.conversation_actions import ConversationActions
+    from app.session.session import Session
     from app.documents.document_flow import DocumentFlow
     from app.documents.document_shelf import ConversationDocuments
     from app.documents.document_view import DocumentWidgets
@@ -47,6 +51,7 @@ class Rotary(Protocol):
     notices: NotificationService
     settings: SettingsHolder
     bridge: EngineBridge
+    session: Session
     chat: ChatController
     window: MainWindow
     loader: ModelLoader
@@ -69,7 +74,7 @@ class Rotary(Protocol):
 
 def wire(rotary: Rotary) -> None:
     """Every connection of the app's long-lived objects, once, in this order."""
-    connect_chat(rotary.chat, rotary.window)
+    connect_chat(rotary.chat, rotary.session, rotary.window)
     connect_notices(rotary.notices, rotary.window)
     connect_gauge(rotary.chat, rotary.loader, rotary.window.gauge)
     connect_app(rotary)
@@ -80,38 +85,27 @@ def wire(rotary: Rotary) -> None:
     connect_dialogs(rotary)
 
 
-def connect_answers(bridge: EngineBridge, chat: ChatController) -> None:
-    """Answer events, each carrying its request id, to the controller that maps them to
-    their conversation (also used alone by the crash test's child process)."""
-    bridge.started.connect(chat.on_started)
-    bridge.prompt_progress.connect(chat.on_prompt_progress)   # "… 40% — about 25 s left"
-    bridge.token.connect(chat.on_token)
-    bridge.thinking.connect(chat.on_thinking)
-    bridge.finished.connect(chat.on_finished)
-    bridge.failed.connect(chat.on_failed)
-    bridge.document_event.connect(chat.on_document_event)    # an answer from documents
+def connect_gauge_numbers(chat: ChatController, gauge: GaugeWidget) -> None:
+    """The gauge shows the numbers of the job in the open conversation only (the session
+    says which), never the late steps of one the user left. A step's record carries its
+    hit rates too."""
 
+    def on_step(record: StepRecord, reading_document: bool) -> None:
+        gauge.model.reading_document = reading_document
+        gauge.on_stats(record)
 
-def connect_gauge_numbers(bridge: EngineBridge, chat: ChatController, gauge: GaugeWidget) -> None:
-    """The gauge shows the numbers of the answer in the open conversation only, never
-    the late steps of one the user left. A step's record carries its hit rates too."""
-
-    def on_stats(record: StepRecord) -> None:
-        if chat.shows(record.request_id):
-            gauge.model.reading_document = record.request_id == chat.external_id
-            gauge.on_stats(record)
-
-    bridge.stats.connect(on_stats)
+    chat.step_shown.connect(on_step)
+    # An answer shown again when its conversation is reopened: its numbers count again.
+    chat.answer_followed.connect(gauge.follow)
 
 
 def connect_engine(rotary: Rotary) -> None:
-    """Every bridge -> GUI connection of the app. Where two receivers share a signal they
-    run in this order: the chat before the document flow (a failure is the chat's answer
-    first), the loader before what remembers the model."""
+    """Every bridge -> GUI connection of the app: a request's events to the session only;
+    a load's to the loader before what remembers the model."""
     bridge, chat, window, loader = rotary.bridge, rotary.chat, rotary.window, rotary.loader
     gauge, panel = window.gauge, window.loading
-    connect_answers(bridge, chat)
-    connect_gauge_numbers(bridge, chat, gauge)
+    bridge.request_event.connect(rotary.session.on_event)
+    connect_gauge_numbers(chat, gauge)
     bridge.vram_read.connect(gauge.on_vram)
     bridge.ram_read.connect(gauge.on_ram)
     bridge.load_progress.connect(loader.on_progress)
@@ -126,14 +120,9 @@ def connect_engine(rotary: Rotary) -> None:
         base_model_warning(getattr(event, "facts", None))))
     bridge.model_unloaded.connect(lambda: window.chat.set_model_warning(""))
     bridge.model_loaded.connect(rotary.remember_model)
-    bridge.finished.connect(rotary.remember_speed)
+    chat.request_ended.connect(rotary.remember_speed)
     # "Copy details" names the recipe of the model in use (app.widgets.notifications).
     bridge.model_loaded.connect(window.notice_bar.context.remember_model)
-    # Documents: summaries (questions about them are chat answers).
-    session = rotary.documents.session
-    bridge.document_event.connect(session.on_event)
-    bridge.failed.connect(lambda request_id, error: session.on_event(
-        RequestFailed(request_id, error)))
     loader.started.connect(panel.on_started)
     loader.progress.connect(panel.on_progress)
     loader.fallback_explained.connect(panel.on_fallback)
@@ -150,29 +139,31 @@ def connect_document_conversations(chat: ChatController, flow: DocumentFlow) -> 
     chat.summary_edit_requested.connect(flow.session.edit)
 
 
-def connect_chat(chat: ChatController, window: MainWindow) -> None:
-    """The chat pane and conversation list talk to the controller, never to the engine."""
+def connect_chat(chat: ChatController, session: Session, window: MainWindow) -> None:
+    """What the user does in the chat pane and the conversation list goes to the session
+    (never to the engine); what the session reports comes back through the chat's signals."""
     pane, composer = window.chat, window.chat.composer
+    store, actions = session.store, session.chat
 
     def send(text: str) -> None:
-        if chat.send(text):
+        if actions.send(text):
             composer.clear()
 
     def edit_and_send(index: int, text: str) -> None:
-        if chat.edit_and_resend(index, text):
+        if actions.edit_and_resend(index, text):
             composer.clear()
 
     composer.send_requested.connect(send)
     composer.edit_send_requested.connect(edit_and_send)
-    composer.stop_requested.connect(chat.stop)
-    composer.queued_cancel_requested.connect(lambda: composer.take_back(chat.cancel_queued()))
+    composer.stop_requested.connect(actions.stop)
+    composer.queued_cancel_requested.connect(lambda: composer.take_back(actions.cancel_queued()))
     chat.queued_changed.connect(composer.show_queued)
-    pane.regenerate_requested.connect(chat.regenerate)
-    pane.document_edit_requested.connect(chat.edit_document)
+    pane.regenerate_requested.connect(actions.regenerate)
+    pane.document_edit_requested.connect(actions.edit_document)
     chat.conversation_opened.connect(pane.show_conversation)
     # The list highlights the open conversation, and nothing after New chat.
     chat.conversation_opened.connect(
-        lambda _messages: window.conversations.select(chat.conversation_id))
+        lambda _messages: window.conversations.select(store.conversation_id))
     chat.message_updated.connect(pane.update_message)
     chat.message_added.connect(pane.add_message)
     chat.answer_started.connect(pane.start_answer)
@@ -190,11 +181,11 @@ def connect_chat(chat: ChatController, window: MainWindow) -> None:
     chat.phase_changed.connect(composer.set_phase)
     chat.phase_changed.connect(pane.set_phase)
     chat.activity_changed.connect(window.conversations.set_activity)
-    window.closed.connect(chat.close)
-    window.conversations.open_requested.connect(chat.open_conversation)
-    window.conversations.new_requested.connect(chat.new_chat)
-    window.conversations.rename_requested.connect(chat.rename)
-    window.conversations.delete_requested.connect(chat.delete)
+    window.closed.connect(actions.close)
+    window.conversations.open_requested.connect(actions.open_conversation)
+    window.conversations.new_requested.connect(actions.new_chat)
+    window.conversations.rename_requested.connect(store.rename)
+    window.conversations.delete_requested.connect(store.delete)
 
 
 def connect_notices(notices: NotificationService, window: MainWindow) -> None:
@@ -209,8 +200,6 @@ def connect_gauge(chat: ChatController, loader: ModelLoader, gauge: GaugeWidget)
     chat.conversation_opened.connect(gauge.reset_conversation)
     # "Memory left": what the open conversation takes as its next turn sends it.
     chat.context_changed.connect(gauge.on_conversation_context)
-    # An answer shown again when its conversation is reopened: its numbers count again.
-    chat.answer_started.connect(lambda _index: gauge.follow(chat.current))
 
 
 def connect_app(rotary: Rotary) -> None:
@@ -228,14 +217,15 @@ def connect_app(rotary: Rotary) -> None:
 def connect_actions(rotary: Rotary) -> None:
     """The menus' actions and their shortcuts."""
     window, chat, dialogs = rotary.window, rotary.chat, rotary.dialogs
+    session = rotary.session.chat
     actions, conversation = window.menu_actions, rotary.conversation_actions
-    actions["new_chat"].triggered.connect(chat.new_chat)
+    actions["new_chat"].triggered.connect(session.new_chat)
     actions["export"].triggered.connect(conversation.ask_export)
     actions["settings"].triggered.connect(dialogs.open_settings)
     actions["wizard"].triggered.connect(dialogs.open_wizard)
     actions["quit"].triggered.connect(window.close)
-    actions["stop"].triggered.connect(chat.stop)
-    actions["regenerate"].triggered.connect(chat.regenerate)
+    actions["stop"].triggered.connect(session.stop)
+    actions["regenerate"].triggered.connect(session.regenerate)
     actions["edit_last"].triggered.connect(conversation.edit_last_message)
     actions["copy_last"].triggered.connect(conversation.copy_last_answer)
     actions["think"].toggled.connect(rotary.think_chosen)
@@ -307,7 +297,7 @@ def connect_help(rotary: Rotary) -> None:
         lambda: show(tr("Where models come from"), help_texts.models_text()))
     actions["help_about"].triggered.connect(
         lambda: show(tr("About Rotary"), help_texts.about_text(rotary.bridge.loaded,
-                                                              rotary.chat.on_server)))
+                                                              rotary.session.chat.stream.on_server)))
     def open_log_folder() -> None:
         box = help_texts.open_log_folder(rotary.paths.log_file, window)
         if box is not None:                       # no file manager: the path, to copy

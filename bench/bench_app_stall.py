@@ -60,12 +60,12 @@ async def measure() -> int:
     rotary = RotaryApp(QApplication.instance(), asyncio.get_running_loop(),
                        fake_backend(script)[0], paths)
     rotary.start()
-    while not rotary.chat.model_ready:
+    while not rotary.session.requests.model_ready:
         await asyncio.sleep(0.05)
     meter = GapMeter()
     start = time.perf_counter()
-    rotary.chat.send("Stream please")
-    while rotary.chat.busy:
+    rotary.session.chat.send("Stream please")
+    while rotary.session.requests.busy:
         await asyncio.sleep(0.05)
     elapsed = time.perf_counter() - start
     meter.timer.stop()

@@ -1,10 +1,12 @@
 """The one place where the GUI and the engine meet (GPT4All's ``Chat``/``ChatLLM`` pair).
 
-Requests go in as method calls; everything the engine reports comes out as Qt
-signals on the GUI thread. The engine calls our listener on *its* thread, so the
-listener only hands the event to the qasync loop (``loop.call_soon_threadsafe``, which
-qasync delivers in order on the GUI thread); nothing here touches a widget from another
-thread.
+Requests go in as method calls; what the engine reports comes out on the GUI thread as
+Qt signals: a model's load through its own signals (for the loader and the gauge), and
+every event of a chat or document request, as the engine's own event object, through one
+signal, ``request_event``, whose one receiver is app.session.Session.on_event. The engine
+calls our listener on *its* thread, so the listener only hands the event to the qasync loop
+(``loop.call_soon_threadsafe``, which qasync delivers in order on the GUI thread); nothing
+here touches a widget from another thread.
 
 Blocking engine calls (check and plan a model, probe hardware, read VRAM, write the demo
 model: ``EngineBridge.checks``, a facade.ModelChecks) run on worker threads through
@@ -40,6 +42,8 @@ if TYPE_CHECKING:
     from engine.facade import ServerConfig
 
 VRAM_POLL_SECONDS = 0.5
+REQUEST_EVENTS = (RequestStarted, PromptProgress, StepRecord, RequestFinished, DocumentInspected,
+                  DocumentProgress, DocumentFinished, PassagesChosen)
 T = TypeVar("T")
 
 
@@ -51,16 +55,12 @@ class EngineBridge(QObject):
     model_loaded = Signal(object)          # engine.api.ModelLoaded, or ServerModelLoaded
     load_failed = Signal(object)           # EngineError
     model_unloaded = Signal()
-    started = Signal(int)                  # request id: its turn came (it may have waited)
-    prompt_progress = Signal(object)       # engine.api.PromptProgress: how far a prompt is read
-    token = Signal(int, str)               # request id, new text
-    thinking = Signal(int, str)            # request id, new thinking (never answer text)
-    stats = Signal(object)                 # engine.api.StepRecord (speeds, context, hits)
-    finished = Signal(object)              # engine.api.RequestFinished
-    failed = Signal(int, object)           # request id, EngineError
+    # Every event of a chat or document request, as the engine's own object: RequestStarted,
+    # PromptProgress, StepRecord, RequestFinished, RequestFailed (not a load's),
+    # DocumentInspected/Progress/Finished, PassagesChosen (app.session.Session.on_event).
+    request_event = Signal(object)
     vram_read = Signal(object)             # engine VramReading, or None when it cannot be read
     ram_read = Signal(object)              # bytes this process holds (measured), or None
-    document_event = Signal(object)        # DocumentInspected/Progress/Finished, PassagesChosen
 
     def __init__(self, backend: EngineBackend, loop: asyncio.AbstractEventLoop,
                  parent: QObject | None = None, *,
@@ -101,24 +101,20 @@ class EngineBridge(QObject):
     def _dispatch(self, event: Event) -> None:
         if self._closed:
             return
+        if isinstance(event, REQUEST_EVENTS):      # a chat's or a document's: the session's
+            self.request_event.emit(event)
+            return
         handler = cast("Callable[[EngineBridge, Event], None] | None",
                        self._HANDLERS.get(type(event)))
         if handler is not None:
             handler(self, event)
-
-    def _on_step(self, event: StepRecord) -> None:
-        if event.thinking:
-            self.thinking.emit(event.request_id, event.thinking)
-        if event.text:
-            self.token.emit(event.request_id, event.text)
-        self.stats.emit(event)
 
     def _on_failed(self, event: RequestFailed) -> None:
         if event.request_id == self._load_id:
             self._load_id = None
             self.load_failed.emit(event.error)
         else:
-            self.failed.emit(event.request_id, event.error)
+            self.request_event.emit(event)
 
     def _on_loaded(self, event: ModelLoaded | ServerModelLoaded) -> None:
         self._load_id = None
@@ -135,16 +131,8 @@ class EngineBridge(QObject):
         LoadFallback: lambda self, e: self.load_fallback.emit(say(e.message)),
         ModelLoaded: _on_loaded,
         ServerModelLoaded: _on_loaded,
-        RequestStarted: lambda self, e: self.started.emit(e.request_id),
-        PromptProgress: lambda self, e: self.prompt_progress.emit(e),
-        StepRecord: _on_step,
-        RequestFinished: lambda self, e: self.finished.emit(e),
         RequestFailed: _on_failed,
         ModelUnloaded: lambda self, e: self._on_unloaded(),
-        DocumentInspected: lambda self, e: self.document_event.emit(e),
-        DocumentProgress: lambda self, e: self.document_event.emit(e),
-        DocumentFinished: lambda self, e: self.document_event.emit(e),
-        PassagesChosen: lambda self, e: self.document_event.emit(e),
     }
 
     # ---- requests -----------------------------------------------------------------------

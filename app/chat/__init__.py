@@ -1,1 +1,1 @@
-"""The chat: its Qt controller over the conversation models, the message list, the message box (composer) and the conversation list."""
+"""The chat: its Qt face (the session's UI events as signals), the message list, the message box (composer) and the conversation list."""

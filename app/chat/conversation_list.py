@@ -25,7 +25,7 @@ class ConversationList(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.activity: dict[int, str] = {}       # app.chat.chat_controller.ChatController.activity
+        self.activity: dict[int, str] = {}       # app.session.requests.RequestTracker.activity
         self.search = QLineEdit()
         self.search.setPlaceholderText(tr("Search conversations"))
         self.search.setAccessibleName(tr("Search conversations"))

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from enum import Enum
 
+from engine.api import DocumentAnswered, DocumentProgress, PassagesChosen
+from engine.messages import msg
 from engine.model.facts import ModelFacts
 
 from app.conversation.store import title_from
 from app.conversation.history import StoredMessage
 from app.text.i18n import tr
 from app.text.korean import particles
+from app.text.messages import say
 
 
 
@@ -76,3 +79,22 @@ def conversation_to_markdown(title: str, messages: list[StoredMessage]) -> str:
         speaker = tr("You") if message.role == "user" else tr("Assistant")
         parts.append(f"## {speaker}\n\n{message.content.strip()}\n")
     return "\n".join(parts)
+
+
+def progress_text(event: DocumentProgress) -> str:
+    """"Reading part 3 of 9… About 2 minutes left." """
+    left = f" {say(event.left)}" if event.left is not None else ""
+    return f"{say(event.message)}{left}"
+
+
+def passages_text(event: PassagesChosen) -> str:
+    """"Reading 4 passages from pages 2, 3 and 12…" while an answer from documents is read."""
+    return say(msg("documents.progress.reading_passages", n=len(event.passages),
+                   where=event.read.param("where")))
+
+
+def checked_answer_text(answered: DocumentAnswered) -> str:
+    """An answer from documents: its failed page references marked ("not found on p. 12"),
+    never removed, then what was read for it ("": it wrote nothing)."""
+    body = answered.marked(say).strip()
+    return f"{body}\n\n*{say(answered.read)}*" if body else ""

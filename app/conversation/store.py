@@ -1,7 +1,7 @@
 """The open conversation and the saved ones: its messages, their titles, the model's view.
 
 Plain Python over ``HistoryStore``; it tells its owner what changed through the callbacks
-of ``StoreEvents`` (app.chat.chat_controller turns them into Qt signals). ``Conversations`` is
+of ``StoreEvents`` (app.session.session turns them into UI events). ``Conversations`` is
 what another flow (app.session.document_session) may use of it.
 """
 
@@ -13,9 +13,10 @@ from typing import Callable, Protocol, Sequence
 
 from engine.api import DocumentScope
 
-from app.conversation.window import conversation_context, moved_start, sent_messages, start_index
+from app.conversation.window import moved_start, sent_messages, start_index
 from app.conversation.history import HistoryStore, StoredMessage
 from app.conversation.message_stats import MessageStats
+from app.conversation.think_choice import ThinkChoice
 
 TITLE_LENGTH = 48
 
@@ -75,17 +76,13 @@ class ConversationStore:
         self.conversation_id: int | None = None
         self.messages: list[StoredMessage] = []
         self.provisional: set[int] = set()      # named for a document not read yet
-        self.pending_think: bool | None = None   # chosen in a new chat before it is saved
-        # "Think before answering" for conversations that never chose (None: the model's
-        # own default, which is on for Qwen3.x, gpt-oss and the other thinking templates).
-        self.think_default: bool | None = None
-        self.think_policy: bool | None = None    # the organisation's choice wins (app/settings/policy.py)
+        self.think = ThinkChoice(history)       # "Think before answering"
 
     # ---- which conversation is open ----------------------------------------------------
 
     def clear(self) -> None:
         """New chat: nothing is open until its first message creates it."""
-        self.conversation_id, self.messages, self.pending_think = None, [], None
+        self.conversation_id, self.messages, self.think.pending = None, [], None
 
     def open(self, conversation_id: int, without: int | None = None) -> None:
         """Open a saved conversation; ``without``: the row of an answer still being written
@@ -97,31 +94,10 @@ class ConversationStore:
         """Index of the first message the model still sees (0: all)."""
         return start_index(self.messages, self.history.window_start(self.conversation_id))
 
-    def context(self) -> tuple[int, int] | None:
-        return conversation_context(self.messages)
-
     def sent(self) -> tuple[StoredMessage, ...]:
         """The messages the next prompt sends (older turns may have slid out; a message too
         long to read is never sent again)."""
         return tuple(sent_messages(self.messages, self.history.window_start(self.conversation_id)))
-
-    def document_scope(self, conversation_id: int,
-                       language: Callable[[], str]) -> DocumentScope | None:
-        """The documents a question in this conversation is answered from (None: it holds
-        none), in the interface's ``language`` for the words the model reads."""
-        documents = self.history.documents(conversation_id)
-        if not documents:
-            return None
-        return DocumentScope(tuple(d.sha256 for d in documents), str(self.history.passage_index),
-                             language=language())
-
-    def document_index(self) -> int | None:
-        """Index of the "Document:" message when the last exchange is a document and its
-        summary (or a document left without one), else None."""
-        for index in (len(self.messages) - 1, len(self.messages) - 2):
-            if index >= 0 and self.messages[index].role == "user":
-                return index if is_document(self.messages[index]) else None
-        return None
 
     # ---- titles --------------------------------------------------------------------------
 
@@ -134,22 +110,12 @@ class ConversationStore:
 
     def create(self, title: str, provisional: bool = False) -> int:
         """Create the conversation the open chat becomes (the list then highlights it)."""
-        self.conversation_id = self.history.create_conversation(self.unique_title(title))
-        if self.pending_think is not None:    # "Think before answering" chosen before it existed
-            self.history.set_think(self.conversation_id, self.pending_think)
+        self.conversation_id = self.history.create_conversation(unique_title(self.history, title))
+        self.think.created(self.conversation_id)
         if provisional:
             self.provisional.add(self.conversation_id)
         self.events.listed()
         return self.conversation_id
-
-    def unique_title(self, title: str, conversation_id: int | None = None) -> str:
-        """Same-named conversations are told apart: "handbook.pdf (2)"."""
-        taken = {c.title for c in self.history.list_conversations() if c.id != conversation_id}
-        title = title_from(title)
-        number, unique = 2, title
-        while unique in taken:
-            unique, number = f"{title} ({number})", number + 1
-        return unique
 
     def rename(self, conversation_id: int, title: str) -> None:
         if title.strip():
@@ -197,7 +163,7 @@ class ConversationStore:
                       or self.untitled())
 
     def _retitle(self, conversation_id: int, title: str) -> None:
-        self.history.rename(conversation_id, self.unique_title(title, conversation_id))
+        self.history.rename(conversation_id, unique_title(self.history, title, conversation_id))
         self.events.listed()
 
     def delete(self, conversation_id: int) -> None:
@@ -213,24 +179,19 @@ class ConversationStore:
     def add(self, message: StoredMessage) -> None:
         """A message of the open conversation (saved, and shown)."""
         assert self.conversation_id is not None
-        moved = not self._first(self.conversation_id)
+        moved = not is_first(self.history, self.conversation_id)
         self.history.append(self.conversation_id, message)
         self.messages.append(message)
         self.events.added(len(self.messages) - 1, message)
         if moved:
             self.events.listed()
 
-    def _first(self, conversation_id: int) -> bool:
-        """Is it first in the list (newest first)? A new message puts its conversation
-        there, and the list is redrawn when it was not (it moved only after a restart)."""
-        newest = self.history.list_conversations()[:1]
-        return bool(newest) and newest[0].id == conversation_id
-
     def _append(self, conversation_id: int, message: StoredMessage) -> None:
-        moved = not self._first(conversation_id)
+        moved = not is_first(self.history, conversation_id)
         self.history.append(conversation_id, message)
         if moved:
             self.events.listed()
+
     def keep(self, conversation_id: int | None, messages: Sequence[StoredMessage]) -> None:
         """Keep an exchange (a document and its summary) in the conversation it began in,
         open or not; one deleted meanwhile keeps nothing."""
@@ -308,28 +269,6 @@ class ConversationStore:
             return question
         return None
 
-    def mark_attached(self, message: StoredMessage) -> None:
-        """A refused message's text was attached as a document: said on it from now on."""
-        message.stats = message.stats.with_(attached_as_document=True)
-        if message.id is not None:
-            self.history.update_answer(message)
-
-    # ---- "Think before answering" ---------------------------------------------------------
-
-    def think_for(self, conversation_id: int | None) -> bool | None:
-        """This conversation's "Think before answering", else the default."""
-        chosen = self.history.think(conversation_id) if conversation_id is not None \
-            else self.pending_think
-        if self.think_policy is not None:
-            return self.think_policy
-        return self.think_default if chosen is None else chosen
-
-    def set_think(self, think: bool | None) -> None:
-        """The open conversation's choice (kept with it); a new chat takes it when created."""
-        self.pending_think = think
-        if self.conversation_id is not None:
-            self.history.set_think(self.conversation_id, think)
-
 
 def is_document(message: StoredMessage) -> bool:
     """A "Document:" message (app.session.document_session keeps what it read in its stats)."""
@@ -347,3 +286,47 @@ def title_from(text: str) -> str:
     words = (_LINE_MARKUP.sub("", line).strip() for line in lines if not _FENCE.match(line))
     first_line = next((line for line in words if any(c.isalnum() for c in line)), lines[0].strip())
     return first_line if len(first_line) <= TITLE_LENGTH else first_line[:TITLE_LENGTH - 1] + "…"
+
+
+def unique_title(history: HistoryStore, title: str, conversation_id: int | None = None) -> str:
+    """Same-named conversations are told apart: "handbook.pdf (2)"."""
+    taken = {c.title for c in history.list_conversations() if c.id != conversation_id}
+    title = title_from(title)
+    number, unique = 2, title
+    while unique in taken:
+        unique, number = f"{title} ({number})", number + 1
+    return unique
+
+
+def is_first(history: HistoryStore, conversation_id: int) -> bool:
+    """Is it first in the list (newest first)? A new message puts its conversation
+    there, and the list is redrawn when it was not (it moved only after a restart)."""
+    newest = history.list_conversations()[:1]
+    return bool(newest) and newest[0].id == conversation_id
+
+
+def document_scope(history: HistoryStore, conversation_id: int,
+                   language: Callable[[], str]) -> DocumentScope | None:
+    """The documents a question in this conversation is answered from (None: it holds
+    none), in the interface's ``language`` for the words the model reads."""
+    documents = history.documents(conversation_id)
+    if not documents:
+        return None
+    return DocumentScope(tuple(d.sha256 for d in documents), str(history.passage_index),
+                         language=language())
+
+
+def document_index(messages: Sequence[StoredMessage]) -> int | None:
+    """Index of the "Document:" message when the last exchange is a document and its
+    summary (or a document left without one), else None."""
+    for index in (len(messages) - 1, len(messages) - 2):
+        if index >= 0 and messages[index].role == "user":
+            return index if is_document(messages[index]) else None
+    return None
+
+
+def mark_attached(history: HistoryStore, message: StoredMessage) -> None:
+    """A refused message's text was attached as a document: said on it from now on."""
+    message.stats = message.stats.with_(attached_as_document=True)
+    if message.id is not None:
+        history.update_answer(message)

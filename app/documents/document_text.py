@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from engine.api import (DocumentAnswered, DocumentFinished, DocumentOverview, DocumentProgress,
-                        DocumentSummary, PassagesChosen)
+from engine.api import DocumentFinished, DocumentOverview, DocumentSummary
 from engine.messages import Msg, from_data, msg
 from app.bridge.facade import summary_presets
 from app.conversation.history import StoredMessage
@@ -66,25 +65,6 @@ def answer_text(overview: DocumentOverview, summary: DocumentSummary) -> str:
         return note
     stopped = say(msg("documents.partial_notice")) + "\n\n" if summary.partial else ""
     return f"{stopped}{close_open_fence(summary.body)}\n\n{note}"
-
-
-def progress_text(event: DocumentProgress) -> str:
-    """"Reading part 3 of 9… About 2 minutes left." """
-    left = f" {say(event.left)}" if event.left is not None else ""
-    return f"{say(event.message)}{left}"
-
-
-def passages_text(event: PassagesChosen) -> str:
-    """"Reading 4 passages from pages 2, 3 and 12…" while an answer from documents is read."""
-    return say(msg("documents.progress.reading_passages", n=len(event.passages),
-                   where=event.read.param("where")))
-
-
-def checked_answer_text(answered: DocumentAnswered) -> str:
-    """An answer from documents: its failed page references marked ("not found on p. 12"),
-    never removed, then what was read for it ("": it wrote nothing)."""
-    body = answered.marked(say).strip()
-    return f"{body}\n\n*{say(answered.read)}*" if body else ""
 
 
 def summary_messages(event: DocumentFinished, task: DocumentTask,

@@ -20,7 +20,8 @@ from engine.messages import Msg
 from app.widgets.accessibility import announce
 from app.documents.document_flow import SUPPORTED, DocumentFlow
 from app.documents.document_shelf import ConversationDocuments, DocumentShelf
-from app.documents.document_text import overview_text, progress_text, title_text
+from app.conversation.chat_text import progress_text
+from app.documents.document_text import overview_text, title_text
 from app.widgets.elided_label import ElidedLabel
 from app.text.i18n import LANGUAGES, tr
 from app.widgets.translation import resolve_language

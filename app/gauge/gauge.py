@@ -32,7 +32,7 @@ REFRESH_MS = 250
 
 
 class FollowedAnswer(Protocol):
-    """An answer the gauge follows (app.session.Job): its request's id."""
+    """An answer the gauge follows (app.session.events.AnswerStarted): its request's id."""
 
     @property
     def request_id(self) -> int: ...
@@ -320,7 +320,7 @@ class GaugeWidget(QFrame):
         self.refresh()
 
     def follow(self, answer: FollowedAnswer | None) -> None:
-        """``answer`` (app.session.Job) streams into the open conversation,
+        """``answer`` (app.session.events.AnswerStarted) streams into the open conversation,
         perhaps again after its conversation was reopened: its steps count."""
         if answer is not None:
             self.model.request_floor = min(self.model.request_floor, answer.request_id - 1)

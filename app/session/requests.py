@@ -1,13 +1,13 @@
-"""The requests in flight: each answer by its request id, bound to the conversation that
-asked for it; the one streaming into the open chat; a document read using the engine; the
-message that waits for them. Plain Python: it tells its owner what changed through the
-callbacks of ``RequestEvents`` (app.chat.chat_controller turns them into Qt signals).
-``Requests`` is what another flow (app.documents.document_flow) may use of it.
+"""The requests in flight: every engine request is a ``Job`` (an answer, a question about
+documents, a document's look or summary) in one table keyed by the request id its engine
+events carry, bound to the conversation that asked for it; the answer streaming into the
+open chat; the message that waits for them (app.session.waiting). Plain Python: it tells
+its owner what changed through the callbacks of ``RequestEvents`` (app.session.chat_session
+turns them into UI events). ``Requests`` is what another flow (app.session.document_session)
+may use of it.
 
-Every answer is an ``Job`` keyed by the request id its engine events carry, and
-bound to the conversation that asked for it, so it is written to its own conversation,
-never to the one now open. A document summary (``app.documents.document_flow``) is an "external"
-request bound the same way, and follows the same rules:
+Each job is written to its own conversation, never to the one now open. A document job
+(``begin``/``end``, by app.session.document_session) follows the same rules as an answer:
 
 - Leaving its conversation (New chat, opening another): it goes on and is written into
   its own conversation; opening that conversation again shows it still being written.
@@ -35,6 +35,7 @@ from app.conversation.chat_text import Wait
 from app.conversation.history import WRITING, StoredMessage
 from app.conversation.message_stats import DocumentData, MessageStats
 from app.session.jobs import Job, JobKind
+from app.session.waiting import WaitingMessage
 
 log = logging.getLogger("rotary.chat")
 SAVE_INTERVAL_S = 1.0      # at most about this much streamed text is lost in a crash
@@ -55,7 +56,7 @@ class Engine(Protocol):
 
 
 class Requests(Protocol):
-    """What a flow that uses the engine for a conversation sees (app.documents.document_flow)."""
+    """What a flow that uses the engine for a conversation sees (app.session.document_session)."""
 
     @property
     def busy(self) -> bool: ...
@@ -63,11 +64,9 @@ class Requests(Protocol):
     model_ready: bool
     model_name: str
 
-    def begin_external(self, request_id: int, phase: str,
-                       conversation_id: int | None = None,
-                       kind: JobKind = JobKind.SUMMARY) -> None: ...
+    def begin(self, job: Job) -> None: ...
 
-    def end_external(self) -> None: ...
+    def end(self, request_id: int) -> Job | None: ...
 
 
 def _nothing(*_args: object) -> None:
@@ -78,29 +77,23 @@ def _nothing(*_args: object) -> None:
 class RequestEvents:
     """What the tracker reports; each defaults to nothing."""
     activity: Callable[[dict[int, str]], None] = _nothing    # RequestTracker.activity()
-    external_shown: Callable[[bool, str], None] = _nothing  # busy, phase, in the open chat
-    external_ended: Callable[[], None] = _nothing           # a waiting message may go now
+    document_shown: Callable[[bool, str], None] = _nothing  # busy, phase, in the open chat
+    document_ended: Callable[[], None] = _nothing           # a waiting message may go now
 
 
-@dataclass
-class Queued:
-    """A message sent while an answer is written or a document read in its conversation."""
-    conversation_id: int | None
-    text: str
+DOCUMENT_JOBS = (JobKind.LOOK, JobKind.SUMMARY)
 
 
 @dataclass
 class RequestTracker:
-    """Requests in flight, by request id. ``open_conversation`` says which one the user
-    sees; the engine's events come in through ``started``, ``token``, ``thinking`` and
-    ``finish``."""
+    """Every job in flight, by request id. ``open_conversation`` says which conversation
+    the user sees; the engine's events come in through ``started``, ``token`` and ``finish``
+    (answers) and ``end`` (documents)."""
     engine: Engine
     open_conversation: Callable[[], int | None]
     events: RequestEvents = field(default_factory=RequestEvents)
-    answers: dict[int, Job] = field(default_factory=dict)   # until each ends
-    current: Job | None = None            # the one streaming into the open chat
-    external: Job | None = None              # a document's look or summary (JobKind)
-    queued: Queued | None = None             # it waits and goes when that ends
+    jobs: dict[int, Job] = field(default_factory=dict)   # until each ends
+    current: Job | None = None            # the answer streaming into the open chat
     save_interval_s: float = SAVE_INTERVAL_S
     model_name: str = ""
     model_ready: bool = False
@@ -108,22 +101,24 @@ class RequestTracker:
     temperature: float = 0.7
     model_sampling: bool = True              # the model's own defaults (Settings)
 
+    def __post_init__(self) -> None:
+        self.waiting_message = WaitingMessage(self.open_conversation)
+
     @property
     def busy(self) -> bool:
         """Something is being written into the open conversation."""
-        return self.current is not None or self.external_here()
+        return self.current is not None or self.document_here() is not None
 
-    @property
-    def external_id(self) -> int | None:
-        return self.external.request_id if self.external is not None else None
-
-    def external_here(self) -> bool:
-        return self.external is not None and \
-            self.external.conversation_id == self.open_conversation()
+    def document_here(self) -> Job | None:
+        """The document being looked at or summarised (one at a time), when it belongs to
+        the open conversation."""
+        return next((job for job in self.jobs.values() if job.kind in DOCUMENT_JOBS
+                     and job.conversation_id == self.open_conversation()), None)
 
     def shows(self, request_id: int) -> bool:
-        """Is this the answer (or document summary) being written into the open chat?"""
-        if self.external_here() and request_id == self.external_id:
+        """Is this the answer (or document job) being written into the open chat?"""
+        here = self.document_here()
+        if here is not None and here.request_id == request_id:
             return True
         return self.current is not None and self.current.request_id == request_id
 
@@ -133,8 +128,9 @@ class RequestTracker:
 
     def running_in(self, conversation_id: int) -> Job | None:
         """The answer still being written into this conversation (it was left), if any."""
-        return next((a for a in self.answers.values() if a.conversation_id == conversation_id
-                     and not a.dropped and not a.stop_reason), None)
+        return next((a for a in self.jobs.values() if a.conversation_id == conversation_id
+                     and a.kind not in DOCUMENT_JOBS and not a.dropped and not a.stop_reason),
+                    None)
 
     # ---- asking ---------------------------------------------------------------------------
 
@@ -154,7 +150,7 @@ class RequestTracker:
             model_sampling=self.model_sampling and documents is None, documents=documents))
         self.current = Job(request_id, conversation_id, self.model_name, sent=sent,
                            kind=JobKind.ANSWER if documents is None else JobKind.QUESTION)
-        self.answers[request_id] = self.current
+        self.jobs[request_id] = self.current
         self.report_activity()
         return self.current
 
@@ -162,79 +158,65 @@ class RequestTracker:
         """Why ``answer`` waits its turn, or None."""
         if answer.started:
             return None
-        if any(a is not answer and not a.dropped for a in self.answers.values()) \
-                or self.external is not None:
+        if any(a is not answer and not a.dropped for a in self.jobs.values()):
             return Wait.OTHER
         return Wait.PREVIOUS if self.engine.waits(answer.request_id) else None
 
     def activity(self) -> dict[int, str]:
         """Which conversations are being written into, and which wait their turn."""
         doing: dict[int, str] = {}
-        if self.external is not None and self.external.conversation_id is not None:
-            doing[self.external.conversation_id] = WRITING_NOW
-        for answer in self.answers.values():
-            if not answer.dropped and answer.conversation_id is not None:
-                state = WAITING if self.waiting(answer) else WRITING_NOW
-                if doing.get(answer.conversation_id) != WRITING_NOW:
-                    doing[answer.conversation_id] = state
+        for job in self.jobs.values():
+            if job.dropped or job.conversation_id is None:
+                continue
+            state = WRITING_NOW if job.kind in DOCUMENT_JOBS or not self.waiting(job) \
+                else WAITING
+            if doing.get(job.conversation_id) != WRITING_NOW:
+                doing[job.conversation_id] = state
         return doing
 
     def report_activity(self) -> None:
         self.events.activity(self.activity())
 
-    # ---- another flow using the engine (app.documents.document_flow) -------------------------------
-
-    def begin_external(self, request_id: int, phase: str,
-                       conversation_id: int | None = None,
-                       kind: JobKind = JobKind.SUMMARY) -> None:
-        """Sending in that conversation waits, and Stop there stops this request, until
-        ``end_external``."""
-        self.external = Job(request_id, conversation_id, self.model_name, kind, phase)
-        if self.external_here():
-            self.events.external_shown(True, phase)
-        self.report_activity()
-
-    def end_external(self) -> None:
-        was_here, self.external = self.external_here(), None
-        self.report_activity()
-        if was_here:
-            self.events.external_shown(self.busy, "")
-        self.events.external_ended()
+    # ---- a document's look or summary (app.session.document_session) -----------------------
 
     def begin(self, job: Job) -> None:
-        """A document's job (app.session.document_session.Jobs) in the external slot."""
-        self.begin_external(job.request_id, job.phase, job.conversation_id, job.kind)
+        """A document job: sending in its conversation waits, and Stop there stops it,
+        until ``end``. One at a time: it replaces one the document flow no longer follows."""
+        for stale in [j.request_id for j in self.jobs.values() if j.kind in DOCUMENT_JOBS]:
+            del self.jobs[stale]
+        job.model_name = job.model_name or self.model_name
+        self.jobs[job.request_id] = job
+        if job.conversation_id == self.open_conversation():
+            self.events.document_shown(True, job.phase)
+        self.report_activity()
 
     def end(self, request_id: int) -> Job | None:
-        """That job ended (None: it is not the one in the slot)."""
-        job = self.external
-        if job is None or job.request_id != request_id:
+        """The document job ended (None: no such job in flight)."""
+        job = self.jobs.get(request_id)
+        if job is None or job.kind not in DOCUMENT_JOBS:
             return None
-        self.end_external()
+        was_here = self.document_here() is job
+        del self.jobs[request_id]
+        self.report_activity()
+        if was_here:
+            self.events.document_shown(self.busy, "")
+        self.events.document_ended()
         return job
 
     # ---- engine events ----------------------------------------------------------------------
 
     def started(self, request_id: int) -> Job | None:
         """The engine took this request; it may have waited behind another one."""
-        answer = self.answers.get(request_id)
-        if answer is not None:
+        answer = self.jobs.get(request_id)
+        if answer is not None and not answer.started:
             answer.started = True
             self.report_activity()
         return answer
 
     def live(self, request_id: int) -> Job | None:
-        """Its answer, while it is still wanted (None: not ours, or dropped)."""
-        answer = self.answers.get(request_id)
+        """Its job, while it is still wanted (None: not ours, or dropped)."""
+        answer = self.jobs.get(request_id)
         return None if answer is None or answer.dropped else answer
-
-    def token(self, request_id: int) -> Job | None:
-        """The answer a piece of text is for: it has begun, whatever it waited for."""
-        answer = self.live(request_id)
-        if answer is not None and not answer.started:
-            answer.started = True
-            self.report_activity()
-        return answer
 
     def progress(self, answer: Job, force: bool = False) -> StoredMessage | None:
         """The row to save now, batched: one write per ``save_interval_s``, never one per
@@ -260,7 +242,7 @@ class RequestTracker:
                              generated_tokens=event.stats.generated_tokens,
                              stop_reason=event.stats.stop_reason,
                              thinking_tokens=event.stats.thinking_tokens)
-        answer = self.answers.get(event.request_id)
+        answer = self.jobs.get(event.request_id)
         if answer is not None and event.thinking:
             answer.thinking = event.thinking
         if event.document is not None:
@@ -274,12 +256,12 @@ class RequestTracker:
                 stats = stats.with_(thinking_stopped=True)
         return stats
 
-    def finish(self, request_id: int, text: str, stats: MessageStats) -> Job | None:
-        """It ended (None: not one of ours): no longer in flight; its final text, and
-        its stop reason is the app's when the app stopped it (``stop_reason``)."""
-        answer = self.answers.pop(request_id, None)
-        if answer is None:
+    def finish(self, request_id: int, text: str) -> Job | None:
+        """The answer ended (None: not one of ours): no longer in flight; its final text."""
+        answer = self.jobs.get(request_id)
+        if answer is None or answer.kind in DOCUMENT_JOBS:
             return None
+        del self.jobs[request_id]
         self.report_activity()
         if answer is self.current:
             self.current = None
@@ -302,33 +284,29 @@ class RequestTracker:
 
     def stop(self) -> bool:
         """Stop what is being written into the open conversation (False: nothing is)."""
-        if self.current is not None:
-            self.engine.stop(self.current.request_id)
-        elif self.external is not None and self.external_here():
-            self.engine.stop(self.external.request_id)
-        else:
+        here = self.current or self.document_here()
+        if here is None:
             return False
+        self.engine.stop(here.request_id)
         return True
 
     def stop_everything(self, reason: str = StopReason.RELOADED) -> None:
-        """The model is being changed: every answer, left ones included, stops and is kept,
-        labelled ``reason``; a summary keeps what it has (app.documents.document_flow)."""
-        for answer in list(self.answers.values()):
-            answer.stop_reason = answer.stop_reason or reason
-            self.engine.stop(answer.request_id)
-        if self.external is not None:
-            self.engine.stop(self.external.request_id)
+        """The model is being changed: every job, left ones included, stops; an answer is
+        kept, labelled ``reason``; a summary keeps what it has (app.session.document_session)."""
+        for job in list(self.jobs.values()):
+            if job.kind not in DOCUMENT_JOBS:
+                job.stop_reason = job.stop_reason or reason
+            self.engine.stop(job.request_id)
 
     def drop_conversation(self, conversation_id: int) -> None:
         """Its conversation is deleted: its answers stop and nothing of them is kept, in the
-        engine's memory of it either."""
+        engine's memory of it either (its document job is the document flow's)."""
         self.engine.forget_conversation(conversation_id)
-        for answer in self.answers.values():
-            if answer.conversation_id == conversation_id:
+        for answer in self.jobs.values():
+            if answer.conversation_id == conversation_id and answer.kind not in DOCUMENT_JOBS:
                 answer.dropped = True
                 self.engine.stop(answer.request_id)
-        if self.queued is not None and self.queued.conversation_id == conversation_id:
-            self.queued = None                             # nowhere to send it any more
+        self.waiting_message.drop(conversation_id)        # nowhere to send it any more
 
     def drop_current(self) -> Job | None:
         """Write again / Edit: the answer being written is replaced (returned, to delete
@@ -346,40 +324,19 @@ class RequestTracker:
 
     def close(self) -> list[Job]:
         """Rotary is quitting: each answer stops, labelled so (returned, to end each)."""
-        self.queued = None
-        for request_id, answer in self.answers.items():
+        self.waiting_message.drop()
+        answers = [job for job in self.jobs.values() if job.kind not in DOCUMENT_JOBS]
+        for answer in answers:
             answer.stop_reason = answer.stop_reason or StopReason.CLOSED
-            self.engine.stop(request_id)
-        return list(self.answers.values())
-
-    # ---- a message that waits ---------------------------------------------------------------
-
-    def queue(self, text: str) -> bool:
-        """False: one waits already (this one stays in the box)."""
-        if self.queued is not None:
-            return False
-        self.queued = Queued(self.open_conversation(), text)
-        return True
-
-    def queued_here(self) -> str:
-        """The text waiting in the open conversation ("" : none)."""
-        if self.queued is None or self.queued.conversation_id != self.open_conversation():
-            return ""
-        return self.queued.text
-
-    def waits_in(self, conversation_id: int) -> bool:
-        """A message waits to be sent in this conversation."""
-        return self.queued is not None and self.queued.conversation_id == conversation_id
-
-    def take_queued(self) -> Queued | None:
-        queued, self.queued = self.queued, None
-        return queued
+            self.engine.stop(answer.request_id)
+        return answers
 
     def may_send_queued(self) -> bool:
         """Not while the next document of the same drop is read, or while Write again
         writes a new answer where it waits (it goes when that one ends)."""
-        return self.queued is not None and not self.external_here() and not (
-            self.queued.conversation_id == self.open_conversation() and self.current is not None)
+        queued = self.waiting_message.queued
+        return queued is not None and self.document_here() is None and not (
+            queued.conversation_id == self.open_conversation() and self.current is not None)
 
 
 def document_stats(answered: DocumentAnswered) -> DocumentData:

@@ -139,8 +139,9 @@ class NotificationService(QObject):
         self.history.append(notice)
         self.posted.emit(notice)
 
-    def withdraw(self, notice: Notice) -> None:
-        """GUI thread only: e.g. the user cancelled the dialog the notice was about."""
+    def withdraw(self, notice: object) -> None:
+        """GUI thread only: e.g. the user cancelled the dialog the notice was about (a
+        ``Notice``; a plain model holds it as an object: app.session.chat_stream)."""
         self.withdrawn.emit(notice)
 
     def info(self, message: str, *actions: NoticeAction) -> Notice:

@@ -101,16 +101,16 @@ def wait_ready(qtbot, rotary, timeout=5000) -> None:
     failed = []
     rotary.bridge.load_failed.connect(failed.append)
     try:
-        qtbot.waitUntil(lambda: rotary.chat.model_ready or bool(failed), timeout=timeout)
+        qtbot.waitUntil(lambda: rotary.session.requests.model_ready or bool(failed), timeout=timeout)
     finally:
         rotary.bridge.load_failed.disconnect(failed.append)
-    if failed and not rotary.chat.model_ready:
+    if failed and not rotary.session.requests.model_ready:
         error = failed[0]
         pytest.fail(f"the model did not load: {error}\n{getattr(error, 'details', '')}")
 
 
 def wait_idle(qtbot, rotary, timeout=5000) -> None:
-    qtbot.waitUntil(lambda: not rotary.chat.busy, timeout=timeout)
+    qtbot.waitUntil(lambda: not rotary.session.requests.busy, timeout=timeout)
 
 
 # ---- a home where other apps left models (the wizard's and Settings' found models) ----

@@ -1,5 +1,5 @@
-"""Child process of test_crash.py: the chat controller with the real HistoryStore and the
-real bridge over the fake engine, chatting until it is killed.
+"""Child process of test_crash.py: the session with the real HistoryStore and the real
+bridge over the fake engine, chatting until it is killed.
 
 After each write to the history has returned (autocommit: it is committed), one JSON
 line goes to stdout, so the parent knows what must survive a SIGKILL.
@@ -20,10 +20,10 @@ from PySide6.QtCore import QCoreApplication, QTimer  # noqa: E402
 
 from engine.api import LoadRequest  # noqa: E402
 from app.bridge.engine_bridge import EngineBridge  # noqa: E402
-from app.chat.chat_controller import ChatController  # noqa: E402
 from app.conversation.history import HistoryStore, StoredMessage  # noqa: E402
 from app.widgets.notifications import NotificationService  # noqa: E402
-from app.wiring import connect_answers  # noqa: E402
+from app.session.events import AnswerDone  # noqa: E402
+from app.session.session import Session  # noqa: E402
 from tests.app.fakes import FakeScript, fake_backend  # noqa: E402
 
 ANSWER = tuple(f" t{i}" for i in range(200))      # 200 tokens × 5 ms ≈ 1 s an answer
@@ -60,13 +60,20 @@ def main() -> None:
     store = ReportingStore(db_path)
     backend, _state = fake_backend(FakeScript(answer=ANSWER, token_delay=0.005))
     # The engine's events reach the GUI thread through the qasync loop that qapp.exec() runs.
-    bridge = EngineBridge(backend, qasync.QEventLoop(qapp, already_running=True))
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    bridge = EngineBridge(backend, loop)
     # The real engine service with the scripted opener: a load first (no file is read).
     bridge._ensure_engine().load(LoadRequest("fake.gguf"))
-    chat = ChatController(store, bridge, NotificationService())
-    chat.model_ready, chat.save_interval_s = True, save_interval
-    connect_answers(bridge, chat)
     asked = [0]
+
+    def on_ui_event(event) -> None:
+        if isinstance(event, AnswerDone):
+            QTimer.singleShot(0, ask_next)
+
+    session = Session(store, bridge, NotificationService(), loop, on_ui_event)
+    session.requests.model_ready, session.requests.save_interval_s = True, save_interval
+    bridge.request_event.connect(session.on_event)
+    chat = session.chat
 
     def ask_next(*_args) -> None:
         asked[0] += 1
@@ -74,7 +81,6 @@ def main() -> None:
             chat.new_chat()
         chat.send(f"question {asked[0]}")
 
-    chat.answer_done.connect(lambda *_: QTimer.singleShot(0, ask_next))
     _say(op="ready", interrupted=getattr(store, "interrupted", None))
     QTimer.singleShot(0, ask_next)
     qapp.exec()

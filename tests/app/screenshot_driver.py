@@ -47,10 +47,10 @@ async def capture(out: Path) -> int:
                                          record_routing=False))
     rotary = RotaryApp(QApplication.instance(), asyncio.get_running_loop(), backend, paths)
     rotary.start()
-    while not rotary.chat.model_ready:
+    while not rotary.session.requests.model_ready:
         await asyncio.sleep(0.05)
-    rotary.chat.send("How should I prepare the quarterly report?")
-    while len(rotary.chat.partial) < len(ANSWER) * 0.75:
+    rotary.session.chat.send("How should I prepare the quarterly report?")
+    while len(rotary.session.requests.partial) < len(ANSWER) * 0.75:
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.3)          # let the throttled renderer and gauge catch up
     window = rotary.window
@@ -61,7 +61,7 @@ async def capture(out: Path) -> int:
         picture = window.grab()
     ok = picture.save(str(out))
     out.with_suffix(".json").write_text(json.dumps(gauge_layout(window)), encoding="utf-8")
-    rotary.chat.stop()
+    rotary.session.chat.stop()
     await asyncio.sleep(0.2)
     rotary.close()
     return 0 if ok else 1

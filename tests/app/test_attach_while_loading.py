@@ -27,8 +27,8 @@ def _read_into_the_conversation(qtbot, rotary, docs) -> None:
     panel = rotary.document_widgets.panel
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=5000)
     assert [r.inspect_only for r in docs.requests] == [True]
-    assert docs.requests[0].conversation_id == rotary.chat.conversation_id is not None
-    assert rotary.history.title(rotary.chat.conversation_id) == "Jahresbericht.pdf"
+    assert docs.requests[0].conversation_id == rotary.session.store.conversation_id is not None
+    assert rotary.history.title(rotary.session.store.conversation_id) == "Jahresbericht.pdf"
     assert not panel.waiting.isVisible() and not _complaints(rotary)
 
 
@@ -50,7 +50,7 @@ def test_a_document_dropped_after_the_wizard_chose_a_model_waits_then_is_read(
     model = tmp_path / "chosen.gguf"
     model.write_bytes(b"GGUF" + b"\0" * 64)
     rotary.dialogs.wizard_completed(str(model), "auto")         # Finish in the wizard
-    assert not rotary.chat.model_ready
+    assert not rotary.session.requests.model_ready
     path = tmp_path / "Jahresbericht.pdf"
     path.write_bytes(b"%PDF-1.4")
     assert drop(rotary.window.chat.composer.input, path) == (True, True)
@@ -94,4 +94,4 @@ def test_finish_right_after_the_first_start_loads_the_chosen_model_not_the_demo(
     wait_ready(qtbot, rotary)
     qtbot.wait(300)                                 # time for a late demo load to come
     assert [r.model_path for r in rotary.fake["engine"].requests] == [str(model)]
-    assert rotary.chat.model_ready and rotary.chat.model_name == "Fake MoE 35B"
+    assert rotary.session.requests.model_ready and rotary.session.requests.model_name == "Fake MoE 35B"

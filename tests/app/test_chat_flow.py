@@ -27,7 +27,7 @@ def test_send_streams_the_answer_and_saves_it(qtbot, make_app):
     assert answer.text == "Hello there! Here is **bold** text."
     assert "font-weight:700" in answer.body.toHtml()            # **bold** was rendered
     assert answer.body.toPlainText() == "Hello there! Here is bold text."
-    stored = rotary.history.messages(rotary.chat.conversation_id)
+    stored = rotary.history.messages(rotary.session.store.conversation_id)
     assert [m.role for m in stored] == ["user", "assistant"]
     assert rotary.window.chat.announcer.sent[-1].endswith("Answer finished.")
 
@@ -37,18 +37,18 @@ def test_stop_then_regenerate(qtbot, make_app):
     rotary = make_app(script=script)
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Write a lot")
-    qtbot.waitUntil(lambda: len(rotary.chat.partial) > 20, timeout=3000)
+    qtbot.waitUntil(lambda: len(rotary.session.requests.partial) > 20, timeout=3000)
     assert rotary.window.chat.composer.stop_button.isVisible()
     qtbot.keyClick(rotary.window.chat.composer.input, Qt.Key.Key_Escape)
     wait_idle(qtbot, rotary)
-    first = rotary.chat.messages[-1]
+    first = rotary.session.store.messages[-1]
     assert first.stats.stop_reason == "stopped"
     assert "You stopped" in rotary.window.chat.message_widgets[-1].status.text()
     script.answers.append(("A", " fresh", " answer."))
     rotary.window.chat.message_widgets[-1].regenerate_button.click()
     wait_idle(qtbot, rotary)
-    assert [m.content for m in rotary.chat.messages] == ["Write a lot", "A fresh answer."]
-    assert len(rotary.history.messages(rotary.chat.conversation_id)) == 2
+    assert [m.content for m in rotary.session.store.messages] == ["Write a lot", "A fresh answer."]
+    assert len(rotary.history.messages(rotary.session.store.conversation_id)) == 2
     assert len(rotary.window.chat.message_widgets) == 2
 
 
@@ -63,8 +63,8 @@ def test_edit_and_resend_forgets_later_messages(qtbot, make_app):
     assert rotary.window.chat.composer.input.toPlainText() == "one"
     _send(qtbot, rotary, "one, edited")
     wait_idle(qtbot, rotary)
-    assert [m.content for m in rotary.chat.messages] == ["one, edited", "Edited"]
-    stored = rotary.history.messages(rotary.chat.conversation_id)
+    assert [m.content for m in rotary.session.store.messages] == ["one, edited", "Edited"]
+    stored = rotary.history.messages(rotary.session.store.conversation_id)
     assert [m.content for m in stored] == ["one, edited", "Edited"]
     engine_request = rotary.fake["engine"].requests[-1]
     assert [m.content for m in engine_request.messages] == ["one, edited"]
@@ -111,13 +111,13 @@ def test_copy_new_chat_and_export(qtbot, make_app, tmp_path):
     text = target.read_text(encoding="utf-8")
     assert text.startswith("# Export me") and "## You\n\nExport me" in text
     rotary.window.menu_actions["new_chat"].trigger()
-    assert rotary.chat.conversation_id is None and not rotary.window.chat.message_widgets
+    assert rotary.session.store.conversation_id is None and not rotary.window.chat.message_widgets
 
 
 def test_sending_before_the_model_is_ready_is_explained(qtbot, make_app):
     rotary = make_app(autoload=False)
     assert not rotary.window.chat.composer.send_button.isEnabled()
-    assert rotary.chat.send("hi") is False
+    assert rotary.session.chat.send("hi") is False
     assert "not ready" in rotary.window.notice_bar.message.text()
 
 
@@ -156,7 +156,7 @@ def test_conversation_list_search_rename_and_delete(qtbot, make_app, monkeypatch
     rotary = make_app(script=script)
     wait_ready(qtbot, rotary)
     for text in ("Budget question", "Holiday question"):
-        rotary.chat.new_chat()
+        rotary.session.chat.new_chat()
         _send(qtbot, rotary, text)
         wait_idle(qtbot, rotary)
     listing = rotary.window.conversations
@@ -213,12 +213,12 @@ def test_each_question_names_its_conversation_for_the_engine(qtbot, make_app):
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "First chat")
     wait_idle(qtbot, rotary)
-    first = rotary.chat.conversation_id
-    rotary.chat.new_chat()
+    first = rotary.session.store.conversation_id
+    rotary.session.chat.new_chat()
     _send(qtbot, rotary, "Second chat")
     wait_idle(qtbot, rotary)
     asked = [r.conversation_id for r in rotary.fake["engine"].requests if isinstance(r, ChatRequest)]
-    assert asked == [first, rotary.chat.conversation_id] and first != asked[-1]
+    assert asked == [first, rotary.session.store.conversation_id] and first != asked[-1]
 
 
 @pytest.mark.parametrize("text, title", [

@@ -25,7 +25,7 @@ def test_tab_reads_each_message_then_its_buttons_then_the_message_box(qtbot, mak
     wait_ready(qtbot, rotary)
     rotary.window.activateWindow()
     for text in ("first", "second"):
-        rotary.chat.send(text)
+        rotary.session.chat.send(text)
         wait_idle(qtbot, rotary)
     pane = rotary.window.chat
     wanted = []
@@ -41,7 +41,7 @@ def test_focus_on_a_message_button_is_visible(qtbot, make_app):
     rotary = make_app()
     wait_ready(qtbot, rotary)
     rotary.window.activateWindow()
-    rotary.chat.send("Hi")
+    rotary.session.chat.send("Hi")
     wait_idle(qtbot, rotary)
     button = rotary.window.chat.message_widgets[-1].copy_button
     rotary.window.chat.composer.input.setFocus()
@@ -59,19 +59,19 @@ def test_escape_while_editing_during_an_answer_cancels_the_edit_not_the_answer(q
     rotary = make_app(script=FakeScript(answers=[("One",), long_answer]))
     wait_ready(qtbot, rotary)
     rotary.window.activateWindow()
-    rotary.chat.send("first")
+    rotary.session.chat.send("first")
     wait_idle(qtbot, rotary)
-    rotary.chat.send("second")
-    qtbot.waitUntil(lambda: len(rotary.chat.partial) > 20, timeout=3000)
+    rotary.session.chat.send("second")
+    qtbot.waitUntil(lambda: len(rotary.session.requests.partial) > 20, timeout=3000)
     pane = rotary.window.chat
     pane.message_widgets[0].edit_button.click()
     assert pane.composer.editing_index == 0
     qtbot.keyClick(pane.composer.input, Qt.Key.Key_Escape)
     assert pane.composer.editing_index is None and pane.composer.input.toPlainText() == ""
-    assert rotary.chat.busy                          # the answer goes on
+    assert rotary.session.requests.busy                          # the answer goes on
     qtbot.keyClick(pane.composer.input, Qt.Key.Key_Escape)     # a second Escape stops it
     wait_idle(qtbot, rotary)
-    answer = rotary.history.messages(rotary.chat.conversation_id)[-1]
+    answer = rotary.history.messages(rotary.session.store.conversation_id)[-1]
     assert answer.stats.stop_reason == "stopped" and answer.content != "".join(long_answer)
 
 
@@ -110,7 +110,7 @@ def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app
     rotary = make_app(script=FakeScript(answers=[("One",)]))
     wait_ready(qtbot, rotary)
     rotary.window.activateWindow()
-    rotary.chat.send("first")
+    rotary.session.chat.send("first")
     wait_idle(qtbot, rotary)
     rotary.notices.warning("Something to read", "details", NoticeAction("Try again", lambda: None))
     pane, bar, gauge = rotary.window.chat, rotary.window.notice_bar, rotary.window.gauge
@@ -153,4 +153,4 @@ def test_escape_closes_the_document_card(qtbot, make_app, tmp_path):
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
     qtbot.keyClick(QApplication.focusWidget() or panel.question, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not panel.isVisible(), timeout=2000)
-    assert not rotary.chat.busy
+    assert not rotary.session.requests.busy

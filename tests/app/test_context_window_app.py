@@ -1,7 +1,7 @@
 """Older turns slide out in the app: the quiet line where the model's view begins (stored,
 there after a restart), the next prompt from there, a message too long alone that is not
 sent again, error banners that clear, the conversation's real memory left, and thinking
-stopped at its budget (app/conversation/window.py, app/chat/chat_controller.py)."""
+stopped at its budget (app/conversation/window.py, app/session/chat_stream.py)."""
 
 from __future__ import annotations
 
@@ -40,10 +40,10 @@ def test_the_window_moves_is_shown_stored_and_the_next_prompt_starts_there(qtbot
     _send(qtbot, rotary, "four")
     assert _sent(rotary) == ["two", "Hello there! Here is **bold** text.", "three",
                              "Hello there! Here is **bold** text.", "four"]
-    conversation = rotary.chat.conversation_id
-    rotary.chat.new_chat()
+    conversation = rotary.session.store.conversation_id
+    rotary.session.chat.new_chat()
     assert not marker.isVisible()
-    rotary.chat.open_conversation(conversation)
+    rotary.session.chat.open_conversation(conversation)
     assert marker.isVisible()
     assert layout.indexOf(marker) == layout.indexOf(pane.message_widgets[2]) - 1
 
@@ -54,11 +54,11 @@ def test_the_window_start_survives_a_restart(qtbot, make_app):
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "one")
     _send(qtbot, rotary, "two")
-    conversation = rotary.chat.conversation_id
+    conversation = rotary.session.store.conversation_id
     close_app(rotary)
     again = make_app()
     wait_ready(qtbot, again)
-    again.chat.open_conversation(conversation)
+    again.session.chat.open_conversation(conversation)
     assert again.window.chat.window_marker.isVisible()
     _send(qtbot, again, "three")
     assert _sent(again) == ["two", "Hello there! Here is **bold** text.", "three"]
@@ -77,9 +77,9 @@ def test_a_message_too_long_is_said_not_sent_again_and_the_next_short_one_is_ans
     assert bar.isVisible() and "too long" in bar.message.text()
     _send(qtbot, rotary, "what is 2 plus 2?")
     assert _sent(rotary) == ["hello", "Fine.", "what is 2 plus 2?"]
-    assert rotary.chat.messages[-1].content == "Hello there four"
+    assert rotary.session.store.messages[-1].content == "Hello there four"
     assert not bar.isVisible()                      # answered: the banner went
-    stored = rotary.history.messages(rotary.chat.conversation_id)
+    stored = rotary.history.messages(rotary.session.store.conversation_id)
     assert stored[2].stats.too_long is True  # still shown, never sent again
 
 
@@ -87,18 +87,18 @@ def test_an_error_banner_goes_when_its_conversation_is_left_or_deleted(qtbot, ma
     rotary = make_app(script=FakeScript(answers=[("Fine.",), ("x",), ("y",)], fail_at=1))
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "first")
-    first = rotary.chat.conversation_id
+    first = rotary.session.store.conversation_id
     bar = rotary.window.notice_bar
     rotary.fake["script"].fail_chat = EngineError("The model stopped unexpectedly.")
     _send(qtbot, rotary, "second")
     assert bar.isVisible()
-    rotary.chat.new_chat()
+    rotary.session.chat.new_chat()
     assert not bar.isVisible()                      # switched away
-    rotary.chat.open_conversation(first)
+    rotary.session.chat.open_conversation(first)
     rotary.fake["script"].fail_chat = EngineError("The model stopped unexpectedly.")
     _send(qtbot, rotary, "third")
     assert bar.isVisible()
-    rotary.chat.delete(first)
+    rotary.session.store.delete(first)
     assert not bar.isVisible()                      # deleted
 
 
@@ -109,13 +109,13 @@ def test_memory_left_is_the_conversations_own_after_an_answer_and_on_switching(q
     wait_ready(qtbot, rotary)
     gauge = rotary.window.gauge
     _send(qtbot, rotary, "long one")
-    long_one = rotary.chat.conversation_id
+    long_one = rotary.session.store.conversation_id
     assert gauge.model.context_used == 1096
     assert gauge_text.context_text(gauge.model) == "Conversation memory: about 2,200 words left"
-    rotary.chat.new_chat()
+    rotary.session.chat.new_chat()
     _send(qtbot, rotary, "short one")
     assert gauge.model.context_used == 96
-    rotary.chat.open_conversation(long_one)
+    rotary.session.chat.open_conversation(long_one)
     assert gauge.model.context_used == 1096         # the selected conversation's, not the last
 
 
@@ -124,7 +124,7 @@ def test_thinking_stopped_at_its_budget_says_so(qtbot, make_app):
     rotary = make_app(script=script)
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "think hard")
-    message = rotary.chat.messages[-1]
+    message = rotary.session.store.messages[-1]
     assert message.stats.thinking_stopped is True
     message.thinking = "one two three"
     widget = rotary.window.chat.add_message(2, message)

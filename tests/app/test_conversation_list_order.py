@@ -17,16 +17,16 @@ def _ids(rotary) -> list[int]:
 def test_an_older_conversation_moves_to_the_top_when_it_gets_a_message(qtbot, make_app):
     rotary = make_app(script=FakeScript(answer=("Fine.",)))
     wait_ready(qtbot, rotary)
-    assert rotary.chat.send("first conversation")
+    assert rotary.session.chat.send("first conversation")
     wait_idle(qtbot, rotary)
-    older = rotary.chat.conversation_id
-    rotary.chat.new_chat()
-    assert rotary.chat.send("second conversation")
+    older = rotary.session.store.conversation_id
+    rotary.session.chat.new_chat()
+    assert rotary.session.chat.send("second conversation")
     wait_idle(qtbot, rotary)
-    newer = rotary.chat.conversation_id
+    newer = rotary.session.store.conversation_id
     assert _ids(rotary) == [newer, older]
-    rotary.chat.open_conversation(older)
-    assert rotary.chat.send("one more question")
+    rotary.session.chat.open_conversation(older)
+    assert rotary.session.chat.send("one more question")
     assert _ids(rotary) == [older, newer]          # at once, with the question
     wait_idle(qtbot, rotary)
     assert _ids(rotary) == [older, newer]

@@ -10,8 +10,9 @@ from engine.api import (ChatMessage, ChatRequest, CitationCheck, ContextReport, 
                         DocumentScope, PassageRef, RequestFinished, ResponseStats, StopReason)
 from engine.messages import msg
 from app.conversation import ConversationStore, Wait
+from app.session import Job, JobKind
 from app.session.requests import RequestEvents, RequestTracker
-from app.conversation.store import StoreEvents, title_from
+from app.conversation.store import StoreEvents, document_scope, title_from
 from app.conversation.history import ConversationDocument, HistoryStore, StoredMessage
 from app.conversation.message_stats import MessageStats
 
@@ -78,8 +79,8 @@ def engine():
 
 @pytest.fixture
 def tracker(engine, store, heard):
-    events = RequestEvents(activity=heard("activity"), external_shown=heard("shown"),
-                           external_ended=heard("ended"))
+    events = RequestEvents(activity=heard("activity"), document_shown=heard("shown"),
+                           document_ended=heard("ended"))
     return RequestTracker(engine, lambda: store.conversation_id, events, model_name="M",
                           model_ready=True)
 
@@ -171,13 +172,14 @@ def test_the_window_moves_and_a_message_too_long_is_never_sent_again(store, hist
 
 
 def test_think_follows_the_policy_then_the_conversation_then_the_default(store, history):
-    store.think_default = True
-    assert store.think_for(None) is True
-    store.set_think(False)                                    # chosen before it exists
+    think = store.think
+    think.default = True
+    assert think.for_conversation(None) is True
+    think.choose(None, False)                                 # chosen before it exists
     conversation = store.create("Think")
-    assert history.think(conversation) is False and store.think_for(conversation) is False
-    store.think_policy = True
-    assert store.think_for(conversation) is True
+    assert history.think(conversation) is False and think.for_conversation(conversation) is False
+    think.policy = True
+    assert think.for_conversation(conversation) is True
 
 
 def test_an_answer_with_no_text_is_not_kept_and_its_saved_part_goes(store, history, tracker):
@@ -228,10 +230,10 @@ def test_an_answer_behind_another_one_says_why_it_waits(store, tracker, engine):
     second = tracker.ask(store.create("B"), (), None)
     assert tracker.waiting(second) is Wait.OTHER
     assert tracker.activity()[second.conversation_id] == "waiting"
-    tracker.finish(first.request_id, "done", MessageStats(stop_reason="eos"))
+    tracker.finish(first.request_id, "done")
     engine.waiting.add(second.request_id)                     # a stopped one still ending
     assert tracker.waiting(second) is Wait.PREVIOUS
-    assert tracker.token(second.request_id) is second         # its first piece: it began
+    assert tracker.started(second.request_id) is second       # its first piece: it began
     assert tracker.waiting(second) is None
     assert tracker.activity() == {second.conversation_id: "writing"}
 
@@ -250,25 +252,26 @@ def test_streamed_text_is_saved_at_most_once_per_interval(store, tracker):
 def test_a_document_read_holds_its_conversation_and_lets_a_waiting_message_go(
         store, tracker, heard, engine):
     conversation = store.create("doc.pdf")
-    tracker.begin_external(7, "Reading the document…", conversation)
+    tracker.begin(Job(7, conversation, kind=JobKind.SUMMARY, phase="Reading the document…"))
     assert heard.said[-2:] == [("shown", True, "Reading the document…"),
                                ("activity", {conversation: "writing"})]
     assert tracker.busy and tracker.shows(7)
-    assert tracker.queue("And the budget?") and not tracker.queue("A second one")
-    assert tracker.queued_here() == "And the budget?" and not tracker.may_send_queued()
+    waiting = tracker.waiting_message
+    assert waiting.put("And the budget?") and not waiting.put("A second one")
+    assert waiting.here() == "And the budget?" and not tracker.may_send_queued()
     assert tracker.stop() and engine.stopped == [7]
-    tracker.end_external()
+    assert tracker.end(7) is not None and tracker.end(7) is None
     assert heard.said[-2:] == [("shown", False, ""), ("ended",)]
     assert tracker.may_send_queued()
     store.clear()
-    assert tracker.queued_here() == ""                        # said in its own conversation only
-    assert tracker.take_queued().text == "And the budget?" and tracker.queued is None
+    assert waiting.here() == ""                               # said in its own conversation only
+    assert waiting.take().text == "And the budget?" and waiting.queued is None
 
 
 def test_a_document_read_elsewhere_does_not_make_the_open_chat_busy(store, tracker, heard):
     elsewhere = store.create("doc.pdf")
     store.clear()
-    tracker.begin_external(3, "Reading…", elsewhere)
+    tracker.begin(Job(3, elsewhere, kind=JobKind.LOOK, phase="Reading…"))
     assert ("shown", True, "Reading…") not in heard.said
     assert not tracker.busy and not tracker.stop()
 
@@ -283,22 +286,23 @@ def test_the_end_of_an_answer_takes_the_engines_numbers_and_the_apps_labels(stor
     assert answer.thinking == "clean thought"
     tracker.stop_everything()                                 # the model is being changed
     answer.text = "streamed"
-    ended = tracker.finish(answer.request_id, "", stats)
+    ended = tracker.finish(answer.request_id, "")
     assert ended is answer and ended.text == "streamed"       # the engine's text, else streamed
     assert ended.stop_reason == StopReason.RELOADED            # the app's reason is kept
-    assert tracker.current is None and not tracker.answers
-    assert tracker.finish(answer.request_id, "", MessageStats()) is None  # ended once
+    assert tracker.current is None and not tracker.jobs
+    assert tracker.finish(answer.request_id, "") is None      # ended once
 
 
 def test_deleting_a_conversation_drops_its_answers_and_its_waiting_message(store, tracker,
                                                                            engine):
     conversation = store.create("A")
     answer = tracker.ask(conversation, (), None)
-    assert tracker.queue("next")
+    assert tracker.waiting_message.put("next")
     tracker.drop_conversation(conversation)
-    assert answer.dropped and engine.stopped == [answer.request_id] and tracker.queued is None
+    assert answer.dropped and engine.stopped == [answer.request_id]
+    assert tracker.waiting_message.queued is None
     assert engine.forgotten == [conversation]                  # its kept model state too
-    assert tracker.token(answer.request_id) is None           # its late pieces are ignored
+    assert tracker.live(answer.request_id) is None            # its late pieces are ignored
     assert tracker.running_in(conversation) is None
 
 
@@ -325,10 +329,10 @@ def test_a_question_in_a_conversation_with_documents_carries_them(store, history
                                                                   engine):
     conversation = store.create("Budget")
     store.add(StoredMessage("user", "What is the travel budget?"))
-    assert store.document_scope(conversation, lambda: "Korean") is None   # none yet
+    assert document_scope(history, conversation, lambda: "Korean") is None   # none yet
     history.add_document(conversation, ConversationDocument("aa11", "budget.pdf", "/b.pdf", {}))
     history.add_document(conversation, ConversationDocument("bb22", "plan.pdf", "/p.pdf", {}))
-    scope = store.document_scope(conversation, lambda: "Korean")
+    scope = document_scope(history, conversation, lambda: "Korean")
     assert scope == DocumentScope(("aa11", "bb22"), str(history.passage_index), "Korean")
     tracker.ask(conversation, store.sent(), None, scope)
     request = engine.asked[-1]

@@ -50,7 +50,7 @@ def test_a_failed_document_in_a_new_chat_then_a_question_names_it_by_the_questio
     FakeDocuments(rotary.fake["engine"], fail=CorruptDocumentError("damaged"))
     rotary.documents.open_file(str(tmp_path / "corrupt.pdf"))
     wait_idle(qtbot, rotary)
-    assert rotary.chat.send("What is the budget for travel?")
+    assert rotary.session.chat.send("What is the budget for travel?")
     wait_idle(qtbot, rotary)
     assert _titles(rotary) == ["What is the budget for travel?"]
 
@@ -60,18 +60,18 @@ def test_same_named_conversations_are_told_apart(qtbot, make_app, tmp_path):
     wait_ready(qtbot, rotary)
     FakeDocuments(rotary.fake["engine"])
     for _ in range(3):
-        rotary.chat.new_chat()
+        rotary.session.chat.new_chat()
         rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
         qtbot.waitUntil(lambda: rotary.document_widgets.panel.options.isVisible(),
                         timeout=3000)
         rotary.documents.dismiss()
     assert sorted(_titles(rotary)) == ["Jahresbericht.pdf", "Jahresbericht.pdf (2)",
                                        "Jahresbericht.pdf (3)"]
-    rotary.chat.new_chat()
-    rotary.chat.send("Hello")
+    rotary.session.chat.new_chat()
+    rotary.session.chat.send("Hello")
     wait_idle(qtbot, rotary)
-    rotary.chat.new_chat()
-    rotary.chat.send("Hello")
+    rotary.session.chat.new_chat()
+    rotary.session.chat.send("Hello")
     wait_idle(qtbot, rotary)
     assert {"Hello", "Hello (2)"} <= set(_titles(rotary))
 
@@ -80,15 +80,15 @@ def test_a_message_sent_while_another_conversation_writes_says_it_waits(qtbot, m
     long_answer = tuple(f" w{i}" for i in range(300))
     rotary = make_app(script=FakeScript(answers=[long_answer, ("Two",)], token_delay=0.01))
     wait_ready(qtbot, rotary)
-    rotary.chat.send("first")
-    qtbot.waitUntil(lambda: len(rotary.chat.partial) > 10, timeout=3000)
-    first = rotary.chat.conversation_id
+    rotary.session.chat.send("first")
+    qtbot.waitUntil(lambda: len(rotary.session.requests.partial) > 10, timeout=3000)
+    first = rotary.session.store.conversation_id
     assert _listed(rotary)[first][1] == "writing"
-    rotary.chat.new_chat()
+    rotary.session.chat.new_chat()
     pane = rotary.window.chat
     pane.composer.input.setPlainText("second")
     qtbot.keyClick(pane.composer.input, Qt.Key.Key_Return)          # as the user sends it
-    second = rotary.chat.conversation_id
+    second = rotary.session.store.conversation_id
     waiting = "Waiting for the other answer…"
     assert pane.composer.phase.text() == waiting                       # at once, not after 1.5 s
     assert pane.message_widgets[-1].status.text() == waiting  # in the empty answer, too
@@ -98,7 +98,7 @@ def test_a_message_sent_while_another_conversation_writes_says_it_waits(qtbot, m
     row = next(i for i in range(items.count()) if items.item(i).data(256) == second)
     assert "waiting" in items.item(row).toolTip()
     assert items.item(row).text().endswith("second")
-    qtbot.waitUntil(lambda: not rotary.chat.answers, timeout=10_000)
+    qtbot.waitUntil(lambda: not rotary.session.requests.jobs, timeout=10_000)
     assert all(state == "" for _title, state in _listed(rotary).values())
     assert pane.message_widgets[-1].status.text() == ""
 
@@ -111,7 +111,7 @@ def test_enter_while_a_document_is_read_queues_the_question(qtbot, make_app, tmp
     rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
     qtbot.waitUntil(lambda: rotary.document_widgets.panel.options.isVisible(), timeout=3000)
     rotary.documents.summarize("short")
-    assert rotary.chat.busy
+    assert rotary.session.requests.busy
     composer.input.setPlainText("What about travel costs?")
     qtbot.keyClick(composer.input, Qt.Key.Key_Return)
     assert composer.input.toPlainText() == ""                       # taken, not ignored
@@ -121,10 +121,10 @@ def test_enter_while_a_document_is_read_queues_the_question(qtbot, make_app, tmp
     assert composer.input.toPlainText() == "And the rest?"
     assert "already waits" in composer.phase.text()
     composer.input.clear()
-    qtbot.waitUntil(lambda: len(rotary.chat.messages) >= 4
-                    and rotary.chat.messages[-1].role == "assistant"
-                    and rotary.chat.messages[-2].content == "What about travel costs?",
+    qtbot.waitUntil(lambda: len(rotary.session.store.messages) >= 4
+                    and rotary.session.store.messages[-1].role == "assistant"
+                    and rotary.session.store.messages[-2].content == "What about travel costs?",
                     timeout=10_000)
     wait_idle(qtbot, rotary)
-    roles = [m.role for m in rotary.chat.messages]
+    roles = [m.role for m in rotary.session.store.messages]
     assert roles == ["user", "assistant", "user", "assistant"]   # the summary, then the answer

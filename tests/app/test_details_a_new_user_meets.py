@@ -56,7 +56,7 @@ def test_a_failed_attach_leaves_no_empty_new_chat(qtbot, make_app, tmp_path):
         wait_idle(qtbot, rotary)
         rotary.window.notice_bar.dismiss()
     assert rotary.history.list_conversations() == []
-    assert rotary.chat.conversation_id is None
+    assert rotary.session.store.conversation_id is None
     gauge = rotary.window.gauge                      # an empty chat: no memory used shown
     gauge.refresh()
     assert gauge.model.context_used is None and gauge.context_bar.isHidden()
@@ -221,9 +221,9 @@ def test_after_a_restart_the_latest_conversation_is_open_and_selected(qtbot, mak
     history.append(latest, StoredMessage("user", "second"))
     history.close()
     rotary = make_app()
-    assert rotary.chat.conversation_id == latest
+    assert rotary.session.store.conversation_id == latest
     assert rotary.window.conversations.selected_id() == latest
-    assert [m.content for m in rotary.chat.messages] == ["second"]
+    assert [m.content for m in rotary.session.store.messages] == ["second"]
 
 
 def test_an_unfinished_answer_keeps_its_reason_after_the_notice_goes(qtbot, make_app):
@@ -233,14 +233,14 @@ def test_an_unfinished_answer_keeps_its_reason_after_the_notice_goes(qtbot, make
     rotary = make_app(script=FakeScript(fail_chat=GenerationError("The model stopped "
                                                                   "unexpectedly.", "x")))
     wait_ready(qtbot, rotary)
-    assert rotary.chat.send("Hi")
+    assert rotary.session.chat.send("Hi")
     wait_idle(qtbot, rotary)
     rotary.window.notice_bar.dismiss()
     answer = rotary.window.chat.message_widgets[-1]
     assert "stopped unexpectedly" in answer.status.text(), answer.status.text()
-    conversation = rotary.chat.conversation_id
-    rotary.chat.new_chat()
-    rotary.chat.open_conversation(conversation)           # as stored in the history
+    conversation = rotary.session.store.conversation_id
+    rotary.session.chat.new_chat()
+    rotary.session.chat.open_conversation(conversation)           # as stored in the history
     answer = rotary.window.chat.message_widgets[-1]
     assert "stopped unexpectedly" in answer.status.text(), answer.status.text()
 

@@ -38,15 +38,15 @@ def test_two_files_dropped_at_once_are_read_in_turn_and_listed(qtbot, make_app, 
     assert shelf.isVisible()
     assert [label.full_text for label in shelf.labels] == [
         "budget.pdf — 3 pages, 20 words.", "contracts.pdf — 2 pages, 11 words."]
-    conversation = rotary.chat.conversation_id
+    conversation = rotary.session.store.conversation_id
     held = rotary.history.documents(conversation)
     assert [d.name for d in held] == ["budget.pdf", "contracts.pdf"]
     with PassageIndex(rotary.history.passage_index) as index:   # its own file
         assert [d.name for d in index.documents([d.sha256 for d in held])] == [
             "budget.pdf", "contracts.pdf"]
-    rotary.chat.new_chat()
+    rotary.session.chat.new_chat()
     assert not shelf.isVisible()                               # another conversation: none
-    rotary.chat.open_conversation(conversation)
+    rotary.session.chat.open_conversation(conversation)
     assert len(shelf.labels) == 2
 
 
@@ -57,10 +57,10 @@ def test_remove_takes_a_document_off_the_list_and_out_of_the_questions(qtbot, ma
     assert shelf.remove_buttons[0].accessibleName() == "Remove budget.pdf from this conversation"
     qtbot.mouseClick(shelf.remove_buttons[0], Qt.MouseButton.LeftButton)
     assert [label.full_text.split(" — ")[0] for label in shelf.labels] == ["contracts.pdf"]
-    held = rotary.history.documents(rotary.chat.conversation_id)
+    held = rotary.history.documents(rotary.session.store.conversation_id)
     assert [d.name for d in held] == ["contracts.pdf"]
     assert (tmp_path / "budget.pdf").is_file()                 # the file itself stays
-    assert rotary.chat.send("When does the contract end?")
+    assert rotary.session.chat.send("When does the contract end?")
     wait_idle(qtbot, rotary)
     prompt = model.requests[-1].messages[-1].content     # only the one left was searched
     assert prompt.startswith("Passages from contracts.pdf:") and "budget.pdf" not in prompt
@@ -96,15 +96,15 @@ def test_a_question_searches_every_document_and_marks_a_wrong_page(qtbot, make_a
     attach_both(rotary, qtbot, tmp_path)
     phases = []
     rotary.chat.phase_changed.connect(phases.append)
-    assert rotary.chat.send("What is the travel budget and when does the Kyocera contract end?")
+    assert rotary.session.chat.send("What is the travel budget and when does the Kyocera contract end?")
     wait_idle(qtbot, rotary)
     asked = [r for r in model.requests if "\n\nQuestion: " in r.messages[-1].content]
-    assert len(asked) == 1 and asked[0].conversation_id == rotary.chat.conversation_id
+    assert len(asked) == 1 and asked[0].conversation_id == rotary.session.store.conversation_id
     assert not [r for r in rotary.fake["engine"].requests if isinstance(r, ChatRequest)]
     prompt = asked[0].messages[-1].content            # passages of both, from the app's index
     assert "[budget.pdf, p. 2]" in prompt and "[contracts.pdf, p. 2]" in prompt
     assert any(p.startswith("Reading ") and "budget.pdf" in p for p in phases)
-    answer = rotary.chat.messages[-1]
+    answer = rotary.session.store.messages[-1]
     assert answer.content.startswith(
         "The travel budget for 2026 is 48,250 EUR [budget.pdf, p. 2]. The Kyocera contract "
         "ends on 30 June 2027 [budget.pdf, p. 2] *(not found on budget.pdf, p. 2)*.")
@@ -112,7 +112,7 @@ def test_a_question_searches_every_document_and_marks_a_wrong_page(qtbot, make_a
                                    "contracts.pdf (all of it).*")
     citations = answer.stats.document_answer["citations"]
     assert citations == {"checked": 2, "passed": 1, "not_found": ["[budget.pdf, p. 2]"]}
-    stored = rotary.history.messages(rotary.chat.conversation_id)[-1]
+    stored = rotary.history.messages(rotary.session.store.conversation_id)[-1]
     assert stored.content == answer.content                    # kept as shown
     bubble = rotary.window.chat.message_widgets[-1]
     assert "not found on budget.pdf, p. 2" in bubble.body.toPlainText()
@@ -120,11 +120,11 @@ def test_a_question_searches_every_document_and_marks_a_wrong_page(qtbot, make_a
 
 def test_a_conversation_without_documents_still_talks_to_the_model(qtbot, make_app):
     rotary, model = app_with_documents(make_app, qtbot)
-    assert rotary.chat.send("hello")
+    assert rotary.session.chat.send("hello")
     wait_idle(qtbot, rotary)
     plain = [r for r in rotary.fake["engine"].requests if isinstance(r, ChatRequest)]
     assert len(plain) == 1 and plain[0].documents is None
-    assert model.requests == [] and rotary.chat.messages[-1].content
+    assert model.requests == [] and rotary.session.store.messages[-1].content
 
 
 def test_a_scanned_page_is_read_by_ocr_and_the_list_says_so(qtbot, make_app, tmp_path):
@@ -144,7 +144,7 @@ def test_a_scanned_page_is_read_by_ocr_and_the_list_says_so(qtbot, make_app, tmp
 
 
 def test_the_not_found_note_is_in_the_interface_language(qtbot, make_app, tmp_path, qapp):
-    from app.documents.document_text import checked_answer_text as answer_text
+    from app.conversation.chat_text import checked_answer_text as answer_text
     from app.text.i18n import I18N_DIR
     from engine.api import CitationCheck, DocumentAnswered
     from engine.messages import msg
@@ -188,8 +188,8 @@ def test_deleting_a_conversation_lets_its_passages_go_at_the_next_start(qtbot, m
                                                                        tmp_path):
     rotary, _ = app_with_documents(make_app, qtbot)
     attach_both(rotary, qtbot, tmp_path)
-    shas = [d.sha256 for d in rotary.history.documents(rotary.chat.conversation_id)]
-    rotary.chat.delete(rotary.chat.conversation_id)
+    shas = [d.sha256 for d in rotary.history.documents(rotary.session.store.conversation_id)]
+    rotary.session.store.delete(rotary.session.store.conversation_id)
     assert rotary.history.document_hashes() == set()           # the links went with it
     with PassageIndex(rotary.history.passage_index) as index:
         assert len(index.documents(shas)) == 2                 # still there until...
@@ -202,7 +202,7 @@ def test_passages_an_earlier_version_kept_in_the_history_file_move_out_at_start(
                                                                                tmp_path):
     rotary, _ = app_with_documents(make_app, qtbot)
     attach_both(rotary, qtbot, tmp_path)
-    shas = [d.sha256 for d in rotary.history.documents(rotary.chat.conversation_id)]
+    shas = [d.sha256 for d in rotary.history.documents(rotary.session.store.conversation_id)]
     moved = rotary.history.passage_index
     with PassageIndex(rotary.history.path) as history:    # as earlier versions kept them
         assert history.take_over(moved) == 2

@@ -17,6 +17,7 @@ from engine.errors import PasswordProtectedError, ReadingStoppedError
 from engine.messages import msg
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.document_helpers import OVERVIEW, PAGES, FakeDocuments, drop, read_note
+from tests.support.event_collector import on_request_events
 
 
 def _app(make_app, qtbot, **kwargs):
@@ -36,7 +37,7 @@ def test_drop_shows_what_was_found_before_anything_runs(qtbot, make_app, tmp_pat
                                   "minutes on this computer.\nAsk a question about it below, "
                                   "or choose a summary:")
     assert [r.inspect_only for r in docs.requests] == [True]
-    assert not rotary.chat.busy and rotary.chat.messages == []   # nothing stored yet
+    assert not rotary.session.requests.busy and rotary.session.store.messages == []   # nothing stored yet
     assert panel.preset.count() == 4 and panel.preset.currentData() == "short"
 
 
@@ -48,24 +49,24 @@ def test_summary_runs_with_progress_and_stays_in_the_conversation(qtbot, make_ap
     panel.preset.setCurrentIndex(panel.preset.findData("actions"))
     panel.question.setText("Who pays for travel?")
     qtbot.mouseClick(panel.summarize_button, Qt.MouseButton.LeftButton)
-    assert rotary.chat.busy and not pane.composer.send_button.isVisible()     # Stop shows instead
+    assert rotary.session.requests.busy and not pane.composer.send_button.isVisible()     # Stop shows instead
     qtbot.waitUntil(lambda: "Reading part 2 of 3" in panel.status.text(), timeout=3000)
     assert "minute" in panel.status.text() and panel.bar.maximum() == 3
     wait_idle(qtbot, rotary)
     run = docs.requests[-1]
     assert (run.preset, run.question, run.inspect_only) == ("actions", "Who pays for travel?", False)
-    assert run.conversation_id == rotary.chat.conversation_id is not None
+    assert run.conversation_id == rotary.session.store.conversation_id is not None
     assert run.language == "English"
-    user, answer = rotary.chat.messages
+    user, answer = rotary.session.store.messages
     assert "Jahresbericht.pdf" in user.content and "Who pays for travel?" in user.content
     assert user.stats.document["pages"] == 42
     assert answer.content.startswith("Travel costs rose [pages 1–14].")
     assert answer.stats.document_summary["parts_read"] == 3
-    stored = rotary.history.messages(rotary.chat.conversation_id)
+    stored = rotary.history.messages(rotary.session.store.conversation_id)
     assert [m.content for m in stored] == [user.content, answer.content]
     assert len(pane.message_widgets) == 2 and not panel.isVisible()
     # A follow-up question in this chat carries the document and its summary.
-    rotary.chat.send("And the printers?")
+    rotary.session.chat.send("And the printers?")
     wait_idle(qtbot, rotary)
     chat_request = rotary.fake["engine"].requests[-1]
     assert [m.content for m in chat_request.messages][-3:-1] == [user.content, answer.content]
@@ -80,7 +81,7 @@ def test_stop_keeps_the_partial_summary(qtbot, make_app, tmp_path):
     qtbot.waitUntil(lambda: "Reading part 1" in panel.status.text(), timeout=3000)
     qtbot.mouseClick(panel.stop_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, rotary)
-    answer = rotary.chat.messages[-1]
+    answer = rotary.session.store.messages[-1]
     assert answer.content.startswith("Partial summary: stopped before the end.")
     assert answer.stats.document_summary["partial"] is True
 
@@ -92,7 +93,7 @@ def test_an_engine_error_is_a_notice_not_an_answer(qtbot, make_app, tmp_path):
     wait_idle(qtbot, rotary)
     qtbot.waitUntil(lambda: not rotary.document_widgets.panel.isVisible(), timeout=3000)
     assert rotary.notices.history[-1].message == error.message
-    assert rotary.chat.messages == [] and rotary.window.chat.composer.send_button.isVisible()
+    assert rotary.session.store.messages == [] and rotary.window.chat.composer.send_button.isVisible()
 
 
 def test_stopping_text_recognition_is_said_quietly_not_as_an_error(qtbot, make_app, tmp_path,
@@ -105,14 +106,14 @@ def test_stopping_text_recognition_is_said_quietly_not_as_an_error(qtbot, make_a
     notice = rotary.notices.history[-1]
     assert (notice.level, notice.message) == ("info", stopped.message)
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
-    assert rotary.chat.messages == [] and rotary.window.chat.composer.send_button.isVisible()
+    assert rotary.session.store.messages == [] and rotary.window.chat.composer.send_button.isVisible()
 
 
 def test_unsupported_files_and_a_busy_chat_are_explained(qtbot, make_app, tmp_path):
     rotary, docs = _app(make_app, qtbot)
     assert not rotary.documents.open_file(str(tmp_path / "table.xlsx"))
     assert "PDF, Word" in rotary.notices.history[-1].message
-    rotary.chat.send("hello")
+    rotary.session.chat.send("hello")
     assert not rotary.documents.open_file(str(tmp_path / "a.pdf"))
     assert "wait until the current answer" in rotary.notices.history[-1].message
     wait_idle(qtbot, rotary)
@@ -128,7 +129,8 @@ def test_attach_button_sits_in_the_message_row(qtbot, make_app):
 
 def test_the_card_says_the_engines_messages(qapp):
     from dataclasses import replace
-    from app.documents.document_text import overview_text, progress_text
+    from app.conversation.chat_text import progress_text
+    from app.documents.document_text import overview_text
     scanned = replace(OVERVIEW, notes=(msg("documents.skipped_pages", pages="4, 7"),
                                        msg("documents.ocr_page", pages="9", seconds=3.0)))
     assert overview_text(scanned).endswith(
@@ -147,14 +149,14 @@ def test_the_chat_stop_button_stops_the_document_and_a_chat_waits_its_turn(qtbot
     rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     rotary.documents.summarize("short")
-    assert rotary.chat.busy            # a question meanwhile waits (test_conversation_states)
+    assert rotary.session.requests.busy            # a question meanwhile waits (test_conversation_states)
     request_id = rotary.bridge.chat([("user", "queued")], 0.7)    # the engine's queue holds it
     engine = rotary.fake["engine"]
     assert all(getattr(r, "request_id", None) != request_id for r in engine.requests)
     qtbot.waitUntil(lambda: "Reading part 1" in panel.status.text(), timeout=3000)
     rotary.window.chat.composer.stop_button.click()                        # the chat pane's Stop
     wait_idle(qtbot, rotary)
-    assert rotary.chat.messages[-1].stats.document_summary["partial"] is True
+    assert rotary.session.store.messages[-1].stats.document_summary["partial"] is True
     qtbot.waitUntil(lambda: any(getattr(r, "request_id", None) == request_id
                                 for r in engine.requests), timeout=3000)   # then it ran
 
@@ -248,7 +250,7 @@ def test_the_closing_note_is_never_drawn_inside_a_code_block_left_open(qapp):
         f"Done:\n\n```\nclosed\n```\n\n{note}"                 # a closed block is left as is
 
 
-# ---- the summary inside the chat's lifecycle (app.chat.chat_controller's rules) ----------------
+# ---- the summary inside the chat's lifecycle (app.session's rules) ----------------
 
 def _summarizing(qtbot, rotary, path, preset="short", question=""):
     panel = rotary.document_widgets.panel
@@ -266,12 +268,11 @@ def test_deleting_a_conversation_while_its_summary_runs_drops_it(qtbot, make_app
     rotary, docs = _app(make_app, qtbot, part_delay=0.3)
     pane = rotary.window.chat
     panel = _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf")
-    doomed, request = rotary.chat.conversation_id, rotary.documents.session.request_id
+    doomed, request = rotary.session.store.conversation_id, rotary.documents.session.request_id
     ended = []
-    rotary.bridge.document_event.connect(
-        lambda e: ended.append(e) if isinstance(e, DocumentFinished) else None)
-    rotary.chat.delete(doomed)
-    assert not panel.isVisible() and pane.composer.send_button.isVisible() and not rotary.chat.busy
+    on_request_events(rotary.bridge, DocumentFinished, ended.append)
+    rotary.session.store.delete(doomed)
+    assert not panel.isVisible() and pane.composer.send_button.isVisible() and not rotary.session.requests.busy
     qtbot.waitUntil(lambda: [e.request_id for e in ended] == [request], timeout=3000)
     assert ended[0].summary.partial                          # the engine stopped it
     qtbot.wait(100)
@@ -279,9 +280,9 @@ def test_deleting_a_conversation_while_its_summary_runs_drops_it(qtbot, make_app
     assert rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
     assert [n for n in rotary.notices.history if n.level == "error"] == []
     assert not panel.isVisible() and rotary.documents.session.request_id is None
-    rotary.chat.send("Still works?")                # Send and the engine are usable again
+    rotary.session.chat.send("Still works?")                # Send and the engine are usable again
     wait_idle(qtbot, rotary)
-    assert [m.role for m in rotary.chat.messages] == ["user", "assistant"]
+    assert [m.role for m in rotary.session.store.messages] == ["user", "assistant"]
 
 
 def test_the_summary_goes_on_in_its_conversation_and_the_card_follows_it(qtbot, make_app,
@@ -289,20 +290,20 @@ def test_the_summary_goes_on_in_its_conversation_and_the_card_follows_it(qtbot, 
     rotary, docs = _app(make_app, qtbot, part_delay=0.25)
     pane = rotary.window.chat
     panel = _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf")
-    owner = rotary.chat.conversation_id
-    rotary.chat.new_chat()
-    assert not panel.isVisible() and pane.composer.send_button.isVisible() and not rotary.chat.busy
+    owner = rotary.session.store.conversation_id
+    rotary.session.chat.new_chat()
+    assert not panel.isVisible() and pane.composer.send_button.isVisible() and not rotary.session.requests.busy
     assert pane.composer.phase.text() == ""
-    rotary.chat.open_conversation(owner)
+    rotary.session.chat.open_conversation(owner)
     assert panel.isVisible() and panel.running.isVisible() and pane.composer.stop_button.isVisible()
     assert pane.composer.phase.text() == "Reading the document…"
-    rotary.chat.new_chat()
+    rotary.session.chat.new_chat()
     qtbot.waitUntil(lambda: rotary.documents.session.request_id is None, timeout=5000)
-    assert not panel.isVisible() and rotary.chat.messages == []
+    assert not panel.isVisible() and rotary.session.store.messages == []
     stored = rotary.history.messages(owner)
     assert [m.role for m in stored] == ["user", "assistant"]
     assert stored[1].stats.document_summary["parts_read"] == 3     # it was not stopped
-    rotary.chat.open_conversation(owner)
+    rotary.session.chat.open_conversation(owner)
     assert not panel.isVisible() and len(pane.message_widgets) == 2
 
 
@@ -310,8 +311,8 @@ def test_write_again_on_a_summary_reads_the_document_again(qtbot, make_app, tmp_
     rotary, docs = _app(make_app, qtbot)
     _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf", "actions", "Who pays?")
     wait_idle(qtbot, rotary)
-    conversation = rotary.chat.conversation_id
-    first_document = rotary.chat.messages[0]
+    conversation = rotary.session.store.conversation_id
+    first_document = rotary.session.store.messages[0]
     pane = rotary.window.chat
     summary_widget = pane.message_widgets[1]
     assert summary_widget.regenerate_button.isVisibleTo(summary_widget)
@@ -335,10 +336,10 @@ def test_edit_on_a_document_message_opens_its_card_to_change_the_options(qtbot, 
     rotary, docs = _app(make_app, qtbot)
     _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf", "actions", "Who pays?")
     wait_idle(qtbot, rotary)
-    rotary.chat.send("And the printers?")
+    rotary.session.chat.send("And the printers?")
     wait_idle(qtbot, rotary)
     pane, panel = rotary.window.chat, rotary.document_widgets.panel
-    before = [m.content for m in rotary.chat.messages]
+    before = [m.content for m in rotary.session.store.messages]
     pane.message_widgets[0].edit_button.click()
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     composer = pane.composer
@@ -346,7 +347,7 @@ def test_edit_on_a_document_message_opens_its_card_to_change_the_options(qtbot, 
     assert panel.preset.currentData() == "actions" and panel.question.text() == "Who pays?"
     assert panel.replacing.isVisible() and "replaces" in panel.replacing.text()
     qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)       # changes nothing
-    assert not panel.isVisible() and [m.content for m in rotary.chat.messages] == before
+    assert not panel.isVisible() and [m.content for m in rotary.session.store.messages] == before
     pane.message_widgets[0].edit_button.click()
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     panel.preset.setCurrentIndex(panel.preset.findData("bullets"))
@@ -354,7 +355,7 @@ def test_edit_on_a_document_message_opens_its_card_to_change_the_options(qtbot, 
     qtbot.mouseClick(panel.summarize_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, rotary)
     assert (docs.requests[-1].preset, docs.requests[-1].question) == ("bullets", "")
-    stored = rotary.history.messages(rotary.chat.conversation_id)
+    stored = rotary.history.messages(rotary.session.store.conversation_id)
     assert [m.role for m in stored] == ["user", "assistant"]       # the follow-up went too
     assert stored[0].content.endswith("Bullet points") and stored[0].stats.document[
         "preset"] == "bullets"
@@ -367,11 +368,11 @@ def test_write_again_on_a_summary_of_a_moved_document_keeps_it(qtbot, make_app, 
     _summarizing(qtbot, rotary, path)
     wait_idle(qtbot, rotary)
     path.unlink()
-    before = [m.content for m in rotary.history.messages(rotary.chat.conversation_id)]
+    before = [m.content for m in rotary.history.messages(rotary.session.store.conversation_id)]
     rotary.window.menu_actions["regenerate"].trigger()
     assert "no longer at" in rotary.notices.history[-1].message
-    assert [m.content for m in rotary.history.messages(rotary.chat.conversation_id)] == before
-    assert len(docs.requests) == 2 and not rotary.chat.busy
+    assert [m.content for m in rotary.history.messages(rotary.session.store.conversation_id)] == before
+    assert len(docs.requests) == 2 and not rotary.session.requests.busy
 
 
 def test_an_old_document_error_goes_when_the_next_document_is_summarised(qtbot, make_app,

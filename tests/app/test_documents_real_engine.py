@@ -11,6 +11,7 @@ from engine.api import DocumentFinished
 from app.settings.model import Settings, SettingsStore
 from tests.support.document_samples import long_pdf
 from tests.app.conftest import close_app, wait_idle, wait_ready
+from tests.support.event_collector import on_request_events
 
 pytestmark = pytest.mark.slow
 
@@ -36,14 +37,14 @@ def test_a_pdf_is_summarised_in_parts_through_the_real_engine(qtbot, qapp, qloop
         wait_idle(qtbot, rotary, timeout=300_000)
         errors = [n for n in rotary.notices.history if n.level == "error"]
         assert not errors, errors[0].details
-        user, answer = rotary.chat.messages
+        user, answer = rotary.session.store.messages
         assert "Bericht über 2026.pdf" in user.content
         assert answer.content.endswith(f"Read all of it (2 pages) in {overview.parts} parts.")
         summary = answer.stats.document_summary
         assert summary["parts_read"] == overview.parts and not summary["partial"]
         assert {p for c in summary["citations"] for p in c["pages"]} == {1, 2}
         assert rotary.window.gauge.model.decode_tps > 0            # steps reached the gauge
-        stored = rotary.history.messages(rotary.chat.conversation_id)
+        stored = rotary.history.messages(rotary.session.store.conversation_id)
         assert [m.content for m in stored] == [user.content, answer.content]
     finally:
         close_app(rotary)
@@ -67,12 +68,11 @@ def test_deleting_the_conversation_while_its_summary_runs_on_the_real_engine(
         qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
         assert rotary.documents.summarize("short")
         qtbot.waitUntil(lambda: panel.bar.maximum() > 0, timeout=120_000)   # parts reported
-        doomed, request = rotary.chat.conversation_id, rotary.documents.session.request_id
+        doomed, request = rotary.session.store.conversation_id, rotary.documents.session.request_id
         assert rotary.documents.session.task.stage is Stage.SUMMARISING and panel.bar.value() < panel.bar.maximum()
         ended = []
-        rotary.bridge.document_event.connect(
-            lambda e: ended.append(e) if isinstance(e, DocumentFinished) else None)
-        rotary.chat.delete(doomed)
+        on_request_events(rotary.bridge, DocumentFinished, ended.append)
+        rotary.session.store.delete(doomed)
         assert not panel.isVisible() and pane.composer.send_button.isVisible()
         qtbot.waitUntil(lambda: [e.request_id for e in ended] == [request], timeout=120_000)
         assert ended[0].summary.partial                      # the engine stopped it
@@ -80,8 +80,8 @@ def test_deleting_the_conversation_while_its_summary_runs_on_the_real_engine(
         assert not rotary.history.exists(doomed)
         assert rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
         assert [n for n in rotary.notices.history if n.level == "error"] == []
-        assert rotary.chat.send("Hello")                 # the chat works again at once
+        assert rotary.session.chat.send("Hello")                 # the chat works again at once
         wait_idle(qtbot, rotary, timeout=120_000)
-        assert [m.role for m in rotary.chat.messages] == ["user", "assistant"]
+        assert [m.role for m in rotary.session.store.messages] == ["user", "assistant"]
     finally:
         close_app(rotary)

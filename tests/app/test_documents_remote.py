@@ -52,7 +52,7 @@ def test_a_pdf_is_summarised_in_parts_on_the_office_server(qtbot, qapp, qloop, r
         wait_idle(qtbot, rotary, timeout=120_000)
         errors = [n for n in rotary.notices.history if n.level == "error"]
         assert not errors, errors[0].details
-        user, answer = rotary.chat.messages
+        user, answer = rotary.session.store.messages
         assert "Bericht.pdf" in user.content
         assert answer.content.endswith(f"Read all of it (6 pages) in {overview.parts} parts.")
         assert answer.stats.document_summary["parts_read"] == overview.parts

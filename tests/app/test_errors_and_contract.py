@@ -127,7 +127,7 @@ def test_keyboard_only_send(qtbot, make_app):
     qtbot.keyClicks(rotary.window.chat.composer.input, "Typed with keys")
     qtbot.keyClick(rotary.window.chat.composer.input, Qt.Key.Key_Return)
     wait_idle(qtbot, rotary)
-    assert rotary.chat.messages[0].content == "Typed with keys"
+    assert rotary.session.store.messages[0].content == "Typed with keys"
 
 
 @pytest.fixture

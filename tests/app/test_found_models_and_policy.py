@@ -98,9 +98,9 @@ def test_locked_settings_cannot_be_changed_in_the_dialog(qtbot, make_app, tmp_pa
     rotary.settings.update(preset="auto")
     assert rotary.settings.current.preset == "cpu-only"
     # Thinking is the organisation's choice: off, and the menu item cannot change it.
-    assert rotary.chat.think_for(None) is False
-    rotary.chat.set_think(True)
-    assert rotary.chat.think_for(None) is False
+    assert rotary.session.store.think.for_conversation(None) is False
+    rotary.think_chosen(True)
+    assert rotary.session.store.think.for_conversation(None) is False
 
 
 def test_the_wizard_skips_the_model_the_organisation_chose(qtbot, make_app, tmp_path, monkeypatch):

@@ -25,7 +25,7 @@ def _step(request_id, n=5, tps=42.0, used=17, hit=None) -> StepRecord:
 
 
 def _answer(qtbot, rotary, text="numbers please"):
-    rotary.chat.send(text)
+    rotary.session.chat.send(text)
     wait_idle(qtbot, rotary)
     gauge = rotary.window.gauge
     qtbot.waitUntil(lambda: gauge.model.decode_tps > 0, timeout=2000)
@@ -72,7 +72,7 @@ def test_new_chat_and_model_switch_clear_the_old_numbers(qtbot, make_app, tmp_pa
     gauge = _answer(qtbot, rotary)
     old_request = rotary.fake["engine"].requests[-1].request_id
     assert "words left" in gauge.sections["context"].caption.text()
-    rotary.chat.new_chat()
+    rotary.session.chat.new_chat()
     sections = gauge.sections
     assert sections["context"].caption.text() == "Conversation memory: shown after the next answer"
     assert sections["speed"].caption.text() == "Writing speed: shown while an answer is written"
@@ -301,14 +301,14 @@ def test_the_gauge_says_it_reads_the_document_during_a_summary(qtbot, make_app, 
     rotary.documents.open_file(str(path))
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
     rotary.documents.summarize("short")
-    request = rotary.chat.external_id
+    request = rotary.documents.request_id
     rotary.bridge._listener(StepRecord(request, "x", 1, 2, 900, 300.0, 20.0, 1.2, 902, 4096))
     gauge = rotary.window.gauge
     qtbot.waitUntil(lambda: gauge.model.prompt_tps == 300.0, timeout=2000)
     gauge.refresh()
     assert gauge.sections["speed"].note.text().startswith("Reading the document: about 220")
     wait_idle(qtbot, rotary)
-    rotary.chat.send("A question")
+    rotary.session.chat.send("A question")
     wait_idle(qtbot, rotary)
     gauge.refresh()
     assert gauge.sections["speed"].note.text().startswith("Reading your message")

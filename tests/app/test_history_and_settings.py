@@ -15,14 +15,14 @@ from tests.app.conftest import close_app, wait_idle, wait_ready
 def test_history_survives_a_restart(qtbot, make_app):
     rotary = make_app()
     wait_ready(qtbot, rotary)
-    rotary.chat.send("Remember me")
+    rotary.session.chat.send("Remember me")
     wait_idle(qtbot, rotary)
     close_app(rotary)
     again = make_app()
     titles = [again.window.conversations.items.item(i).text()
               for i in range(again.window.conversations.items.count())]
     assert titles == ["Remember me"]
-    again.chat.open_conversation(again.history.list_conversations()[0].id)
+    again.session.chat.open_conversation(again.history.list_conversations()[0].id)
     assert [w.text for w in again.window.chat.message_widgets] == [
         "Remember me", "Hello there! Here is **bold** text."]
 

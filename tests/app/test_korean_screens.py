@@ -111,17 +111,17 @@ def test_chat_says_everything_in_korean(qtbot, korean_app):
     wait_ready(qtbot, rotary)
     window, pane = rotary.window, rotary.window.chat
     seen = screen_texts(window) + _menu_texts(window)            # the empty window
-    rotary.chat.send("안녕하세요")
+    rotary.session.chat.send("안녕하세요")
     wait_idle(qtbot, rotary)
     window.gauge.refresh()
     seen += screen_texts(window)                                 # an answer and the gauge
-    rotary.chat.send("길게 써 주세요")
-    qtbot.waitUntil(lambda: len(rotary.chat.partial) > 40, timeout=3000)
+    rotary.session.chat.send("길게 써 주세요")
+    qtbot.waitUntil(lambda: len(rotary.session.requests.partial) > 40, timeout=3000)
     seen += screen_texts(window)                                 # while it is written
     pane.composer.stop_button.click()
     wait_idle(qtbot, rotary)
     seen += screen_texts(window)                                 # "you stopped this answer"
-    rotary.chat.send("아무 말도 안 하나요?")
+    rotary.session.chat.send("아무 말도 안 하나요?")
     wait_idle(qtbot, rotary)
     seen += screen_texts(window)                                 # "the model gave no answer"
     assert rotary.window.notice_bar.isVisible()
@@ -158,7 +158,7 @@ def test_a_document_summary_says_everything_in_korean(qtbot, korean_app, tmp_pat
     seen += screen_texts(window)                                  # progress
     wait_idle(qtbot, rotary)
     seen += screen_texts(window)
-    document, summary = rotary.chat.messages                      # what the app wrote itself
+    document, summary = rotary.session.store.messages                      # what the app wrote itself
     seen += [document.content, summary.content]
     body = "Travel costs rose [pages 1–14]."                      # the model's own words
     docs.fail = PasswordProtectedError("This PDF is protected by a password.")

@@ -1,6 +1,6 @@
 """Chat lifecycle while an answer streams: every answer lands in the conversation that
 asked for it (it goes on there when the user leaves it) or is dropped, by the rules at the
-top of app.chat.chat_controller; nothing raises, nothing is misfiled, and a label says why an
+top of app/session/requests.py; nothing raises, nothing is misfiled, and a label says why an
 answer stopped only when something did stop it. Real HistoryStore, fake engine on its own
 thread."""
 
@@ -9,9 +9,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from app.conversation.history import COMPLETE, INTERRUPTED, WRITING, HistoryStore, StoredMessage
-from engine.api import ChatRequest, LoadRequest
+from engine.api import ChatRequest, LoadRequest, RequestFinished, RequestStarted
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.fakes import FakeScript
+from tests.support.event_collector import on_request_events
 
 LONG = tuple(f" w{i}" for i in range(400))          # 400 tokens × 5 ms ≈ 2 s
 
@@ -23,12 +24,12 @@ def _send(qtbot, rotary, text: str) -> None:
 
 
 def _streaming(qtbot, rotary, at_least: int = 20) -> None:
-    qtbot.waitUntil(lambda: len(rotary.chat.partial) > at_least, timeout=3000)
+    qtbot.waitUntil(lambda: len(rotary.session.requests.partial) > at_least, timeout=3000)
 
 
 def _all_settled(qtbot, rotary) -> None:
     """Every answer, shown or left, has ended (the engine reported on it)."""
-    qtbot.waitUntil(lambda: not rotary.chat.answers, timeout=5000)
+    qtbot.waitUntil(lambda: not rotary.session.requests.jobs, timeout=5000)
     qtbot.wait(50)
 
 
@@ -45,9 +46,9 @@ def test_new_chat_while_streaming_keeps_the_answer_in_its_own_conversation(qtbot
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "First question")
     _streaming(qtbot, rotary)
-    first = rotary.chat.conversation_id
+    first = rotary.session.store.conversation_id
     rotary.window.menu_actions["new_chat"].trigger()
-    assert rotary.chat.conversation_id is None and not rotary.chat.busy
+    assert rotary.session.store.conversation_id is None and not rotary.session.requests.busy
     assert rotary.window.chat.streaming is None and not rotary.window.chat.message_widgets
     _send(qtbot, rotary, "Second question")           # waits in the engine's queue, then runs
     _all_settled(qtbot, rotary)
@@ -56,7 +57,7 @@ def test_new_chat_while_streaming_keeps_the_answer_in_its_own_conversation(qtbot
     # It went on in its own conversation: whole, and not labelled as stopped by the user.
     assert stored[1].content == "".join(LONG) and stored[1].status == COMPLETE
     assert stored[1].stats.stop_reason == "eos"
-    second = rotary.chat.conversation_id
+    second = rotary.session.store.conversation_id
     assert second != first
     assert _contents(rotary, second) == [("user", "Second question"), ("assistant", "Fresh")]
     assert [w.text for w in rotary.window.chat.message_widgets] == ["Second question", "Fresh"]
@@ -67,19 +68,19 @@ def test_opening_another_conversation_while_streaming_never_misfiles(qtbot, make
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Older chat")
     wait_idle(qtbot, rotary)
-    older = rotary.chat.conversation_id
-    rotary.chat.new_chat()
+    older = rotary.session.store.conversation_id
+    rotary.session.chat.new_chat()
     _send(qtbot, rotary, "Newer chat")
     _streaming(qtbot, rotary)
-    newer = rotary.chat.conversation_id
-    rotary.chat.open_conversation(older)
+    newer = rotary.session.store.conversation_id
+    rotary.session.chat.open_conversation(older)
     _all_settled(qtbot, rotary)
     assert _contents(rotary, older) == [("user", "Older chat"), ("assistant", "Old answer")]
     late = rotary.history.messages(newer)
     assert late[0].content == "Newer chat" and late[1].stats.stop_reason == "eos"
     assert late[1].content == "".join(LONG)
     assert [w.text for w in rotary.window.chat.message_widgets] == ["Older chat", "Old answer"]
-    assert rotary.chat.messages[-1].content == "Old answer"
+    assert rotary.session.store.messages[-1].content == "Old answer"
 
 
 def test_reopening_a_left_conversation_shows_its_answer_still_being_written(qtbot, make_app):
@@ -89,17 +90,17 @@ def test_reopening_a_left_conversation_shows_its_answer_still_being_written(qtbo
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Question")
     _streaming(qtbot, rotary, at_least=200)           # saved at least once by now
-    conversation = rotary.chat.conversation_id
-    rotary.chat.new_chat()
+    conversation = rotary.session.store.conversation_id
+    rotary.session.chat.new_chat()
     assert not rotary.window.chat.composer.stop_button.isVisible()
     qtbot.wait(100)                                   # it goes on meanwhile
-    rotary.chat.open_conversation(conversation)
+    rotary.session.chat.open_conversation(conversation)
     pane = rotary.window.chat
     assert [w.text for w in pane.message_widgets][:1] == ["Question"]
     assert len(pane.message_widgets) == 2 and pane.streaming is pane.message_widgets[1]
-    assert rotary.chat.busy and pane.composer.stop_button.isVisible()
-    shown = len(rotary.chat.partial)
-    qtbot.waitUntil(lambda: len(rotary.chat.partial) > shown + 20, timeout=3000)
+    assert rotary.session.requests.busy and pane.composer.stop_button.isVisible()
+    shown = len(rotary.session.requests.partial)
+    qtbot.waitUntil(lambda: len(rotary.session.requests.partial) > shown + 20, timeout=3000)
     pane.composer.stop_button.click()
     wait_idle(qtbot, rotary)
     final = rotary.history.messages(conversation)
@@ -113,12 +114,12 @@ def test_deleting_the_open_conversation_while_streaming(qtbot, make_app):
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Keep me")
     wait_idle(qtbot, rotary)
-    kept = rotary.chat.conversation_id
-    rotary.chat.new_chat()
+    kept = rotary.session.store.conversation_id
+    rotary.session.chat.new_chat()
     _send(qtbot, rotary, "Delete me")
     _streaming(qtbot, rotary)
-    doomed = rotary.chat.conversation_id
-    rotary.chat.delete(doomed)
+    doomed = rotary.session.store.conversation_id
+    rotary.session.store.delete(doomed)
     assert rotary.window.chat.streaming is None and not rotary.window.chat.message_widgets
     _all_settled(qtbot, rotary)
     assert not rotary.history.exists(doomed)
@@ -137,9 +138,9 @@ def test_deleting_a_left_conversation_before_its_answer_ends(qtbot, make_app):
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Will be left")
     _streaming(qtbot, rotary)
-    left = rotary.chat.conversation_id
-    rotary.chat.new_chat()
-    rotary.chat.delete(left)                  # its answer has not reported its end yet
+    left = rotary.session.store.conversation_id
+    rotary.session.chat.new_chat()
+    rotary.session.store.delete(left)                  # its answer has not reported its end yet
     _all_settled(qtbot, rotary)
     assert rotary.history.list_conversations() == []
     assert rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
@@ -152,7 +153,7 @@ def test_regenerate_while_streaming_replaces_the_answer(qtbot, make_app):
     _streaming(qtbot, rotary, at_least=200)    # long enough to have saved a partial row
     rotary.window.menu_actions["regenerate"].trigger()
     _all_settled(qtbot, rotary)
-    conversation = rotary.chat.conversation_id
+    conversation = rotary.session.store.conversation_id
     assert _contents(rotary, conversation) == [("user", "Question"), ("assistant", "Second try")]
     assert [w.text for w in rotary.window.chat.message_widgets] == ["Question", "Second try"]
 
@@ -167,7 +168,7 @@ def test_edit_while_streaming_forgets_the_old_answer(qtbot, make_app):
     rotary.window.chat.message_widgets[0].edit_button.click()
     _send(qtbot, rotary, "first, edited")
     _all_settled(qtbot, rotary)
-    conversation = rotary.chat.conversation_id
+    conversation = rotary.session.store.conversation_id
     assert _contents(rotary, conversation) == [("user", "first, edited"),
                                                ("assistant", "Edited answer")]
     assert [w.text for w in rotary.window.chat.message_widgets] == ["first, edited",
@@ -176,17 +177,17 @@ def test_edit_while_streaming_forgets_the_old_answer(qtbot, make_app):
 
 def test_the_answer_is_saved_while_it_streams_in_batches(qtbot, make_app):
     rotary = _app(make_app, LONG)
-    rotary.chat.save_interval_s = 0.3
+    rotary.session.requests.save_interval_s = 0.3
     updates = []
     wait_ready(qtbot, rotary)
     rotary.history.db.set_trace_callback(
         lambda sql: updates.append(sql) if sql.startswith("UPDATE messages") else None)
     _send(qtbot, rotary, "Write a lot")
-    conversation = rotary.chat.conversation_id
-    qtbot.waitUntil(lambda: len(rotary.chat.partial) > 1200, timeout=5000)
+    conversation = rotary.session.store.conversation_id
+    qtbot.waitUntil(lambda: len(rotary.session.requests.partial) > 1200, timeout=5000)
     saved = rotary.history.messages(conversation)[1]
     assert saved.status == WRITING and len(saved.content) > 600
-    assert rotary.chat.partial.startswith(saved.content)
+    assert rotary.session.requests.partial.startswith(saved.content)
     wait_idle(qtbot, rotary)
     rotary.history.db.set_trace_callback(None)
     final = rotary.history.messages(conversation)[1]
@@ -203,7 +204,7 @@ def test_an_interrupted_answer_reappears_marked(qtbot, make_app, rotary_home):
     store.db.close()                           # as if the process had been killed
     rotary = make_app()
     assert rotary.history.interrupted == 1
-    rotary.chat.open_conversation(conversation)
+    rotary.session.chat.open_conversation(conversation)
     stored = rotary.history.messages(conversation)
     assert stored[1].status == INTERRUPTED and stored[1].content == "Half an ans"
     answer = rotary.window.chat.message_widgets[1]
@@ -231,7 +232,7 @@ def test_a_question_stopped_before_any_text_can_be_asked_again(qtbot, make_app):
     wait_idle(qtbot, rotary)
     assert [w.text for w in pane.message_widgets] == ["Slow question", "Now answered"]
     assert not question.regenerate_button.isVisibleTo(question)
-    assert _contents(rotary, rotary.chat.conversation_id)[-1] == ("assistant", "Now answered")
+    assert _contents(rotary, rotary.session.store.conversation_id)[-1] == ("assistant", "Now answered")
 
 
 def test_list_selection_follows_new_chat_and_open_scrolls_to_latest(qtbot, make_app):
@@ -242,13 +243,13 @@ def test_list_selection_follows_new_chat_and_open_scrolls_to_latest(qtbot, make_
     for text in ("one", "two"):
         _send(qtbot, rotary, text)
         wait_idle(qtbot, rotary)
-    conversation = rotary.chat.conversation_id
+    conversation = rotary.session.store.conversation_id
     listing = rotary.window.conversations
     assert listing.selected_id() == conversation
     rotary.window.menu_actions["new_chat"].trigger()
     assert listing.selected_id() is None and not listing.items.selectedItems()
     listing.items.itemClicked.emit(listing.items.item(0))
-    assert rotary.chat.conversation_id == conversation and listing.selected_id() == conversation
+    assert rotary.session.store.conversation_id == conversation and listing.selected_id() == conversation
     bar = rotary.window.chat.scroll_area.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=2000)
 
@@ -259,7 +260,7 @@ def test_quitting_mid_answer_keeps_it_as_stopped_not_interrupted(qtbot, make_app
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Question")
     _streaming(qtbot, rotary)
-    conversation = rotary.chat.conversation_id
+    conversation = rotary.session.store.conversation_id
     close_app(rotary)                        # the window closes, then the app
     store = HistoryStore(rotary.paths.history_db)
     answer = store.messages(conversation)[1]
@@ -277,9 +278,9 @@ def test_clicking_the_open_conversation_does_not_stop_its_answer(qtbot, make_app
     _streaming(qtbot, rotary)
     listing = rotary.window.conversations
     listing.items.itemClicked.emit(listing.items.item(0))
-    assert rotary.chat.busy and rotary.window.chat.streaming is not None
+    assert rotary.session.requests.busy and rotary.window.chat.streaming is not None
     wait_idle(qtbot, rotary)
-    stored = rotary.history.messages(rotary.chat.conversation_id)
+    stored = rotary.history.messages(rotary.session.store.conversation_id)
     assert stored[1].content == "".join(LONG) and stored[1].stats.stop_reason == "eos"
 
 
@@ -288,10 +289,10 @@ def test_the_gauge_never_shows_steps_of_a_left_answer(qtbot, make_app):
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Left behind")
     _streaming(qtbot, rotary)
-    left_request = rotary.chat.current.request_id
+    left_request = rotary.session.requests.current.request_id
     gauge, seen = rotary.window.gauge, []
     gauge.on_stats = seen.append        # a step's record carries its hit rates too
-    rotary.chat.new_chat()
+    rotary.session.chat.new_chat()
     _send(qtbot, rotary, "New question")
     _all_settled(qtbot, rotary)
     assert seen and all(record.request_id != left_request for record in seen)
@@ -316,8 +317,8 @@ def test_answers_run_one_at_a_time_and_a_waiting_one_can_be_stopped(qtbot, make_
     rotary = _app(make_app, LONG, ("Third",))
     wait_ready(qtbot, rotary)
     bridge, finished, started = rotary.bridge, [], []
-    bridge.finished.connect(lambda event: finished.append(event))
-    bridge.started.connect(started.append)
+    on_request_events(bridge, RequestFinished, finished.append)
+    on_request_events(bridge, RequestStarted, lambda event: started.append(event.request_id))
     first = bridge.chat([("user", "one")], 0.7)
     second = bridge.chat([("user", "two")], 0.7)
     third = bridge.chat([("user", "three")], 0.7)
@@ -343,16 +344,16 @@ def test_changing_the_model_stops_answers_and_says_so(qtbot, make_app):
     wait_ready(qtbot, rotary)
     _send(qtbot, rotary, "Left one")
     _streaming(qtbot, rotary)
-    left = rotary.chat.conversation_id
-    rotary.chat.new_chat()
+    left = rotary.session.store.conversation_id
+    rotary.session.chat.new_chat()
     _send(qtbot, rotary, "Open one")             # waits behind the left one
     rotary.reload_model()
     _all_settled(qtbot, rotary)
     kept = rotary.history.messages(left)
     assert kept[1].stats.stop_reason == "reloaded" and kept[1].content.startswith(" w0")
-    assert [m.role for m in rotary.history.messages(rotary.chat.conversation_id)] == ["user"]
+    assert [m.role for m in rotary.history.messages(rotary.session.store.conversation_id)] == ["user"]
     wait_ready(qtbot, rotary)
-    rotary.chat.open_conversation(left)
+    rotary.session.chat.open_conversation(left)
     status = rotary.window.chat.message_widgets[1].status.text()
     assert status == "Stopped when the model was changed."
 
@@ -374,7 +375,7 @@ def test_an_empty_answer_says_the_model_gave_none_and_is_logged(qtbot, make_app,
         pane.message_widgets[-1].edit_button.click()
         pane.composer.clear()
     assert sum("the model gave no answer" in r.getMessage() for r in caplog.records) == 2
-    assert [m.role for m in rotary.history.messages(rotary.chat.conversation_id)] == [
+    assert [m.role for m in rotary.history.messages(rotary.session.store.conversation_id)] == [
         "user", "user"]
 
 
@@ -402,4 +403,4 @@ def test_a_message_sent_behind_an_answer_still_stopping_says_it_waits(qtbot, mak
     qtbot.waitUntil(lambda: phases[-1] in ("Reading your message…", "Writing the answer…"),
                     timeout=3000)
     wait_idle(qtbot, rotary)
-    assert rotary.chat.messages[-1].content == "Fresh"
+    assert rotary.session.store.messages[-1].content == "Fresh"

@@ -9,6 +9,8 @@ import pytest
 from app.settings.paths import default_paths
 from app.settings.model import Settings, SettingsStore
 from tests.app.conftest import close_app, wait_ready
+from engine.api import StepRecord
+from tests.support.event_collector import on_request_events
 
 pytestmark = pytest.mark.slow
 
@@ -22,17 +24,18 @@ def test_new_chat_mid_answer_on_the_real_engine(qtbot, qapp, qloop, rotary_home)
     try:
         rotary.start()
         wait_ready(qtbot, rotary, timeout=120_000)
-        chat, left = rotary.chat, []
+        chat, store, left = rotary.session.chat, rotary.session.store, []
 
-        def leave_on_first_token(_request_id, _text):
-            if not left:
-                left.append(chat.conversation_id)
+        def leave_on_first_token(event):
+            if event.text and not left:
+                left.append(store.conversation_id)
                 chat.new_chat()                 # inside the token's own dispatch
                 chat.send("Second question")
 
-        rotary.bridge.token.connect(leave_on_first_token)
+        on_request_events(rotary.bridge, StepRecord, leave_on_first_token)
         chat.send("First question")
-        qtbot.waitUntil(lambda: bool(left) and not chat.answers, timeout=120_000)
+        qtbot.waitUntil(lambda: bool(left) and not rotary.session.requests.jobs,
+                        timeout=120_000)
         errors = [n for n in rotary.notices.history if n.level == "error"]
         assert not errors, errors[0].details
         first = rotary.history.messages(left[0])
@@ -40,8 +43,8 @@ def test_new_chat_mid_answer_on_the_real_engine(qtbot, qapp, qloop, rotary_home)
         assert first[0].content == "First question"
         # It went on to its own end: not cut off, and not labelled as stopped by the user.
         assert first[1].content and first[1].stats.stop_reason in ("eos", "length")
-        second = rotary.history.messages(chat.conversation_id)
-        assert chat.conversation_id != left[0]
+        second = rotary.history.messages(store.conversation_id)
+        assert store.conversation_id != left[0]
         assert [m.content for m in second][:1] == ["Second question"]
         assert len(second) == 2 and second[1].stats.stop_reason != "stopped"
         assert rotary.window.chat.message_widgets[-1].text == second[1].content

@@ -27,7 +27,7 @@ def test_failed_load_keeps_the_app_running_and_offers_a_safer_recipe(qtbot, make
     rotary = make_app(script=script)
     bar = rotary.window.notice_bar
     qtbot.waitUntil(lambda: "needs more memory" in bar.message.text(), timeout=5000)
-    assert not rotary.chat.model_ready and rotary.window.isVisible()
+    assert not rotary.session.requests.model_ready and rotary.window.isVisible()
     assert not default_paths().loading_marker.exists()
     script.fail_load = None
     safer = [b for b in bar.action_buttons if "safer" in b.text()][0]
@@ -64,7 +64,7 @@ def test_moved_model_file_is_reported_with_a_way_out(qtbot, make_app, tmp_path):
                                         model_path=str(tmp_path / "gone.gguf")))
     bar = rotary.window.notice_bar
     assert "moved or deleted" in bar.message.text()
-    assert not rotary.chat.model_ready
+    assert not rotary.session.requests.model_ready
     [b for b in bar.action_buttons if "Choose" in b.text()][0].click()
     assert rotary.dialogs.wizard is not None and rotary.dialogs.wizard.isVisible()
 

@@ -10,6 +10,8 @@ import pytest
 from app.settings.paths import default_paths
 from app.settings.model import Settings, SettingsStore
 from tests.app.conftest import close_app, wait_idle, wait_ready
+from engine.api import RequestFinished
+from tests.support.event_collector import on_request_events
 
 pytestmark = pytest.mark.slow
 
@@ -26,13 +28,13 @@ def test_forty_turns_at_512_then_a_message_too_long_then_a_short_one(qtbot, qapp
                                                      model_path=str(model), context_size=512))
     rotary = RotaryApp(qapp, qloop, real_backend(), paths)
     finished, starts = [], []
-    rotary.bridge.finished.connect(finished.append)
+    on_request_events(rotary.bridge, RequestFinished, finished.append)
     rotary.chat.window_moved.connect(starts.append)
     try:
         rotary.start()
         wait_ready(qtbot, rotary, timeout=120_000)
         for turn in range(40):
-            assert rotary.chat.send(f"Turn {turn}: please tell me about the demo again.")
+            assert rotary.session.chat.send(f"Turn {turn}: please tell me about the demo again.")
             wait_idle(qtbot, rotary, timeout=60_000)
         errors = [n for n in rotary.notices.history if n.level == "error"]
         assert not errors, errors[0].details
@@ -47,11 +49,11 @@ def test_forty_turns_at_512_then_a_message_too_long_then_a_short_one(qtbot, qapp
         assert rotary.window.chat.window_marker.isVisible()
         print(f"\nwindow starts (message index) over 40 turns: {sorted(set(moved))}")
 
-        assert rotary.chat.send("word " * 700)        # alone more than the whole context
+        assert rotary.session.chat.send("word " * 700)        # alone more than the whole context
         wait_idle(qtbot, rotary, timeout=60_000)
         bar = rotary.window.notice_bar
         assert bar.isVisible() and "too long" in bar.message.text()
-        assert rotary.chat.send("What is 2 plus 2?")
+        assert rotary.session.chat.send("What is 2 plus 2?")
         wait_idle(qtbot, rotary, timeout=60_000)
         assert finished[-1].text and len(finished) == 41
         assert not bar.isVisible()

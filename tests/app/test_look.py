@@ -31,7 +31,7 @@ def chatted(qtbot, make_app):
     wait_ready(qtbot, rotary)
     rotary.window.activateWindow()
     for text in ("first", "second"):
-        rotary.chat.send(text)
+        rotary.session.chat.send(text)
         wait_idle(qtbot, rotary)
     return rotary
 

@@ -112,10 +112,10 @@ def test_shift_enter_starts_a_new_line_and_the_message_keeps_it(qtbot, make_app)
     qtbot.keyClicks(pane.composer.input, "Line one")
     qtbot.keyClick(pane.composer.input, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
     qtbot.keyClicks(pane.composer.input, "Line two")
-    assert rotary.chat.conversation_id is None            # Shift+Enter did not send
+    assert rotary.session.store.conversation_id is None            # Shift+Enter did not send
     qtbot.keyClick(pane.composer.input, Qt.Key.Key_Return)
     wait_idle(qtbot, rotary)
-    stored = rotary.history.messages(rotary.chat.conversation_id)
+    stored = rotary.history.messages(rotary.session.store.conversation_id)
     assert stored[0].content == "Line one\nLine two"
     question, answer = pane.message_widgets
     assert question.body.toPlainText().splitlines() == ["Line one", "Line two"]

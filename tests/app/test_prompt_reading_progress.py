@@ -18,7 +18,7 @@ def _said_while_reading(make_app, qtbot, script: FakeScript) -> list[tuple[float
     wait_ready(qtbot, rotary)
     said: list[tuple[float, str]] = []
     rotary.chat.phase_changed.connect(lambda text: said.append((time.monotonic(), text)))
-    assert rotary.chat.send("a long message")
+    assert rotary.session.chat.send("a long message")
     qtbot.waitUntil(lambda: any(PERCENT_LEFT.match(text) for _, text in said), timeout=3000)
     bubble = rotary.window.chat.streaming
     assert bubble is not None and "% — about" in bubble.status.text()   # in the answer's box too
@@ -48,7 +48,7 @@ def test_a_short_message_says_no_percentage(make_app, qtbot):
     wait_ready(qtbot, rotary)
     said: list[str] = []
     rotary.chat.phase_changed.connect(said.append)
-    assert rotary.chat.send("hi")
+    assert rotary.session.chat.send("hi")
     wait_idle(qtbot, rotary)
     assert "Reading your message…" in said and not any("%" in text for text in said)
 
@@ -56,14 +56,14 @@ def test_a_short_message_says_no_percentage(make_app, qtbot):
 def test_stop_while_reading_is_not_overwritten_by_the_countdown(make_app, qtbot):
     rotary = make_app(script=FakeScript(first_token_delay=5.0, prompt_tokens=5000))
     wait_ready(qtbot, rotary)
-    assert rotary.chat.send("a long message")
+    assert rotary.session.chat.send("a long message")
     pane = rotary.window.chat
     qtbot.waitUntil(lambda: "% — about" in pane.composer.phase.text(), timeout=3000)
-    rotary.chat.stop()
+    rotary.session.chat.stop()
     assert pane.composer.phase.text() == "Stopping…"
     # A report the engine sent before it saw the stop arrives after it: "Stopping…" stays.
-    answer = rotary.chat.current
-    rotary.chat.on_prompt_progress(PromptProgress(answer.request_id, answer.conversation_id,
+    answer = rotary.session.requests.current
+    rotary.session.on_event(PromptProgress(answer.request_id, answer.conversation_id,
                                                   2500, 5000, 2.5, 2.5))
     assert pane.composer.phase.text() == "Stopping…"
     qtbot.wait(1200)

@@ -12,6 +12,8 @@ import pytest
 from app.settings.paths import default_paths
 from app.settings.model import Settings, SettingsStore
 from tests.app.conftest import close_app, wait_idle, wait_ready
+from engine.api import StepRecord, RequestFinished
+from tests.support.event_collector import on_request_events
 
 pytestmark = pytest.mark.slow
 GB = 2**30
@@ -24,14 +26,14 @@ def test_real_engine_drives_the_gauge_with_measured_numbers(qtbot, qapp, qloop, 
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
     rotary = RotaryApp(qapp, qloop, real_backend(), paths)
     steps, loaded, finished = [], [], []
-    rotary.bridge.stats.connect(steps.append)
-    rotary.bridge.finished.connect(finished.append)
+    on_request_events(rotary.bridge, StepRecord, steps.append)
+    on_request_events(rotary.bridge, RequestFinished, finished.append)
     rotary.bridge.model_loaded.connect(loaded.append)
     try:
         rotary.start()
         wait_ready(qtbot, rotary, timeout=120_000)
         assert "demo" in rotary.window.model_label.text().lower()
-        rotary.chat.send("Hello, who are you?")
+        rotary.session.chat.send("Hello, who are you?")
         wait_idle(qtbot, rotary, timeout=120_000)
         errors = [n for n in rotary.notices.history if n.level == "error"]
         assert not errors, errors[0].details
@@ -58,7 +60,7 @@ def test_real_engine_drives_the_gauge_with_measured_numbers(qtbot, qapp, qloop, 
         qtbot.waitUntil(lambda: model.ram_bytes is not None, timeout=3000)
         assert abs(model.ram_bytes - psutil.Process().memory_info().rss) < 0.2 * GB
         assert sections["ram"].caption.text().startswith("System memory used by Rotary: ")
-        stored = rotary.history.messages(rotary.chat.conversation_id)
+        stored = rotary.history.messages(rotary.session.store.conversation_id)
         assert stored[0].content == "Hello, who are you?"
         # The demo says only what is true on any computer (this one has no NVIDIA card).
         assert "your graphics card" not in stored[1].content
@@ -117,7 +119,7 @@ def test_the_model_check_names_the_speed_measured_on_this_computer(qtbot, qapp, 
     SettingsStore(paths.settings_file).save(Settings(first_run_done=True, preset="cpu-only"))
     rotary = RotaryApp(qapp, qloop, real_backend(), paths)
     finished = []
-    rotary.bridge.finished.connect(finished.append)
+    on_request_events(rotary.bridge, RequestFinished, finished.append)
 
     def check() -> object:
         chooser = ModelChooser(rotary.bridge, rotary.notices, "cpu-only")
@@ -133,7 +135,7 @@ def test_the_model_check_names_the_speed_measured_on_this_computer(qtbot, qapp, 
         low, high = before.result.expected_tps
         assert re.search(r"\d+–\d+ words per second", before.verdict.text())
         for question in ("Hello", "Who are you?", "And again?"):
-            rotary.chat.send(question)
+            rotary.session.chat.send(question)
             wait_idle(qtbot, rotary, timeout=120_000)
         speeds = sorted(e.stats.decode_tps for e in finished)
         assert len(speeds) == 3 and all(e.stats.generated_tokens >= 16 for e in finished)

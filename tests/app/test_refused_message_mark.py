@@ -45,11 +45,11 @@ def test_the_refused_bubble_keeps_its_mark_after_the_notice_and_a_restart(qtbot,
     assert "too long" not in rotary.window.notice_bar.message.text()
     _send(qtbot, rotary, "what is 2 plus 2?")
     assert pane.message_widgets[2].refused.isVisible()
-    conversation = rotary.chat.conversation_id
+    conversation = rotary.session.store.conversation_id
     close_app(rotary)
     again = make_app()
     wait_ready(qtbot, again)
-    again.chat.open_conversation(conversation)
+    again.session.chat.open_conversation(conversation)
     shown = again.window.chat.message_widgets[2]
     assert shown.text.startswith("Budget review") and shown.refused.isVisible()
     assert shown.attach_button.isVisible()
@@ -61,7 +61,7 @@ def test_attach_as_a_document_makes_the_text_a_document_of_the_conversation(qtbo
     _send(qtbot, rotary, "hello")
     _refuse_next(rotary)
     _send(qtbot, rotary, LONG_TEXT)
-    conversation = rotary.chat.conversation_id
+    conversation = rotary.session.store.conversation_id
     bubble = rotary.window.chat.message_widgets[2]
     order = bubble.focus_order()                    # the keyboard reaches the offer too
     assert order.index(bubble.attach_button) == order.index(bubble.body) + 1
@@ -73,7 +73,7 @@ def test_attach_as_a_document_makes_the_text_a_document_of_the_conversation(qtbo
     assert [d.name for d in held] == ["Budget review for the board.txt"]
     with open(held[0].path, encoding="utf-8") as file:
         assert file.read() == LONG_TEXT.strip()
-    assert rotary.chat.conversation_id == conversation          # the same conversation
+    assert rotary.session.store.conversation_id == conversation          # the same conversation
     bubble = rotary.window.chat.message_widgets[2]
     assert bubble.refused.isVisible() and not bubble.attach_button.isVisible()
     assert "attached as a document" in bubble.refused_text.text()

@@ -233,11 +233,11 @@ def test_chat_through_the_office_server_and_back_to_this_computer(qtbot, qapp, q
         rotary.start()
         wait_ready(qtbot, rotary, timeout=60_000)
         assert "office server" in rotary.window.model_label.text()
-        rotary.chat.send("Hello")
+        rotary.session.chat.send("Hello")
         wait_idle(qtbot, rotary, timeout=60_000)
         errors = [n for n in rotary.notices.history if n.level == "error"]
         assert not errors, errors[0].details
-        assert rotary.history.messages(rotary.chat.conversation_id)[-1].content == DEMO_TEXT
+        assert rotary.history.messages(rotary.session.store.conversation_id)[-1].content == DEMO_TEXT
         rotary.settings.update(engine_location="local")     # back to this computer: the demo
         wait_ready(qtbot, rotary, timeout=120_000)
         assert "demo" in rotary.window.model_label.text().lower()
@@ -268,9 +268,9 @@ def test_typing_the_key_in_settings_connects_at_once(qtbot, qapp, qloop, rotary_
         dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
         wait_ready(qtbot, rotary, timeout=60_000)
         assert "office server" in rotary.window.model_label.text()
-        rotary.chat.send("Hello")
+        rotary.session.chat.send("Hello")
         wait_idle(qtbot, rotary, timeout=60_000)
-        assert rotary.chat.messages[-1].role == "assistant"
+        assert rotary.session.store.messages[-1].role == "assistant"
     finally:
         close_app(rotary)
 
@@ -304,16 +304,16 @@ NO_SERVER_RUN = textwrap.dedent("""
         rotary.start()
         rotary.dialogs.open_settings().reject()
         for _ in range(1200):
-            if rotary.chat.model_ready:
+            if rotary.session.requests.model_ready:
                 break
             await asyncio.sleep(0.1)
-        assert rotary.chat.model_ready, "the demo model did not load"
-        assert rotary.chat.send("Hello")
+        assert rotary.session.requests.model_ready, "the demo model did not load"
+        assert rotary.session.chat.send("Hello")
         for _ in range(1200):
             await asyncio.sleep(0.1)
-            if not rotary.chat.busy:
+            if not rotary.session.requests.busy:
                 break
-        answer = rotary.history.messages(rotary.chat.conversation_id)[-1].content
+        answer = rotary.history.messages(rotary.session.store.conversation_id)[-1].content
         inet = [str(c) for c in psutil.Process().net_connections(kind="inet")]
         rotary.window.close()
         rotary.close()
@@ -375,7 +375,7 @@ def test_a_server_that_is_not_there_offers_try_again(qtbot, qapp, qloop, rotary_
         notice = next(n for n in rotary.notices.history if n.level == "error")
         assert f"The office server at {url} does not answer" in notice.message
         assert [a.label for a in notice.actions] == ["Try again"]
-        assert not rotary.chat.model_ready
+        assert not rotary.session.requests.model_ready
     finally:
         close_app(rotary)
 

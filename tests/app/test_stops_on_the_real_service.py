@@ -7,17 +7,19 @@ and the mutation "stop(any id) stops the running request" passed every app test.
 
 from __future__ import annotations
 
-from engine.api import DocumentRequest
+from engine.api import DocumentRequest, RequestFailed, RequestFinished
 from engine.errors import ReadingStoppedError
 from tests.app.conftest import wait_idle, wait_ready
 from tests.app.fakes import FakeScript
+from tests.support.event_collector import on_request_events
 
 LONG = tuple(f" w{i}" for i in range(200))          # 200 tokens × 5 ms ≈ 1 s
 
 
 def finished_by_id(rotary) -> dict:
     done: dict = {}
-    rotary.bridge.finished.connect(lambda event: done.setdefault(event.request_id, event))
+    on_request_events(rotary.bridge, RequestFinished,
+                      lambda event: done.setdefault(event.request_id, event))
     return done
 
 
@@ -55,7 +57,8 @@ def test_a_document_stopped_before_its_turn_says_reading_stopped(qtbot, make_app
     rotary = make_app(script=FakeScript(answers=[LONG]))
     wait_ready(qtbot, rotary)
     failures = []
-    rotary.bridge.failed.connect(lambda request_id, error: failures.append((request_id, error)))
+    on_request_events(rotary.bridge, RequestFailed,
+                      lambda event: failures.append((event.request_id, event.error)))
     running = rotary.bridge.chat([("user", "first")], 0.7, conversation_id=1)
     document = DocumentRequest(str(tmp_path / "a.txt"), conversation_id=1)
     rotary.bridge.document(document)

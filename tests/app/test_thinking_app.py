@@ -50,7 +50,7 @@ def test_thinking_is_collapsed_stored_apart_and_never_sent_back(qtbot, qapp, qlo
     try:
         assert rotary.window.menu_actions["think"].isEnabled()
         assert rotary.window.menu_actions["think"].isChecked()          # the model's default
-        assert rotary.chat.send("What does Rotary do?")
+        assert rotary.session.chat.send("What does Rotary do?")
         wait_idle(qtbot, rotary, timeout=120_000)
         errors = [n for n in rotary.notices.history if n.level == "error"]
         assert not errors, errors[0].details
@@ -65,18 +65,18 @@ def test_thinking_is_collapsed_stored_apart_and_never_sent_back(qtbot, qapp, qlo
         assert section.expanded and section.body.text() == thinking
         widget.copy_button.click()
         assert qapp.clipboard().text().strip() == ANSWER
-        stored = rotary.history.messages(rotary.chat.conversation_id)
+        stored = rotary.history.messages(rotary.session.store.conversation_id)
         assert (stored[1].content, stored[1].thinking) == (ANSWER, thinking)
-        assert rotary.history.title(rotary.chat.conversation_id) == "What does Rotary do?"
+        assert rotary.history.title(rotary.session.store.conversation_id) == "What does Rotary do?"
         # The next question: the history sent to the model holds the answer, not the thinking.
-        rotary.chat.send("And then?")
+        rotary.session.chat.send("And then?")
         wait_idle(qtbot, rotary, timeout=120_000)
         sent = requests[-1].messages
         assert [m.content for m in sent if m.role == "assistant"] == [ANSWER]
         assert all(thinking not in m.content for m in sent)
         # Reopened from the history, the thinking is there again, collapsed.
-        rotary.chat.new_chat()
-        rotary.chat.open_conversation(stored[0].id and rotary.history.list_conversations()[0].id)
+        rotary.session.chat.new_chat()
+        rotary.session.chat.open_conversation(stored[0].id and rotary.history.list_conversations()[0].id)
         again = rotary.window.chat.message_widgets[1].thinking_section
         assert not again.expanded and again.text == thinking
     finally:
@@ -87,10 +87,10 @@ def test_thinking_can_be_turned_off_for_a_conversation(qtbot, qapp, qloop, rotar
     rotary, requests = _start(qtbot, qapp, qloop, write_reply_model("qwen35", tmp_path))
     try:
         rotary.window.menu_actions["think"].trigger()                   # off, before the first send
-        rotary.chat.send("What does Rotary do?")
+        rotary.session.chat.send("What does Rotary do?")
         wait_idle(qtbot, rotary, timeout=120_000)
         assert requests[-1].think is False
-        conversation = rotary.chat.conversation_id
+        conversation = rotary.session.store.conversation_id
         assert rotary.history.think(conversation) is False
         widget = rotary.window.chat.message_widgets[1]
         assert getattr(widget, "thinking_section", None) is None    # nothing thought
@@ -112,13 +112,13 @@ def test_a_looping_model_is_stopped_with_a_notice_keeping_its_words_once(qtbot, 
         assert not rotary.window.menu_actions["think"].isEnabled()      # LFM2 cannot think
         used = []
         for question in ("List the options", "And more options?"):
-            rotary.chat.send(question)
+            rotary.session.chat.send(question)
             wait_idle(qtbot, rotary, timeout=120_000)
             used.append(rotary.window.gauge.model.context_used)
         warnings = [n for n in rotary.notices.history if n.level == "warning"]
         assert warnings and "repeating the same words" in warnings[-1].message
         assert "kept them once" in warnings[-1].message
-        stored = rotary.history.messages(rotary.chat.conversation_id)
+        stored = rotary.history.messages(rotary.session.store.conversation_id)
         answer = stored[-1]
         assert answer.stats.stop_reason == "loop"
         assert answer.content == "Sure, here is one option"
@@ -172,8 +172,8 @@ def test_a_summary_from_a_looping_model_fails_plainly_and_is_not_stored(qtbot, q
         errors = [n for n in rotary.notices.history if n.level == "error"]
         assert errors and "kept no summary" in errors[-1].message
         assert "part step" in errors[-1].details and "rotary-reply-fixture" in errors[-1].details
-        stored = rotary.history.messages(rotary.chat.conversation_id) \
-            if rotary.chat.conversation_id is not None else []
+        stored = rotary.history.messages(rotary.session.store.conversation_id) \
+            if rotary.session.store.conversation_id is not None else []
         assert not [m for m in stored if m.role == "assistant" and m.content.strip()]
         assert not [m for m in stored if "option option" in m.content]
     finally:
@@ -188,7 +188,7 @@ def test_a_summary_from_a_thinking_model_holds_none_of_its_thinking(qtbot, qapp,
         _summarise(qtbot, rotary, long_pdf(tmp_path / "report.pdf", 4, paragraphs_per_page=1))
         errors = [n for n in rotary.notices.history if n.level == "error"]
         assert not errors, errors[0].details
-        user, answer = rotary.chat.messages
+        user, answer = rotary.session.store.messages
         assert ANSWER in answer.content and THINKING not in answer.content
         assert answer.thinking == "" and not LEAKS.search(answer.content)
     finally:
@@ -218,7 +218,7 @@ def test_settings_show_which_sampling_applies(qtbot, qapp, qloop, rotary_home, t
         assert not dialog.use_model_sampling.isChecked()
         assert dialog.result_settings().model_sampling is False
         dialog.reject()
-        rotary.chat.send("Hello")
+        rotary.session.chat.send("Hello")
         wait_idle(qtbot, rotary, timeout=120_000)
         assert requests[-1].model_sampling is True
     finally:

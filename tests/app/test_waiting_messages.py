@@ -15,8 +15,8 @@ LONG = tuple(f" w{i}" for i in range(300))        # 3 s at 10 ms a token
 def _writing(make_app, qtbot, answers):
     rotary = make_app(script=FakeScript(answers=list(answers), token_delay=0.01))
     wait_ready(qtbot, rotary)
-    assert rotary.chat.send("first")
-    qtbot.waitUntil(lambda: len(rotary.chat.partial) > 10, timeout=3000)
+    assert rotary.session.chat.send("first")
+    qtbot.waitUntil(lambda: len(rotary.session.requests.partial) > 10, timeout=3000)
     return rotary, rotary.window.chat.composer
 
 
@@ -26,7 +26,7 @@ def _enter(qtbot, composer, text: str) -> None:
 
 
 def _contents(rotary) -> list[tuple[str, str]]:
-    return [(m.role, m.content.strip()) for m in rotary.chat.messages]
+    return [(m.role, m.content.strip()) for m in rotary.session.store.messages]
 
 
 def test_enter_while_the_answer_is_written_sends_the_message_after_it(qtbot, make_app):
@@ -40,12 +40,12 @@ def test_enter_while_the_answer_is_written_sends_the_message_after_it(qtbot, mak
     assert composer.input.toPlainText() == "A third one"
     assert "already waiting" in composer.phase.text()
     composer.input.clear()
-    assert rotary.chat.busy and len(rotary.chat.messages) == 1  # the answer goes on
-    qtbot.waitUntil(lambda: len(rotary.chat.messages) == 4, timeout=10_000)
+    assert rotary.session.requests.busy and len(rotary.session.store.messages) == 1  # the answer goes on
+    qtbot.waitUntil(lambda: len(rotary.session.store.messages) == 4, timeout=10_000)
     wait_idle(qtbot, rotary)
     assert [role for role, _ in _contents(rotary)] == ["user", "assistant", "user", "assistant"]
     assert _contents(rotary)[2:] == [("user", "And the costs?"), ("assistant", "Two")]
-    assert rotary.chat.messages[1].stats.stop_reason == "eos"  # the first answer whole
+    assert rotary.session.store.messages[1].stats.stop_reason == "eos"  # the first answer whole
     assert not composer.queued_note.isVisible()
 
 
@@ -53,9 +53,9 @@ def test_stop_ends_the_answer_and_the_waiting_message_goes_at_once(qtbot, make_a
     rotary, composer = _writing(make_app, qtbot, [LONG, ("Two",)])
     _enter(qtbot, composer, "Shorter, please")
     composer.stop_button.click()
-    qtbot.waitUntil(lambda: len(rotary.chat.messages) == 4, timeout=5000)
+    qtbot.waitUntil(lambda: len(rotary.session.store.messages) == 4, timeout=5000)
     wait_idle(qtbot, rotary)
-    assert rotary.chat.messages[1].stats.stop_reason == "stopped"
+    assert rotary.session.store.messages[1].stats.stop_reason == "stopped"
     assert _contents(rotary)[2:] == [("user", "Shorter, please"), ("assistant", "Two")]
 
 
@@ -71,12 +71,12 @@ def test_dont_send_puts_the_waiting_message_back_in_the_box(qtbot, make_app):
 
 def test_the_waiting_message_is_said_in_its_own_conversation_only(qtbot, make_app):
     rotary, composer = _writing(make_app, qtbot, [LONG, ("Two",)])
-    first = rotary.chat.conversation_id
+    first = rotary.session.store.conversation_id
     _enter(qtbot, composer, "And the costs?")
-    rotary.chat.new_chat()
+    rotary.session.chat.new_chat()
     assert not composer.queued_note.isVisible()
-    rotary.chat.open_conversation(first)
+    rotary.session.chat.open_conversation(first)
     assert composer.queued_note.isVisible() and "And the costs?" in composer.queued_text.text()
-    qtbot.waitUntil(lambda: len(rotary.chat.messages) == 4, timeout=10_000)
+    qtbot.waitUntil(lambda: len(rotary.session.store.messages) == 4, timeout=10_000)
     wait_idle(qtbot, rotary)
     assert _contents(rotary)[2] == ("user", "And the costs?")

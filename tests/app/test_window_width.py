@@ -33,7 +33,7 @@ def test_long_status_lines_never_widen_the_window(qtbot, make_app, language):
     width = window.width()
     line = say(msg("documents.progress.reading_passages", n=15, where=WHERE[language]))
     pane = window.chat
-    rotary.chat.send("hello")
+    rotary.session.chat.send("hello")
     wait_idle(qtbot, rotary)
     pane.composer.set_phase(line)                   # what the chat says while documents are read
     rotary.notices.info(line + " " + line)

@@ -183,7 +183,7 @@ def test_settings_dialog_changes_reload_and_rerun_wizard(qtbot, make_app, tmp_pa
     dialog.accept()
     current = rotary.settings.current
     assert current.gpu_expert_layers == 10 and current.temperature == 0.4
-    assert current.language == "ko" and rotary.chat.temperature == 0.4
+    assert current.language == "ko" and rotary.session.requests.temperature == 0.4
     # The reload carries the Advanced value to the engine's planning entry point.
     qtbot.waitUntil(lambda: any(getattr(r, "advanced", None) == {"gpu_expert_layers": 10}
                                 for r in rotary.fake["engine"].requests), timeout=3000)

@@ -48,20 +48,22 @@ def test_a_chat_answer_and_a_document_read_are_jobs_of_their_kind():
     answer = tracker.ask(1, question, None)
     assert (answer.kind, answer.conversation, answer.model_name) == (JobKind.ANSWER, 1, "m")
     assert engine.asked[0].conversation_id == 1
-    tracker.begin_external(99, "Looking at the document…", 1, JobKind.LOOK)
-    look = tracker.external
-    assert isinstance(look, Job) and (look.kind, look.phase) == (JobKind.LOOK, "Looking at the document…")
-    assert tracker.shows(99) and tracker.busy
+    look = Job(99, 1, kind=JobKind.LOOK, phase="Looking at the document…")
+    tracker.begin(look)                              # in the same table as the answer
+    assert tracker.jobs == {answer.request_id: answer, 99: look} and look.model_name == "m"
+    assert tracker.document_here() is look and tracker.shows(99) and tracker.busy
     tracker.stop()                                   # Stop in its conversation stops the answer
     assert engine.stopped == [answer.request_id]
-    tracker.end_external()
-    assert tracker.external is None
+    assert tracker.end(99) is look and tracker.document_here() is None
+    assert tracker.end(answer.request_id) is None    # an answer ends by its own events
 
 
 def test_a_document_read_elsewhere_does_not_make_the_open_chat_busy():
     tracker, _engine = _tracker(open_conversation=2)
-    tracker.begin_external(5, "Reading the document…", 1)
-    assert tracker.external is not None and tracker.external.kind is JobKind.SUMMARY
+    tracker.begin(Job(4, 1, kind=JobKind.LOOK, phase="Looking at the document…"))
+    tracker.begin(Job(5, 1, kind=JobKind.SUMMARY, phase="Reading the document…"))
+    assert list(tracker.jobs) == [5]                 # one document job at a time
+    assert tracker.document_here() is None
     assert not tracker.busy and not tracker.shows(5)
     assert tracker.activity() == {1: "writing"}
 
@@ -80,7 +82,7 @@ def test_an_ended_job_keeps_typed_stats_on_its_message():
 
 def test_the_session_loads_no_qt():
     loaded = subprocess.run(
-        [sys.executable, "-c", "import sys, app.session; "
+        [sys.executable, "-c", "import sys, app.session.session; "
          "print(sorted({m.split('.')[0] for m in sys.modules} & {'PySide6', 'shiboken6', 'qasync'}))"],
         cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
     assert loaded.stdout.strip() == "[]"

@@ -24,3 +24,10 @@ class Collector:
             seen.append(event)
             if isinstance(event, kind):
                 return seen
+
+
+def on_request_events(bridge, kinds, receiver):
+    """The bridge's request events (its one ``request_event`` signal) of these engine.api
+    types, each to ``receiver``."""
+    bridge.request_event.connect(lambda event: receiver(event) if isinstance(event, kinds)
+                                 else None)

@@ -1,0 +1,294 @@
+"""The chat session driven without Qt: a real history database, an engine double that records
+what it is asked, the engine's own events handed to ``Session.on_event``, and a list that
+collects the UI events the session reports through its one callback."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pytest
+
+from engine.api import (ChatRequest, DocumentProgress, RequestFailed, RequestFinished,
+                        RequestStarted, ResponseStats, StepRecord, StopReason)
+from engine.errors import EngineError
+from engine.messages import msg
+from app.conversation.history import HistoryStore
+from app.session import Job, JobKind
+from app.session.events import (ActivityChanged, AnswerDone, AnswerPiece, AnswerStarted,
+                                BusyChanged, ConversationDeleted, MessageAdded, PhaseChanged,
+                                QueuedChanged, RequestEnded, StepShown, ThinkingChanged,
+                                Truncated, UiEvent)
+from app.session.session import Session
+
+
+class Engine:
+    """Request ids from 1; what was asked, stopped and forgotten."""
+
+    def __init__(self) -> None:
+        self.asked: list[ChatRequest] = []
+        self.stopped: list[int | None] = []
+        self.forgotten: list[int] = []
+
+    def chat(self, request: ChatRequest) -> int:
+        self.asked.append(request)
+        return len(self.asked)
+
+    def stop(self, request_id: int | None = None) -> None:
+        self.stopped.append(request_id)
+
+    def waits(self, request_id: int) -> bool:
+        return False
+
+    def forget_conversation(self, conversation_id: int) -> None:
+        self.forgotten.append(conversation_id)
+
+
+class Handle:
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+@dataclass
+class Loop:
+    """The event loop's later turns, run when the test says (``turn``)."""
+    soon: list[Callable[[], object]] = field(default_factory=list)
+    later: list[tuple[float, Callable[[], object], Handle]] = field(default_factory=list)
+
+    def call_soon(self, callback: Callable[[], object]) -> object:
+        self.soon.append(callback)
+        return None
+
+    def call_later(self, delay: float, callback: Callable[[], object]) -> Handle:
+        handle = Handle()
+        self.later.append((delay, callback, handle))
+        return handle
+
+    def turn(self) -> None:
+        soon, self.soon = self.soon, []
+        for callback in soon:
+            callback()
+
+
+class Notices:
+    def __init__(self) -> None:
+        self.said: list[tuple[str, object]] = []
+        self.withdrawn: list[object] = []
+
+    def info(self, message: str) -> object:
+        self.said.append(("info", message))
+        return self.said[-1]
+
+    def warning(self, message: str, details: str = "") -> object:
+        self.said.append(("warning", message))
+        return self.said[-1]
+
+    def engine_error(self, error: EngineError) -> object:
+        self.said.append(("error", error))
+        return self.said[-1]
+
+    def withdraw(self, notice: object) -> None:
+        self.withdrawn.append(notice)
+
+
+@dataclass
+class World:
+    session: Session
+    engine: Engine
+    loop: Loop
+    notices: Notices
+    history: HistoryStore
+    shown: list[UiEvent]
+
+    def of(self, kind: type) -> list:
+        return [event for event in self.shown if isinstance(event, kind)]
+
+    def stream(self, request_id: int, *pieces: str, thinking: str = "") -> None:
+        self.session.on_event(RequestStarted(request_id))
+        if thinking:
+            self.session.on_event(_step(request_id, "", thinking=thinking))
+        for piece in pieces:
+            self.session.on_event(_step(request_id, piece))
+
+    def finish(self, request_id: int, text: str = "", reason: str = StopReason.EOS) -> None:
+        self.session.on_event(RequestFinished(request_id, text, _stats(request_id, reason)))
+
+
+def _step(request_id: int, text: str, thinking: str = "") -> StepRecord:
+    return StepRecord(request_id, text, 1, 1, 10, 100.0, 20.0, 0.1, 11, 4096,
+                      thinking=thinking)
+
+
+def _stats(request_id: int, reason: str) -> ResponseStats:
+    return ResponseStats(request_id=request_id, prompt_tokens=10, generated_tokens=3,
+                         prompt_tps=100.0, decode_tps=20.0, ttft_s=0.1, total_s=0.3,
+                         context_used=13, context_size=4096, stop_reason=reason)
+
+
+@pytest.fixture
+def world(tmp_path):
+    history = HistoryStore(tmp_path / "history.db")
+    engine, loop, notices, shown = Engine(), Loop(), Notices(), []
+    session = Session(history, engine, notices, loop, shown.append)
+    session.requests.model_ready, session.requests.model_name = True, "m"
+    yield World(session, engine, loop, notices, history, shown)
+    history.close()
+
+
+def _contents(world: World, conversation: int) -> list[tuple[str, str]]:
+    return [(m.role, m.content) for m in world.history.messages(conversation)]
+
+
+def test_a_message_is_sent_with_its_conversation_and_streams_into_it(world):
+    chat, store = world.session.chat, world.session.store
+    assert chat.send("  Hello  ")
+    conversation = store.conversation_id
+    assert conversation is not None and world.engine.asked[0].conversation_id == conversation
+    assert world.of(MessageAdded)[0].message.content == "Hello"
+    assert world.of(AnswerStarted) == [AnswerStarted(1, 1)]
+    assert world.of(BusyChanged)[-1] == BusyChanged(True, "Reading your message…")
+    world.stream(1, "Hi", " there", thinking="Greet back.")
+    assert world.of(PhaseChanged)[-2:] == [PhaseChanged("Thinking…"),
+                                           PhaseChanged("Writing the answer…")]
+    assert [e.text for e in world.of(AnswerPiece)] == ["Hi", " there"]
+    assert world.of(ThinkingChanged)[:2] == [ThinkingChanged("Greet back.", False),
+                                             ThinkingChanged("Greet back.", True)]
+    assert world.session.requests.partial == "Hi there"
+    assert any(isinstance(e, StepShown) and not e.reading_document for e in world.shown)
+    world.finish(1)
+    done = world.of(AnswerDone)[-1]
+    assert (done.index, done.message.content, done.stop_reason) == (1, "Hi there", "eos")
+    assert world.shown[-2:] == [BusyChanged(False, ""), RequestEnded(world.shown[-1].finished)]
+    assert _contents(world, conversation) == [("user", "Hello"), ("assistant", "Hi there")]
+    saved = world.history.messages(conversation)[-1]
+    assert saved.thinking == "Greet back." and saved.stats.generated_tokens == 3
+    assert not world.session.requests.busy and not world.session.requests.jobs
+
+
+def test_an_answer_left_for_a_new_chat_is_written_into_its_own_conversation(world):
+    chat, store = world.session.chat, world.session.store
+    chat.send("First")
+    first = store.conversation_id
+    world.stream(1, "Part")
+    chat.new_chat()
+    assert store.conversation_id is None and not world.session.requests.busy
+    shown_before = len(world.of(AnswerPiece))
+    world.stream(1, " two")
+    assert len(world.of(AnswerPiece)) == shown_before          # not into the open chat
+    assert world.of(ActivityChanged)[-1].activity == {first: "writing"}
+    world.finish(1)
+    assert not world.of(AnswerDone)                             # it ended elsewhere
+    assert _contents(world, first) == [("user", "First"), ("assistant", "Part two")]
+
+
+def test_a_message_sent_while_an_answer_is_written_waits_and_goes_after_it(world):
+    chat = world.session.chat
+    chat.send("One")
+    assert chat.send("Two")                                     # it waits
+    assert world.of(QueuedChanged)[-1].text != ""
+    assert not chat.send("Three")                               # one waits already
+    assert len(world.engine.asked) == 1
+    world.stream(1, "Answer one")
+    world.finish(1)
+    assert len(world.engine.asked) == 1                         # in the next turn of the loop
+    world.loop.turn()
+    assert len(world.engine.asked) == 2 and world.engine.asked[1].messages[-1].content == "Two"
+    assert world.of(QueuedChanged)[-1].text == ""
+
+
+def test_stop_ends_the_answer_and_keeps_what_was_written(world):
+    chat = world.session.chat
+    chat.send("Tell me")
+    world.stream(1, "Once upon")
+    chat.stop()
+    assert world.engine.stopped == [1] and world.of(PhaseChanged)[-1] == PhaseChanged("Stopping…")
+    world.finish(1, reason=StopReason.STOPPED)
+    assert world.of(AnswerDone)[-1].stop_reason == StopReason.STOPPED
+    assert _contents(world, world.session.store.conversation_id)[-1] == ("assistant", "Once upon")
+
+
+def test_write_again_replaces_the_last_answer(world):
+    chat = world.session.chat
+    chat.send("Q")
+    world.stream(1, "Old")
+    world.finish(1)
+    chat.regenerate()
+    assert world.of(Truncated)[-1] == Truncated(1)
+    assert len(world.engine.asked) == 2
+    world.stream(2, "New")
+    world.finish(2)
+    assert _contents(world, world.session.store.conversation_id) == [("user", "Q"),
+                                                                    ("assistant", "New")]
+
+
+def test_deleting_a_conversation_during_its_answer_keeps_nothing_of_it(world):
+    chat, store = world.session.chat, world.session.store
+    chat.send("Doomed")
+    doomed = store.conversation_id
+    world.stream(1, "Some")
+    store.delete(doomed)
+    assert world.of(ConversationDeleted) == [ConversationDeleted(doomed)]
+    assert world.engine.stopped == [1] and world.engine.forgotten == [doomed]
+    assert store.conversation_id is None and not world.history.exists(doomed)
+    world.stream(1, " more")
+    world.finish(1, reason=StopReason.STOPPED)
+    assert not world.history.list_conversations() and not world.session.requests.jobs
+
+
+def test_a_failure_goes_to_the_notices_never_into_the_answer(world):
+    chat = world.session.chat
+    chat.send("Q")
+    world.stream(1, "Half")
+    world.session.on_event(RequestFailed(1, EngineError("The model stopped unexpectedly.")))
+    assert world.notices.said[-1][0] == "error"
+    saved = world.history.messages(world.session.store.conversation_id)[-1]
+    assert saved.content == "Half" and saved.stats.stop_reason == StopReason.FAILED
+    assert saved.stats.failed_because == "The model stopped unexpectedly."
+    assert world.of(AnswerDone)[-1].stop_reason == StopReason.FAILED
+
+
+def test_closing_keeps_the_answer_labelled_closed(world):
+    chat = world.session.chat
+    chat.send("Q")
+    world.stream(1, "Unfinished")
+    chat.close()
+    assert world.engine.stopped == [1]
+    saved = world.history.messages(world.session.store.conversation_id)[-1]
+    assert (saved.content, saved.stats.stop_reason) == ("Unfinished", StopReason.CLOSED)
+
+
+def test_a_document_jobs_events_go_to_the_document_receiver(world):
+    session, heard = world.session, []
+    session.documents = heard.append
+    session.store.ensure("report.pdf")
+    session.requests.begin(Job(7, session.store.conversation_id, kind=JobKind.SUMMARY,
+                               phase="Reading the document…"))
+    assert world.of(BusyChanged)[-1] == BusyChanged(True, "Reading the document…")
+    assert session.chat.send("And?")                            # it waits for the reading
+    progress = DocumentProgress(7, None, "reading", 1, 3, 0, 60.0,
+                                msg("documents.progress.reading_passages", n=1, where="p. 1"))
+    said = len(world.of(PhaseChanged))
+    session.on_event(progress)
+    session.on_event(_step(7, "x"))
+    assert heard == [progress, _step(7, "x")] and world.of(StepShown)[-1].reading_document
+    assert len(world.of(PhaseChanged)) == said and not world.of(AnswerPiece)   # not the chat's
+    session.requests.end(7)
+    world.loop.turn()
+    assert [r.messages[-1].content for r in world.engine.asked] == ["And?"]
+
+
+def test_the_reading_line_is_said_again_each_second_until_the_first_word(world):
+    from engine.api import PromptProgress
+    chat = world.session.chat
+    chat.send("A long message")
+    world.session.on_event(PromptProgress(1, None, 2500, 5000, 2.5, 2.5))
+    assert "%" in world.of(PhaseChanged)[-1].text
+    delay, again, handle = world.loop.later[-1]
+    assert delay == 1.0
+    again()
+    assert "%" in world.of(PhaseChanged)[-1].text
+    world.stream(1, "First")
+    assert world.loop.later[-1][2].cancelled                    # no countdown over the answer
