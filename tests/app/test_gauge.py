@@ -301,7 +301,7 @@ def test_the_gauge_says_it_reads_the_document_during_a_summary(qtbot, make_app, 
     rotary.documents.open_file(str(path))
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
     rotary.documents.summarize("short")
-    request = rotary.documents.request_id
+    request = rotary.documents.session.request_id
     rotary.bridge._listener(StepRecord(request, "x", 1, 2, 900, 300.0, 20.0, 1.2, 902, 4096))
     gauge = rotary.window.gauge
     qtbot.waitUntil(lambda: gauge.model.prompt_tps == 300.0, timeout=2000)

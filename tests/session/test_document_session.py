@@ -17,10 +17,16 @@ from engine.messages import msg
 from app.conversation import ConversationStore
 from app.conversation.history import HistoryStore, StoredMessage
 from app.conversation.message_stats import MessageStats
+from app.session.requests import DOCUMENT_JOBS
 from app.session import JobKind, RequestTracker
 from app.session import document_events as shown
 from app.session.document_queue import DocumentQueue
 from app.session.document_session import DocumentSession, DocumentTask, Stage
+
+
+def _document_job(docs):
+    """The document job in the tracker's one table of jobs (None: none in flight)."""
+    return next((job for job in docs.jobs.jobs.values() if job.kind in DOCUMENT_JOBS), None)
 
 
 class Engine:
@@ -159,7 +165,7 @@ def test_a_document_is_looked_at_then_summarised_into_its_conversation(docs, tmp
     task = docs.session.task
     assert task is not None and task.stage is Stage.LOOKING
     assert docs.engine.documents[-1].inspect_only
-    assert docs.jobs.external is not None and docs.jobs.external.kind is JobKind.LOOK
+    assert _document_job(docs) is not None and _document_job(docs).kind is JobKind.LOOK
     assert docs.events[:2] == [shown.Checking("report.pdf"), shown.HereChanged(True)]
     with pytest.raises(dataclasses.FrozenInstanceError):
         task.stage = Stage.CHOSEN      # type: ignore[misc]  # replaced whole, never changed
@@ -168,14 +174,14 @@ def test_a_document_is_looked_at_then_summarised_into_its_conversation(docs, tmp
     owner = docs.store.conversation_id
     assert docs.said(shown.OverviewReady) == [shown.OverviewReady(
         overview("report.pdf"), "short", "", False, path, owner)]
-    assert docs.session.task.stage is Stage.CHOSEN and docs.jobs.external is None
+    assert docs.session.task.stage is Stage.CHOSEN and _document_job(docs) is None
     assert [d.name for d in docs.history.documents(owner)] == ["report.pdf"]   # on its list
 
     assert docs.session.summarize("detailed", "  what does it cost?  ")
     request = docs.engine.documents[-1]
     assert not request.inspect_only and (request.preset, request.question) == \
         ("detailed", "what does it cost?")
-    assert docs.jobs.external.kind is JobKind.SUMMARY and docs.jobs.busy
+    assert _document_job(docs).kind is JobKind.SUMMARY and docs.jobs.busy
     docs.session.on_event(progress(docs.session.request_id))
     docs.answer(DocumentFinished, overview=overview("report.pdf"), summary=summary("Budgets."))
     assert docs.said(shown.Started) == [shown.Started("report.pdf")]
@@ -183,7 +189,7 @@ def test_a_document_is_looked_at_then_summarised_into_its_conversation(docs, tmp
     assert docs.said(shown.Done) == [shown.Done(summary("Budgets."))]
     assert [m.content for m in docs.store.messages] == ["Document: report.pdf (detailed)",
                                                         "Budgets."]
-    assert docs.session.task is None and docs.jobs.external is None and not docs.notices.posted
+    assert docs.session.task is None and _document_job(docs) is None and not docs.notices.posted
 
 
 def test_events_of_other_requests_are_not_the_sessions(docs, tmp_path):
@@ -220,7 +226,7 @@ def test_a_failing_document_is_said_once_and_its_new_conversation_goes(docs, tmp
     docs.answer(RequestFailed, error=CorruptDocumentError("The file is damaged."))
     assert [level for level, _ in docs.notices.posted] == ["error"]
     assert docs.said(shown.Done) == [shown.Done(None)]
-    assert docs.session.task is None and docs.jobs.external is None
+    assert docs.session.task is None and _document_job(docs) is None
     assert not docs.history.exists(provisional)       # named for a file it never held
     assert docs.session.open_file(_file(tmp_path, "good.pdf"))
     assert docs.notices.withdrawn == [docs.notices.posted[0]]   # the stale notice goes
@@ -229,7 +235,7 @@ def test_a_failing_document_is_said_once_and_its_new_conversation_goes(docs, tmp
 def test_a_failed_send_leaves_nothing_in_hand(docs, tmp_path):
     docs.engine.fail_next = EngineError("No model is loaded yet.")
     assert not docs.session.open_file(_file(tmp_path, "report.pdf"))
-    assert docs.session.task is None and docs.jobs.external is None
+    assert docs.session.task is None and _document_job(docs) is None
     assert docs.notices.posted == [("error", "No model is loaded yet.")]
 
 
@@ -314,7 +320,7 @@ def test_deleting_the_conversation_during_a_summary_stops_it_and_keeps_nothing(d
     docs.session.on_conversation_deleted(doomed)
     docs.store.delete(doomed)
     assert docs.engine.stopped == [request_id] and docs.events[-1] == shown.Closed()
-    assert docs.session.task is None and docs.jobs.external is None
+    assert docs.session.task is None and _document_job(docs) is None
     docs.session.on_event(DocumentFinished(request_id, None, overview("report.pdf"),
                                            summary("Too late.")))
     assert docs.store.messages == [] and not docs.said(shown.Done)
