@@ -1693,12 +1693,24 @@
         <translation>다른 모델 파일 선택</translation>
     </message>
     <message>
+        <source>Rotary could not look for other models on this computer.</source>
+        <translation>Rotary가 이 컴퓨터에서 다른 모델을 찾을 수 없었습니다.</translation>
+    </message>
+    <message>
         <source>Models found on this computer, best fit first:</source>
         <translation>이 컴퓨터에서 찾은 모델(가장 잘 맞는 것부터):</translation>
     </message>
     <message>
+        <source>No other models were found on this computer.</source>
+        <translation>이 컴퓨터에서 다른 모델은 찾지 못했습니다.</translation>
+    </message>
+    <message>
         <source>No models were found on this computer. Choose a model file with Other file…</source>
         <translation>이 컴퓨터에서 모델을 찾지 못했습니다. ‘다른 파일…’로 모델 파일을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Chosen: {name}</source>
+        <translation>선택한 모델: {name}</translation>
     </message>
     <message>
         <source>Rotary could not look for models. Choose a model file with Other file…</source>

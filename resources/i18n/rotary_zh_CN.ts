@@ -1693,12 +1693,24 @@
         <translation>选择另一个模型文件</translation>
     </message>
     <message>
+        <source>Rotary could not look for other models on this computer.</source>
+        <translation>Rotary 无法在这台电脑上查找其他模型。</translation>
+    </message>
+    <message>
         <source>Models found on this computer, best fit first:</source>
         <translation>在这台电脑上找到的模型（最合适的在前）：</translation>
     </message>
     <message>
+        <source>No other models were found on this computer.</source>
+        <translation>在这台电脑上没有找到其他模型。</translation>
+    </message>
+    <message>
         <source>No models were found on this computer. Choose a model file with Other file…</source>
         <translation>在这台电脑上没有找到模型。请用“其他文件…”选择模型文件。</translation>
+    </message>
+    <message>
+        <source>Chosen: {name}</source>
+        <translation>已选择：{name}</translation>
     </message>
     <message>
         <source>Rotary could not look for models. Choose a model file with Other file…</source>
