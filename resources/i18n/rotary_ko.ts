@@ -2632,6 +2632,10 @@
         <translation>대화를 한 쪽이 안 되는 분량만 기억합니다. 더 긴 대화는 앞부분부터 제외됩니다.</translation>
     </message>
     <message>
+        <source>This model was trained for a conversation memory of up to {trained:,} tokens, so Rotary uses {trained:,} instead of the {asked:,} set in Settings.</source>
+        <translation>이 모델은 대화 기억을 최대 {trained:,}토큰까지 학습했으므로, Rotary는 설정에서 정한 {asked:,}토큰 대신 {trained:,}토큰을 사용합니다.</translation>
+    </message>
+    <message>
         <source>Other programs are using memory this model needs; close some first.</source>
         <translation>다른 프로그램이 이 모델에 필요한 메모리를 쓰고 있습니다. 먼저 몇 개를 닫아 주세요.</translation>
     </message>

@@ -2632,6 +2632,10 @@
         <translation>它只能记住不到一页的对话；更长的对话会先放下较早的部分。</translation>
     </message>
     <message>
+        <source>This model was trained for a conversation memory of up to {trained:,} tokens, so Rotary uses {trained:,} instead of the {asked:,} set in Settings.</source>
+        <translation>该模型训练时的对话记忆最多为 {trained:,} 个词元，因此 Rotary 使用 {trained:,}，而不是“设置”中设定的 {asked:,}。</translation>
+    </message>
+    <message>
         <source>Other programs are using memory this model needs; close some first.</source>
         <translation>其他程序正在使用此模型需要的内存；请先关闭一些程序。</translation>
     </message>
