@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from pathlib import Path
-from typing import Any, cast
+from typing import Protocol, cast
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication
 
 from engine.api import ModelLoaded, RequestFinished, ServerModelLoaded, StopReason
 from engine.errors import EngineError
@@ -22,7 +21,7 @@ from app.bridge.engine_bridge import EngineBridge
 from app.bridge.facade import (EngineBackend, HardwareInfo, Sampling, forget_unused_documents,
                                summary_presets)
 from app.chat.chat_controller import ChatController
-from app.conversation.chat_text import conversation_to_markdown
+from app.chat.conversation_actions import ConversationActions
 from app.documents.document_flow import DocumentFlow
 from app.documents.document_shelf import ConversationDocuments
 from app.documents.document_view import DocumentWidgets, interface_language
@@ -37,14 +36,26 @@ from app.widgets.notifications import (NotificationService, asyncio_exception_ha
 from app.settings.paths import AppPaths
 from app.settings.policy import load_policy
 from app.settings.model import MODEL_FIELDS, Settings, SettingsStore
-from app.setup.settings_dialog import SettingsDialog
+from app.setup.dialogs import Dialogs
 from app.setup.settings_holder import SettingsHolder
 from app.widgets.fonts import install_fallback_fonts
 from app.widgets.theme import follow_os_theme
-from app.wiring import connect_settings_dialog, connect_wizard, wire
-from app.setup.wizard import FirstRunWizard
+from app.wiring import wire
 
 log = logging.getLogger("rotary.documents")
+
+
+class ThinkingSwitch(Protocol):
+    """What the app reads of the loaded model's chat format (the engine's ChatFormat, which
+    ModelLoaded carries untyped, engine.api): whether it thinks, by default, and whether the
+    template lets the user choose."""
+
+    @property
+    def can_switch(self) -> bool: ...
+    @property
+    def can_think(self) -> bool: ...
+    @property
+    def thinks_by_default(self) -> bool: ...
 
 
 class RotaryApp(QObject):
@@ -71,13 +82,16 @@ class RotaryApp(QObject):
         self.window = MainWindow(self.document_widgets)
         self.loader = ModelLoader(self.bridge, self.notices, paths, self.settings)
         self._build_documents()
-        self.wizard: FirstRunWizard | None = None
+        self.dialogs = Dialogs(self, lambda: self.chat.on_server, self.settings, self.bridge,
+                               self.notices, paths, self.policy, self.window)
+        self.conversation_actions = ConversationActions(
+            self.chat, self.history, self.notices, self.window.chat, self.shelved_documents,
+            paths.attached_texts)
         self.hardware: HardwareInfo | None = None     # once probed
         self.loaded_facts: ModelFacts | None = None   # of the model in use (None: on a server)
         self.loaded_recipe: Recipe | None = None      # and its Recipe
         self.loaded_sampling: Sampling | None = None   # what the loaded model asks for
-        # engine ChatFormat (can_switch, can_think, thinks_by_default): not an engine.api type
-        self.loaded_format: Any = None
+        self.loaded_format: ThinkingSwitch | None = None     # and how it thinks
         wire(self)                                     # every connection: app/wiring.py
         self._tidy_passage_index()
         self._set_model_ready(False, tr("No model loaded"))
@@ -89,7 +103,7 @@ class RotaryApp(QObject):
         """The document flow (summaries) and the conversation's documents; questions in a
         conversation with documents carry them in the chat request (app/conversation)."""
         self.documents = DocumentFlow(self.bridge, self.chat.store, self.chat.requests,
-                                      self.notices, self.language,
+                                      self.notices, self.history, self.language,
                                       str(self.history.passage_index),
                                       lambda: self.loader.loading, self)
         self.shelved_documents = ConversationDocuments(
@@ -120,7 +134,7 @@ class RotaryApp(QObject):
         self.chat.model_facts = self.loaded_facts
         self.chat.on_server = isinstance(event, ServerModelLoaded)
         self.loaded_sampling = cast("Sampling | None", getattr(event, "sampling", None))
-        self.loaded_format = getattr(event, "chat_format", None)
+        self.loaded_format = cast("ThinkingSwitch | None", getattr(event, "chat_format", None))
         self.show_think()
 
     def show_think(self) -> None:
@@ -159,7 +173,7 @@ class RotaryApp(QObject):
         if autoload and not crashed:
             self.loader.start()
         if wizard and not self.settings.current.first_run_done:
-            self.open_wizard()
+            self.dialogs.open_wizard()
 
     def _open_latest(self) -> None:
         """After a restart the latest conversation is open and selected (an empty window
@@ -237,89 +251,3 @@ class RotaryApp(QObject):
         search = self.window.conversations.search.text()
         self.window.conversations.show_conversations(self.history.list_conversations(search),
                                                      self.chat.conversation_id)
-
-    # ---- dialogs and menu actions ---------------------------------------------------------
-
-    def open_wizard(self) -> FirstRunWizard:
-        if self.wizard is not None:
-            self.wizard.close()
-        self.wizard = FirstRunWizard(self.bridge, self.notices, self.paths, self.window,
-                                     policy=self.policy)
-        connect_wizard(self.wizard, self)
-        self.wizard.open()
-        return self.wizard
-
-    def wizard_finished(self, code: int) -> None:
-        """Cancelled or not, do not open it by itself again: Settings can re-run it."""
-        self.settings.update(first_run_done=True)
-
-    def wizard_completed(self, model_path: str, preset: str) -> None:
-        self.settings.update(model_path=model_path, preset=preset, first_run_done=True)
-
-    def open_settings(self) -> SettingsDialog:
-        facts = self.loaded_facts
-        dialog = SettingsDialog(
-            self.settings.current, self.bridge, self.notices, self.window,
-            has_gpu=None if self.hardware is None else bool(self.hardware.gpus),
-            model_has_experts=None if facts is None else bool(facts.n_expert),
-            model_sampling="server" if self.chat.on_server else self.loaded_sampling,
-            policy=self.policy)
-        dialog.show_fitted(self.hardware)
-        connect_settings_dialog(dialog, self)
-        dialog.open()
-        return dialog
-
-    def apply_dialog(self, dialog: SettingsDialog) -> None:
-        before = self.settings.current
-        self.settings.replace_all(dialog.result_settings())
-        # A new key for the same server changes no setting, but the connection needs it.
-        unchanged = all(getattr(before, name) == getattr(self.settings.current, name)
-                        for name in MODEL_FIELDS)
-        if dialog.server_box.key_changed() and unchanged:
-            self.reload_model()
-
-    def ask_export(self) -> None:
-        if self.chat.conversation_id is None:
-            self.notices.info(tr("There is no conversation to export yet."))
-            return
-        title = self.history.title(self.chat.conversation_id)
-        path, _ = QFileDialog.getSaveFileName(self.window, tr("Export conversation"),
-                                              str(Path.home() / f"{title}.md"),
-                                              tr("Markdown files (*.md)"))
-        if path:
-            self.export_to(Path(path))
-
-    def export_to(self, path: Path) -> None:
-        if self.chat.conversation_id is None:
-            self.notices.info(tr("There is no conversation to export yet."))
-            return
-        title = self.history.title(self.chat.conversation_id)
-        try:
-            path.write_text(conversation_to_markdown(title, self.chat.messages), encoding="utf-8")
-        except OSError as exc:
-            self.notices.warning(tr("The conversation could not be saved there."), repr(exc))
-            return
-        self.notices.info(tr("Conversation saved to {path}.").format(path=path))
-
-    def edit_last_message(self) -> None:
-        for index in range(len(self.chat.messages) - 1, -1, -1):
-            if self.chat.messages[index].role == "user":
-                self.window.chat.begin_edit(index)
-                return
-
-    def attach_message_text(self, index: int) -> None:
-        """"Attach as a document" on a message refused as too long: one click, and its text
-        is a document of the conversation (read, indexed, on its list); the mark stays."""
-        messages = self.chat.messages
-        if not 0 <= index < len(messages) or messages[index].role != "user":
-            return
-        message = messages[index]
-        if self.shelved_documents.attach_text(message.content, self.paths.attached_texts,
-                                              f"message-{message.id}"):
-            self.chat.store.mark_attached(message)
-            self.window.chat.update_message(index, message)
-
-    def copy_last_answer(self) -> None:
-        answers = [m for m in self.chat.messages if m.role == "assistant"]
-        if answers:
-            self.window.chat.copy(answers[-1].content)

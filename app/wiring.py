@@ -4,7 +4,7 @@
 where two receivers share a signal: the chat before the document flow (a failure is the
 chat's answer first), the app marking the model ready before held documents are read, the
 loader before what remembers the model. Dialogs made later (the wizard, Settings) are
-connected here too, when they open. A widget connecting its own child widgets stays inside it.
+connected here too, when they open (app.setup.dialogs says so). A widget connecting its own child widgets stays inside it.
 
 The bridge emits on the GUI thread (it receives engine events through
 ``loop.call_soon_threadsafe``), so these are plain direct connections.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Protocol
 
-from engine.api import ModelLoaded, RequestFinished, ServerModelLoaded, StepRecord
+from engine.api import ModelLoaded, RequestFailed, RequestFinished, ServerModelLoaded, StepRecord
 from app.widgets import help as help_texts
 from app.conversation.chat_text import base_model_warning
 from app.documents.document_view import choose_files
@@ -23,6 +23,7 @@ from app.text.i18n import tr
 if TYPE_CHECKING:       # types only: this module connects what app.application built
     from app.bridge.engine_bridge import EngineBridge
     from app.chat.chat_controller import ChatController
+    from app.chat.conversation_actions import ConversationActions
     from app.documents.document_flow import DocumentFlow
     from app.documents.document_shelf import ConversationDocuments
     from app.documents.document_view import DocumentWidgets
@@ -32,6 +33,7 @@ if TYPE_CHECKING:       # types only: this module connects what app.application 
     from app.widgets.notifications import NotificationService
     from app.settings.paths import AppPaths
     from app.settings.model import Settings
+    from app.setup.dialogs import Dialogs
     from app.setup.settings_dialog import SettingsDialog
     from app.setup.settings_holder import SettingsHolder
     from app.widgets.single_instance import SingleInstance
@@ -51,6 +53,8 @@ class Rotary(Protocol):
     document_widgets: DocumentWidgets
     documents: DocumentFlow
     shelved_documents: ConversationDocuments
+    dialogs: Dialogs
+    conversation_actions: ConversationActions
 
     def refresh_conversations(self) -> None: ...
     def on_model_loading(self, name: str, is_demo: bool) -> None: ...
@@ -61,15 +65,6 @@ class Rotary(Protocol):
     def remember_speed(self, event: RequestFinished) -> None: ...
     def show_think(self) -> None: ...
     def think_chosen(self, on: bool) -> None: ...
-    def open_wizard(self) -> FirstRunWizard: ...
-    def open_settings(self) -> SettingsDialog: ...
-    def ask_export(self) -> None: ...
-    def edit_last_message(self) -> None: ...
-    def copy_last_answer(self) -> None: ...
-    def attach_message_text(self, index: int) -> None: ...
-    def wizard_completed(self, model_path: str, preset: str) -> None: ...
-    def wizard_finished(self, code: int) -> None: ...
-    def apply_dialog(self, dialog: SettingsDialog) -> None: ...
 
 
 def wire(rotary: Rotary) -> None:
@@ -82,6 +77,7 @@ def wire(rotary: Rotary) -> None:
     connect_documents(rotary)
     connect_engine(rotary)
     connect_help(rotary)
+    connect_dialogs(rotary)
 
 
 def connect_answers(bridge: EngineBridge, chat: ChatController) -> None:
@@ -134,8 +130,10 @@ def connect_engine(rotary: Rotary) -> None:
     # "Copy details" names the recipe of the model in use (app.widgets.notifications).
     bridge.model_loaded.connect(window.notice_bar.context.remember_model)
     # Documents: summaries (questions about them are chat answers).
-    bridge.document_event.connect(rotary.documents.on_event)
-    bridge.failed.connect(rotary.documents.on_failed)
+    session = rotary.documents.session
+    bridge.document_event.connect(session.on_event)
+    bridge.failed.connect(lambda request_id, error: session.on_event(
+        RequestFailed(request_id, error)))
     loader.started.connect(panel.on_started)
     loader.progress.connect(panel.on_progress)
     loader.fallback_explained.connect(panel.on_fallback)
@@ -146,10 +144,10 @@ def connect_engine(rotary: Rotary) -> None:
 def connect_document_conversations(chat: ChatController, flow: DocumentFlow) -> None:
     """A document card belongs to one conversation: it shows there only, and goes with it;
     Write again and Edit on a summary read its document again."""
-    chat.conversation_opened.connect(flow.follow_conversation)
-    chat.conversation_deleted.connect(flow.on_conversation_deleted)
-    chat.summary_again_requested.connect(flow.write_again)
-    chat.summary_edit_requested.connect(flow.edit)
+    chat.conversation_opened.connect(flow.queue.follow_conversation)
+    chat.conversation_deleted.connect(flow.session.on_conversation_deleted)
+    chat.summary_again_requested.connect(flow.session.write_again)
+    chat.summary_edit_requested.connect(flow.session.edit)
 
 
 def connect_chat(chat: ChatController, window: MainWindow) -> None:
@@ -223,23 +221,23 @@ def connect_app(rotary: Rotary) -> None:
     loader.ready.connect(rotary.on_model_ready)
     loader.started.connect(rotary.on_model_loading)
     loader.failed.connect(rotary.on_model_failed)
-    loader.choose_model_requested.connect(rotary.open_wizard)
+    loader.choose_model_requested.connect(rotary.dialogs.open_wizard)
     rotary.settings.changed.connect(rotary.on_settings_changed)
 
 
 def connect_actions(rotary: Rotary) -> None:
     """The menus' actions and their shortcuts."""
-    window, chat = rotary.window, rotary.chat
-    actions = window.menu_actions
+    window, chat, dialogs = rotary.window, rotary.chat, rotary.dialogs
+    actions, conversation = window.menu_actions, rotary.conversation_actions
     actions["new_chat"].triggered.connect(chat.new_chat)
-    actions["export"].triggered.connect(rotary.ask_export)
-    actions["settings"].triggered.connect(rotary.open_settings)
-    actions["wizard"].triggered.connect(rotary.open_wizard)
+    actions["export"].triggered.connect(conversation.ask_export)
+    actions["settings"].triggered.connect(dialogs.open_settings)
+    actions["wizard"].triggered.connect(dialogs.open_wizard)
     actions["quit"].triggered.connect(window.close)
     actions["stop"].triggered.connect(chat.stop)
     actions["regenerate"].triggered.connect(chat.regenerate)
-    actions["edit_last"].triggered.connect(rotary.edit_last_message)
-    actions["copy_last"].triggered.connect(rotary.copy_last_answer)
+    actions["edit_last"].triggered.connect(conversation.edit_last_message)
+    actions["copy_last"].triggered.connect(conversation.copy_last_answer)
     actions["think"].toggled.connect(rotary.think_chosen)
     chat.conversation_opened.connect(lambda _messages: rotary.show_think())
     actions["focus_input"].triggered.connect(window.chat.composer.input.setFocus)
@@ -262,10 +260,11 @@ def connect_documents(rotary: Rotary) -> None:
 
     widgets.attach.clicked.connect(choose)
     rotary.window.open_documents.activated.connect(choose)
-    rotary.loader.ready.connect(shelved.read_held)
-    rotary.loader.failed.connect(flow.load_failed)
+    rotary.loader.ready.connect(flow.queue.read_held)
+    rotary.loader.failed.connect(flow.queue.load_failed)
     widgets.drops.files_dropped.connect(shelved.attach)
-    pane.attach_text_requested.connect(rotary.attach_message_text)    # a refused message
+    pane.attach_text_requested.connect(                                  # a refused message
+        rotary.conversation_actions.attach_message_text)
     connect_document_card(flow, widgets)
     flow.overview_ready.connect(lambda _overview: rotary.window.keep_typing_focus())
     # Escape closes the card first, while it offers its choices.
@@ -275,28 +274,27 @@ def connect_documents(rotary: Rotary) -> None:
 def connect_document_shelf(flow: DocumentFlow, chat: ChatController,
                            shelved: ConversationDocuments, widgets: DocumentWidgets) -> None:
     """The list follows the open conversation and what the flow reads; its buttons act."""
-    flow.overview_ready.connect(shelved.read)
-    flow.done.connect(shelved.failed_or_finished)
+    flow.list_changed.connect(shelved.refresh)
     chat.conversation_opened.connect(shelved.refresh)
     widgets.shelf.remove_requested.connect(shelved.remove)
-    widgets.shelf.summarise_requested.connect(flow.open_file)
+    widgets.shelf.summarise_requested.connect(flow.session.open_file)
 
 
 def connect_document_card(flow: DocumentFlow, widgets: DocumentWidgets) -> None:
     """The card follows the flow; its buttons drive the flow."""
     panel = widgets.panel
     flow.checking.connect(panel.show_checking)
-    flow.overview_ready.connect(lambda overview: panel.show_overview(
-        overview, flow.preset, flow.question, flow.replace_from is not None))
+    flow.overview_ready.connect(lambda shown: panel.show_overview(
+        shown.overview, shown.preset, shown.question, shown.replacing))
     flow.started.connect(panel.show_started)
     flow.progress.connect(panel.show_progress)
     flow.done.connect(panel.close_panel)
     flow.closed.connect(panel.close_panel)
     flow.here_changed.connect(panel.set_here)
     flow.waiting_for_model.connect(panel.show_waiting)
-    panel.summarize_requested.connect(flow.summarize)
-    panel.cancel_requested.connect(flow.dismiss)
-    panel.stop_requested.connect(flow.stop)
+    panel.summarize_requested.connect(flow.session.summarize)
+    panel.cancel_requested.connect(flow.queue.dismiss)
+    panel.stop_requested.connect(flow.session.stop)
 
 
 def connect_help(rotary: Rotary) -> None:
@@ -318,11 +316,18 @@ def connect_help(rotary: Rotary) -> None:
     actions["help_log"].triggered.connect(open_log_folder)
 
 
+def connect_dialogs(rotary: Rotary) -> None:
+    """The wizard and Settings are made each time they open: connected then, before they show."""
+    rotary.dialogs.wizard_opened.connect(lambda wizard: connect_wizard(wizard, rotary))
+    rotary.dialogs.settings_opened.connect(lambda dialog: connect_settings_dialog(dialog, rotary))
+
+
 def connect_wizard(wizard: FirstRunWizard, rotary: Rotary) -> None:
     """First-time setup, each time it opens."""
-    wizard.completed.connect(rotary.wizard_completed)
-    wizard.finished.connect(rotary.wizard_finished)
-    wizard.server_requested.connect(rotary.open_settings)
+    dialogs = rotary.dialogs
+    wizard.completed.connect(dialogs.wizard_completed)
+    wizard.finished.connect(dialogs.wizard_finished)
+    wizard.server_requested.connect(dialogs.open_settings)
     wizard.finished.connect(wizard.chooser.withdraw_problem)
     # The main window's shortcuts do not reach it while the wizard is open (window-modal):
     # Ctrl+Q quits from the wizard too.
@@ -331,9 +336,9 @@ def connect_wizard(wizard: FirstRunWizard, rotary: Rotary) -> None:
 
 def connect_settings_dialog(dialog: SettingsDialog, rotary: Rotary) -> None:
     """Settings, each time the dialog opens."""
-    dialog.accepted.connect(lambda: rotary.apply_dialog(dialog))
+    dialog.accepted.connect(lambda: rotary.dialogs.apply_dialog(dialog))
     dialog.finished.connect(dialog.chooser.withdraw_problem)
-    dialog.rerun_setup_requested.connect(rotary.open_wizard)
+    dialog.rerun_setup_requested.connect(rotary.dialogs.open_wizard)
 
 
 def connect_process(instance: SingleInstance, window: MainWindow,

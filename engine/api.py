@@ -444,6 +444,7 @@ class DocumentFinished:
     conversation_id: int | None
     overview: DocumentOverview
     summary: DocumentSummary
+    reused_look: bool = False          # started from the look's text, counts and plan
 
 
 # ---- chat questions about documents (ChatRequest.documents, engine/documents/ask.py) ----

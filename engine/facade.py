@@ -99,7 +99,7 @@ def forget_unused_documents(index_path: str, keep: set[str], moved_from: str | N
 
 def probe_backend_child(argv: list[str]) -> int:
     """The frozen app run as engine/runtime/devices/backend_probe.py's child: measure one variant."""
-    from engine.runtime.devices.backend_probe_child import child_main  # noqa: PLC0415 - the llama runtime
+    from engine.runtime.backend_probe_child import child_main  # noqa: PLC0415 - the llama runtime
 
     return child_main(argv)
 

@@ -6,7 +6,8 @@
 
 What is read: the engine's floors from import-linter's ``layers`` contract in pyproject.toml, the
 first sentence of each floor's docstring, its files, and which floors it imports (grimp's graph,
-imports inside functions included: tools/import_graph.py); the imports inside functions, counted;
+imports inside functions included: tools/import_graph.py); engine/runtime's rooms the same way
+from their own contract; the imports inside functions, counted;
 the app's floors the same way from its own layers contract; the app's files, those that import
 no Qt, and the import arrows between them. Only structure is
 printed, never line counts, so that the doc changes when the architecture does.
@@ -35,6 +36,7 @@ END = "<!-- end: generated -->"
 QT = ("PySide6", "shiboken6", "qasync")
 LAYERS_CONTRACT = "engine folders import one way"
 APP_LAYERS_CONTRACT = "app folders import one way"
+RUNTIME_LAYERS_CONTRACT = "engine runtime rooms import one way"
 
 
 def contracts(root: Path = ROOT) -> list[dict]:
@@ -44,9 +46,11 @@ def contracts(root: Path = ROOT) -> list[dict]:
 
 def floors(root: Path = ROOT, contract: str = LAYERS_CONTRACT) -> list[list[str]]:
     """A layers contract, top first: each floor's modules ("a | (b)": siblings; "(b)": b may
-    be missing, which import-linter allows)."""
-    layers = next(c for c in contracts(root) if c["name"] == contract)["layers"]
-    return [[name.strip(" ()") for name in re.split(r"[|:]", layer)] for layer in layers]
+    be missing, which import-linter allows), named in full where the contract has a container."""
+    found = next(c for c in contracts(root) if c["name"] == contract)
+    prefix = "".join(f"{c}." for c in found.get("containers", ()))
+    return [[prefix + name.strip(" ()") for name in re.split(r"[|:]", layer)]
+            for layer in found["layers"]]
 
 
 def module_path(module: str, root: Path = ROOT) -> Path:
@@ -123,12 +127,19 @@ def render(root: Path = ROOT) -> str:
     everywhere, command_line, silent = late_import_counts(root)
     app_files, qt_free, arrows = app_counts(root)
     app_edges = import_graph.folder_edges(import_graph.graph("app"), "app")
+    rooms = import_graph.room_edges(engine_imports, "engine.runtime")
     lines = ["### The engine's floors", "",
              *_wrapped(f"Top first, as the `layers` contract in `pyproject.toml` lists them; a "
                        f"floor imports only floors below it. {len(folder_edges)} edges between "
                        f"floors, {len(import_graph.cycles(folder_edges))} cycles between floors, "
                        f"{len(file_cycles)} between files."),
-             "", *floors_table(folder_edges, root), "", "### The app's floors", "",
+             "", *floors_table(folder_edges, root), "", "### The runtime's rooms", "",
+             *_wrapped(f"Inside `engine/runtime`, top first, as the `layers` contract "
+                       f"\"{RUNTIME_LAYERS_CONTRACT}\" lists them (every room named). "
+                       f"{len(rooms)} edges between rooms, {len(import_graph.cycles(rooms))} "
+                       f"cycles between rooms."),
+             "", *floors_table(rooms, root, "engine.runtime", RUNTIME_LAYERS_CONTRACT), "",
+             "### The app's floors", "",
              *_wrapped(f"Top first, as the `layers` contract \"{APP_LAYERS_CONTRACT}\" lists "
                        f"them. {len(app_edges)} edges between floors, "
                        f"{len(import_graph.cycles(app_edges))} cycles between floors."),

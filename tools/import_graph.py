@@ -1,6 +1,7 @@
 """Which engine folders import which, imports inside functions included, and the cycles.
 
-    python -m tools.import_graph            # counts; exit 1 on a cycle or an unexplained late import
+    python -m tools.import_graph            # counts; exit 1 on a cycle (between folders, files,
+                                            # or engine.runtime's rooms) or an unexplained late import
     python -m tools.import_graph --edges    # every folder-to-folder edge with its module:line
 
 The graph is grimp's (import-linter's own, a test dependency already): it reads every import
@@ -22,6 +23,8 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parents[1]
+# Folders whose own rooms have a layers contract too (pyproject.toml): their cycles count.
+ROOMS = {"engine": ("engine.runtime",)}
 Edges = dict[tuple[str, str], list[str]]
 
 
@@ -44,9 +47,15 @@ def module_edges(imports: grimp.ImportGraph, package: str = "engine") -> Edges:
 
 def folder_edges(imports: grimp.ImportGraph, package: str = "engine") -> Edges:
     """The same between folders: (importing folder, imported folder) -> places."""
+    return room_edges(imports, package)
+
+
+def room_edges(imports: grimp.ImportGraph, container: str) -> Edges:
+    """The same between the rooms directly inside ``container`` (its subpackages and modules:
+    engine.runtime.loader, engine.runtime.devices, ...), imports inside the rooms left out."""
     edges: Edges = defaultdict(list)
-    for (importer, imported), places in module_edges(imports, package).items():
-        source, target = folder_of(importer), folder_of(imported)
+    for (importer, imported), places in module_edges(imports, container).items():
+        source, target = room_of(importer, container), room_of(imported, container)
         if source and target and source != target:
             edges[source, target] += places
     return dict(edges)
@@ -58,8 +67,15 @@ def _inside(module: str, package: str) -> bool:
 
 def folder_of(module: str) -> str | None:
     """engine.runtime.service -> engine.runtime; engine.api -> engine.api; engine -> None."""
+    return room_of(module, module.split(".")[0])
+
+
+def room_of(module: str, container: str) -> str | None:
+    """engine.runtime.devices.placement in engine.runtime -> engine.runtime.devices; the
+    container itself -> None."""
+    depth = container.count(".") + 2
     parts = module.split(".")
-    return ".".join(parts[:2]) if len(parts) > 1 else None
+    return ".".join(parts[:depth]) if len(parts) >= depth else None
 
 
 def cycles(edges) -> list[list[str]]:
@@ -166,20 +182,25 @@ def main(argv: list[str] | None = None) -> int:
     if args.edges:
         for (source, target), places in sorted(edges.items()):
             print(f"{source} -> {target}: {', '.join(places)}")
-    tangles, file_tangles = cycles(edges), cycles(files)
+    tangles, file_tangles, room_tangles = cycles(edges), cycles(files), []
+    for container in ROOMS.get(args.package, ()):
+        rooms = room_edges(imports, container)
+        room_tangles += cycles(rooms)
+        print(f"{container}: {len(rooms)} edges between its rooms, {len(cycles(rooms))} cyclic "
+              f"component(s)")
     late = late_imports(args.package)
     silent = unexplained(late)
     print(f"{len(edges)} folder edges: {len(tangles)} cyclic component(s), "
           f"{len(elementary_cycles(edges))} elementary cycle(s), {len(two_way_pairs(edges))} "
           f"two-way pair(s); {len(file_tangles)} cyclic file component(s); {len(late)} import(s) "
           f"inside functions outside the command line, {len(silent)} without a reason")
-    for tangle in tangles + file_tangles:
+    for tangle in tangles + file_tangles + room_tangles:
         print("cycle:", " <-> ".join(tangle))
     for a, b in two_way_pairs(edges):
         print(f"two-way: {a} <-> {b}: {edges[a, b][0]} / {edges[b, a][0]}")
     for place in silent:
         print("no reason:", place)
-    return 1 if tangles or file_tangles or silent else 0
+    return 1 if tangles or file_tangles or room_tangles or silent else 0
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
-"""Conversation history in SQLite (WAL), with a versioned schema and migrations.
+"""Conversation history in SQLite (WAL): conversations, their messages and documents.
 
-The schema version lives in ``PRAGMA user_version``; ``MIGRATIONS[n]`` upgrades
-version n to n+1. A file SQLite cannot read is moved aside (never deleted) and a
-fresh database is started, and the caller is told so it can tell the user.
+The file itself (schema, migrations, moving an unreadable file aside) is
+app/conversation/history_file.py; ``recovery_note`` tells the caller when a file was
+moved aside, so it can tell the user.
 Writes are batched, never one per token, so the GUI thread can do them: an answer
 being written is saved about once a second with status "writing"; a row still
 "writing" when the file is next opened was cut off by a crash and becomes "interrupted".
@@ -11,67 +11,14 @@ being written is saved about once a second with status "writing"; a row still
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
+from app.conversation.history_file import open_history
 from app.conversation.message_stats import MessageStats
-
-SCHEMA_VERSION = 6
-
-_V1 = """
-CREATE TABLE conversations (
-    id INTEGER PRIMARY KEY, title TEXT NOT NULL,
-    created REAL NOT NULL, updated REAL NOT NULL);
-CREATE TABLE messages (
-    id INTEGER PRIMARY KEY,
-    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
-    position INTEGER NOT NULL, role TEXT NOT NULL, content TEXT NOT NULL,
-    created REAL NOT NULL);
-CREATE INDEX messages_by_conversation ON messages(conversation_id, position);
-"""
-
-# v2: remember which model wrote an answer and its speed numbers (for export).
-_V1_TO_V2 = """
-ALTER TABLE messages ADD COLUMN model_name TEXT NOT NULL DEFAULT '';
-ALTER TABLE messages ADD COLUMN stats_json TEXT NOT NULL DEFAULT '';
-"""
-
-# v3: an answer is saved while it streams; status says whether it is complete.
-_V2_TO_V3 = """
-ALTER TABLE messages ADD COLUMN status TEXT NOT NULL DEFAULT '';
-"""
-
-# v4: the documents a conversation holds (questions search them). Their passages live in the
-# engine's full-text index (engine/documents/index.py) in its own file (passage_index below),
-# keyed by the file's SHA-256; documents no conversation holds are dropped from it at start.
-_V3_TO_V4 = """
-CREATE TABLE conversation_documents (
-    id INTEGER PRIMARY KEY,
-    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
-    sha256 TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL,
-    overview_json TEXT NOT NULL DEFAULT '', added REAL NOT NULL,
-    UNIQUE (conversation_id, sha256));
-"""
-
-# v5: what the model thought before an answer (shown collapsed, never sent back to it, never
-# searched), and each conversation's "Think before answering" (NULL: the default).
-_V4_TO_V5 = """
-ALTER TABLE messages ADD COLUMN thinking TEXT NOT NULL DEFAULT '';
-ALTER TABLE conversations ADD COLUMN think INTEGER;
-"""
-
-# v6: where the model's view of a conversation begins (the first message still sent; NULL:
-# the whole conversation): older turns slide out of a full context (engine/runtime/
-# conversation/context_window.py) and a quiet line in the conversation shows where.
-_V5_TO_V6 = """
-ALTER TABLE conversations ADD COLUMN window_start INTEGER;
-"""
-
-MIGRATIONS = {0: _V1, 1: _V1_TO_V2, 2: _V2_TO_V3, 3: _V3_TO_V4, 4: _V4_TO_V5, 5: _V5_TO_V6}
 
 # StoredMessage.status values
 COMPLETE, WRITING, INTERRUPTED = "", "writing", "interrupted"
@@ -108,63 +55,14 @@ class ConversationSummary:
 class HistoryStore:
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.recovery_note: str | None = None     # set when a bad file was moved aside
-        self.db = self._open_or_recover()
-        self.interrupted = self._mark_interrupted()
+        # recovery_note: set when a bad file was moved aside
+        self.db, self.recovery_note = open_history(path)
+        self.interrupted = _mark_interrupted(self.db)
 
     @property
     def passage_index(self) -> Path:
         """The engine's index of the documents' passages: a file of its own beside this one."""
         return self.path.with_name("passages.db")
-
-    # ---- opening -------------------------------------------------------------------
-
-    def _open_or_recover(self) -> sqlite3.Connection:
-        try:
-            return self._open()
-        except sqlite3.DatabaseError as exc:
-            backup = self._move_aside()
-            self.recovery_note = f"{exc} (kept as {backup.name})"
-            return self._open()
-
-    def _open(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, isolation_level=None)
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA foreign_keys=ON")
-            db.execute("PRAGMA synchronous=NORMAL")
-            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise sqlite3.DatabaseError("the history file failed its integrity check")
-            self._migrate(db)
-        except sqlite3.DatabaseError:
-            db.close()
-            raise
-        return db
-
-    def _move_aside(self) -> Path:
-        backup = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
-        os.replace(self.path, backup)
-        for suffix in ("-wal", "-shm"):
-            side = self.path.with_name(self.path.name + suffix)
-            if side.exists():
-                os.replace(side, backup.with_name(backup.name + suffix))
-        return backup
-
-    @staticmethod
-    def _migrate(db: sqlite3.Connection) -> None:
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise sqlite3.DatabaseError("the history file comes from a newer Rotary")
-        while version < SCHEMA_VERSION:
-            db.executescript("BEGIN;" + MIGRATIONS[version]
-                             + f"PRAGMA user_version={version + 1}; COMMIT;")
-            version += 1
-
-    def _mark_interrupted(self) -> int:
-        """Answers still "writing" were cut off when Rotary last ended abnormally."""
-        return self.db.execute("UPDATE messages SET status=? WHERE status=?",
-                               (INTERRUPTED, WRITING)).rowcount
 
     def close(self) -> None:
         self.db.close()
@@ -301,6 +199,12 @@ class HistoryStore:
 
     def _touch(self, conversation_id: int, when: float) -> None:
         self.db.execute("UPDATE conversations SET updated=? WHERE id=?", (when, conversation_id))
+
+
+def _mark_interrupted(db: sqlite3.Connection) -> int:
+    """Answers still "writing" were cut off when Rotary last ended abnormally."""
+    return db.execute("UPDATE messages SET status=? WHERE status=?",
+                      (INTERRUPTED, WRITING)).rowcount
 
 
 def _escape_like(text: str) -> str:

@@ -2,7 +2,7 @@
 
 Plain Python over ``HistoryStore``; it tells its owner what changed through the callbacks
 of ``StoreEvents`` (app.chat.chat_controller turns them into Qt signals). ``Conversations`` is
-what another flow (app.documents.document_flow) may use of it.
+what another flow (app.session.document_session) may use of it.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class EndedJob(Protocol):
 
 
 class Conversations(Protocol):
-    """The open conversation, as a flow that adds to it sees it (app.documents.document_flow)."""
+    """The open conversation, as a flow that adds to it sees it (app.session.document_session)."""
 
     @property
     def conversation_id(self) -> int | None: ...
@@ -332,7 +332,7 @@ class ConversationStore:
 
 
 def is_document(message: StoredMessage) -> bool:
-    """A "Document:" message (app.documents.document_flow keeps what it read in its stats)."""
+    """A "Document:" message (app.session.document_session keeps what it read in its stats)."""
     return message.role == "user" and bool(message.stats.document)
 
 

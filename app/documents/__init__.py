@@ -1,1 +1,1 @@
-"""Documents in a conversation: the flow, the shelf and the document pane."""
+"""Documents in a conversation, their Qt side: the flow, the shelf and the document pane."""

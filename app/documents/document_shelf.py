@@ -1,16 +1,15 @@
-"""The documents of the open conversation: a list above the messages, and several files
-dropped or chosen at once, read one after another.
+"""The documents of the open conversation: a list above the messages.
 
-Each file goes through the document card (app/documents/document_flow.py: read, counted, indexed for
-questions); once read it is recorded in the history (app/conversation/history.py, conversation_documents)
-and listed here with what it holds. "Summarise…" brings the card back for it; its ✕ takes it off
+Files dropped or chosen (several at once are read one after another: app/session/document_queue.py)
+go through the document card (app/session/document_session.py: read, counted, indexed for
+questions); once read each is recorded in the history (app/conversation/history.py,
+conversation_documents) and listed here with what it holds. "Summarise…" brings the card back for it; its ✕ takes it off
 the list (the file and the messages stay); beyond three documents the list scrolls. Questions in the conversation search every
 listed document (the chat request carries them: app/session/requests.py).
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Protocol
 
@@ -18,17 +17,13 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
                                QSizePolicy, QToolButton, QVBoxLayout, QWidget)
 
-from engine.api import DocumentOverview, DocumentSummary
-from engine.messages import to_data
 from app.documents.document_flow import DocumentFlow
 from app.documents.document_text import stored_overview_text
 from app.widgets.elided_label import ElidedLabel
 from app.conversation.history import ConversationDocument, HistoryStore
-from app.conversation.store import title_from
 from app.text.i18n import tr
 
 
-_UNSAFE = re.compile(r'[\\/:*?"<>|\x00-\x1f…]')     # not in a file name on any system
 VISIBLE_ROWS = 3                  # more documents than this scroll in the list
 
 
@@ -136,46 +131,22 @@ class OpenConversation(Protocol):
 
 
 class ConversationDocuments(QObject):
-    """Keeps the shelf in step with the open conversation; reads dropped files in turn.
-    app.wiring.connect_document_shelf connects it to the flow, the chat and the shelf."""
+    """Keeps the shelf in step with the open conversation (app.wiring connects it to the
+    flow, the chat and the shelf); files attached go to the flow's queue
+    (app.session.document_queue), which reads them in turn."""
 
     def __init__(self, flow: DocumentFlow, chat: OpenConversation, history: HistoryStore,
                  shelf: DocumentShelf, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.flow, self.chat, self.history, self.shelf = flow, chat, history, shelf
-        self.waiting: list[str] = []
+        self.queue, self.chat, self.history, self.shelf = flow.queue, chat, history, shelf
 
     def attach(self, paths: list[str]) -> bool:
         """Read ``paths`` one after another into the open conversation (or a new one)."""
-        if not paths:
-            return False
-        if self.flow.waits_for_model():     # a moment after the wizard's Finish
-            self.flow.hold(paths)
-            return True
-        self.waiting = list(paths)
-        # Several files: each one's outcome is said on its own line once all were tried.
-        self.flow.outcomes = [] if len(paths) > 1 else None
-        self._next()
-        return self.flow.path is not None
+        return self.queue.attach(paths)
 
     def attach_text(self, text: str, folder: Path, key: str) -> bool:
-        """A message's text (refused as too long to read as a message) as a document of the
-        open conversation: written to a text file under ``folder``/``key`` (named after its
-        first line, as the conversation list names it) and read like a dropped file."""
-        name = _UNSAFE.sub(" ", title_from(text)).strip(" .") or "message"
-        path = folder / key / f"{name[:60]}.txt"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-        except OSError as error:
-            self.flow.notices.warning(tr("The text could not be saved as a document."),
-                                      repr(error))
-            return False
-        return self.attach([str(path)])
-
-    def read_held(self, *_ready: object) -> None:
-        """The model is ready: the documents attached while it loaded are read now."""
-        self.attach(self.flow.release())
+        """A message's text refused as too long, as a document of the open conversation."""
+        return self.queue.attach_text(text, folder, key)
 
     def remove(self, sha256: str) -> None:
         """Off the open conversation's list: questions no longer search it."""
@@ -185,38 +156,3 @@ class ConversationDocuments(QObject):
 
     def refresh(self, *_opened: object) -> None:
         self.shelf.show_documents(self.history.documents(self.chat.conversation_id))
-
-    def read(self, overview: DocumentOverview) -> None:
-        """The flow read a document: it joins the open conversation's list; on to the next."""
-        conversation = self.flow.conversation_id
-        if conversation is not None and overview.sha256 and self.flow.path:
-            self.history.add_document(conversation, ConversationDocument(
-                overview.sha256, overview.name, str(Path(self.flow.path)),
-                {"found": to_data(overview.found) if overview.found else None,
-                 "notes": [to_data(note) for note in overview.notes]}))
-        self.refresh()
-        self._next()
-
-    def failed_or_finished(self, summary: DocumentSummary | None) -> None:
-        if summary is None:           # this file failed (the notice says why): on to the next
-            self._next()
-        self.refresh()
-
-    def _next(self) -> None:
-        while self.waiting:
-            if self.flow.open_file(self.waiting.pop(0)):
-                return
-        self._say_outcomes()
-
-    def _say_outcomes(self) -> None:
-        """One notice for files attached together: a line for each, read or why not."""
-        outcomes, self.flow.outcomes = self.flow.outcomes, None
-        failed = [name for name, problem in outcomes or () if problem]
-        if not failed:
-            return                      # all read: the list above the messages shows them
-        lines = [tr("{name}: read.").format(name=name) if not problem
-                 else tr("{name}: not read. {why}").format(name=name, why=problem)
-                 for name, problem in outcomes or ()]
-        head = tr("{failed} of {count} files could not be read:").format(
-            failed=len(failed), count=len(outcomes or ()))
-        self.flow.problem = self.flow.notices.warning("\n".join([head, *lines]))

@@ -7,12 +7,18 @@ them (app.text.messages.say), so the command line and the app can never say diff
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
-from engine.api import (DocumentAnswered, DocumentOverview, DocumentProgress, DocumentSummary,
-                        PassagesChosen)
+from engine.api import (DocumentAnswered, DocumentFinished, DocumentOverview, DocumentProgress,
+                        DocumentSummary, PassagesChosen)
 from engine.messages import Msg, from_data, msg
+from app.bridge.facade import summary_presets
+from app.conversation.history import StoredMessage
+from app.conversation.message_stats import MessageStats
+from app.session.document_session import DocumentTask
 from app.widgets.markdown_render import close_open_fence
+from app.text.i18n import tr
 from app.text.messages import say
 
 
@@ -79,3 +85,26 @@ def checked_answer_text(answered: DocumentAnswered) -> str:
     never removed, then what was read for it ("": it wrote nothing)."""
     body = answered.marked(say).strip()
     return f"{body}\n\n*{say(answered.read)}*" if body else ""
+
+
+def summary_messages(event: DocumentFinished, task: DocumentTask,
+                     model_name: str) -> tuple[StoredMessage, StoredMessage]:
+    """The document as the user's message, the summary as the answer (kept in history)."""
+    overview, summary = event.overview, event.summary
+    titles = dict(summary_presets())
+    asked = "\n\n" + tr("I asked: {question}").format(question=task.question) \
+        if task.question else ""
+    user = StoredMessage("user", tr("Document: {name} — {found}\n{style}").format(
+        name=overview.name, found=found_text(overview),
+        style=title_text(titles.get(summary.preset, summary.preset))) + asked,
+        stats=MessageStats(document={
+            "path": task.path, "name": overview.name, "kind": overview.kind,
+            "pages": overview.pages, "words": overview.words,
+            "preset": summary.preset, "question": task.question}))
+    answer = StoredMessage("assistant", answer_text(overview, summary), model_name=model_name,
+                           stats=MessageStats(document_summary={
+                               "partial": summary.partial, "parts": summary.parts,
+                               "parts_read": summary.parts_read,
+                               "model_calls": summary.model_calls,
+                               "citations": [asdict(c) for c in summary.citations]}))
+    return user, answer

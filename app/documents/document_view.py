@@ -267,7 +267,7 @@ class DocumentWidgets:
 def start_folder(flow: DocumentFlow) -> str:
     """Where the file chooser opens: the last document's folder, else the user's Documents
     (with "" Qt opens the folder the app was started from: its own install folder)."""
-    for folder in (flow.last_folder, platformdirs.user_documents_dir(), str(Path.home())):
+    for folder in (flow.session.last_folder, platformdirs.user_documents_dir(), str(Path.home())):
         if folder and Path(folder).is_dir():
             return folder
     return ""

@@ -201,6 +201,18 @@ class RequestTracker:
             self.events.external_shown(self.busy, "")
         self.events.external_ended()
 
+    def begin(self, job: Job) -> None:
+        """A document's job (app.session.document_session.Jobs) in the external slot."""
+        self.begin_external(job.request_id, job.phase, job.conversation_id, job.kind)
+
+    def end(self, request_id: int) -> Job | None:
+        """That job ended (None: it is not the one in the slot)."""
+        job = self.external
+        if job is None or job.request_id != request_id:
+            return None
+        self.end_external()
+        return job
+
     # ---- engine events ----------------------------------------------------------------------
 
     def started(self, request_id: int) -> Job | None:

@@ -12,7 +12,7 @@ import os
 import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Callable, Mapping, Protocol, TypeVar
 
 from app.bridge.facade import ADVANCED_RANGES, Range, auto_preset, preset_names, preset_title
 from app.text.i18n import LANGUAGES, tr
@@ -30,24 +30,29 @@ ADVANCED_NAMES = {"context_size": "n_ctx", "gpu_expert_layers": "gpu_expert_laye
 RANGES: dict[str, Range] = {name: ADVANCED_RANGES[planner] for name, planner in ADVANCED_NAMES.items()}
 TEMPERATURE_RANGE = (0.0, 2.0)
 
+T = TypeVar("T")
+# A settings file's JSON object as read, before its values are checked (``_validated``).
+SettingsData = dict[str, object]
 
-def _setting(default: Any, valid: Callable[[Any], bool], label: Callable[[], str], *,
-             model: bool = False) -> Any:
+
+def _setting(default: T, valid: Callable[[object], bool], label: Callable[[], str], *,
+             model: bool = False) -> T:
     """One setting, said once: its default, what a stored value must be (else the default
     comes back), its name in plain words, and whether changing it reloads the model."""
     return field(default=default, metadata={"valid": valid, "label": label, "model": model})
 
 
-def _optional_in(valid: Range) -> Callable[[Any], bool]:
+def _optional_in(valid: Range) -> Callable[[object], bool]:
     return lambda v: v is None or v in valid
 
 
-def _text(value: Any) -> bool:
+def _text(value: object) -> bool:
     return isinstance(value, str)
 
 
-def _temperature(value: Any) -> bool:
-    return type(value) in (int, float) and TEMPERATURE_RANGE[0] <= value <= TEMPERATURE_RANGE[1]
+def _temperature(value: object) -> bool:
+    return (type(value) is int or type(value) is float) and \
+        TEMPERATURE_RANGE[0] <= value <= TEMPERATURE_RANGE[1]
 
 
 @dataclass(frozen=True)
@@ -105,7 +110,7 @@ def setting_names() -> tuple[str, ...]:
     return tuple(_FIELDS)
 
 
-def check_value(name: str, value: Any) -> bool:
+def check_value(name: str, value: object) -> bool:
     """The rule a stored value meets (the organisation's file is checked by the same)."""
     return bool(_FIELDS[name].metadata["valid"](value))
 # What a change of reloads the model (app.application): where and how it runs.
@@ -120,9 +125,11 @@ class LoadedSettings:
 
 # ---- migrations: each takes schema N's dict and returns schema N+1's ---------------
 
-def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+def _v1_to_v2(data: SettingsData) -> SettingsData:
     """v1 (the prototype) used short keys and one nested "advanced" block."""
     advanced = data.pop("advanced", None) or {}
+    if not isinstance(advanced, dict):
+        raise TypeError(f"the v1 \"advanced\" block is not an object: {advanced!r}")
     renames = {"model": "model_path", "temp": "temperature", "lang": "language"}
     for old, new in renames.items():
         if old in data:
@@ -133,24 +140,27 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+def _v2_to_v3(data: SettingsData) -> SettingsData:
     """v3 adds the office server; every older file keeps running on this computer."""
     data.setdefault("engine_location", "local")
     return data
 
 
-def _v3_to_v4(data: dict[str, Any]) -> dict[str, Any]:
+def _v3_to_v4(data: SettingsData) -> SettingsData:
     """v4 follows the model's own sampling defaults, unless the user had set a variety."""
     data.setdefault("model_sampling", data.get("temperature", 0.7) == 0.7)
     return data
 
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+MIGRATIONS: dict[int, Callable[[SettingsData], SettingsData]] = {
     1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
-def migrate(data: dict[str, Any]) -> dict[str, Any]:
-    version = int(data.get("schema_version", 1))
+def migrate(data: SettingsData) -> SettingsData:
+    version = data.get("schema_version", 1)
+    if not isinstance(version, (int, float, str)):       # int() takes these (else TypeError)
+        raise TypeError(f"schema_version is not a number: {version!r}")
+    version = int(version)
     while version < SCHEMA_VERSION:
         data = MIGRATIONS[version](dict(data))
         version += 1
@@ -169,7 +179,7 @@ def _field_label(name: str) -> str:
     return _FIELDS[name].metadata["label"]()
 
 
-def _validated(data: dict[str, Any]) -> tuple[Settings, list[str]]:
+def _validated(data: SettingsData) -> tuple[Settings, list[str]]:
     defaults, values, problems = Settings(), {}, []
     for name, setting in _FIELDS.items():
         if name not in data:
@@ -179,7 +189,14 @@ def _validated(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         else:
             problems.append(tr("The saved {what} was not valid, so the default was restored.")
                             .format(what=_field_label(name)))
-    return replace(defaults, **values), problems
+    return with_values(defaults, values), problems
+
+
+def with_values(settings: Settings, values: Mapping[str, object]) -> Settings:
+    """``settings`` with these fields changed: the one place where values named by strings (a
+    file's, the organisation's, SettingsHolder.update's) become a Settings. Each met its
+    field's rule (check_value) or came typed from code; mypy cannot follow a name to its field."""
+    return replace(settings, **values)  # type: ignore[arg-type]
 
 
 # ---- file access -------------------------------------------------------------------

@@ -25,7 +25,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -33,7 +33,8 @@ else:
     import tomli as tomllib
 
 from app.text.i18n import tr
-from app.settings.model import SERVER_FIELDS, Settings, check_value, setting_names
+from app.settings.model import (SERVER_FIELDS, Settings, SettingsData, check_value, setting_names,
+                                with_values)
 
 POLICY_ENV = "ROTARY_POLICY_FILE"         # tests and unusual installs name another file
 KNOWN_KEYS = frozenset({"model_folders", "locked", "users_may_change_server", "thinking",
@@ -54,7 +55,7 @@ def policy_path() -> Path:
 
 @dataclass(frozen=True)
 class Policy:
-    values: dict[str, Any] = field(default_factory=dict)     # Settings field -> value
+    values: dict[str, object] = field(default_factory=dict)  # Settings field -> checked value
     locked: frozenset[str] = frozenset()
     model_folders: tuple[str, ...] = ()
     thinking: bool | None = None          # None: each conversation chooses
@@ -66,14 +67,14 @@ class Policy:
 
     def first_settings(self, settings: Settings) -> Settings:
         """A new user's settings: every value the organisation gives."""
-        return Settings(**{**_as_dict(settings), **self.values})
+        return with_values(settings, self.values)
 
     def enforce(self, settings: Settings) -> Settings:
         """``settings`` with every locked value the organisation's: the one it gives, else
         the default (a locked setting is the same on every desk)."""
         defaults = Settings()
         locked = {name: self.values.get(name, getattr(defaults, name)) for name in self.locked}
-        return Settings(**{**_as_dict(settings), **locked}) if locked else settings
+        return with_values(settings, locked) if locked else settings
 
     @property
     def decides_model(self) -> bool:
@@ -83,10 +84,6 @@ class Policy:
 
 
 NO_POLICY = Policy()
-
-
-def _as_dict(settings: Settings) -> dict[str, Any]:
-    return {name: getattr(settings, name) for name in settings.__dataclass_fields__}
 
 
 def load_policy(path: Path | None = None) -> Policy:
@@ -111,7 +108,7 @@ def _ignored(path: Path, why: str, details: str) -> Policy:
     return Policy(path=path, problems=((sentence, f"{path}: {details}"),))
 
 
-def _read(path: Path, data: dict[str, Any]) -> Policy:
+def _read(path: Path, data: SettingsData) -> Policy:
     problems: list[tuple[str, str]] = []
 
     def bad(what: str, details: str) -> None:
@@ -134,7 +131,7 @@ def _read(path: Path, data: dict[str, Any]) -> Policy:
     return Policy(values, frozenset(locked), tuple(folders), thinking, path, tuple(problems))
 
 
-def _values(table: Any, bad: Callable[[str, str], None]) -> dict[str, Any]:
+def _values(table: object, bad: Callable[[str, str], None]) -> dict[str, object]:
     if not isinstance(table, dict):
         bad("settings", "[settings] must be a table")
         return {}
@@ -149,7 +146,7 @@ def _values(table: Any, bad: Callable[[str, str], None]) -> dict[str, Any]:
     return values
 
 
-def _locked(data: dict[str, Any], bad: Callable[[str, str], None]) -> set[str]:
+def _locked(data: SettingsData, bad: Callable[[str, str], None]) -> set[str]:
     listed = data.get("locked", [])
     if not (isinstance(listed, list) and all(isinstance(name, str) for name in listed)):
         bad("locked", f"locked must be a list of setting names, not {listed!r}")

@@ -72,7 +72,7 @@ class ModelLoader(QObject):
         self.bridge, self.notices, self.paths, self.settings = bridge, notices, paths, settings
         self.marker = LoadMarker(paths.loading_marker)
         # From start() until ready or failed (the demo is written first, the server asked):
-        # documents attached meanwhile wait for it (app.documents.document_flow.DocumentFlow.hold).
+        # documents attached meanwhile wait for it (app.session.document_queue.DocumentQueue.attach).
         self.loading = False
         self.failed.connect(self._not_loading)      # first: every way a load can fail
         self.starts = 0                 # a demo written for an older start is not loaded

@@ -21,7 +21,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable, TypeVar
 
 from engine.api import (ChatMessage, ChatRequest, EngineLike, Event, LoadRequest, ModelLoaded,
                         RequestFailed, RequestFinished, StepRecord)
@@ -270,8 +270,11 @@ def where_it_ran(loaded: ModelLoaded) -> str:
             f"them expert slots")
 
 
-def _wait_for(events: queue.Queue, request_id: int, wanted: type, timeout: float,
-              on_step: Callable[[StepRecord], None] | None = None) -> Any:
+E = TypeVar("E")
+
+
+def _wait_for(events: queue.Queue, request_id: int, wanted: type[E], timeout: float,
+              on_step: Callable[[StepRecord], None] | None = None) -> E | RequestFailed | None:
     """The ``wanted`` event of ``request_id``, its RequestFailed, or None on timeout."""
     deadline = time.monotonic() + timeout
     while (left := deadline - time.monotonic()) > 0:
@@ -283,12 +286,12 @@ def _wait_for(events: queue.Queue, request_id: int, wanted: type, timeout: float
             continue
         if isinstance(event, StepRecord) and on_step is not None:
             on_step(event)
-        elif isinstance(event, (wanted, RequestFailed)):
+        elif isinstance(event, wanted) or isinstance(event, RequestFailed):
             return event
     return None
 
 
-def _describe(event: Any) -> str:
+def _describe(event: RequestFailed | None) -> str:
     if event is None:
         return "no answer from the engine in time"
     error = event.error

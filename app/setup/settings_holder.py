@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
-
 from PySide6.QtCore import QObject, Signal
 
-from app.settings.model import Settings, SettingsStore
+from app.settings.model import Settings, SettingsStore, with_values
 
 
 class SettingsHolder(QObject):
@@ -18,8 +15,8 @@ class SettingsHolder(QObject):
         super().__init__(parent)
         self.store, self.current = store, settings
 
-    def update(self, **changes: Any) -> Settings:
-        return self.replace_all(replace(self.current, **changes))
+    def update(self, **changes: object) -> Settings:
+        return self.replace_all(with_values(self.current, changes))
 
     def replace_all(self, settings: Settings) -> Settings:
         settings = self.store.enforced(settings)     # the organisation's locked values stay

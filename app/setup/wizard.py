@@ -161,8 +161,9 @@ class FirstRunWizard(QWizard):
             self.model_list = attach_model_list(self.chooser, bridge, notices,
                                                 policy.model_folders)
             cast(QVBoxLayout, self.model_page.layout()).insertWidget(1, self.model_list)
-            if policy.values.get("model_path"):     # suggested, not locked: checked, changeable
-                self.chooser.check(policy.values["model_path"])
+            suggested = policy.values.get("model_path")     # checked as a str (check_value)
+            if isinstance(suggested, str) and suggested:   # not locked: checked, changeable
+                self.chooser.check(suggested)
         self.model_page.demo_button.clicked.connect(self.use_demo)
         self.server_button = offer_server_button()
         cast(QVBoxLayout, self.hardware_page.layout()).addWidget(self.server_button)

@@ -21,7 +21,7 @@ from importlib import metadata
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, cast
+from typing import Callable, cast
 
 from PySide6.QtCore import QObject, Signal
 
@@ -196,12 +196,13 @@ def install_exception_hooks(service: NotificationService) -> Callable[[], None]:
 
 
 def asyncio_exception_handler(service: NotificationService
-                              ) -> Callable[[asyncio.AbstractEventLoop, dict[str, Any]], None]:
+                              ) -> Callable[[asyncio.AbstractEventLoop, dict[str, object]], None]:
     """For ``loop.set_exception_handler``: task errors nobody awaited."""
-    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
         exc = context.get("exception")
-        if exc is None:
-            service.warning(tr("Something went wrong inside Rotary."), context.get("message", ""))
+        if not isinstance(exc, BaseException):    # asyncio puts an exception here, or none
+            service.warning(tr("Something went wrong inside Rotary."),
+                            str(context.get("message", "")))
             return
         service.unexpected(type(exc), exc, exc.__traceback__)
     return handle

@@ -9,6 +9,7 @@ labelled partial. Progress goes out as DocumentProgress events after every call.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 import threading
 import time
@@ -20,9 +21,10 @@ from engine.api import (ChatMessage, ChatRequest, Citation, DocumentFinished, Do
 from engine.documents.cache import TextCache
 from engine.documents.extract import read_document
 from engine.documents.index import PassageIndex
+from engine.documents.looks import Look, LookCache, LookKey
 from engine.documents.ocr import OcrRun
 from engine.documents.model import SummaryModel
-from engine.documents.plan import Budget, DocumentPlan, note_words, plan_document
+from engine.documents.plan import Budget, DocumentPlan, note_words
 from engine.documents.presets import summary_preset
 from engine.documents.prompts import Prompts
 from engine.documents.report import overview_of, pages_note, read_note, time_left_msg
@@ -32,6 +34,7 @@ from engine.documents.types import Document
 from engine.errors import AnswerLoopError, DocumentError
 from engine.messages import Msg, msg
 
+log = logging.getLogger("rotary.documents")
 PROGRESS_EVERY_TOKENS = 32
 TEMPERATURE = 0.3          # summaries: few surprises, but not the loops greedy decoding falls into
 
@@ -79,6 +82,8 @@ class DocumentSummarizer:
     calls: list[CallRecord] = field(default_factory=list)
     document: Document | None = None             # already read (several files as one)
     quiet_kinds: frozenset[str] = frozenset()    # calls whose words are not shown (notes)
+    looks: LookCache | None = None               # the latest looks; None: read every time
+    reused_look: bool = False                    # read, counted and planned by an earlier look
 
     def __post_init__(self) -> None:
         self.preset = summary_preset(self.request.preset)
@@ -100,10 +105,13 @@ class DocumentSummarizer:
         cache = TextCache(self.request.cache_dir) if self.request.cache_dir else None
         document = read_document(self.request.path, cache=cache,
                                  ocr_run=OcrRun(self.stop, self._ocr_progress))
-        if self.request.index_path:
+        self._index(document)
+        return document
+
+    def _index(self, document: Document) -> None:
+        if self.request.index_path:      # a document indexed before is left as it is
             with PassageIndex(self.request.index_path) as index:
                 index.add(document)
-        return document
 
     def _ocr_progress(self, page: int, pages: int, seconds_left: float) -> None:
         self.emit(DocumentProgress(self.request.request_id, self.request.conversation_id,
@@ -112,18 +120,34 @@ class DocumentSummarizer:
                                    time_left_msg(seconds_left)))
 
     def inspect(self) -> DocumentPlan:
-        document = self.read()
-        self.prompts = Prompts(document.name, self.preset, self.request.language,
+        key = self._look_key()
+        look = self.looks.get(key) if self.looks is not None and key is not None else None
+        self.reused_look = look is not None
+        if look is None:
+            look = Look(self.read())
+        else:
+            self._index(look.document)
+            log.info("%s: the summary reuses its look (read, counted and planned once)",
+                     look.document.name)
+        self.prompts = Prompts(look.document.name, self.preset, self.request.language,
                                self.request.question)
         budget = Budget.measure(self.prompts, self.model.context_size, self.count_chat)
-        self.plan = plan_document(document, budget, self.count)
+        self.plan = look.plan(budget, self.count)
         self.speed.ensure_measured(self.model, self.plan.parts[0].text)
         self.overview = overview_of(self.plan, self.speed.seconds(self.plan.read_tokens,
                                                                  self.plan.write_tokens),
                                     self.model.on_server)
+        if self.looks is not None and key is not None and not self.stop.is_set():
+            self.looks.put(key, look)        # a stopped look keeps nothing
         self.emit(DocumentInspected(self.request.request_id, self.request.conversation_id,
                                     self.overview))
         return self.plan
+
+    def _look_key(self) -> LookKey | None:
+        if self.document is not None:        # several files read as one: nothing to look up
+            return None
+        return LookKey.of(self.request.path, self.request.cache_dir, self.model.speed_key,
+                          self.model.context_size)
 
     def run(self) -> DocumentSummary | None:
         plan = self.inspect()
@@ -137,7 +161,7 @@ class DocumentSummarizer:
         except Stopped as stopped:
             summary = self._summary(stopped.text, partial=True, whole_read=stopped.whole_read)
         self.emit(DocumentFinished(self.request.request_id, self.request.conversation_id,
-                                   self.overview, summary))
+                                   self.overview, summary, reused_look=self.reused_look))
         return summary
 
     def _whole(self) -> str:
@@ -316,10 +340,11 @@ def _pages(page: int | None) -> tuple[int, ...]:
 
 
 _SPEED = SpeedMeter()   # only the engine thread touches it; re-measures when the model changes
+_LOOKS = LookCache()    # only the engine thread touches it too (engine/documents/looks.py)
 
 
 def summarize_on_engine_thread(model: SummaryModel, request: DocumentRequest,
                                emit: Callable[[Event], None],
                                stop: threading.Event) -> DocumentSummary | None:
     """``model``: the office server's or this computer's (engine.runtime.generation.summary_model)."""
-    return DocumentSummarizer(model, request, emit, stop, _SPEED).run()
+    return DocumentSummarizer(model, request, emit, stop, _SPEED, looks=_LOOKS).run()

@@ -57,7 +57,7 @@ async def capture(out: Path) -> int:
     rotary = RotaryApp(QApplication.instance(), asyncio.get_running_loop(), real_backend(),
                        default_paths())
     rotary.start(autoload=False, wizard=True)
-    wizard, seen = rotary.wizard, {}
+    wizard, seen = rotary.dialogs.wizard, {}
     await until(lambda: wizard.hardware is not None, 60)
     wizard.next()
     model_list = getattr(wizard, "model_list", None)
@@ -73,7 +73,7 @@ async def capture(out: Path) -> int:
     seen["wizard_list"] = _list_lines(model_list)
     seen["wizard_verdict"] = wizard.chooser.verdict.text()
     wizard.reject()
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     if dialog.model_list is not None:
         await until(lambda: "Looking" not in dialog.model_list.status.text(), 120)
     await asyncio.sleep(0.5)

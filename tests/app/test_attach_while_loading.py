@@ -49,7 +49,7 @@ def test_a_document_dropped_after_the_wizard_chose_a_model_waits_then_is_read(
     rotary, docs = _app(make_app, qtbot)
     model = tmp_path / "chosen.gguf"
     model.write_bytes(b"GGUF" + b"\0" * 64)
-    rotary.wizard_completed(str(model), "auto")         # Finish in the wizard
+    rotary.dialogs.wizard_completed(str(model), "auto")         # Finish in the wizard
     assert not rotary.chat.model_ready
     path = tmp_path / "Jahresbericht.pdf"
     path.write_bytes(b"%PDF-1.4")
@@ -76,7 +76,7 @@ def test_a_failed_load_keeps_them_waiting_for_the_next_and_dont_read_drops_them(
     rotary.shelved_documents.attach([str(tmp_path / "other.pdf")])
     assert panel.isVisible()
     panel.drop_button.click()                   # "Don't read"
-    assert not panel.isVisible() and not rotary.documents.held
+    assert not panel.isVisible() and not rotary.documents.queue.held
     wait_ready(qtbot, rotary)
     qtbot.wait(100)
     assert len(docs.requests) == 1              # nothing more was read
@@ -90,7 +90,7 @@ def test_finish_right_after_the_first_start_loads_the_chosen_model_not_the_demo(
     model = tmp_path / "chosen.gguf"
     model.write_bytes(b"GGUF" + b"\0" * 64)
     rotary.start(autoload=True, wizard=False)       # the demo is being written
-    rotary.wizard_completed(str(model), "auto")
+    rotary.dialogs.wizard_completed(str(model), "auto")
     wait_ready(qtbot, rotary)
     qtbot.wait(300)                                 # time for a late demo load to come
     assert [r.model_path for r in rotary.fake["engine"].requests] == [str(model)]

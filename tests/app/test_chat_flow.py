@@ -107,7 +107,7 @@ def test_copy_new_chat_and_export(qtbot, make_app, tmp_path):
     rotary.window.menu_actions["copy_last"].trigger()
     assert QGuiApplication.clipboard().text() == "Hello there! Here is **bold** text."
     target = tmp_path / "out.md"
-    rotary.export_to(target)
+    rotary.conversation_actions.export_to(target)
     text = target.read_text(encoding="utf-8")
     assert text.startswith("# Export me") and "## You\n\nExport me" in text
     rotary.window.menu_actions["new_chat"].trigger()

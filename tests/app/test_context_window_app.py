@@ -134,7 +134,8 @@ def test_thinking_stopped_at_its_budget_says_so(qtbot, make_app):
 def test_a_version_5_history_gains_the_window_start_and_keeps_its_messages(tmp_path):
     import sqlite3
 
-    from app.conversation.history import MIGRATIONS, SCHEMA_VERSION, HistoryStore
+    from app.conversation.history import HistoryStore
+    from app.conversation.history_file import MIGRATIONS, SCHEMA_VERSION
     path = tmp_path / "history.sqlite"
     db = sqlite3.connect(path)
     for version in range(5):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import zipfile
 
+from app.session.document_session import Stage
 from tests.app.conftest import wait_idle
 from tests.app.document_helpers import app_with_documents, budget_pdf, contracts_pdf, drop
 
@@ -67,7 +68,7 @@ def test_the_setting_named_for_a_bigger_card_says_why(qtbot, make_app, tmp_path)
     from tests.app.fakes import model_file
     from app.settings.model import Settings
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(vram_gib=2))
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
         wizard.chooser.check(str(model_file(tmp_path)))
     said = wizard.chooser.verdict.text()
@@ -87,7 +88,7 @@ def test_settings_shows_the_measured_placement_beside_the_estimate(qtbot, make_a
     loaded = rotary.bridge.loaded
     assert loaded is not None
     rotary.bridge.loaded = dataclasses.replace(loaded, placement=on_gpu())
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     with qtbot.waitSignal(dialog.chooser.check_finished, timeout=3000):
         dialog.chooser.check(loaded.facts.path)
     said = dialog.chooser.verdict.text()
@@ -148,7 +149,7 @@ def test_the_parts_box_shows_what_automatic_chose_and_steps_from_there(qtbot, ma
     from tests.app.fakes import model_file
     rotary = make_app()
     wait_ready(qtbot, rotary)
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     with qtbot.waitSignal(dialog.chooser.check_finished, timeout=3000):
         dialog.chooser.check(str(model_file(tmp_path)))
     box = dialog.gpu_layers
@@ -166,7 +167,7 @@ def test_no_graphics_card_is_said_the_same_way_everywhere(qtbot, make_app):
     from app.setup.wizard import describe_hardware
     rotary = make_app(hardware=fake_hardware(gpu=False))
     qtbot.waitUntil(lambda: rotary.hardware is not None, timeout=3000)
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     said = dialog.gpu_layers_note.text()
     assert "NVIDIA" not in said
     assert said.split(" This computer")[0] in describe_hardware(fake_hardware(gpu=False))
@@ -181,7 +182,7 @@ def test_recommended_variety_follows_the_model_chosen_in_settings(qtbot, make_ap
     rotary = make_app()
     wait_ready(qtbot, rotary)
     rotary.loaded_sampling = SamplingDefaults(1.0, 0.95, 64, 0.0, "family")   # Gemma's
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     assert dialog.sampling_note.text() == ("Recommended for this kind of model: answer "
                                            "variety 1.0.")
     assert "top-k" not in dialog.sampling_note.text()            # behind the tooltip
@@ -206,7 +207,7 @@ def test_enter_after_attaching_does_not_start_a_summary(qtbot, make_app, tmp_pat
     assert box.hasFocus() or rotary.qapp.focusWidget() in (None, box)
     QTest.keyClick(box, Qt.Key.Key_Return)        # a second Enter
     qtbot.wait(200)
-    assert not rotary.documents.running and rotary.documents.request_id is None
+    assert rotary.documents.session.task.stage is Stage.CHOSEN
     assert panel.options.isVisible()
 
 
@@ -285,7 +286,7 @@ def test_the_speed_chart_draws_a_short_answer_and_stands_still_after_it(qtbot, m
 def test_wizard_says_where_a_model_comes_from_and_finds_only_when_asked(qtbot, make_app):
     from app.settings.model import Settings
     rotary = make_app(settings=Settings(), wizard=True)
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     hint = wizard.model_page.where_from.text()
     assert ".gguf" in hint and "IT contact" in hint and "Hugging Face" in hint
     qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
@@ -341,7 +342,7 @@ def test_the_wizard_names_the_model_and_setting_with_the_right_particles(qtbot, 
     from tests.app.fakes import fake_hardware
     rotary = make_app(settings=replace(Settings(), language="ko"), wizard=True,
                       hardware=fake_hardware(gpu=False))
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
     wizard.next()
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=5000):
@@ -418,7 +419,7 @@ def test_settings_says_why_its_setting_names_a_bigger_card(qtbot, make_app):
     rotary = make_app(settings=Settings(first_run_done=True, preset="8gb-laptop"),
                       hardware=fake_hardware(vram_gib=2))
     qtbot.waitUntil(lambda: rotary.hardware is not None, timeout=3000)
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     assert dialog.preset.currentData() == "8gb-laptop"
     assert "2.0 GB" in dialog.preset_note.text() and not dialog.preset_note.isHidden()
     dialog.preset.setCurrentIndex(dialog.preset.findData("cpu-only"))

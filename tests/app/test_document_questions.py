@@ -166,7 +166,8 @@ def test_the_not_found_note_is_in_the_interface_language(qtbot, make_app, tmp_pa
 def test_a_version_3_history_gains_the_document_list_and_keeps_its_messages(tmp_path):
     import sqlite3
 
-    from app.conversation.history import MIGRATIONS, SCHEMA_VERSION, HistoryStore
+    from app.conversation.history import HistoryStore
+    from app.conversation.history_file import MIGRATIONS, SCHEMA_VERSION
     path = tmp_path / "history.sqlite"
     db = sqlite3.connect(path)
     for version in range(3):

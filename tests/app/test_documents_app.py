@@ -266,7 +266,7 @@ def test_deleting_a_conversation_while_its_summary_runs_drops_it(qtbot, make_app
     rotary, docs = _app(make_app, qtbot, part_delay=0.3)
     pane = rotary.window.chat
     panel = _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf")
-    doomed, request = rotary.chat.conversation_id, rotary.documents.request_id
+    doomed, request = rotary.chat.conversation_id, rotary.documents.session.request_id
     ended = []
     rotary.bridge.document_event.connect(
         lambda e: ended.append(e) if isinstance(e, DocumentFinished) else None)
@@ -278,7 +278,7 @@ def test_deleting_a_conversation_while_its_summary_runs_drops_it(qtbot, make_app
     assert not rotary.history.exists(doomed) and rotary.history.list_conversations() == []
     assert rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
     assert [n for n in rotary.notices.history if n.level == "error"] == []
-    assert not panel.isVisible() and rotary.documents.request_id is None
+    assert not panel.isVisible() and rotary.documents.session.request_id is None
     rotary.chat.send("Still works?")                # Send and the engine are usable again
     wait_idle(qtbot, rotary)
     assert [m.role for m in rotary.chat.messages] == ["user", "assistant"]
@@ -297,7 +297,7 @@ def test_the_summary_goes_on_in_its_conversation_and_the_card_follows_it(qtbot, 
     assert panel.isVisible() and panel.running.isVisible() and pane.composer.stop_button.isVisible()
     assert pane.composer.phase.text() == "Reading the document…"
     rotary.chat.new_chat()
-    qtbot.waitUntil(lambda: rotary.documents.request_id is None, timeout=5000)
+    qtbot.waitUntil(lambda: rotary.documents.session.request_id is None, timeout=5000)
     assert not panel.isVisible() and rotary.chat.messages == []
     stored = rotary.history.messages(owner)
     assert [m.role for m in stored] == ["user", "assistant"]

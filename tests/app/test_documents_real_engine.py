@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.session.document_session import Stage
 from app.settings.paths import default_paths
 from engine.api import DocumentFinished
 from app.settings.model import Settings, SettingsStore
@@ -28,7 +29,7 @@ def test_a_pdf_is_summarised_in_parts_through_the_real_engine(qtbot, qapp, qloop
         panel = rotary.document_widgets.panel
         assert rotary.documents.open_file(str(path))
         qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
-        overview = rotary.documents.overview
+        overview = rotary.documents.session.task.overview
         assert overview.pages == 2 and overview.parts >= 2
         assert panel.found.text().startswith("2 pages, ") and "on this computer" in panel.found.text()
         assert rotary.documents.summarize("short")
@@ -66,8 +67,8 @@ def test_deleting_the_conversation_while_its_summary_runs_on_the_real_engine(
         qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
         assert rotary.documents.summarize("short")
         qtbot.waitUntil(lambda: panel.bar.maximum() > 0, timeout=120_000)   # parts reported
-        doomed, request = rotary.chat.conversation_id, rotary.documents.request_id
-        assert rotary.documents.running and panel.bar.value() < panel.bar.maximum()
+        doomed, request = rotary.chat.conversation_id, rotary.documents.session.request_id
+        assert rotary.documents.session.task.stage is Stage.SUMMARISING and panel.bar.value() < panel.bar.maximum()
         ended = []
         rotary.bridge.document_event.connect(
             lambda e: ended.append(e) if isinstance(e, DocumentFinished) else None)

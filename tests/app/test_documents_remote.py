@@ -44,7 +44,7 @@ def test_a_pdf_is_summarised_in_parts_on_the_office_server(qtbot, qapp, qloop, r
         panel = rotary.document_widgets.panel
         assert rotary.documents.open_file(str(path))
         qtbot.waitUntil(panel.options.isVisible, timeout=60_000)
-        overview = rotary.documents.overview
+        overview = rotary.documents.session.task.overview
         assert overview.parts >= 2 and overview.on_server
         assert "on the office server" in panel.found.text()
         assert "this computer" not in panel.found.text()

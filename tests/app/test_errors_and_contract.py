@@ -51,6 +51,27 @@ def test_async_slot_exceptions_reach_the_notice(qtbot, make_app):
                     timeout=2000)
 
 
+def test_the_event_loops_own_reports_reach_the_notice_with_or_without_an_exception(qapp):
+    # asyncio's context is a dict: "message" always, "exception" only sometimes.
+    from app.widgets.notifications import NotificationService, asyncio_exception_handler
+    notices = NotificationService()
+    shown: list = []
+    notices.posted.connect(shown.append)
+    handle = asyncio_exception_handler(notices)
+    loop = asyncio.new_event_loop()
+    try:
+        handle(loop, {"message": "Task was destroyed but it is pending!"})
+        try:
+            raise ValueError("nobody awaited this")
+        except ValueError as exc:
+            handle(loop, {"message": "Task exception was never retrieved", "exception": exc})
+    finally:
+        loop.close()
+    assert [(n.level, n.details) for n in shown[:1]] == [
+        ("warning", "Task was destroyed but it is pending!")]
+    assert shown[1].level == "error" and "ValueError: nobody awaited this" in shown[1].details
+
+
 def test_second_instance_focuses_the_first(qtbot, tmp_path):
     key = f"rotary-test-{tmp_path.name}"
     first = SingleInstance(key)
@@ -75,8 +96,8 @@ def test_translations_load(qapp, code, expected):
 
 def test_every_control_has_an_accessible_name(qtbot, make_app):
     rotary = make_app()
-    dialog = rotary.open_settings()
-    wizard = rotary.open_wizard()
+    dialog = rotary.dialogs.open_settings()
+    wizard = rotary.dialogs.open_wizard()
     controls = (QAbstractButton, QLineEdit, QPlainTextEdit, QComboBox, QAbstractSpinBox)
     missing = []
     for root in (rotary.window, dialog, wizard):
@@ -167,12 +188,12 @@ def test_qt_standard_buttons_follow_the_chosen_language(qtbot, make_app, code, b
     from PySide6.QtWidgets import QDialogButtonBox, QWizard
     from app.settings.model import Settings
     rotary = make_app(settings=Settings(first_run_done=True, language=code), autoload=False)
-    wizard = rotary.open_wizard()       # the app's teardown removes its translators
+    wizard = rotary.dialogs.open_wizard()       # the app's teardown removes its translators
     buttons = QWizard.WizardButton
     assert back in wizard.button(buttons.BackButton).text()
     assert next_ in wizard.button(buttons.NextButton).text()
     assert cancel in wizard.button(buttons.CancelButton).text()
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     box = dialog.buttons
     assert box.button(QDialogButtonBox.StandardButton.Ok).text() == ok
     assert box.button(QDialogButtonBox.StandardButton.Cancel).text() == cancel

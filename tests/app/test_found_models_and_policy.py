@@ -27,7 +27,7 @@ def _shown(model_list) -> list[str]:
 def test_the_wizard_lists_the_models_here_and_picking_one_checks_it(qtbot, make_app, user_home):
     home, blob = user_home
     rotary = make_app(settings=Settings(), wizard=True)
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     models = wizard.model_list
     qtbot.waitUntil(lambda: models.items.count() == 3, timeout=5000)
     # Best fit first (the too-big one last); Ollama's name; no vision projector.
@@ -48,7 +48,7 @@ def test_the_wizard_lists_the_models_here_and_picking_one_checks_it(qtbot, make_
 
 def test_settings_lists_them_too_with_other_file_kept(qtbot, make_app, user_home):
     rotary = make_app(settings=Settings(first_run_done=True), autoload=False)
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     qtbot.waitUntil(lambda: dialog.model_list.items.count() == 3, timeout=5000)
     assert "Qwen3-30B-A3B-Q4_K_M" in _shown(dialog.model_list)
     assert not dialog.chooser.browse.isVisibleTo(dialog)       # "Other file…" replaces it
@@ -78,7 +78,7 @@ def test_locked_settings_cannot_be_changed_in_the_dialog(qtbot, make_app, tmp_pa
     # Locked: the organisation's, over the user's own file. Not locked: the user's own.
     assert current.model_path == str(share / "office-model.gguf") and current.preset == "cpu-only"
     assert current.temperature == 0.2 and current.system_prompt == ""
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     for widget in (dialog.chooser, dialog.preset, dialog.temperature, dialog.server_box):
         assert not widget.isEnabled() and widget.toolTip() == "Set by your organisation"
     notes = [label for label in dialog.findChildren(QLabel) if label.objectName() == LOCK_NOTE]
@@ -108,7 +108,7 @@ def test_the_wizard_skips_the_model_the_organisation_chose(qtbot, make_app, tmp_
     fakes.fake_gguf(share / "office-model.gguf")
     _policy(tmp_path, monkeypatch, LOCKING.format(share=share))
     rotary = make_app(settings=Settings(), wizard=True, autoload=False)
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     assert wizard.model_page not in [wizard.page(i) for i in wizard.pageIds()]
     wizard.next()
     assert wizard.currentPage() is wizard.done_page
@@ -125,7 +125,7 @@ def test_a_suggested_model_is_checked_in_the_wizard_and_can_be_changed(qtbot, ma
     _policy(tmp_path, monkeypatch, f'model_folders = ["{share}"]\n[settings]\n'
                                    f'model_path = "{suggested}"\n')
     rotary = make_app(settings=Settings(), wizard=True, autoload=False)
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     qtbot.waitUntil(lambda: wizard.chooser.result is not None, timeout=5000)
     assert wizard.chooser.result.path == str(suggested)
     qtbot.waitUntil(lambda: wizard.model_list.items.count() == 4, timeout=5000)
@@ -148,7 +148,7 @@ def test_a_broken_policy_file_is_said_in_plain_words_and_ignored(qtbot, make_app
     assert len(warnings) == 1 and str(path) in warnings[0].message and said in warnings[0].message
     assert any("organisation's settings file" in r.getMessage() for r in caplog.records)
     assert rotary.policy.locked == frozenset() and rotary.settings.current.preset == "cpu-only"
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     assert dialog.preset.isEnabled() and dialog.chooser.isEnabled()
     dialog.reject()
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from app.conversation.history import SCHEMA_VERSION, HistoryStore, StoredMessage, _V1
+from app.conversation.history import HistoryStore, StoredMessage
+from app.conversation.history_file import SCHEMA_VERSION, _V1
 from app.settings.paths import default_paths
 from app.settings.model import SCHEMA_VERSION as SETTINGS_VERSION, Settings, SettingsStore
 from tests.app.conftest import close_app, wait_idle, wait_ready
@@ -151,7 +152,7 @@ def test_the_dialog_keeps_every_valid_stored_value(qtbot, make_app):
                    threads=RANGES["threads"].high)
     rotary = make_app(settings=top, autoload=False)
     assert SettingsStore(default_paths().settings_file).load().problems == ()
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     assert dialog.context.value() == 1_048_576 and dialog.gpu_layers.value() == 1000
     dialog.accept()
     assert rotary.settings.current == top

@@ -172,7 +172,7 @@ def test_settings_say_everything_in_korean_here_and_with_an_office_server(qtbot,
     rotary = korean_app(settings=Settings(first_run_done=True, context_size=2048,
                                           server_url="https://ai.office.lan:8000",
                                           server_model="qwen3.6"))
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     seen = screen_texts(dialog)
     dialog.server_box.server.setChecked(True)
     dialog.server_box.verify.setChecked(False)
@@ -187,7 +187,7 @@ def test_settings_say_everything_in_korean_here_and_with_an_office_server(qtbot,
 def test_the_first_time_setup_says_everything_in_korean(qtbot, korean_app):
     from tests.app.fakes import fake_hardware
     rotary = korean_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     page = wizard.hardware_page
     qtbot.waitUntil(wizard.server_button.isVisible, timeout=3000)
     page.check_button.click()

@@ -66,7 +66,7 @@ def test_moved_model_file_is_reported_with_a_way_out(qtbot, make_app, tmp_path):
     assert "moved or deleted" in bar.message.text()
     assert not rotary.chat.model_ready
     [b for b in bar.action_buttons if "Choose" in b.text()][0].click()
-    assert rotary.wizard is not None and rotary.wizard.isVisible()
+    assert rotary.dialogs.wizard is not None and rotary.dialogs.wizard.isVisible()
 
 
 def test_advanced_values_reach_the_engine_to_be_planned_there(qtbot, make_app, tmp_path):

@@ -10,7 +10,7 @@ from app.settings.model import Settings
 
 def test_ctrl_q_in_the_wizard_closes_rotary(qtbot, make_app):
     rotary = make_app(settings=Settings(), wizard=True)
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     qtbot.waitUntil(wizard.isVisible, timeout=3000)
     wizard.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is wizard, timeout=3000)

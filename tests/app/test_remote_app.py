@@ -142,7 +142,7 @@ def test_settings_say_where_the_key_will_be_kept_before_it_is_typed(qtbot, qloop
 
 def test_dialog_says_which_address_receives_the_conversation(qtbot, make_app):
     rotary = make_app()
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     box = dialog.server_box
     assert box.local.isChecked() and "stay on this computer" in box.receiver.text()
     assert "no network" in box.receiver.text()
@@ -203,7 +203,7 @@ def test_wizard_offers_the_server_only_without_a_gpu(qtbot, make_app, gpus):
     from tests.app.fakes import fake_hardware     # the engine's own HardwareInfo
 
     rotary = make_app(hardware=fake_hardware(gpu=gpus is None))
-    wizard = rotary.open_wizard()
+    wizard = rotary.dialogs.open_wizard()
     qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=5000)
     assert wizard.server_button.isVisibleTo(wizard.hardware_page) == (gpus == ())
     if gpus == ():
@@ -263,7 +263,7 @@ def test_typing_the_key_in_settings_connects_at_once(qtbot, qapp, qloop, rotary_
         rotary.start()
         qtbot.waitUntil(rotary.window.notice_bar.isVisible, timeout=60_000)
         assert "access key" in rotary.notices.history[-1].message
-        dialog = rotary.open_settings()
+        dialog = rotary.dialogs.open_settings()
         dialog.server_box.key.setText("office-secret")
         dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
         wait_ready(qtbot, rotary, timeout=60_000)
@@ -302,7 +302,7 @@ NO_SERVER_RUN = textwrap.dedent("""
                                                          **server))
         rotary = RotaryApp(qapp, asyncio.get_running_loop(), real_backend(), paths)
         rotary.start()
-        rotary.open_settings().reject()
+        rotary.dialogs.open_settings().reject()
         for _ in range(1200):
             if rotary.chat.model_ready:
                 break

@@ -31,8 +31,8 @@ def test_the_wizard_shows_the_step_and_the_seconds_while_it_checks(qtbot, make_a
     # The demo's answer takes 3 s to begin: the engine step is the long one, as on a laptop.
     rotary = make_app(settings=Settings(), wizard=True,
                       script=FakeScript(first_token_delay=3.0))
-    page = rotary.wizard.hardware_page
-    qtbot.waitUntil(lambda: rotary.wizard.hardware is not None, timeout=3000)
+    page = rotary.dialogs.wizard.hardware_page
+    qtbot.waitUntil(lambda: rotary.dialogs.wizard.hardware is not None, timeout=3000)
     said: list[tuple[float, str]] = []
     timer_seen = []
 
@@ -43,7 +43,7 @@ def test_the_wizard_shows_the_step_and_the_seconds_while_it_checks(qtbot, make_a
     qtbot.mouseClick(page.check_button, Qt.MouseButton.LeftButton)
     while "Everything works" not in page.check_result.text():
         sample()
-        timer_seen.append(rotary.wizard.check_timer.isActive())
+        timer_seen.append(rotary.dialogs.wizard.check_timer.isActive())
         qtbot.wait(50)
         assert len(timer_seen) < 400, said
     steps = [(at, STEP.match(text)) for at, text in said if STEP.match(text)]
@@ -54,4 +54,4 @@ def test_the_wizard_shows_the_step_and_the_seconds_while_it_checks(qtbot, make_a
     assert seconds == sorted(seconds) and seconds[-1] >= seconds[0] + 2, said   # it moves
     times = [at for at, _ in engine]
     assert max(b - a for a, b in zip(times, times[1:])) < 1.3, said          # every second
-    assert not rotary.wizard.check_timer.isActive()
+    assert not rotary.dialogs.wizard.check_timer.isActive()

@@ -51,7 +51,7 @@ def test_stopping_a_finished_answer_leaves_the_running_one_alone(qtbot, make_app
 
 def test_a_document_stopped_before_its_turn_says_reading_stopped(qtbot, make_app, tmp_path):
     """The copy of the service sent DocumentError here; the engine sends ReadingStoppedError,
-    which the app says quietly (app/documents/document_flow.py)."""
+    which the app says quietly (app/session/document_problems.py)."""
     rotary = make_app(script=FakeScript(answers=[LONG]))
     wait_ready(qtbot, rotary)
     failures = []

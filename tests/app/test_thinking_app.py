@@ -133,7 +133,7 @@ def test_a_looping_model_is_stopped_with_a_notice_keeping_its_words_once(qtbot, 
 def test_an_older_history_gains_the_thinking_column_and_keeps_its_messages(tmp_path):
     import sqlite3
 
-    from app.conversation.history import MIGRATIONS
+    from app.conversation.history_file import MIGRATIONS
     path = tmp_path / "history.sqlite"
     db = sqlite3.connect(path)
     for version in range(4):
@@ -209,7 +209,7 @@ def test_older_settings_follow_the_models_sampling_unless_a_variety_was_set(tmp_
 def test_settings_show_which_sampling_applies(qtbot, qapp, qloop, rotary_home, tmp_path):
     rotary, requests = _start(qtbot, qapp, qloop, write_reply_model("qwen35", tmp_path))
     try:
-        dialog = rotary.open_settings()
+        dialog = rotary.dialogs.open_settings()
         assert dialog.use_model_sampling.isChecked()
         assert dialog.sampling_note.text() == "The model file's own answer variety: 0.6."
         assert dialog.sampling_note.toolTip() == ("The model file's own: answer variety "

@@ -15,7 +15,7 @@ from tests.app.fakes import fake_hardware
 def test_wizard_finds_hardware_checks_a_model_and_picks_the_8gb_recipe(qtbot, make_app,
                                                                         tmp_path):
     rotary = make_app(settings=Settings(), wizard=True)
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
     assert "RTX 4060" not in wizard.hardware_page.found.text()   # not before it is asked
     wizard.check_computer()
@@ -39,7 +39,7 @@ def test_wizard_finds_hardware_checks_a_model_and_picks_the_8gb_recipe(qtbot, ma
 
 def test_wizard_red_fit_blocks_and_bad_file_is_explained(qtbot, make_app, tmp_path):
     rotary = make_app(settings=Settings(), wizard=True)
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
         wizard.chooser.check(str(model_file(tmp_path, "big-model.gguf")))
     assert "Too big" in wizard.chooser.verdict.text() and not wizard.model_page.isComplete()
@@ -54,7 +54,7 @@ def test_wizard_red_fit_blocks_and_bad_file_is_explained(qtbot, make_app, tmp_pa
 
 def test_cancelling_the_wizard_clears_its_file_notice(qtbot, make_app, tmp_path):
     rotary = make_app(settings=Settings(), wizard=True)
-    wizard, bar = rotary.wizard, rotary.window.notice_bar
+    wizard, bar = rotary.dialogs.wizard, rotary.window.notice_bar
     text_file = tmp_path / "notes.gguf"
     text_file.write_text("hello")
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
@@ -66,7 +66,7 @@ def test_cancelling_the_wizard_clears_its_file_notice(qtbot, make_app, tmp_path)
 
 def test_a_newer_notice_is_not_withdrawn_with_the_file_notice(qtbot, make_app, tmp_path):
     rotary = make_app(settings=Settings(), wizard=True)
-    wizard, bar = rotary.wizard, rotary.window.notice_bar
+    wizard, bar = rotary.dialogs.wizard, rotary.window.notice_bar
     text_file = tmp_path / "notes.gguf"
     text_file.write_text("hello")
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
@@ -79,13 +79,13 @@ def test_a_newer_notice_is_not_withdrawn_with_the_file_notice(qtbot, make_app, t
 def test_settings_say_the_demo_model_is_in_use_when_no_file_is_chosen(make_app, tmp_path):
     # A new user on the demo model read the empty "Model file" box as "no model at all".
     rotary = make_app()
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     assert dialog.chooser.path_edit.text() == ""
     assert "demo model" in dialog.chooser.path_edit.placeholderText()
     dialog.reject()
     model = tmp_path / "model.gguf"
     rotary.settings.update(model_path=str(model))
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     assert "demo" not in dialog.chooser.path_edit.placeholderText()
     dialog.reject()
 
@@ -93,7 +93,7 @@ def test_settings_say_the_demo_model_is_in_use_when_no_file_is_chosen(make_app, 
 def test_clearing_the_model_field_clears_the_error_and_enables_ok(qtbot, make_app, tmp_path):
     from PySide6.QtWidgets import QDialogButtonBox
     rotary = make_app()
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
     text_file = tmp_path / "notes.gguf"
     text_file.write_text("hello")
@@ -110,7 +110,7 @@ def test_clearing_the_model_field_clears_the_error_and_enables_ok(qtbot, make_ap
 def test_expert_layers_are_disabled_without_a_graphics_card(qtbot, make_app):
     rotary = make_app(hardware=fake_hardware(gpu=False))
     qtbot.waitUntil(lambda: rotary.hardware is not None, timeout=3000)
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     assert not dialog.gpu_layers.isEnabled()
     assert "No graphics card was found" in dialog.gpu_layers_note.text()
     assert "parts of the model stay on the graphics card" in dialog.gpu_layers.toolTip()
@@ -120,7 +120,7 @@ def test_expert_layers_are_disabled_without_a_graphics_card(qtbot, make_app):
 def test_expert_layers_are_disabled_for_a_model_without_experts(qtbot, make_app, tmp_path):
     rotary = make_app()
     wait_ready(qtbot, rotary)
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     assert dialog.gpu_layers.isEnabled()
     from dataclasses import replace as copy_with
     from tests.app.fakes import fake_facts
@@ -134,7 +134,7 @@ def test_expert_layers_are_disabled_for_a_model_without_experts(qtbot, make_app,
 
 def test_the_processor_only_setting_is_not_called_slow(qtbot, make_app):
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
     wizard.check_computer()
     qtbot.waitUntil(lambda: "No graphics card was found" in wizard.hardware_page.found.text(), timeout=3000)
@@ -146,7 +146,7 @@ def test_the_processor_only_setting_is_not_called_slow(qtbot, make_app):
 
 def test_wizard_offers_the_demo_model(qtbot, make_app):
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
     wizard.check_computer()
     qtbot.waitUntil(lambda: "No graphics card was found" in wizard.hardware_page.found.text(), timeout=3000)
@@ -174,7 +174,7 @@ def test_drop_accepts_only_local_gguf_files():
 def test_settings_dialog_changes_reload_and_rerun_wizard(qtbot, make_app, tmp_path):
     rotary = make_app()
     wait_ready(qtbot, rotary)
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     with qtbot.waitSignal(dialog.chooser.check_finished, timeout=3000):
         dialog.chooser.check(str(model_file(tmp_path)))
     dialog.gpu_layers.setValue(10)
@@ -188,9 +188,9 @@ def test_settings_dialog_changes_reload_and_rerun_wizard(qtbot, make_app, tmp_pa
     qtbot.waitUntil(lambda: any(getattr(r, "advanced", None) == {"gpu_expert_layers": 10}
                                 for r in rotary.fake["engine"].requests), timeout=3000)
     wait_ready(qtbot, rotary)
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     dialog.rerun.click()
-    assert rotary.wizard is not None and rotary.wizard.isVisible()
+    assert rotary.dialogs.wizard is not None and rotary.dialogs.wizard.isVisible()
 
 
 def test_the_speed_estimate_says_words_and_tokens_consistently(qtbot, qapp, qloop, tiny_moe_path):
@@ -214,8 +214,8 @@ def test_the_speed_estimate_says_words_and_tokens_consistently(qtbot, qapp, qloo
 
 def test_wizard_check_my_computer_shows_the_self_test_verdict(qtbot, make_app):
     rotary = make_app(settings=Settings(), wizard=True)
-    page = rotary.wizard.hardware_page
-    qtbot.waitUntil(lambda: rotary.wizard.hardware is not None, timeout=3000)
+    page = rotary.dialogs.wizard.hardware_page
+    qtbot.waitUntil(lambda: rotary.dialogs.wizard.hardware is not None, timeout=3000)
     qtbot.mouseClick(page.check_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: "RTX 4060" in page.found.text(), timeout=3000)
     qtbot.waitUntil(lambda: "Everything works" in page.check_result.text(), timeout=20_000)
@@ -228,7 +228,7 @@ def test_after_check_my_computer_the_focus_stays_on_its_button(qtbot, make_app):
     from PySide6.QtWidgets import QApplication
     from tests.app.fakes import fake_hardware
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
-    wizard, page = rotary.wizard, rotary.wizard.hardware_page
+    wizard, page = rotary.dialogs.wizard, rotary.dialogs.wizard.hardware_page
     qtbot.waitUntil(lambda: wizard.server_button.isVisible(), timeout=3000)
     wizard.activateWindow()
     page.check_button.setFocus()
@@ -277,7 +277,7 @@ def test_settings_in_office_server_mode_fit_a_small_screen(tmp_path, width, heig
 def test_conversation_memory_in_settings_has_a_unit_and_words(qtbot, make_app):
     """It read "Conversation memory: 1024", with no unit."""
     rotary = make_app(settings=Settings(first_run_done=True, context_size=1024))
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     assert dialog.context.text() == "1024 tokens"
     assert dialog.context_words.text() == "About 770 words of the conversation."
     dialog.context.setValue(dialog.context.minimum())                      # Automatic
@@ -291,7 +291,7 @@ def test_a_typed_or_pasted_model_path_enables_next_without_enter(qtbot, make_app
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QWizard
     rotary = make_app(settings=Settings(), wizard=True)
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     wizard.next()
     model = model_file(tmp_path)
     box = wizard.chooser.path_edit
@@ -309,7 +309,7 @@ def test_a_typed_or_pasted_model_path_enables_next_without_enter(qtbot, make_app
 
 def test_the_wizard_names_the_demo_model_instead_of_its_folder(qtbot, make_app):
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     wizard.next()
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
         wizard.model_page.demo_button.click()
@@ -325,7 +325,7 @@ def test_the_model_page_grows_to_its_wrapped_text(qtbot, make_app):
     sized it by the labels' unwrapped minimum; now nothing on the page is squeezed."""
     from PySide6.QtWidgets import QLabel
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     qtbot.waitUntil(lambda: "No models" in wizard.model_list.status.text(), timeout=5000)
     wizard.next()                         # the list is hidden now: the page's minimum is small
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):

@@ -13,7 +13,7 @@ def _wizard(make_app, qtbot, tmp_path, monkeypatch, policy: str | None):
         path.write_text(policy, encoding="utf-8")
         monkeypatch.setenv("ROTARY_POLICY_FILE", str(path))
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(gpu=False))
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
     qtbot.wait(50)
     return wizard

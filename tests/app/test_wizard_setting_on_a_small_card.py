@@ -11,7 +11,7 @@ from tests.app.fakes import model_file
 
 def _checked(make_app, qtbot, tmp_path, vram_gib):
     rotary = make_app(settings=Settings(), wizard=True, hardware=fake_hardware(vram_gib=vram_gib))
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     qtbot.waitUntil(lambda: wizard.hardware is not None, timeout=3000)
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):
         wizard.chooser.check(str(model_file(tmp_path)))

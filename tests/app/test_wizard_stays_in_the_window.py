@@ -22,7 +22,7 @@ def _chosen(make_app, qtbot, monkeypatch, screen: QRect, window: QRect):
     monkeypatch.setattr(FirstRunWizard, "screen", lambda self: _Screen(screen))
     rotary = make_app(settings=Settings(), wizard=False)
     rotary.window.setGeometry(window)
-    wizard = rotary.open_wizard()
+    wizard = rotary.dialogs.open_wizard()
     wizard.next()
     qtbot.waitUntil(lambda: wizard.model_list.items.count() == 3, timeout=5000)
     with qtbot.waitSignal(wizard.chooser.check_finished, timeout=3000):

@@ -53,7 +53,7 @@ def pdf(path, pages):
     return long_pdf(path, pages, paragraphs_per_page=1)     # ~450 tokens a page here
 
 
-def summarize(loaded, tmp_path, path, stop=None, on_event=None, **fields):
+def summarize(loaded, tmp_path, path, stop=None, on_event=None, looks=None, **fields):
     events, spy = [], Spy(loaded)
 
     def emit(event):
@@ -62,7 +62,8 @@ def summarize(loaded, tmp_path, path, stop=None, on_event=None, **fields):
             on_event(event)
     request = DocumentRequest(str(path), cache_dir=str(tmp_path / "cache"), conversation_id=7,
                               **fields)
-    summarizer = DocumentSummarizer(LocalSummaryModel(spy), request, emit, stop or threading.Event())
+    summarizer = DocumentSummarizer(LocalSummaryModel(spy), request, emit, stop or threading.Event(),
+                                    looks=looks)
     summary = summarizer.run()
     return summarizer, summary, events, spy
 
@@ -281,9 +282,13 @@ def test_service_runs_documents_and_reports_failures(tiny_moe_path, tmp_path, cp
         failed = _until(events, RequestFailed)[-1]
         assert failed.request_id == request.request_id and "empty" in failed.error.message
         path = pdf(tmp_path / "s.pdf", 2)
-        service.document(DocumentRequest(str(path), cache_dir=str(tmp_path / "c")))
+        service.document(DocumentRequest(str(path), cache_dir=str(tmp_path / "c"),
+                                         inspect_only=True))
+        assert isinstance(_until(events, (DocumentInspected, RequestFailed))[-1], DocumentInspected)
+        service.document(DocumentRequest(str(path), cache_dir=str(tmp_path / "c"), preset="bullets"))
         finished = _until(events, (DocumentFinished, RequestFailed))[-1]
         assert isinstance(finished, DocumentFinished) and not finished.summary.partial
+        assert finished.reused_look                 # the look's text, counts and plan
     finally:
         service.shutdown()
 
@@ -334,3 +339,131 @@ def test_a_partial_note_says_which_pages_were_read():
     words = SimpleNamespace(kind="docx", page_count=0, sections=("a", "b"), lines=0)
     plan = SimpleNamespace(document=words, parts=[SimpleNamespace(pages=())] * 2, whole=False)
     assert str(read_note(plan, 1, True)).startswith("Partial: read 1 of 2 parts of it")
+
+
+# ---- a summary starts from its look (engine/documents/looks.py) ---------------------------
+
+class Counted:
+    """Calls to the document reader, the planner and the tokenizer while a request reads and
+    plans (DocumentSummarizer.inspect; notes counted while combining are not the look's)."""
+
+    def __init__(self, monkeypatch):
+        import engine.documents.looks as looks_module
+        import engine.documents.summarize as summarize_module
+        self.reads = self.plans = self.counts = 0
+        self.inspecting = False
+        read, plan = summarize_module.read_document, looks_module.plan_document
+        count, inspect = LocalSummaryModel.count, DocumentSummarizer.inspect
+
+        def counted_inspect(summarizer):
+            self.inspecting = True
+            try:
+                return inspect(summarizer)
+            finally:
+                self.inspecting = False
+
+        def counted_read(*args, **kwargs):
+            self.reads += 1
+            return read(*args, **kwargs)
+
+        def counted_plan(*args, **kwargs):
+            self.plans += 1
+            return plan(*args, **kwargs)
+
+        def counted_count(model, text):
+            self.counts += self.inspecting
+            return count(model, text)
+        monkeypatch.setattr(summarize_module, "read_document", counted_read)
+        monkeypatch.setattr(looks_module, "plan_document", counted_plan)
+        monkeypatch.setattr(LocalSummaryModel, "count", counted_count)
+        monkeypatch.setattr(DocumentSummarizer, "inspect", counted_inspect)
+
+    @property
+    def seen(self) -> tuple[int, int, int]:
+        return self.reads, self.plans, self.counts
+
+
+def look_then_summarize(loaded, tmp_path, path, looks, **fields):
+    """The app's two requests: the look (default style), then the summary in the picked one.
+    Returns both summarizers, the summary's requests to the model and its DocumentFinished."""
+    look, _, _, _ = summarize(loaded, tmp_path, path, looks=looks, inspect_only=True)
+    summary, _, events, spy = summarize(loaded, tmp_path, path, looks=looks, **fields)
+    return look, summary, spy.requests, events[-1]
+
+
+@pytest.mark.parametrize("fields", [{}, {"preset": "bullets", "language": "Deutsch"}])
+def test_a_summary_reads_counts_and_plans_what_its_look_did_not(loaded, tmp_path, monkeypatch,
+                                                                fields):
+    from engine.documents.looks import LookCache
+    path = pdf(tmp_path / "look.pdf", 4)
+    counted = Counted(monkeypatch)
+    _, plain, plain_requests, plain_end = look_then_summarize(loaded, tmp_path, path, None,
+                                                              **fields)
+    before = counted.seen
+    looks = LookCache()
+    _, reused, reused_requests, reused_end = look_then_summarize(loaded, tmp_path, path, looks,
+                                                                 **fields)
+    after = tuple(a - b for a, b in zip(counted.seen, before))
+    same_style = not fields
+    assert before[:2] == (2, 2) and after[:2] == (1, 1 if same_style else 2)
+    print(f"look + summary{fields or ''}: reads, plans, tokenizer calls {before} -> {after}")
+    assert after[2] <= before[2] / 2            # the look's counts serve the summary's plan
+    assert (looks.hits, looks.misses) == (1, 1) and len(looks) == 1
+    assert reused_end.reused_look and not plain_end.reused_look
+    timeless = lambda end: dataclasses.replace(end.overview, estimated_s=0, from_cache=False)  # noqa: E731
+    assert reused.plan == plain.plan and timeless(reused_end) == timeless(plain_end)
+    parts = len(plain.plan.parts)                 # [0]: the speed measurement, then the parts
+    assert parts > 1 and [r.messages for r in reused_requests[1:1 + parts]] == \
+        [r.messages for r in plain_requests[1:1 + parts]]
+    assert reused_end.summary.parts_read == plain_end.summary.parts_read == parts
+
+
+def test_a_file_changed_after_its_look_is_read_again(loaded, tmp_path, monkeypatch):
+    from engine.documents.looks import LookCache
+    path = tmp_path / "memo.md"
+    path.write_text("# Budget\nTravel costs rose.\n", encoding="utf-8")
+    looks, counted = LookCache(), Counted(monkeypatch)
+    summarize(loaded, tmp_path, path, looks=looks, inspect_only=True)
+    path.write_text("# Budget\nTravel costs fell by half.\n", encoding="utf-8")
+    summarizer, summary, events, _ = summarize(loaded, tmp_path, path, looks=looks)
+    assert counted.reads == 2 and not events[-1].reused_look
+    assert "fell by half" in summarizer.plan.parts[0].text and "rose" not in summarizer.plan.parts[0].text
+    assert len(looks) == 1                   # the old file's look is gone, the new one kept
+    again, _, events, _ = summarize(loaded, tmp_path, path, looks=looks, inspect_only=True)
+    assert counted.reads == 2 and again.reused_look and again.plan.document.sections == \
+        summarizer.plan.document.sections
+
+
+def test_a_stopped_look_leaves_nothing_to_reuse(loaded, tmp_path, monkeypatch):
+    from engine.documents.looks import LookCache
+    path = pdf(tmp_path / "stopped.pdf", 2)
+    looks, counted, stop = LookCache(), Counted(monkeypatch), threading.Event()
+    stop.set()                                   # stopped while it was being read and planned
+    summarize(loaded, tmp_path, path, stop=stop, looks=looks, inspect_only=True)
+    assert len(looks) == 0
+    _, _, events, _ = summarize(loaded, tmp_path, path, looks=looks)
+    assert counted.reads == 2 and not events[-1].reused_look and len(looks) == 1
+
+
+def test_the_look_cache_keeps_the_latest_few():
+    from engine.documents.looks import Look, LookCache, LookKey
+    from engine.documents.types import Document
+    def look(text):
+        return Look(Document("x", "x", "text", "0", (Section("lines 1–1", text),)))
+    looks = LookCache(max_looks=2, max_chars=10)
+    keys = [LookKey(f"/f{n}", 1, 1, None, ("m",), 512) for n in range(3)]
+    looks.put(keys[0], look("abc"))
+    looks.put(keys[1], look("abc"))
+    assert looks.get(keys[0]) is not None           # used: the newest now
+    looks.put(keys[2], look("abc"))
+    assert looks.get(keys[1]) is None and looks.get(keys[0]) is not None and len(looks) == 2
+    looks.put(keys[1], look("x" * 20))              # bigger than the bound: not kept
+    assert looks.get(keys[1]) is None and len(looks) == 2
+    counted = look("abc")
+    counted.counts["abcdefg"] = 3                   # what was counted is held too: 3 + 7
+    looks.put(keys[1], counted)
+    assert len(looks) == 1 and looks.get(keys[1]) is counted
+    changed = dataclasses.replace(keys[1], mtime_ns=2)
+    looks.put(changed, look("abc"))
+    assert looks.get(keys[1]) is None and looks.get(changed) is not None
+    assert LookKey.of("/no/such/file.pdf", None, ("m",), 512) is None

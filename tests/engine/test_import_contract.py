@@ -46,6 +46,43 @@ def test_engine_folders_and_files_import_without_cycles():
     assert len(folders) > 30
 
 
+def test_the_runtime_rooms_import_one_way_and_the_contract_names_every_room():
+    """engine/runtime's own rooms (its folders and modules) have a layers contract of their
+    own: no cycle between them, and every room that exists has its floor."""
+    from tools import architecture
+    imports = import_graph.graph("engine")
+    rooms = import_graph.room_edges(imports, "engine.runtime")
+    assert import_graph.cycles(rooms) == [] and len(rooms) > 20
+    assert ("engine.runtime.loader", "engine.runtime.devices") in rooms
+    assert ("engine.runtime.devices", "engine.runtime.loader") not in rooms     # the probe's child
+    assert ("engine.runtime.experts", "engine.runtime.llama_model") not in rooms
+    contract = next(c for c in architecture.contracts() if c.get("containers") == ["engine.runtime"])
+    assert contract["type"] == "layers" and contract["exhaustive"] is True
+    listed = {name.strip(" ()") for layer in contract["layers"] for name in layer.split("|")}
+    existing = {m.split(".")[2] for m in imports.modules
+                if m.startswith("engine.runtime.") and m.count(".") >= 2}
+    assert listed == existing
+
+
+def test_a_cycle_between_rooms_is_seen_when_no_file_cycle_is(tmp_path, monkeypatch):
+    """devices.child -> loader -> devices.probe: no two files import each other, yet the rooms
+    do (how engine/runtime's devices and loader were tangled)."""
+    _package(tmp_path, {
+        "pkg_r/__init__.py": "", "pkg_r/run/__init__.py": "", "pkg_r/run/devices/__init__.py": "",
+        "pkg_r/run/loader.py": "from pkg_r.run.devices import probe\n",
+        "pkg_r/run/devices/probe.py": "",
+        "pkg_r/run/devices/child.py": "def main():\n    from pkg_r.run import loader\n",
+        "pkg_r/other.py": "from pkg_r.run import loader\n"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    imports = import_graph.graph("pkg_r")
+    assert import_graph.cycles(import_graph.module_edges(imports, "pkg_r")) == []
+    assert import_graph.cycles(import_graph.folder_edges(imports, "pkg_r")) == []
+    rooms = import_graph.room_edges(imports, "pkg_r.run")
+    assert rooms["pkg_r.run.devices", "pkg_r.run.loader"] == ["pkg_r.run.devices.child:2"]
+    assert import_graph.cycles(rooms) == [["pkg_r.run.devices", "pkg_r.run.loader"]]
+    assert import_graph.room_of("pkg_r.run", "pkg_r.run") is None
+
+
 def test_every_import_inside_an_engine_function_says_why():
     """Outside the command line, an import inside a function stays only where it saves
     measured start-up time, and says so: ``# noqa: PLC0415 - <reason>``, or a comment above."""

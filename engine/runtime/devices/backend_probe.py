@@ -5,7 +5,7 @@ model, CUDA on a dense one, Vulkan ten times slower on a third), so where two in
 variants list the card the load chose (``backends.select()``'s rule: CUDA first), the load
 measures them before llama_cpp is imported: one child process per variant (a process can load
 only one variant's libraries) loads the model with the plan's layout, reads a short prompt
-and writes ``PROBE_TOKENS`` tokens (engine/runtime/devices/backend_probe_child.py). The variant with
+and writes ``PROBE_TOKENS`` tokens (engine/runtime/backend_probe_child.py). The variant with
 the most decode tokens per second wins; the rule's choice stays unless another is more than
 ``NOISE`` (10%) faster. The result is kept in the user cache beside the device list
 (``backend-probe.json``), keyed by the card, the variants' keys (a rebuilt variant is measured
@@ -264,7 +264,7 @@ def _remember(path: Path, key: str, family: str, results: tuple[ProbeResult, ...
 
 # ---- the child process that measures one variant ------------------------------------------
 
-_CHILD_CODE = "import sys; from engine.runtime.devices.backend_probe_child import child_main; " \
+_CHILD_CODE = "import sys; from engine.runtime.backend_probe_child import child_main; " \
               "sys.exit(child_main(sys.argv[1:]))"
 
 

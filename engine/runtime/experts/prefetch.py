@@ -16,19 +16,30 @@ bench/bench_hidden_prefetch.py on a model whose router was trained (resources/mo
 
 from __future__ import annotations
 
+from typing import Callable, Protocol
+
 import numpy as np
 
 from engine.model.facts import ModelFacts
 from engine.residency.policy import make_policy
-from engine.runtime.llama_model import NativeModel
 from engine.runtime.experts.predictor import RouterPredictor
-from engine.runtime.experts.routing import RoutingRecorder
+from engine.runtime.experts.routing import NativeRoutingRecorder, RoutingRecorder
+from engine.runtime.experts.slot_cache import SlotCache
+
+
+class SlotHost(Protocol):
+    """The loaded model as the prefetch sees it (engine.runtime.llama_model.NativeModel, which
+    imports this folder: the prefetch names only what it uses of it)."""
+
+    slot_cache: SlotCache | None
+    recorder: RoutingRecorder | NativeRoutingRecorder | None
+    before_step: Callable[[], None] | None
 
 
 class HiddenPrefetch:
     """Pre-gating prefetch for one loaded model's slot cache (attach before the first token)."""
 
-    def __init__(self, native: NativeModel, routers: dict[int, np.ndarray], k: int) -> None:
+    def __init__(self, native: SlotHost, routers: dict[int, np.ndarray], k: int) -> None:
         cache, recorder = native.slot_cache, native.recorder
         if cache is None or not isinstance(recorder, RoutingRecorder) or not recorder.hidden_name:
             raise ValueError("hidden-state prefetch needs the slot cache and the Python routing "
@@ -47,7 +58,7 @@ class HiddenPrefetch:
             cache.use_policy(make_policy(cache.policy.name, budget, cache.n_expert, k, native=False))
 
     @classmethod
-    def attach(cls, native: NativeModel, facts: ModelFacts) -> "HiddenPrefetch":
+    def attach(cls, native: SlotHost, facts: ModelFacts) -> "HiddenPrefetch":
         predictor = RouterPredictor.from_gguf(facts)
         return cls(native, dict(zip(predictor.layers, predictor.routers)), facts.n_expert_used)
 

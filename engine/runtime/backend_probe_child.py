@@ -7,8 +7,8 @@ was asked to load), reads a short prompt and writes a few greedy tokens. Prints 
 decode tokens/s (from the second token on: the first also pays for the prompt and the
 back-end's first graphs) and the prompt's tokens/s.
 
-Kept apart from backend_probe.py: the loader imports that module, and this one imports the
-loader.
+Kept above the loader, apart from devices/backend_probe.py: the loader imports that module
+(the devices folder sits below the loader), and this one imports the loader.
 """
 
 from __future__ import annotations
