@@ -195,7 +195,7 @@ def test_a_file_chosen_with_other_file_shows_as_chosen_in_settings(qtbot, make_a
     """Seen by a new user: Settings went on saying "No models were found on this computer"
     after a file was chosen with Other file…, as if nothing were chosen."""
     rotary = make_app(settings=Settings(first_run_done=True), autoload=False)
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     models = dialog.model_list
     qtbot.waitUntil(lambda: "No models were found" in models.status.text(), timeout=5000)
     _other_file(monkeypatch, fakes.model_file(tmp_path, "my-model.gguf"))
@@ -214,7 +214,7 @@ def test_the_saved_model_shows_as_chosen_when_settings_opens(qtbot, make_app, tm
     model = fakes.model_file(tmp_path, "saved.gguf")
     rotary = make_app(settings=Settings(first_run_done=True, model_path=str(model)),
                       autoload=False)
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     models = dialog.model_list
     qtbot.waitUntil(lambda: "found" in models.status.text(), timeout=5000)
     assert models.status.text() == "Chosen: saved.gguf\nNo other models were found on this computer."
@@ -224,7 +224,7 @@ def test_the_saved_model_shows_as_chosen_when_settings_opens(qtbot, make_app, tm
 def test_a_choice_made_before_the_search_ends_is_kept(qtbot, make_app, tmp_path, monkeypatch):
     """The search runs on a worker: its answer may come after the user chose a file."""
     rotary = make_app(settings=Settings(), wizard=True, autoload=False)
-    wizard = rotary.wizard
+    wizard = rotary.dialogs.wizard
     models = wizard.model_list
     _other_file(monkeypatch, fakes.model_file(tmp_path, "early.gguf"))
     models.other.click()
@@ -240,7 +240,7 @@ def test_a_chosen_model_that_was_found_is_the_selected_line(qtbot, make_app, use
     found = next(home.glob(".lmstudio/models/*/Qwen3-30B-A3B-GGUF/Qwen3-30B-A3B-Q4_K_M.gguf"))
     rotary = make_app(settings=Settings(first_run_done=True, model_path=str(found)),
                       autoload=False)
-    dialog = rotary.open_settings()
+    dialog = rotary.dialogs.open_settings()
     models = dialog.model_list
     qtbot.waitUntil(lambda: models.items.count() == 3, timeout=5000)
     assert models.items.currentItem().text().startswith("Qwen3-30B-A3B-Q4_K_M")
