@@ -73,6 +73,9 @@ class ChatRequest:
     # The conversation's documents: the engine answers the last user message from their
     # passages and checks its page references (RequestFinished.document). None: plain chat.
     documents: DocumentScope | None = None
+    # What this call is, for the log (a loop's details): "chat", or a document summary's own
+    # step ("summary part", "summary merge", ...: engine/documents/summarize.py).
+    step: str = "chat"
 
 
 @dataclass(frozen=True)

@@ -348,6 +348,9 @@ CATALOGUE: dict[str, str] = {
                           "longer one fills them, its older half is set aside at once.",
     "plan.context_under_a_page": "It keeps less than a page of a conversation in mind; older "
                                  "parts of a longer one are set aside.",
+    "plan.context_trained": "This model was trained for a conversation memory of up to "
+                            "{trained:,} tokens, so Rotary uses {trained:,} instead of the "
+                            "{asked:,} set in Settings.",
     "plan.memory_in_use": "Other programs are using memory this model needs; close some first.",
     "plan.slow": "Answers will come slowly on this computer.",
     "plan.prompt_batch": "Long texts are read {n_ubatch} words at a time instead of {stock}: each "

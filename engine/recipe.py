@@ -79,6 +79,7 @@ class Recipe:
     # prompt batches copy them by DMA, without a staging copy. Costs that RAM to the system.
     pinned_experts: bool = False
     prompt_note: Msg | None = None       # plain words: why prompts are read n_ubatch at a time
+    context_note: Msg | None = None      # plain words: why the context is shorter than was set
 
     @property
     def slot_layers(self) -> tuple[int, ...]:
@@ -100,6 +101,8 @@ def recipe_to_dict(recipe: Recipe) -> dict[str, Any]:
     data = dataclasses.asdict(recipe)
     data["note"] = to_data(recipe.note) if recipe.note is not None else None
     data["prompt_note"] = to_data(recipe.prompt_note) if recipe.prompt_note is not None else None
+    data["context_note"] = to_data(recipe.context_note) if recipe.context_note is not None \
+        else None
     data["cpu_expert_layers"] = list(recipe.cpu_expert_layers)
     for device in ("vram", "ram"):
         data[device]["total_bytes"] = getattr(recipe, device).total_bytes
@@ -119,4 +122,6 @@ def recipe_from_dict(data: Mapping[str, Any]) -> Recipe:
     values["expert_slots"] = tuple(values.get("expert_slots", ()))
     values["note"] = from_data(values["note"]) if values.get("note") else None
     values["prompt_note"] = from_data(values["prompt_note"]) if values.get("prompt_note") else None
+    values["context_note"] = from_data(values["context_note"]) if values.get("context_note") \
+        else None
     return Recipe(**values)

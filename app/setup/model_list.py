@@ -10,6 +10,7 @@ Fit is said in words beside its colour, never by colour alone.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Mapping, Sequence
 
 from shiboken6 import isValid as shiboken_alive
@@ -77,6 +78,8 @@ class ModelList(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.choices: list[FoundChoice] = []
+        self.search = "running"            # then "done" or "failed"
+        self.chosen_path = self.chosen_name = ""     # the model the chooser holds now
         self.status = QLabel(tr("Looking for models on this computer…"))
         self.status.setWordWrap(True)
         self.items = QListWidget()
@@ -100,7 +103,7 @@ class ModelList(QWidget):
         layout.addWidget(self.items)
 
     def show_choices(self, choices: list) -> None:
-        self.choices = list(choices)
+        self.choices, self.search = list(choices), "done"
         self.items.clear()
         for choice in self.choices:
             item = QListWidgetItem(choice_text(choice))
@@ -114,14 +117,41 @@ class ModelList(QWidget):
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsSelectable)
             self.items.addItem(item)
         self.items.setVisible(bool(self.choices))
-        self.status.setText(
-            tr("Models found on this computer, best fit first:") if self.choices else
-            tr("No models were found on this computer. Choose a model file with Other file…"))
+        self._say_chosen()
 
     def show_failure(self) -> None:
+        self.search = "failed"
         self.items.setVisible(False)
-        self.status.setText(tr("Rotary could not look for models. Choose a model file with "
-                               "Other file…"))
+        self._say_chosen()
+
+    def show_chosen(self, path: str, name: str = "") -> None:
+        """The model the user chose (found here, with "Other file…", typed, or saved before);
+        "" when the box was emptied. The list's answer may come before or after it."""
+        self.chosen_path = path.strip()
+        self.chosen_name = (name or Path(self.chosen_path).name) if self.chosen_path else ""
+        self._say_chosen()
+
+    def _say_chosen(self) -> None:
+        """A chosen model that was found is the selected line; one from elsewhere is named
+        above the list, so "no models were found" never stands beside a chosen file."""
+        found = [row for row in range(self.items.count())
+                 if self.chosen_path and self.items.item(row).data(PATH_ROLE) == self.chosen_path]
+        self.items.setCurrentRow(found[0] if found else -1)
+        elsewhere = bool(self.chosen_path) and not found
+        if self.search == "running":
+            said = tr("Looking for models on this computer…")
+        elif self.search == "failed":
+            said = (tr("Rotary could not look for other models on this computer.") if elsewhere
+                    else tr("Rotary could not look for models. Choose a model file with "
+                            "Other file…"))
+        elif self.choices:
+            said = tr("Models found on this computer, best fit first:")
+        else:
+            said = (tr("No other models were found on this computer.") if elsewhere else
+                    tr("No models were found on this computer. Choose a model file with "
+                       "Other file…"))
+        chosen = tr("Chosen: {name}").format(name=self.chosen_name) if elsewhere else ""
+        self.status.setText("\n".join(part for part in (chosen, said) if part))
 
     def _activated(self, item: QListWidgetItem) -> None:
         self.items.setCurrentItem(item)
@@ -139,6 +169,10 @@ def attach_model_list(chooser: ModelChooser, bridge: EngineBridge, notices: Noti
     models = ModelList()
     models.chosen.connect(lambda path, name: chooser.check(path, name if show_names else ""))
     models.other_requested.connect(chooser.browse_for_model)
+    # Settings fills the box with the saved path before it is checked.
+    models.show_chosen(chooser.path or chooser.path_edit.text(), chooser.shown_as)
+    chooser.check_started.connect(lambda: models.show_chosen(chooser.path, chooser.shown_as))
+    chooser.cleared.connect(lambda: models.show_chosen(""))
     chooser.browse.setVisible(False)
     asyncio.ensure_future(_fill(models, bridge, notices, list(folders), chooser.preset, advanced))
     return models

@@ -28,7 +28,8 @@ class SpeedMeter:
         self.model_key = key
         text = model.clip(sample_text, CALIBRATION_TOKENS)
         request = ChatRequest(messages=(ChatMessage("user", text),), max_tokens=CALIBRATION_ANSWER,
-                              temperature=0.0, record_routing=False, think=False)
+                              temperature=0.0, record_routing=False, think=False,
+                              step="summary speed")
         run = model.start_chat(request, threading.Event())
         for _ in run.records():
             pass

@@ -236,7 +236,7 @@ class DocumentSummarizer:
         request = ChatRequest(messages=messages, max_tokens=max_tokens, temperature=TEMPERATURE,
                               record_routing=False, request_id=self.request.request_id,
                               conversation_id=self.request.conversation_id,
-                              think=self.request.think)
+                              think=self.request.think, step=f"summary {kind}")
         started = time.perf_counter()
         run = self.model.start_chat(request, self.stop)
         quiet = kind in self.quiet_kinds

@@ -183,9 +183,12 @@ def plan(facts: ModelFacts, hw: HardwareInfo, preset: str | None = None,
     """The recipe that puts as much of the model on the GPU as its memory allows, with the
     longest context the rule above lets it pay for (unless the user fixed the context)."""
     overrides = dict(overrides or {})
+    trained = _within_training(facts, overrides)
     base = _plan(facts, hw, preset, overrides)
-    if "n_ctx" in overrides or _forced_expert_layers(model_sizes(facts), overrides) is not None:
-        return base                 # the user's context, or the user's own layout, stands
+    if "n_ctx" in overrides:
+        return dataclasses.replace(base, context_note=trained)   # the user's context stands
+    if _forced_expert_layers(model_sizes(facts), overrides) is not None:
+        return base                 # the user's own layout stands
     best, ctx = base, base.n_ctx * 2
     while ctx <= min(CONTEXT_CAP, facts.n_ctx_train or CONTEXT_CAP):
         try:
@@ -196,6 +199,18 @@ def plan(facts: ModelFacts, hw: HardwareInfo, preset: str | None = None,
             break
         best, ctx = longer, ctx * 2
     return best
+
+
+def _within_training(facts: ModelFacts, overrides: dict[str, Any]) -> Msg | None:
+    """The user's context where the model was trained for it; else the trained length, and
+    why in words. Beyond it a model loses track (llama.cpp only warns of the overflow), and
+    the engine sets no RoPE scaling of its own to stretch it; a file that says no training
+    length keeps the user's value."""
+    asked, trained = overrides.get("n_ctx"), facts.n_ctx_train
+    if asked is None or trained <= 0 or int(asked) <= trained:
+        return None
+    overrides["n_ctx"] = trained
+    return msg("plan.context_trained", trained=trained, asked=int(asked))
 
 
 def _worth_it(facts: ModelFacts, hw: HardwareInfo, base: Recipe, longer: Recipe) -> bool:

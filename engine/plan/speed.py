@@ -203,5 +203,6 @@ def describe(recipe: Recipe, facts: ModelFacts, hw: HardwareInfo,
     speed = measured[1:] if measured else modelled_speed(recipe, facts, hw)
     shown = (measured[0], measured[0]) if measured else speed
     warnings = _warnings(recipe, hw, speed)
-    text = sentences(_usage_text(recipe, shown, hw), context_text(recipe.n_ctx), *warnings)
+    context = (context_text(recipe.n_ctx), *([recipe.context_note] if recipe.context_note else []))
+    text = sentences(_usage_text(recipe, shown, hw), *context, *warnings)
     return PlanSummary("yellow" if warnings else "green", text, speed, measured is not None)

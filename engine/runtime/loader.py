@@ -77,7 +77,7 @@ class LoadedModel:
         if cache is not None and request.conversation_id is not None:
             cache.switch_conversation(request.conversation_id)
         return GenerationRun(self.native, request.messages, request.max_tokens, sampling, stop,
-                             request.request_id, think=request.think,
+                             request.request_id, think=request.think, step=request.step,
                              stop_loops=request.stop_loops, on_prompt=on_prompt,
                              memory=self.memory,
                              conversation_id=request.conversation_id if conversation else None)

@@ -1693,12 +1693,24 @@
         <translation>다른 모델 파일 선택</translation>
     </message>
     <message>
+        <source>Rotary could not look for other models on this computer.</source>
+        <translation>Rotary가 이 컴퓨터에서 다른 모델을 찾을 수 없었습니다.</translation>
+    </message>
+    <message>
         <source>Models found on this computer, best fit first:</source>
         <translation>이 컴퓨터에서 찾은 모델(가장 잘 맞는 것부터):</translation>
     </message>
     <message>
+        <source>No other models were found on this computer.</source>
+        <translation>이 컴퓨터에서 다른 모델은 찾지 못했습니다.</translation>
+    </message>
+    <message>
         <source>No models were found on this computer. Choose a model file with Other file…</source>
         <translation>이 컴퓨터에서 모델을 찾지 못했습니다. ‘다른 파일…’로 모델 파일을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Chosen: {name}</source>
+        <translation>선택한 모델: {name}</translation>
     </message>
     <message>
         <source>Rotary could not look for models. Choose a model file with Other file…</source>
@@ -2618,6 +2630,10 @@
     <message>
         <source>It keeps less than a page of a conversation in mind; older parts of a longer one are set aside.</source>
         <translation>대화를 한 쪽이 안 되는 분량만 기억합니다. 더 긴 대화는 앞부분부터 제외됩니다.</translation>
+    </message>
+    <message>
+        <source>This model was trained for a conversation memory of up to {trained:,} tokens, so Rotary uses {trained:,} instead of the {asked:,} set in Settings.</source>
+        <translation>이 모델은 대화 기억을 최대 {trained:,}토큰까지 학습했으므로, Rotary는 설정에서 정한 {asked:,}토큰 대신 {trained:,}토큰을 사용합니다.</translation>
     </message>
     <message>
         <source>Other programs are using memory this model needs; close some first.</source>

@@ -1693,12 +1693,24 @@
         <translation>选择另一个模型文件</translation>
     </message>
     <message>
+        <source>Rotary could not look for other models on this computer.</source>
+        <translation>Rotary 无法在这台电脑上查找其他模型。</translation>
+    </message>
+    <message>
         <source>Models found on this computer, best fit first:</source>
         <translation>在这台电脑上找到的模型（最合适的在前）：</translation>
     </message>
     <message>
+        <source>No other models were found on this computer.</source>
+        <translation>在这台电脑上没有找到其他模型。</translation>
+    </message>
+    <message>
         <source>No models were found on this computer. Choose a model file with Other file…</source>
         <translation>在这台电脑上没有找到模型。请用“其他文件…”选择模型文件。</translation>
+    </message>
+    <message>
+        <source>Chosen: {name}</source>
+        <translation>已选择：{name}</translation>
     </message>
     <message>
         <source>Rotary could not look for models. Choose a model file with Other file…</source>
@@ -2618,6 +2630,10 @@
     <message>
         <source>It keeps less than a page of a conversation in mind; older parts of a longer one are set aside.</source>
         <translation>它只能记住不到一页的对话；更长的对话会先放下较早的部分。</translation>
+    </message>
+    <message>
+        <source>This model was trained for a conversation memory of up to {trained:,} tokens, so Rotary uses {trained:,} instead of the {asked:,} set in Settings.</source>
+        <translation>该模型训练时的对话记忆最多为 {trained:,} 个词元，因此 Rotary 使用 {trained:,}，而不是“设置”中设定的 {asked:,}。</translation>
     </message>
     <message>
         <source>Other programs are using memory this model needs; close some first.</source>

@@ -179,3 +179,71 @@ def test_a_bad_value_is_left_out_and_named(tmp_path) -> None:
     assert len(policy.problems) == 3
     assert all("has a value Rotary cannot use" in sentence for sentence, _ in policy.problems)
     assert load_policy(tmp_path / "none.toml").path is None
+
+
+# ---- what the user chose shows as chosen (QA: "No models were found" beside a chosen file) ----
+
+def _other_file(monkeypatch, path) -> None:
+    """"Other file…" opens the file dialog; the user picks ``path`` there."""
+    from PySide6.QtWidgets import QFileDialog
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *_args, **_kwargs: (str(path), "")))
+
+
+def test_a_file_chosen_with_other_file_shows_as_chosen_in_settings(qtbot, make_app, tmp_path,
+                                                                   monkeypatch):
+    """Seen by a new user: Settings went on saying "No models were found on this computer"
+    after a file was chosen with Other file…, as if nothing were chosen."""
+    rotary = make_app(settings=Settings(first_run_done=True), autoload=False)
+    dialog = rotary.dialogs.open_settings()
+    models = dialog.model_list
+    qtbot.waitUntil(lambda: "No models were found" in models.status.text(), timeout=5000)
+    _other_file(monkeypatch, fakes.model_file(tmp_path, "my-model.gguf"))
+    with qtbot.waitSignal(dialog.chooser.check_finished, timeout=3000):
+        models.other.click()
+    said = models.status.text()
+    assert "No models were found" not in said
+    assert said == "Chosen: my-model.gguf\nNo other models were found on this computer."
+    dialog.chooser.path_edit.setText("")          # the user empties the box: nothing chosen
+    dialog.chooser.path_edit.textEdited.emit("")
+    assert models.status.text().startswith("No models were found on this computer.")
+    dialog.reject()
+
+
+def test_the_saved_model_shows_as_chosen_when_settings_opens(qtbot, make_app, tmp_path):
+    model = fakes.model_file(tmp_path, "saved.gguf")
+    rotary = make_app(settings=Settings(first_run_done=True, model_path=str(model)),
+                      autoload=False)
+    dialog = rotary.dialogs.open_settings()
+    models = dialog.model_list
+    qtbot.waitUntil(lambda: "found" in models.status.text(), timeout=5000)
+    assert models.status.text() == "Chosen: saved.gguf\nNo other models were found on this computer."
+    dialog.reject()
+
+
+def test_a_choice_made_before_the_search_ends_is_kept(qtbot, make_app, tmp_path, monkeypatch):
+    """The search runs on a worker: its answer may come after the user chose a file."""
+    rotary = make_app(settings=Settings(), wizard=True, autoload=False)
+    wizard = rotary.dialogs.wizard
+    models = wizard.model_list
+    _other_file(monkeypatch, fakes.model_file(tmp_path, "early.gguf"))
+    models.other.click()
+    models.show_choices([])                       # the search's answer, after the choice
+    assert models.status.text() == "Chosen: early.gguf\nNo other models were found on this computer."
+    models.show_failure()
+    assert models.status.text() == ("Chosen: early.gguf\nRotary could not look for other models "
+                                    "on this computer.")
+
+
+def test_a_chosen_model_that_was_found_is_the_selected_line(qtbot, make_app, user_home):
+    home, _blob = user_home
+    found = next(home.glob(".lmstudio/models/*/Qwen3-30B-A3B-GGUF/Qwen3-30B-A3B-Q4_K_M.gguf"))
+    rotary = make_app(settings=Settings(first_run_done=True, model_path=str(found)),
+                      autoload=False)
+    dialog = rotary.dialogs.open_settings()
+    models = dialog.model_list
+    qtbot.waitUntil(lambda: models.items.count() == 3, timeout=5000)
+    assert models.items.currentItem().text().startswith("Qwen3-30B-A3B-Q4_K_M")
+    assert models.items.currentItem().isSelected()
+    assert models.status.text() == "Models found on this computer, best fit first:"
+    dialog.reject()

@@ -116,6 +116,9 @@ def test_every_part_reaches_the_model_and_no_prompt_exceeds_the_context(loaded, 
         assert call.prompt_tokens + call.max_tokens <= N_CTX
     assert summarizer.calls[-1].kind == "final"
     assert summary.model_calls == len(summarizer.calls) == len(spy.requests) - 1
+    # Each call names its step for the log (a loop's details), never "chat".
+    assert [r.step for r in spy.requests] == ["summary speed"] + [
+        f"summary {call.kind}" for call in summarizer.calls]
     assert summary.parts_read == summary.parts == len(parts) and not summary.partial
     assert str(summary.read_note) == f"Read all of it (4 pages) in {len(parts)} parts."
 

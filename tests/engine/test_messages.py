@@ -108,6 +108,7 @@ def test_events_and_reports_carry_messages():
     for kind, field in ((api.LoadProgress, "message"), (api.LoadFallback, "message"),
                         (api.ModelLoaded, "message"), (api.ServerModelLoaded, "message"),
                         (recipe.Recipe, "note"), (recipe.Recipe, "prompt_note"),
+                        (recipe.Recipe, "context_note"),
                         (recipe.TransferRule, "reason"), (speed.PlanSummary, "text")):
         hints = typing.get_type_hints(kind)
         assert field in {f.name for f in dataclasses.fields(kind)}

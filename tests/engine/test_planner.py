@@ -234,6 +234,32 @@ def test_context_never_exceeds_training_length():
     assert plan(short, pretend_hardware("24gb-workstation")).n_ctx == 2048
 
 
+def _trained_on(n_ctx_train: int) -> ModelFacts:
+    facts = llama8b_facts()
+    return make_facts(name="short", arch="llama", n_layers=32, n_embd=4096, n_vocab=128256,
+                      dense_per_layer=[125 * MIB] * 32, experts_per_layer=[0] * 32,
+                      embd_bytes=281 * MIB, output_bytes=411 * MIB, attention=facts.attention,
+                      n_ctx_train=n_ctx_train)
+
+
+def test_a_context_set_above_the_training_length_is_the_trained_one_and_said():
+    """Seen by a new user: a conversation memory of 32K for a model trained on 4K was taken
+    silently. The engine reads no RoPE scaling and sets none (llama.cpp only warns), so the
+    plan uses the trained length and says why, in the plan's words."""
+    hw, short = pretend_hardware("24gb-workstation"), _trained_on(4096)
+    recipe = plan(short, hw, overrides={"n_ctx": 32768})
+    assert recipe.n_ctx == 4096 and recipe.context_note is not None
+    said = str(describe(recipe, short, hw).text)
+    assert ("This model was trained for a conversation memory of up to 4,096 tokens, so Rotary "
+            "uses 4,096 instead of the 32,768 set in Settings.") in said
+    assert recipe_from_dict(json.loads(json.dumps(recipe_to_dict(recipe)))) == recipe
+    within = plan(short, hw, overrides={"n_ctx": 4096})      # the user's choice, where trained
+    assert within.n_ctx == 4096 and within.context_note is None
+    assert "trained" not in str(describe(within, short, hw).text)
+    unknown = plan(_trained_on(0), hw, overrides={"n_ctx": 32768})    # the file does not say
+    assert unknown.n_ctx == 32768 and unknown.context_note is None
+
+
 # ---- presets ---------------------------------------------------------------------------
 
 def test_preset_registry():

@@ -228,7 +228,7 @@ def test_a_summary_spends_fewer_tokens_without_thinking_and_keeps_none_of_it(mod
     assert DocumentRequest("x").think is False          # documents think only when asked
 
 
-def test_a_looping_model_fails_the_summary_quickly(models, tmp_path):
+def test_a_looping_model_fails_the_summary_quickly(models, tmp_path, caplog):
     from tests.support.document_samples import long_pdf
     pdf = long_pdf(tmp_path / "long.pdf", 35, paragraphs_per_page=1)
     loaded = load_with_fallback(LoadRequest(str(models("loop")), recipe=_recipe(2048)),
@@ -237,7 +237,8 @@ def test_a_looping_model_fails_the_summary_quickly(models, tmp_path):
         summarizer = DocumentSummarizer(LocalSummaryModel(loaded), DocumentRequest(
             str(pdf), cache_dir=str(tmp_path / "cache")), lambda e: None, threading.Event())
         started = time.perf_counter()
-        with pytest.raises(AnswerLoopError) as caught:
+        with pytest.raises(AnswerLoopError) as caught, \
+                caplog.at_level("WARNING", logger="rotary.generate"):
             summarizer.run()
         seconds = time.perf_counter() - started
     finally:
@@ -247,6 +248,10 @@ def test_a_looping_model_fails_the_summary_quickly(models, tmp_path):
     assert "kept no summary" in str(caught.value.message)
     assert "part step" in caught.value.details
     assert len(summarizer.calls) == 0            # stopped in the first part, nothing after
+    # The log names the summary's step, as the error does (it said "step chat").
+    logged = [r.getMessage() for r in caplog.records if "repeated a block" in r.getMessage()]
+    assert logged and all("step chat" not in line for line in logged)
+    assert "step summary part:" in logged[-1] and "step summary part:" in caught.value.details
 
 
 # ---- a real outside model, where its registry package is installed ------------------------
