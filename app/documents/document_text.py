@@ -8,7 +8,6 @@ them (app.text.messages.say), so the command line and the app can never say diff
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
 
 from engine.api import DocumentFinished, DocumentOverview, DocumentSummary
 from engine.messages import Msg, from_data, msg
@@ -45,10 +44,12 @@ def stored_overview_text(data: dict) -> str:
     return " ".join(say(m) for m in said if m is not None)
 
 
-def _message(data: Any) -> Msg | None:
+def _message(data: object) -> Msg | None:
     """A saved message, or None where a later Rotary's code is unknown here."""
+    if not isinstance(data, dict) or not data:
+        return None
     try:
-        return from_data(data) if data else None
+        return from_data(data)
     except (KeyError, TypeError, AttributeError):
         return None
 
