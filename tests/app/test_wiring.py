@@ -9,8 +9,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 # Connections made where one object is handed another, each with why it stays there.
 HANDED_OVER = {
-    # The chat controller's owner rewrites this constructor (its connections move to wiring).
-    ("document_flow.py", "chat"),
     # The wizard's model page lays out the model chooser the wizard made for it (its child).
     ("wizard.py", "chooser"),
     # The colours follow the operating system's light or dark scheme.
