@@ -254,7 +254,7 @@ def interface_language(choice: str) -> str:
 class DocumentWidgets:
     """The document card, the list of the conversation's documents, the Attach button and
     the file-drop filter. The main window places them in the chat pane
-    (app.main_window); app.wiring connects them to the document flow."""
+    (app.main_window); app.wiring connects them to the session's documents."""
 
     def __init__(self, presets: list[tuple[str, Msg]]) -> None:
         self.panel = DocumentPanel(presets)
