@@ -24,6 +24,7 @@ from app.chat.chat_controller import ChatController
 from app.chat.conversation_actions import ConversationActions
 from app.documents.document_flow import DocumentFlow
 from app.documents.document_shelf import ConversationDocuments
+from app.documents.document_text import summary_messages
 from app.documents.document_view import DocumentWidgets, interface_language
 from app.conversation.history import HistoryStore
 from app.text.i18n import tr
@@ -78,13 +79,21 @@ class RotaryApp(QObject):
         self.history = HistoryStore(paths.history_db)
         self.speeds = MeasuredSpeeds(paths.measured_speeds)
         self.bridge = EngineBridge(backend, loop, measured_speed=self.speeds.range_for)
-        self.chat = ChatController()           # the session's events as Qt signals
+        # The session's events as Qt signals: the chat's, and the document card's.
+        self.documents = DocumentFlow(self)
+        self.chat = ChatController(self.documents, self)
         self.session = Session(self.history, self.bridge, self.notices, loop, self.chat.show,
-                               self.language, untitled=lambda: tr("New chat"))
+                               self.language, untitled=lambda: tr("New chat"),
+                               summary_messages=summary_messages,
+                               index_path=str(self.history.passage_index),
+                               model_loading=lambda: self.loader.loading)
         self.document_widgets = DocumentWidgets(summary_presets())
         self.window = MainWindow(self.document_widgets)
         self.loader = ModelLoader(self.bridge, self.notices, paths, self.settings)
-        self._build_documents()
+        # The open conversation's documents; questions there carry them (app/conversation).
+        self.shelved_documents = ConversationDocuments(
+            self.session.document_queue, self.session.store, self.history,
+            self.document_widgets.shelf, self)
         self.dialogs = Dialogs(self, lambda: self.session.chat.stream.on_server, self.settings, self.bridge,
                                self.notices, paths, self.policy, self.window)
         self.conversation_actions = ConversationActions(
@@ -101,17 +110,6 @@ class RotaryApp(QObject):
         self._apply_chat_settings(self.settings.current)
         self._report_startup_problems(loaded.problems)
         self._apply_policy()
-
-    def _build_documents(self) -> None:
-        """The document flow (summaries) and the conversation's documents; questions in a
-        conversation with documents carry them in the chat request (app/conversation)."""
-        self.documents = DocumentFlow(self.bridge, self.session.store, self.session.requests,
-                                      self.notices, self.history, self.language,
-                                      str(self.history.passage_index),
-                                      lambda: self.loader.loading, self)
-        self.shelved_documents = ConversationDocuments(
-            self.documents, self.session.store, self.history, self.document_widgets.shelf, self)
-        self.session.documents = self.documents.session.on_event   # a document job's events
 
     def language(self) -> str:
         """The interface language by its English name, for documents' summaries and answers."""
@@ -227,12 +225,13 @@ class RotaryApp(QObject):
         self._set_model_ready(True, tr("Model: {name}").format(name=name))
 
     def on_model_failed(self) -> None:
-        self._set_model_ready(False, tr("No model loaded"))
+        self._set_model_ready(False, tr("No model loaded"), failed=True)
 
-    def _set_model_ready(self, ready: bool, text: str) -> None:
-        self.session.requests.model_ready = ready
+    def _set_model_ready(self, ready: bool, text: str, failed: bool = False) -> None:
+        """Shown, then the session's (on ready it reads the documents attached meanwhile)."""
         self.window.chat.composer.set_ready(ready)
         self.window.set_model_text(text)
+        self.session.set_model_ready(ready, failed)
 
     def _apply_chat_settings(self, settings: Settings) -> None:
         requests = self.session.requests

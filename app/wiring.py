@@ -2,10 +2,12 @@
 
 ``wire`` connects a built ``RotaryApp`` (app.application) once. A request's engine events
 have one receiver, the session (app.session.Session.on_event), which hands each to its job's
-owner; the screen hears of them through the chat's Qt face (app.chat.chat_controller), so no
-order between receivers of an engine request's event is needed. Two orders remain, kept by
-the order of the calls in ``wire``: the app marks the model ready before held documents are
-read, and the loader hears of a loaded model before what remembers it. Dialogs made later
+owner; the screen hears of them through the session's Qt face (app.chat.chat_controller, which
+hands a document's on to app.documents.document_flow), so no order between receivers of an
+engine request's event is needed. What the chat asks of the documents (Write again, Edit, a
+conversation opened or deleted) and the documents held until the model is ready stay inside
+the session, not here. One order remains, kept by the order of the calls in ``wire``: the
+loader hears of a loaded model before what remembers it. Dialogs made later
 (the wizard, Settings) are connected here too, when they open (app.setup.dialogs says so). A widget connecting its own
 child widgets stays inside it.
 
@@ -27,6 +29,7 @@ if TYPE_CHECKING:       # types only: this module connects what app.application 
     from app.bridge.engine_bridge import EngineBridge
     from app.chat.chat_controller import ChatController
     from app.chat.conversation_actions import ConversationActions
+    from app.session.document_session import DocumentSession
     from app.session.session import Session
     from app.documents.document_flow import DocumentFlow
     from app.documents.document_shelf import ConversationDocuments
@@ -130,15 +133,6 @@ def connect_engine(rotary: Rotary) -> None:
     loader.failed.connect(panel.on_finished)
 
 
-def connect_document_conversations(chat: ChatController, flow: DocumentFlow) -> None:
-    """A document card belongs to one conversation: it shows there only, and goes with it;
-    Write again and Edit on a summary read its document again."""
-    chat.conversation_opened.connect(flow.queue.follow_conversation)
-    chat.conversation_deleted.connect(flow.session.on_conversation_deleted)
-    chat.summary_again_requested.connect(flow.session.write_again)
-    chat.summary_edit_requested.connect(flow.session.edit)
-
-
 def connect_chat(chat: ChatController, session: Session, window: MainWindow) -> None:
     """What the user does in the chat pane and the conversation list goes to the session
     (never to the engine); what the session reports comes back through the chat's signals."""
@@ -238,40 +232,40 @@ def connect_actions(rotary: Rotary) -> None:
 
 def connect_documents(rotary: Rotary) -> None:
     """The document card, the conversation's list of documents, Attach (and Ctrl+O) and
-    dropped files, to the document flow; documents attached while the model loads are read
-    once the app has marked it ready."""
+    dropped files, to the session's documents; what they say comes back through their Qt
+    face (``rotary.documents``)."""
     flow, shelved, widgets = rotary.documents, rotary.shelved_documents, rotary.document_widgets
-    pane = rotary.window.chat
-    connect_document_shelf(flow, rotary.chat, shelved, widgets)
-    connect_document_conversations(rotary.chat, flow)
+    pane, documents = rotary.window.chat, rotary.session.documents
+    connect_document_shelf(flow, rotary.chat, shelved, widgets, documents)
 
     def choose() -> None:
-        choose_files(pane, flow, shelved)
+        choose_files(pane, documents.last_folder, shelved)
 
     widgets.attach.clicked.connect(choose)
     rotary.window.open_documents.activated.connect(choose)
-    rotary.loader.ready.connect(flow.queue.read_held)
-    rotary.loader.failed.connect(flow.queue.load_failed)
     widgets.drops.files_dropped.connect(shelved.attach)
     pane.attach_text_requested.connect(                                  # a refused message
         rotary.conversation_actions.attach_message_text)
-    connect_document_card(flow, widgets)
+    connect_document_card(flow, widgets, rotary.session)
     flow.overview_ready.connect(lambda _overview: rotary.window.keep_typing_focus())
     # Escape closes the card first, while it offers its choices.
     pane.composer.escape_handlers.insert(0, widgets.panel.escape)
 
 
 def connect_document_shelf(flow: DocumentFlow, chat: ChatController,
-                           shelved: ConversationDocuments, widgets: DocumentWidgets) -> None:
-    """The list follows the open conversation and what the flow reads; its buttons act."""
+                           shelved: ConversationDocuments, widgets: DocumentWidgets,
+                           documents: DocumentSession[object]) -> None:
+    """The list follows the open conversation and what the session reads; its buttons act."""
     flow.list_changed.connect(shelved.refresh)
     chat.conversation_opened.connect(shelved.refresh)
     widgets.shelf.remove_requested.connect(shelved.remove)
-    widgets.shelf.summarise_requested.connect(flow.session.open_file)
+    widgets.shelf.summarise_requested.connect(documents.open_file)
 
 
-def connect_document_card(flow: DocumentFlow, widgets: DocumentWidgets) -> None:
-    """The card follows the flow; its buttons drive the flow."""
+def connect_document_card(flow: DocumentFlow, widgets: DocumentWidgets,
+                          session: Session) -> None:
+    """The card follows what the session says (through ``flow``); its buttons drive the
+    session's documents."""
     panel = widgets.panel
     flow.checking.connect(panel.show_checking)
     flow.overview_ready.connect(lambda shown: panel.show_overview(
@@ -282,9 +276,9 @@ def connect_document_card(flow: DocumentFlow, widgets: DocumentWidgets) -> None:
     flow.closed.connect(panel.close_panel)
     flow.here_changed.connect(panel.set_here)
     flow.waiting_for_model.connect(panel.show_waiting)
-    panel.summarize_requested.connect(flow.session.summarize)
-    panel.cancel_requested.connect(flow.queue.dismiss)
-    panel.stop_requested.connect(flow.session.stop)
+    panel.summarize_requested.connect(session.documents.summarize)
+    panel.cancel_requested.connect(session.document_queue.dismiss)
+    panel.stop_requested.connect(session.documents.stop)
 
 
 def connect_help(rotary: Rotary) -> None:

@@ -211,7 +211,7 @@ class EngineBridge(QObject):
         return self._engine.chat(request)
 
     def document(self, request: DocumentRequest) -> int:
-        """Read or summarise a document (app.documents.document_flow): it waits its turn in the
+        """Read or summarise a document (app.session.document_session): it waits its turn in the
         engine's queue like an answer. Raises EngineError."""
         if self._engine is None:
             raise EngineStateError(tr("No model is loaded yet."))

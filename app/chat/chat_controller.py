@@ -1,5 +1,6 @@
-"""The chat's Qt face: the session's typed UI events (app.session.events) as the Qt signals
-the chat pane, the conversation list and the gauge connect to (app.wiring).
+"""The session's Qt face: its typed UI events (app.session.events) as the Qt signals the chat
+pane, the conversation list and the gauge connect to (app.wiring); a document's events go on
+to the document card's Qt face (app.documents.document_flow).
 
 No logic lives here: ``show`` is the session's one callback (app.session.Session.report).
 What the user does goes from the widgets to the session's methods directly.
@@ -9,17 +10,17 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from app.documents.document_flow import DocumentFlow
+from app.session.document_events import DocumentEvent
 from app.session.events import (ActivityChanged, AnswerDone, AnswerPiece, AnswerStarted,
-                                BusyChanged, ContextChanged, ConversationDeleted,
-                                ConversationOpened, ConversationsChanged, MessageAdded,
-                                MessageUpdated, PhaseChanged, QueuedChanged, RequestEnded,
-                                StepShown, SummaryAgainRequested, SummaryEditRequested,
+                                BusyChanged, ChatEvent, ContextChanged, ConversationOpened,
+                                ConversationsChanged, MessageAdded, MessageUpdated,
+                                PhaseChanged, QueuedChanged, RequestEnded, StepShown,
                                 ThinkingChanged, Truncated, UiEvent, WindowMoved)
 
 
 class ChatController(QObject):
     conversation_opened = Signal(object)        # list[StoredMessage]
-    conversation_deleted = Signal(int)          # before it goes: a summary of it is dropped
     message_added = Signal(int, object)         # index, StoredMessage
     message_updated = Signal(int, object)       # index, StoredMessage (a late answer)
     answer_started = Signal(int)                # index of the streaming answer
@@ -35,18 +36,24 @@ class ChatController(QObject):
     conversations_changed = Signal()
     activity_changed = Signal(object)           # {conversation id: "writing" or "waiting"}
     queued_changed = Signal(str)                # says a message waits to be sent ("": none)
-    summary_again_requested = Signal(int)       # index of a "Document:" message
-    summary_edit_requested = Signal(int)        # index of a "Document:" message
     step_shown = Signal(object, bool)           # StepRecord of the open chat's job; a document's
     request_ended = Signal(object)              # engine.api.RequestFinished (measured speed)
 
+    def __init__(self, documents: DocumentFlow, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.documents = documents          # the document card's Qt face
+
     def show(self, event: UiEvent) -> None:
         """The session's one callback: each event as its signal."""
+        if isinstance(event, DocumentEvent):
+            self.documents.show(event)
+        else:
+            self._show_chat(event)
+
+    def _show_chat(self, event: ChatEvent) -> None:
         match event:
             case ConversationOpened():
                 self.conversation_opened.emit(list(event.messages))
-            case ConversationDeleted():
-                self.conversation_deleted.emit(event.conversation_id)
             case MessageAdded():
                 self.message_added.emit(event.index, event.message)
             case MessageUpdated():
@@ -63,7 +70,7 @@ class ChatController(QObject):
             case _:
                 self._show_state(event)
 
-    def _show_state(self, event: UiEvent) -> None:
+    def _show_state(self, event: ChatEvent) -> None:
         """What is not the open answer itself: the window, the status line, the list."""
         match event:
             case Truncated():
@@ -83,10 +90,6 @@ class ChatController(QObject):
                 self.activity_changed.emit(dict(event.activity))
             case QueuedChanged():
                 self.queued_changed.emit(event.text)
-            case SummaryAgainRequested():
-                self.summary_again_requested.emit(event.index)
-            case SummaryEditRequested():
-                self.summary_edit_requested.emit(event.index)
             case StepShown():
                 self.step_shown.emit(event.record, event.reading_document)
             case RequestEnded():

@@ -1,1 +1,1 @@
-"""Documents in a conversation, their Qt side: the flow, the shelf and the document pane."""
+"""Documents in a conversation, their Qt side: the card's Qt face (the session's document events as signals), the shelf and the document pane."""

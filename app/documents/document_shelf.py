@@ -17,10 +17,10 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
                                QSizePolicy, QToolButton, QVBoxLayout, QWidget)
 
-from app.documents.document_flow import DocumentFlow
 from app.documents.document_text import stored_overview_text
 from app.widgets.elided_label import ElidedLabel
 from app.conversation.history import ConversationDocument, HistoryStore
+from app.session.document_queue import DocumentQueue
 from app.text.i18n import tr
 
 
@@ -132,13 +132,14 @@ class OpenConversation(Protocol):
 
 class ConversationDocuments(QObject):
     """Keeps the shelf in step with the open conversation (app.wiring connects it to the
-    flow, the chat and the shelf); files attached go to the flow's queue
+    document card's Qt face, the chat and the shelf); files attached go to the session's queue
     (app.session.document_queue), which reads them in turn."""
 
-    def __init__(self, flow: DocumentFlow, chat: OpenConversation, history: HistoryStore,
-                 shelf: DocumentShelf, parent: QObject | None = None) -> None:
+    def __init__(self, queue: DocumentQueue[object], chat: OpenConversation,
+                 history: HistoryStore, shelf: DocumentShelf,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.queue, self.chat, self.history, self.shelf = flow.queue, chat, history, shelf
+        self.queue, self.chat, self.history, self.shelf = queue, chat, history, shelf
 
     def attach(self, paths: list[str]) -> bool:
         """Read ``paths`` one after another into the open conversation (or a new one)."""

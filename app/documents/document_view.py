@@ -1,8 +1,8 @@
 """The document card above the message box, the Attach button and file drops on the chat.
 
 ``DocumentWidgets`` builds them; the main window places them in the chat pane and
-app.wiring connects them to a ``DocumentFlow``; the chat pane itself knows nothing about
-documents.
+app.wiring connects them to the document session (app.session.session) and its Qt face
+(app.documents.document_flow); the chat pane itself knows nothing about documents.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLab
 from engine.api import DocumentOverview, DocumentProgress
 from engine.messages import Msg
 from app.widgets.accessibility import announce
-from app.documents.document_flow import SUPPORTED, DocumentFlow
 from app.documents.document_shelf import ConversationDocuments, DocumentShelf
 from app.conversation.chat_text import progress_text
 from app.documents.document_text import overview_text, title_text
 from app.widgets.elided_label import ElidedLabel
+from app.session.document_session import SUPPORTED
 from app.text.i18n import LANGUAGES, tr
 from app.widgets.translation import resolve_language
 
@@ -254,7 +254,7 @@ def interface_language(choice: str) -> str:
 class DocumentWidgets:
     """The document card, the list of the conversation's documents, the Attach button and
     the file-drop filter. The main window places them in the chat pane
-    (app.main_window); app.wiring connects them to the document flow."""
+    (app.main_window); app.wiring connects them to the session's documents."""
 
     def __init__(self, presets: list[tuple[str, Msg]]) -> None:
         self.panel = DocumentPanel(presets)
@@ -265,18 +265,20 @@ class DocumentWidgets:
         self.drops = FileDropFilter()
 
 
-def start_folder(flow: DocumentFlow) -> str:
+def start_folder(last_folder: str) -> str:
     """Where the file chooser opens: the last document's folder, else the user's Documents
     (with "" Qt opens the folder the app was started from: its own install folder)."""
-    for folder in (flow.session.last_folder, platformdirs.user_documents_dir(), str(Path.home())):
+    for folder in (last_folder, platformdirs.user_documents_dir(), str(Path.home())):
         if folder and Path(folder).is_dir():
             return folder
     return ""
 
 
-def choose_files(parent: QWidget, flow: DocumentFlow, shelved: ConversationDocuments) -> None:
+def choose_files(parent: QWidget, last_folder: str, shelved: ConversationDocuments) -> None:
+    """The file chooser, opened in ``last_folder`` (the last document's, app.session)."""
     patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED)
-    paths, _ = QFileDialog.getOpenFileNames(parent, tr("Choose documents"), start_folder(flow),
+    paths, _ = QFileDialog.getOpenFileNames(parent, tr("Choose documents"),
+                                            start_folder(last_folder),
                                             tr("Documents ({patterns})").format(patterns=patterns))
     if paths:
         shelved.attach(paths)

@@ -3,11 +3,14 @@
 What the user does arrives as method calls (from the widgets, through app.wiring); the
 engine's events for chat answers are app.session.chat_stream's; what the screen shows goes
 out through the session's one callback (``Report``, typed events of app.session.events).
-How answers live and end: app/session/requests.py.
+How answers live and end: app/session/requests.py. What the chat asks of a conversation's
+document (Write again and Edit on a summary, a conversation opened or deleted) goes to the
+document session directly (``DocumentCalls``, wired by app.session.session).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 from engine.errors import EngineError
@@ -19,13 +22,20 @@ from app.conversation.window import conversation_context
 from app.conversation.store import ConversationStore, document_index, document_scope, \
     is_document
 from app.session.chat_stream import ChatStream, Notices, Scheduler
-from app.session.events import (AnswerStarted, AnswerPiece, ContextChanged,
-                                ConversationDeleted, ConversationOpened, PhaseChanged,
-                                QueuedChanged, Report, SummaryAgainRequested,
-                                SummaryEditRequested, Truncated, WindowMoved)
+from app.session.events import (AnswerStarted, AnswerPiece, ContextChanged, ConversationOpened,
+                                PhaseChanged, QueuedChanged, Report, Truncated, WindowMoved)
 from app.session.jobs import Job
 from app.session.requests import RequestTracker
 from app.text.i18n import tr
+
+
+@dataclass(frozen=True)
+class DocumentCalls:
+    """What the chat asks of the documents (app.session.document_session and its queue)."""
+    write_again: Callable[[int], bool]     # Write again after a "Document:" message (its index)
+    edit: Callable[[int], bool]            # Edit on a "Document:" message: its card opens
+    deleting: Callable[[int], None]        # before a conversation goes: its summary stops
+    opened: Callable[[], None]             # another conversation is open: the card follows
 
 
 class ChatSession:
@@ -33,10 +43,11 @@ class ChatSession:
     through ``stream``. ``language``: the interface's, for questions about documents."""
 
     def __init__(self, store: ConversationStore, requests: RequestTracker, notices: Notices,
-                 report: Report, scheduler: Scheduler,
+                 report: Report, scheduler: Scheduler, documents: DocumentCalls,
                  language: Callable[[], str] = lambda: "English") -> None:
         self.store, self.requests, self.notices = store, requests, notices
         self.report, self.scheduler, self.language = report, scheduler, language
+        self.documents = documents
         self.stream = ChatStream(store, requests, notices, report, scheduler,
                                  ended=self.job_ended)
 
@@ -60,6 +71,7 @@ class ChatSession:
         """The open conversation as it is now: its messages, its answer being written, a
         document read into it, a message waiting there."""
         self.report(ConversationOpened(self.store.conversation_id, tuple(self.store.messages)))
+        self.documents.opened()
         self.report(WindowMoved(self.store.window_index()))
         self.report(ContextChanged(conversation_context(self.store.messages)))
         if running is not None:
@@ -82,9 +94,10 @@ class ChatSession:
             self.stream.say_reading()              # how far its message is read, again
 
     def deleting(self, conversation_id: int) -> None:
-        """Before the store deletes it: its answers stop, New chat if it is open."""
+        """Before the store deletes it: its answers and its summary stop, New chat if it
+        is open."""
         self.requests.drop_conversation(conversation_id)
-        self.report(ConversationDeleted(conversation_id))
+        self.documents.deleting(conversation_id)
         self.stream.clear_error(conversation_id)
         if conversation_id == self.store.conversation_id:
             self.new_chat()
@@ -186,7 +199,7 @@ class ChatSession:
             return
         document = document_index(messages)
         if document is not None and self.requests.current is None:
-            self.report(SummaryAgainRequested(document))
+            self.documents.write_again(document)
             return
         if self.requests.current is not None:
             self._drop_current()
@@ -212,7 +225,7 @@ class ChatSession:
         messages = self.store.messages
         if 0 <= index < len(messages) and is_document(messages[index]) \
                 and not self.requests.busy and self._model_is_ready():
-            self.report(SummaryEditRequested(index))
+            self.documents.edit(index)
 
     def _leave(self) -> None:
         """The open conversation is left: its answer goes on, saved in its conversation."""

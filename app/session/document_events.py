@@ -1,6 +1,7 @@
-"""What the document session (app.session.document_session) tells the screen, as typed
-events through one callback; app.documents.document_flow turns each into a Qt signal for the
-document card and the conversation's list of documents."""
+"""What the document session (app.session.document_session) and its queue tell the screen, as
+typed events through the session's one callback (``Session.report``, with the chat's: they are
+part of app.session.events.UiEvent); app.documents.document_flow turns each into a Qt signal for
+the document card and the conversation's list of documents."""
 
 from __future__ import annotations
 

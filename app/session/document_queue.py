@@ -33,7 +33,7 @@ class DocumentQueue(Generic[N]):
     failed sends the next one. ``model_loading``: app.setup.loading's flag."""
 
     def __init__(self, session: DocumentSession[N], history: DocumentHistory,
-                 report: Callable[[object], None],
+                 report: Callable[[shown.DocumentEvent], None],
                  model_loading: Callable[[], bool] = lambda: False) -> None:
         self.session, self.history, self.report = session, history, report
         self.model_loading = model_loading

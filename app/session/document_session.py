@@ -98,8 +98,9 @@ class DocumentSession(Generic[N]):
     """The document card's state machine. ``index_path``: where passages are indexed."""
 
     def __init__(self, engine: DocumentEngine, conversations: Conversations, jobs: Jobs,
-                 notices: Notices[N], report: Callable[[object], None], exchange: Exchange,
-                 language: Callable[[], str], index_path: str | None = None) -> None:
+                 notices: Notices[N], report: Callable[[shown.DocumentEvent], None],
+                 exchange: Exchange, language: Callable[[], str],
+                 index_path: str | None = None) -> None:
         self.engine, self.conversations, self.jobs, self.notices = \
             engine, conversations, jobs, notices
         self.report, self.exchange, self.language = report, exchange, language

@@ -1,7 +1,9 @@
-"""What the session tells the screen, as typed events through one callback (``Report``).
+"""What the session tells the screen, as typed events through one callback (``Report``): the
+chat's, here, and the document card's (app.session.document_events).
 
 app.chat.chat_controller turns each into the Qt signal the chat pane, the conversation list
-and the gauge connect to; the Qt-free tests collect them in a list.
+and the gauge connect to (a document's through app.documents.document_flow); the Qt-free
+tests collect them in a list.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Callable, Mapping, Union
 
 from engine.api import RequestFinished, StepRecord
 from app.conversation.history import StoredMessage
+from app.session.document_events import DocumentEvent
 
 
 @dataclass(frozen=True)
@@ -18,12 +21,6 @@ class ConversationOpened:
     """The open conversation as it is now (None: a new chat, not saved yet)."""
     conversation_id: int | None
     messages: tuple[StoredMessage, ...]
-
-
-@dataclass(frozen=True)
-class ConversationDeleted:
-    """Before it goes: what belongs to it elsewhere (a document's card) goes too."""
-    conversation_id: int
 
 
 @dataclass(frozen=True)
@@ -113,18 +110,6 @@ class QueuedChanged:
 
 
 @dataclass(frozen=True)
-class SummaryAgainRequested:
-    """Write again after a document: its summary is written again (index of "Document:")."""
-    index: int
-
-
-@dataclass(frozen=True)
-class SummaryEditRequested:
-    """Edit on a "Document:" message (its index): its card opens."""
-    index: int
-
-
-@dataclass(frozen=True)
 class StepShown:
     """A step of the job shown in the open conversation, for the gauge."""
     record: StepRecord
@@ -137,9 +122,9 @@ class RequestEnded:
     finished: RequestFinished
 
 
-UiEvent = Union[ConversationOpened, ConversationDeleted, MessageAdded, MessageUpdated,
-                AnswerStarted, AnswerPiece, ThinkingChanged, AnswerDone, Truncated, WindowMoved,
-                ContextChanged, BusyChanged, PhaseChanged, ConversationsChanged,
-                ActivityChanged, QueuedChanged, SummaryAgainRequested, SummaryEditRequested,
-                StepShown, RequestEnded]
+ChatEvent = Union[ConversationOpened, MessageAdded, MessageUpdated, AnswerStarted, AnswerPiece,
+                  ThinkingChanged, AnswerDone, Truncated, WindowMoved, ContextChanged,
+                  BusyChanged, PhaseChanged, ConversationsChanged, ActivityChanged,
+                  QueuedChanged, StepShown, RequestEnded]
+UiEvent = Union[ChatEvent, DocumentEvent]
 Report = Callable[[UiEvent], None]

@@ -181,7 +181,7 @@ class RequestTracker:
 
     def begin(self, job: Job) -> None:
         """A document job: sending in its conversation waits, and Stop there stops it,
-        until ``end``. One at a time: it replaces one the document flow no longer follows."""
+        until ``end``. One at a time: it replaces one the document session no longer follows."""
         for stale in [j.request_id for j in self.jobs.values() if j.kind in DOCUMENT_JOBS]:
             del self.jobs[stale]
         job.model_name = job.model_name or self.model_name
@@ -300,7 +300,7 @@ class RequestTracker:
 
     def drop_conversation(self, conversation_id: int) -> None:
         """Its conversation is deleted: its answers stop and nothing of them is kept, in the
-        engine's memory of it either (its document job is the document flow's)."""
+        engine's memory of it either (its document job is the document session's)."""
         self.engine.forget_conversation(conversation_id)
         for answer in self.jobs.values():
             if answer.conversation_id == conversation_id and answer.kind not in DOCUMENT_JOBS:

@@ -2,42 +2,54 @@
 engine's request events.
 
 ``Session`` owns the conversation store (app.conversation), the jobs in flight
-(``RequestTracker``) and the chat (``ChatSession``). ``on_event`` takes every request event
-the bridge hands over and routes it by request id to the job's owner: a chat answer's to
-the chat, a document's look or summary to ``documents`` (app.application sets it to the
-document flow's ``on_event``). The screen hears of it through one callback (``Report``).
+(``RequestTracker``), the chat (``ChatSession``) and the documents: the document card
+(``DocumentSession``) and the files waiting to be read (``DocumentQueue``). ``on_event`` takes
+every request event the bridge hands over and routes it by request id to the job's owner: a
+chat answer's to the chat, a document's look or summary to the document session. The chat
+calls the document session directly (Write again and Edit on a summary, a conversation opened
+or deleted), and ``set_model_ready`` reads the documents attached while the model loaded. The
+screen hears of all of it through one callback (``report``).
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Protocol
 
 from engine.api import (DocumentProgress, Event, PassagesChosen, PromptProgress, RequestFailed,
                         RequestFinished, RequestStarted, StepRecord)
 from app.conversation.history import HistoryStore
 from app.conversation.store import ConversationStore, StoreEvents
-from app.session.chat_session import ChatSession
+from app.session.chat_session import ChatSession, DocumentCalls
 from app.session.chat_stream import Notices, Scheduler
+from app.session.document_queue import DocumentQueue
+from app.session.document_session import DocumentEngine, DocumentSession, Exchange
 from app.session.events import (ActivityChanged, BusyChanged, ConversationsChanged,
                                 MessageAdded, Report, RequestEnded, StepShown, Truncated,
-                                WindowMoved)
+                                UiEvent, WindowMoved)
 from app.session.requests import DOCUMENT_JOBS, Engine, RequestEvents, RequestTracker
 
 
-def _nowhere(_event: Event) -> None:
-    return None
+class SessionEngine(Engine, DocumentEngine, Protocol):
+    """What the session asks of the engine (app.bridge.engine_bridge.EngineBridge): chat
+    answers and documents."""
 
 
 class Session:
-    """One user's conversations: the open one, every job in flight, and what the screen
-    is told (``report``: app.chat.chat_controller's ``show`` in the app)."""
+    """One user's conversations: the open one, every job in flight, the document in hand,
+    and what the screen is told (``show``: app.chat.chat_controller's ``show`` in the app).
 
-    def __init__(self, history: HistoryStore, engine: Engine, notices: Notices,
+    ``summary_messages``: how a summary becomes the conversation's two messages
+    (app.documents.document_text, which this package may not import); ``index_path``: where
+    passages are indexed; ``model_loading``: app.setup.loading's flag (documents attached
+    meanwhile wait for the model)."""
+
+    def __init__(self, history: HistoryStore, engine: SessionEngine, notices: Notices,
                  scheduler: Scheduler, report: Report,
                  language: Callable[[], str] = lambda: "English",
-                 untitled: Callable[[], str] = lambda: "New chat") -> None:
-        self.report = report
-        self.documents: Callable[[Event], None] = _nowhere   # a document job's events
+                 untitled: Callable[[], str] = lambda: "New chat", *,
+                 summary_messages: Exchange, index_path: str | None = None,
+                 model_loading: Callable[[], bool] = lambda: False) -> None:
+        self.show = report
         self.store = ConversationStore(history, StoreEvents(
             listed=lambda: self.report(ConversationsChanged()),
             added=lambda index, message: self.report(MessageAdded(index, message)),
@@ -47,7 +59,22 @@ class Session:
             activity=lambda doing: self.report(ActivityChanged(doing)),
             document_shown=self._document_shown,
             document_ended=lambda: self.chat.job_ended(None)))
-        self.chat = ChatSession(self.store, self.requests, notices, report, scheduler, language)
+        self.documents: DocumentSession[object] = DocumentSession(
+            engine, self.store, self.requests, notices, self.report, summary_messages,
+            language, index_path)
+        self.document_queue: DocumentQueue[object] = DocumentQueue(
+            self.documents, history, self.report, model_loading)
+        self.chat = ChatSession(self.store, self.requests, notices, self.report, scheduler,
+                                DocumentCalls(self.documents.write_again, self.documents.edit,
+                                              self.documents.on_conversation_deleted,
+                                              self.document_queue.follow_conversation),
+                                language)
+
+    def report(self, event: UiEvent) -> None:
+        """The one way to the screen. The queue hears a document's events first: a file
+        read sends the next one."""
+        self.document_queue.see(event)
+        self.show(event)
 
     def _truncated(self, index: int, window_start: int) -> None:
         self.report(Truncated(index))
@@ -57,13 +84,22 @@ class Session:
         self.chat.stream.stop_reading()
         self.report(BusyChanged(busy, phase))
 
+    def set_model_ready(self, ready: bool, failed: bool = False) -> None:
+        """The model is ready: the documents attached while it loaded are read now. Not
+        ready (``failed``: its load failed): they wait on, and say so."""
+        self.requests.model_ready = ready
+        if ready:
+            self.document_queue.read_held()
+        elif failed:
+            self.document_queue.load_failed()
+
     def on_event(self, event: Event) -> None:
         """An engine event of a request (not a load's): to the owner of its job."""
         request_id = getattr(event, "request_id", None)
         job = self.requests.jobs.get(request_id) if isinstance(request_id, int) else None
         stream = self.chat.stream
         if job is None or job.kind in DOCUMENT_JOBS:
-            self.documents(event)          # the flow knows its own request ids
+            self.documents.on_event(event)     # it knows its own request ids
         elif isinstance(event, StepRecord):
             if event.thinking:
                 stream.on_thinking(event.request_id, event.thinking)

@@ -23,6 +23,7 @@ from app.bridge.engine_bridge import EngineBridge  # noqa: E402
 from app.conversation.history import HistoryStore, StoredMessage  # noqa: E402
 from app.widgets.notifications import NotificationService  # noqa: E402
 from app.session.events import AnswerDone  # noqa: E402
+from app.documents.document_text import summary_messages  # noqa: E402
 from app.session.session import Session  # noqa: E402
 from tests.app.fakes import FakeScript, fake_backend  # noqa: E402
 
@@ -70,7 +71,8 @@ def main() -> None:
         if isinstance(event, AnswerDone):
             QTimer.singleShot(0, ask_next)
 
-    session = Session(store, bridge, NotificationService(), loop, on_ui_event)
+    session = Session(store, bridge, NotificationService(), loop, on_ui_event,
+                      summary_messages=summary_messages)
     session.requests.model_ready, session.requests.save_interval_s = True, save_interval
     bridge.request_event.connect(session.on_event)
     chat = session.chat

@@ -71,12 +71,12 @@ def test_a_failed_load_keeps_them_waiting_for_the_next_and_dont_read_drops_them(
     rotary.fake["script"].fail_load = None
     rotary.loader.start()                       # e.g. "Try the safer setting"
     _read_into_the_conversation(qtbot, rotary, docs)
-    rotary.documents.dismiss()
+    rotary.session.document_queue.dismiss()
     rotary.reload_model()
     rotary.shelved_documents.attach([str(tmp_path / "other.pdf")])
     assert panel.isVisible()
     panel.drop_button.click()                   # "Don't read"
-    assert not panel.isVisible() and not rotary.documents.queue.held
+    assert not panel.isVisible() and not rotary.session.document_queue.held
     wait_ready(qtbot, rotary)
     qtbot.wait(100)
     assert len(docs.requests) == 1              # nothing more was read

@@ -130,7 +130,7 @@ def test_tab_follows_the_screen_attach_send_notice_then_the_list(qtbot, make_app
     FakeDocuments(rotary.fake["engine"])
     path = tmp_path / "memo.pdf"
     path.write_bytes(b"%PDF-1.4")
-    rotary.documents.open_file(str(path))
+    rotary.session.documents.open_file(str(path))
     panel = rotary.document_widgets.panel
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
     last_button = pane.message_widgets[-1].regenerate_button
@@ -148,7 +148,7 @@ def test_escape_closes_the_document_card(qtbot, make_app, tmp_path):
     FakeDocuments(rotary.fake["engine"])
     path = tmp_path / "memo.pdf"
     path.write_bytes(b"%PDF-1.4")
-    rotary.documents.open_file(str(path))
+    rotary.session.documents.open_file(str(path))
     panel = rotary.document_widgets.panel
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
     qtbot.keyClick(QApplication.focusWidget() or panel.question, Qt.Key.Key_Escape)

@@ -31,13 +31,13 @@ def test_a_conversation_named_for_a_failed_document_is_renamed(qtbot, make_app, 
     rotary = make_app()
     wait_ready(qtbot, rotary)
     docs = FakeDocuments(rotary.fake["engine"], fail=CorruptDocumentError("damaged"))
-    rotary.documents.open_file(str(tmp_path / "corrupt.pdf"))
+    rotary.session.documents.open_file(str(tmp_path / "corrupt.pdf"))
     wait_idle(qtbot, rotary)
     qtbot.waitUntil(lambda: bool(rotary.notices.history)
                     and "damaged" in rotary.notices.history[-1].message, timeout=3000)
     assert _titles(rotary) == []        # "corrupt.pdf" held nothing: gone, no empty "New chat"
     docs.fail = None                                     # the next document is read
-    rotary.documents.open_file(str(tmp_path / "scanned_memo.pdf"))
+    rotary.session.documents.open_file(str(tmp_path / "scanned_memo.pdf"))
     qtbot.waitUntil(lambda: rotary.document_widgets.panel.options.isVisible(),
                     timeout=3000)
     assert _titles(rotary) == ["Jahresbericht.pdf"]      # named for what it holds
@@ -48,7 +48,7 @@ def test_a_failed_document_in_a_new_chat_then_a_question_names_it_by_the_questio
     rotary = make_app()
     wait_ready(qtbot, rotary)
     FakeDocuments(rotary.fake["engine"], fail=CorruptDocumentError("damaged"))
-    rotary.documents.open_file(str(tmp_path / "corrupt.pdf"))
+    rotary.session.documents.open_file(str(tmp_path / "corrupt.pdf"))
     wait_idle(qtbot, rotary)
     assert rotary.session.chat.send("What is the budget for travel?")
     wait_idle(qtbot, rotary)
@@ -61,10 +61,10 @@ def test_same_named_conversations_are_told_apart(qtbot, make_app, tmp_path):
     FakeDocuments(rotary.fake["engine"])
     for _ in range(3):
         rotary.session.chat.new_chat()
-        rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
+        rotary.session.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
         qtbot.waitUntil(lambda: rotary.document_widgets.panel.options.isVisible(),
                         timeout=3000)
-        rotary.documents.dismiss()
+        rotary.session.document_queue.dismiss()
     assert sorted(_titles(rotary)) == ["Jahresbericht.pdf", "Jahresbericht.pdf (2)",
                                        "Jahresbericht.pdf (3)"]
     rotary.session.chat.new_chat()
@@ -108,9 +108,9 @@ def test_enter_while_a_document_is_read_queues_the_question(qtbot, make_app, tmp
     wait_ready(qtbot, rotary)
     FakeDocuments(rotary.fake["engine"], part_delay=0.3)
     composer = rotary.window.chat.composer
-    rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
+    rotary.session.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
     qtbot.waitUntil(lambda: rotary.document_widgets.panel.options.isVisible(), timeout=3000)
-    rotary.documents.summarize("short")
+    rotary.session.documents.summarize("short")
     assert rotary.session.requests.busy
     composer.input.setPlainText("What about travel costs?")
     qtbot.keyClick(composer.input, Qt.Key.Key_Return)

@@ -207,7 +207,7 @@ def test_enter_after_attaching_does_not_start_a_summary(qtbot, make_app, tmp_pat
     assert box.hasFocus() or rotary.qapp.focusWidget() in (None, box)
     QTest.keyClick(box, Qt.Key.Key_Return)        # a second Enter
     qtbot.wait(200)
-    assert rotary.documents.session.task.stage is Stage.CHOSEN
+    assert rotary.session.documents.task.stage is Stage.CHOSEN
     assert panel.options.isVisible()
 
 

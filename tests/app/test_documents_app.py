@@ -44,7 +44,7 @@ def test_drop_shows_what_was_found_before_anything_runs(qtbot, make_app, tmp_pat
 def test_summary_runs_with_progress_and_stays_in_the_conversation(qtbot, make_app, tmp_path):
     rotary, docs = _app(make_app, qtbot, part_delay=0.15)
     pane, panel = rotary.window.chat, rotary.document_widgets.panel
-    assert rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
+    assert rotary.session.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     panel.preset.setCurrentIndex(panel.preset.findData("actions"))
     panel.question.setText("Who pays for travel?")
@@ -75,9 +75,9 @@ def test_summary_runs_with_progress_and_stays_in_the_conversation(qtbot, make_ap
 def test_stop_keeps_the_partial_summary(qtbot, make_app, tmp_path):
     rotary, docs = _app(make_app, qtbot, part_delay=0.3)
     panel = rotary.document_widgets.panel
-    rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
+    rotary.session.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
-    rotary.documents.summarize("short")
+    rotary.session.documents.summarize("short")
     qtbot.waitUntil(lambda: "Reading part 1" in panel.status.text(), timeout=3000)
     qtbot.mouseClick(panel.stop_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, rotary)
@@ -89,7 +89,7 @@ def test_stop_keeps_the_partial_summary(qtbot, make_app, tmp_path):
 def test_an_engine_error_is_a_notice_not_an_answer(qtbot, make_app, tmp_path):
     error = PasswordProtectedError("This PDF is protected by a password.")
     rotary, docs = _app(make_app, qtbot, fail=error)
-    rotary.documents.open_file(str(tmp_path / "secret.pdf"))
+    rotary.session.documents.open_file(str(tmp_path / "secret.pdf"))
     wait_idle(qtbot, rotary)
     qtbot.waitUntil(lambda: not rotary.document_widgets.panel.isVisible(), timeout=3000)
     assert rotary.notices.history[-1].message == error.message
@@ -100,7 +100,7 @@ def test_stopping_text_recognition_is_said_quietly_not_as_an_error(qtbot, make_a
                                                                   caplog):
     stopped = ReadingStoppedError(msg("documents.ocr_stopped"))
     rotary, docs = _app(make_app, qtbot, fail=stopped)
-    rotary.documents.open_file(str(tmp_path / "scan.pdf"))
+    rotary.session.documents.open_file(str(tmp_path / "scan.pdf"))
     wait_idle(qtbot, rotary)
     qtbot.waitUntil(lambda: not rotary.document_widgets.panel.isVisible(), timeout=3000)
     notice = rotary.notices.history[-1]
@@ -111,10 +111,10 @@ def test_stopping_text_recognition_is_said_quietly_not_as_an_error(qtbot, make_a
 
 def test_unsupported_files_and_a_busy_chat_are_explained(qtbot, make_app, tmp_path):
     rotary, docs = _app(make_app, qtbot)
-    assert not rotary.documents.open_file(str(tmp_path / "table.xlsx"))
+    assert not rotary.session.documents.open_file(str(tmp_path / "table.xlsx"))
     assert "PDF, Word" in rotary.notices.history[-1].message
     rotary.session.chat.send("hello")
-    assert not rotary.documents.open_file(str(tmp_path / "a.pdf"))
+    assert not rotary.session.documents.open_file(str(tmp_path / "a.pdf"))
     assert "wait until the current answer" in rotary.notices.history[-1].message
     wait_idle(qtbot, rotary)
     assert docs.requests == []
@@ -146,9 +146,9 @@ def test_the_chat_stop_button_stops_the_document_and_a_chat_waits_its_turn(qtbot
                                                                             tmp_path):
     rotary, docs = _app(make_app, qtbot, part_delay=0.3)
     panel = rotary.document_widgets.panel
-    rotary.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
+    rotary.session.documents.open_file(str(tmp_path / "Jahresbericht.pdf"))
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
-    rotary.documents.summarize("short")
+    rotary.session.documents.summarize("short")
     assert rotary.session.requests.busy            # a question meanwhile waits (test_conversation_states)
     request_id = rotary.bridge.chat([("user", "queued")], 0.7)    # the engine's queue holds it
     engine = rotary.fake["engine"]
@@ -221,7 +221,7 @@ def test_the_file_chooser_opens_in_documents_then_where_the_last_one_was(qtbot, 
     report = tmp_path / "reports" / "Jahresbericht.pdf"
     report.parent.mkdir()
     report.write_bytes(b"%PDF-1.4")
-    assert rotary.documents.open_file(str(report))
+    assert rotary.session.documents.open_file(str(report))
     qtbot.waitUntil(lambda: rotary.document_widgets.panel.options.isVisible(), timeout=3000)
     qtbot.mouseClick(attach, Qt.MouseButton.LeftButton)
     assert opened_in == [str(documents), str(report.parent)]
@@ -255,7 +255,7 @@ def test_the_closing_note_is_never_drawn_inside_a_code_block_left_open(qapp):
 def _summarizing(qtbot, rotary, path, preset="short", question=""):
     panel = rotary.document_widgets.panel
     path.write_bytes(b"%PDF-1.4")
-    assert rotary.documents.open_file(str(path))
+    assert rotary.session.documents.open_file(str(path))
     qtbot.waitUntil(lambda: panel.options.isVisible(), timeout=3000)
     panel.preset.setCurrentIndex(panel.preset.findData(preset))
     panel.question.setText(question)
@@ -268,7 +268,7 @@ def test_deleting_a_conversation_while_its_summary_runs_drops_it(qtbot, make_app
     rotary, docs = _app(make_app, qtbot, part_delay=0.3)
     pane = rotary.window.chat
     panel = _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf")
-    doomed, request = rotary.session.store.conversation_id, rotary.documents.session.request_id
+    doomed, request = rotary.session.store.conversation_id, rotary.session.documents.request_id
     ended = []
     on_request_events(rotary.bridge, DocumentFinished, ended.append)
     rotary.session.store.delete(doomed)
@@ -279,7 +279,7 @@ def test_deleting_a_conversation_while_its_summary_runs_drops_it(qtbot, make_app
     assert not rotary.history.exists(doomed) and rotary.history.list_conversations() == []
     assert rotary.history.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
     assert [n for n in rotary.notices.history if n.level == "error"] == []
-    assert not panel.isVisible() and rotary.documents.session.request_id is None
+    assert not panel.isVisible() and rotary.session.documents.request_id is None
     rotary.session.chat.send("Still works?")                # Send and the engine are usable again
     wait_idle(qtbot, rotary)
     assert [m.role for m in rotary.session.store.messages] == ["user", "assistant"]
@@ -298,7 +298,7 @@ def test_the_summary_goes_on_in_its_conversation_and_the_card_follows_it(qtbot, 
     assert panel.isVisible() and panel.running.isVisible() and pane.composer.stop_button.isVisible()
     assert pane.composer.phase.text() == "Reading the document…"
     rotary.session.chat.new_chat()
-    qtbot.waitUntil(lambda: rotary.documents.session.request_id is None, timeout=5000)
+    qtbot.waitUntil(lambda: rotary.session.documents.request_id is None, timeout=5000)
     assert not panel.isVisible() and rotary.session.store.messages == []
     stored = rotary.history.messages(owner)
     assert [m.role for m in stored] == ["user", "assistant"]
@@ -379,7 +379,7 @@ def test_an_old_document_error_goes_when_the_next_document_is_summarised(qtbot, 
                                                                           tmp_path):
     rotary, docs = _app(make_app, qtbot, fail=PasswordProtectedError("protected"))
     bar = rotary.window.notice_bar
-    rotary.documents.open_file(str(tmp_path / "bad.docx"))
+    rotary.session.documents.open_file(str(tmp_path / "bad.docx"))
     qtbot.waitUntil(bar.isVisible, timeout=3000)
     docs.fail = None
     panel = _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf")
@@ -401,7 +401,7 @@ def test_the_card_fits_a_640_by_420_window(qtbot, make_app, tmp_path, language):
     qtbot.waitUntil(lambda: window.width() == 640, timeout=2000)
     name = "Jahresbericht über die Reisekosten 2026 (final, korrigiert, zweite Fassung).pdf"
     (tmp_path / name).write_bytes(b"%PDF-1.4")
-    rotary.documents.open_file(str(tmp_path / name))
+    rotary.session.documents.open_file(str(tmp_path / name))
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
     qtbot.wait(50)
     assert window.width() == 640
@@ -409,7 +409,7 @@ def test_the_card_fits_a_640_by_420_window(qtbot, make_app, tmp_path, language):
     assert panel.question.width() >= placeholder + 8
     assert panel.title.toolTip() == "Jahresbericht.pdf"           # the engine's name, in full
     assert panel.width() <= rotary.window.chat.width()
-    rotary.documents.summarize("short")
+    rotary.session.documents.summarize("short")
     qtbot.waitUntil(lambda: panel.bar.maximum() == 3, timeout=3000)
     qtbot.wait(50)
     assert window.width() == 640 and panel.status.width() <= panel.width()

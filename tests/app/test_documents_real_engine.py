@@ -28,12 +28,12 @@ def test_a_pdf_is_summarised_in_parts_through_the_real_engine(qtbot, qapp, qloop
         rotary.start()
         wait_ready(qtbot, rotary, timeout=120_000)
         panel = rotary.document_widgets.panel
-        assert rotary.documents.open_file(str(path))
+        assert rotary.session.documents.open_file(str(path))
         qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
-        overview = rotary.documents.session.task.overview
+        overview = rotary.session.documents.task.overview
         assert overview.pages == 2 and overview.parts >= 2
         assert panel.found.text().startswith("2 pages, ") and "on this computer" in panel.found.text()
-        assert rotary.documents.summarize("short")
+        assert rotary.session.documents.summarize("short")
         wait_idle(qtbot, rotary, timeout=300_000)
         errors = [n for n in rotary.notices.history if n.level == "error"]
         assert not errors, errors[0].details
@@ -64,12 +64,12 @@ def test_deleting_the_conversation_while_its_summary_runs_on_the_real_engine(
         rotary.start()
         wait_ready(qtbot, rotary, timeout=120_000)
         pane, panel = rotary.window.chat, rotary.document_widgets.panel
-        assert rotary.documents.open_file(str(path))
+        assert rotary.session.documents.open_file(str(path))
         qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
-        assert rotary.documents.summarize("short")
+        assert rotary.session.documents.summarize("short")
         qtbot.waitUntil(lambda: panel.bar.maximum() > 0, timeout=120_000)   # parts reported
-        doomed, request = rotary.session.store.conversation_id, rotary.documents.session.request_id
-        assert rotary.documents.session.task.stage is Stage.SUMMARISING and panel.bar.value() < panel.bar.maximum()
+        doomed, request = rotary.session.store.conversation_id, rotary.session.documents.request_id
+        assert rotary.session.documents.task.stage is Stage.SUMMARISING and panel.bar.value() < panel.bar.maximum()
         ended = []
         on_request_events(rotary.bridge, DocumentFinished, ended.append)
         rotary.session.store.delete(doomed)

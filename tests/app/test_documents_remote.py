@@ -42,13 +42,13 @@ def test_a_pdf_is_summarised_in_parts_on_the_office_server(qtbot, qapp, qloop, r
         rotary.start()
         wait_ready(qtbot, rotary, timeout=60_000)
         panel = rotary.document_widgets.panel
-        assert rotary.documents.open_file(str(path))
+        assert rotary.session.documents.open_file(str(path))
         qtbot.waitUntil(panel.options.isVisible, timeout=60_000)
-        overview = rotary.documents.session.task.overview
+        overview = rotary.session.documents.task.overview
         assert overview.parts >= 2 and overview.on_server
         assert "on the office server" in panel.found.text()
         assert "this computer" not in panel.found.text()
-        assert rotary.documents.summarize("short")
+        assert rotary.session.documents.summarize("short")
         wait_idle(qtbot, rotary, timeout=120_000)
         errors = [n for n in rotary.notices.history if n.level == "error"]
         assert not errors, errors[0].details

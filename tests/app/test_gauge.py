@@ -298,10 +298,10 @@ def test_the_gauge_says_it_reads_the_document_during_a_summary(qtbot, make_app, 
     path = tmp_path / "Jahresbericht.pdf"
     path.write_bytes(b"%PDF-1.4")
     panel = rotary.document_widgets.panel
-    rotary.documents.open_file(str(path))
+    rotary.session.documents.open_file(str(path))
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
-    rotary.documents.summarize("short")
-    request = rotary.documents.session.request_id
+    rotary.session.documents.summarize("short")
+    request = rotary.session.documents.request_id
     rotary.bridge._listener(StepRecord(request, "x", 1, 2, 900, 300.0, 20.0, 1.2, 902, 4096))
     gauge = rotary.window.gauge
     qtbot.waitUntil(lambda: gauge.model.prompt_tps == 300.0, timeout=2000)

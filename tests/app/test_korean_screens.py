@@ -148,7 +148,7 @@ def test_a_document_summary_says_everything_in_korean(qtbot, korean_app, tmp_pat
     window, panel = rotary.window, rotary.document_widgets.panel
     path = tmp_path / "Jahresbericht.pdf"
     path.write_bytes(b"%PDF-1.4")
-    assert rotary.documents.open_file(str(path))
+    assert rotary.session.documents.open_file(str(path))
     qtbot.waitUntil(panel.options.isVisible, timeout=3000)
     seen = screen_texts(window)                                   # what was found
     panel.question.setText("출장비는 누가 내나요?")
@@ -162,7 +162,7 @@ def test_a_document_summary_says_everything_in_korean(qtbot, korean_app, tmp_pat
     seen += [document.content, summary.content]
     body = "Travel costs rose [pages 1–14]."                      # the model's own words
     docs.fail = PasswordProtectedError("This PDF is protected by a password.")
-    rotary.documents.open_file(str(tmp_path / "secret.pdf"))
+    rotary.session.documents.open_file(str(tmp_path / "secret.pdf"))
     qtbot.waitUntil(window.notice_bar.isVisible, timeout=3000)
     seen += screen_texts(window)                                  # an error
     assert_korean(seen, data=("Jahresbericht.pdf", "secret.pdf", body, "Fake MoE 35B"))

@@ -156,9 +156,9 @@ def test_an_older_history_gains_the_thinking_column_and_keeps_its_messages(tmp_p
 
 def _summarise(qtbot, rotary, path):
     panel = rotary.document_widgets.panel
-    assert rotary.documents.open_file(str(path))
+    assert rotary.session.documents.open_file(str(path))
     qtbot.waitUntil(panel.options.isVisible, timeout=120_000)
-    assert rotary.documents.summarize("short")
+    assert rotary.session.documents.summarize("short")
     wait_idle(qtbot, rotary, timeout=300_000)
 
 

@@ -4,22 +4,20 @@ collects the UI events the session reports through its one callback."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass
 
 import pytest
 
-from engine.api import (ChatRequest, DocumentProgress, RequestFailed, RequestFinished,
+from engine.api import (ChatRequest, RequestFailed, RequestFinished,
                         RequestStarted, ResponseStats, StepRecord, StopReason)
 from engine.errors import EngineError
-from engine.messages import msg
 from app.conversation.history import HistoryStore
-from app.session import Job, JobKind
 from app.session.events import (ActivityChanged, AnswerDone, AnswerPiece, AnswerStarted,
-                                BusyChanged, ConversationDeleted, MessageAdded, PhaseChanged,
+                                BusyChanged, MessageAdded, PhaseChanged,
                                 QueuedChanged, RequestEnded, StepShown, ThinkingChanged,
                                 Truncated, UiEvent)
 from app.session.session import Session
+from tests.support.session_doubles import Loop, exchange
 
 
 class Engine:
@@ -42,35 +40,6 @@ class Engine:
 
     def forget_conversation(self, conversation_id: int) -> None:
         self.forgotten.append(conversation_id)
-
-
-class Handle:
-    def __init__(self) -> None:
-        self.cancelled = False
-
-    def cancel(self) -> None:
-        self.cancelled = True
-
-
-@dataclass
-class Loop:
-    """The event loop's later turns, run when the test says (``turn``)."""
-    soon: list[Callable[[], object]] = field(default_factory=list)
-    later: list[tuple[float, Callable[[], object], Handle]] = field(default_factory=list)
-
-    def call_soon(self, callback: Callable[[], object]) -> object:
-        self.soon.append(callback)
-        return None
-
-    def call_later(self, delay: float, callback: Callable[[], object]) -> Handle:
-        handle = Handle()
-        self.later.append((delay, callback, handle))
-        return handle
-
-    def turn(self) -> None:
-        soon, self.soon = self.soon, []
-        for callback in soon:
-            callback()
 
 
 class Notices:
@@ -132,7 +101,7 @@ def _stats(request_id: int, reason: str) -> ResponseStats:
 def world(tmp_path):
     history = HistoryStore(tmp_path / "history.db")
     engine, loop, notices, shown = Engine(), Loop(), Notices(), []
-    session = Session(history, engine, notices, loop, shown.append)
+    session = Session(history, engine, notices, loop, shown.append, summary_messages=exchange)
     session.requests.model_ready, session.requests.model_name = True, "m"
     yield World(session, engine, loop, notices, history, shown)
     history.close()
@@ -230,7 +199,6 @@ def test_deleting_a_conversation_during_its_answer_keeps_nothing_of_it(world):
     doomed = store.conversation_id
     world.stream(1, "Some")
     store.delete(doomed)
-    assert world.of(ConversationDeleted) == [ConversationDeleted(doomed)]
     assert world.engine.stopped == [1] and world.engine.forgotten == [doomed]
     assert store.conversation_id is None and not world.history.exists(doomed)
     world.stream(1, " more")
@@ -258,26 +226,6 @@ def test_closing_keeps_the_answer_labelled_closed(world):
     assert world.engine.stopped == [1]
     saved = world.history.messages(world.session.store.conversation_id)[-1]
     assert (saved.content, saved.stats.stop_reason) == ("Unfinished", StopReason.CLOSED)
-
-
-def test_a_document_jobs_events_go_to_the_document_receiver(world):
-    session, heard = world.session, []
-    session.documents = heard.append
-    session.store.ensure("report.pdf")
-    session.requests.begin(Job(7, session.store.conversation_id, kind=JobKind.SUMMARY,
-                               phase="Reading the document…"))
-    assert world.of(BusyChanged)[-1] == BusyChanged(True, "Reading the document…")
-    assert session.chat.send("And?")                            # it waits for the reading
-    progress = DocumentProgress(7, None, "reading", 1, 3, 0, 60.0,
-                                msg("documents.progress.reading_passages", n=1, where="p. 1"))
-    said = len(world.of(PhaseChanged))
-    session.on_event(progress)
-    session.on_event(_step(7, "x"))
-    assert heard == [progress, _step(7, "x")] and world.of(StepShown)[-1].reading_document
-    assert len(world.of(PhaseChanged)) == said and not world.of(AnswerPiece)   # not the chat's
-    session.requests.end(7)
-    world.loop.turn()
-    assert [r.messages[-1].content for r in world.engine.asked] == ["And?"]
 
 
 def test_the_reading_line_is_said_again_each_second_until_the_first_word(world):

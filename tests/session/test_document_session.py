@@ -1,6 +1,8 @@
-"""A dropped document driven without Qt: the session (app.session.document_session) and the
-queue of files (app.session.document_queue) over a fake engine, the real conversation store
-and request tracker, with the events the screen would get collected in a list."""
+"""A dropped document driven without Qt: the document session (app.session.document_session)
+and the queue of files (app.session.document_queue) inside the app's ``Session``
+(app.session.session) over a fake engine, with the real conversation store, request tracker
+and chat, the engine's events handed to ``Session.on_event`` and the events the screen would
+get through the session's one callback collected in a list."""
 
 from __future__ import annotations
 
@@ -11,17 +13,17 @@ from pathlib import Path
 import pytest
 
 from engine.api import (DocumentFinished, DocumentInspected, DocumentOverview, DocumentProgress,
-                        DocumentRequest, DocumentSummary, RequestFailed)
+                        DocumentRequest, DocumentSummary, RequestFailed, StepRecord)
 from engine.errors import CorruptDocumentError, EngineError, ReadingStoppedError
 from engine.messages import msg
-from app.conversation import ConversationStore
-from app.conversation.history import HistoryStore, StoredMessage
-from app.conversation.message_stats import MessageStats
+from app.conversation.history import HistoryStore
 from app.session.requests import DOCUMENT_JOBS
-from app.session import JobKind, RequestTracker
+from app.session import JobKind
 from app.session import document_events as shown
-from app.session.document_queue import DocumentQueue
-from app.session.document_session import DocumentSession, DocumentTask, Stage
+from app.session.document_session import Stage
+from app.session.events import AnswerPiece, BusyChanged, StepShown, UiEvent
+from app.session.session import Session
+from tests.support.session_doubles import Loop, exchange
 
 
 def _document_job(docs):
@@ -35,6 +37,7 @@ class Engine:
     def __init__(self) -> None:
         self.ids = itertools.count(1)
         self.documents: list[DocumentRequest] = []
+        self.asked: list[object] = []
         self.stopped: list[int | None] = []
         self.fail_next: EngineError | None = None
 
@@ -49,6 +52,7 @@ class Engine:
         self.stopped.append(request_id)
 
     def chat(self, request: object) -> int:
+        self.asked.append(request)
         return next(self.ids)
 
     def waits(self, request_id: int) -> bool:
@@ -81,36 +85,26 @@ class Notices:
         self.withdrawn.append(notice)
 
 
-def exchange(event: DocumentFinished, task: DocumentTask,
-             model_name: str) -> tuple[StoredMessage, StoredMessage]:
-    """The two messages a summary becomes (app.documents.document_text words them)."""
-    document = {"path": task.path, "name": event.overview.name, "preset": task.preset,
-                "question": task.question}
-    return (StoredMessage("user", f"Document: {event.overview.name} ({task.preset})",
-                          stats=MessageStats(document=document)),
-            StoredMessage("assistant", event.summary.body, model_name=model_name))
-
-
 class Documents:
-    """One session with its queue, as app.documents.document_flow builds them."""
+    """The app's session (``owner``) with its document session and queue, as app.application
+    builds it; ``events``: what the document card was told, ``shown``: everything."""
 
     def __init__(self, tmp_path: Path) -> None:
         self.history = HistoryStore(tmp_path / "history.db")
-        self.store = ConversationStore(self.history)
-        self.engine, self.notices = Engine(), Notices()
+        self.engine, self.notices, self.loop = Engine(), Notices(), Loop()
         self.loading = False
-        self.jobs = RequestTracker(self.engine, lambda: self.store.conversation_id,
-                                   model_name="m", model_ready=True)
-        self.events: list[object] = []
-        self.session = DocumentSession(self.engine, self.store, self.jobs, self.notices,
-                                       self._show, exchange, lambda: "English",
-                                       str(tmp_path / "passages.db"))
-        self.queue = DocumentQueue(self.session, self.history, self.events.append,
-                                   lambda: self.loading)
+        self.shown: list[UiEvent] = []
+        self.owner = Session(self.history, self.engine, self.notices, self.loop,
+                             self.shown.append, summary_messages=exchange,
+                             index_path=str(tmp_path / "passages.db"),
+                             model_loading=lambda: self.loading)
+        self.owner.requests.model_ready, self.owner.requests.model_name = True, "m"
+        self.store, self.jobs = self.owner.store, self.owner.requests
+        self.session, self.queue = self.owner.documents, self.owner.document_queue
 
-    def _show(self, event: object) -> None:
-        self.queue.see(event)
-        self.events.append(event)
+    @property
+    def events(self) -> list[object]:
+        return [event for event in self.shown if isinstance(event, shown.DocumentEvent)]
 
     def said(self, kind: type) -> list[object]:
         return [event for event in self.events if isinstance(event, kind)]
@@ -119,7 +113,7 @@ class Documents:
         """The engine's event for the request in flight."""
         request_id = self.session.request_id
         assert request_id is not None
-        self.session.on_event(event_of(request_id=request_id, conversation_id=None, **values))
+        self.owner.on_event(event_of(request_id=request_id, conversation_id=None, **values))
 
 
 def overview(name: str) -> DocumentOverview:
@@ -182,7 +176,7 @@ def test_a_document_is_looked_at_then_summarised_into_its_conversation(docs, tmp
     assert not request.inspect_only and (request.preset, request.question) == \
         ("detailed", "what does it cost?")
     assert _document_job(docs).kind is JobKind.SUMMARY and docs.jobs.busy
-    docs.session.on_event(progress(docs.session.request_id))
+    docs.owner.on_event(progress(docs.session.request_id))
     docs.answer(DocumentFinished, overview=overview("report.pdf"), summary=summary("Budgets."))
     assert docs.said(shown.Started) == [shown.Started("report.pdf")]
     assert len(docs.said(shown.Progress)) == 1
@@ -195,8 +189,8 @@ def test_a_document_is_looked_at_then_summarised_into_its_conversation(docs, tmp
 def test_events_of_other_requests_are_not_the_sessions(docs, tmp_path):
     assert docs.session.open_file(_file(tmp_path, "report.pdf"))
     before = list(docs.events)
-    docs.session.on_event(DocumentInspected(999, None, overview("other.pdf")))
-    docs.session.on_event(RequestFailed(999, CorruptDocumentError("broken")))
+    docs.owner.on_event(DocumentInspected(999, None, overview("other.pdf")))
+    docs.owner.on_event(RequestFailed(999, CorruptDocumentError("broken")))
     assert docs.events == before and docs.session.task.stage is Stage.LOOKING
 
 
@@ -286,19 +280,22 @@ def test_write_again_on_a_moved_file_says_where_it_was(docs, tmp_path):
     assert len(docs.store.messages) == 2
 
 
-def test_a_document_attached_while_the_model_loads_waits_for_it(docs, tmp_path):
-    docs.jobs.model_ready, docs.loading = False, True
+def test_a_document_attached_while_the_model_loads_is_read_once_it_is_ready(docs, tmp_path):
+    docs.owner.set_model_ready(False)
+    docs.loading = True
     path = _file(tmp_path, "report.pdf")
     assert docs.queue.attach([path]) and docs.queue.attach([path])
     assert docs.queue.held == (path,) and not docs.engine.documents
     assert docs.said(shown.WaitingForModel)[-1].names == "report.pdf"
-    docs.queue.follow_conversation()             # shown in any conversation meanwhile
+    docs.owner.chat.new_chat()                   # shown in any conversation meanwhile
     assert docs.events[-1] == shown.HereChanged(True)
-    docs.queue.load_failed()
+    docs.loading = False
+    docs.owner.set_model_ready(False, failed=True)
     assert "could not be loaded" in docs.said(shown.WaitingForModel)[-1].why
-    docs.jobs.model_ready, docs.loading = True, False
-    docs.queue.read_held()
-    assert docs.queue.held == () and docs.engine.documents[-1].path == path
+    assert docs.queue.held == (path,) and not docs.engine.documents
+    docs.owner.set_model_ready(True)             # the session reads what waited
+    assert docs.jobs.model_ready and docs.queue.held == ()
+    assert docs.engine.documents[-1].path == path and docs.said(shown.Checking)
     assert docs.session.task is not None and not docs.notices.posted
 
 
@@ -317,11 +314,11 @@ def test_deleting_the_conversation_during_a_summary_stops_it_and_keeps_nothing(d
     doomed, request_id = docs.store.conversation_id, docs.session.request_id
     docs.session.on_conversation_deleted(doomed + 1)       # another one: nothing happens
     assert docs.session.request_id == request_id
-    docs.session.on_conversation_deleted(doomed)
-    docs.store.delete(doomed)
-    assert docs.engine.stopped == [request_id] and docs.events[-1] == shown.Closed()
+    docs.store.delete(doomed)                   # the user deletes it: the chat tells the card
+    assert docs.engine.stopped == [request_id]
+    assert docs.events[-2:] == [shown.Closed(), shown.HereChanged(False)]   # then New chat
     assert docs.session.task is None and _document_job(docs) is None
-    docs.session.on_event(DocumentFinished(request_id, None, overview("report.pdf"),
+    docs.owner.on_event(DocumentFinished(request_id, None, overview("report.pdf"),
                                            summary("Too late.")))
     assert docs.store.messages == [] and not docs.said(shown.Done)
 
@@ -329,8 +326,57 @@ def test_deleting_the_conversation_during_a_summary_stops_it_and_keeps_nothing(d
 def test_the_card_follows_its_conversation(docs, tmp_path):
     assert docs.session.open_file(_file(tmp_path, "report.pdf"))
     docs.answer(DocumentInspected, overview=overview("report.pdf"))
-    docs.store.clear()                              # New chat: the card is not shown there
-    docs.queue.follow_conversation()
+    owner = docs.store.conversation_id
+    docs.owner.chat.new_chat()                      # not shown there
     assert docs.events[-1] == shown.HereChanged(False)
+    docs.owner.chat.open_conversation(owner)        # back in its own
+    assert docs.events[-1] == shown.HereChanged(True)
+    docs.owner.chat.new_chat()
     docs.queue.dismiss()
     assert docs.session.task is None and docs.events[-1] == shown.Closed()
+
+
+# ---- with the chat: what the user does there reaches the document session directly --------
+
+def test_write_again_and_edit_in_the_chat_read_the_document_again(docs, tmp_path):
+    _summarised(docs, _file(tmp_path, "report.pdf"), "First summary.")
+    docs.owner.chat.regenerate()                  # Write again on the summary
+    task = docs.session.task
+    assert (task.stage, task.replace_from, task.summary_only) == (Stage.SUMMARISING, 1, True)
+    assert [m.content for m in docs.store.messages] == ["Document: report.pdf (short)"]
+    docs.answer(DocumentFinished, overview=overview("report.pdf"), summary=summary("Second."))
+    assert [m.content for m in docs.store.messages] == ["Document: report.pdf (short)",
+                                                        "Second."]
+    assert not docs.engine.asked                  # no chat answer was asked for
+
+    docs.owner.chat.edit_document(1)              # not a "Document:" message: nothing
+    assert docs.session.task is None
+    docs.owner.chat.edit_document(0)              # Edit on "Document:": its card, to change
+    assert docs.session.task.stage is Stage.LOOKING and docs.engine.documents[-1].inspect_only
+    docs.answer(DocumentInspected, overview=overview("report.pdf"))
+    assert docs.said(shown.OverviewReady)[-1].replacing
+    assert docs.session.summarize("detailed")
+    docs.answer(DocumentFinished, overview=overview("report.pdf"), summary=summary("Third."))
+    assert [m.content for m in docs.store.messages] == ["Document: report.pdf (detailed)",
+                                                        "Third."]
+
+
+def test_a_summarys_events_go_to_the_document_session_and_a_waiting_message_goes_after(
+        docs, tmp_path):
+    path = _file(tmp_path, "report.pdf")
+    assert docs.session.open_file(path)
+    docs.answer(DocumentInspected, overview=overview("report.pdf"))
+    assert docs.session.summarize("short")
+    request_id = docs.session.request_id
+    assert [e for e in docs.shown if isinstance(e, BusyChanged)][-1] == \
+        BusyChanged(True, "Reading the document…")
+    assert docs.owner.chat.send("And the costs?")           # it waits for the summary
+    assert not docs.engine.asked
+    docs.owner.on_event(progress(request_id))
+    docs.owner.on_event(StepRecord(request_id, "x", 1, 1, 10, 100.0, 20.0, 0.1, 11, 4096))
+    assert len(docs.said(shown.Progress)) == 1                # the card's, not the chat's
+    assert [e for e in docs.shown if isinstance(e, StepShown)][-1].reading_document
+    assert not [e for e in docs.shown if isinstance(e, AnswerPiece)]
+    docs.answer(DocumentFinished, overview=overview("report.pdf"), summary=summary("Costs."))
+    docs.loop.turn()
+    assert [r.messages[-1].content for r in docs.engine.asked] == ["And the costs?"]
