@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, Signal
 from app.documents.document_flow import DocumentFlow
 from app.session.document_events import DocumentEvent
 from app.session.events import (ActivityChanged, AnswerDone, AnswerPiece, AnswerStarted,
-                                BusyChanged, ChatEvent, ContextChanged, ConversationOpened,
+                                BusyChanged, ContextChanged, ConversationOpened,
                                 ConversationsChanged, MessageAdded, MessageUpdated,
                                 PhaseChanged, QueuedChanged, RequestEnded, StepShown,
                                 ThinkingChanged, Truncated, UiEvent, WindowMoved)
@@ -44,14 +44,13 @@ class ChatController(QObject):
         self.documents = documents          # the document card's Qt face
 
     def show(self, event: UiEvent) -> None:
-        """The session's one callback: each event as its signal."""
-        if isinstance(event, DocumentEvent):
-            self.documents.show(event)
-        else:
-            self._show_chat(event)
-
-    def _show_chat(self, event: ChatEvent) -> None:
+        """The session's one callback: each event as its signal (the open answer's first, as
+        they are the most frequent; a document's to the card's Qt face)."""
         match event:
+            case AnswerPiece():
+                self.answer_piece.emit(event.text)
+            case ThinkingChanged():
+                self.thinking_changed.emit(event.text, event.done)
             case ConversationOpened():
                 self.conversation_opened.emit(list(event.messages))
             case MessageAdded():
@@ -61,16 +60,14 @@ class ChatController(QObject):
             case AnswerStarted():
                 self.answer_started.emit(event.index)
                 self.answer_followed.emit(event)
-            case AnswerPiece():
-                self.answer_piece.emit(event.text)
-            case ThinkingChanged():
-                self.thinking_changed.emit(event.text, event.done)
             case AnswerDone():
                 self.answer_done.emit(event.index, event.message, event.stop_reason)
+            case _ if isinstance(event, DocumentEvent):
+                self.documents.show(event)
             case _:
                 self._show_state(event)
 
-    def _show_state(self, event: ChatEvent) -> None:
+    def _show_state(self, event: UiEvent) -> None:
         """What is not the open answer itself: the window, the status line, the list."""
         match event:
             case Truncated():

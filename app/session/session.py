@@ -25,7 +25,8 @@ from app.session.document_queue import DocumentQueue
 from app.session.document_session import DocumentEngine, DocumentSession, Exchange
 from app.session.events import (ActivityChanged, BusyChanged, ConversationsChanged,
                                 MessageAdded, Report, RequestEnded, StepShown, Truncated,
-                                UiEvent, WindowMoved)
+                                WindowMoved)
+from app.session.document_events import DocumentEvent
 from app.session.requests import DOCUMENT_JOBS, Engine, RequestEvents, RequestTracker
 
 
@@ -36,7 +37,7 @@ class SessionEngine(Engine, DocumentEngine, Protocol):
 
 class Session:
     """One user's conversations: the open one, every job in flight, the document in hand,
-    and what the screen is told (``show``: app.chat.chat_controller's ``show`` in the app).
+    and what the screen is told (``report``: app.chat.chat_controller's ``show`` in the app).
 
     ``summary_messages``: how a summary becomes the conversation's two messages
     (app.documents.document_text, which this package may not import); ``index_path``: where
@@ -49,7 +50,7 @@ class Session:
                  untitled: Callable[[], str] = lambda: "New chat", *,
                  summary_messages: Exchange, index_path: str | None = None,
                  model_loading: Callable[[], bool] = lambda: False) -> None:
-        self.show = report
+        self.report = report               # the one way to the screen
         self.store = ConversationStore(history, StoreEvents(
             listed=lambda: self.report(ConversationsChanged()),
             added=lambda index, message: self.report(MessageAdded(index, message)),
@@ -60,7 +61,7 @@ class Session:
             document_shown=self._document_shown,
             document_ended=lambda: self.chat.job_ended(None)))
         self.documents: DocumentSession[object] = DocumentSession(
-            engine, self.store, self.requests, notices, self.report, summary_messages,
+            engine, self.store, self.requests, notices, self._document_report, summary_messages,
             language, index_path)
         self.document_queue: DocumentQueue[object] = DocumentQueue(
             self.documents, history, self.report, model_loading)
@@ -70,11 +71,11 @@ class Session:
                                               self.document_queue.follow_conversation),
                                 language)
 
-    def report(self, event: UiEvent) -> None:
-        """The one way to the screen. The queue hears a document's events first: a file
-        read sends the next one."""
+    def _document_report(self, event: DocumentEvent) -> None:
+        """The document session's events: the queue hears them before the screen (a file
+        read sends the next one)."""
         self.document_queue.see(event)
-        self.show(event)
+        self.report(event)
 
     def _truncated(self, index: int, window_start: int) -> None:
         self.report(Truncated(index))
