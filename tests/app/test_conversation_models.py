@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.api import (ChatMessage, ChatRequest, CitationCheck, ContextReport, DocumentAnswered,
+from engine.api import (ChatMessage, CitationCheck, ContextReport, DocumentAnswered,
                         DocumentScope, PassageRef, RequestFinished, ResponseStats, StopReason)
 from engine.messages import msg
 from app.conversation import ConversationStore, Wait
@@ -15,29 +15,7 @@ from app.session.requests import RequestEvents, RequestTracker
 from app.conversation.store import StoreEvents, document_scope, title_from
 from app.conversation.history import ConversationDocument, HistoryStore, StoredMessage
 from app.conversation.message_stats import MessageStats
-
-
-class Engine:
-    """Request ids from 1; ``waiting``: the ids the engine says wait their turn."""
-
-    def __init__(self) -> None:
-        self.asked: list[ChatRequest] = []
-        self.stopped: list[int | None] = []
-        self.waiting: set[int] = set()
-        self.forgotten: list[int] = []
-
-    def chat(self, request: ChatRequest) -> int:
-        self.asked.append(request)
-        return len(self.asked)
-
-    def stop(self, request_id: int | None = None) -> None:
-        self.stopped.append(request_id)
-
-    def waits(self, request_id: int) -> bool:
-        return request_id in self.waiting
-
-    def forget_conversation(self, conversation_id: int) -> None:
-        self.forgotten.append(conversation_id)
+from tests.support.session_doubles import ChatEngine
 
 
 class Heard:
@@ -74,7 +52,7 @@ def store(history, heard):
 
 @pytest.fixture
 def engine():
-    return Engine()
+    return ChatEngine()
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from engine.api import (ChatRequest, RequestFailed, RequestFinished,
+from engine.api import (RequestFailed, RequestFinished,
                         RequestStarted, ResponseStats, StepRecord, StopReason)
 from engine.errors import EngineError
 from app.conversation.history import HistoryStore
@@ -17,29 +17,7 @@ from app.session.events import (ActivityChanged, AnswerDone, AnswerPiece, Answer
                                 QueuedChanged, RequestEnded, StepShown, ThinkingChanged,
                                 Truncated, UiEvent)
 from app.session.session import Session
-from tests.support.session_doubles import Loop, exchange
-
-
-class Engine:
-    """Request ids from 1; what was asked, stopped and forgotten."""
-
-    def __init__(self) -> None:
-        self.asked: list[ChatRequest] = []
-        self.stopped: list[int | None] = []
-        self.forgotten: list[int] = []
-
-    def chat(self, request: ChatRequest) -> int:
-        self.asked.append(request)
-        return len(self.asked)
-
-    def stop(self, request_id: int | None = None) -> None:
-        self.stopped.append(request_id)
-
-    def waits(self, request_id: int) -> bool:
-        return False
-
-    def forget_conversation(self, conversation_id: int) -> None:
-        self.forgotten.append(conversation_id)
+from tests.support.session_doubles import ChatEngine, Loop, exchange
 
 
 class Notices:
@@ -66,7 +44,7 @@ class Notices:
 @dataclass
 class World:
     session: Session
-    engine: Engine
+    engine: ChatEngine
     loop: Loop
     notices: Notices
     history: HistoryStore
@@ -100,7 +78,7 @@ def _stats(request_id: int, reason: str) -> ResponseStats:
 @pytest.fixture
 def world(tmp_path):
     history = HistoryStore(tmp_path / "history.db")
-    engine, loop, notices, shown = Engine(), Loop(), Notices(), []
+    engine, loop, notices, shown = ChatEngine(), Loop(), Notices(), []
     session = Session(history, engine, notices, loop, shown.append, summary_messages=exchange)
     session.requests.model_ready, session.requests.model_name = True, "m"
     yield World(session, engine, loop, notices, history, shown)

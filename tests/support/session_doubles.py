@@ -1,12 +1,13 @@
-"""Doubles shared by the Qt-free session tests (tests/session): the event loop's later turns,
-run when a test says, and the two messages a document's summary becomes."""
+"""Doubles shared by the Qt-free session tests (tests/session, and the conversation models'
+tests): an engine that answers chat requests, the event loop's later turns, run when a test
+says, and the two messages a document's summary becomes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable
 
-from engine.api import DocumentFinished
+from engine.api import ChatRequest, DocumentFinished
 from app.conversation.history import StoredMessage
 from app.conversation.message_stats import MessageStats
 from app.session.document_session import DocumentTask
@@ -18,6 +19,29 @@ class Handle:
 
     def cancel(self) -> None:
         self.cancelled = True
+
+
+class ChatEngine:
+    """Request ids from 1; ``waiting``: the ids the engine says wait their turn."""
+
+    def __init__(self) -> None:
+        self.asked: list[ChatRequest] = []
+        self.stopped: list[int | None] = []
+        self.waiting: set[int] = set()
+        self.forgotten: list[int] = []
+
+    def chat(self, request: ChatRequest) -> int:
+        self.asked.append(request)
+        return len(self.asked)
+
+    def stop(self, request_id: int | None = None) -> None:
+        self.stopped.append(request_id)
+
+    def waits(self, request_id: int) -> bool:
+        return request_id in self.waiting
+
+    def forget_conversation(self, conversation_id: int) -> None:
+        self.forgotten.append(conversation_id)
 
 
 @dataclass
