@@ -1538,7 +1538,7 @@
     </message>
     <message>
         <source>Stop ends an answer at once and keeps what was written. Your conversations are listed on the left and kept when Rotary closes.</source>
-        <translation>중지는 답변을 바로 끝내고 그때까지 쓴 내용을 남깁니다. 대화는 왼쪽에 나열되며 Rotary를 닫아도 보관됩니다.</translation>
+        <translation>‘멈추기’는 답변을 바로 끝내고 그때까지 쓴 내용을 남깁니다. 대화는 왼쪽에 나열되며 Rotary를 닫아도 보관됩니다.</translation>
     </message>
     <message>
         <source>The panel on the right shows how fast the answer is written and how much memory the model uses. Settings (Ctrl+,) changes the model and how much it remembers.</source>
