@@ -36,6 +36,7 @@ class DocumentCalls:
     edit: Callable[[int], bool]            # Edit on a "Document:" message: its card opens
     deleting: Callable[[int], None]        # before a conversation goes: its summary stops
     opened: Callable[[], None]             # another conversation is open: the card follows
+    ended: Callable[[], None]              # a job ended: "please wait" may no longer apply
 
 
 class ChatSession:
@@ -139,6 +140,7 @@ class ChatSession:
     def job_ended(self, conversation_id: int | None) -> None:
         """After an answer, or a document's reading (``Session``), ends and its results are
         in place, a message waiting there goes, in the next turn of the event loop."""
+        self.documents.ended()
         waiting = self.requests.waiting_message
         if waiting.queued is not None and (conversation_id is None
                                            or waiting.waits_in(conversation_id)):
