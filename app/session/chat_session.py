@@ -37,6 +37,7 @@ class DocumentCalls:
     deleting: Callable[[int], None]        # before a conversation goes: its summary stops
     opened: Callable[[], None]             # another conversation is open: the card follows
     ended: Callable[[], None]              # a job ended: "please wait" may no longer apply
+    left: Callable[[], None]               # the user went elsewhere: a document's problem goes
 
 
 class ChatSession:
@@ -55,6 +56,11 @@ class ChatSession:
     # ---- conversations ------------------------------------------------------------------
 
     def new_chat(self) -> None:
+        """The user's New chat: the notices of the conversation left stay behind."""
+        self.documents.left()
+        self._new_chat()
+
+    def _new_chat(self) -> None:
         self._leave()
         self.store.clear()
         self._show_opened(None)
@@ -62,6 +68,7 @@ class ChatSession:
     def open_conversation(self, conversation_id: int) -> None:
         if conversation_id == self.store.conversation_id:
             return              # already open (e.g. clicked again): the answer goes on
+        self.documents.left()
         self._leave()
         running = self.requests.running_in(conversation_id)
         self.store.open(conversation_id, running.message.id
@@ -101,7 +108,9 @@ class ChatSession:
         self.documents.deleting(conversation_id)
         self.stream.clear_error(conversation_id)
         if conversation_id == self.store.conversation_id:
-            self.new_chat()
+            # Not the user's New chat: a failed document's own empty conversation goes
+            # right after its problem was said, and that notice stays.
+            self._new_chat()
 
     # ---- sending ----------------------------------------------------------------------------
 

@@ -69,7 +69,8 @@ class Session:
                                 DocumentCalls(self.documents.write_again, self.documents.edit,
                                               self.documents.on_conversation_deleted,
                                               self.document_queue.follow_conversation,
-                                              self.documents.work_ended),
+                                              self.documents.work_ended,
+                                              self.documents.problems.withdraw),
                                 language)
 
     def _document_report(self, event: DocumentEvent) -> None:

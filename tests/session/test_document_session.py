@@ -415,3 +415,22 @@ def test_a_document_dropped_during_an_answer_waits_for_the_answer(docs, tmp_path
         decode_tps=20.0, ttft_s=0.1, total_s=0.3, context_used=13, context_size=4096,
         stop_reason=StopReason.EOS)))
     assert docs.notices.withdrawn == [notice]
+
+
+def test_a_documents_problem_goes_when_the_user_goes_elsewhere_not_when_the_app_does(
+        docs, tmp_path):
+    _summarised(docs, _file(tmp_path, "report.pdf"))
+    earlier = docs.store.conversation_id
+    docs.owner.chat.new_chat()
+    assert docs.session.open_file(_file(tmp_path, "broken.pdf"))
+    docs.answer(RequestFailed, error=CorruptDocumentError("The file is damaged."))
+    problem = docs.notices.posted[-1]
+    assert problem[0] == "error" and docs.store.conversation_id is None   # its chat went
+    assert not docs.notices.withdrawn                  # the app left it: the notice stays
+    docs.owner.chat.open_conversation(earlier)         # the user goes elsewhere: it goes
+    assert docs.notices.withdrawn == [problem]
+    assert docs.session.open_file(_file(tmp_path, "broken.pdf"))
+    docs.answer(RequestFailed, error=CorruptDocumentError("The file is damaged."))
+    assert docs.notices.withdrawn == [problem]
+    docs.owner.chat.new_chat()                         # New chat: it goes too
+    assert docs.notices.withdrawn == [problem, docs.notices.posted[-1]]
