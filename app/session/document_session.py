@@ -146,7 +146,8 @@ class DocumentSession(Generic[N]):
 
     def _run(self, task: DocumentTask) -> bool:
         request = DocumentRequest(task.path, preset=task.preset, language=self.language(),
-                                  question=task.question, conversation_id=task.owner)
+                                  question=task.question, index_path=self.index_path,
+                                  conversation_id=task.owner)
         if not self._start(replace(task, stage=Stage.SUMMARISING), request, JobKind.SUMMARY,
                            tr("Reading the document…"), shown.Started(task.name)):
             return False
@@ -287,6 +288,8 @@ class DocumentSession(Generic[N]):
 
     def _inspected(self, task: DocumentTask, event: DocumentInspected) -> None:
         self.conversations.name_from_document(task.owner, event.overview.name)
+        # Read into its conversation (again, after Edit or Write again): on its list.
+        self.report(shown.Read(event.overview, task.path, task.owner))
         if task.stage is not Stage.LOOKING:          # a summary's own look: it runs on
             self.task = replace(task, overview=event.overview)
             return

@@ -434,3 +434,23 @@ def test_a_documents_problem_goes_when_the_user_goes_elsewhere_not_when_the_app_
     assert docs.notices.withdrawn == [problem]
     docs.owner.chat.new_chat()                         # New chat: it goes too
     assert docs.notices.withdrawn == [problem, docs.notices.posted[-1]]
+
+
+# ---- QA: a document read again is on its conversation's list again -------------------------
+
+@pytest.mark.parametrize("again", ["edit", "write_again"])
+def test_a_document_read_again_comes_back_to_the_list(docs, tmp_path, again):
+    _summarised(docs, _file(tmp_path, "report.pdf"), "First summary.")
+    owner = docs.store.conversation_id
+    assert docs.history.remove_document(owner, "sha-report.pdf")      # the user's ✕
+    if again == "edit":
+        assert docs.session.edit(0)
+        docs.answer(DocumentInspected, overview=overview("report.pdf"))
+        assert docs.session.summarize("short")
+    else:
+        assert docs.session.write_again(0)
+        assert docs.engine.documents[-1].index_path          # its passages indexed again
+        docs.answer(DocumentInspected, overview=overview("report.pdf"))   # the summary's look
+    docs.answer(DocumentFinished, overview=overview("report.pdf"), summary=summary("Again."))
+    assert [d.name for d in docs.history.documents(owner)] == ["report.pdf"]
+    assert shown.ListChanged() in docs.events[-3:]
