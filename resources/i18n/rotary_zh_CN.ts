@@ -1132,7 +1132,7 @@
     </message>
     <message>
         <source>Please wait until the document has been summarised.</source>
-        <translation>请等待文档摘要完成。</translation>
+        <translation>请等待文档总结完成。</translation>
     </message>
     <message>
         <source>Looking at the document…</source>
