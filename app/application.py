@@ -98,7 +98,7 @@ class RotaryApp(QObject):
                                self.notices, paths, self.policy, self.window)
         self.conversation_actions = ConversationActions(
             self.session.store, self.history, self.notices, self.window.chat, self.shelved_documents,
-            paths.attached_texts)
+            paths.attached_texts, self.session.chat.stream.refused_text_attached)
         self.hardware: HardwareInfo | None = None     # once probed
         self.loaded_facts: ModelFacts | None = None   # of the model in use (None: on a server)
         self.loaded_recipe: Recipe | None = None      # and its Recipe

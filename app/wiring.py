@@ -270,6 +270,7 @@ def connect_document_card(flow: DocumentFlow, widgets: DocumentWidgets,
     flow.checking.connect(panel.show_checking)
     flow.overview_ready.connect(lambda shown: panel.show_overview(
         shown.overview, shown.preset, shown.question, shown.replacing))
+    flow.read.connect(panel.show_read)
     flow.started.connect(panel.show_started)
     flow.progress.connect(panel.show_progress)
     flow.done.connect(panel.close_panel)

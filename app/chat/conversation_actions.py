@@ -8,6 +8,7 @@ menu actions and the chat pane to it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtWidgets import QFileDialog
 
@@ -23,9 +24,12 @@ from app.widgets.notifications import NotificationService
 class ConversationActions:
     def __init__(self, store: ConversationStore, history: HistoryStore,
                  notices: NotificationService, pane: ChatPane, documents: ConversationDocuments,
-                 attached_texts: Path) -> None:
+                 attached_texts: Path,
+                 refused_text_attached: Callable[[int | None], None] = lambda _cid: None) -> None:
         self.store, self.history, self.notices, self.pane = store, history, notices, pane
         self.shelved_documents, self.attached_texts = documents, attached_texts
+        # app.session.chat_stream: the conversation's "too long" notice goes
+        self.refused_text_attached = refused_text_attached
 
     def ask_export(self) -> None:
         if self.store.conversation_id is None:
@@ -62,11 +66,12 @@ class ConversationActions:
         messages = self.store.messages
         if not 0 <= index < len(messages) or messages[index].role != "user":
             return
-        message = messages[index]
+        message, conversation_id = messages[index], self.store.conversation_id
         if self.shelved_documents.attach_text(message.content, self.attached_texts,
                                               f"message-{message.id}"):
             mark_attached(self.history, message)
             self.pane.update_message(index, message)
+            self.refused_text_attached(conversation_id)
 
     def copy_last_answer(self) -> None:
         answers = [m for m in self.store.messages if m.role == "assistant"]

@@ -15,6 +15,7 @@ from app.session import document_events as shown
 class DocumentFlow(QObject):
     checking = Signal(str)               # file name, while the engine reads and plans it
     overview_ready = Signal(object)      # app.session.document_events.OverviewReady
+    read = Signal(object)                # engine.api.DocumentOverview: read into its chat
     started = Signal(str)                # file name: the summary is being written
     progress = Signal(object)            # engine.api.DocumentProgress
     done = Signal(object)                # engine.api.DocumentSummary, or None when it failed
@@ -30,6 +31,8 @@ class DocumentFlow(QObject):
                 self.checking.emit(name)
             case shown.OverviewReady():
                 self.overview_ready.emit(event)
+            case shown.Read(overview=overview):
+                self.read.emit(overview)
             case shown.Started(name=name):
                 self.started.emit(name)
             case shown.Progress(progress=progress):

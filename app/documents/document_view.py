@@ -142,7 +142,7 @@ class DocumentPanel(QFrame):
 
     def show_checking(self, name: str) -> None:
         self.title.setText(name)
-        self.found.setText(tr("Looking at the document…"))
+        self._say_found(tr("Looking at the document…"))
         self.overview_line = ""
         self.options.hide()
         self.running.hide()
@@ -152,7 +152,7 @@ class DocumentPanel(QFrame):
     def show_waiting(self, names: str, why: str) -> None:
         """Documents attached while the model loads: they wait, and "Don't read" drops them."""
         self.title.setText(names)
-        self.found.setText(why)
+        self._say_found(why)
         self.overview_line = ""
         self.options.hide()
         self.running.hide()
@@ -166,7 +166,7 @@ class DocumentPanel(QFrame):
         """``replacing``: Edit on a "Document:" message (its summary will be replaced)."""
         self.title.setText(overview.name)
         self.overview_line = overview_text(overview)
-        self.found.setText(self.overview_line + "\n" + tr(
+        self._say_found(self.overview_line + "\n" + tr(
             "Ask a question about it below, or choose a summary:"))
         self.replacing.setVisible(replacing)
         self.preset.setCurrentIndex(max(0, self.preset.findData(preset)))
@@ -180,8 +180,11 @@ class DocumentPanel(QFrame):
         announce(self.found, self.found.text())
 
     def show_started(self, name: str = "") -> None:
-        # what it holds stays; the invitation to choose goes (Write again: no look before)
-        self.found.setText(self.overview_line if self.in_use else "")
+        # what it holds stays; the invitation to choose goes (Write again: no look before,
+        # so nothing to say, and no empty line, until the summary's own look: show_read)
+        if not self.in_use:
+            self.overview_line = ""
+        self._say_found(self.overview_line)
         if name:
             self.title.setText(name)
         self.options.hide()
@@ -191,6 +194,16 @@ class DocumentPanel(QFrame):
         self.status.setText(tr("Reading the document…"))
         self.running.show()
         self._reveal()
+
+    def show_read(self, overview: DocumentOverview) -> None:
+        """The document was read: what it holds, said while its summary is written."""
+        self.overview_line = overview_text(overview)
+        if not self.running.isHidden():
+            self._say_found(self.overview_line)
+
+    def _say_found(self, text: str) -> None:
+        self.found.setText(text)
+        self.found.setVisible(bool(text))          # an empty line says nothing
 
     def _reveal(self) -> None:
         self.in_use = True

@@ -36,6 +36,8 @@ class DocumentCalls:
     edit: Callable[[int], bool]            # Edit on a "Document:" message: its card opens
     deleting: Callable[[int], None]        # before a conversation goes: its summary stops
     opened: Callable[[], None]             # another conversation is open: the card follows
+    ended: Callable[[], None]              # a job ended: "please wait" may no longer apply
+    left: Callable[[], None]               # the user went elsewhere: a document's problem goes
 
 
 class ChatSession:
@@ -54,6 +56,11 @@ class ChatSession:
     # ---- conversations ------------------------------------------------------------------
 
     def new_chat(self) -> None:
+        """The user's New chat: the notices of the conversation left stay behind."""
+        self.documents.left()
+        self._new_chat()
+
+    def _new_chat(self) -> None:
         self._leave()
         self.store.clear()
         self._show_opened(None)
@@ -61,6 +68,7 @@ class ChatSession:
     def open_conversation(self, conversation_id: int) -> None:
         if conversation_id == self.store.conversation_id:
             return              # already open (e.g. clicked again): the answer goes on
+        self.documents.left()
         self._leave()
         running = self.requests.running_in(conversation_id)
         self.store.open(conversation_id, running.message.id
@@ -100,7 +108,9 @@ class ChatSession:
         self.documents.deleting(conversation_id)
         self.stream.clear_error(conversation_id)
         if conversation_id == self.store.conversation_id:
-            self.new_chat()
+            # Not the user's New chat: a failed document's own empty conversation goes
+            # right after its problem was said, and that notice stays.
+            self._new_chat()
 
     # ---- sending ----------------------------------------------------------------------------
 
@@ -139,6 +149,7 @@ class ChatSession:
     def job_ended(self, conversation_id: int | None) -> None:
         """After an answer, or a document's reading (``Session``), ends and its results are
         in place, a message waiting there goes, in the next turn of the event loop."""
+        self.documents.ended()
         waiting = self.requests.waiting_message
         if waiting.queued is not None and (conversation_id is None
                                            or waiting.waits_in(conversation_id)):

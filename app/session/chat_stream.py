@@ -73,6 +73,7 @@ class ChatStream:
         self.model_facts: ModelFacts | None = None    # of the loaded model
         self.on_server = False                  # the model runs on the office server
         self.error_notices: dict[int | None, object] = {}   # conversation -> its error's notice
+        self.refusals: set[int | None] = set()    # ... where that error refused a message
         self.reading = ReadingLine()
         self._reading_again: Handle | None = None
 
@@ -186,8 +187,15 @@ class ChatStream:
     def clear_error(self, conversation_id: int | None) -> None:
         """Its error no longer applies: answered, left or deleted."""
         notice = self.error_notices.pop(conversation_id, None)
+        self.refusals.discard(conversation_id)
         if notice is not None:
             self.notices.withdraw(notice)
+
+    def refused_text_attached(self, conversation_id: int | None) -> None:
+        """The refused message's text is now a document of its conversation: the "too long"
+        notice no longer applies (an error after it is left as it is)."""
+        if conversation_id in self.refusals:
+            self.clear_error(conversation_id)
 
     def on_failed(self, request_id: int, error: EngineError) -> None:
         answer = self.requests.jobs.get(request_id)
@@ -202,6 +210,8 @@ class ChatStream:
         if answer is self.requests.current:
             self.clear_error(answer.conversation_id)
             self.error_notices[answer.conversation_id] = self.notices.engine_error(error)
+            if isinstance(error, MessageTooLongError):
+                self.refusals.add(answer.conversation_id)
         else:      # the user had left it: no notice, but a log line
             log.warning("an answer the user left failed: %s (%s)", error.message,
                         error.details)

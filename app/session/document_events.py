@@ -28,6 +28,15 @@ class OverviewReady:
 
 
 @dataclass(frozen=True)
+class Read:
+    """The document was read into its conversation (a look, or a summary's own, as Write
+    again's): it is on that conversation's list, and the card can say what it holds."""
+    overview: DocumentOverview
+    path: str
+    conversation_id: int | None
+
+
+@dataclass(frozen=True)
 class Started:
     """The summary is being written."""
     name: str
@@ -67,5 +76,5 @@ class ListChanged:
     """A document joined the open conversation's list, or a file of several ended."""
 
 
-DocumentEvent = (Checking | OverviewReady | Started | Progress | Done | Closed | HereChanged
-                 | WaitingForModel | ListChanged)
+DocumentEvent = (Checking | OverviewReady | Read | Started | Progress | Done | Closed
+                 | HereChanged | WaitingForModel | ListChanged)

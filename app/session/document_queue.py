@@ -98,15 +98,18 @@ class DocumentQueue(Generic[N]):
             self.held = ()
 
     def see(self, event: object) -> None:
-        if isinstance(event, shown.OverviewReady):
+        if isinstance(event, shown.Read):
             self._read(event)
+        elif isinstance(event, shown.OverviewReady):
+            self._next()                 # its style is chosen on the card: the next file
         elif isinstance(event, shown.Done):
             if event.summary is None:    # this file failed (the notice says why): the next
                 self._next()
             self.report(shown.ListChanged())
 
-    def _read(self, event: shown.OverviewReady) -> None:
-        """A document was read: it joins its conversation's list; on to the next."""
+    def _read(self, event: shown.Read) -> None:
+        """A document was read (Edit and Write again read it again): it is on its
+        conversation's list, even after the user took it off."""
         overview = event.overview
         if event.conversation_id is not None and overview.sha256:
             self.history.add_document(event.conversation_id, ConversationDocument(
@@ -114,7 +117,6 @@ class DocumentQueue(Generic[N]):
                 {"found": to_data(overview.found) if overview.found else None,
                  "notes": [to_data(note) for note in overview.notes]}))
         self.report(shown.ListChanged())
-        self._next()
 
     def _next(self) -> None:
         while self.waiting:

@@ -108,6 +108,7 @@ class DocumentSession(Generic[N]):
         self.problems = DocumentProblems(notices)
         self.task: DocumentTask | None = None
         self.last_folder = ""            # where the file chooser opens next time
+        self._please_wait: N | None = None    # "Please wait until…": goes when that ends
 
     @property
     def request_id(self) -> int | None:
@@ -145,7 +146,8 @@ class DocumentSession(Generic[N]):
 
     def _run(self, task: DocumentTask) -> bool:
         request = DocumentRequest(task.path, preset=task.preset, language=self.language(),
-                                  question=task.question, conversation_id=task.owner)
+                                  question=task.question, index_path=self.index_path,
+                                  conversation_id=task.owner)
         if not self._start(replace(task, stage=Stage.SUMMARISING), request, JobKind.SUMMARY,
                            tr("Reading the document…"), shown.Started(task.name)):
             return False
@@ -217,14 +219,37 @@ class DocumentSession(Generic[N]):
         return True
 
     def _can_start(self) -> bool:
-        if self.jobs.busy or self.request_id is not None:
-            self.notices.info(tr("Please wait until the current answer is finished."))
+        if self._in_the_way():
+            if self._please_wait is not None:            # one "please wait" at a time
+                self.notices.withdraw(self._please_wait)
+            self._please_wait = self.notices.info(self._what_to_wait_for())
             return False
         if not self.jobs.model_ready:
             self.notices.info(tr("The model is not ready yet. Please wait until loading "
                                  "has finished."))
             return False
         return True
+
+    def _what_to_wait_for(self) -> str:
+        """The work in the way, as the user sees it: this document's, else an answer."""
+        task = self.task
+        if task is None or task.request_id is None:
+            return tr("Please wait until the current answer is finished.")
+        if task.stage is Stage.LOOKING:
+            return tr("Please wait until the document has been read.")
+        return tr("Please wait until the document has been summarised.")
+
+    def work_ended(self) -> None:
+        """An answer or a document's job ended: once nothing is in the way, the "please
+        wait" notice no longer applies."""
+        if self._please_wait is not None and not self._in_the_way():
+            self.notices.withdraw(self._please_wait)
+            self._please_wait = None
+
+    def _in_the_way(self) -> bool:
+        """An answer or a document is being written here, or a document is read anywhere
+        (one at a time)."""
+        return self.jobs.busy or self.request_id is not None
 
     # ---- the chat's conversations ------------------------------------------------------
 
@@ -237,10 +262,10 @@ class DocumentSession(Generic[N]):
         task = self.task
         if task is None or task.owner != conversation_id:
             return
+        self.task = None
         if task.request_id is not None:
             self.engine.stop(task.request_id)
             self.jobs.end(task.request_id)
-        self.task = None
         self.report(shown.Closed())
 
     # ---- the engine's events -----------------------------------------------------------
@@ -263,6 +288,8 @@ class DocumentSession(Generic[N]):
 
     def _inspected(self, task: DocumentTask, event: DocumentInspected) -> None:
         self.conversations.name_from_document(task.owner, event.overview.name)
+        # Read into its conversation (again, after Edit or Write again): on its list.
+        self.report(shown.Read(event.overview, task.path, task.owner))
         if task.stage is not Stage.LOOKING:          # a summary's own look: it runs on
             self.task = replace(task, overview=event.overview)
             return

@@ -68,7 +68,9 @@ class Session:
         self.chat = ChatSession(self.store, self.requests, notices, self.report, scheduler,
                                 DocumentCalls(self.documents.write_again, self.documents.edit,
                                               self.documents.on_conversation_deleted,
-                                              self.document_queue.follow_conversation),
+                                              self.document_queue.follow_conversation,
+                                              self.documents.work_ended,
+                                              self.documents.problems.withdraw),
                                 language)
 
     def _document_report(self, event: DocumentEvent) -> None:

@@ -14,7 +14,9 @@ switch thinking before answering on or off for everyone::
     model_path = "/mnt/models/Qwen3.6-35B-A3B-Q4_K_M.gguf"
 
 A value that is not locked is where a new user starts; a locked one always wins (a locked
-setting the file gives no value for is held at its default). A file
+setting the file gives no value for is held at its default). A locked ``temperature`` also
+holds ``model_sampling`` off (answers use that temperature), unless ``model_sampling`` is
+locked itself. A file
 that cannot be read is ignored as a whole and said in plain words (``problems``); a single
 bad value is left out and said. Nothing here raises: Rotary always starts.
 """
@@ -120,6 +122,7 @@ def _read(path: Path, data: SettingsData) -> Policy:
         bad(key, f"unknown key {key!r}; known: {', '.join(sorted(KNOWN_KEYS))}")
     values = _values(data.get("settings", {}), bad)
     locked = _locked(data, bad)
+    _hold_temperature(values, locked)
     folders = data.get("model_folders", [])
     if not (isinstance(folders, list) and all(isinstance(f, str) for f in folders)):
         bad("model_folders", f"model_folders must be a list of folder names, not {folders!r}")
@@ -144,6 +147,14 @@ def _values(table: object, bad: Callable[[str, str], None]) -> dict[str, object]
         else:
             values[name] = value
     return values
+
+
+def _hold_temperature(values: dict[str, object], locked: set[str]) -> None:
+    """A locked temperature means answers use it: the model's own sampling (which would
+    replace it) is held off too, unless the file locks ``model_sampling`` itself."""
+    if "temperature" in locked and "model_sampling" not in locked:
+        locked.add("model_sampling")
+        values["model_sampling"] = False
 
 
 def _locked(data: SettingsData, bad: Callable[[str, str], None]) -> set[str]:

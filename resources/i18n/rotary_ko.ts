@@ -1127,6 +1127,14 @@
         <translation>Rotary는 PDF, Word(.docx), 텍스트, 마크다운 파일을 읽습니다.</translation>
     </message>
     <message>
+        <source>Please wait until the document has been read.</source>
+        <translation>문서를 다 읽을 때까지 기다려 주세요.</translation>
+    </message>
+    <message>
+        <source>Please wait until the document has been summarised.</source>
+        <translation>문서 요약이 끝날 때까지 기다려 주세요.</translation>
+    </message>
+    <message>
         <source>Looking at the document…</source>
         <translation>문서를 살펴보는 중…</translation>
     </message>

@@ -1127,6 +1127,14 @@
         <translation>Rotary 可以读取 PDF、Word（.docx）、文本和 Markdown 文件。</translation>
     </message>
     <message>
+        <source>Please wait until the document has been read.</source>
+        <translation>请等待文档读取完成。</translation>
+    </message>
+    <message>
+        <source>Please wait until the document has been summarised.</source>
+        <translation>请等待文档总结完成。</translation>
+    </message>
+    <message>
         <source>Looking at the document…</source>
         <translation>正在查看文档…</translation>
     </message>

@@ -423,3 +423,19 @@ def test_while_a_summary_runs_the_card_keeps_what_the_document_holds_not_the_inv
     assert "Ask a question" not in panel.found.text()       # no choice to make any more
     assert panel.found.text() and panel.found.text() == panel.overview_line
     wait_idle(qtbot, rotary)
+
+
+def test_write_again_never_shows_an_empty_line_and_says_what_the_document_holds(
+        qtbot, make_app, tmp_path):
+    # QA (03h): during Write again the card showed an empty line where the overview goes.
+    rotary, docs = _app(make_app, qtbot, part_delay=0.3)
+    panel = _summarizing(qtbot, rotary, tmp_path / "Jahresbericht.pdf")
+    wait_idle(qtbot, rotary)
+    rotary.window.chat.message_widgets[1].regenerate_button.click()
+    assert panel.running.isVisibleTo(panel)
+    assert panel.found.isVisibleTo(panel) == bool(panel.found.text())     # no empty line
+    qtbot.waitUntil(lambda: "Reading part 1" in panel.status.text(), timeout=3000)
+    assert panel.found.isVisibleTo(panel) and panel.found.text() == (
+        "42 pages, about 31,000 words, read in 3 parts, about 4 minutes on this computer.")
+    wait_idle(qtbot, rotary)
+    assert len(docs.requests) == 3 and docs.requests[-1].index_path     # indexed again too

@@ -79,10 +79,11 @@ def test_locked_settings_cannot_be_changed_in_the_dialog(qtbot, make_app, tmp_pa
     assert current.model_path == str(share / "office-model.gguf") and current.preset == "cpu-only"
     assert current.temperature == 0.2 and current.system_prompt == ""
     dialog = rotary.dialogs.open_settings()
-    for widget in (dialog.chooser, dialog.preset, dialog.temperature, dialog.server_box):
+    for widget in (dialog.chooser, dialog.preset, dialog.temperature, dialog.use_model_sampling,
+                   dialog.server_box):
         assert not widget.isEnabled() and widget.toolTip() == "Set by your organisation"
     notes = [label for label in dialog.findChildren(QLabel) if label.objectName() == LOCK_NOTE]
-    assert len(notes) == 4 and all(n.text() == "Set by your organisation" for n in notes)
+    assert len(notes) == 5 and all(n.text() == "Set by your organisation" for n in notes)
     assert dialog.model_list is None
     assert dialog.threads.isEnabled() and dialog.system_prompt.isEnabled()
     # Even a value forced into a locked box does not get through.
@@ -168,6 +169,38 @@ def test_a_new_user_starts_from_the_organisations_values(tmp_path) -> None:
     path.write_text("users_may_change_server = false\n")
     held = SettingsStore(own, load_policy(path)).load().settings
     assert held.engine_location == "local" and held.server_url == ""
+
+
+def test_a_locked_temperature_is_the_one_answers_use(qtbot, make_app, tmp_path, monkeypatch):
+    # QA: temperature locked at 0.2, yet "Use the model's own answer variety" stayed ticked
+    # and changeable, and answers sampled at the model's own temperature.
+    _policy(tmp_path, monkeypatch, 'locked = ["temperature"]\n[settings]\ntemperature = 0.2\n'
+                                   'model_sampling = true\n')
+    rotary = make_app(settings=Settings(first_run_done=True, model_sampling=True), autoload=False)
+    assert not rotary.settings.current.model_sampling
+    assert rotary.session.requests.model_sampling is False
+    assert rotary.session.requests.temperature == 0.2
+    dialog = rotary.dialogs.open_settings()
+    box = dialog.use_model_sampling
+    assert not box.isChecked() and not box.isEnabled()
+    assert box.toolTip() == "Set by your organisation"
+    box.setChecked(True)                                    # forced: still not taken
+    dialog.accept()
+    assert not rotary.settings.current.model_sampling
+    rotary.settings.update(model_sampling=True)
+    assert rotary.session.requests.model_sampling is False
+
+
+def test_a_policy_that_locks_model_sampling_itself_rules_it(tmp_path) -> None:
+    path = tmp_path / "policy.toml"
+    path.write_text('locked = ["temperature", "model_sampling"]\n[settings]\ntemperature = 0.2\n'
+                    'model_sampling = true\n')
+    policy = load_policy(path)
+    assert policy.enforce(Settings(model_sampling=False)).model_sampling is True
+    path.write_text('locked = ["preset"]\n[settings]\ntemperature = 0.2\n')  # not locked
+    policy = load_policy(path)
+    assert not policy.is_locked("model_sampling")
+    assert policy.enforce(Settings(model_sampling=True)).model_sampling is True
 
 
 def test_a_bad_value_is_left_out_and_named(tmp_path) -> None:

@@ -62,6 +62,8 @@ def test_attach_as_a_document_makes_the_text_a_document_of_the_conversation(qtbo
     _refuse_next(rotary)
     _send(qtbot, rotary, LONG_TEXT)
     conversation = rotary.session.store.conversation_id
+    bar = rotary.window.notice_bar
+    assert bar.isVisibleTo(rotary.window) and "too long" in bar.message.text()
     bubble = rotary.window.chat.message_widgets[2]
     order = bubble.focus_order()                    # the keyboard reaches the offer too
     assert order.index(bubble.attach_button) == order.index(bubble.body) + 1
@@ -74,6 +76,8 @@ def test_attach_as_a_document_makes_the_text_a_document_of_the_conversation(qtbo
     with open(held[0].path, encoding="utf-8") as file:
         assert file.read() == LONG_TEXT.strip()
     assert rotary.session.store.conversation_id == conversation          # the same conversation
+    # QA: the red "too long" notice stayed; attached, it no longer applies.
+    assert not (bar.isVisibleTo(rotary.window) and "too long" in bar.message.text())
     bubble = rotary.window.chat.message_widgets[2]
     assert bubble.refused.isVisible() and not bubble.attach_button.isVisible()
     assert "attached as a document" in bubble.refused_text.text()

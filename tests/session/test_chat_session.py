@@ -10,7 +10,7 @@ import pytest
 
 from engine.api import (RequestFailed, RequestFinished,
                         RequestStarted, ResponseStats, StepRecord, StopReason)
-from engine.errors import EngineError
+from engine.errors import EngineError, MessageTooLongError
 from app.conversation.history import HistoryStore
 from app.session.events import (ActivityChanged, AnswerDone, AnswerPiece, AnswerStarted,
                                 BusyChanged, MessageAdded, PhaseChanged,
@@ -218,3 +218,17 @@ def test_the_reading_line_is_said_again_each_second_until_the_first_word(world):
     assert "%" in world.of(PhaseChanged)[-1].text
     world.stream(1, "First")
     assert world.loop.later[-1][2].cancelled                    # no countdown over the answer
+
+
+def test_attaching_a_refused_message_withdraws_its_notice_and_no_other(world):
+    chat, stream = world.session.chat, world.session.chat.stream
+    assert chat.send("A very long text")
+    world.session.on_event(RequestFailed(1, MessageTooLongError("This message is too long.")))
+    conversation = world.session.store.conversation_id
+    refusal = world.notices.said[-1]
+    stream.refused_text_attached(conversation)          # "Attach as a document"
+    assert world.notices.withdrawn == [refusal]
+    assert chat.send("Another")                           # a later error is another matter
+    world.session.on_event(RequestFailed(2, EngineError("The model stopped unexpectedly.")))
+    stream.refused_text_attached(conversation)
+    assert world.notices.withdrawn == [refusal]

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from engine.api import (DocumentFinished, DocumentInspected, DocumentOverview, DocumentProgress,
-                        DocumentRequest, DocumentSummary, RequestFailed, StepRecord)
+                        DocumentRequest, DocumentSummary, RequestFailed, RequestFinished,
+                        ResponseStats, StepRecord, StopReason)
 from engine.errors import CorruptDocumentError, EngineError, ReadingStoppedError
 from engine.messages import msg
 from app.conversation.history import HistoryStore
@@ -380,3 +381,76 @@ def test_a_summarys_events_go_to_the_document_session_and_a_waiting_message_goes
     docs.answer(DocumentFinished, overview=overview("report.pdf"), summary=summary("Costs."))
     docs.loop.turn()
     assert [r.messages[-1].content for r in docs.engine.asked] == ["And the costs?"]
+
+
+# ---- QA: a document dropped while another is summarised ------------------------------------
+
+def test_a_document_dropped_during_a_summary_says_what_it_waits_for_and_the_notice_goes(
+        docs, tmp_path):
+    path = _file(tmp_path, "report.pdf")
+    assert docs.session.open_file(path)
+    docs.queue.attach([_file(tmp_path, "other.pdf")])       # while it is read
+    assert docs.notices.posted == [("info", "Please wait until the document has been read.")]
+    docs.answer(DocumentInspected, overview=overview("report.pdf"))
+    assert docs.notices.withdrawn == [docs.notices.posted[0]]          # it has been read
+    assert docs.session.summarize("short")
+    docs.queue.attach([_file(tmp_path, "other.pdf")])       # while it is summarised
+    docs.queue.attach([_file(tmp_path, "third.pdf")])       # said once, not twice
+    waited = ("info", "Please wait until the document has been summarised.")
+    assert docs.notices.posted[1:] == [waited, waited]
+    assert docs.notices.withdrawn == [docs.notices.posted[0], waited]
+    docs.answer(DocumentFinished, overview=overview("report.pdf"), summary=summary("Budgets."))
+    assert docs.notices.withdrawn == [docs.notices.posted[0], waited, waited]   # all ended
+    assert len(docs.engine.documents) == 2            # its look and its summary: no other
+
+
+def test_a_document_dropped_during_an_answer_waits_for_the_answer(docs, tmp_path):
+    assert docs.owner.chat.send("Hello?")
+    request_id = docs.jobs.current.request_id
+    assert not docs.queue.attach([_file(tmp_path, "report.pdf")])
+    notice = ("info", "Please wait until the current answer is finished.")
+    assert docs.notices.posted == [notice] and not docs.notices.withdrawn
+    docs.owner.on_event(RequestFinished(request_id, "Hi.", ResponseStats(
+        request_id=request_id, prompt_tokens=10, generated_tokens=3, prompt_tps=100.0,
+        decode_tps=20.0, ttft_s=0.1, total_s=0.3, context_used=13, context_size=4096,
+        stop_reason=StopReason.EOS)))
+    assert docs.notices.withdrawn == [notice]
+
+
+def test_a_documents_problem_goes_when_the_user_goes_elsewhere_not_when_the_app_does(
+        docs, tmp_path):
+    _summarised(docs, _file(tmp_path, "report.pdf"))
+    earlier = docs.store.conversation_id
+    docs.owner.chat.new_chat()
+    assert docs.session.open_file(_file(tmp_path, "broken.pdf"))
+    docs.answer(RequestFailed, error=CorruptDocumentError("The file is damaged."))
+    problem = docs.notices.posted[-1]
+    assert problem[0] == "error" and docs.store.conversation_id is None   # its chat went
+    assert not docs.notices.withdrawn                  # the app left it: the notice stays
+    docs.owner.chat.open_conversation(earlier)         # the user goes elsewhere: it goes
+    assert docs.notices.withdrawn == [problem]
+    assert docs.session.open_file(_file(tmp_path, "broken.pdf"))
+    docs.answer(RequestFailed, error=CorruptDocumentError("The file is damaged."))
+    assert docs.notices.withdrawn == [problem]
+    docs.owner.chat.new_chat()                         # New chat: it goes too
+    assert docs.notices.withdrawn == [problem, docs.notices.posted[-1]]
+
+
+# ---- QA: a document read again is on its conversation's list again -------------------------
+
+@pytest.mark.parametrize("again", ["edit", "write_again"])
+def test_a_document_read_again_comes_back_to_the_list(docs, tmp_path, again):
+    _summarised(docs, _file(tmp_path, "report.pdf"), "First summary.")
+    owner = docs.store.conversation_id
+    assert docs.history.remove_document(owner, "sha-report.pdf")      # the user's ✕
+    if again == "edit":
+        assert docs.session.edit(0)
+        docs.answer(DocumentInspected, overview=overview("report.pdf"))
+        assert docs.session.summarize("short")
+    else:
+        assert docs.session.write_again(0)
+        assert docs.engine.documents[-1].index_path          # its passages indexed again
+        docs.answer(DocumentInspected, overview=overview("report.pdf"))   # the summary's look
+    docs.answer(DocumentFinished, overview=overview("report.pdf"), summary=summary("Again."))
+    assert [d.name for d in docs.history.documents(owner)] == ["report.pdf"]
+    assert shown.ListChanged() in docs.events[-3:]
