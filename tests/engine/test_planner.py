@@ -493,9 +493,9 @@ def test_ladder_steps_strictly_reduce_vram(facts, vram_gb):
 
 
 def test_processor_speed_follows_the_threads_up_to_the_memory_limit(shape_facts):
-    """Calibrated on a 2-core machine (bench/bench_speed_estimate.py): one thread unpacks
-    3.5-14 GB/s of quantized weights (busy-idle); many threads stop at the memory's
-    12-30 GB/s."""
+    """Calibrated on 2-core machines (bench/bench_speed_estimate.py): one thread unpacks
+    3.5-22 GB/s of quantized weights (busy to idle on a newer core); many threads stop at the
+    memory's 12-30 GB/s."""
     from engine.plan import expected_tokens_per_second, layout_of, model_sizes
     facts, hw = shape_facts("qwen3.6-35b-a3b-q4_k_m"), HardwareInfo.pretend(vram_gb=0, cores=8)
     recipe = plan(facts, hw)
@@ -504,7 +504,7 @@ def test_processor_speed_follows_the_threads_up_to_the_memory_limit(shape_facts)
     one = expected_tokens_per_second(sizes, layout, hw, threads=1)
     seven = expected_tokens_per_second(sizes, layout, hw, threads=7)
     assert seven == expected_tokens_per_second(sizes, layout, hw, threads=32)    # capped
-    assert 3 < seven[0] / one[0] < 4 and 1.8 < seven[1] / one[1] < 2.5
+    assert 3 < seven[0] / one[0] < 4 and 1.2 < seven[1] / one[1] < 1.6
     from engine.plan.speed import float_share
     assert describe(recipe, facts, hw).expected_tps == expected_tokens_per_second(
         sizes, layout, hw, threads=recipe.n_threads, floats=float_share(facts))
