@@ -25,6 +25,7 @@ from app.session.chat_stream import ChatStream, Notices, Scheduler
 from app.session.events import (AnswerStarted, AnswerPiece, ContextChanged, ConversationOpened,
                                 PhaseChanged, QueuedChanged, Report, Truncated, WindowMoved)
 from app.session.jobs import Job
+from app.session.not_ready import NotReady
 from app.session.requests import RequestTracker
 from app.text.i18n import tr
 
@@ -46,8 +47,10 @@ class ChatSession:
 
     def __init__(self, store: ConversationStore, requests: RequestTracker, notices: Notices,
                  report: Report, scheduler: Scheduler, documents: DocumentCalls,
-                 language: Callable[[], str] = lambda: "English") -> None:
+                 language: Callable[[], str] = lambda: "English",
+                 not_ready: NotReady[object] | None = None) -> None:
         self.store, self.requests, self.notices = store, requests, notices
+        self.not_ready = not_ready or NotReady(notices)   # shared with the documents
         self.report, self.scheduler, self.language = report, scheduler, language
         self.documents = documents
         self.stream = ChatStream(store, requests, notices, report, scheduler,
@@ -168,8 +171,7 @@ class ChatSession:
 
     def _model_is_ready(self) -> bool:
         if not self.requests.model_ready:
-            self.notices.info(tr("The model is not ready yet. Please wait until loading "
-                                 "has finished."))
+            self.not_ready.say()
         return bool(self.requests.model_ready)
 
     def _ask(self) -> bool:

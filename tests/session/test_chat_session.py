@@ -232,3 +232,18 @@ def test_attaching_a_refused_message_withdraws_its_notice_and_no_other(world):
     world.session.on_event(RequestFailed(2, EngineError("The model stopped unexpectedly.")))
     stream.refused_text_attached(conversation)
     assert world.notices.withdrawn == [refusal]
+
+
+def test_the_not_ready_notice_is_said_once_at_a_time_and_goes_when_the_model_is_ready(world):
+    not_ready = ("info", "The model is not ready yet. Please wait until loading has finished.")
+    world.session.set_model_ready(False)
+    assert not world.session.chat.send("Hello") and not world.session.chat.send("Hello")
+    assert world.notices.said == [not_ready] * 2 and world.notices.withdrawn == [not_ready]
+    assert not world.session.documents.open_file("report.pdf")   # attached: the same notice
+    assert world.notices.said == [not_ready] * 3 and len(world.notices.withdrawn) == 2
+    world.session.set_model_ready(False, failed=True)             # not ready still: it stays
+    assert len(world.notices.withdrawn) == 2
+    world.session.set_model_ready(True)
+    assert world.notices.withdrawn == [not_ready] * 3 and not world.engine.asked
+    world.session.set_model_ready(True)                           # withdrawn once only
+    assert len(world.notices.withdrawn) == 3
