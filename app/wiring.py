@@ -179,7 +179,7 @@ def connect_chat(chat: ChatController, session: Session, window: MainWindow) -> 
     window.conversations.open_requested.connect(actions.open_conversation)
     window.conversations.new_requested.connect(actions.new_chat)
     window.conversations.rename_requested.connect(store.rename)
-    window.conversations.delete_requested.connect(store.delete)
+    window.conversations.delete_requested.connect(actions.delete)
 
 
 def connect_notices(notices: NotificationService, window: MainWindow) -> None:

@@ -104,6 +104,13 @@ class ChatSession:
         if self.stream.reading.request_id() == answer.request_id and not answer.text:
             self.stream.say_reading()              # how far its message is read, again
 
+    def delete(self, conversation_id: int) -> None:
+        """The user deletes a conversation (from the list): left, if it is open, so a
+        document's problem there goes (the app's own deletes go to the store directly)."""
+        if conversation_id == self.store.conversation_id:
+            self.documents.left()
+        self.store.delete(conversation_id)
+
     def deleting(self, conversation_id: int) -> None:
         """Before the store deletes it: its answers and its summary stop, New chat if it
         is open."""
