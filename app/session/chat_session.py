@@ -53,6 +53,10 @@ class ChatSession:
         self.not_ready = not_ready or NotReady(notices)   # shared with the documents
         self.report, self.scheduler, self.language = report, scheduler, language
         self.documents = documents
+        # The unsent text of each conversation left (None: New chat's); ``draft`` reads the
+        # message box (app.wiring; "" while an earlier message is edited: that is no draft).
+        self.drafts: dict[int | None, str] = {}
+        self.draft: Callable[[], str] = lambda: ""
         self.stream = ChatStream(store, requests, notices, report, scheduler,
                                  ended=self.job_ended)
 
@@ -81,7 +85,8 @@ class ChatSession:
     def _show_opened(self, running: Job | None) -> None:
         """The open conversation as it is now: its messages, its answer being written, a
         document read into it, a message waiting there."""
-        self.report(ConversationOpened(self.store.conversation_id, tuple(self.store.messages)))
+        self.report(ConversationOpened(self.store.conversation_id, tuple(self.store.messages),
+                                       self.drafts.pop(self.store.conversation_id, "")))
         self.documents.opened()
         self.report(WindowMoved(self.store.window_index()))
         self.report(ContextChanged(conversation_context(self.store.messages)))
@@ -121,6 +126,7 @@ class ChatSession:
             # Not the user's New chat: a failed document's own empty conversation goes
             # right after its problem was said, and that notice stays.
             self._new_chat()
+        self.drafts.pop(conversation_id, None)        # its unsent text goes with it
 
     # ---- sending ----------------------------------------------------------------------------
 
@@ -248,7 +254,11 @@ class ChatSession:
             self.documents.edit(index)
 
     def _leave(self) -> None:
-        """The open conversation is left: its answer goes on, saved in its conversation."""
+        """The open conversation is left: its answer goes on, saved in its conversation, and
+        its unsent text is kept for the user's return."""
+        draft = self.draft()
+        if draft.strip():
+            self.drafts[self.store.conversation_id] = draft
         answer = self.requests.leave()
         self.stream.clear_error(self.store.conversation_id)   # its banner stays behind
         if answer is not None:

@@ -13,6 +13,7 @@ from engine.api import (RequestFailed, RequestFinished,
 from engine.errors import EngineError, MessageTooLongError
 from app.conversation.history import HistoryStore
 from app.session.events import (ActivityChanged, AnswerDone, AnswerPiece, AnswerStarted,
+                                ConversationOpened,
                                 BusyChanged, MessageAdded, PhaseChanged,
                                 QueuedChanged, RequestEnded, StepShown, ThinkingChanged,
                                 Truncated, UiEvent)
@@ -247,3 +248,22 @@ def test_the_not_ready_notice_is_said_once_at_a_time_and_goes_when_the_model_is_
     assert world.notices.withdrawn == [not_ready] * 3 and not world.engine.asked
     world.session.set_model_ready(True)                           # withdrawn once only
     assert len(world.notices.withdrawn) == 3
+
+
+def test_a_conversation_left_keeps_its_unsent_text_until_sent_or_deleted(world):
+    chat, box = world.session.chat, {"text": ""}
+    chat.draft = lambda: box["text"]
+    assert chat.send("first")
+    world.finish(1, "One")
+    first = world.session.store.conversation_id
+    box["text"] = "half a question"
+    chat.new_chat()
+    assert world.of(ConversationOpened)[-1].draft == ""       # New chat has its own
+    box["text"] = "   "                                        # blanks are no draft
+    chat.open_conversation(first)
+    assert world.of(ConversationOpened)[-1].draft == "half a question"
+    assert chat.drafts == {}                                   # it is in the box again
+    box["text"] = "again"
+    chat.new_chat()
+    chat.delete(first)                                         # deleted: its draft goes
+    assert chat.drafts == {}
