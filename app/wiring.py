@@ -154,7 +154,9 @@ def connect_chat(chat: ChatController, session: Session, window: MainWindow) -> 
     chat.queued_changed.connect(composer.show_queued)
     pane.regenerate_requested.connect(actions.regenerate)
     pane.document_edit_requested.connect(actions.edit_document)
-    chat.conversation_opened.connect(pane.show_conversation)
+    chat.conversation_opened.connect(pane.show_conversation)   # the box emptied, then
+    chat.draft_restored.connect(composer.restore_draft)         # its own unsent text back
+    actions.draft = composer.draft
     # The list highlights the open conversation, and nothing after New chat.
     chat.conversation_opened.connect(
         lambda _messages: window.conversations.select(store.conversation_id))
@@ -179,7 +181,7 @@ def connect_chat(chat: ChatController, session: Session, window: MainWindow) -> 
     window.conversations.open_requested.connect(actions.open_conversation)
     window.conversations.new_requested.connect(actions.new_chat)
     window.conversations.rename_requested.connect(store.rename)
-    window.conversations.delete_requested.connect(store.delete)
+    window.conversations.delete_requested.connect(actions.delete)
 
 
 def connect_notices(notices: NotificationService, window: MainWindow) -> None:

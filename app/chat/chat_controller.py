@@ -21,6 +21,7 @@ from app.session.events import (ActivityChanged, AnswerDone, AnswerPiece, Answer
 
 class ChatController(QObject):
     conversation_opened = Signal(object)        # list[StoredMessage]
+    draft_restored = Signal(str)                # after it: its unsent text, back in the box
     message_added = Signal(int, object)         # index, StoredMessage
     message_updated = Signal(int, object)       # index, StoredMessage (a late answer)
     answer_started = Signal(int)                # index of the streaming answer
@@ -53,6 +54,7 @@ class ChatController(QObject):
                 self.thinking_changed.emit(event.text, event.done)
             case ConversationOpened():
                 self.conversation_opened.emit(list(event.messages))
+                self.draft_restored.emit(event.draft)
             case MessageAdded():
                 self.message_added.emit(event.index, event.message)
             case MessageUpdated():

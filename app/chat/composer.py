@@ -136,6 +136,16 @@ class Composer(QWidget):
         if was_editing:     # else the line says what the message just sent is waiting for
             self.phase.setText("")
 
+    def draft(self) -> str:
+        """The unsent text a conversation keeps when the user leaves it (an edit is none)."""
+        return "" if self.editing_index is not None else self.input.toPlainText()
+
+    def restore_draft(self, text: str) -> None:
+        """A conversation's unsent text, back in the box it was opened with (emptied)."""
+        if text:
+            self.input.setPlainText(text)
+            self.input.moveCursor(QTextCursor.MoveOperation.End)
+
     # ---- what the controller says ---------------------------------------------------------
 
     def show_queued(self, text: str) -> None:

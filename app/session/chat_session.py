@@ -25,6 +25,7 @@ from app.session.chat_stream import ChatStream, Notices, Scheduler
 from app.session.events import (AnswerStarted, AnswerPiece, ContextChanged, ConversationOpened,
                                 PhaseChanged, QueuedChanged, Report, Truncated, WindowMoved)
 from app.session.jobs import Job
+from app.session.not_ready import NotReady
 from app.session.requests import RequestTracker
 from app.text.i18n import tr
 
@@ -46,10 +47,16 @@ class ChatSession:
 
     def __init__(self, store: ConversationStore, requests: RequestTracker, notices: Notices,
                  report: Report, scheduler: Scheduler, documents: DocumentCalls,
-                 language: Callable[[], str] = lambda: "English") -> None:
+                 language: Callable[[], str] = lambda: "English",
+                 not_ready: NotReady[object] | None = None) -> None:
         self.store, self.requests, self.notices = store, requests, notices
+        self.not_ready = not_ready or NotReady(notices)   # shared with the documents
         self.report, self.scheduler, self.language = report, scheduler, language
         self.documents = documents
+        # The unsent text of each conversation left (None: New chat's); ``draft`` reads the
+        # message box (app.wiring; "" while an earlier message is edited: that is no draft).
+        self.drafts: dict[int | None, str] = {}
+        self.draft: Callable[[], str] = lambda: ""
         self.stream = ChatStream(store, requests, notices, report, scheduler,
                                  ended=self.job_ended)
 
@@ -78,7 +85,8 @@ class ChatSession:
     def _show_opened(self, running: Job | None) -> None:
         """The open conversation as it is now: its messages, its answer being written, a
         document read into it, a message waiting there."""
-        self.report(ConversationOpened(self.store.conversation_id, tuple(self.store.messages)))
+        self.report(ConversationOpened(self.store.conversation_id, tuple(self.store.messages),
+                                       self.drafts.pop(self.store.conversation_id, "")))
         self.documents.opened()
         self.report(WindowMoved(self.store.window_index()))
         self.report(ContextChanged(conversation_context(self.store.messages)))
@@ -101,6 +109,13 @@ class ChatSession:
         if self.stream.reading.request_id() == answer.request_id and not answer.text:
             self.stream.say_reading()              # how far its message is read, again
 
+    def delete(self, conversation_id: int) -> None:
+        """The user deletes a conversation (from the list): left, if it is open, so a
+        document's problem there goes (the app's own deletes go to the store directly)."""
+        if conversation_id == self.store.conversation_id:
+            self.documents.left()
+        self.store.delete(conversation_id)
+
     def deleting(self, conversation_id: int) -> None:
         """Before the store deletes it: its answers and its summary stop, New chat if it
         is open."""
@@ -111,6 +126,7 @@ class ChatSession:
             # Not the user's New chat: a failed document's own empty conversation goes
             # right after its problem was said, and that notice stays.
             self._new_chat()
+        self.drafts.pop(conversation_id, None)        # its unsent text goes with it
 
     # ---- sending ----------------------------------------------------------------------------
 
@@ -168,8 +184,7 @@ class ChatSession:
 
     def _model_is_ready(self) -> bool:
         if not self.requests.model_ready:
-            self.notices.info(tr("The model is not ready yet. Please wait until loading "
-                                 "has finished."))
+            self.not_ready.say()
         return bool(self.requests.model_ready)
 
     def _ask(self) -> bool:
@@ -239,7 +254,11 @@ class ChatSession:
             self.documents.edit(index)
 
     def _leave(self) -> None:
-        """The open conversation is left: its answer goes on, saved in its conversation."""
+        """The open conversation is left: its answer goes on, saved in its conversation, and
+        its unsent text is kept for the user's return."""
+        draft = self.draft()
+        if draft.strip():
+            self.drafts[self.store.conversation_id] = draft
         answer = self.requests.leave()
         self.stream.clear_error(self.store.conversation_id)   # its banner stays behind
         if answer is not None:

@@ -33,6 +33,7 @@ from app.conversation.message_stats import DocumentData
 from app.session import document_events as shown
 from app.session.document_problems import DocumentProblems, N, Notices
 from app.session.jobs import Job, JobKind
+from app.session.not_ready import NotReady
 from app.text.i18n import tr
 
 SUPPORTED = (".pdf", ".docx", ".txt", ".text", ".md", ".markdown")
@@ -100,12 +101,13 @@ class DocumentSession(Generic[N]):
     def __init__(self, engine: DocumentEngine, conversations: Conversations, jobs: Jobs,
                  notices: Notices[N], report: Callable[[shown.DocumentEvent], None],
                  exchange: Exchange, language: Callable[[], str],
-                 index_path: str | None = None) -> None:
+                 index_path: str | None = None, not_ready: NotReady[N] | None = None) -> None:
         self.engine, self.conversations, self.jobs, self.notices = \
             engine, conversations, jobs, notices
         self.report, self.exchange, self.language = report, exchange, language
         self.index_path = index_path
         self.problems = DocumentProblems(notices)
+        self.not_ready = not_ready or NotReady(notices)   # shared with the chat
         self.task: DocumentTask | None = None
         self.last_folder = ""            # where the file chooser opens next time
         self._please_wait: N | None = None    # "Please wait until…": goes when that ends
@@ -225,8 +227,7 @@ class DocumentSession(Generic[N]):
             self._please_wait = self.notices.info(self._what_to_wait_for())
             return False
         if not self.jobs.model_ready:
-            self.notices.info(tr("The model is not ready yet. Please wait until loading "
-                                 "has finished."))
+            self.not_ready.say()
             return False
         return True
 

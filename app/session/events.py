@@ -18,9 +18,11 @@ from app.session.document_events import DocumentEvent
 
 @dataclass(frozen=True)
 class ConversationOpened:
-    """The open conversation as it is now (None: a new chat, not saved yet)."""
+    """The open conversation as it is now (None: a new chat, not saved yet); ``draft``: the
+    text the user left unsent in its message box."""
     conversation_id: int | None
     messages: tuple[StoredMessage, ...]
+    draft: str = ""
 
 
 @dataclass(frozen=True)

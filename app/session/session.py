@@ -27,6 +27,7 @@ from app.session.events import (ActivityChanged, BusyChanged, ConversationsChang
                                 MessageAdded, Report, RequestEnded, StepShown, Truncated,
                                 WindowMoved)
 from app.session.document_events import DocumentEvent
+from app.session.not_ready import NotReady
 from app.session.requests import DOCUMENT_JOBS, Engine, RequestEvents, RequestTracker
 
 
@@ -60,9 +61,10 @@ class Session:
             activity=lambda doing: self.report(ActivityChanged(doing)),
             document_shown=self._document_shown,
             document_ended=lambda: self.chat.job_ended(None)))
+        self.not_ready: NotReady[object] = NotReady(notices)   # one "not ready yet" notice
         self.documents: DocumentSession[object] = DocumentSession(
             engine, self.store, self.requests, notices, self._document_report, summary_messages,
-            language, index_path)
+            language, index_path, self.not_ready)
         self.document_queue: DocumentQueue[object] = DocumentQueue(
             self.documents, history, self.report, model_loading)
         self.chat = ChatSession(self.store, self.requests, notices, self.report, scheduler,
@@ -71,7 +73,7 @@ class Session:
                                               self.document_queue.follow_conversation,
                                               self.documents.work_ended,
                                               self.documents.problems.withdraw),
-                                language)
+                                language, self.not_ready)
 
     def _document_report(self, event: DocumentEvent) -> None:
         """The document session's events: the queue hears them before the screen (a file
@@ -89,9 +91,11 @@ class Session:
 
     def set_model_ready(self, ready: bool, failed: bool = False) -> None:
         """The model is ready: the documents attached while it loaded are read now. Not
-        ready (``failed``: its load failed): they wait on, and say so."""
+        ready (``failed``: its load failed): they wait on, and say so. Ready, the "not
+        ready yet" notice no longer applies."""
         self.requests.model_ready = ready
         if ready:
+            self.not_ready.withdraw()
             self.document_queue.read_held()
         elif failed:
             self.document_queue.load_failed()

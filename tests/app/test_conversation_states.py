@@ -128,3 +128,42 @@ def test_enter_while_a_document_is_read_queues_the_question(qtbot, make_app, tmp
     wait_idle(qtbot, rotary)
     roles = [m.role for m in rotary.session.store.messages]
     assert roles == ["user", "assistant", "user", "assistant"]   # the summary, then the answer
+
+
+def test_each_conversation_keeps_its_unsent_text_and_new_chat_its_own(qtbot, make_app):
+    rotary = make_app()
+    wait_ready(qtbot, rotary)
+    pane, actions, listing = rotary.window.chat, rotary.session.chat, rotary.window.conversations
+    box = pane.composer.input
+
+    def send(text: str) -> int:
+        box.setPlainText(text)
+        qtbot.keyClick(box, Qt.Key.Key_Return)              # as the user sends it
+        wait_idle(qtbot, rotary)
+        return rotary.session.store.conversation_id
+
+    first = send("first")
+    box.setPlainText("half a question")
+    listing.new_requested.emit()                            # New chat: its own, empty box
+    assert box.toPlainText() == ""
+    second = send("second")
+    assert box.toPlainText() == ""                          # sent: no draft left
+    box.setPlainText("for the second")
+    listing.open_requested.emit(first)
+    assert box.toPlainText() == "half a question"           # back where it was typed
+    listing.new_requested.emit()
+    box.setPlainText("for a new chat")
+    listing.open_requested.emit(second)
+    assert box.toPlainText() == "for the second"
+    listing.new_requested.emit()
+    assert box.toPlainText() == "for a new chat"
+    listing.open_requested.emit(first)
+    pane.begin_edit(0)                                      # an edit is not a draft:
+    assert pane.composer.editing_index == 0 and box.toPlainText() == "first"
+    listing.open_requested.emit(second)                     # leaving cancels it
+    assert pane.composer.editing_index is None and box.toPlainText() == "for the second"
+    listing.open_requested.emit(first)
+    assert box.toPlainText() == ""
+    listing.delete_requested.emit(second)                   # deleted: its draft goes too
+    assert second not in rotary.session.chat.drafts and box.toPlainText() == ""
+    assert actions.drafts == {None: "for a new chat"}

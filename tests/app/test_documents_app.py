@@ -388,6 +388,20 @@ def test_an_old_document_error_goes_when_the_next_document_is_summarised(qtbot, 
     assert not bar.isVisible() and not panel.isVisible()
 
 
+def test_deleting_the_conversation_from_the_list_takes_its_documents_error_away(
+        qtbot, make_app, tmp_path):
+    rotary, docs = _app(make_app, qtbot, fail=PasswordProtectedError("protected"))
+    bar = rotary.window.notice_bar
+    rotary.session.chat.send("Hello")
+    wait_idle(qtbot, rotary)
+    here = rotary.session.store.conversation_id
+    rotary.session.documents.open_file(str(tmp_path / "bad.docx"))
+    qtbot.waitUntil(bar.isVisible, timeout=3000)
+    assert rotary.session.store.conversation_id == here      # it holds a chat: it stays
+    rotary.window.conversations.delete_requested.emit(here)  # the list's Delete, confirmed
+    assert not bar.isVisible() and not rotary.history.exists(here)
+
+
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_the_card_fits_a_640_by_420_window(qtbot, make_app, tmp_path, language):
     """Opening a document widened the window to ~766 px by itself, and "Anything to look

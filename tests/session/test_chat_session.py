@@ -13,6 +13,7 @@ from engine.api import (RequestFailed, RequestFinished,
 from engine.errors import EngineError, MessageTooLongError
 from app.conversation.history import HistoryStore
 from app.session.events import (ActivityChanged, AnswerDone, AnswerPiece, AnswerStarted,
+                                ConversationOpened,
                                 BusyChanged, MessageAdded, PhaseChanged,
                                 QueuedChanged, RequestEnded, StepShown, ThinkingChanged,
                                 Truncated, UiEvent)
@@ -232,3 +233,37 @@ def test_attaching_a_refused_message_withdraws_its_notice_and_no_other(world):
     world.session.on_event(RequestFailed(2, EngineError("The model stopped unexpectedly.")))
     stream.refused_text_attached(conversation)
     assert world.notices.withdrawn == [refusal]
+
+
+def test_the_not_ready_notice_is_said_once_at_a_time_and_goes_when_the_model_is_ready(world):
+    not_ready = ("info", "The model is not ready yet. Please wait until loading has finished.")
+    world.session.set_model_ready(False)
+    assert not world.session.chat.send("Hello") and not world.session.chat.send("Hello")
+    assert world.notices.said == [not_ready] * 2 and world.notices.withdrawn == [not_ready]
+    assert not world.session.documents.open_file("report.pdf")   # attached: the same notice
+    assert world.notices.said == [not_ready] * 3 and len(world.notices.withdrawn) == 2
+    world.session.set_model_ready(False, failed=True)             # not ready still: it stays
+    assert len(world.notices.withdrawn) == 2
+    world.session.set_model_ready(True)
+    assert world.notices.withdrawn == [not_ready] * 3 and not world.engine.asked
+    world.session.set_model_ready(True)                           # withdrawn once only
+    assert len(world.notices.withdrawn) == 3
+
+
+def test_a_conversation_left_keeps_its_unsent_text_until_sent_or_deleted(world):
+    chat, box = world.session.chat, {"text": ""}
+    chat.draft = lambda: box["text"]
+    assert chat.send("first")
+    world.finish(1, "One")
+    first = world.session.store.conversation_id
+    box["text"] = "half a question"
+    chat.new_chat()
+    assert world.of(ConversationOpened)[-1].draft == ""       # New chat has its own
+    box["text"] = "   "                                        # blanks are no draft
+    chat.open_conversation(first)
+    assert world.of(ConversationOpened)[-1].draft == "half a question"
+    assert chat.drafts == {}                                   # it is in the box again
+    box["text"] = "again"
+    chat.new_chat()
+    chat.delete(first)                                         # deleted: its draft goes
+    assert chat.drafts == {}

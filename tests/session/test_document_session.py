@@ -436,6 +436,22 @@ def test_a_documents_problem_goes_when_the_user_goes_elsewhere_not_when_the_app_
     assert docs.notices.withdrawn == [problem, docs.notices.posted[-1]]
 
 
+def test_a_documents_problem_goes_when_the_user_deletes_its_conversation(docs, tmp_path):
+    _summarised(docs, _file(tmp_path, "other.pdf"))
+    other = docs.store.conversation_id
+    docs.owner.chat.new_chat()
+    _summarised(docs, _file(tmp_path, "report.pdf"))
+    here = docs.store.conversation_id
+    assert docs.session.open_file(_file(tmp_path, "broken.pdf"))
+    docs.answer(RequestFailed, error=CorruptDocumentError("The file is damaged."))
+    problem = docs.notices.posted[-1]
+    assert problem[0] == "error" and docs.store.conversation_id == here   # it holds a summary
+    docs.owner.chat.delete(other)                      # another conversation: it stays
+    assert not docs.notices.withdrawn and docs.store.conversation_id == here
+    docs.owner.chat.delete(here)                       # the user deletes this one: it goes
+    assert docs.notices.withdrawn == [problem] and docs.store.conversation_id is None
+    assert not docs.history.exists(here)
+
 # ---- QA: a document read again is on its conversation's list again -------------------------
 
 @pytest.mark.parametrize("again", ["edit", "write_again"])
