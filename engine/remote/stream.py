@@ -147,10 +147,8 @@ class RemoteRun:
         tail = "".join(self.pieces[kept:])
         shown = self._marks[kept - 1] if kept > 0 else (0, 0)
         self._cut = loop_cut(self.parser, tail, shown)
-        self.loop_details = (
-            f"model {self.server.model!r} on {self.server.address}, step {self.request.step}: "
-            f"the answer repeated a block of {guard.period} pieces from piece "
-            f"{guard.looped_at}; stopped at {guard.tokens}, the repeats from piece {kept} left out")
+        self.loop_details = (f"model {self.server.model!r} on {self.server.address}, "
+                             f"step {self.request.step}: {guard.said('piece')}")
         log.warning("%s", self.loop_details)
 
     def _record(self, delta: Delta) -> StepRecord:

@@ -350,10 +350,8 @@ class GenerationRun:
         shown = self._marks[kept - 1] if kept > 0 else (0, 0)
         self._cut = loop_cut(self.parser, tail, shown)
         meta = self.model.metadata()
-        self.loop_details = (
-            f"model {meta.get('general.name') or self.model.path!r}, step {self.step}: the "
-            f"answer repeated a block of {guard.period} tokens from token {guard.looped_at}; "
-            f"stopped at token {guard.tokens}, the repeats from token {kept} left out")
+        self.loop_details = (f"model {meta.get('general.name') or self.model.path!r}, "
+                             f"step {self.step}: {guard.said()}")
         log.warning("%s", self.loop_details)
 
     def _record(self, step: RawStep) -> StepRecord:

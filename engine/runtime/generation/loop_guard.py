@@ -162,6 +162,12 @@ class LoopGuard:
         self.looped_at = max(0, repeats_at - period)
         return True
 
+    def said(self, unit: str = "token") -> str:
+        """The loop in the log's words (a local model counts tokens, a server's stream pieces)."""
+        return (f"the answer repeated a block of {self.period} {unit}s from {unit} "
+                f"{self.looped_at}; stopped at {unit} {self.tokens}, the repeats from {unit} "
+                f"{self.repeats_at} left out")
+
 
 def _digits_as_zero(text: str) -> str:
     out, digit = [], False
