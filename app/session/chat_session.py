@@ -21,11 +21,11 @@ from app.conversation.message_stats import MessageStats
 from app.conversation.window import conversation_context
 from app.conversation.store import ConversationStore, document_index, document_scope, \
     is_document
-from app.session.chat_stream import ChatStream, Notices, Scheduler
+from app.session.chat_stream import ChatStream, Scheduler
 from app.session.events import (AnswerStarted, AnswerPiece, ContextChanged, ConversationOpened,
                                 PhaseChanged, QueuedChanged, Report, Truncated, WindowMoved)
 from app.session.jobs import Job
-from app.session.not_ready import NotReady
+from app.session.notices import Notices, NotReady
 from app.session.requests import RequestTracker
 from app.text.i18n import tr
 
@@ -45,7 +45,8 @@ class ChatSession:
     """The open conversation's chat: the user's actions, and the engine's answer events
     through ``stream``. ``language``: the interface's, for questions about documents."""
 
-    def __init__(self, store: ConversationStore, requests: RequestTracker, notices: Notices,
+    def __init__(self, store: ConversationStore, requests: RequestTracker,
+                 notices: Notices[object],
                  report: Report, scheduler: Scheduler, documents: DocumentCalls,
                  language: Callable[[], str] = lambda: "English",
                  not_ready: NotReady[object] | None = None) -> None:

@@ -26,6 +26,7 @@ from app.session.events import (AnswerDone, AnswerPiece, BusyChanged, ContextCha
                                 MessageUpdated, PhaseChanged, Report, ThinkingChanged,
                                 WindowMoved)
 from app.session.jobs import Job
+from app.session.notices import Notices
 from app.session.requests import RequestTracker
 from app.text.error_text import error_text
 from app.text.i18n import tr
@@ -48,24 +49,12 @@ class Scheduler(Protocol):
     def call_later(self, delay: float, callback: Callable[[], object]) -> Handle: ...
 
 
-class Notices(Protocol):
-    """Where the user is told (app.widgets.notifications.NotificationService); a notice is
-    whatever ``withdraw`` takes back."""
-
-    def info(self, message: str) -> object: ...
-
-    def warning(self, message: str, details: str = "") -> object: ...
-
-    def engine_error(self, error: EngineError) -> object: ...
-
-    def withdraw(self, notice: object) -> None: ...
-
-
 class ChatStream:
     """The engine's events for chat answers (``on_*``), and how an answer ends (``end``);
     ``ended(conversation_id)``: an answer there ended (a waiting message may go)."""
 
-    def __init__(self, store: ConversationStore, requests: RequestTracker, notices: Notices,
+    def __init__(self, store: ConversationStore, requests: RequestTracker,
+                 notices: Notices[object],
                  report: Report, scheduler: Scheduler,
                  ended: Callable[[int], None] = lambda _conversation: None) -> None:
         self.store, self.requests, self.notices = store, requests, notices

@@ -6,29 +6,14 @@ starts. Only ``DocumentProblems`` writes these; the session and the queue call i
 from __future__ import annotations
 
 import logging
-from typing import Generic, Protocol, TypeVar
+from typing import Generic
 
 from engine.errors import EngineError, ReadingStoppedError
 from app.text.error_text import error_text
+from app.session.notices import N, Notices
 from app.text.i18n import tr
 
 log = logging.getLogger("rotary.documents")
-N = TypeVar("N")
-
-
-class Notices(Protocol[N]):
-    """The notice bar as the documents use it (app.widgets.notifications.NotificationService);
-    ``N`` is its notice handle, given back to withdraw it."""
-
-    def info(self, message: str) -> N: ...
-
-    def warning(self, message: str, details: str = "") -> N: ...
-
-    def engine_error(self, error: EngineError) -> N: ...
-
-    def withdraw(self, notice: N) -> None: ...
-
-
 class DocumentProblems(Generic[N]):
     """The last problem notice, and the outcomes of the files attached together."""
 

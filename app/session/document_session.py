@@ -31,9 +31,9 @@ from app.conversation import Conversations
 from app.conversation.history import StoredMessage
 from app.conversation.message_stats import DocumentData
 from app.session import document_events as shown
-from app.session.document_problems import DocumentProblems, N, Notices
+from app.session.document_problems import DocumentProblems
 from app.session.jobs import Job, JobKind
-from app.session.not_ready import NotReady
+from app.session.notices import N, Notices, NotReady
 from app.text.i18n import tr
 
 SUPPORTED = (".pdf", ".docx", ".txt", ".text", ".md", ".markdown")

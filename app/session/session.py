@@ -20,14 +20,14 @@ from engine.api import (DocumentProgress, Event, PassagesChosen, PromptProgress,
 from app.conversation.history import HistoryStore
 from app.conversation.store import ConversationStore, StoreEvents
 from app.session.chat_session import ChatSession, DocumentCalls
-from app.session.chat_stream import Notices, Scheduler
+from app.session.chat_stream import Scheduler
 from app.session.document_queue import DocumentQueue
 from app.session.document_session import DocumentEngine, DocumentSession, Exchange
 from app.session.events import (ActivityChanged, BusyChanged, ConversationsChanged,
                                 MessageAdded, Report, RequestEnded, StepShown, Truncated,
                                 WindowMoved)
 from app.session.document_events import DocumentEvent
-from app.session.not_ready import NotReady
+from app.session.notices import Notices, NotReady
 from app.session.requests import DOCUMENT_JOBS, Engine, RequestEvents, RequestTracker
 
 
@@ -45,7 +45,8 @@ class Session:
     passages are indexed; ``model_loading``: app.setup.loading's flag (documents attached
     meanwhile wait for the model)."""
 
-    def __init__(self, history: HistoryStore, engine: SessionEngine, notices: Notices,
+    def __init__(self, history: HistoryStore, engine: SessionEngine,
+                 notices: Notices[object],
                  scheduler: Scheduler, report: Report,
                  language: Callable[[], str] = lambda: "English",
                  untitled: Callable[[], str] = lambda: "New chat", *,

@@ -18,28 +18,7 @@ from app.session.events import (ActivityChanged, AnswerDone, AnswerPiece, Answer
                                 QueuedChanged, RequestEnded, StepShown, ThinkingChanged,
                                 Truncated, UiEvent)
 from app.session.session import Session
-from tests.support.session_doubles import ChatEngine, Loop, exchange
-
-
-class Notices:
-    def __init__(self) -> None:
-        self.said: list[tuple[str, object]] = []
-        self.withdrawn: list[object] = []
-
-    def info(self, message: str) -> object:
-        self.said.append(("info", message))
-        return self.said[-1]
-
-    def warning(self, message: str, details: str = "") -> object:
-        self.said.append(("warning", message))
-        return self.said[-1]
-
-    def engine_error(self, error: EngineError) -> object:
-        self.said.append(("error", error))
-        return self.said[-1]
-
-    def withdraw(self, notice: object) -> None:
-        self.withdrawn.append(notice)
+from tests.support.session_doubles import ChatEngine, Loop, NoticeBar, exchange
 
 
 @dataclass
@@ -47,7 +26,7 @@ class World:
     session: Session
     engine: ChatEngine
     loop: Loop
-    notices: Notices
+    notices: NoticeBar
     history: HistoryStore
     shown: list[UiEvent]
 
@@ -79,7 +58,7 @@ def _stats(request_id: int, reason: str) -> ResponseStats:
 @pytest.fixture
 def world(tmp_path):
     history = HistoryStore(tmp_path / "history.db")
-    engine, loop, notices, shown = ChatEngine(), Loop(), Notices(), []
+    engine, loop, notices, shown = ChatEngine(), Loop(), NoticeBar(), []
     session = Session(history, engine, notices, loop, shown.append, summary_messages=exchange)
     session.requests.model_ready, session.requests.model_name = True, "m"
     yield World(session, engine, loop, notices, history, shown)
@@ -190,7 +169,7 @@ def test_a_failure_goes_to_the_notices_never_into_the_answer(world):
     chat.send("Q")
     world.stream(1, "Half")
     world.session.on_event(RequestFailed(1, EngineError("The model stopped unexpectedly.")))
-    assert world.notices.said[-1][0] == "error"
+    assert world.notices.posted[-1][0] == "error"
     saved = world.history.messages(world.session.store.conversation_id)[-1]
     assert saved.content == "Half" and saved.stats.stop_reason == StopReason.FAILED
     assert saved.stats.failed_because == "The model stopped unexpectedly."
@@ -226,7 +205,7 @@ def test_attaching_a_refused_message_withdraws_its_notice_and_no_other(world):
     assert chat.send("A very long text")
     world.session.on_event(RequestFailed(1, MessageTooLongError("This message is too long.")))
     conversation = world.session.store.conversation_id
-    refusal = world.notices.said[-1]
+    refusal = world.notices.posted[-1]
     stream.refused_text_attached(conversation)          # "Attach as a document"
     assert world.notices.withdrawn == [refusal]
     assert chat.send("Another")                           # a later error is another matter
@@ -239,9 +218,9 @@ def test_the_not_ready_notice_is_said_once_at_a_time_and_goes_when_the_model_is_
     not_ready = ("info", "The model is not ready yet. Please wait until loading has finished.")
     world.session.set_model_ready(False)
     assert not world.session.chat.send("Hello") and not world.session.chat.send("Hello")
-    assert world.notices.said == [not_ready] * 2 and world.notices.withdrawn == [not_ready]
+    assert world.notices.posted == [not_ready] * 2 and world.notices.withdrawn == [not_ready]
     assert not world.session.documents.open_file("report.pdf")   # attached: the same notice
-    assert world.notices.said == [not_ready] * 3 and len(world.notices.withdrawn) == 2
+    assert world.notices.posted == [not_ready] * 3 and len(world.notices.withdrawn) == 2
     world.session.set_model_ready(False, failed=True)             # not ready still: it stays
     assert len(world.notices.withdrawn) == 2
     world.session.set_model_ready(True)

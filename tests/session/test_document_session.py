@@ -24,7 +24,7 @@ from app.session import document_events as shown
 from app.session.document_session import Stage
 from app.session.events import AnswerPiece, BusyChanged, StepShown, UiEvent
 from app.session.session import Session
-from tests.support.session_doubles import Loop, exchange
+from tests.support.session_doubles import Loop, NoticeBar, exchange
 
 
 def _document_job(docs):
@@ -63,36 +63,13 @@ class Engine:
         pass
 
 
-class Notices:
-    """The notice bar: what was posted (level, message) and what was withdrawn."""
-
-    def __init__(self) -> None:
-        self.posted: list[tuple[str, str]] = []
-        self.withdrawn: list[tuple[str, str]] = []
-
-    def info(self, message: str) -> tuple[str, str]:
-        self.posted.append(("info", message))
-        return self.posted[-1]
-
-    def warning(self, message: str, details: str = "") -> tuple[str, str]:
-        self.posted.append(("warning", message))
-        return self.posted[-1]
-
-    def engine_error(self, error: EngineError) -> tuple[str, str]:
-        self.posted.append(("error", error.message))
-        return self.posted[-1]
-
-    def withdraw(self, notice: tuple[str, str]) -> None:
-        self.withdrawn.append(notice)
-
-
 class Documents:
     """The app's session (``owner``) with its document session and queue, as app.application
     builds it; ``events``: what the document card was told, ``shown``: everything."""
 
     def __init__(self, tmp_path: Path) -> None:
         self.history = HistoryStore(tmp_path / "history.db")
-        self.engine, self.notices, self.loop = Engine(), Notices(), Loop()
+        self.engine, self.notices, self.loop = Engine(), NoticeBar(), Loop()
         self.loading = False
         self.shown: list[UiEvent] = []
         self.owner = Session(self.history, self.engine, self.notices, self.loop,

@@ -1,5 +1,5 @@
 """Doubles shared by the Qt-free session tests (tests/session, and the conversation models'
-tests): an engine that answers chat requests, the event loop's later turns, run when a test
+tests): an engine that answers chat requests, the notice bar, the event loop's later turns, run when a test
 says, and the two messages a document's summary becomes."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from engine.api import ChatRequest, DocumentFinished
+from engine.errors import EngineError
 from app.conversation.history import StoredMessage
 from app.conversation.message_stats import MessageStats
 from app.session.document_session import DocumentTask
@@ -42,6 +43,29 @@ class ChatEngine:
 
     def forget_conversation(self, conversation_id: int) -> None:
         self.forgotten.append(conversation_id)
+
+
+class NoticeBar:
+    """The notice bar: what was posted, as (level, message), and what was withdrawn."""
+
+    def __init__(self) -> None:
+        self.posted: list[tuple[str, str]] = []
+        self.withdrawn: list[tuple[str, str]] = []
+
+    def info(self, message: str) -> tuple[str, str]:
+        self.posted.append(("info", message))
+        return self.posted[-1]
+
+    def warning(self, message: str, details: str = "") -> tuple[str, str]:
+        self.posted.append(("warning", message))
+        return self.posted[-1]
+
+    def engine_error(self, error: EngineError) -> tuple[str, str]:
+        self.posted.append(("error", error.message))
+        return self.posted[-1]
+
+    def withdraw(self, notice: tuple[str, str]) -> None:
+        self.withdrawn.append(notice)
 
 
 @dataclass
