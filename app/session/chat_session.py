@@ -25,7 +25,7 @@ from app.session.chat_stream import ChatStream, Scheduler
 from app.session.events import (AnswerStarted, AnswerPiece, ContextChanged, ConversationOpened,
                                 PhaseChanged, QueuedChanged, Report, Truncated, WindowMoved)
 from app.session.jobs import Job
-from app.session.notices import Notices, NotReady
+from app.session.notices import Notices, OneNotice, not_ready_text
 from app.session.requests import RequestTracker
 from app.text.i18n import tr
 
@@ -49,9 +49,9 @@ class ChatSession:
                  notices: Notices[object],
                  report: Report, scheduler: Scheduler, documents: DocumentCalls,
                  language: Callable[[], str] = lambda: "English",
-                 not_ready: NotReady[object] | None = None) -> None:
+                 not_ready: OneNotice[object] | None = None) -> None:
         self.store, self.requests, self.notices = store, requests, notices
-        self.not_ready = not_ready or NotReady(notices)   # shared with the documents
+        self.not_ready = not_ready or OneNotice(notices)   # shared with the documents
         self.report, self.scheduler, self.language = report, scheduler, language
         self.documents = documents
         # The unsent text of each conversation left (None: New chat's); ``draft`` reads the
@@ -185,7 +185,7 @@ class ChatSession:
 
     def _model_is_ready(self) -> bool:
         if not self.requests.model_ready:
-            self.not_ready.say()
+            self.not_ready.say(not_ready_text())
         return bool(self.requests.model_ready)
 
     def _ask(self) -> bool:

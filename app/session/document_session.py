@@ -33,7 +33,7 @@ from app.conversation.message_stats import DocumentData
 from app.session import document_events as shown
 from app.session.document_problems import DocumentProblems
 from app.session.jobs import Job, JobKind
-from app.session.notices import N, Notices, NotReady
+from app.session.notices import N, Notices, OneNotice, not_ready_text
 from app.text.i18n import tr
 
 SUPPORTED = (".pdf", ".docx", ".txt", ".text", ".md", ".markdown")
@@ -101,16 +101,16 @@ class DocumentSession(Generic[N]):
     def __init__(self, engine: DocumentEngine, conversations: Conversations, jobs: Jobs,
                  notices: Notices[N], report: Callable[[shown.DocumentEvent], None],
                  exchange: Exchange, language: Callable[[], str],
-                 index_path: str | None = None, not_ready: NotReady[N] | None = None) -> None:
+                 index_path: str | None = None, not_ready: OneNotice[N] | None = None) -> None:
         self.engine, self.conversations, self.jobs, self.notices = \
             engine, conversations, jobs, notices
         self.report, self.exchange, self.language = report, exchange, language
         self.index_path = index_path
         self.problems = DocumentProblems(notices)
-        self.not_ready = not_ready or NotReady(notices)   # shared with the chat
+        self.not_ready = not_ready or OneNotice(notices)   # shared with the chat
         self.task: DocumentTask | None = None
         self.last_folder = ""            # where the file chooser opens next time
-        self._please_wait: N | None = None    # "Please wait until…": goes when that ends
+        self.please_wait: OneNotice[N] = OneNotice(notices)   # goes when that work ends
 
     @property
     def request_id(self) -> int | None:
@@ -222,12 +222,10 @@ class DocumentSession(Generic[N]):
 
     def _can_start(self) -> bool:
         if self._in_the_way():
-            if self._please_wait is not None:            # one "please wait" at a time
-                self.notices.withdraw(self._please_wait)
-            self._please_wait = self.notices.info(self._what_to_wait_for())
+            self.please_wait.say(self._what_to_wait_for())
             return False
         if not self.jobs.model_ready:
-            self.not_ready.say()
+            self.not_ready.say(not_ready_text())
             return False
         return True
 
@@ -243,9 +241,8 @@ class DocumentSession(Generic[N]):
     def work_ended(self) -> None:
         """An answer or a document's job ended: once nothing is in the way, the "please
         wait" notice no longer applies."""
-        if self._please_wait is not None and not self._in_the_way():
-            self.notices.withdraw(self._please_wait)
-            self._please_wait = None
+        if self.please_wait.shown and not self._in_the_way():
+            self.please_wait.withdraw()
 
     def _in_the_way(self) -> bool:
         """An answer or a document is being written here, or a document is read anywhere

@@ -1,7 +1,8 @@
 """The notice bar as the session uses it (app.widgets.notifications.NotificationService meets
-it): one protocol for the chat and the documents, and the one "The model is not ready yet"
-notice, said when the user sends or attaches while the model loads (app.session.chat_session,
-app.session.document_session) and withdrawn once it is ready (``Session.set_model_ready``)."""
+it): one protocol for the chat and the documents, and ``OneNotice``, one notice of a kind at a
+time. "The model is not ready yet" is one, said when the user sends or attaches while the model
+loads and withdrawn once it is ready (``Session.set_model_ready``); the documents' "Please wait
+until…" another, withdrawn when the work it waits for ends."""
 
 from __future__ import annotations
 
@@ -25,20 +26,27 @@ class Notices(Protocol[N]):
     def withdraw(self, notice: N) -> None: ...
 
 
-class NotReady(Generic[N]):
-    """The one "not ready" notice, shared by the chat and the documents."""
+class OneNotice(Generic[N]):
+    """One notice of a kind on the bar at a time: saying it again replaces it, however often
+    the user clicks; withdrawn once it no longer applies."""
 
     def __init__(self, notices: Notices[N]) -> None:
         self.notices = notices
         self._shown: N | None = None
 
-    def say(self) -> None:
-        """Said again: the earlier one goes, so the bar holds one."""
+    def say(self, message: str) -> None:
         self.withdraw()
-        self._shown = self.notices.info(tr("The model is not ready yet. Please wait until "
-                                           "loading has finished."))
+        self._shown = self.notices.info(message)
 
     def withdraw(self) -> None:
         if self._shown is not None:
             self.notices.withdraw(self._shown)
             self._shown = None
+
+    @property
+    def shown(self) -> bool:
+        return self._shown is not None
+
+
+def not_ready_text() -> str:
+    return tr("The model is not ready yet. Please wait until loading has finished.")

@@ -27,7 +27,7 @@ from app.session.events import (ActivityChanged, BusyChanged, ConversationsChang
                                 MessageAdded, Report, RequestEnded, StepShown, Truncated,
                                 WindowMoved)
 from app.session.document_events import DocumentEvent
-from app.session.notices import Notices, NotReady
+from app.session.notices import Notices, OneNotice
 from app.session.requests import DOCUMENT_JOBS, Engine, RequestEvents, RequestTracker
 
 
@@ -62,7 +62,7 @@ class Session:
             activity=lambda doing: self.report(ActivityChanged(doing)),
             document_shown=self._document_shown,
             document_ended=lambda: self.chat.job_ended(None)))
-        self.not_ready: NotReady[object] = NotReady(notices)   # one "not ready yet" notice
+        self.not_ready: OneNotice[object] = OneNotice(notices)   # one "not ready yet" notice
         self.documents: DocumentSession[object] = DocumentSession(
             engine, self.store, self.requests, notices, self._document_report, summary_messages,
             language, index_path, self.not_ready)
