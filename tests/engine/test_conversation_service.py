@@ -105,6 +105,29 @@ def test_a_restarted_engine_reads_only_what_is_new(fixture_path, cpu_recipe, tmp
     assert answer.text == _tokens_read_alone(fixture_path, cpu_recipe(), second).text
 
 
+def test_the_first_message_sent_again_keeps_the_whole_conversation(fixture_path, cpu_recipe,
+                                                                   tmp_path):
+    """"Hello?" twice: the window still starts with the conversation (it once began at the
+    latest "Hello?", leaving the first exchange out for good, a restart included); the answer
+    is the one the whole conversation gives."""
+    engine = Engine(fixture_path, cpu_recipe(), str(tmp_path))
+    try:
+        first = engine.ask((QUESTION,), conversation_id=7)
+        again = (QUESTION, ChatMessage("assistant", first.text), QUESTION)
+        second = engine.ask(again, conversation_id=7)
+    finally:
+        engine.close()
+    assert second.context.left_out == 0, second.context
+    engine = Engine(fixture_path, cpu_recipe(), str(tmp_path))         # and after a restart
+    later = again + (ChatMessage("assistant", second.text), ChatMessage("user", FOLLOW_UP))
+    try:
+        third = engine.ask(later, conversation_id=7)
+    finally:
+        engine.close()
+    assert third.context.left_out == 0 and third.stats.reuse == Reuse.DISK, third
+    assert third.text == _tokens_read_alone(fixture_path, cpu_recipe(), later).text
+
+
 def test_forgetting_a_conversation_deletes_its_state_with_or_without_a_model(
         tiny_moe_path, cpu_recipe, tmp_path):
     engine = Engine(tiny_moe_path, cpu_recipe(), str(tmp_path))

@@ -122,8 +122,12 @@ def fit(messages: Sequence[ChatMessage], count: Count, room: Room) -> Window:
 ANCHOR_MESSAGES = 3     # the window's first kept messages that say where it starts
 
 
-def anchor(window: Sequence[ChatMessage]) -> tuple[str, ...]:
-    """Where a window starts: digests of its first kept messages after the system prompt."""
+def anchor(window: Sequence[ChatMessage], left_out: int) -> tuple[str, ...]:
+    """Where a window starts: nothing while it starts with the conversation (``left_out``
+    turns before it: none), so that a first message sent again later is never taken for the
+    start; else digests of its first kept messages after the system prompt."""
+    if left_out == 0:
+        return ()
     window = tuple(window)
     turns = window[len(_leading_system(window)):]
     return tuple(_digest(m) for m in turns[:ANCHOR_MESSAGES])
@@ -132,14 +136,16 @@ def anchor(window: Sequence[ChatMessage]) -> tuple[str, ...]:
 def resume(messages: Sequence[ChatMessage],
            start: tuple[str, ...]) -> tuple[tuple[ChatMessage, ...], int]:
     """The messages from where the last window started (``start``, from ``anchor``), and how
-    many were skipped; the messages unchanged when that start is not among them."""
+    many were skipped; the messages unchanged when that start is not among them. Where the
+    start's messages stand more than once, the earliest: a window that begins too early is
+    cut to fit again, one that begins too late would hide turns from the model."""
     messages = tuple(messages)
     if not start:
         return messages, 0
     system = _leading_system(messages)
     turns = messages[len(system):]
     digests = [_digest(m) for m in turns]
-    for at in range(len(turns) - len(start), -1, -1):      # the latest match: most likely
+    for at in range(len(turns) - len(start) + 1):
         if tuple(digests[at:at + len(start)]) == start:
             return system + turns[at:], at
     return messages, 0

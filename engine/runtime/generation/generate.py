@@ -276,8 +276,9 @@ class GenerationRun:
             return fit(messages, count, self.room)
         messages, skipped = resume(messages, memory.window(key))
         window = fit(messages, count, self.room)
-        memory.keep_window(key, anchor(window.messages))
-        return dataclasses.replace(window, left_out=window.left_out + skipped)
+        left_out = window.left_out + skipped
+        memory.keep_window(key, anchor(window.messages, left_out))
+        return dataclasses.replace(window, left_out=left_out)
 
     def _checkpoint_back(self) -> int:
         """How many tokens before this prompt's end the next turn's prompt will leave it: the

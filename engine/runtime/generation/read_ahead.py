@@ -49,7 +49,8 @@ def next_turn_prefix(run: GenerationRun) -> list[int] | None:
         return tokens
     window = fit(messages, lambda kept: _count(run, kept) + expected, run.room)
     if run.memory is not None:
-        run.memory.keep_window(run.conversation_id, anchor(window.messages))
+        run.memory.keep_window(run.conversation_id,
+                               anchor(window.messages, run.window.left_out + window.left_out))
     return _prefix(run, window.messages)
 
 
