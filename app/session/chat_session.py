@@ -179,7 +179,12 @@ class ChatSession:
             return
         self._show_queued()
         if queued.conversation_id != self.store.conversation_id or not self.send(queued.text):
-            # The user went to another conversation meanwhile: said, with the question.
+            # The user went to another conversation meanwhile: said, with the question, which
+            # waits in its own conversation's box (before any text left there).
+            if queued.conversation_id != self.store.conversation_id:
+                left = self.drafts.get(queued.conversation_id, "")
+                self.drafts[queued.conversation_id] = "\n\n".join(filter(None, (queued.text,
+                                                                                left)))
             self.notices.info(tr("Your question was not sent: “{text}”. Send it again "
                                  "where you want the answer.").format(text=queued.text))
 

@@ -126,6 +126,20 @@ def test_a_message_sent_while_an_answer_is_written_waits_and_goes_after_it(world
     assert world.of(QueuedChanged)[-1].text == ""
 
 
+def test_a_waiting_message_not_sent_because_the_user_left_waits_in_its_own_box(world):
+    chat = world.session.chat
+    chat.send("One")
+    first = world.session.store.conversation_id
+    assert chat.send("Two")                                     # it waits in the first
+    chat.new_chat()                                             # the user looks elsewhere
+    world.finish(1, "Answer one")
+    world.loop.turn()
+    assert len(world.engine.asked) == 1                         # not sent here
+    assert "was not sent" in world.notices.posted[-1][1]
+    chat.open_conversation(first)
+    assert world.of(ConversationOpened)[-1].draft == "Two"      # the user finds it there
+
+
 def test_stop_ends_the_answer_and_keeps_what_was_written(world):
     chat = world.session.chat
     chat.send("Tell me")
